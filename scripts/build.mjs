@@ -1,0 +1,31 @@
+// Bundles the extension, the CLI (both CJS for Node 20) and the webview app (browser IIFE) with esbuild.
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'info', absWorkingDir: root };
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+const builds = [
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
+];
+
+function copyCodicons() {
+  const from = join(root, 'node_modules/@vscode/codicons/dist');
+  const to = join(root, 'media/codicons');
+  mkdirSync(to, { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(from, f), join(to, f));
+}
+
+copyCodicons();
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}
