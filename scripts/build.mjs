@@ -7,18 +7,23 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+// --outdir DIR writes dist/ and media/ under DIR instead of this folder (packaging, benchmarks)
+const outdirAt = process.argv.indexOf('--outdir');
+const outRoot = outdirAt >= 0 ? process.argv[outdirAt + 1] : root;
 
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'info', absWorkingDir: root };
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+// 'module' first: jsonc-parser's UMD main cannot be bundled (it requires its files dynamically).
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
-];
+].map((b) => ({ ...b, outfile: join(outRoot, b.outfile) }));
 
 function copyCodicons() {
   const from = join(root, 'node_modules/@vscode/codicons/dist');
-  const to = join(root, 'media/codicons');
+  const to = join(outRoot, 'media/codicons');
   mkdirSync(to, { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(from, f), join(to, f));
 }

@@ -1,31 +1,71 @@
-// `npm test`: unit and core tests (node:test, real servers), then the real-VS-Code suites.
-// `npm test -- unit` runs only the first group.
+// `npm test`: builds, then runs every stage in order:
+//   unit         node:test in plain Node (test/unit, real servers)
+//   integration  mocha inside a real VS Code extension host (code-server, test/integration)
+//   e2e          Playwright in the real workbench (test/e2e/*.e2e.mts), screenshots in .artifacts/e2e
+//   vsix         packages the extension and runs the first scenario against the installed .vsix
+// `npm test -- unit e2e` runs only the named stages; `--grep <text>` filters integration and e2e tests.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const only = process.argv[2];
+const allStages = ['unit', 'integration', 'e2e', 'vsix'];
+const argv = process.argv.slice(2);
+const grepAt = argv.indexOf('--grep');
+const grep = grepAt >= 0 ? argv[grepAt + 1] : undefined;
+const named = argv.filter((a, i) => allStages.includes(a) && (grepAt < 0 || i !== grepAt + 1));
+const stages = named.length ? named : allStages;
+const vsixForTests = join(root, '.cache/mcp-host-test.vsix');
 
-function testFiles(dir) {
+function testFiles(dir, suffix) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...testFiles(p));
-    else if (name.endsWith('.test.ts')) out.push(relative(root, p));
+    if (statSync(p).isDirectory()) out.push(...testFiles(p, suffix));
+    else if (name.endsWith(suffix)) out.push(relative(root, p));
   }
   return out.sort();
 }
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+function run(cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status ?? 1;
 }
 
-let failed = 0;
-failed |= run(process.execPath, ['scripts/build.mjs']);
-if (!only || only === 'unit') {
-  failed |= run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...testFiles(join(root, 'test/unit'))]);
+// a scenario that hangs fails after this long instead of holding up the run
+const E2E_TEST_TIMEOUT_MS = 4 * 60_000;
+const grepArgs = grep ? ['--test-name-pattern', grep] : [];
+const stageRunners = {
+  unit: () => run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...testFiles(join(root, 'test/unit'), '.test.ts')]),
+  integration: () => run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])]),
+  e2e: () =>
+    run(process.execPath, [
+      '--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', ...grepArgs,
+      ...testFiles(join(root, 'test/e2e'), '.e2e.mts').filter((f) => !f.endsWith('vsix.e2e.mts')),
+    ]),
+  vsix: () => {
+    // the package as users get it: a production build, then vsce (in a staging folder)
+    const packaged = run(process.execPath, ['scripts/package.mjs', '--out', vsixForTests]);
+    if (packaged !== 0) return packaged;
+    return run(process.execPath, ['--import', 'tsx', '--test', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', 'test/e2e/vsix.e2e.mts'], {
+      MCP_HOST_TEST_VSIX: vsixForTests,
+    });
+  },
+};
+
+const results = [];
+const build = run(process.execPath, ['scripts/build.mjs']);
+if (build !== 0) {
+  console.error('build failed');
+  process.exit(1);
 }
-process.exit(failed ? 1 : 0);
+for (const stage of stages) {
+  const started = Date.now();
+  console.log(`\n=== ${stage} ===`);
+  const code = stageRunners[stage]();
+  results.push({ stage, code, seconds: (Date.now() - started) / 1000 });
+}
+console.log('\n=== summary ===');
+for (const r of results) console.log(`${r.code === 0 ? 'pass' : 'FAIL'}  ${r.stage.padEnd(12)} ${r.seconds.toFixed(1)} s`);
+process.exit(results.some((r) => r.code !== 0) ? 1 : 0);

@@ -1,1 +1,384 @@
-export {};
+// `mcp-host`: the connection core, headless. The command line and the exit codes are a contract:
+//   0 ok; 1 usage error or input refused locally; 4 server could not start / be reached / died;
+//   5 the tool reported isError or the server answered with a JSON-RPC error.
+import { basename, dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import {
+  formatConfigError, inferHttpType, loadMcpConfig, resolveServer, UnresolvedInputError,
+  type InputDefinition, type ResolvedServer, type ServerDefinition,
+} from '../core/config';
+import {
+  CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
+  ServerStartError, type ElicitationHandler,
+} from '../core/connection';
+import { InputRefusedError } from '../core/errors';
+import { Logger, type LogLevel } from '../core/log';
+import { createCliElicitationHandler } from './elicit';
+import { applyFileOptions, describeFileSlots } from './files';
+
+export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
+
+export const USAGE = `usage:
+  mcp-host servers [--config FILE]                        list configured servers
+  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
+  mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
+                [--timeout MS] [--json] [--verbose] TARGET
+TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
+  --config defaults to .vscode/mcp.json in the current directory.
+  \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
+  --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.`;
+
+/** An error that ends the command with a given exit code. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: number) { super(message); }
+}
+
+const usageError = (message: string) => new CliError(`${message}\n\n${USAGE}`, EXIT.usage);
+
+export interface ParsedArgs {
+  command: string;
+  positional: string[];
+  config?: string;
+  server?: string;
+  url?: string;
+  stdio?: string[];
+  args?: string;
+  files: string[];
+  elicit?: string;
+  timeout?: number;
+  json: boolean;
+  verbose: boolean;
+}
+
+const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose']);
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const dashdash = argv.indexOf('--');
+  const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false };
+  if (dashdash !== -1) {
+    parsed.stdio = argv.slice(dashdash + 1);
+    if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
+  }
+  for (let i = 0; i < head.length; i++) {
+    const arg = head[i];
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (FLAG_OPTIONS.has(name)) {
+      if (eq !== -1) throw usageError(`${name} takes no value`);
+      if (name === '--json') parsed.json = true; else parsed.verbose = true;
+    } else if (VALUE_OPTIONS.has(name)) {
+      const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
+      if (value === undefined) throw usageError(`${name} needs a value`);
+      switch (name) {
+        case '--config': parsed.config = value; break;
+        case '--server': parsed.server = value; break;
+        case '--url': parsed.url = value; break;
+        case '--args': parsed.args = value; break;
+        case '--file': parsed.files.push(value); break;
+        case '--elicit': parsed.elicit = value; break;
+        case '--timeout': {
+          const ms = Number(value);
+          if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
+          parsed.timeout = ms;
+          break;
+        }
+      }
+    } else if (arg === '-h' || arg === '--help') {
+      parsed.command = 'help';
+    } else if (arg.startsWith('-')) {
+      throw usageError(`unknown option ${arg}`);
+    } else if (!parsed.command) {
+      parsed.command = arg;
+    } else {
+      parsed.positional.push(arg);
+    }
+  }
+  return parsed;
+}
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  interactive: boolean;
+  /** Fires on Ctrl-C: the call in flight is cancelled. */
+  interrupt?: AbortSignal;
+}
+
+function defaultConfigPath(io: CliIo): string {
+  return resolve(io.cwd, '.vscode', 'mcp.json');
+}
+
+/** The workspace folder a config file belongs to: the parent of `.vscode/`, else the current directory. */
+function workspaceFolderFor(configFile: string, io: CliIo): string {
+  const dir = dirname(configFile);
+  return basename(dir) === '.vscode' ? dirname(dir) : io.cwd;
+}
+
+function envInputName(id: string): string {
+  return `MCP_INPUT_${id.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+async function promptInput(id: string, input: InputDefinition | undefined, io: CliIo): Promise<string | undefined> {
+  const rl = createInterface({ input: process.stdin, output: io.stderr, terminal: true });
+  try {
+    const label = input?.description ? `${input.description} (${id})` : id;
+    if (input?.type === 'pickString' && input.options?.length) {
+      io.stderr.write(`${label}:\n${input.options.map((o, i) => `  ${i + 1}) ${o}`).join('\n')}\n`);
+      const answer = (await rl.question(`choose 1-${input.options.length}${input.default ? ` [${input.default}]` : ''}: `)).trim();
+      if (answer === '' && input.default) return input.default;
+      return input.options[Number(answer) - 1] ?? (input.options.includes(answer) ? answer : undefined);
+    }
+    if (input?.password) {
+      const output = rl as unknown as { _writeToOutput?: (s: string) => void };
+      io.stderr.write(`${label}: `);
+      output._writeToOutput = () => undefined;
+      const answer = await rl.question('');
+      io.stderr.write('\n');
+      return answer === '' ? input.default : answer;
+    }
+    const answer = await rl.question(`${label}${input?.default ? ` [${input.default}]` : ''}: `);
+    return answer === '' ? input?.default : answer;
+  } finally {
+    rl.close();
+  }
+}
+
+/** Resolves TARGET into a server, reading the config and its `${input:…}` values when needed. */
+export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedServer> {
+  const forms = [a.server !== undefined, a.url !== undefined, a.stdio !== undefined].filter(Boolean).length;
+  if (forms === 0) throw usageError('give a TARGET: --server NAME, --url URL, or -- COMMAND [ARGS...]');
+  if (forms > 1) throw usageError('give only one TARGET: --server, --url or -- COMMAND');
+  if (a.config !== undefined && a.server === undefined) throw usageError('--config goes with --server');
+
+  if (a.url !== undefined) {
+    let url: URL;
+    try { url = new URL(a.url); } catch { throw usageError(`--url is not a valid URL: ${a.url}`); }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`--url must be http or https (got ${url.protocol})`);
+    return { name: url.host, transport: inferHttpType(a.url), url: a.url, headers: {} };
+  }
+  if (a.stdio !== undefined) {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(io.env)) if (v !== undefined) env[k] = v;
+    return { name: basename(a.stdio[0]), transport: 'stdio', command: a.stdio[0], args: a.stdio.slice(1), env, cwd: io.cwd };
+  }
+
+  const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));
+  const config = await loadMcpConfig(file);
+  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  const def: ServerDefinition | undefined = config.servers.find((s) => s.name === a.server);
+  if (!def) {
+    const names = config.servers.map((s) => s.name);
+    throw new CliError(`no server named "${a.server}" in ${file}${names.length ? ` (servers: ${names.join(', ')})` : ''}`, EXIT.usage);
+  }
+  try {
+    return await resolveServer(def, {
+      workspaceFolder: workspaceFolderFor(file, io),
+      env: io.env,
+      inputs: config.inputs,
+      resolveInput: async (id, input) => io.env[envInputName(id)] ?? (io.interactive ? promptInput(id, input, io) : undefined),
+    });
+  } catch (e) {
+    if (e instanceof UnresolvedInputError) {
+      throw new CliError(`server "${def.name}" needs the input "${e.inputId}": set ${envInputName(e.inputId)} or run on a terminal to be asked`, EXIT.usage);
+    }
+    throw new CliError((e as Error).message, EXIT.usage);
+  }
+}
+
+function makeLogger(a: ParsedArgs, io: CliIo): Logger {
+  if (!a.verbose) return new Logger(() => undefined, 'error');
+  const level: LogLevel = io.env.MCP_HOST_LOG_LEVEL === 'trace' ? 'trace' : 'debug';
+  return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${message}\n`), level);
+}
+
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number) {
+  const connection = new ServerConnection(server, {
+    log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
+  });
+  try {
+    await connection.start();
+  } catch (e) {
+    throw new CliError(`cannot start server "${server.name}": ${(e as Error).message}`, EXIT.server);
+  }
+  return connection;
+}
+
+/** The text of a result for a terminal: text blocks as they are, other blocks as one-line summaries. */
+export function resultText(result: CallToolResult): string {
+  const lines: string[] = [];
+  for (const block of result.content ?? []) {
+    switch (block.type) {
+      case 'text': lines.push(block.text); break;
+      case 'image': case 'audio':
+        lines.push(`[${block.type} ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`); break;
+      case 'resource_link': lines.push(`[resource link ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ''}]`); break;
+      case 'resource': {
+        const r = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
+        lines.push(r.text !== undefined ? r.text : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, ${Math.floor(((r.blob ?? '').length * 3) / 4)} bytes]`);
+        break;
+      }
+      default: lines.push(`[${(block as { type: string }).type} content]`);
+    }
+  }
+  if (lines.length === 0 && result.structuredContent !== undefined) lines.push(JSON.stringify(result.structuredContent, null, 2));
+  return lines.join('\n');
+}
+
+function toolLine(tool: Tool): string {
+  const title = tool.title ?? tool.annotations?.title;
+  const description = tool.description?.split('\n', 1)[0];
+  return [tool.name, title && title !== tool.name ? `(${title})` : '', description ? `— ${description}` : ''].filter(Boolean).join('  ');
+}
+
+async function commandServers(a: ParsedArgs, io: CliIo): Promise<number> {
+  if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
+  const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));
+  const config = await loadMcpConfig(file);
+  for (const s of config.servers) {
+    const where = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : s.url;
+    io.stdout.write(`${s.name}\t${s.type}\t${where}\n`);
+  }
+  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  if (config.servers.length === 0 && config.errors.length === 0) io.stderr.write(`no servers in ${file}\n`);
+  return config.errors.length ? EXIT.usage : EXIT.ok;
+}
+
+async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
+  if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
+  const server = await resolveTarget(a, io);
+  const log = makeLogger(a, io);
+  const connection = await connect(server, log, undefined, a.timeout);
+  return withConnection(connection, io, async () => {
+    if (a.json) {
+      io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
+    } else {
+      for (const tool of connection.tools) {
+        io.stdout.write(`${toolLine(tool)}\n`);
+        for (const line of describeFileSlots(tool)) io.stdout.write(`    ${line}\n`);
+      }
+    }
+    return EXIT.ok;
+  });
+}
+
+/**
+ * Runs `work` on a started connection, then stops the server. A failure is reported before the stop, which
+ * may take a moment (the server is given time to exit on its own).
+ */
+async function withConnection(connection: ServerConnection, io: CliIo, work: () => Promise<number>): Promise<number> {
+  let code: number;
+  try {
+    code = await work();
+  } catch (e) {
+    code = report(e, io);
+  }
+  await connection.stop();
+  return code;
+}
+
+function parseToolArgs(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try { value = JSON.parse(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--args must be a JSON object, e.g. --args \'{"text":"hi"}\'');
+  return value as Record<string, unknown>;
+}
+
+async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [toolName, ...extra] = a.positional;
+  if (!toolName) throw usageError('call needs the name of a tool');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const args = parseToolArgs(a.args);
+  const server = await resolveTarget(a, io);
+  const log = makeLogger(a, io);
+  const transport = server.transport;
+  // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
+  const elicitation = a.elicit !== undefined || io.interactive
+    ? createCliElicitationHandler(a.elicit, { interactive: io.interactive, transport, log })
+    : undefined;
+  const connection = await connect(server, log, elicitation, a.timeout);
+  return withConnection(connection, io, async () => {
+    // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
+    if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
+    const tool = connection.tools.find((t) => t.name === toolName);
+    if (!tool) {
+      const names = connection.tools.map((t) => t.name);
+      throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
+    }
+    if (a.files.length) await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log);
+    const result = await connection.callTool(toolName, args, {
+      signal: io.interrupt,
+      timeoutMs: a.timeout,
+      onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
+    }).catch((e: unknown) => { throw elicitation?.refusal ?? e; });
+    // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
+    if (elicitation?.refusal) throw elicitation.refusal;
+    if (a.json) {
+      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    } else {
+      const text = resultText(result);
+      (result.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    }
+    return result.isError ? EXIT.toolError : EXIT.ok;
+  });
+}
+
+/** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const a = parseArgs(argv);
+    switch (a.command) {
+      case 'servers': return await commandServers(a, io);
+      case 'tools': return await commandTools(a, io);
+      case 'call': return await commandCall(a, io);
+      case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
+      case '': throw usageError('give a command');
+      default: throw usageError(`unknown command "${a.command}"`);
+    }
+  } catch (e) {
+    return report(e, io);
+  }
+}
+
+/** Writes the error for the user and returns its exit code. */
+function report(e: unknown, io: CliIo): number {
+  const [message, code] = errorExit(e);
+  io.stderr.write(`mcp-host: ${message}\n`);
+  return code;
+}
+
+function errorExit(e: unknown): [string, number] {
+  if (e instanceof CliError) return [e.message, e.exitCode];
+  if (e instanceof InputRefusedError) return [e.message, EXIT.usage];
+  if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
+  if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
+  if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];
+  if (e instanceof ServerRequestError) return [e.message, EXIT.toolError];
+  return [e instanceof Error ? e.message : String(e), EXIT.server];
+}
+
+if (require.main === module) {
+  // Output piped into `head` and the like: stop quietly once the reader has gone.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
+  // Ctrl-C cancels the call in flight (the server is told) and the command ends with 130. If it has not
+  // ended 3 s later (still connecting, say), it ends then; a second Ctrl-C ends it at once.
+  const interrupt = new AbortController();
+  process.on('SIGINT', () => {
+    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    interrupt.abort();
+    setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
+  });
+  void run(process.argv.slice(2), {
+    stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
+    interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,
+  }).then((code) => {
+    process.exitCode = code;
+    // Let pending writes flush, then leave even if a handle (a lingering socket) is still open.
+    setTimeout(() => process.exit(code), 50).unref();
+  });
+}

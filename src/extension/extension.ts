@@ -1,2 +1,136 @@
-export function activate(): void {}
-export function deactivate(): void {}
+// Activation: wires the server manager, the Servers view, the status bar and the commands, and
+// returns the API the integration tests drive (documented in docs/DESIGN.md, "Extension API").
+
+import { moduleLoadedAt } from './loadTime';
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/client';
+import type { ConnectionState } from '../core/connection';
+import { findFileSlots } from '../core/files';
+import { buildForm, defaultValues, pointer } from '../core/forms';
+import { toResultView, type ResultView } from '../core/results';
+import { registerCommands } from './commands';
+import { elicitationHandlerFor } from './elicitationUi';
+import { FileSelections } from './fileSelections';
+import { formErrors } from './formDialog';
+import { ServerInputs } from './serverInputs';
+import { serverState, ServerManager } from './serverManager';
+import { createStatusBarItem, ServersTreeProvider } from './serversView';
+import { inlineLimitsFromSettings, readSettings } from './settings';
+import { ToolPanel } from './toolPanel';
+
+export interface McpHostApi {
+  /** Milliseconds from this module's load to the end of `activate()`. */
+  activationMs: number;
+  servers: {
+    list(): { name: string; state: ConnectionState }[];
+    start(name: string): Promise<void>;
+    stop(name: string): Promise<void>;
+    restart(name: string): Promise<void>;
+    /** The tools of a running server (empty when it is not running). */
+    tools(name: string): Tool[];
+    /** Re-reads the configuration files now (the file watcher does it too). */
+    reload(): Promise<void>;
+  };
+  /**
+   * Calls a tool the way the Run Tool panel does, without the panel: arguments merged over the schema's defaults
+   * and validated against the form,
+   * files (by slot label, e.g. `image` or `doc.attachment`) checked, read and encoded by the extension.
+   * No confirmation is shown. Starts the server if needed.
+   */
+  callTool(server: string, tool: string, args: Record<string, unknown>, files?: Record<string, string[]>): Promise<ResultView>;
+  /** Opens (or reveals) the Run Tool panel of a tool. */
+  openTool(server: string, tool: string): Promise<void>;
+  inputs: {
+    /** Stores an input's value (a password input's in SecretStorage) so starting the server asks nothing. */
+    set(server: string, id: string, value: string): Promise<void>;
+    /** Where an input's value is kept, never the value. */
+    storedIn(server: string, id: string): Promise<'secrets' | 'workspaceState' | undefined>;
+    clear(server: string): Promise<void>;
+  };
+}
+
+let activeManager: ServerManager | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<McpHostApi> {
+  const activateStartedAt = performance.now();
+  const inputs = new ServerInputs(context, (problem) => manager.hostLog.warn(`inputs panel: ${problem}`));
+  const manager = new ServerManager(context, inputs, (server, log) => elicitationHandlerFor(context.extensionUri, server, log));
+  context.subscriptions.push(manager);
+  activeManager = manager;
+
+  const tree = new ServersTreeProvider(manager);
+  context.subscriptions.push(
+    vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
+    createStatusBarItem(manager),
+  );
+  registerCommands(context, manager);
+  await manager.reload();
+
+  const api = createApi(context, manager);
+  api.activationMs = performance.now() - moduleLoadedAt;
+  const modulesMs = activateStartedAt - moduleLoadedAt;
+  manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms (modules ${modulesMs.toFixed(1)} ms, activate ${(api.activationMs - modulesMs).toFixed(1)} ms)`);
+  return api;
+}
+
+/** VS Code waits for this promise: servers get their graceful stop before the host exits. */
+export function deactivate(): Promise<void> | undefined {
+  return activeManager?.stopAll();
+}
+
+function createApi(context: vscode.ExtensionContext, manager: ServerManager): McpHostApi {
+  const request = (name: string) => {
+    const server = manager.get(name);
+    if (!server) throw new Error(`There is no MCP server named "${name}".`);
+    return { server: server.definition, declared: server.declaredInputs };
+  };
+  return {
+    activationMs: 0,
+    servers: {
+      list: () => manager.list().map((s) => ({ name: s.name, state: serverState(s) })),
+      start: async (name) => { await manager.start(name); },
+      stop: (name) => manager.stop(name),
+      restart: async (name) => { await manager.restart(name); },
+      tools: (name) => manager.get(name)?.connection?.tools ?? [],
+      reload: () => manager.reload(),
+    },
+    async callTool(serverName, toolName, args, files = {}) {
+      const connection = await manager.start(serverName);
+      const tool = connection.tools.find((t) => t.name === toolName);
+      if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
+      const slots = findFileSlots(tool, connection.log).slots;
+      const model = buildForm(tool.inputSchema, 'tool', slots);
+      const selections = new FileSelections(slots, () => inlineLimitsFromSettings(connection.server.transport));
+      for (const [label, paths] of Object.entries(files)) {
+        const slot = slots.find((s) => s.label === label || pointer(s.path) === label);
+        if (!slot) throw new Error(`${label} is not a file argument of ${toolName}.`);
+        const outcome = await selections.add(pointer(slot.path), paths);
+        if (!outcome.ok) throw new Error(outcome.reason);
+      }
+      const values = { ...defaultValues(model), ...args };
+      const errors = formErrors(model, values, selections);
+      if (Object.keys(errors).length > 0) throw new Error(Object.entries(errors).map(([id, m]) => `${id || 'arguments'}: ${m}`).join('; '));
+      let payload: Record<string, unknown> | undefined = structuredClone(values);
+      const settings = readSettings();
+      await selections.encodeInto(payload, {
+        legacyName: settings.legacyNameParameter,
+        workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        serverIsLocalStdio: connection.server.transport === 'stdio',
+      });
+      const pending = connection.callTool(tool.name, payload, { timeoutMs: settings.requestTimeoutMs || undefined });
+      payload = undefined;
+      return toResultView(await pending, tool);
+    },
+    async openTool(serverName, toolName) {
+      const connection = await manager.start(serverName);
+      const tool = connection.tools.find((t) => t.name === toolName);
+      if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
+      await ToolPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
+    },
+    inputs: {
+      set: (name, id, value) => manager.inputs.set(request(name), id, value),
+      storedIn: (name, id) => manager.inputs.storedIn(request(name), id),
+      clear: (name) => manager.inputs.clear(request(name)),
+    },
+  };
+}

@@ -1,1 +1,378 @@
-export {};
+// The webview app: one program, three panel kinds (tool, elicitation, inputs). It renders
+// what the host sends, keeps typed values and results in the webview state so a hidden panel
+// comes back as it was, and never sees file bytes.
+
+import type { FieldErrors } from '../core/forms/model';
+import type { SaveItem } from '../core/results/model';
+import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, ToolPanelInit } from '../shared/protocol';
+import { Bridge } from './bridge';
+import { h, icon, replaceChildren } from './dom';
+import { FormView } from './form';
+import { percent } from './format';
+import { renderResult } from './results';
+import { clientErrors, withoutSecrets } from './values';
+
+const VALIDATE_DELAY_MS = 300;
+
+class App {
+  private readonly root = document.getElementById('app') ?? document.body;
+  private readonly bridge = new Bridge((m) => this.receive(m));
+  private state: PersistedState | undefined = this.bridge.state;
+  /** The state came from `getState` (the panel was hidden or VS Code restarted). */
+  private restoring = this.state !== undefined;
+  private form: FormView | undefined;
+  /** Fields the user has changed: client checks show only there until a submit is attempted. */
+  private readonly touched = new Set<string>();
+  private showAllErrors = false;
+  private hostErrors: FieldErrors = {};
+  private validateTimer: ReturnType<typeof setTimeout> | undefined;
+  private validateSeq = 0;
+  private primary: (() => void) | undefined;
+  /** Set once an elicitation or inputs panel has answered. */
+  private locked = false;
+  private actionButtons: HTMLButtonElement[] = [];
+  private readonly progress = h('progress', { attrs: { 'aria-label': 'Progress' } });
+  private readonly progressMessage = h('span', { className: 'progress-message' });
+  private readonly status = h('div', { className: 'status', attrs: { role: 'status' } });
+  private readonly results = h('section', { className: 'results', attrs: { 'aria-label': 'Results' } });
+  private runButton: HTMLButtonElement | undefined;
+  private runningArea: HTMLElement | undefined;
+
+  start(): void {
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && this.primary && !this.locked) {
+        event.preventDefault();
+        this.primary();
+      }
+    });
+    if (this.state) this.render();
+    this.bridge.send({ type: 'ready' });
+  }
+
+  private get panel(): PanelInit | undefined {
+    return this.state?.panel;
+  }
+
+  /** Persists the state; secret values stay out of it (VS Code may write webview state to disk). */
+  private save(): void {
+    const state = this.state;
+    if (!state) return;
+    const { panel } = state;
+    this.bridge.state = 'form' in panel ? { ...state, panel: { ...panel, values: withoutSecrets(panel.form.fields, panel.values) } } : state;
+  }
+
+  private receive(message: HostNotification): void {
+    if (message.type === 'init') return this.init(message.panel);
+    const panel = this.panel;
+    if (!panel) return;
+    switch (message.type) {
+      case 'fileSelected':
+        if ('files' in panel) panel.files[message.field] = message.files;
+        this.form?.setFiles(message.field, message.files);
+        this.save();
+        this.scheduleValidation();
+        break;
+      case 'fileRefused':
+        this.form?.showRefusal(message.field, message.reason);
+        break;
+      case 'validation':
+        this.unlock();
+        this.showAllErrors = true;
+        this.hostErrors = message.errors;
+        this.showErrors();
+        this.focusFirstError();
+        break;
+      case 'callStarted':
+        this.setRunning(message.callId);
+        break;
+      case 'progress':
+        if (this.state?.runningCallId !== message.callId) break;
+        if (message.total !== undefined && message.total > 0) {
+          this.progress.max = 100;
+          this.progress.value = percent(message.progress, message.total) ?? 0;
+        } else {
+          this.progress.removeAttribute('value');
+        }
+        this.progressMessage.textContent = message.message ?? '';
+        break;
+      case 'result':
+        this.addResult({ id: message.callId, at: Date.now(), view: message.view });
+        break;
+      case 'callEnded':
+        if (this.state?.runningCallId === message.callId) this.setRunning(undefined);
+        this.status.className = `status${message.outcome === 'failed' ? ' error' : ''}`;
+        this.status.textContent = message.outcome === 'cancelled' ? 'Cancelled.' : message.outcome === 'failed' ? `Failed: ${message.error ?? 'unknown error'}` : '';
+        break;
+      case 'uploadProgress':
+        this.form?.showUploadProgress(message.field, message.sent, message.total);
+        break;
+    }
+  }
+
+  /** The host's `init` wins, except for values typed into this same panel before it was hidden (and results it kept). */
+  private init(panel: PanelInit): void {
+    // Only the first init after a reload meets state this page did not receive from the host.
+    const previous = this.restoring ? this.panel : undefined;
+    this.restoring = false;
+    if (previous && samePanel(previous, panel) && 'values' in previous && 'values' in panel) panel.values = { ...panel.values, ...previous.values };
+    if (previous && previous.kind === 'tool' && panel.kind === 'tool' && samePanel(previous, panel)) {
+      const ids = new Set(panel.results.map((r) => r.id));
+      panel.results = [...panel.results, ...previous.results.filter((r) => !ids.has(r.id))].sort((a, b) => b.at - a.at);
+    }
+    this.state = { panel, runningCallId: panel.kind === 'tool' ? panel.runningCallId : undefined };
+    this.touched.clear();
+    this.showAllErrors = false;
+    this.hostErrors = {};
+    this.render();
+    this.save();
+  }
+
+  private render(): void {
+    const panel = this.panel!;
+    document.body.dataset.panel = panel.kind;
+    this.form = undefined;
+    this.locked = false;
+    this.actionButtons = [];
+    this.runButton = undefined;
+    this.runningArea = undefined;
+    this.status.textContent = '';
+    const { heading } = panel;
+    const header = h(
+      'header',
+      {},
+      h('h1', {}, heading.title),
+      h('div', { className: 'server' }, icon('server'), ' ', heading.server),
+      heading.description ? h('p', { className: 'description' }, heading.description) : null,
+    );
+    const parts: HTMLElement[] = [header];
+    if (panel.kind === 'elicitation') parts.push(h('p', { className: 'message', attrs: { 'aria-label': 'Message' } }, panel.message));
+
+    if (panel.kind === 'elicitation' && panel.mode === 'url') {
+      parts.push(this.urlConsent(panel.url, panel.domain, panel.domainWarning));
+    } else {
+      const files = 'files' in panel ? panel.files : {};
+      this.form = new FormView(panel.form, {
+        values: panel.values,
+        files: (id) => files[id] ?? [],
+        changed: (id) => this.changed(id),
+        pickFile: (field, source) => this.bridge.send({ type: 'pickFile', field, source }),
+        removeFile: (field, index) => this.bridge.send({ type: 'removeFile', field, index }),
+      });
+      parts.push(this.form.element, this.actions(panel));
+    }
+    if (panel.kind === 'tool') parts.push(this.toolStatus(), this.results);
+    replaceChildren(this.root, ...parts);
+    if (panel.kind === 'tool') {
+      this.renderResults(panel.results);
+      this.setRunning(this.state?.runningCallId);
+    }
+  }
+
+  private button(text: string, onClick: () => void, options: { primary?: boolean; iconName?: string; label?: string } = {}): HTMLButtonElement {
+    const button = h(
+      'button',
+      { className: options.primary ? 'primary' : 'secondary', attrs: { type: 'button', 'aria-label': options.label } },
+      options.iconName ? icon(options.iconName) : null,
+      options.iconName ? ` ${text}` : text,
+    );
+    button.addEventListener('click', onClick);
+    this.actionButtons.push(button);
+    return button;
+  }
+
+  private actions(panel: PanelInit): HTMLElement {
+    const bar = h('div', { className: 'actions' });
+    if (panel.kind === 'tool') {
+      this.runButton = this.button('Run', () => this.submit(), { primary: true, iconName: 'play' });
+      this.primary = () => this.submit();
+      bar.append(this.runButton, h('span', { className: 'hint' }, 'Ctrl+Enter runs'));
+    } else if (panel.kind === 'elicitation') {
+      this.primary = () => this.answer('accept');
+      bar.append(
+        this.button('Accept', () => this.answer('accept'), { primary: true }),
+        this.button('Decline', () => this.answer('decline')),
+        this.button('Cancel', () => this.answer('cancel')),
+      );
+    } else {
+      this.primary = () => this.answer('accept');
+      bar.append(this.button('Save', () => this.answer('accept'), { primary: true }), this.button('Cancel', () => this.answer('cancel')));
+    }
+    return bar;
+  }
+
+  private urlConsent(url: string, domain: string, warning: string | undefined): HTMLElement {
+    this.primary = undefined;
+    const shown = h('code', { className: 'url' });
+    const host = hostOf(url);
+    const at = host ? url.indexOf(host) : -1;
+    if (at >= 0) shown.append(url.slice(0, at), h('strong', { className: 'domain' }, host), url.slice(at + host.length));
+    else shown.append(url);
+    const open = this.button('Open in browser', () => {
+      this.bridge.send({ type: 'openUrl', url });
+      this.answered('Opened in your browser. Finish there; this panel closes when the server is done.');
+    }, { primary: true, iconName: 'link-external' });
+    return h(
+      'div',
+      { className: 'url-consent' },
+      h('p', {}, 'The server asks you to open this address:'),
+      h('div', { className: 'url-box' }, shown),
+      h('p', {}, 'Domain: ', h('strong', { className: 'domain', attrs: { 'aria-label': 'Domain' } }, domain)),
+      warning ? h('div', { className: 'warning', attrs: { role: 'alert' } }, icon('warning'), ' ', warning) : null,
+      h('div', { className: 'actions' }, open, this.button('Decline', () => this.answer('decline')), this.button('Cancel', () => this.answer('cancel'))),
+      this.status,
+    );
+  }
+
+  private toolStatus(): HTMLElement {
+    const cancel = h('button', { className: 'secondary', attrs: { type: 'button' } }, icon('stop-circle'), ' Cancel');
+    cancel.addEventListener('click', () => {
+      const callId = this.state?.runningCallId;
+      if (callId) this.bridge.send({ type: 'cancelCall', callId });
+    });
+    this.runningArea = h('div', { className: 'running', attrs: { hidden: true } }, this.progress, this.progressMessage, cancel);
+    return h('div', { className: 'tool-status' }, this.runningArea, this.status);
+  }
+
+  private setRunning(callId: string | undefined): void {
+    if (!this.state) return;
+    this.state.runningCallId = callId;
+    if (this.runningArea) this.runningArea.hidden = callId === undefined;
+    if (this.runButton) this.runButton.disabled = callId !== undefined;
+    if (callId !== undefined) {
+      this.progress.removeAttribute('value');
+      this.progressMessage.textContent = 'Running…';
+      this.status.textContent = '';
+    }
+    this.save();
+  }
+
+  private addResult(entry: ResultEntry): void {
+    const panel = this.panel;
+    if (panel?.kind !== 'tool') return;
+    const replaced = panel.results.some((r) => r.id === entry.id);
+    panel.results = [entry, ...panel.results.filter((r) => r.id !== entry.id)];
+    // Prepend rather than re-render: earlier results keep their expanded/Markdown state.
+    if (replaced || panel.results.length === 1) this.renderResults(panel.results);
+    else this.results.querySelector('h2')?.after(renderResult(entry, this.resultActions));
+    this.save();
+  }
+
+  private readonly resultActions = {
+    readResource: (uri: string) => this.bridge.send({ type: 'readResource', uri }),
+    save: (resultId: string, item: SaveItem) => this.bridge.send({ type: 'saveOutput', resultId, itemId: item.ref }),
+  };
+
+  private renderResults(results: ToolPanelInit['results']): void {
+    replaceChildren(
+      this.results,
+      results.length ? h('h2', {}, 'Results') : null,
+      ...results.map((r) => renderResult(r, this.resultActions)),
+    );
+  }
+
+  private changed(fieldId: string): void {
+    this.touched.add(fieldId);
+    this.save();
+    this.scheduleValidation();
+  }
+
+  private clientErrors(): FieldErrors {
+    const panel = this.panel;
+    if (!panel || !('form' in panel)) return {};
+    return clientErrors(panel.form, panel.values, 'files' in panel ? panel.files : {});
+  }
+
+  private showErrors(): void {
+    const all = { ...this.hostErrors, ...this.clientErrors() };
+    const visible = this.showAllErrors ? all : Object.fromEntries(Object.entries(all).filter(([id]) => [...this.touched].some((t) => id === t || id.startsWith(`${t}/`))));
+    this.form?.showErrors(visible);
+  }
+
+  private scheduleValidation(): void {
+    clearTimeout(this.validateTimer);
+    this.showErrors();
+    this.validateTimer = setTimeout(() => void this.validateWithHost(), VALIDATE_DELAY_MS);
+  }
+
+  private async validateWithHost(): Promise<void> {
+    const panel = this.panel;
+    if (!panel || !('values' in panel)) return;
+    this.bridge.send({ type: 'valuesChanged', values: panel.values });
+    const seq = ++this.validateSeq;
+    try {
+      const { errors } = await this.bridge.request('validate', { values: panel.values });
+      if (seq !== this.validateSeq) return;
+      this.hostErrors = errors;
+      this.showErrors();
+    } catch {
+      // The host may not validate this panel kind; the client checks stay.
+    }
+  }
+
+  private focusFirstError(): void {
+    const invalid = this.root.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const target = invalid?.matches('input, select, textarea, button') ? invalid : invalid?.querySelector<HTMLElement>('input, select, textarea, button');
+    target?.focus();
+  }
+
+  /** Client checks first: anything they find is shown and nothing is sent. */
+  private checkBeforeSending(): boolean {
+    this.showAllErrors = true;
+    const errors = this.clientErrors();
+    this.showErrors();
+    if (Object.keys(errors).length === 0) return true;
+    this.focusFirstError();
+    return false;
+  }
+
+  private submit(): void {
+    const panel = this.panel;
+    if (panel?.kind !== 'tool' || this.state?.runningCallId !== undefined) return;
+    if (!this.checkBeforeSending()) return;
+    this.status.textContent = '';
+    this.bridge.send({ type: 'submit', values: panel.values });
+  }
+
+  private answer(action: AnswerAction): void {
+    const panel = this.panel;
+    if (!panel || panel.kind === 'tool') return;
+    if (action === 'accept' && 'values' in panel) {
+      if (!this.checkBeforeSending()) return;
+      this.bridge.send({ type: 'answer', action, values: panel.values });
+    } else {
+      this.bridge.send({ type: 'answer', action });
+    }
+    this.answered(action === 'accept' ? 'Sent.' : action === 'decline' ? 'Declined.' : 'Cancelled.');
+  }
+
+  /** After an answer the buttons are disabled: the host closes the panel (or re-inits it for a new question). */
+  private answered(text: string): void {
+    this.locked = true;
+    for (const button of this.actionButtons) button.disabled = true;
+    this.status.textContent = text;
+    if (!this.status.isConnected) this.root.append(this.status);
+  }
+
+  /** The host refused the answer (a `validation` notification): the user can fix it and answer again. */
+  private unlock(): void {
+    if (!this.locked) return;
+    this.locked = false;
+    for (const button of this.actionButtons) button.disabled = false;
+    this.status.textContent = '';
+  }
+}
+
+/** The host as written in the URL (punycode stays punycode), or '' when it does not parse. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+function samePanel(a: PanelInit, b: PanelInit): boolean {
+  return a.kind === b.kind && a.heading.server === b.heading.server && a.heading.title === b.heading.title && ('mode' in a ? a.mode : '') === ('mode' in b ? b.mode : '');
+}
+
+new App().start();

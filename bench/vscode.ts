@@ -1,0 +1,168 @@
+// `npm run bench` (VS Code part): the size of each bundle as shipped (a production build), and the
+// extension's activation time inside a real extension host (code-server), median of several fresh
+// extension hosts. Goals: extension bundle <= 1.5 MB minified, activation <= 50 ms.
+import * as esbuild from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const root = join(__dirname, '..');
+const RUNS = Number(process.env.MCP_HOST_BENCH_ACTIVATIONS ?? 7);
+const SIZE_GOAL = 1.5 * 1024 * 1024;
+const ACTIVATION_GOAL_MS = 50;
+const VSCODE_VERSION = '1.139.1';
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** A production build (scripts/build.mjs --production) into `dir`: the layout of the packaged extension. */
+function productionBuild(dir: string): Record<string, string> {
+  const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--outdir', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`production build failed:\n${r.stdout}\n${r.stderr}`);
+  return {
+    extension: join(dir, 'dist/extension.js'),
+    webview: join(dir, 'media/webview.js'),
+    cli: join(dir, 'dist/cli.js'),
+  };
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** An extension that does nothing on activation: what any extension costs in this host. */
+function emptyExtension(dir: string, name: string): void {
+  mkdirSync(dir, { recursive: true });
+  const manifest = {
+    name,
+    publisher: 'mcp-host',
+    version: '0.0.0',
+    engines: { vscode: '^1.100.0' },
+    main: './extension.js',
+    activationEvents: [],
+  };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
+  writeFileSync(join(dir, 'extension.js'), 'exports.activate = function () {};\nexports.deactivate = function () {};\n');
+}
+
+interface ActivationRun {
+  /** ext.activate() of MCP Host, as the extension host runs it (load + activate) */
+  ours: number;
+  /** the same for an empty extension */
+  baseline: number;
+  /** MCP Host's own measure, module load to the end of activate() */
+  own: number;
+}
+
+async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
+  const { startCodeServer, openBrowser } = await import('../scripts/code-server.mjs');
+  const entryDir = mkdtempSync(join(tmpdir(), 'mcp-host-bench-entry-'));
+  const entry = join(entryDir, 'index.js');
+  await esbuild.build({
+    entryPoints: [join(root, 'bench/extension-host/activation.ts')],
+    outfile: entry,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
+  // an empty folder: nothing activates the extension before the entry does
+  const folder = mkdtempSync(join(tmpdir(), 'mcp-host-bench-ws-'));
+  // both extensions installed the same way: as folders of a fresh extensions dir
+  const extensionsDir = join(entryDir, 'extensions');
+  const version = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8')).version;
+  cpSync(extensionDir, join(extensionsDir, `mcp-host.mcp-host-${version}`), { recursive: true });
+  emptyExtension(join(extensionsDir, 'mcp-host.activation-baseline-0.0.0'), 'activation-baseline');
+  // the smoke-test driver runs tests only for a development extension: an empty one carries them
+  const runnerDir = join(entryDir, 'runner');
+  emptyExtension(runnerDir, 'activation-bench-runner');
+  const server = await startCodeServer({ workspace: folder, extensionsDir });
+  const browser = await openBrowser();
+  const times: ActivationRun[] = [];
+  try {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    let onExit: (code: number) => void = () => {};
+    let lastTime: ActivationRun | undefined;
+    let hostErrors: string[] = [];
+    await page.exposeFunction('codeAutomationExit', (code: number) => onExit(code));
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+      const line = args.map(String).join(' ');
+      if (type === 'error') hostErrors.push(line);
+      const m = /ACTIVATION_MS ([\d.]+) ([\d.]+) (-?[\d.]+)/.exec(line);
+      if (m) lastTime = { ours: Number(m[1]), baseline: Number(m[2]), own: Number(m[3]) };
+    });
+    const payload: [string, string][] = [
+      ['extensionDevelopmentPath', server.remoteUri(runnerDir)],
+      ['extensionTestsPath', server.remoteUri(entry)],
+    ];
+    for (let i = 0; i < RUNS; i++) {
+      lastTime = undefined;
+      hostErrors = [];
+      writeFileSync(join(entryDir, 'order.txt'), i % 2 ? 'baseline-first' : 'ours-first');
+      const exited = new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no exit code from the extension host within 60 s')), 60_000);
+        onExit = (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        };
+      });
+      // each load is a new window, hence a new extension host that loads the extension afresh
+      await page.goto('about:blank');
+      await page.goto(server.workbenchUrl(folder, payload));
+      const code = await exited;
+      if (code !== 0 || lastTime === undefined) {
+        throw new Error(`activation run ${i + 1} failed (exit ${code}):\n${hostErrors.join('\n')}`);
+      }
+      times.push(lastTime);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(entryDir, { recursive: true, force: true });
+  }
+  return times;
+}
+
+async function main(): Promise<void> {
+  const extensionDir = mkdtempSync(join(tmpdir(), 'mcp-host-bench-ext-'));
+  try {
+    const bundles = productionBuild(extensionDir);
+    console.log('bundle sizes (production build, minified):');
+    for (const [name, file] of Object.entries(bundles)) {
+      const size = statSync(file).size;
+      const gz = gzipSync(readFileSync(file)).length;
+      const goal = name === 'extension' ? `  goal <= ${kb(SIZE_GOAL)}: ${size <= SIZE_GOAL ? 'met' : 'NOT MET'}` : '';
+      console.log(`  ${name.padEnd(10)} ${kb(size).padStart(10)}  (gzip ${kb(gz)})${goal}`);
+    }
+
+    cpSync(join(root, 'package.json'), join(extensionDir, 'package.json'));
+    for (const f of readdirSync(join(root, 'media'))) {
+      if (!/^(webview\.js|codicons)$|\.map$/.test(f)) cpSync(join(root, 'media', f), join(extensionDir, 'media', f), { recursive: true });
+    }
+    const runs = await activationTimes(extensionDir);
+    const ours = median(runs.map((r) => r.ours));
+    const baseline = median(runs.map((r) => r.baseline));
+    const list = (key: keyof ActivationRun) => runs.map((r) => r[key].toFixed(1)).join(', ');
+    console.log(`activation in a real extension host (VS Code ${VSCODE_VERSION}, ${runs.length} fresh hosts, production build):`);
+    console.log(`  MCP Host                     median ${ours.toFixed(1)} ms  (runs: ${list('ours')})`);
+    console.log(`  empty baseline extension     median ${baseline.toFixed(1)} ms  (runs: ${list('baseline')})`);
+    console.log(`  MCP Host's own activationMs  median ${median(runs.map((r) => r.own)).toFixed(1)} ms  (module load to end of activate())`);
+    console.log(`  ratio ${(ours / baseline).toFixed(2)}; MCP Host's own cost ${(ours - baseline).toFixed(1)} ms`);
+    console.log(`  goal: activation <= ${ACTIVATION_GOAL_MS} ms: ${ours <= ACTIVATION_GOAL_MS ? 'met' : 'NOT MET'}`);
+  } finally {
+    rmSync(extensionDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

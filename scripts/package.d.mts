@@ -1,0 +1,2 @@
+export function zipEntries(file: string): string[];
+export function packageVsix(out?: string): string;

@@ -1,0 +1,33 @@
+// The integration suite under @vscode/test-electron, for machines that can download VS Code
+// (a contributor's laptop, a public CI). Machines without that network run the same suite through
+// code-server: `npm test -- integration`.
+//   npm run test:electron [-- --version 1.100.0]   (default: the lowest version the manifest supports)
+import { runTests } from '@vscode/test-electron';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleSuite, workspace } from '../test/integration/bundle.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const versionAt = process.argv.indexOf('--version');
+const version = versionAt >= 0 ? process.argv[versionAt + 1] : manifest.engines.vscode.replace(/^\^/, '');
+
+try {
+  const extensionTestsPath = await bundleSuite();
+  await runTests({
+    version,
+    extensionDevelopmentPath: root,
+    extensionTestsPath,
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--user-data-dir', mkdtempSync(join(tmpdir(), 'mcp-host-electron-')),
+    ],
+  });
+} catch (e) {
+  console.error(`integration (electron): ${e instanceof Error ? e.message : e}`);
+  process.exit(1);
+}

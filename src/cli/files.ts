@@ -1,0 +1,155 @@
+// `mcp-host call TOOL --file ARG=PATH ...` and the file lines of `mcp-host tools`.
+
+import { resolve } from 'node:path';
+import { InputRefusedError } from '../core/errors';
+import {
+  checkFile, checkTotalSize, describeAccept, fileInputValue, findFileSlots, formatBytes, getAtPath,
+  inlineLimitsFor, readCheckedFile, setAtPath,
+  type CheckedFile, type FileSlot, type FileTransport, type InlineLimitOverrides, type InlineLimits, type ToolLike,
+} from '../core/files';
+import type { Logger } from '../core/log';
+
+/** One line per file slot: `image  file  accept image/png, image/jpeg  max 5 MiB  required`, then warnings. */
+export function describeFileSlots(tool: ToolLike): string[] {
+  const { slots, warnings } = findFileSlots(tool);
+  const lines = slots.map((slot) => {
+    const parts = [slot.label, slot.multiple ? `files${countText(slot)}` : 'file'];
+    if (slot.origin === 'file-input-object') parts.push(`object (${(slot.objectModes ?? []).join('/')})`);
+    parts.push(`accept ${describeAccept(slot.accept)}`);
+    if (slot.maxSize !== undefined) parts.push(`max ${formatBytes(slot.maxSize)}${slot.multiple ? ' each' : ''}`);
+    if (slot.required) parts.push('required');
+    if (slot.filenameCompanion) parts.push(`name goes to ${slot.filenameCompanion.join('.')}`);
+    return parts.join('  ');
+  });
+  return [...lines, ...warnings.map((w) => `warning: ${w}`)];
+}
+
+function countText(slot: FileSlot): string {
+  if (slot.minItems !== undefined && slot.maxItems !== undefined) return ` (${slot.minItems}-${slot.maxItems})`;
+  if (slot.minItems !== undefined) return ` (at least ${slot.minItems})`;
+  if (slot.maxItems !== undefined) return ` (at most ${slot.maxItems})`;
+  return '';
+}
+
+export interface FileOptionSettings {
+  /** Send the legacy `;name=` data-URI parameter (compatibility toggle, off by default). */
+  legacyName?: boolean;
+  limits?: InlineLimitOverrides;
+  /** Folders a FileInput `path` may point into; defaults to the current directory. */
+  workspaceRoots?: string[];
+  /** The server was started over stdio on this machine (FileInput `path` is only allowed then). */
+  serverIsLocalStdio?: boolean;
+}
+
+function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]> {
+  const bySlot = new Map<FileSlot, string[]>();
+  const names = slots.map((s) => s.label).join(', ') || 'none';
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0 || eq === spec.length - 1) {
+      throw new InputRefusedError(`--file ${spec}: expected ARG=PATH (file arguments of this tool: ${names})`);
+    }
+    const label = spec.slice(0, eq);
+    const slot = slots.find((s) => s.label === label);
+    if (!slot) throw new InputRefusedError(`--file ${spec}: '${label}' is not a file argument of this tool (file arguments: ${names})`, label);
+    const paths = bySlot.get(slot) ?? [];
+    paths.push(spec.slice(eq + 1));
+    bySlot.set(slot, paths);
+  }
+  for (const [slot, paths] of bySlot) {
+    if (!slot.multiple && paths.length > 1) {
+      throw new InputRefusedError(`${slot.label}: takes one file, but --file named ${paths.length}`, slot.label);
+    }
+    if (slot.maxItems !== undefined && paths.length > slot.maxItems) {
+      throw new InputRefusedError(`${slot.label}: takes at most ${slot.maxItems} files, but --file named ${paths.length}`, slot.label);
+    }
+    if (slot.minItems !== undefined && paths.length < slot.minItems) {
+      throw new InputRefusedError(`${slot.label}: needs at least ${slot.minItems} files, but --file named ${paths.length}`, slot.label);
+    }
+  }
+  return bySlot;
+}
+
+/**
+ * Fills the tool's file slots in `args` from `--file ARG=PATH` options. Every file is checked first
+ * (existence, size from stat, accept from its content); any refusal throws InputRefusedError before
+ * a byte is read for sending. Then each file is read once, encoded and set, with its filename companion
+ * unless `args` already holds one.
+ */
+export async function applyFileOptions(
+  tool: ToolLike,
+  args: Record<string, unknown>,
+  specs: string[],
+  transport: FileTransport,
+  log: Logger,
+  settings: FileOptionSettings = {},
+): Promise<void> {
+  const { slots } = findFileSlots(tool, log);
+  const limits = inlineLimitsFor(transport, settings.limits);
+  const bySlot = parseSpecs(specs, slots);
+
+  const missing = slots.filter((s) => s.required && !bySlot.has(s) && getAtPath(args, s.path) === undefined);
+  if (missing.length > 0) {
+    const first = missing[0];
+    throw new InputRefusedError(
+      `${first.label}: this tool needs a file (${describeAccept(first.accept)}); pass --file ${first.label}=PATH`,
+      first.label,
+    );
+  }
+
+  const checked = new Map<FileSlot, CheckedFile[]>();
+  const refusals: Array<{ slot: FileSlot; reason: string }> = [];
+  for (const [slot, paths] of bySlot) {
+    const files: CheckedFile[] = [];
+    for (const path of paths) {
+      const check = await checkFile(resolve(path), slot, limits);
+      if (!check.ok) refusals.push({ slot, reason: check.reason });
+      else {
+        files.push(check.file);
+        for (const w of check.warnings) log.warn(w);
+      }
+    }
+    checked.set(slot, files);
+  }
+  if (refusals.length > 0) {
+    throw new InputRefusedError(refusals.map((r) => r.reason).join('\n'), refusals[0].slot.label);
+  }
+  const together = checkTotalSize([...checked.values()].flat(), limits);
+  if (together) throw new InputRefusedError(together, [...checked.keys()][0]?.label);
+
+  for (const [slot, files] of checked) {
+    const values: unknown[] = [];
+    for (const file of files) {
+      try {
+        values.push(await encodeFor(file, slot, transport, limits, settings));
+      } catch (e) {
+        throw new InputRefusedError((e as Error).message, slot.label);
+      }
+      log.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) attached`);
+    }
+    setAtPath(args, slot.path, slot.multiple ? values : values[0]);
+    if (slot.filenameCompanion && files.length === 1 && getAtPath(args, slot.filenameCompanion) === undefined) {
+      setAtPath(args, slot.filenameCompanion, files[0].name);
+    }
+  }
+}
+
+async function encodeFor(
+  file: CheckedFile,
+  slot: FileSlot,
+  transport: FileTransport,
+  limits: InlineLimits,
+  settings: FileOptionSettings,
+): Promise<unknown> {
+  if (slot.origin !== 'file-input-object') {
+    return readCheckedFile(file, slot, limits, { legacyName: settings.legacyName });
+  }
+  const modes = slot.objectModes ?? [];
+  const mode = modes.includes('content') ? 'content' : modes.includes('path') ? 'path' : 's3';
+  return fileInputValue(file, slot, {
+    mode,
+    workspaceRoots: settings.workspaceRoots ?? [process.cwd()],
+    serverIsLocalStdio: settings.serverIsLocalStdio ?? transport === 'stdio',
+    limits,
+  });
+}

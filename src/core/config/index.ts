@@ -1,0 +1,3 @@
+export * from './types';
+export { parseMcpConfig, loadMcpConfig, loadMcpConfigs, formatConfigError, inferHttpType } from './parse';
+export { resolveServer, inputIdsUsedBy, parseEnvFile, UnresolvedInputError } from './resolve';

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve as resolvePath } from 'node:path';
+import type { ResolvedServer, ServerDefinition, VariableContext } from './types';
+
+const VARIABLE = /\$\{([^}]+)\}/g;
+const INPUT_VARIABLE = /\$\{input:([^}]+)\}/g;
+
+/** A variable that could not be resolved (an `${input:…}` with no value); names the server and the input. */
+export class UnresolvedInputError extends Error {
+  override readonly name = 'UnresolvedInputError';
+  constructor(readonly server: string, readonly inputId: string) {
+    super(`server "${server}" needs the input "${inputId}", and no value was given`);
+  }
+}
+
+/** Every string a definition holds, in which variables may appear. */
+function stringsOf(def: ServerDefinition): string[] {
+  if (def.type === 'stdio') {
+    return [def.command, ...def.args, ...Object.values(def.env).filter((v): v is string => v !== null),
+      def.envFile ?? '', def.cwd ?? ''];
+  }
+  return [def.url, ...Object.values(def.headers)];
+}
+
+/** The `${input:ID}` ids a server definition refers to, each once, in order of appearance. */
+export function inputIdsUsedBy(def: ServerDefinition): string[] {
+  const ids: string[] = [];
+  for (const s of stringsOf(def)) {
+    for (const m of s.matchAll(INPUT_VARIABLE)) if (!ids.includes(m[1])) ids.push(m[1]);
+  }
+  return ids;
+}
+
+/** Parses a dotenv file: `KEY=value`, `export KEY=value`, `#` comments, optional single or double quotes. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2];
+    const quote = value[0];
+    if ((quote === '"' || quote === "'") && value.endsWith(quote) && value.length >= 2) {
+      value = value.slice(1, -1);
+      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+    } else {
+      value = value.replace(/\s+#.*$/, '');
+    }
+    out[m[1]] = value;
+  }
+  return out;
+}
+
+function untildify(path: string, home: string): string {
+  return path === '~' ? home : path.startsWith('~/') || path.startsWith('~\\') ? join(home, path.slice(2)) : path;
+}
+
+/**
+ * Substitutes `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}` in every field, merges the
+ * environment of a stdio server (inherited, then envFile, then env; `null` deletes) and defaults its cwd to
+ * the workspace folder. Unknown variables are left as written.
+ */
+export async function resolveServer(def: ServerDefinition, vars: VariableContext): Promise<ResolvedServer> {
+  const env = vars.env ?? process.env;
+  const home = vars.userHome ?? homedir();
+  const inputValues = new Map<string, string>();
+  for (const id of inputIdsUsedBy(def)) {
+    const value = await vars.resolveInput?.(id, vars.inputs?.find((i) => i.id === id));
+    if (value === undefined) throw new UnresolvedInputError(def.name, id);
+    inputValues.set(id, value);
+  }
+
+  const sub = (s: string): string => s.replace(VARIABLE, (whole, name: string) => {
+    if (name === 'workspaceFolder') return vars.workspaceFolder ?? whole;
+    if (name === 'userHome') return home;
+    if (name === 'pathSeparator' || name === '/') return process.platform === 'win32' ? '\\' : '/';
+    if (name.startsWith('env:')) return env[name.slice(4)] ?? '';
+    if (name.startsWith('input:')) return inputValues.get(name.slice(6)) ?? whole;
+    return whole;
+  });
+
+  if (def.type !== 'stdio') {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(def.headers)) headers[k] = sub(v);
+    return { name: def.name, transport: def.type, url: sub(def.url), headers };
+  }
+
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
+  const base = vars.workspaceFolder ?? process.cwd();
+  if (def.envFile) {
+    const envFile = resolvePath(base, untildify(sub(def.envFile), home));
+    let text: string;
+    try {
+      text = await readFile(envFile, 'utf8');
+    } catch (e) {
+      throw new Error(`server "${def.name}": cannot read envFile ${envFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    Object.assign(merged, parseEnvFile(text));
+  }
+  for (const [k, v] of Object.entries(def.env)) {
+    if (v === null) delete merged[k];
+    else merged[k] = sub(v);
+  }
+  const cwdRaw = def.cwd ? untildify(sub(def.cwd), home) : vars.workspaceFolder;
+  const cwd = cwdRaw === undefined ? undefined : isAbsolute(cwdRaw) ? cwdRaw : resolvePath(base, cwdRaw);
+  return { name: def.name, transport: 'stdio', command: untildify(sub(def.command), home), args: def.args.map(sub), env: merged, cwd };
+}

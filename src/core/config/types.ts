@@ -1,0 +1,87 @@
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+interface ServerDefinitionBase {
+  /** The key of the server in `servers` / `mcpServers`. */
+  name: string;
+  /** The config file the server came from. */
+  file: string;
+}
+
+export interface StdioServerDefinition extends ServerDefinitionBase {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  /** `null` deletes the variable from the inherited environment. */
+  env: Record<string, string | null>;
+  envFile?: string;
+  cwd?: string;
+}
+
+export interface HttpServerDefinition extends ServerDefinitionBase {
+  type: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type ServerDefinition = StdioServerDefinition | HttpServerDefinition;
+
+export interface InputDefinition {
+  id: string;
+  type: 'promptString' | 'pickString' | 'command';
+  description?: string;
+  default?: string;
+  /** promptString: the value is a secret (masked, never logged). */
+  password?: boolean;
+  /** pickString: the choices. */
+  options?: string[];
+  /** command: the VS Code command to run and its arguments. */
+  command?: string;
+  args?: unknown;
+}
+
+export interface ConfigError {
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  message: string;
+  /** The server the error belongs to, when it is not a file-level error. */
+  server?: string;
+}
+
+export interface ParsedConfig {
+  servers: ServerDefinition[];
+  inputs: InputDefinition[];
+  errors: ConfigError[];
+}
+
+export interface VariableContext {
+  workspaceFolder?: string;
+  userHome?: string;
+  /** The environment `${env:NAME}` reads and stdio servers inherit; defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Supplies the value of `${input:ID}`; `undefined` means the user gave none (resolution fails). */
+  resolveInput?: (id: string, input: InputDefinition | undefined) => Promise<string | undefined>;
+  /** The `inputs` declared next to the server, handed to `resolveInput`. */
+  inputs?: InputDefinition[];
+}
+
+export interface ResolvedStdioServer {
+  name: string;
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  /** The complete environment of the child: inherited + envFile + env, with `null`s removed. */
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface ResolvedHttpServer {
+  name: string;
+  transport: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type ResolvedServer = ResolvedStdioServer | ResolvedHttpServer;

@@ -1,0 +1,574 @@
+import {
+  Client, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport,
+  type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type PriorDiscovery,
+  type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
+} from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import type { ResolvedServer } from '../config/types';
+import type { Logger } from '../log';
+import { eraCacheKey } from './eraCache';
+import {
+  CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
+} from './errors';
+import { Emitter, type Disposable } from './events';
+import { StdioProcessTransport } from './stdioTransport';
+import type {
+  CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
+} from './types';
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** How many answered elicitationIds are remembered for de-duplicating replays. */
+const ELICITATION_MEMORY = 64;
+
+const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
+
+/** The SDK client, with `mode: "binary"` (SEP-1306) elicitations routed around the SDK's mode/result checks. */
+class HostClient extends Client {
+  routeBinaryElicitation = false;
+  private pausedTimeouts = 0;
+
+  /**
+   * Stops the timers of the requests in flight while a person answers an elicitation (SEP-2260: tolerate
+   * unbounded human delay); `resumeRequestTimeouts` restarts them in full. This reaches into the pinned
+   * SDK's Protocol internals (`_timeoutInfo`, `_resetTimeout`); a test fails if they change.
+   */
+  pauseRequestTimeouts(): void {
+    const timers = this.requestTimers();
+    if (!timers) return;
+    this.pausedTimeouts++;
+    for (const t of timers.values()) clearTimeout(t.timeoutId);
+  }
+
+  resumeRequestTimeouts(): void {
+    const timers = this.requestTimers();
+    if (!timers || this.pausedTimeouts === 0 || --this.pausedTimeouts > 0) return;
+    const reset = (this as unknown as { _resetTimeout?: (id: number) => boolean })._resetTimeout;
+    for (const [id, timer] of [...timers]) {
+      try { reset?.call(this, id); } catch { timer.onTimeout?.(); /* past its maxTotalTimeout: it times out now */ }
+    }
+  }
+
+  private requestTimers(): Map<number, { timeoutId: NodeJS.Timeout; onTimeout?: () => void }> | undefined {
+    const timers = (this as unknown as { _timeoutInfo?: unknown })._timeoutInfo;
+    return timers instanceof Map ? timers : undefined;
+  }
+
+  protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'elicitation/create') return wrapped;
+    return (request: JSONRPCRequest, ctx: ClientContext) =>
+      this.routeBinaryElicitation && (request.params as { mode?: unknown } | undefined)?.mode === 'binary'
+        ? handler(request, ctx)
+        : wrapped(request, ctx);
+  }
+}
+
+/** Installs trace logging of every JSON-RPC message on a transport (only done when trace is on). */
+function traceTraffic(transport: Transport, log: Logger): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    log.trace(() => `[host -> server] ${JSON.stringify(message)}`);
+    return send(message, options);
+  };
+  // Handlers are chained by the SDK (each new one calls the previous), so a depth guard logs a message once.
+  let depth = 0;
+  const originals = new WeakMap<object, NonNullable<Transport['onmessage']>>();
+  const traced = new WeakMap<object, NonNullable<Transport['onmessage']>>();
+  let current: Transport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => {
+      if (!current) return undefined;
+      let t = traced.get(current);
+      if (!t) {
+        const h = current;
+        t = (message, extra) => {
+          if (depth === 0) log.trace(() => `[server -> host] ${JSON.stringify(message)}`);
+          depth++;
+          try { h(message, extra); } finally { depth--; }
+        };
+        traced.set(h, t);
+        originals.set(t, h);
+      }
+      return t;
+    },
+    set: (h: Transport['onmessage']) => { current = h ? originals.get(h) ?? h : undefined; },
+  });
+}
+
+/** The ServerStartError somewhere in an error's cause chain (the SDK may wrap what the transport threw). */
+function startErrorIn(e: unknown): ServerStartError | undefined {
+  for (let cur = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
+    if (cur instanceof ServerStartError) return cur;
+  }
+  return undefined;
+}
+
+/** An error's message, cut to its first line and 300 characters (HTTP errors can carry whole HTML pages). */
+function describe(e: unknown): string {
+  const message = (e instanceof Error ? e.message : String(e)).trim();
+  const firstLine = message.split(/\r?\n/, 1)[0];
+  return firstLine.length > 300 ? `${firstLine.slice(0, 300)}…` : firstLine;
+}
+
+function httpStatusOf(e: unknown): number | undefined {
+  const err = e as { status?: unknown; code?: unknown; data?: { status?: unknown } } | undefined;
+  for (const v of [err?.status, err?.data?.status, err?.code]) if (typeof v === 'number' && v >= 100 && v < 600) return v;
+  const m = /\b(?:HTTP|status(?: code)?)\s*:?\s*(\d{3})\b/i.exec(describe(e));
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * One connection to one MCP server: transport, era negotiation, lifecycle state, capabilities, lists,
+ * calls. Start/stop/restart are serialised.
+ */
+export class ServerConnection {
+  readonly name: string;
+  readonly log: Logger;
+
+  private _state: ConnectionState = { kind: 'stopped' };
+  private readonly stateEmitter = new Emitter<ConnectionState>();
+  private readonly listsEmitter = new Emitter<void>();
+  private readonly elicitationCompleteEmitter = new Emitter<string>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  readonly onDidChangeLists = this.listsEmitter.event;
+  /** `notifications/elicitation/complete` arrived (2025-11-25 URL mode); the argument is the elicitationId. */
+  readonly onDidCompleteElicitation = this.elicitationCompleteEmitter.event;
+
+  private _tools: Tool[] = [];
+  private _prompts: Prompt[] = [];
+  private _resources: Resource[] = [];
+  private client?: HostClient;
+  private transport?: Transport;
+  private transportKind?: 'stdio' | 'http' | 'sse';
+  private lifecycle: Promise<unknown> = Promise.resolve();
+  private stopping = false;
+  /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
+  private fellBackToSse = false;
+  private toolsRefresh?: Promise<void>;
+  private toolsGeneration = 0;
+  private readonly elicitations = new Map<string, Promise<ElicitResultLoose>>();
+
+  constructor(readonly server: ResolvedServer, private readonly options: ConnectionOptions) {
+    this.name = server.name;
+    this.log = options.log;
+  }
+
+  get state(): ConnectionState { return this._state; }
+  get tools(): Tool[] { return this._tools; }
+  get prompts(): Prompt[] { return this._prompts; }
+  get resources(): Resource[] { return this._resources; }
+  /** The transport in use once running: `http` may have fallen back to `sse`. */
+  get transportInUse(): 'stdio' | 'http' | 'sse' | undefined { return this.transportKind; }
+  /** The server's self-description (name, version), once running. */
+  get serverInfo() { return this.client?.getServerVersion(); }
+  get instructions(): string | undefined { return this.client?.getInstructions(); }
+
+  private setState(state: ConnectionState): void {
+    this._state = state;
+    this.stateEmitter.fire(state);
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.lifecycle.then(work, work);
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  start(): Promise<void> {
+    return this.serial(async () => {
+      if (this._state.kind === 'running' || this._state.kind === 'starting') return;
+      await this.doStart();
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.serial(() => this.doStop());
+  }
+
+  restart(): Promise<void> {
+    return this.serial(async () => {
+      await this.doStop();
+      await this.doStart();
+    });
+  }
+
+  /** Tell the server the roots (workspace folders) changed. */
+  async notifyRootsChanged(): Promise<void> {
+    if (this._state.kind !== 'running' || !this.options.roots) return;
+    await this.client?.sendRootsListChanged().catch((e) => this.log.warn(`roots/list_changed: ${describe(e)}`));
+  }
+
+  private capabilities(): ClientCapabilities {
+    const caps: Record<string, unknown> = {};
+    if (this.options.roots) caps.roots = { listChanged: true };
+    if (this.options.elicitation) {
+      const binary = this.options.capabilities?.binaryElicitation;
+      caps.elicitation = {
+        form: {}, url: {},
+        ...(binary ? { binary: { ...binary, supportedMimeTypes: binary.supportedMimeTypes ?? ['*/*'] } } : {}),
+      };
+    }
+    if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
+    return caps as ClientCapabilities;
+  }
+
+  private createClient(): HostClient {
+    const client = new HostClient(
+      this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
+      {
+        capabilities: this.capabilities(),
+        versionNegotiation: { mode: 'auto' },
+        inputRequired: { maxRounds: this.options.inputRequired?.maxRounds ?? 10 },
+        listChanged: {
+          tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('tools') },
+          prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('prompts') },
+          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('resources') },
+        },
+      },
+    );
+    client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
+    if (this.options.roots) {
+      const roots = this.options.roots;
+      client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
+    }
+    if (this.options.elicitation) {
+      client.setRequestHandler('elicitation/create', { params: LooseElicitParams },
+        async (params, ctx) => (await this.handleElicitation(params as ElicitRequestParamsLoose, ctx)) as unknown as Result);
+      client.setNotificationHandler('notifications/elicitation/complete', (n) => {
+        this.log.info(`elicitation ${n.params.elicitationId} completed`);
+        this.elicitationCompleteEmitter.fire(n.params.elicitationId);
+      });
+    } else {
+      // Not declared, so a conforming server never asks; one that does gets a plain refusal.
+      client.fallbackRequestHandler = async (request) => {
+        if (request.method === 'elicitation/create') {
+          this.log.warn('the server asked for input (elicitation/create) though the host did not declare elicitation; answered cancel');
+          return { action: 'cancel' };
+        }
+        throw new ProtocolError(-32601, `Method not found: ${request.method}`);
+      };
+    }
+    client.onerror = (e) => this.log.debug(`protocol: ${describe(e)}`);
+    return client;
+  }
+
+  private async handleElicitation(params: ElicitRequestParamsLoose, ctx: ClientContext): Promise<ElicitResultLoose> {
+    const id = typeof params.elicitationId === 'string' ? params.elicitationId : undefined;
+    if (id !== undefined) {
+      const earlier = this.elicitations.get(id);
+      if (earlier) {
+        this.log.info(`elicitation ${id} was sent again; reusing its answer`);
+        return earlier;
+      }
+    }
+    const mode = params.mode ?? 'form';
+    this.log.info(`the server asks for input (${mode} elicitation)`);
+    const context: ElicitationContext = { server: this.name, signal: ctx.mcpReq.signal };
+    if (mode === 'binary') {
+      const token = (params._meta as { progressToken?: string | number } | undefined)?.progressToken ?? ctx.mcpReq._meta?.progressToken;
+      context.progressToken = token;
+      context.sendProgress = async (progress, total, message) => {
+        if (token === undefined) return;
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } });
+      };
+      if (this.server.transport !== 'stdio') {
+        context.serverOrigin = new URL(this.server.url).origin;
+        const auth = Object.entries(this.server.headers).find(([k]) => k.toLowerCase() === 'authorization');
+        if (auth) context.authHeader = auth[1];
+      }
+    }
+    const client = this.client;
+    client?.pauseRequestTimeouts();
+    const answer = (async () => {
+      try {
+        return await this.options.elicitation!(params, context);
+      } finally {
+        client?.resumeRequestTimeouts();
+      }
+    })();
+    if (id !== undefined) {
+      this.elicitations.set(id, answer);
+      if (this.elicitations.size > ELICITATION_MEMORY) this.elicitations.delete(this.elicitations.keys().next().value!);
+      answer.catch(() => this.elicitations.delete(id));
+    }
+    const result = await answer;
+    this.log.info(`elicitation answered: ${result.action}`);
+    return result;
+  }
+
+  private onListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    this.log.debug(`${kind} list changed; listing again`);
+    const refresh = kind === 'tools' ? this.refreshTools() : kind === 'prompts' ? this.refreshPrompts() : this.refreshResources();
+    refresh.catch((e) => this.log.warn(`re-listing ${kind} failed: ${describe(e)}`));
+  }
+
+  /** Lists tools again (all pages); calls wait for a refresh in flight so output validators are current. */
+  refreshTools(): Promise<void> {
+    const client = this.client;
+    if (!client) return Promise.resolve();
+    const generation = ++this.toolsGeneration;
+    const run = (async () => {
+      if (!client.getServerCapabilities()?.tools) { this._tools = []; return; }
+      const { tools } = await client.listTools(undefined, { cacheMode: 'refresh' });
+      if (this.client !== client) return;
+      // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
+      if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
+      this._tools = tools;
+      this.listsEmitter.fire();
+    })();
+    const tracked = run.finally(() => { if (this.toolsRefresh === tracked) this.toolsRefresh = undefined; });
+    tracked.catch(() => undefined); // the failure reaches whoever awaits `run`; this copy is only waited on
+    this.toolsRefresh = tracked;
+    return run;
+  }
+
+  async refreshPrompts(): Promise<void> {
+    const client = this.client;
+    if (!client?.getServerCapabilities()?.prompts) { this._prompts = []; return; }
+    const { prompts } = await client.listPrompts(undefined, { cacheMode: 'refresh' });
+    if (this.client !== client) return;
+    this._prompts = prompts;
+    this.listsEmitter.fire();
+  }
+
+  async refreshResources(): Promise<void> {
+    const client = this.client;
+    if (!client?.getServerCapabilities()?.resources) { this._resources = []; return; }
+    const { resources } = await client.listResources(undefined, { cacheMode: 'refresh' });
+    if (this.client !== client) return;
+    this._resources = resources;
+    this.listsEmitter.fire();
+  }
+
+  private createTransport(kind: 'stdio' | 'http' | 'sse'): Transport {
+    const server = this.server;
+    let transport: Transport;
+    if (server.transport === 'stdio') {
+      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs);
+    } else {
+      const requestInit: RequestInit = { headers: server.headers };
+      transport = kind === 'sse'
+        ? new SSEClientTransport(new URL(server.url), { requestInit })
+        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
+    }
+    if (this.log.isEnabled('trace')) traceTraffic(transport, this.log);
+    return transport;
+  }
+
+  private async connectOnce(kind: 'stdio' | 'http' | 'sse', prior: PriorDiscovery | undefined): Promise<void> {
+    const client = this.createClient();
+    const transport = this.createTransport(kind);
+    this.client = client;
+    this.transport = transport;
+    this.transportKind = kind;
+    try {
+      await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, prior });
+    } catch (e) {
+      // The transport stays readable for the caller: it knows how a stdio process ended.
+      this.client = undefined;
+      await client.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async doStart(): Promise<void> {
+    this.setState({ kind: 'starting' });
+    this.stopping = false;
+    const server = this.server;
+    const cache = this.options.eraCache;
+    const key = eraCacheKey(server);
+    const started = Date.now();
+    try {
+      let prior = cache ? await cache.get(key) : undefined;
+      let kind: 'stdio' | 'http' | 'sse' = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
+      let toolsListed = false;
+      for (;;) {
+        try {
+          await this.connectOnce(kind, prior);
+          // A remembered modern era connects with no round trip; a stale one fails at the first request.
+          if (prior) { await this.refreshTools(); toolsListed = true; }
+          break;
+        } catch (e) {
+          const half = this.client;
+          this.client = undefined;
+          await half?.close().catch(() => undefined);
+          const startError = startErrorIn(e);
+          if (startError) throw startError;
+          const status = httpStatusOf(e);
+          if (kind === 'http' && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403) {
+            this.log.info(`Streamable HTTP answered ${status}; trying the legacy HTTP+SSE transport`);
+            kind = 'sse';
+            this.fellBackToSse = true;
+            continue;
+          }
+          if (prior) {
+            this.log.info(`connecting with the remembered protocol era failed (${describe(e)}); probing again`);
+            await cache?.delete(key);
+            prior = undefined;
+            continue;
+          }
+          throw e;
+        }
+      }
+      const client = this.client!;
+      const era = client.getProtocolEra() ?? 'legacy';
+      if (cache && !prior) {
+        const discover = client.getDiscoverResult();
+        await cache.set(key, era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' });
+      }
+      const info = client.getServerVersion();
+      this.log.info(`connected over ${this.transportKind} in ${Date.now() - started} ms: ${info ? `${info.name} ${info.version}, ` : ''}protocol ${client.getNegotiatedProtocolVersion()} (${era} era)`);
+      client.onclose = () => this.onTransportClosed(client);
+      // Tools are listed right away: list_changed sent before the first listing is lost over HTTP.
+      await Promise.all([
+        toolsListed ? undefined : this.refreshTools(),
+        this.refreshPrompts().catch((e) => this.log.warn(`prompts/list failed: ${describe(e)}`)),
+        this.refreshResources().catch((e) => this.log.warn(`resources/list failed: ${describe(e)}`)),
+      ]);
+      this.setState({ kind: 'running', era, protocolVersion: client.getNegotiatedProtocolVersion() });
+    } catch (e) {
+      const crashed = this.transport instanceof StdioProcessTransport ? this.transport.exit : undefined;
+      const reason = this.startFailureReason(e);
+      this.log.error(`could not start: ${reason}`);
+      const client = this.client;
+      this.client = undefined;
+      this.transport = undefined;
+      await client?.close().catch(() => undefined);
+      this.setState(crashed && !(e instanceof ServerStartError)
+        ? { kind: 'crashed', exitCode: crashed.code, signal: crashed.signal, reason }
+        : { kind: 'error', reason });
+      throw e instanceof ServerStartError ? e : new ServerStartError(reason, { cause: e });
+    }
+  }
+
+  private startFailureReason(e: unknown): string {
+    if (e instanceof ServerStartError) return e.message;
+    const t = this.transport;
+    if (t instanceof StdioProcessTransport && t.exit) {
+      return `the server exited during startup (${t.exit.signal ? `signal ${t.exit.signal}` : `exit code ${t.exit.code}`})`;
+    }
+    const status = httpStatusOf(e);
+    if (status === 401 || status === 403) return `the server refused the connection (HTTP ${status}): check the credentials in "headers"`;
+    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    if (cause === 'ECONNREFUSED') return `nothing is listening at ${(this.server as { url: string }).url}`;
+    return describe(e);
+  }
+
+  private onTransportClosed(client: HostClient): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    const transport = this.transport;
+    this.transport = undefined;
+    if (this.stopping) return;
+    const exit = transport instanceof StdioProcessTransport ? transport.exit : undefined;
+    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : undefined;
+    const reason = closeReason ?? (exit
+      ? `the server exited (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`
+      : 'the connection to the server closed');
+    this.log.error(reason);
+    this.setState({ kind: 'crashed', exitCode: exit?.code ?? null, signal: exit?.signal ?? null, reason });
+  }
+
+  private async doStop(): Promise<void> {
+    const client = this.client;
+    if (!client) {
+      if (this._state.kind !== 'stopped') this.setState({ kind: 'stopped' });
+      return;
+    }
+    this.stopping = true;
+    this.log.info('stopping');
+    this.client = undefined;
+    const transport = this.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      // Tell a sessionful server it can drop the session (HTTP DELETE), as VS Code does.
+      await transport.terminateSession().catch((e) => this.log.debug(`ending the HTTP session: ${describe(e)}`));
+    }
+    await client.close().catch((e) => this.log.debug(`close: ${describe(e)}`));
+    this.transport = undefined;
+    this._tools = [];
+    this._prompts = [];
+    this._resources = [];
+    this.elicitations.clear();
+    this.setState({ kind: 'stopped' });
+    this.log.info('stopped');
+  }
+
+  private requireClient(): HostClient {
+    if (!this.client || this._state.kind !== 'running') {
+      throw new NotRunningError(`server "${this.name}" is not running (${this._state.kind})`);
+    }
+    return this.client;
+  }
+
+  /** Turns an SDK/transport failure of a request into one of our error types. */
+  private requestError(e: unknown, what: string, signal: AbortSignal | undefined, timedOut: number | undefined): Error {
+    if (timedOut !== undefined) return new CallTimeoutError(`${what} got no answer within ${timedOut} ms`, timedOut);
+    if (signal?.aborted) return new CallCancelledError(`${what} was cancelled`);
+    if (this.stopping) return new CallCancelledError(`${what} was cancelled: the server was stopped`);
+    if (this._state.kind === 'crashed') {
+      return new ServerCrashedError(`${what} failed: ${this._state.reason}`, this._state.exitCode, this._state.signal ?? null);
+    }
+    if (e instanceof SdkError) {
+      if (e.code === SdkErrorCode.ConnectionClosed || e.code === SdkErrorCode.NotConnected || e.code === SdkErrorCode.SendFailed) {
+        return new ServerCrashedError(`${what} failed: the connection to the server closed`, null, null);
+      }
+      if (e.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+        const rounds = this.options.inputRequired?.maxRounds ?? 10;
+        return new ServerRequestError(`${what} failed: the server kept asking for input (${rounds} rounds)`, e.code, e.data);
+      }
+      return new ServerRequestError(`${what} failed: ${e.message}`, e.code, e.data);
+    }
+    if (e instanceof ProtocolError) return new ServerRequestError(`${what} failed: ${e.message}`, e.code, e.data);
+    return e instanceof Error ? e : new Error(String(e));
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+    const client = this.requireClient();
+    if (this.toolsRefresh) await this.toolsRefresh.catch(() => undefined);
+    const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    try {
+      return await client.callTool({ name, arguments: args }, {
+        signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+      }) as CallToolResult;
+    } catch (e) {
+      // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
+      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
+      throw this.requestError(e, `tool "${name}"`, opts.signal, timedOut ? timeoutMs : undefined);
+    }
+  }
+
+  async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
+    const client = this.requireClient();
+    try {
+      return await client.readResource({ uri }, {
+        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        cacheMode: 'bypass',
+      });
+    } catch (e) {
+      throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
+    }
+  }
+
+  async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
+    const client = this.requireClient();
+    try {
+      return await client.getPrompt({ name, arguments: args }, {
+        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      });
+    } catch (e) {
+      throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
+    }
+  }
+
+  /** Stops the server and drops every listener. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    this.stateEmitter.dispose();
+    this.listsEmitter.dispose();
+    this.elicitationCompleteEmitter.dispose();
+  }
+}
+
+export type { Disposable };

@@ -1,0 +1,218 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { delimiter, extname, isAbsolute, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { Logger } from '../log';
+import type { ResolvedStdioServer } from '../config/types';
+import { ServerStartError } from './errors';
+
+/** The SDK's per-message ceiling on stdio; a longer line is dropped and the transport closed. */
+export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+export interface ExitInfo { code: number | null; signal: string | null }
+
+/** Finds `command` on PATH the way a shell would (with PATHEXT on Windows); undefined when it is not there. */
+export function findExecutable(command: string, env: Record<string, string>, cwd: string | undefined,
+  platform: NodeJS.Platform = process.platform): string | undefined {
+  const isFile = (p: string) => { try { return statSync(p).isFile(); } catch { return false; } };
+  const exts = platform === 'win32'
+    ? ['', ...(env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)]
+    : [''];
+  // Windows file names are case-insensitive; both spellings are tried so this also holds on other systems.
+  const candidates = (base: string) => exts.flatMap((e) => (e === e.toLowerCase() ? [base + e] : [base + e, base + e.toLowerCase()]));
+  if (isAbsolute(command) || command.includes('/') || (platform === 'win32' && command.includes('\\'))) {
+    const base = isAbsolute(command) ? command : join(cwd ?? process.cwd(), command);
+    return candidates(base).find(isFile);
+  }
+  const path = env.PATH ?? env.Path ?? '';
+  for (const dir of path.split(platform === 'win32' ? ';' : delimiter)) {
+    if (!dir) continue;
+    const found = candidates(join(dir, command)).find(isFile);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Quotes one argument for cmd.exe (used only for .cmd/.bat, which Node can spawn only through a shell). */
+export function quoteForCmd(arg: string): string {
+  if (arg !== '' && !/[\s"&|<>^%!()]/.test(arg)) return arg;
+  return `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1').replace(/([%!^&|<>()])/g, '^$1')}"`;
+}
+
+/**
+ * How to spawn a command: on Windows a .cmd/.bat shim (npx.cmd, pnpm.cmd) must run through the shell with
+ * quoted arguments (Node refuses to spawn it directly since CVE-2024-27980); everything else runs directly.
+ */
+export function spawnPlan(command: string, args: string[], env: Record<string, string>, cwd: string | undefined,
+  platform: NodeJS.Platform = process.platform): { file: string; args: string[]; shell: boolean } {
+  if (platform !== 'win32') return { file: command, args, shell: false };
+  const resolved = findExecutable(command, env, cwd, platform) ?? command;
+  if (/^\.(cmd|bat)$/i.test(extname(resolved))) {
+    return { file: quoteForCmd(resolved), args: args.map(quoteForCmd), shell: true };
+  }
+  return { file: resolved, args, shell: false };
+}
+
+/**
+ * The stdio transport: spawns the server with the merged environment, reads newline-delimited JSON-RPC from
+ * stdout (non-JSON lines are logged and skipped), sends stderr to the log, and stops gracefully
+ * (end stdin, then SIGTERM, then SIGKILL to the whole process group).
+ *
+ * It exposes `pid` and `stderr`, which is how the SDK recognises a stdio transport (it then probes the era
+ * in place rather than on a second process).
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: ChildProcess;
+  private buffer: Buffer[] = [];
+  private bufferedBytes = 0;
+  private closing = false;
+  private exited?: Promise<ExitInfo>;
+  /** How the process ended; set once it has exited. */
+  exit?: ExitInfo;
+  /** Why the host closed the connection on its own, when it did (a message over the size limit). */
+  closeReason?: string;
+
+  constructor(private readonly server: ResolvedStdioServer, private readonly log: Logger,
+    private readonly graceMs = 5000) {}
+
+  get pid(): number | null { return this.child?.pid ?? null; }
+  get stderr(): Readable | null { return this.child?.stderr ?? null; }
+
+  async start(): Promise<void> {
+    if (this.child) throw new Error('the stdio transport is already started');
+    const { command, args, env, cwd } = this.server;
+    if (cwd !== undefined && !existsSync(cwd)) {
+      throw new ServerStartError(`working directory not found: ${cwd} — fix "cwd" in mcp.json`);
+    }
+    // On Windows a missing command would only show up as the shell's complaint, so it is looked up first.
+    if (process.platform === 'win32' && !findExecutable(command, env, cwd)) {
+      throw new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`);
+    }
+    const plan = spawnPlan(command, args, env, cwd);
+    this.log.info(`starting ${[command, ...args].join(' ')}${cwd ? ` (in ${cwd})` : ''}`);
+    const child = spawn(plan.file, plan.args, {
+      env, cwd, shell: plan.shell, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true,
+      detached: process.platform !== 'win32',
+    });
+    this.child = child;
+
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (e: NodeJS.ErrnoException) => {
+        this.child = undefined;
+        reject(e.code === 'ENOENT'
+          ? new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`)
+          : e.code === 'EACCES'
+            ? new ServerStartError(`command not executable: ${command} — check its permissions`)
+            : new ServerStartError(`could not start ${command}: ${e.message}`));
+      });
+    });
+
+    child.on('error', (e) => this.onerror?.(e));
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve(this.exit);
+      });
+    });
+    child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    child.stdin!.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
+    let stderrRest = '';
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => {
+      const lines = (stderrRest + text).split(/\r?\n/);
+      stderrRest = lines.pop() ?? '';
+      for (const line of lines) if (line) this.log.warn(`[server stderr] ${line}`);
+    });
+    child.once('close', () => {
+      if (stderrRest) this.log.warn(`[server stderr] ${stderrRest}`);
+      this.child = undefined;
+      this.onclose?.();
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const line = this.buffer.length
+        ? Buffer.concat([...this.buffer, chunk.subarray(start, nl)]).toString('utf8')
+        : chunk.toString('utf8', start, nl);
+      this.buffer = [];
+      this.bufferedBytes = 0;
+      start = nl + 1;
+      this.onLine(line);
+    }
+    if (start < chunk.length) {
+      this.buffer.push(start === 0 ? chunk : chunk.subarray(start));
+      this.bufferedBytes += chunk.length - start;
+      if (this.bufferedBytes > STDIO_MAX_MESSAGE_BYTES) {
+        this.buffer = [];
+        this.bufferedBytes = 0;
+        this.closeReason = `the server sent a message over ${STDIO_MAX_MESSAGE_BYTES / (1024 * 1024)} MiB, the stdio limit; the connection was closed`;
+        this.log.error(this.closeReason);
+        void this.close();
+      }
+    }
+  }
+
+  private onLine(raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = JSON.parse(line) as JSONRPCMessage;
+    } catch {
+      this.log.warn(`[server stdout, not JSON-RPC] ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`);
+      return;
+    }
+    if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+      this.log.warn(`[server stdout, not JSON-RPC] ${line.slice(0, 200)}`);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || !stdin.writable) return Promise.reject(new Error('the server process is not running'));
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    return new Promise((resolve) => stdin.once('drain', resolve));
+  }
+
+  /** Ends stdin, then SIGTERM after the grace period, then SIGKILL after another; resolves once the process exited. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closing) { await this.exited; return; }
+    this.closing = true;
+    const exited = this.exited!;
+    const waitFor = (ms: number) => Promise.race([exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    try { child.stdin?.end(); } catch { /* already closed */ }
+    if (!(await waitFor(this.graceMs))) {
+      this.log.info(`server did not exit after stdin closed; sending SIGTERM`);
+      this.kill(child, 'SIGTERM');
+      if (!(await waitFor(this.graceMs))) {
+        this.log.warn(`server did not exit after SIGTERM; sending SIGKILL`);
+        this.kill(child, 'SIGKILL');
+        await exited;
+      }
+    }
+    // The group may hold grandchildren that outlive the server (an npx wrapper's child).
+    this.kill(child, 'SIGTERM');
+  }
+
+  /** Signals the server's whole process tree (an `npx` wrapper and the server it started). */
+  private kill(child: ChildProcess, signal: NodeJS.Signals): void {
+    if (!child.pid) return;
+    try {
+      if (process.platform !== 'win32') process.kill(-child.pid, signal);
+      else if (signal === 'SIGKILL') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      else child.kill(signal);
+    } catch { /* already gone */ }
+  }
+}

@@ -1,0 +1,93 @@
+import type { Implementation, ProtocolEra, Root } from '@modelcontextprotocol/client';
+import type { Logger } from '../log';
+import type { EraCache } from './eraCache';
+
+export type { ProtocolEra };
+
+export type ConnectionState =
+  | { kind: 'stopped' }
+  | { kind: 'starting' }
+  | { kind: 'running'; era: ProtocolEra; protocolVersion?: string }
+  | { kind: 'error'; reason: string }
+  | { kind: 'crashed'; exitCode: number | null; signal?: string | null; reason: string };
+
+/** A SEP-1306 upload target for one file field of a binary-mode elicitation. */
+export interface UploadEndpoint { url: string; method?: string; uploadId?: string; [k: string]: unknown }
+
+/**
+ * `elicitation/create` params exactly as the server sent them: unknown keywords (`x-mcp-file`) are kept.
+ * `mode` is absent for a plain form request; `binary` is SEP-1306.
+ */
+export interface ElicitRequestParamsLoose {
+  mode?: 'form' | 'url' | 'binary' | (string & {});
+  message: string;
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  elicitationId?: string;
+  uploadEndpoints?: Record<string, UploadEndpoint>;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The answer; in binary mode `content` values may be objects (`{name, size, mimeType, uploadId}`). */
+export interface ElicitResultLoose {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export interface ElicitationContext {
+  server: string;
+  /** Aborted when the server cancels the request or the connection goes away. */
+  signal: AbortSignal;
+  /** Binary mode: the request's `_meta.progressToken`, when the server asked for progress. */
+  progressToken?: string | number;
+  /** Binary mode: reports upload progress (bytes so far, total) to the server; a no-op without a token. */
+  sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** Binary mode over HTTP: the MCP server's origin (uploads elsewhere need the user's consent). */
+  serverOrigin?: string;
+  /** Binary mode over HTTP: the configured `Authorization` header, to send only to `serverOrigin`. */
+  authHeader?: string;
+}
+
+export type ElicitationHandler = (params: ElicitRequestParamsLoose, ctx: ElicitationContext) => Promise<ElicitResultLoose>;
+
+export interface BinaryElicitationOptions {
+  /** Bytes the host accepts per file. */
+  maxFileSize?: number;
+  /** Defaults to `["*\/*"]`. */
+  supportedMimeTypes?: string[];
+}
+
+export interface ConnectionOptions {
+  log: Logger;
+  /** The workspace folders, offered as roots (with `listChanged`; call `notifyRootsChanged()` on change). */
+  roots?: () => Root[];
+  clientInfo?: Implementation;
+  /** Declares `elicitation: {form, url}` and answers with this handler. Absent: not declared; a server that asks anyway gets `cancel`. */
+  elicitation?: ElicitationHandler;
+  /** Remembers each server's negotiated era so the next connect skips the probe. */
+  eraCache?: EraCache;
+  capabilities?: {
+    /** Declare the SEP-2356 `fileInputs: {}` capability (a compatibility toggle; off by default). */
+    fileInputs?: boolean;
+    /** Declare SEP-1306 `elicitation.binary` and route `mode: "binary"` requests to `elicitation`. */
+    binaryElicitation?: BinaryElicitationOptions | false;
+  };
+  /** 2026-07-28 multi-round-trip requests: how many input rounds one call may take (default 10). */
+  inputRequired?: { maxRounds?: number };
+  /** Default per-call timeout (default 60 s); time spent in elicitation handlers is not counted, progress restarts it. */
+  requestTimeoutMs?: number;
+  /** Timeout for starting and the handshake (default 30 s). */
+  connectTimeoutMs?: number;
+  /** stdio stop: wait this long after closing stdin before SIGTERM, and again before SIGKILL (default 5 s). */
+  stopGraceMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Asks the server for progress (a progressToken is sent only when this is given); each report restarts the clock. */
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** Overrides `requestTimeoutMs` for this call. */
+  timeoutMs?: number;
+}

@@ -1,0 +1,95 @@
+// SEP-1306 uploads: one multipart/form-data request per file field (one `file` part per file),
+// streamed from disk with a known Content-Length. The MCP bearer token goes only to the MCP
+// server's own origin; callers decide about other origins before calling.
+
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { refuseInsecureUrl } from '../results/save';
+
+export interface UploadFile {
+  path: string;
+  name: string;
+  size: number;
+  mediaType: string;
+}
+
+export interface UploadOptions {
+  url: string;
+  method: 'POST' | 'PUT';
+  files: UploadFile[];
+  /** Sent as `Authorization` only when given; the caller passes it only for the server's own origin. */
+  authorization?: string;
+  signal: AbortSignal;
+  /** Called as bytes of file content leave (not for the multipart framing). */
+  onBytes?: (sent: number) => void;
+}
+
+/** Quotes a file name for Content-Disposition (RFC 7578): no CR/LF, quotes and backslashes escaped. */
+function dispositionName(name: string): string {
+  return name.replace(/[\r\n]/g, ' ').replace(/["\\]/g, (c) => `\\${c}`);
+}
+
+export function partHeader(boundary: string, file: UploadFile): string {
+  return `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${dispositionName(file.name)}"\r\n`
+    + `Content-Type: ${file.mediaType.replace(/[\r\n]/g, '')}\r\n\r\n`;
+}
+
+/** Uploads the files; resolves on any 2xx, rejects with a message naming the destination otherwise. */
+export async function uploadMultipart(opts: UploadOptions): Promise<void> {
+  const url = new URL(opts.url);
+  const insecure = refuseInsecureUrl(url);
+  if (insecure) throw new Error(`upload refused: ${insecure}`);
+  const boundary = `----mcp-host-${randomBytes(12).toString('hex')}`;
+  const headers = opts.files.map((f) => Buffer.from(partHeader(boundary, f), 'utf8'));
+  const trailer = Buffer.from(`--${boundary}--\r\n`, 'utf8');
+  const length = opts.files.reduce((n, f, i) => n + headers[i]!.length + f.size + 2, 0) + trailer.length;
+
+  await new Promise<void>((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, {
+      method: opts.method,
+      signal: opts.signal,
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(length),
+        ...(opts.authorization ? { Authorization: opts.authorization } : {}),
+      },
+    }, (res) => {
+      res.resume();
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) res.on('end', resolve);
+      else reject(new Error(`the upload endpoint ${url.origin} answered HTTP ${status}`));
+    });
+    req.on('error', (e) => reject(opts.signal.aborted ? new Error('the upload was cancelled') : new Error(`the upload to ${url.origin} failed: ${e.message}`)));
+
+    const writeAll = async (): Promise<void> => {
+      let sent = 0;
+      for (let i = 0; i < opts.files.length; i++) {
+        const file = opts.files[i]!;
+        if (!req.write(headers[i])) await drained(req);
+        let bytes = 0;
+        for await (const chunk of createReadStream(file.path)) {
+          bytes += (chunk as Buffer).length;
+          if (bytes > file.size) throw new Error(`${file.name} grew while it was being uploaded; choose it again`);
+          sent += (chunk as Buffer).length;
+          if (!req.write(chunk)) await drained(req);
+          opts.onBytes?.(sent);
+        }
+        if (bytes !== file.size) throw new Error(`${file.name} changed while it was being uploaded; choose it again`);
+        if (!req.write('\r\n')) await drained(req);
+      }
+      req.end(trailer);
+    };
+    writeAll().catch((e: Error) => { req.destroy(); reject(e); });
+  });
+}
+
+function drained(req: http.ClientRequest): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = () => { req.off('close', onClose); resolve(); };
+    const onClose = () => { req.off('drain', onDrain); reject(new Error('the upload connection closed')); };
+    req.once('drain', onDrain);
+    req.once('close', onClose);
+  });
+}

@@ -1,0 +1,132 @@
+// Object-typed file values (protobuf FileInput / FileOutput, digest §7) and argument paths.
+
+import { promises as fsp } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { readCheckedBytes, type CheckedFile } from './check';
+import { decodedSize } from './redact';
+import { inlineLimitsFor, type InlineLimits } from './limits';
+import type { FileInputMode, FileSlot } from './slots';
+
+export interface FileInputOptions {
+  /** `content` sends the bytes; `path` sends a path the server reads itself. */
+  mode: Exclude<FileInputMode, 's3'> | 's3';
+  /** Folders the user works in; a `path` must resolve (symlinks followed) inside one of them. */
+  workspaceRoots: string[];
+  /** `path` is only meaningful to a server on this machine, started over stdio. */
+  serverIsLocalStdio: boolean;
+  limits?: InlineLimits;
+}
+
+async function insideRoots(real: string, roots: string[]): Promise<boolean> {
+  for (const root of roots) {
+    let realRoot: string;
+    try {
+      realRoot = await fsp.realpath(root);
+    } catch {
+      continue;
+    }
+    const rel = relative(realRoot, real);
+    if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return true;
+  }
+  return false;
+}
+
+/** The value for a FileInput slot: `{content, filename, mime_type}` or `{path, filename, mime_type}`. */
+export async function fileInputValue(file: CheckedFile, slot: FileSlot, options: FileInputOptions): Promise<Record<string, unknown>> {
+  const offered = slot.objectModes ?? ['content'];
+  if (options.mode === 's3') {
+    throw new Error(`${slot.label}: an S3 source needs a presigned URL from the server's storage; it cannot be filled from a local file`);
+  }
+  if (!offered.includes(options.mode)) {
+    throw new Error(`${slot.label}: this tool does not accept a file ${options.mode} (it offers ${offered.join(', ')})`);
+  }
+  const meta = { filename: file.name, mime_type: file.mediaType };
+  if (options.mode === 'content') {
+    const bytes = await readCheckedBytes(file, slot, options.limits ?? inlineLimitsFor('stdio'));
+    return { content: bytes.toString('base64'), ...meta };
+  }
+  if (!options.serverIsLocalStdio) {
+    throw new Error(`${slot.label}: a file path can only be given to a server running on this machine over stdio`);
+  }
+  const real = await fsp.realpath(resolve(file.path));
+  if (!(await insideRoots(real, options.workspaceRoots))) {
+    throw new Error(`${slot.label}: ${file.name} resolves to a place outside the workspace folders; only files inside the workspace can be passed by path`);
+  }
+  return { path: real, ...meta };
+}
+
+export type FileOutputSource =
+  | { kind: 'content'; base64: string; size: number }
+  | { kind: 'path'; path: string }
+  | { kind: 's3'; url: string };
+
+/** A FileOutput object found in a tool result. */
+export interface FileOutput {
+  /** Where it sits in structuredContent. */
+  path: string[];
+  filename: string;
+  mimeType?: string;
+  sizeBytes?: number;
+  source: FileOutputSource;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asFileOutput(value: Record<string, unknown>, path: string[]): FileOutput | undefined {
+  if (typeof value.filename !== 'string') return undefined;
+  let source: FileOutputSource | undefined;
+  if (typeof value.content === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(value.content)) {
+    source = { kind: 'content', base64: value.content, size: decodedSize(value.content, true) };
+  } else if (typeof value.path === 'string') {
+    source = { kind: 'path', path: value.path };
+  } else if (isObject(value.s3) && typeof value.s3.presigned_url === 'string') {
+    source = { kind: 's3', url: value.s3.presigned_url };
+  }
+  if (!source) return undefined;
+  const out: FileOutput = { path, filename: value.filename, source };
+  if (typeof value.mime_type === 'string' && value.mime_type) out.mimeType = value.mime_type;
+  const size = typeof value.size_bytes === 'string' ? Number(value.size_bytes) : value.size_bytes;
+  if (typeof size === 'number' && Number.isFinite(size) && size >= 0) out.sizeBytes = size;
+  return out;
+}
+
+/**
+ * FileOutput objects in a result's structuredContent: objects marked `x-mcp-file-mode: "output"` in
+ * the tool's outputSchema, or (the marker is often stripped) with the FileOutput shape:
+ * `filename` plus exactly one of `content` (base64), `path`, `s3.presigned_url`.
+ */
+export function findFileOutputs(value: unknown, path: string[] = [], depth = 0): FileOutput[] {
+  if (depth > 16) return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => findFileOutputs(v, [...path, String(i)], depth + 1));
+  if (!isObject(value)) return [];
+  const own = asFileOutput(value, path);
+  if (own) return [own];
+  return Object.entries(value).flatMap(([k, v]) => findFileOutputs(v, [...path, k], depth + 1));
+}
+
+/** Sets `value` at `path` inside `args`, creating plain objects on the way. */
+export function setAtPath(args: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  if (path.length === 0) throw new Error('setAtPath needs a non-empty path');
+  let target: Record<string, unknown> = args;
+  for (const key of path.slice(0, -1)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new Error(`refusing to set "${key}"`);
+    const next = target[key];
+    if (!isObject(next)) target[key] = {};
+    target = target[key] as Record<string, unknown>;
+  }
+  const last = path[path.length - 1];
+  if (last === '__proto__' || last === 'constructor' || last === 'prototype') throw new Error(`refusing to set "${last}"`);
+  target[last] = value;
+}
+
+/** The value at `path`, or undefined. */
+export function getAtPath(args: unknown, path: readonly string[]): unknown {
+  let current = args;
+  for (const key of path) {
+    if (!isObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}

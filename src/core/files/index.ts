@@ -1,0 +1,18 @@
+// The file-input engine: slot discovery, accept matching, size policy, data URIs, redaction.
+export { redactDataUris, redactValue, decodedSize } from './redact';
+export { parseDataUri, dataUriBytes, encodeDataUri, encodeLegacyName, type ParsedDataUri, type DataUriError } from './dataUri';
+export { checkDataUriValue, describeDataUri, type DataUriValueCheck } from './validateValue';
+export { matchesAccept, describeAccept, type AcceptSubject } from './accept';
+export {
+  inlineLimitsFor, formatBytes, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
+  type InlineLimits, type InlineLimitOverrides, type FileTransport,
+} from './limits';
+export {
+  findFileSlots, findElicitationFileFields, SIDECAR_META_KEY,
+  type FileSlot, type FileSlotScan, type FileSlotOrigin, type FileInputMode, type ToolLike,
+} from './slots';
+export { checkFile, checkTotalSize, readCheckedFile, readCheckedBytes, decideType, effectiveLimit, type CheckedFile, type FileCheck, type TypeVerdict } from './check';
+export {
+  fileInputValue, findFileOutputs, setAtPath, getAtPath,
+  type FileInputOptions, type FileOutput, type FileOutputSource,
+} from './fileObjects';

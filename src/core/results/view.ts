@@ -1,0 +1,206 @@
+// CallToolResult -> ResultView, and the way back from a SaveItem to the bytes it stands for.
+
+import { decodedSize } from '../files/redact';
+import { findFileOutputs, type FileOutput } from '../files/fileObjects';
+import { pointer } from '../forms/build';
+import { ajvMessages, compileSchema } from '../forms/validate';
+import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from './model';
+
+export const RESULT_LIMITS = {
+  /** Decoded bytes of an image/audio/blob kept for the preview. */
+  previewBytes: 8 * 1024 * 1024,
+  /** Characters of text (or JSON) kept for display. */
+  textChars: 1024 * 1024,
+  blocks: 5000,
+};
+
+export interface ResultLike {
+  content?: unknown[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+export interface ToolLike {
+  name: string;
+  outputSchema?: unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function capText(text: string): { text: string; truncated?: { totalChars: number } } {
+  return text.length <= RESULT_LIMITS.textChars
+    ? { text }
+    : { text: text.slice(0, RESULT_LIMITS.textChars), truncated: { totalChars: text.length } };
+}
+
+function annotationsOf(block: Record<string, unknown>): ContentAnnotations | undefined {
+  const a = block.annotations;
+  if (!isObject(a)) return undefined;
+  const out: ContentAnnotations = {};
+  if (Array.isArray(a.audience)) {
+    const audience = a.audience.filter((x): x is 'user' | 'assistant' => x === 'user' || x === 'assistant');
+    if (audience.length) out.audience = audience;
+  }
+  if (typeof a.priority === 'number' && a.priority >= 0 && a.priority <= 1) out.priority = a.priority;
+  if (typeof a.lastModified === 'string') out.lastModified = a.lastModified.slice(0, 64);
+  return Object.keys(out).length ? out : undefined;
+}
+
+function extensionFor(mimeType: string | undefined): string {
+  const sub = (mimeType ?? '').split(';')[0]!.split('/')[1] ?? '';
+  const known: Record<string, string> = { jpeg: 'jpg', 'svg+xml': 'svg', plain: 'txt', mpeg: 'mp3', 'x-wav': 'wav', markdown: 'md' };
+  const ext = known[sub] ?? sub.replace(/[^a-z0-9]/gi, '');
+  return ext ? `.${ext.slice(0, 10)}` : '.bin';
+}
+
+function nameFromUri(uri: string | undefined): string | undefined {
+  if (!uri) return undefined;
+  const last = uri.split(/[/\\?#]/).filter(Boolean).pop();
+  return last && !last.includes(':') ? last : undefined;
+}
+
+function base64Item(data: unknown, mimeType: string | undefined, ref: string, name: string) {
+  const text = typeof data === 'string' ? data : '';
+  const size = decodedSize(text, true);
+  const save: SaveItem = { ref, name, source: 'inline', size, ...(mimeType ? { mimeType } : {}) };
+  return size <= RESULT_LIMITS.previewBytes ? { size, data: text, save } : { size, tooLargeToPreview: true, save };
+}
+
+function blockView(block: unknown, index: number): ResultItem {
+  const ref = `content/${index}`;
+  if (!isObject(block)) return { kind: 'unknown', type: typeof block, json: capText(JSON.stringify(block) ?? String(block)).text };
+  const annotations = annotationsOf(block);
+  const withAnn = <T extends object>(item: T): T => (annotations ? { ...item, annotations } : item);
+  switch (block.type) {
+    case 'text': {
+      const text = str(block.text) ?? '';
+      const capped = capText(text);
+      const save: SaveItem | undefined = capped.truncated
+        ? { ref, name: `text-${index + 1}.txt`, mimeType: 'text/plain', source: 'inline', size: Buffer.byteLength(text) }
+        : undefined;
+      return withAnn({ kind: 'text', ...capped, ...(save ? { save } : {}) });
+    }
+    case 'image':
+    case 'audio': {
+      const mimeType = str(block.mimeType) ?? 'application/octet-stream';
+      return withAnn({ kind: block.type, mimeType, ...base64Item(block.data, mimeType, ref, `${block.type}-${index + 1}${extensionFor(mimeType)}`) });
+    }
+    case 'resource_link': {
+      const uri = str(block.uri) ?? '';
+      const item: ResultItem = { kind: 'resourceLink', uri, name: str(block.name) ?? nameFromUri(uri) ?? uri };
+      for (const k of ['title', 'description', 'mimeType'] as const) { const v = str(block[k]); if (v !== undefined) item[k] = capText(v).text; }
+      if (typeof block.size === 'number') item.size = block.size;
+      return withAnn(item);
+    }
+    case 'resource': {
+      const r = isObject(block.resource) ? block.resource : {};
+      const uri = str(r.uri) ?? '';
+      const mimeType = str(r.mimeType);
+      if (typeof r.blob === 'string') {
+        const name = nameFromUri(uri) ?? `resource-${index + 1}${extensionFor(mimeType)}`;
+        return withAnn({ kind: 'resourceBlob', uri, ...(mimeType ? { mimeType } : {}), ...base64Item(r.blob, mimeType, ref, name) });
+      }
+      const text = str(r.text) ?? '';
+      const capped = capText(text);
+      const save: SaveItem | undefined = capped.truncated
+        ? { ref, name: nameFromUri(uri) ?? `resource-${index + 1}.txt`, source: 'inline', size: Buffer.byteLength(text), ...(mimeType ? { mimeType } : {}) }
+        : undefined;
+      return withAnn({ kind: 'resourceText', uri, ...(mimeType ? { mimeType } : {}), ...capped, ...(save ? { save } : {}) });
+    }
+    default:
+      return withAnn({ kind: 'unknown', type: String(block.type).slice(0, 100), json: capText(JSON.stringify(block)).text });
+  }
+}
+
+function saveForFileOutput(out: FileOutput): SaveItem {
+  const base = { ref: `structured${pointer(out.path)}`, name: out.filename, ...(out.mimeType ? { mimeType: out.mimeType } : {}) };
+  const size = out.sizeBytes !== undefined ? { size: out.sizeBytes } : {};
+  switch (out.source.kind) {
+    case 'content': return { ...base, source: 'inline', size: out.source.size };
+    case 'path': return { ...base, ...size, source: 'path', path: out.source.path };
+    case 's3': return { ...base, ...size, source: 'url', url: out.source.url };
+  }
+}
+
+function structuredAt(structured: unknown, ref: string): FileOutput | undefined {
+  let v = structured;
+  const path = ref.split('/').slice(1).map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+  for (const key of path) v = Array.isArray(v) ? v[Number(key)] : isObject(v) ? v[key] : undefined;
+  return findFileOutputs(v)[0];
+}
+
+function structuredView(result: ResultLike, tool: ToolLike | undefined): StructuredView | undefined {
+  const has = result.structuredContent !== undefined;
+  const schema = tool?.outputSchema;
+  if (!has && schema === undefined) return undefined;
+  if (!has) {
+    return result.isError
+      ? undefined
+      : { status: 'missing', errors: [`The tool "${tool!.name}" declares an output schema but returned no structured content.`] };
+  }
+  const { text, truncated } = capText(JSON.stringify(result.structuredContent, null, 2) ?? 'null');
+  const view: StructuredView = { status: 'unchecked', json: text, ...(truncated ? { truncated } : {}) };
+  if (schema === undefined) return view;
+  if (result.isError) return { ...view, status: 'skipped' };
+  const validate = compileSchema(schema);
+  if (typeof validate === 'string') return { ...view, errors: [`The tool's output schema could not be used: ${validate}`] };
+  if (validate(result.structuredContent)) return { ...view, status: 'valid' };
+  return { ...view, status: 'invalid', errors: ajvMessages(validate.errors) };
+}
+
+/** The display model of a tool result; `tool` (with its outputSchema) enables structured-content validation. */
+export function toResultView(result: ResultLike, tool?: ToolLike): ResultView {
+  const blocks = Array.isArray(result?.content) ? result.content : [];
+  const warnings: string[] = [];
+  if (result && result.content !== undefined && !Array.isArray(result.content)) warnings.push('The result\'s content is not a list; it was ignored.');
+  if (blocks.length > RESULT_LIMITS.blocks) warnings.push(`Only the first ${RESULT_LIMITS.blocks} of ${blocks.length} content blocks are shown.`);
+  const items = blocks.slice(0, RESULT_LIMITS.blocks).map(blockView);
+  for (const save of findFileOutputs(result?.structuredContent).slice(0, 1000).map(saveForFileOutput)) {
+    items.push({ kind: 'fileOutput', name: save.name, ...(save.mimeType ? { mimeType: save.mimeType } : {}), ...(save.size !== undefined ? { size: save.size } : {}), save });
+  }
+  for (const item of items) {
+    if ('truncated' in item && item.truncated && item.kind === 'text') warnings.push(`A text of ${item.truncated.totalChars} characters is shown in part.`);
+    if ('tooLargeToPreview' in item && item.tooLargeToPreview) warnings.push(`A ${item.kind} of ${item.size} bytes is too large to preview; save it to view it.`);
+  }
+  const view: ResultView = {
+    isError: result?.isError === true,
+    items,
+    saves: items.flatMap((i) => (i.save ? [i.save] : [])),
+    warnings,
+  };
+  const structured = structuredView(result ?? {}, tool);
+  if (structured) view.structured = structured;
+  return view;
+}
+
+/** Items for the contents of a `resources/read` answer (a resource link read on demand). */
+export function resourceContentsView(read: { contents?: unknown[] }): ResultItem[] {
+  const contents = Array.isArray(read?.contents) ? read.contents.slice(0, RESULT_LIMITS.blocks) : [];
+  return contents.map((resource, i) => blockView({ type: 'resource', resource }, i));
+}
+
+export type SaveSource =
+  | { kind: 'bytes'; bytes: Buffer }
+  | { kind: 'path'; path: string }
+  | { kind: 'url'; url: string };
+
+/** What a save item stands for, read from the original result (the view keeps no full bytes). */
+export function resolveSave(result: ResultLike, save: SaveItem): SaveSource {
+  const [root, ...rest] = save.ref.split('/');
+  if (root === 'content') {
+    const block = result.content?.[Number(rest[0])];
+    if (isObject(block)) {
+      if (typeof block.data === 'string') return { kind: 'bytes', bytes: Buffer.from(block.data, 'base64') };
+      if (block.type === 'text' && typeof block.text === 'string') return { kind: 'bytes', bytes: Buffer.from(block.text, 'utf8') };
+      const r = isObject(block.resource) ? block.resource : {};
+      if (typeof r.blob === 'string') return { kind: 'bytes', bytes: Buffer.from(r.blob, 'base64') };
+      if (typeof r.text === 'string') return { kind: 'bytes', bytes: Buffer.from(r.text, 'utf8') };
+    }
+  } else if (root === 'structured') {
+    const out = structuredAt(result.structuredContent, save.ref.slice('structured'.length));
+    if (out?.source.kind === 'content') return { kind: 'bytes', bytes: Buffer.from(out.source.base64, 'base64') };
+    if (out?.source.kind === 'path') return { kind: 'path', path: out.source.path };
+    if (out?.source.kind === 's3') return { kind: 'url', url: out.source.url };
+  }
+  throw new Error(`Nothing to save at ${save.ref} in this result.`);
+}

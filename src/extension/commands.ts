@@ -1,0 +1,302 @@
+// The MCP commands: run a tool (palette, tree, Explorer), server lifecycle, configuration files,
+// the guided Add Server…, and server inputs.
+
+import { promises as fsp } from 'node:fs';
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/client';
+import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
+import { pointer } from '../core/forms';
+import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
+import { readResourceInEditor } from './resultActions';
+import { toolLabel } from './serverDescriptions';
+import { serverState, type ManagedServer, type ServerManager } from './serverManager';
+import type { ServerTreeNode } from './serversView';
+import { inlineLimitsFromSettings } from './settings';
+import { ToolPanel, type ToolPanelContext } from './toolPanel';
+
+/** How long "Run MCP Tool with This File…" waits for servers to start before offering what it has. */
+const EXPLORER_START_WAIT_MS = 15_000;
+
+type ServerArg = string | ServerTreeNode | undefined;
+
+export function registerCommands(context: vscode.ExtensionContext, manager: ServerManager): void {
+  const panels: ToolPanelContext = { manager, extensionUri: context.extensionUri };
+  const register = (id: string, run: (...args: never[]) => unknown): void => {
+    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: never[]) => {
+      try {
+        return await run(...args);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`MCP: ${(e as Error).message ?? String(e)}`);
+        return undefined;
+      }
+    }));
+  };
+
+  register('mcpHost.runTool', async (serverArg?: ServerArg, toolName?: string) => {
+    let server = serverNameOf(serverArg);
+    let tool: Tool | undefined;
+    if (typeof serverArg === 'object' && serverArg.kind === 'tool') tool = serverArg.tool;
+    else if (server && toolName) tool = (await manager.start(server)).tools.find((t) => t.name === toolName);
+    if (!server || !tool) {
+      const picked = await pickTool(manager);
+      if (!picked) return;
+      ({ server, tool } = picked);
+    }
+    if (!tool) throw new Error(`The server "${server}" has no tool named "${toolName}".`);
+    await ToolPanel.show(panels, server, tool);
+  });
+
+  register('mcpHost.startServer', async (arg?: ServerArg) => {
+    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Start which MCP server?', (s) => serverState(s).kind !== 'running'));
+    if (name) await manager.start(name).catch((e) => manager.reportStartFailure(name, e));
+  });
+  register('mcpHost.stopServer', async (arg?: ServerArg) => {
+    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Stop which MCP server?', (s) => ['running', 'starting'].includes(serverState(s).kind)));
+    if (name) await manager.stop(name);
+  });
+  register('mcpHost.restartServer', async (arg?: ServerArg) => {
+    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Restart which MCP server?'));
+    if (name) await manager.restart(name).catch((e) => manager.reportStartFailure(name, e));
+  });
+  register('mcpHost.showOutput', async (arg?: ServerArg) => {
+    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Show the output of which MCP server?'));
+    if (name) manager.showOutput(name);
+  });
+  register('mcpHost.editServerInputs', async (arg?: ServerArg) => {
+    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Edit the inputs of which MCP server?',
+      (s) => manager.inputs.uses({ server: s.definition, declared: s.declaredInputs }), 'No configured MCP server uses ${input:…} variables.'));
+    if (name) await manager.editInputs(name);
+  });
+  register('mcpHost.readResource', async (server?: string, uri?: string) => {
+    if (server && uri) await readResourceInEditor(manager, server, uri);
+  });
+
+  register('mcpHost.openWorkspaceConfig', async () => {
+    const uri = manager.workspaceConfigUris[0];
+    if (!uri) {
+      void vscode.window.showInformationMessage('Open a folder first: the workspace configuration lives in its .vscode/mcp.json.');
+      return;
+    }
+    await openConfig(uri);
+  });
+  register('mcpHost.openUserConfig', () => openConfig(manager.userConfigUri));
+  register('mcpHost.addServer', () => addServer(manager));
+  register('mcpHost.runToolWithFile', async (uri?: vscode.Uri) => {
+    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+    if (!target || target.scheme !== 'file') {
+      void vscode.window.showInformationMessage('Run MCP Tool with This File… works on files on this machine.');
+      return;
+    }
+    await runToolWithFile(manager, panels, target.fsPath);
+  });
+}
+
+function serverNameOf(arg: ServerArg): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && arg.kind !== 'configError') return arg.server;
+  return undefined;
+}
+
+async function pickServer(manager: ServerManager, placeHolder: string, filter: (s: ManagedServer) => boolean = () => true,
+  none = 'No MCP server is configured. Use MCP: Add Server… to add one.'): Promise<string | undefined> {
+  const servers = manager.list().filter(filter);
+  if (servers.length === 0) {
+    void vscode.window.showInformationMessage(none);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    servers.map((s) => ({ label: s.name, description: serverState(s).kind })), { placeHolder });
+  return picked?.label;
+}
+
+interface ToolItem extends vscode.QuickPickItem {
+  server: string;
+  tool?: Tool;
+}
+
+/**
+ * A quick pick of every tool of every running or startable server. Servers that start without asking
+ * anything are started in the background and their tools appear as they come; the others get an item
+ * that starts them (asking for their inputs).
+ */
+async function pickTool(manager: ServerManager): Promise<{ server: string; tool: Tool } | undefined> {
+  if (manager.list().length === 0) {
+    const choice = await vscode.window.showInformationMessage('No MCP server is configured.', 'Add Server…');
+    if (choice) await vscode.commands.executeCommand('mcpHost.addServer');
+    return undefined;
+  }
+  const quickPick = vscode.window.createQuickPick<ToolItem>();
+  quickPick.title = 'MCP: Run Tool';
+  quickPick.placeholder = 'Choose a tool to run';
+  quickPick.matchOnDescription = true;
+  quickPick.matchOnDetail = true;
+  const needsAsking = new Set<string>();
+  const pending = new Set<string>();
+
+  const refresh = (): void => {
+    const items: ToolItem[] = [];
+    for (const s of manager.list()) {
+      const state = serverState(s);
+      if (state.kind === 'running' && s.connection) {
+        for (const tool of s.connection.tools) {
+          const files = findFileSlots(tool).slots.length > 0;
+          items.push({
+            label: `${files ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
+            description: s.name,
+            detail: tool.description?.split('\n')[0]?.slice(0, 200),
+            server: s.name,
+            tool,
+          });
+        }
+      } else if (!pending.has(s.name)) {
+        const why = state.kind === 'error' || state.kind === 'crashed' ? ` (${state.kind}: ${state.reason})` : needsAsking.has(s.name) ? ' (asks for its inputs)' : '';
+        items.push({ label: `$(debug-start) Start ${s.name}…`, description: why.trim() || undefined, server: s.name });
+      }
+    }
+    quickPick.items = items;
+    quickPick.busy = pending.size > 0;
+  };
+
+  for (const s of manager.list()) {
+    const kind = serverState(s).kind;
+    if (kind !== 'stopped' && kind !== 'starting') continue;
+    if (!(await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs }))) {
+      needsAsking.add(s.name);
+      continue;
+    }
+    pending.add(s.name);
+    void manager.start(s.name).catch(() => undefined).finally(() => {
+      pending.delete(s.name);
+      refresh();
+    });
+  }
+  const subscription = manager.onDidChange(refresh);
+  refresh();
+  quickPick.show();
+  const picked = await new Promise<ToolItem | undefined>((resolve) => {
+    quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
+    quickPick.onDidHide(() => resolve(undefined));
+  });
+  subscription.dispose();
+  quickPick.dispose();
+  if (!picked) return undefined;
+  if (picked.tool) return { server: picked.server, tool: picked.tool };
+  try {
+    await manager.start(picked.server);
+  } catch (e) {
+    manager.reportStartFailure(picked.server, e);
+    return undefined;
+  }
+  return pickTool(manager);
+}
+
+async function openConfig(uri: vscode.Uri): Promise<void> {
+  const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  if (!exists) {
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('{\n  "servers": {},\n  "inputs": []\n}\n', 'utf8'));
+  }
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc);
+}
+
+async function addServer(manager: ServerManager): Promise<void> {
+  const kind = await vscode.window.showQuickPick(
+    [
+      { label: '$(terminal) Command (stdio)', detail: 'Run a local command that speaks MCP over stdin/stdout, e.g. npx -y @modelcontextprotocol/server-everything', value: 'stdio' as const },
+      { label: '$(globe) HTTP', detail: 'Connect to a server at a URL (Streamable HTTP, with SSE fallback)', value: 'http' as const },
+    ],
+    { title: 'MCP: Add Server (1/2)', placeHolder: 'How is the server reached?' },
+  );
+  if (!kind) return;
+  let entry: NewServerEntry;
+  if (kind.value === 'stdio') {
+    const line = await vscode.window.showInputBox({
+      title: 'MCP: Add Server (1/2)', prompt: 'The command and its arguments', placeHolder: 'npx -y @modelcontextprotocol/server-everything',
+      ignoreFocusOut: true, validateInput: (v) => (splitCommandLine(v).length === 0 ? 'Enter a command.' : undefined),
+    });
+    if (!line) return;
+    const [command, ...args] = splitCommandLine(line);
+    entry = { type: 'stdio', command, args };
+  } else {
+    const url = await vscode.window.showInputBox({
+      title: 'MCP: Add Server (1/2)', prompt: 'The server URL', placeHolder: 'https://example.com/mcp', ignoreFocusOut: true,
+      validateInput: (v) => {
+        try {
+          return ['http:', 'https:'].includes(new URL(v).protocol) ? undefined : 'Use an http:// or https:// URL.';
+        } catch {
+          return 'Enter a URL such as https://example.com/mcp.';
+        }
+      },
+    });
+    if (!url) return;
+    entry = { type: 'http', url };
+  }
+
+  const target = manager.workspaceConfigUris[0] ?? manager.userConfigUri;
+  const text = await fsp.readFile(target.fsPath, 'utf8').catch(() => '');
+  const taken = [...serverNamesIn(text), ...manager.list().map((s) => s.name)];
+  const name = await vscode.window.showInputBox({
+    title: 'MCP: Add Server (2/2)', prompt: `A name for the server (written to ${vscode.workspace.asRelativePath(target)})`,
+    value: uniqueServerName(suggestServerName(entry), taken), ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? 'Enter a name.' : serverNamesIn(text).includes(v.trim()) ? 'A server with this name exists.' : undefined),
+  });
+  if (!name) return;
+  const updated = addServerToConfig(text, name.trim(), entry);
+  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target, '..'));
+  await vscode.workspace.fs.writeFile(target, Buffer.from(updated, 'utf8'));
+  await manager.reload();
+  const doc = await vscode.workspace.openTextDocument(target);
+  await vscode.window.showTextDocument(doc, { preview: true });
+  void vscode.window.showInformationMessage(`Added the MCP server "${name.trim()}".`, 'Start Server').then((choice) => {
+    if (choice) void manager.start(name.trim()).catch((e) => manager.reportStartFailure(name.trim(), e));
+  });
+}
+
+interface CompatibleTool extends vscode.QuickPickItem {
+  server: string;
+  tool: Tool;
+  slot: FileSlot;
+}
+
+/** Explorer "Run MCP Tool with This File…": the tools with a slot the file passes (checked first), then the form. */
+async function runToolWithFile(manager: ServerManager, panels: ToolPanelContext, path: string): Promise<void> {
+  const compatible: CompatibleTool[] = [];
+  const refusals: string[] = [];
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Finding MCP tools that take this file…', cancellable: false }, async () => {
+    const startable: Promise<unknown>[] = [];
+    for (const s of manager.list()) {
+      if (serverState(s).kind !== 'stopped') continue;
+      if (await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs })) startable.push(manager.start(s.name).catch(() => undefined));
+    }
+    await Promise.race([Promise.allSettled(startable), new Promise((r) => setTimeout(r, EXPLORER_START_WAIT_MS))]);
+    for (const s of manager.list()) {
+      if (s.connection?.state.kind !== 'running') continue;
+      const limits = inlineLimitsFromSettings(s.connection.transportInUse ?? s.definition.type);
+      for (const tool of s.connection.tools) {
+        for (const slot of findFileSlots(tool).slots) {
+          const check = await checkFile(path, slot, limits);
+          if (check.ok) {
+            compatible.push({
+              label: `$(tools) ${toolLabel(tool)}`, description: s.name,
+              detail: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${tool.description ? ` — ${tool.description.split('\n')[0].slice(0, 160)}` : ''}`,
+              server: s.name, tool, slot,
+            });
+          } else {
+            refusals.push(`${toolLabel(tool)} (${s.name}): ${check.reason}`);
+          }
+        }
+      }
+    }
+  });
+  if (compatible.length === 0) {
+    const detail = refusals.length > 0 ? `\n\n${refusals.slice(0, 8).join('\n')}` : '';
+    void vscode.window.showInformationMessage(`No tool of a running MCP server takes this file.`, { modal: refusals.length > 0, detail: detail.trim() || undefined });
+    return;
+  }
+  const picked = compatible.length === 1 ? compatible[0] : await vscode.window.showQuickPick(compatible, {
+    title: 'Run MCP Tool with This File', placeHolder: 'Choose the tool to give the file to', matchOnDescription: true, matchOnDetail: true,
+  });
+  if (!picked) return;
+  await ToolPanel.show(panels, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
+}

@@ -1,0 +1,72 @@
+// Turning a slot's `accept` list into what VS Code's pickers take: extension globs for
+// `workspace.findFiles` and filters for `showOpenDialog`. These only narrow what is offered;
+// the file engine's check (by content) decides. No `vscode` import: tested in plain Node.
+
+import { extensions as mimeExtensions } from 'mime-types';
+
+/** Folders never offered by "From workspace…". */
+export const WORKSPACE_EXCLUDE = '**/{node_modules,.git,.svn,.hg,dist,out,build,.cache,.venv,__pycache__}/**';
+
+/**
+ * The file extensions (lower case, no dot) an accept list allows, or `undefined` when any file may fit
+ * (no list, `*` / `*\/*`, or a MIME type whose extensions are unknown).
+ */
+export function acceptedExtensions(accept: readonly string[] | undefined): string[] | undefined {
+  const entries = (accept ?? []).map((e) => e.split(';')[0].trim().toLowerCase()).filter((e) => e !== '');
+  if (entries.length === 0) return undefined;
+  const out = new Set<string>();
+  for (const entry of entries) {
+    if (entry === '*' || entry === '*/*') return undefined;
+    if (entry.startsWith('.')) {
+      if (entry.length > 1) out.add(entry.slice(1));
+    } else if (entry.endsWith('/*')) {
+      const prefix = entry.slice(0, -1);
+      const matching = Object.keys(mimeExtensions).filter((type) => type.startsWith(prefix));
+      if (matching.length === 0) return undefined;
+      for (const type of matching) for (const ext of mimeExtensions[type]) out.add(ext);
+    } else {
+      const exts = mimeExtensions[entry];
+      if (!exts || exts.length === 0) return undefined;
+      for (const ext of exts) out.add(ext);
+    }
+  }
+  return [...out].sort();
+}
+
+/** Case-insensitive glob character classes, since `findFiles` matches case-sensitively. */
+function caseless(ext: string): string {
+  return [...ext].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
+}
+
+/** The glob for `workspace.findFiles`: `**\/*` or `**\/*.{png,jpg}` (case-insensitive). */
+export function workspaceGlob(accept: readonly string[] | undefined): string {
+  const exts = acceptedExtensions(accept);
+  if (!exts || exts.length === 0) return '**/*';
+  const parts = exts.map(caseless);
+  return parts.length === 1 ? `**/*.${parts[0]}` : `**/*.{${parts.join(',')}}`;
+}
+
+/** `showOpenDialog` filters: the accepted types first, then "All files" (the check still applies). */
+export function openDialogFilters(accept: readonly string[] | undefined, label: string): Record<string, string[]> {
+  const exts = acceptedExtensions(accept);
+  if (!exts || exts.length === 0) return { 'All files': ['*'] };
+  return { [label]: exts, 'All files': ['*'] };
+}
+
+/** The modal confirmation's detail: one line per file, then where the files go. */
+export function confirmationDetail(
+  files: readonly { label: string; name: string; size: string; mediaType: string }[],
+  server: string,
+  target: string,
+): string {
+  const lines = files.map((f) => `• ${f.label}: ${f.name} (${f.size}, ${f.mediaType})`);
+  if (lines.length > 0) lines.push('');
+  lines.push(`Destination: ${target} on the MCP server "${server}".`);
+  if (files.length > 0) lines.push('The files are read and sent only if you choose Send.');
+  return lines.join('\n');
+}
+
+/** Picker entries newest first, then by path. */
+export function byRecency<T extends { mtimeMs: number; path: string }>(items: T[]): T[] {
+  return [...items].sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+}

@@ -1,0 +1,99 @@
+// What the user can do with a result: save a file output into the workspace (never overwriting
+// silently), open a server-named file inside the workspace, download a presigned URL after consent,
+// and read a resource link.
+
+import { basename, dirname } from 'node:path';
+import { unlink } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { formatBytes } from '../core/files';
+import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, safeFileName, writeNewFile, type SaveItem } from '../core/results';
+import type { ServerManager } from './serverManager';
+
+const DOWNLOAD_MAX_BYTES = 512 * 1024 * 1024;
+
+function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
+/**
+ * Asks where to save (a free name in the workspace proposed); a chosen existing file is replaced only
+ * after an explicit yes. Returns the path, or undefined when the user backed out.
+ */
+async function chooseSaveTarget(item: SaveItem, sizeText: string | undefined): Promise<string | undefined> {
+  const root = workspaceRoots()[0];
+  const proposed = root ? await planSave(item, root) : safeFileName(item.name);
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: root ? vscode.Uri.file(proposed) : undefined,
+    saveLabel: 'Save',
+    title: `Save ${safeFileName(item.name)}${sizeText ? ` (${sizeText})` : ''}`,
+  });
+  if (!target || target.scheme !== 'file') return undefined;
+  const exists = await vscode.workspace.fs.stat(target).then(() => true, () => false);
+  if (exists) {
+    const choice = await vscode.window.showWarningMessage(
+      `${vscode.workspace.asRelativePath(target)} already exists. Replace it?`, { modal: true }, 'Replace');
+    if (choice !== 'Replace') return undefined;
+    await unlink(target.fsPath);
+  }
+  return target.fsPath;
+}
+
+export async function saveResultItem(result: CallToolResult, item: SaveItem): Promise<void> {
+  const source = resolveSave(result, item);
+  if (source.kind === 'path') {
+    if (!(await pathInsideWorkspace(source.path, workspaceRoots()))) {
+      void vscode.window.showWarningMessage(`The server names a file outside the workspace (${source.path}); it is not opened.`);
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(source.path));
+    return;
+  }
+  if (source.kind === 'url') {
+    let host: string;
+    try {
+      host = new URL(source.url).host;
+    } catch {
+      void vscode.window.showErrorMessage('The server gave a download URL that is not valid.');
+      return;
+    }
+    const size = item.size !== undefined ? ` (${formatBytes(item.size)})` : '';
+    const consent = await vscode.window.showWarningMessage(`Download ${safeFileName(item.name)}${size} from ${host}?`,
+      { modal: true, detail: source.url }, 'Download');
+    if (consent !== 'Download') return;
+    const target = await chooseSaveTarget(item, item.size !== undefined ? formatBytes(item.size) : undefined);
+    if (!target) return;
+    await downloadToFile(source.url, target, { consent: true, maxBytes: DOWNLOAD_MAX_BYTES });
+    void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}.`);
+    return;
+  }
+  const target = await chooseSaveTarget(item, formatBytes(source.bytes.byteLength));
+  if (!target) return;
+  await vscode.workspace.fs.createDirectory(vscode.Uri.file(dirname(target)));
+  await writeNewFile(target, source.bytes);
+  void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}.`);
+}
+
+/** Reads a resource and shows it: text in an editor, bytes offered for saving. */
+export async function readResourceInEditor(manager: ServerManager, server: string, uri: string): Promise<void> {
+  const connection = await manager.start(server);
+  const read = await connection.readResource(uri);
+  for (const content of read.contents ?? []) {
+    if ('text' in content && typeof content.text === 'string') {
+      const doc = await vscode.workspace.openTextDocument({ content: content.text, language: languageFor(content.mimeType) });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    } else if ('blob' in content && typeof content.blob === 'string') {
+      const name = safeFileName(basename(content.uri.replace(/[?#].*$/, '')), 'resource');
+      const item: SaveItem = { ref: 'content/0', name, mimeType: content.mimeType, source: 'inline' };
+      await saveResultItem({ content: [{ type: 'resource', resource: content }] }, item);
+    }
+  }
+}
+
+function languageFor(mimeType: string | undefined): string {
+  if (!mimeType) return 'plaintext';
+  if (mimeType.includes('json')) return 'json';
+  if (mimeType.includes('markdown')) return 'markdown';
+  if (mimeType.includes('html')) return 'html';
+  return 'plaintext';
+}

@@ -1,0 +1,364 @@
+// The configured MCP servers of this window: read from the workspace's .vscode/mcp.json files and
+// the user's mcp.json, one ServerConnection each (started on first use, or at startup when
+// `mcpHost.autoStart` is set), a log channel each, restarted when their configuration changes.
+
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import type { PriorDiscovery, Root } from '@modelcontextprotocol/client';
+import {
+  formatConfigError, loadMcpConfig, resolveServer, UnresolvedInputError,
+  type ConfigError, type InputDefinition, type ResolvedServer, type ServerDefinition,
+} from '../core/config';
+import type { ConnectionState, EraCache, ElicitationHandler, ServerConnection } from '../core/connection';
+import { Logger, type LogLevel } from '../core/log';
+import { UPLOAD_MAX_BYTES } from './elicitationUi';
+import { ServerInputs } from './serverInputs';
+import { readSettings } from './settings';
+
+export const USER_CONFIG_NAME = 'mcp.json';
+const ERA_CACHE_KEY = 'mcpHost.eraCache';
+
+export interface ManagedServer {
+  readonly name: string;
+  readonly definition: ServerDefinition;
+  /** The `inputs` declared in the server's config file. */
+  declaredInputs: InputDefinition[];
+  readonly channel: vscode.LogOutputChannel;
+  readonly log: Logger;
+  connection?: ServerConnection;
+  /** Why the server could not be created (inputs refused, variables unresolved); shown as an error state. */
+  setupError?: string;
+}
+
+/** What the tree shows and the tests read. */
+export function serverState(server: ManagedServer): ConnectionState {
+  if (server.connection) return server.connection.state;
+  return server.setupError ? { kind: 'error', reason: server.setupError } : { kind: 'stopped' };
+}
+
+function definitionKey(def: ServerDefinition): string {
+  return JSON.stringify(def);
+}
+
+class GlobalStateEraCache implements EraCache {
+  constructor(private readonly memento: vscode.Memento) {}
+  private all(): Record<string, PriorDiscovery> {
+    return this.memento.get<Record<string, PriorDiscovery>>(ERA_CACHE_KEY, {});
+  }
+  get(key: string): PriorDiscovery | undefined {
+    return this.all()[key];
+  }
+  async set(key: string, prior: PriorDiscovery): Promise<void> {
+    await this.memento.update(ERA_CACHE_KEY, { ...this.all(), [key]: prior });
+  }
+  async delete(key: string): Promise<void> {
+    const all = { ...this.all() };
+    delete all[key];
+    await this.memento.update(ERA_CACHE_KEY, all);
+  }
+}
+
+export class ServerManager implements vscode.Disposable {
+  private readonly servers = new Map<string, ManagedServer>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private readonly eraCache: EraCache;
+  private readonly starting = new Map<string, Promise<ServerConnection>>();
+  private errors: ConfigError[] = [];
+  private reloading: Promise<void> = Promise.resolve();
+  /** Fires when a server is added, removed or changes state, or its lists change. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly inputs: ServerInputs,
+    /** The elicitation handler of one server (it depends on the server's transport). */
+    private readonly elicitationFor: (server: ResolvedServer, log: Logger) => ElicitationHandler,
+  ) {
+    this.eraCache = new GlobalStateEraCache(context.globalState);
+    const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
+    const userWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, USER_CONFIG_NAME));
+    for (const w of [watcher, userWatcher]) {
+      this.disposables.push(w, w.onDidChange(() => this.reload()), w.onDidCreate(() => this.reload()), w.onDidDelete(() => this.reload()));
+    }
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        for (const s of this.servers.values()) void s.connection?.notifyRootsChanged();
+        void this.reload();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel();
+      }),
+    );
+  }
+
+  get userConfigUri(): vscode.Uri {
+    return vscode.Uri.joinPath(this.context.globalStorageUri, USER_CONFIG_NAME);
+  }
+
+  /** The workspace config files, one per folder (they may not exist). */
+  get workspaceConfigUris(): vscode.Uri[] {
+    return (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'mcp.json'));
+  }
+
+  get configErrors(): readonly ConfigError[] {
+    return this.errors;
+  }
+
+  list(): ManagedServer[] {
+    return [...this.servers.values()];
+  }
+
+  get(name: string): ManagedServer | undefined {
+    return this.servers.get(name);
+  }
+
+  /** Re-reads every config file; servers whose definition changed are restarted if they were running. */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.doReload()).catch((e) => {
+      void vscode.window.showErrorMessage(`MCP: could not read the server configuration: ${(e as Error).message}`);
+    });
+    return this.reloading;
+  }
+
+  private async doReload(): Promise<void> {
+    // The user's file first, so a workspace server of the same name replaces it.
+    const files = [this.userConfigUri, ...this.workspaceConfigUris].filter((u) => u.scheme === 'file').map((u) => u.fsPath);
+    const parsed = await Promise.all(files.map((f) => loadMcpConfig(f)));
+    const next = new Map<string, { def: ServerDefinition; inputs: InputDefinition[] }>();
+    this.errors = [];
+    for (const config of parsed) {
+      this.errors.push(...config.errors);
+      for (const def of config.servers) next.set(def.name, { def, inputs: config.inputs });
+    }
+    for (const e of this.errors) this.reportConfigError(e);
+    const errorText = this.errors.map(formatConfigError).join('\n');
+    if (errorText && errorText !== this.reportedErrors) void this.notifyConfigErrors(this.errors);
+    this.reportedErrors = errorText;
+
+    const restarts: string[] = [];
+    for (const [name, server] of this.servers) {
+      const wanted = next.get(name);
+      if (!wanted || definitionKey(wanted.def) !== definitionKey(server.definition)) {
+        const state = serverState(server).kind;
+        if (wanted && (state === 'running' || state === 'starting')) restarts.push(name);
+        await this.removeServer(name, wanted ? 'its configuration changed' : 'it was removed from the configuration');
+      }
+    }
+    // Rebuilt in the configuration's order, keeping the servers that did not change.
+    const kept = new Map(this.servers);
+    this.servers.clear();
+    for (const [name, { def, inputs }] of next) {
+      const existing = kept.get(name);
+      if (existing) existing.declaredInputs = inputs;
+      this.servers.set(name, existing ?? this.createServer(def, inputs));
+    }
+    this.changed.fire();
+    const autoStart = readSettings().autoStart && !this.loaded;
+    this.loaded = true;
+    for (const name of this.servers.keys()) {
+      if (restarts.includes(name) || autoStart) void this.start(name).catch((e) => this.reportStartFailure(name, e));
+    }
+  }
+
+  /** The first load is done (`mcpHost.autoStart` applies to it only). */
+  private loaded = false;
+  /** The config errors last shown, so an unchanged broken file is not announced again. */
+  private reportedErrors = '';
+
+  private async notifyConfigErrors(errors: readonly ConfigError[]): Promise<void> {
+    const first = errors[0];
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    const choice = await vscode.window.showWarningMessage(
+      `MCP configuration error: ${vscode.workspace.asRelativePath(first.file)}:${first.line}:${first.column}: ${first.message}${more}`, 'Open');
+    if (choice) {
+      const position = new vscode.Position(Math.max(0, first.line - 1), Math.max(0, first.column - 1));
+      await vscode.window.showTextDocument(vscode.Uri.file(first.file), { selection: new vscode.Range(position, position) });
+    }
+  }
+
+  private reportConfigError(e: ConfigError): void {
+    const server = e.server ? this.servers.get(e.server) : undefined;
+    (server?.channel ?? this.problemsChannel()).error(formatConfigError(e));
+  }
+
+  private problems?: vscode.LogOutputChannel;
+  private problemsChannel(): vscode.LogOutputChannel {
+    if (!this.problems) {
+      this.problems = vscode.window.createOutputChannel('MCP Host', { log: true });
+      this.disposables.push(this.problems);
+    }
+    return this.problems;
+  }
+
+  /** Where messages about the extension itself (not one server) go. */
+  get hostLog(): vscode.LogOutputChannel {
+    return this.problemsChannel();
+  }
+
+  private createServer(definition: ServerDefinition, declaredInputs: InputDefinition[]): ManagedServer {
+    const existingChannel = this.channels.get(definition.name);
+    const channel = existingChannel ?? vscode.window.createOutputChannel(`MCP: ${definition.name}`, { log: true });
+    this.channels.set(definition.name, channel);
+    const log = new Logger((level, message) => writeLog(channel, level, message), logLevel());
+    return { name: definition.name, definition, declaredInputs, channel, log };
+  }
+
+  /** Channels outlive a server's config changes so its history stays in one place. */
+  private readonly channels = new Map<string, vscode.LogOutputChannel>();
+
+  private async removeServer(name: string, why: string): Promise<void> {
+    const server = this.servers.get(name);
+    if (!server) return;
+    this.servers.delete(name);
+    if (server.connection) {
+      server.log.info(`stopping: ${why}`);
+      await server.connection.stop().catch(() => undefined);
+    }
+  }
+
+  /** Starts the server if needed (asking for its inputs the first time) and returns its running connection. */
+  async start(name: string): Promise<ServerConnection> {
+    const pending = this.starting.get(name);
+    if (pending) return pending;
+    const promise = this.doStart(name).finally(() => this.starting.delete(name));
+    this.starting.set(name, promise);
+    return promise;
+  }
+
+  private async doStart(name: string): Promise<ServerConnection> {
+    const server = this.requireServer(name);
+    if (server.connection?.state.kind === 'running') return server.connection;
+    if (!server.connection) server.connection = await this.createConnection(server);
+    await server.connection.start();
+    return server.connection;
+  }
+
+  private async createConnection(server: ManagedServer): Promise<ServerConnection> {
+    const request = { server: server.definition, declared: server.declaredInputs };
+    const values = await this.inputs.valuesFor(request, this.context.extensionUri);
+    if (!values) {
+      server.setupError = 'its inputs were not given (run MCP: Edit Server Inputs, then start it)';
+      this.changed.fire();
+      throw new Error(`${server.name}: ${server.setupError}`);
+    }
+    let resolved;
+    try {
+      resolved = await resolveServer(server.definition, {
+        workspaceFolder: workspaceFolderOf(server.definition.file),
+        userHome: homedir(),
+        inputs: server.declaredInputs,
+        resolveInput: async (id) => values.get(id),
+      });
+    } catch (e) {
+      server.setupError = e instanceof UnresolvedInputError ? e.message : `its configuration could not be resolved: ${(e as Error).message}`;
+      this.changed.fire();
+      throw e;
+    }
+    server.setupError = undefined;
+    const settings = readSettings();
+    // Loaded on the first start: the MCP SDK is most of the bundle's start-up cost, and activation need not pay it.
+    const { ServerConnection } = await import('../core/connection/serverConnection.js');
+    const connection = new ServerConnection(resolved, {
+      log: server.log,
+      roots: workspaceRoots,
+      clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
+      elicitation: this.elicitationFor(resolved, server.log),
+      eraCache: this.eraCache,
+      capabilities: { fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
+      requestTimeoutMs: settings.requestTimeoutMs || undefined,
+    });
+    let previous = connection.state.kind;
+    connection.onDidChangeState((state) => {
+      if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
+      previous = state.kind;
+      this.changed.fire();
+    });
+    connection.onDidChangeLists(() => this.changed.fire());
+    return connection;
+  }
+
+  private async reportCrash(server: ManagedServer, reason: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(`MCP server "${server.name}" stopped unexpectedly: ${reason}`, 'Restart', 'Show Output');
+    if (choice === 'Restart') void this.restart(server.name).catch((e) => this.reportStartFailure(server.name, e));
+    if (choice === 'Show Output') server.channel.show(true);
+  }
+
+  reportStartFailure(name: string, error: unknown): void {
+    const server = this.servers.get(name);
+    void vscode.window.showErrorMessage(`MCP server "${name}" could not start: ${(error as Error).message ?? String(error)}`, 'Show Output')
+      .then((choice) => { if (choice) server?.channel.show(true); });
+  }
+
+  async stop(name: string): Promise<void> {
+    const server = this.requireServer(name);
+    await server.connection?.stop();
+    this.changed.fire();
+  }
+
+  async restart(name: string): Promise<ServerConnection> {
+    const server = this.requireServer(name);
+    if (server.connection) {
+      await server.connection.stop().catch(() => undefined);
+      server.connection = undefined;
+    }
+    server.setupError = undefined;
+    return this.start(name);
+  }
+
+  /** Asks for the server's inputs again (all of them); a running server restarts with the new values. */
+  async editInputs(name: string): Promise<void> {
+    const server = this.requireServer(name);
+    const values = await this.inputs.valuesFor({ server: server.definition, declared: server.declaredInputs }, this.context.extensionUri, true);
+    if (!values) return;
+    const wasRunning = server.connection && ['running', 'starting'].includes(server.connection.state.kind);
+    if (server.connection) await server.connection.stop().catch(() => undefined);
+    server.connection = undefined;
+    server.setupError = undefined;
+    this.changed.fire();
+    if (wasRunning) await this.start(name);
+  }
+
+  showOutput(name: string): void {
+    this.requireServer(name).channel.show(true);
+  }
+
+  private requireServer(name: string): ManagedServer {
+    const server = this.servers.get(name);
+    if (!server) throw new Error(`There is no MCP server named "${name}" in the configuration.`);
+    return server;
+  }
+
+  /** Stops every server (stdio servers get their graceful shutdown). */
+  async stopAll(): Promise<void> {
+    await Promise.allSettled([...this.servers.values()].map((s) => s.connection?.stop()));
+  }
+
+  dispose(): void {
+    void this.stopAll();
+    this.servers.clear();
+    for (const c of this.channels.values()) c.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The folder whose .vscode/mcp.json defines a server; the first folder for the user's file. */
+function workspaceFolderOf(configFile: string): string | undefined {
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configFile)) ?? vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.fsPath;
+}
+
+function workspaceRoots(): Root[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name }));
+}
+
+function logLevel(): LogLevel {
+  return readSettings().trace ? 'trace' : 'debug';
+}
+
+function writeLog(channel: vscode.LogOutputChannel, level: LogLevel, message: string): void {
+  // Protocol trace is asked for with `mcpHost.trace`; writing it at info keeps it visible without
+  // also changing the channel's own log level.
+  if (level === 'trace') channel.info(`[trace] ${message}`);
+  else channel[level](message);
+}

@@ -1,0 +1,139 @@
+// The Servers tree (activity bar "MCP") and the status bar item with running/failed counts.
+
+import * as vscode from 'vscode';
+import type { Prompt, Resource, Tool } from '@modelcontextprotocol/client';
+import type { ConfigError } from '../core/config';
+import { findFileSlots } from '../core/files';
+import { describeState, serverContextValue, statusBarText, toolLabel } from './serverDescriptions';
+import { serverState, type ServerManager } from './serverManager';
+
+export type ServerTreeNode =
+  | { kind: 'server'; server: string }
+  | { kind: 'group'; server: string; group: 'tools' | 'prompts' | 'resources' }
+  | { kind: 'tool'; server: string; tool: Tool }
+  | { kind: 'prompt'; server: string; prompt: Prompt }
+  | { kind: 'resource'; server: string; resource: Resource }
+  | { kind: 'configError'; error: ConfigError };
+
+const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources' } as const;
+
+export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNode> {
+  private readonly changed = new vscode.EventEmitter<ServerTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly manager: ServerManager) {
+    manager.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  getChildren(node?: ServerTreeNode): ServerTreeNode[] {
+    if (!node) {
+      const servers: ServerTreeNode[] = this.manager.list().map((s) => ({ kind: 'server', server: s.name }));
+      const errors: ServerTreeNode[] = this.manager.configErrors
+        .map((error) => ({ kind: 'configError', error }));
+      return [...errors, ...servers];
+    }
+    const connection = node.kind === 'configError' ? undefined : this.manager.get(node.server)?.connection;
+    if (node.kind === 'server') {
+      if (connection?.state.kind !== 'running') return [];
+      const groups: ServerTreeNode[] = [{ kind: 'group', server: node.server, group: 'tools' }];
+      if (connection.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
+      if (connection.resources.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resources' });
+      return groups;
+    }
+    if (node.kind === 'group' && connection) {
+      if (node.group === 'tools') return connection.tools.map((tool) => ({ kind: 'tool', server: node.server, tool }));
+      if (node.group === 'prompts') return connection.prompts.map((prompt) => ({ kind: 'prompt', server: node.server, prompt }));
+      return connection.resources.map((resource) => ({ kind: 'resource', server: node.server, resource }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: ServerTreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'configError': {
+        const { file, line, column, message } = node.error;
+        const where = `${vscode.workspace.asRelativePath(file)}:${line}:${column}`;
+        const item = new vscode.TreeItem('Configuration error', vscode.TreeItemCollapsibleState.None);
+        item.description = `${where}: ${message}`;
+        item.tooltip = `${where}: ${message}`;
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+        const at = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
+        item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file), { selection: new vscode.Range(at, at) }] };
+        item.contextValue = 'mcpConfigError';
+        return item;
+      }
+      case 'server':
+        return this.serverItem(node.server);
+      case 'group': {
+        const connection = this.manager.get(node.server)?.connection;
+        const count = connection ? connection[node.group].length : 0;
+        const item = new vscode.TreeItem(GROUP_LABELS[node.group], vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `${node.server}\u0000${node.group}`;
+        item.description = String(count);
+        item.contextValue = `mcpGroup.${node.group}`;
+        return item;
+      }
+      case 'tool': {
+        const hasFiles = findFileSlots(node.tool).slots.length > 0;
+        const item = new vscode.TreeItem(toolLabel(node.tool), vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.server}\u0000tool\u0000${node.tool.name}`;
+        item.description = toolLabel(node.tool) !== node.tool.name ? node.tool.name : undefined;
+        item.tooltip = node.tool.description ? `${node.tool.name}\n\n${node.tool.description.slice(0, 2000)}` : node.tool.name;
+        item.iconPath = new vscode.ThemeIcon(hasFiles ? 'file-binary' : 'tools');
+        item.contextValue = hasFiles ? 'mcpTool.files' : 'mcpTool';
+        item.command = { command: 'mcpHost.runTool', title: 'Run Tool…', arguments: [node.server, node.tool.name] };
+        return item;
+      }
+      case 'prompt': {
+        const item = new vscode.TreeItem(node.prompt.title ?? node.prompt.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.server}\u0000prompt\u0000${node.prompt.name}`;
+        item.tooltip = node.prompt.description?.slice(0, 2000) ?? node.prompt.name;
+        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.contextValue = 'mcpPrompt';
+        return item;
+      }
+      case 'resource': {
+        const item = new vscode.TreeItem(node.resource.title ?? node.resource.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.server}\u0000resource\u0000${node.resource.uri}`;
+        item.description = node.resource.uri;
+        item.tooltip = [node.resource.uri, node.resource.description?.slice(0, 2000)].filter(Boolean).join('\n\n');
+        item.iconPath = new vscode.ThemeIcon('file-code');
+        item.contextValue = 'mcpResource';
+        item.command = { command: 'mcpHost.readResource', title: 'Read Resource', arguments: [node.server, node.resource.uri] };
+        return item;
+      }
+    }
+  }
+
+  private serverItem(name: string): vscode.TreeItem {
+    const server = this.manager.get(name);
+    const state = server ? serverState(server) : { kind: 'stopped' as const };
+    const look = describeState(state);
+    const item = new vscode.TreeItem(name, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = `${name}\u0000server\u0000${state.kind === 'running' ? 'running' : 'idle'}`;
+    item.description = look.description;
+    item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
+    const def = server?.definition;
+    const target = def ? (def.type === 'stdio' ? [def.command, ...def.args].join(' ') : def.url) : '';
+    item.tooltip = [look.tooltip, target, def ? vscode.workspace.asRelativePath(def.file) : ''].filter(Boolean).join('\n');
+    const usesInputs = server ? this.manager.inputs.uses({ server: server.definition, declared: server.declaredInputs }) : false;
+    item.contextValue = serverContextValue(state, usesInputs);
+    return item;
+  }
+}
+
+export function createStatusBarItem(manager: ServerManager): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
+  item.name = 'MCP Servers';
+  item.command = 'mcpHost.servers.focus';
+  const update = (): void => {
+    const look = statusBarText(manager.list().map(serverState));
+    if (!look) return item.hide();
+    item.text = look.text;
+    item.tooltip = look.tooltip;
+    item.show();
+  };
+  update();
+  const subscription = manager.onDidChange(update);
+  return vscode.Disposable.from(item, subscription);
+}

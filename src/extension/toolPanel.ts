@@ -1,0 +1,219 @@
+// The panel that runs one tool: its form (file slots included), Run/Cancel, progress, and the
+// session's results, newest first. One panel per (server, tool); opening it again reveals it.
+
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { ServerConnection } from '../core/connection';
+import { CallCancelledError } from '../core/connection/errors';
+import { findFileSlots } from '../core/files';
+import { buildForm, defaultValues, toPayload, type FormModel, type FormValues } from '../core/forms';
+import { toResultView } from '../core/results';
+import type { ResultEntry, ToolPanelInit, WebviewNotification } from '../shared/protocol';
+import { FileSelections, handleFileMessage } from './fileSelections';
+import { readResourceInEditor, saveResultItem } from './resultActions';
+import { formErrors } from './formDialog';
+import { toolLabel } from './serverDescriptions';
+import type { ServerManager } from './serverManager';
+import { inlineLimitsFromSettings, readSettings } from './settings';
+import { McpPanel } from './webviewPanel';
+
+export interface ToolPanelContext {
+  manager: ServerManager;
+  extensionUri: vscode.Uri;
+}
+
+/** Progress is forwarded at most this often; a burst of notifications must not flood the webview. */
+const PROGRESS_INTERVAL_MS = 100;
+
+export class ToolPanel {
+  private static readonly open = new Map<string, ToolPanel>();
+
+  /** Opens (or reveals) the tool's panel; `prefill` puts files into a slot first (Explorer "Run MCP Tool with This File…"). */
+  static async show(context: ToolPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<ToolPanel> {
+    const key = JSON.stringify([server, tool.name]);
+    let panel = ToolPanel.open.get(key);
+    if (!panel) {
+      panel = new ToolPanel(context, server, tool);
+      ToolPanel.open.set(key, panel);
+      panel.panel.onDidDispose(() => ToolPanel.open.delete(key));
+    } else {
+      panel.panel.reveal();
+    }
+    if (prefill) {
+      const outcome = await panel.files.add(prefill.field, prefill.paths);
+      panel.panel.post(outcome.ok
+        ? { type: 'fileSelected', field: prefill.field, files: outcome.files }
+        : { type: 'fileRefused', field: prefill.field, reason: outcome.reason });
+    }
+    return panel;
+  }
+
+  readonly panel: McpPanel;
+  readonly model: FormModel;
+  readonly files: FileSelections;
+  private values: FormValues;
+  private readonly results: ResultEntry[] = [];
+  /** The raw results, kept for "Save to workspace…" (the view holds no full bytes). */
+  private readonly rawResults = new Map<string, CallToolResult>();
+  private running?: { callId: string; abort: AbortController };
+
+  private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly tool: Tool) {
+    const scan = findFileSlots(tool, context.manager.get(server)?.log);
+    this.model = buildForm(tool.inputSchema, 'tool', scan.slots);
+    this.model.warnings.push(...scan.warnings);
+    this.values = defaultValues(this.model);
+    const transport = () => context.manager.get(server)?.connection?.transportInUse ?? transportOf(context.manager, server);
+    this.files = new FileSelections(scan.slots, () => inlineLimitsFromSettings(transport()));
+    this.panel = McpPanel.create({
+      viewType: 'mcpHost.tool',
+      title: `${toolLabel(tool)} (${server})`,
+      extensionUri: context.extensionUri,
+      init: () => this.init(),
+      onProblem: (m) => this.problem(m),
+    });
+    this.panel.onRequest('validate', ({ values }) => ({ errors: formErrors(this.model, values, this.files) }));
+    this.panel.onMessage((message) => {
+      this.handle(message).catch((e: unknown) => {
+        this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
+        void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
+      });
+    });
+    this.panel.onDidDispose(() => this.running?.abort.abort());
+  }
+
+  private init(): ToolPanelInit {
+    return {
+      kind: 'tool',
+      heading: { title: toolLabel(this.tool), server: this.server, description: this.tool.description },
+      form: this.model,
+      values: this.values,
+      files: this.files.summaries(),
+      results: this.results,
+      runningCallId: this.running?.callId,
+    };
+  }
+
+  private problem(message: string): void {
+    this.context.manager.get(this.server)?.log.warn(`tool panel ${this.tool.name}: ${message}`);
+  }
+
+  private async handle(message: WebviewNotification): Promise<void> {
+    switch (message.type) {
+      case 'valuesChanged':
+        this.values = message.values;
+        return;
+      case 'pickFile':
+      case 'removeFile':
+        return handleFileMessage(this.panel, this.files, message);
+      case 'submit':
+        this.values = message.values;
+        return this.run(message.values);
+      case 'cancelCall':
+        if (this.running?.callId === message.callId) this.running.abort.abort();
+        return;
+      case 'readResource':
+        return readResourceInEditor(this.context.manager, this.server, message.uri);
+      case 'saveOutput':
+        return this.saveOutput(message.resultId, message.itemId);
+    }
+  }
+
+  /** Validates, confirms, encodes and calls; the outcome goes to the webview. */
+  private async run(values: FormValues): Promise<void> {
+    if (this.running) {
+      void vscode.window.showInformationMessage(`${this.tool.name} is still running; cancel it or wait for its result.`);
+      return;
+    }
+    const errors = formErrors(this.model, values, this.files);
+    this.panel.post({ type: 'validation', errors });
+    if (Object.keys(errors).length > 0) return;
+    if ((this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return;
+
+    const callId = randomUUID();
+    const abort = new AbortController();
+    this.running = { callId, abort };
+    this.panel.post({ type: 'callStarted', callId });
+    const progress = throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p }));
+    try {
+      const connection = await this.context.manager.start(this.server);
+      const result = await this.call(connection, values, abort.signal, progress.report);
+      progress.flush();
+      const entry: ResultEntry = { id: callId, at: Date.now(), view: toResultView(result, this.tool) };
+      this.results.unshift(entry);
+      this.rawResults.set(callId, result);
+      this.panel.post({ type: 'result', callId, view: entry.view });
+      this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
+    } catch (e) {
+      progress.flush();
+      const cancelled = e instanceof CallCancelledError || abort.signal.aborted;
+      this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
+    } finally {
+      progress.stop();
+      this.running = undefined;
+    }
+  }
+
+  /** Builds the arguments (reading and encoding the files only now) and drops them after dispatch. */
+  private async call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
+    onProgress: (p: { progress: number; total?: number; message?: string }) => void): Promise<CallToolResult> {
+    let args: Record<string, unknown> | undefined = toPayload(this.model, values);
+    const settings = readSettings();
+    await this.files.encodeInto(args, {
+      legacyName: settings.legacyNameParameter,
+      workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      serverIsLocalStdio: connection.server.transport === 'stdio',
+    });
+    const pending = connection.callTool(this.tool.name, args, {
+      signal, onProgress, timeoutMs: settings.requestTimeoutMs || undefined,
+    });
+    args = undefined;
+    return pending;
+  }
+
+  private async confirm(): Promise<boolean> {
+    const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : 'Run';
+    const choice = await vscode.window.showWarningMessage(
+      `${what} the tool "${toolLabel(this.tool)}" on "${this.server}"?`,
+      { modal: true, detail: this.files.confirmationDetail(this.server, `the tool "${this.tool.name}"`) },
+      this.files.count > 0 ? 'Send' : 'Run',
+    );
+    return choice !== undefined;
+  }
+
+  private async saveOutput(resultId: string, itemId: string): Promise<void> {
+    const result = this.rawResults.get(resultId);
+    const save = this.results.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
+    if (result && save) await saveResultItem(result, save);
+  }
+}
+
+function transportOf(manager: ServerManager, server: string): 'stdio' | 'http' | 'sse' {
+  const def = manager.get(server)?.definition;
+  return def?.type ?? 'stdio';
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Coalesces progress notifications: at most one post per interval, the latest wins. */
+function throttledProgress(post: (p: { progress: number; total?: number; message?: string }) => void) {
+  let latest: { progress: number; total?: number; message?: string } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    if (latest) post(latest);
+    latest = undefined;
+  };
+  return {
+    report(p: { progress: number; total?: number; message?: string }): void {
+      latest = { progress: p.progress, total: p.total, message: p.message?.slice(0, 500) };
+      timer ??= setInterval(flush, PROGRESS_INTERVAL_MS);
+    },
+    flush,
+    stop(): void {
+      if (timer) clearInterval(timer);
+      latest = undefined;
+    },
+  };
+}

@@ -1,0 +1,262 @@
+// The message contract between the extension host and the webview app (src/webview).
+// Both sides import this file. Core types are imported type-only so that no Node code
+// reaches the webview bundle. Nothing here ever carries file bytes: a chosen file is
+// described by a FileSummary; the extension host alone reads it.
+
+import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from '../core/forms/model';
+import type { ResultItem, ResultView, SaveItem } from '../core/results/model';
+
+export type { FieldErrors, FormField, FormModel, FormValues, JsonValue, ResultItem, ResultView, SaveItem };
+
+export type PanelKind = 'tool' | 'elicitation' | 'inputs';
+
+/** What the webview may know about a chosen file: never its bytes or its path. */
+export interface FileSummary {
+  name: string;
+  size: number;
+  mediaType: string;
+  warnings: string[];
+}
+
+/** Files chosen so far, by field path. */
+export type ChosenFiles = Record<string, FileSummary[]>;
+
+/** One tool call's result as the panel keeps it (newest first in `ToolPanelInit.results`). */
+export interface ResultEntry {
+  /** The callId that produced it; `saveOutput.resultId` refers to it. */
+  id: string;
+  /** Milliseconds since the epoch when the result arrived. */
+  at: number;
+  view: ResultView;
+}
+
+export interface PanelHeading {
+  /** The tool's title, or the asking server for an elicitation, or the server whose inputs are asked. */
+  title: string;
+  server: string;
+  description?: string;
+}
+
+export interface ToolPanelInit {
+  kind: 'tool';
+  heading: PanelHeading;
+  form: FormModel;
+  values: FormValues;
+  files: ChosenFiles;
+  results: ResultEntry[];
+  /** Set when the panel is (re)opened while a call is in flight. */
+  runningCallId?: string;
+}
+
+export interface FormElicitationInit {
+  kind: 'elicitation';
+  mode: 'form';
+  heading: PanelHeading;
+  /** The server's message, shown as text. */
+  message: string;
+  form: FormModel;
+  values: FormValues;
+  files: ChosenFiles;
+}
+
+export interface UrlElicitationInit {
+  kind: 'elicitation';
+  mode: 'url';
+  heading: PanelHeading;
+  message: string;
+  /** The full URL, shown verbatim. */
+  url: string;
+  /** The URL's host, highlighted (already converted to Unicode when it was punycode). */
+  domain: string;
+  /** Set when the host looks deceptive (punycode, mixed scripts); shown as a warning. */
+  domainWarning?: string;
+}
+
+export interface InputsPanelInit {
+  kind: 'inputs';
+  heading: PanelHeading;
+  form: FormModel;
+  values: FormValues;
+}
+
+export type PanelInit = ToolPanelInit | FormElicitationInit | UrlElicitationInit | InputsPanelInit;
+
+export type CallOutcome = 'done' | 'cancelled' | 'failed';
+export type AnswerAction = 'accept' | 'decline' | 'cancel';
+export type FileSource = 'workspace' | 'browse';
+
+// ---- Host -> webview notifications -------------------------------------------------
+
+export type HostNotification =
+  | { type: 'init'; panel: PanelInit }
+  | { type: 'fileSelected'; field: string; files: FileSummary[] }
+  | { type: 'fileRefused'; field: string; reason: string }
+  | { type: 'validation'; errors: FieldErrors }
+  | { type: 'callStarted'; callId: string }
+  | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }
+  | { type: 'result'; callId: string; view: ResultView }
+  | { type: 'callEnded'; callId: string; outcome: CallOutcome; error?: string }
+  | { type: 'uploadProgress'; field: string; sent: number; total: number };
+
+// ---- Webview -> host notifications -------------------------------------------------
+
+export type WebviewNotification =
+  /** Handshake: the host posts nothing before it (and re-sends `init` on every `ready`). */
+  | { type: 'ready' }
+  | { type: 'pickFile'; field: string; source: FileSource }
+  | { type: 'removeFile'; field: string; index: number }
+  /** Tool panel: Run. */
+  | { type: 'submit'; values: FormValues }
+  | { type: 'cancelCall'; callId: string }
+  /** Elicitation panel (Accept / Decline / Cancel) and inputs panel (Save = accept, Cancel = cancel). */
+  | { type: 'answer'; action: AnswerAction; values?: FormValues }
+  /** URL elicitation: the user consented; the host opens the URL. */
+  | { type: 'openUrl'; url: string }
+  | { type: 'readResource'; uri: string }
+  /** `itemId` is the `SaveItem.ref` of the item to save. */
+  | { type: 'saveOutput'; resultId: string; itemId: string }
+  /** The typed values changed (debounced); lets the host keep them for a restored panel. */
+  | { type: 'valuesChanged'; values: FormValues };
+
+// ---- Requests (webview -> host) with typed responses -------------------------------
+
+export interface RequestMap {
+  validate: { params: { values: FormValues }; result: { errors: FieldErrors } };
+}
+
+export type RequestMethod = keyof RequestMap;
+export type RequestParams<M extends RequestMethod> = RequestMap[M]['params'];
+export type RequestResult<M extends RequestMethod> = RequestMap[M]['result'];
+
+export type WebviewRequest = {
+  [M in RequestMethod]: { type: 'request'; id: number; method: M; params: RequestParams<M> };
+}[RequestMethod];
+
+export type HostResponse = {
+  [M in RequestMethod]:
+    | { type: 'response'; id: number; method: M; ok: true; result: RequestResult<M> }
+    | { type: 'response'; id: number; method: M; ok: false; error: string };
+}[RequestMethod];
+
+/** Everything the host posts to the webview. */
+export type HostMessage = HostNotification | HostResponse;
+/** Everything the webview posts to the host. */
+export type WebviewMessage = WebviewNotification | WebviewRequest;
+
+/** What the webview keeps with `setState` so a hidden panel restores; also what a panel serializer receives. */
+export interface PersistedState {
+  panel: PanelInit;
+  runningCallId?: string;
+}
+
+// ---- Guards --------------------------------------------------------------------------
+// The host checks every incoming message; the webview checks what it receives too.
+
+type Json = Record<string, unknown>;
+
+function isObject(x: unknown): x is Json {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+const isString = (x: unknown): x is string => typeof x === 'string';
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const isOptional = <T>(x: unknown, check: (v: unknown) => v is T): boolean => x === undefined || check(x);
+const isValues = (x: unknown): x is FormValues => isObject(x);
+
+function isFileSummary(x: unknown): x is FileSummary {
+  return (
+    isObject(x) &&
+    isString(x.name) &&
+    isNumber(x.size) &&
+    isString(x.mediaType) &&
+    Array.isArray(x.warnings) &&
+    x.warnings.every(isString)
+  );
+}
+
+function isFieldErrors(x: unknown): x is FieldErrors {
+  return isObject(x) && Object.values(x).every(isString);
+}
+
+const ANSWER_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
+const FILE_SOURCES: readonly string[] = ['workspace', 'browse'];
+const OUTCOMES: readonly string[] = ['done', 'cancelled', 'failed'];
+const PANEL_KINDS: readonly string[] = ['tool', 'elicitation', 'inputs'];
+
+export function isWebviewMessage(x: unknown): x is WebviewMessage {
+  if (!isObject(x) || !isString(x.type)) return false;
+  switch (x.type) {
+    case 'ready':
+      return true;
+    case 'pickFile':
+      return isString(x.field) && isString(x.source) && FILE_SOURCES.includes(x.source);
+    case 'removeFile':
+      return isString(x.field) && Number.isInteger(x.index) && (x.index as number) >= 0;
+    case 'submit':
+    case 'valuesChanged':
+      return isValues(x.values);
+    case 'cancelCall':
+      return isString(x.callId);
+    case 'answer':
+      return isString(x.action) && ANSWER_ACTIONS.includes(x.action) && isOptional(x.values, isValues);
+    case 'openUrl':
+      return isString(x.url);
+    case 'readResource':
+      return isString(x.uri);
+    case 'saveOutput':
+      return isString(x.resultId) && isString(x.itemId);
+    case 'request':
+      return isNumber(x.id) && isString(x.method) && isRequestParams(x.method, x.params);
+    default:
+      return false;
+  }
+}
+
+function isRequestParams(method: string, params: unknown): boolean {
+  switch (method) {
+    case 'validate':
+      return isObject(params) && isValues(params.values);
+    default:
+      return false;
+  }
+}
+
+export function isHostMessage(x: unknown): x is HostMessage {
+  if (!isObject(x) || !isString(x.type)) return false;
+  switch (x.type) {
+    case 'init':
+      return isObject(x.panel) && isString(x.panel.kind) && PANEL_KINDS.includes(x.panel.kind);
+    case 'fileSelected':
+      return isString(x.field) && Array.isArray(x.files) && x.files.every(isFileSummary);
+    case 'fileRefused':
+      return isString(x.field) && isString(x.reason);
+    case 'validation':
+      return isFieldErrors(x.errors);
+    case 'callStarted':
+      return isString(x.callId);
+    case 'progress':
+      return isString(x.callId) && isNumber(x.progress) && isOptional(x.total, isNumber) && isOptional(x.message, isString);
+    case 'result':
+      return isString(x.callId) && isObject(x.view);
+    case 'callEnded':
+      return isString(x.callId) && isString(x.outcome) && OUTCOMES.includes(x.outcome) && isOptional(x.error, isString);
+    case 'uploadProgress':
+      return isString(x.field) && isNumber(x.sent) && isNumber(x.total);
+    case 'response':
+      return isNumber(x.id) && isString(x.method) && (x.ok === true || (x.ok === false && isString(x.error)));
+    default:
+      return false;
+  }
+}
+
+/** For a WebviewPanelSerializer: the state VS Code hands back is whatever the webview last saved. */
+export function isPersistedState(x: unknown): x is PersistedState {
+  return isObject(x) && isObject(x.panel) && isString(x.panel.kind) && PANEL_KINDS.includes(x.panel.kind) && isObject(x.panel.heading);
+}
+
+export function isResponseTo<M extends RequestMethod>(
+  message: HostMessage,
+  method: M,
+  id: number,
+): message is Extract<HostResponse, { method: M }> {
+  return message.type === 'response' && message.method === method && message.id === id;
+}

@@ -1,0 +1,68 @@
+// The webview's side of the protocol: posting typed messages, typed requests with responses
+// correlated by id, incoming message dispatch, and the persisted state.
+
+import {
+  isHostMessage,
+  isPersistedState,
+  type HostNotification,
+  type HostResponse,
+  type PersistedState,
+  type RequestMethod,
+  type RequestParams,
+  type RequestResult,
+  type WebviewNotification,
+} from '../shared/protocol';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void };
+
+export class Bridge {
+  private readonly api = acquireVsCodeApi();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(onNotification: (message: HostNotification) => void) {
+    window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      const message = event.data;
+      if (!isHostMessage(message)) return;
+      if (message.type === 'response') this.settle(message);
+      else onNotification(message);
+    });
+  }
+
+  send(message: WebviewNotification): void {
+    this.api.postMessage(message);
+  }
+
+  request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    const id = this.nextId++;
+    return new Promise<RequestResult<M>>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      this.api.postMessage({ type: 'request', id, method, params });
+    });
+  }
+
+  get state(): PersistedState | undefined {
+    const state = this.api.getState();
+    return isPersistedState(state) ? state : undefined;
+  }
+
+  set state(state: PersistedState) {
+    this.api.setState(state);
+  }
+
+  private settle(response: HostResponse): void {
+    const pending = this.pending.get(response.id);
+    if (!pending) return;
+    this.pending.delete(response.id);
+    if (response.ok) pending.resolve(response.result);
+    else pending.reject(new Error(response.error));
+  }
+}

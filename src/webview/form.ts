@@ -1,0 +1,417 @@
+// Renders a FormModel as native controls bound to a values object. Every field gets a
+// <label for> (or a fieldset legend), its description as text, and an error line
+// (role=alert, linked with aria-describedby). File fields never hold bytes: they show the
+// summaries the host sends and ask the host to pick or remove files.
+
+import type { FieldErrors, FileField, FormField, FormModel, FormValues, JsonValue } from '../core/forms/model';
+import type { FileSource, FileSummary } from '../shared/protocol';
+import { h, icon, replaceChildren, uniqueId } from './dom';
+import { describeFile, describeFileSlot, fromLocalDateTimeInput, percent, toLocalDateTimeInput } from './format';
+import { getAt, keyOf, setAt, type ValuePath } from './values';
+
+export interface FormHost {
+  /** Mutated in place as the user types. */
+  readonly values: FormValues;
+  /** Chosen files by field id (only the host changes them). */
+  files(fieldId: string): FileSummary[];
+  /** A value changed; `fieldId` is the field whose error line should now show checks. */
+  changed(fieldId: string): void;
+  pickFile(fieldId: string, source: FileSource): void;
+  removeFile(fieldId: string, index: number): void;
+}
+
+interface ErrorLine {
+  element: HTMLElement;
+  /** The controls marked aria-invalid when the line shows an error. */
+  controls: HTMLElement[];
+}
+
+interface FileSlotView {
+  list: HTMLElement;
+  refusal: HTMLElement;
+  upload: HTMLProgressElement;
+  field: FileField;
+}
+
+export class FormView {
+  readonly element: HTMLElement;
+  private readonly errorLines = new Map<string, ErrorLine>();
+  private readonly fileSlots = new Map<string, FileSlotView>();
+  private readonly formError = h('div', { className: 'error form-error', attrs: { role: 'alert', hidden: true } });
+
+  constructor(private readonly model: FormModel, private readonly host: FormHost) {
+    this.element = h(
+      'div',
+      { className: 'form' },
+      model.description ? h('p', { className: 'description' }, model.description) : null,
+      ...model.warnings.map((w) => h('div', { className: 'warning' }, icon('warning'), ' ', w)),
+      ...model.fields.map((f) => this.field(f, [keyOf(f)], true)),
+      this.formError,
+    );
+    if (model.fields.length === 0) this.element.append(h('p', { className: 'description' }, 'This form has no fields.'));
+  }
+
+  /** Shows `errors` (by field id); fields not listed are cleared. An id without its own line goes to its nearest ancestor's. */
+  showErrors(errors: FieldErrors): void {
+    const shown = new Map<string, string>();
+    for (const [id, message] of Object.entries(errors)) {
+      const owner = this.lineFor(id);
+      if (!shown.has(owner)) shown.set(owner, message);
+    }
+    for (const [id, line] of this.errorLines) setError(line, shown.get(id));
+    const general = shown.get('');
+    this.formError.textContent = general ?? '';
+    this.formError.hidden = general === undefined;
+  }
+
+  setFiles(fieldId: string, files: FileSummary[]): void {
+    const slot = this.fileSlots.get(fieldId);
+    if (!slot) return;
+    slot.refusal.hidden = true;
+    slot.refusal.textContent = '';
+    this.renderFileList(fieldId, slot, files);
+  }
+
+  showRefusal(fieldId: string, reason: string): void {
+    const slot = this.fileSlots.get(fieldId);
+    if (!slot) return;
+    slot.refusal.textContent = reason;
+    slot.refusal.hidden = false;
+  }
+
+  showUploadProgress(fieldId: string, sent: number, total: number): void {
+    const slot = this.fileSlots.get(fieldId);
+    if (!slot) return;
+    slot.upload.hidden = false;
+    slot.upload.max = 100;
+    slot.upload.value = percent(sent, total) ?? 0;
+  }
+
+  private lineFor(id: string): string {
+    let at = id;
+    while (at && !this.errorLines.has(at)) at = at.slice(0, at.lastIndexOf('/'));
+    return at;
+  }
+
+  private get values(): FormValues {
+    return this.host.values;
+  }
+
+  private set(path: ValuePath, value: unknown, fieldId: string): void {
+    setAt(this.values, path, value);
+    this.host.changed(fieldId);
+  }
+
+  /**
+   * One field at `path` in the values. `ownLine` is false for array entries: their errors are
+   * shown on the array's line (the core reports them under the array's id).
+   */
+  private field(field: FormField, path: ValuePath, ownLine: boolean, label = field.label): HTMLElement {
+    if (field.kind === 'file') return this.fileSlot(field, label);
+    if (field.kind === 'object') return this.objectField(field, path, ownLine, label);
+    if (field.kind === 'array') return this.arrayField(field, path, ownLine, label);
+    if (field.kind === 'multiEnum') return this.multiEnumField(field, path, ownLine, label);
+
+    const id = uniqueId('field');
+    const descriptionId = field.description ? uniqueId('desc') : undefined;
+    const error = this.errorLine(field.id, ownLine);
+    const describedBy = [descriptionId, error?.element.id].filter(Boolean).join(' ') || undefined;
+    const control = this.control(field, path, id, describedBy, label);
+    const wrapper = h('div', { className: `field field-${field.kind}` });
+    const labelEl = h('label', { attrs: { for: id } }, label);
+
+    if (field.kind === 'boolean') wrapper.append(h('div', { className: 'checkbox-row' }, control, labelEl, requiredMark(field)));
+    else wrapper.append(h('div', { className: 'label-row' }, labelEl, requiredMark(field)), control);
+    if (field.nullable && field.kind !== 'json') wrapper.append(this.nullToggle(field, path, control, label));
+    if (field.description) wrapper.append(h('div', { className: 'description', attrs: { id: descriptionId } }, field.description));
+    if (field.kind === 'json') wrapper.append(h('div', { className: 'description' }, `Edited as JSON: ${field.reason}`));
+    if (error) {
+      error.controls.push(control);
+      wrapper.append(error.element);
+    }
+    return wrapper;
+  }
+
+  private errorLine(fieldId: string, own: boolean): ErrorLine | undefined {
+    if (!own) return undefined;
+    const line: ErrorLine = {
+      element: h('div', { className: 'error', attrs: { id: uniqueId('error'), role: 'alert', hidden: true } }),
+      controls: [],
+    };
+    this.errorLines.set(fieldId, line);
+    return line;
+  }
+
+  /** The input element of a leaf field (string, number, boolean, enum, variant, json). */
+  private control(field: FormField, path: ValuePath, id: string, describedBy: string | undefined, label: string): HTMLElement {
+    const common = { id, 'aria-describedby': describedBy, 'aria-required': field.required ? 'true' : undefined };
+    const current = getAt(this.values, path);
+    switch (field.kind) {
+      case 'string': {
+        const type = field.secret ? 'password' : inputTypeFor(field.format);
+        const input = h('input', {
+          attrs: { ...common, type, minlength: field.minLength, maxlength: field.maxLength, readonly: field.readOnly, autocomplete: field.secret ? 'off' : undefined, spellcheck: 'false' },
+        });
+        const text = typeof current === 'string' ? current : current === undefined || current === null ? '' : String(current);
+        input.value = type === 'datetime-local' ? toLocalDateTimeInput(text) : text;
+        input.addEventListener('input', () => {
+          const raw = type === 'datetime-local' ? fromLocalDateTimeInput(input.value) : input.value;
+          this.set(path, raw === '' ? undefined : raw, field.id);
+        });
+        return input;
+      }
+      case 'number':
+      case 'integer': {
+        const step = field.multipleOf ?? (field.kind === 'integer' ? 1 : 'any');
+        const input = h('input', { attrs: { ...common, type: 'number', min: field.minimum, max: field.maximum, step, readonly: field.readOnly } });
+        input.value = typeof current === 'number' || typeof current === 'string' ? String(current) : '';
+        input.addEventListener('input', () => {
+          const n = input.value.trim() === '' ? undefined : Number(input.value);
+          this.set(path, n !== undefined && Number.isFinite(n) ? n : input.value || undefined, field.id);
+        });
+        return input;
+      }
+      case 'boolean': {
+        const input = h('input', { attrs: { ...common, type: 'checkbox', disabled: field.readOnly } });
+        input.checked = current === true;
+        input.addEventListener('change', () => this.set(path, input.checked, field.id));
+        return input;
+      }
+      case 'enum': {
+        const select = h('select', { attrs: { ...common, disabled: field.readOnly } });
+        const selected = field.options.findIndex((o) => sameJson(o.value, current));
+        select.append(h('option', { attrs: { value: '' } }, field.required ? 'Choose…' : '(none)'));
+        field.options.forEach((o, i) => select.append(h('option', { attrs: { value: String(i) } }, o.label)));
+        select.value = selected >= 0 ? String(selected) : '';
+        select.addEventListener('change', () => {
+          const option = select.value === '' ? undefined : field.options[Number(select.value)];
+          this.set(path, option ? structuredClone(option.value) : undefined, field.id);
+        });
+        return select;
+      }
+      case 'variant':
+        return this.variantControl(field, path, id, describedBy, label);
+      case 'json': {
+        const area = h('textarea', { className: 'json', attrs: { ...common, rows: 6, spellcheck: 'false' } });
+        area.value = typeof current === 'string' ? current : current === undefined ? '' : JSON.stringify(current, null, 2);
+        area.addEventListener('input', () => this.set(path, area.value.trim() === '' ? undefined : area.value, field.id));
+        return area;
+      }
+      default:
+        return h('span');
+    }
+  }
+
+  /** A choice between simple schemas: a select for the branch, then that branch's control. */
+  private variantControl(field: Extract<FormField, { kind: 'variant' }>, path: ValuePath, id: string, describedBy: string | undefined, label: string): HTMLElement {
+    const select = h('select', { attrs: { id, 'aria-describedby': describedBy } });
+    field.variants.forEach((v, i) => select.append(h('option', { attrs: { value: String(i) } }, v.label)));
+    const body = h('div', { className: 'variant-body' });
+    const show = (index: number) => {
+      const branch = field.variants[index]!;
+      replaceChildren(body, this.field({ ...branch, id: field.id, description: branch.description }, path, false, `${label} (${branch.label})`));
+    };
+    select.value = String(Math.max(0, branchFor(field.variants, getAt(this.values, path))));
+    select.addEventListener('change', () => {
+      const branch = field.variants[Number(select.value)]!;
+      setAt(this.values, path, branch.default !== undefined ? structuredClone(branch.default) : undefined);
+      show(Number(select.value));
+      this.host.changed(field.id);
+    });
+    show(Number(select.value));
+    return h('div', { className: 'variant' }, select, body);
+  }
+
+  private nullToggle(field: FormField, path: ValuePath, control: HTMLElement, label: string): HTMLElement {
+    const id = uniqueId('null');
+    const box = h('input', { attrs: { id, type: 'checkbox', 'aria-label': `${label} is null` } });
+    const apply = () => {
+      for (const el of [control, ...Array.from(control.querySelectorAll('input, select, textarea'))]) {
+        (el as HTMLInputElement).disabled = box.checked;
+      }
+    };
+    box.checked = getAt(this.values, path) === null;
+    apply();
+    box.addEventListener('change', () => {
+      apply();
+      this.set(path, box.checked ? null : undefined, field.id);
+    });
+    return h('div', { className: 'checkbox-row null-toggle' }, box, h('label', { attrs: { for: id } }, 'null'));
+  }
+
+  private group(field: FormField, label: string, error: ErrorLine | undefined, ...content: HTMLElement[]): HTMLFieldSetElement {
+    const descriptionId = field.description ? uniqueId('desc') : undefined;
+    const labelId = uniqueId('label');
+    const set = h(
+      'fieldset',
+      { className: `field field-${field.kind}`, attrs: { 'aria-labelledby': labelId, 'aria-describedby': [descriptionId, error?.element.id].filter(Boolean).join(' ') || undefined } },
+      h('legend', {}, h('span', { attrs: { id: labelId } }, label), requiredMark(field)),
+      field.description ? h('div', { className: 'description', attrs: { id: descriptionId } }, field.description) : null,
+      ...content,
+      error?.element,
+    );
+    if (error) error.controls.push(set);
+    return set;
+  }
+
+  private objectField(field: Extract<FormField, { kind: 'object' }>, path: ValuePath, ownLine: boolean, label: string): HTMLElement {
+    const error = this.errorLine(field.id, ownLine);
+    // Fields inside an array entry report to the array's line: no lines of their own.
+    return this.group(field, label, error, ...field.fields.map((f) => this.field(f, [...path, keyOf(f)], ownLine)));
+  }
+
+  private multiEnumField(field: Extract<FormField, { kind: 'multiEnum' }>, path: ValuePath, ownLine: boolean, label: string): HTMLElement {
+    const error = this.errorLine(field.id, ownLine);
+    const chosen = () => {
+      const v = getAt(this.values, path);
+      return Array.isArray(v) ? v : [];
+    };
+    const boxes = field.options.map((option) => {
+      const id = uniqueId('option');
+      const box = h('input', { attrs: { id, type: 'checkbox', disabled: field.readOnly } });
+      box.checked = chosen().some((v) => sameJson(v, option.value));
+      box.addEventListener('change', () => {
+        const next = field.options.filter((o) => (o === option ? box.checked : chosen().some((v) => sameJson(v, o.value)))).map((o) => structuredClone(o.value));
+        this.set(path, next.length ? next : undefined, field.id);
+      });
+      return h('div', { className: 'checkbox-row' }, box, h('label', { attrs: { for: id } }, option.label));
+    });
+    return this.group(field, label, error, ...boxes);
+  }
+
+  private arrayField(field: Extract<FormField, { kind: 'array' }>, path: ValuePath, ownLine: boolean, label: string): HTMLElement {
+    const error = this.errorLine(field.id, ownLine);
+    const rows = h('div', { className: 'array-rows' });
+    const items = (): unknown[] => {
+      const v = getAt(this.values, path);
+      return Array.isArray(v) ? v : [];
+    };
+    const add = h('button', { className: 'secondary', attrs: { type: 'button', 'aria-label': `Add ${label}` } }, icon('add'), ' Add');
+    const render = () => {
+      const list = items();
+      replaceChildren(
+        rows,
+        ...list.map((_, i) => {
+          const remove = h('button', { className: 'secondary icon-button', attrs: { type: 'button', 'aria-label': `Remove ${label} ${i + 1}`, title: 'Remove' } }, icon('close'), ' Remove');
+          remove.addEventListener('click', () => {
+            const next = items().filter((_v, j) => j !== i);
+            setAt(this.values, path, next.length ? next : undefined);
+            this.host.changed(field.id);
+            render();
+            add.focus();
+          });
+          const item = this.field(field.item, [...path, i], false, `${label} ${i + 1}`);
+          return h('div', { className: 'array-row' }, item, remove);
+        }),
+      );
+      add.disabled = field.maxItems !== undefined && list.length >= field.maxItems;
+    };
+    add.addEventListener('click', () => {
+      const next = [...items(), initialItem(field.item)];
+      setAt(this.values, path, next);
+      this.host.changed(field.id);
+      render();
+      rows.lastElementChild?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+    });
+    render();
+    return this.group(field, label, error, rows, h('div', { className: 'row' }, add));
+  }
+
+  private fileSlot(field: FileField, label: string): HTMLElement {
+    const labelId = uniqueId('label');
+    const descriptionId = uniqueId('desc');
+    const error = this.errorLine(field.id, true)!;
+    const slot: FileSlotView = {
+      field,
+      list: h('ul', { className: 'file-list', attrs: { 'aria-label': `Chosen files for ${label}` } }),
+      refusal: h('div', { className: 'error refusal', attrs: { role: 'alert', hidden: true } }),
+      upload: h('progress', { attrs: { 'aria-label': `Upload of ${label}`, hidden: true } }),
+    };
+    this.fileSlots.set(field.id, slot);
+    const pick = (source: FileSource, text: string, iconName: string) =>
+      h('button', { className: 'secondary', attrs: { type: 'button', 'aria-describedby': descriptionId }, on: { click: () => this.host.pickFile(field.id, source) } }, icon(iconName), ` ${text}`);
+    const group = h(
+      'div',
+      { className: 'field field-file', attrs: { role: 'group', 'aria-labelledby': labelId, 'aria-describedby': `${descriptionId} ${error.element.id}` } },
+      h('div', { className: 'label' }, h('span', { attrs: { id: labelId } }, label), requiredMark(field)),
+      field.description ? h('div', { className: 'description' }, field.description) : null,
+      h('div', { className: 'description file-limits', attrs: { id: descriptionId } }, describeFileSlot(field)),
+      h('div', { className: 'row' }, pick('workspace', 'From workspace…', 'folder-library'), pick('browse', 'Browse…', 'folder-opened')),
+      slot.list,
+      slot.refusal,
+      slot.upload,
+      error.element,
+    );
+    error.controls.push(group);
+    this.renderFileList(field.id, slot, this.host.files(field.id));
+    return group;
+  }
+
+  private renderFileList(fieldId: string, slot: FileSlotView, files: FileSummary[]): void {
+    slot.list.hidden = files.length === 0;
+    replaceChildren(
+      slot.list,
+      ...files.map((file, index) =>
+        h(
+          'li',
+          { className: 'file' },
+          icon('file'),
+          h('span', { className: 'file-text' }, describeFile(file)),
+          ...file.warnings.map((w) => h('span', { className: 'warning' }, w)),
+          h('button', { className: 'secondary icon-button', attrs: { type: 'button', 'aria-label': `Remove ${file.name}`, title: 'Remove' }, on: { click: () => this.host.removeFile(fieldId, index) } }, icon('close'), ' Remove'),
+        ),
+      ),
+    );
+  }
+}
+
+/** The star after a required field's label; outside the label so the accessible name is the title alone. */
+function requiredMark(field: FormField): HTMLElement | null {
+  return field.required ? h('span', { className: 'required', attrs: { 'aria-hidden': 'true', title: 'Required' } }, ' *') : null;
+}
+
+function setError(line: ErrorLine, message: string | undefined): void {
+  if ((line.element.textContent ?? '') === (message ?? '') && line.element.hidden === (message === undefined)) return;
+  line.element.textContent = message ?? '';
+  line.element.hidden = message === undefined;
+  for (const control of line.controls) {
+    if (message === undefined) control.removeAttribute('aria-invalid');
+    else control.setAttribute('aria-invalid', 'true');
+  }
+}
+
+function inputTypeFor(format: string | undefined): string {
+  switch (format) {
+    case 'email':
+      return 'email';
+    case 'uri':
+    case 'url':
+      return 'url';
+    case 'date':
+      return 'date';
+    case 'date-time':
+      return 'datetime-local';
+    default:
+      return 'text';
+  }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The branch a stored value belongs to (by its JSON type), or -1. */
+function branchFor(variants: readonly FormField[], value: unknown): number {
+  if (value === undefined || value === null) return -1;
+  const kind =
+    typeof value === 'number' ? ['number', 'integer'] : typeof value === 'boolean' ? ['boolean'] : typeof value === 'string' ? ['string', 'enum', 'number', 'integer'] : Array.isArray(value) ? ['array', 'multiEnum'] : ['object'];
+  return variants.findIndex((v) => kind.includes(v.kind));
+}
+
+/** What a new array entry starts as. */
+function initialItem(item: FormField): unknown {
+  if (item.default !== undefined) return structuredClone(item.default as JsonValue);
+  if (item.kind === 'object') return {};
+  if (item.kind === 'boolean') return false;
+  return '';
+}

@@ -1,0 +1,58 @@
+// Pure formatting helpers shared by the form and the results (no DOM here, so they run in node tests).
+
+import type { FileField } from '../core/forms/model';
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB'];
+
+/** 1536 -> "1.5 KB"; 1 -> "1 byte". Binary multiples, like the file engine's limits. */
+export function formatSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '? bytes';
+  if (bytes === 1) return '1 byte';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 || value >= 100 ? Math.round(value).toString() : (Math.round(value * 10) / 10).toString();
+  return `${shown} ${UNITS[unit]}`;
+}
+
+/** "image/png, .pdf" or "any file". */
+export function formatAccept(accept: readonly string[]): string {
+  return accept.length ? accept.join(', ') : 'any file';
+}
+
+/** The line under a file slot: accepted types and the size limit. */
+export function describeFileSlot(field: Pick<FileField, 'accept' | 'maxSize' | 'multiple'>): string {
+  const parts = [`Accepts ${formatAccept(field.accept)}`];
+  if (field.maxSize !== undefined) parts.push(`up to ${formatSize(field.maxSize)}${field.multiple ? ' each' : ''}`);
+  if (field.multiple) parts.push('several files allowed');
+  return parts.join(' · ');
+}
+
+/** "report.pdf · 1.5 KB · application/pdf". */
+export function describeFile(file: { name: string; size: number; mediaType: string }): string {
+  return `${file.name} · ${formatSize(file.size)} · ${file.mediaType || 'unknown type'}`;
+}
+
+/** Progress as a percentage, or undefined when the total is unknown. */
+export function percent(progress: number, total?: number): number | undefined {
+  if (total === undefined || !(total > 0)) return undefined;
+  return Math.max(0, Math.min(100, Math.round((progress / total) * 100)));
+}
+
+/** ISO date-time -> the value of an `<input type="datetime-local">` in local time ("" when unparsable). */
+export function toLocalDateTimeInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** The value of an `<input type="datetime-local">` -> RFC 3339 in UTC ("" stays ""). */
+export function fromLocalDateTimeInput(local: string): string {
+  if (!local) return '';
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? local : d.toISOString().replace(/\.000Z$/, 'Z');
+}

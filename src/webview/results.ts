@@ -1,0 +1,169 @@
+// Renders ResultViews (newest first). Server text is inserted as text; images and audio come
+// from data: URLs built from base64 the core already capped; nothing is fetched.
+
+import type { ResultItem, SaveItem, StructuredView } from '../core/results/model';
+import type { ResultEntry } from '../shared/protocol';
+import { append, h, icon } from './dom';
+import { formatSize } from './format';
+import { renderMarkdown } from './markdown';
+
+export interface ResultActions {
+  readResource(uri: string): void;
+  save(resultId: string, item: SaveItem): void;
+}
+
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function dataUrl(mimeType: string, data: string | undefined): string | undefined {
+  if (!data || !MEDIA_TYPE.test(mimeType) || !BASE64.test(data)) return undefined;
+  return `data:${mimeType};base64,${data}`;
+}
+
+export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLElement {
+  const { view } = entry;
+  const time = new Date(entry.at).toLocaleTimeString();
+  const status = view.isError ? 'Error' : 'Result';
+  const article = h(
+    'article',
+    { className: `result${view.isError ? ' result-error' : ''}`, attrs: { 'aria-label': `${status} at ${time}`, 'data-call-id': entry.id } },
+    h('header', { className: 'result-header' }, icon(view.isError ? 'error' : 'pass'), ` ${status} · ${time}`),
+  );
+  for (const warning of view.warnings) article.append(h('div', { className: 'warning' }, icon('warning'), ' ', warning));
+  for (const item of view.items) article.append(renderItem(entry.id, item, actions));
+  if (view.structured) article.append(renderStructured(view.structured));
+  // Savable things not linked from an item (e.g. FileOutputs inside structured content).
+  const linked = new Set(view.items.map((i) => i.save?.ref).filter(Boolean));
+  for (const save of view.saves) if (!linked.has(save.ref)) article.append(saveRow(entry.id, save, actions));
+  if (view.items.length === 0 && !view.structured && view.saves.length === 0) article.append(h('p', { className: 'description' }, '(empty result)'));
+  return article;
+}
+
+function saveButton(resultId: string, save: SaveItem, actions: ResultActions): HTMLButtonElement {
+  return h(
+    'button',
+    { className: 'secondary', attrs: { type: 'button', 'aria-label': `Save ${save.name} to workspace…` }, on: { click: () => actions.save(resultId, save) } },
+    icon('save'),
+    ' Save to workspace…',
+  );
+}
+
+function saveRow(resultId: string, save: SaveItem, actions: ResultActions): HTMLElement {
+  const details = [save.name, save.size !== undefined ? formatSize(save.size) : '', save.mimeType ?? ''].filter(Boolean).join(' · ');
+  return h('div', { className: 'result-item file-output' }, icon('file'), h('span', {}, ` ${details} `), saveButton(resultId, save, actions));
+}
+
+function truncatedNote(truncated: { totalChars: number } | undefined): HTMLElement | null {
+  return truncated ? h('div', { className: 'description' }, `Showing the beginning of ${truncated.totalChars.toLocaleString()} characters.`) : null;
+}
+
+/** Plain text, with a toggle to show it as (safe, tiny-subset) Markdown. */
+function textItem(text: string, truncated: { totalChars: number } | undefined): HTMLElement {
+  const plain = h('pre', { className: 'text' }, text);
+  let body: HTMLElement = plain;
+  const toggle = h('button', { className: 'secondary small', attrs: { type: 'button', 'aria-pressed': 'false' } }, icon('markdown'), ' Markdown');
+  toggle.addEventListener('click', () => {
+    const markdown = toggle.getAttribute('aria-pressed') !== 'true';
+    toggle.setAttribute('aria-pressed', String(markdown));
+    const next = markdown ? renderMarkdown(text) : plain;
+    body.replaceWith(next);
+    body = next;
+  });
+  return h('div', { className: 'result-item result-text' }, h('div', { className: 'item-tools' }, toggle), body, truncatedNote(truncated));
+}
+
+function renderItem(resultId: string, item: ResultItem, actions: ResultActions): HTMLElement {
+  const save = item.save ? saveButton(resultId, item.save, actions) : null;
+  switch (item.kind) {
+    case 'text':
+      return textItem(item.text, item.truncated);
+    case 'image':
+    case 'audio': {
+      const src = item.tooLargeToPreview ? undefined : dataUrl(item.mimeType, item.data);
+      const caption = `${item.kind === 'image' ? 'Image' : 'Audio'} · ${item.mimeType} · ${formatSize(item.size)}`;
+      const media = !src
+        ? h('div', { className: 'description' }, 'Too large to preview; save it to open it.')
+        : item.kind === 'image'
+          ? h('img', { attrs: { src, alt: caption } })
+          : h('audio', { attrs: { src, controls: true, 'aria-label': caption } });
+      return h('figure', { className: 'result-item media' }, media, h('figcaption', { className: 'description' }, caption, ' ', save));
+    }
+    case 'resourceLink': {
+      const read = h('button', { className: 'secondary', attrs: { type: 'button', 'aria-label': `Read ${item.uri}` }, on: { click: () => actions.readResource(item.uri) } }, icon('go-to-file'), ' Read');
+      const meta = [item.mimeType, item.size !== undefined ? formatSize(item.size) : undefined].filter(Boolean).join(' · ');
+      return h(
+        'div',
+        { className: 'result-item resource-link' },
+        icon('link'),
+        h('span', { className: 'resource-name' }, ` ${item.title ?? item.name} `),
+        h('code', {}, item.uri),
+        meta ? h('span', { className: 'description' }, ` ${meta}`) : null,
+        item.description ? h('div', { className: 'description' }, item.description) : null,
+        h('div', { className: 'row' }, read, save),
+      );
+    }
+    case 'resourceText':
+      return h(
+        'div',
+        { className: 'result-item resource' },
+        h('div', { className: 'resource-header' }, icon('file-code'), ' ', h('code', {}, item.uri), item.mimeType ? ` · ${item.mimeType}` : '', ' ', save),
+        h('pre', { className: 'text' }, item.text),
+        truncatedNote(item.truncated),
+      );
+    case 'resourceBlob': {
+      const src = item.mimeType?.startsWith('image/') && !item.tooLargeToPreview ? dataUrl(item.mimeType, item.data) : undefined;
+      return h(
+        'div',
+        { className: 'result-item resource' },
+        h('div', { className: 'resource-header' }, icon('file-binary'), ' ', h('code', {}, item.uri), ` · ${item.mimeType ?? 'binary'} · ${formatSize(item.size)} `, save),
+        src ? h('img', { attrs: { src, alt: item.uri } }) : null,
+      );
+    }
+    case 'fileOutput': {
+      const details = [item.name, item.size !== undefined ? formatSize(item.size) : '', item.mimeType ?? ''].filter(Boolean).join(' · ');
+      return h('div', { className: 'result-item file-output' }, icon('file'), h('span', {}, ` ${details} `), save);
+    }
+    case 'unknown':
+      return h('details', { className: 'result-item' }, h('summary', {}, `Unknown content type "${item.type}"`), h('pre', { className: 'text' }, item.json));
+  }
+}
+
+const STATUS_TEXT: Record<StructuredView['status'], string> = {
+  valid: 'matches the output schema',
+  invalid: 'does not match the output schema',
+  missing: 'missing (the tool declares an output schema)',
+  unchecked: 'not checked',
+  skipped: 'not checked (error result)',
+};
+
+function renderStructured(structured: StructuredView): HTMLElement {
+  const bad = structured.status === 'invalid' || structured.status === 'missing';
+  const section = h(
+    'details',
+    { className: `result-item structured${bad ? ' invalid' : ''}`, attrs: { open: true } },
+    h('summary', {}, icon(bad ? 'warning' : structured.status === 'valid' ? 'pass' : 'info'), ` Structured content: ${STATUS_TEXT[structured.status]}`),
+  );
+  for (const error of structured.errors ?? []) section.append(h('div', { className: bad ? 'error' : 'description' }, error));
+  if (structured.json !== undefined) {
+    let tree: HTMLElement | undefined;
+    if (!structured.truncated) {
+      try {
+        tree = jsonTree(JSON.parse(structured.json) as unknown, 0);
+      } catch {
+        tree = undefined;
+      }
+    }
+    append(section, tree ?? h('pre', { className: 'text' }, structured.json), truncatedNote(structured.truncated));
+  }
+  return section;
+}
+
+/** A collapsible tree of a JSON value: objects and arrays as <details>, leaves as text. */
+export function jsonTree(value: unknown, depth: number): HTMLElement {
+  if (value === null || typeof value !== 'object') return h('span', { className: `json-leaf json-${value === null ? 'null' : typeof value}` }, JSON.stringify(value));
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  const summary = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
+  const list = h('ul', { className: 'json-tree' });
+  for (const [key, child] of entries) list.append(h('li', {}, h('span', { className: 'json-key' }, `${key}: `), jsonTree(child, depth + 1)));
+  return h('details', { attrs: { open: depth < 2 } }, h('summary', {}, summary), list);
+}

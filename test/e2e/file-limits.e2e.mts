@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { chooseFromWorkspace, fileSlot, runToolFromPalette } from './steps.mjs';
+import { fixtureServer, withWorkbench } from './workbench.mjs';
+
+test('a 75 KiB PNG for a 64 KiB slot is refused inside the slot, naming the limit, and the server receives nothing', async () => {
+  const record = join(mkdtempSync(join(tmpdir(), 'mcp-host-record-')), 'calls.jsonl');
+  const servers = { files: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('file-server')], env: { FILE_FIXTURE_RECORD: record } } };
+  await withWorkbench('2-file-too-large', { servers }, async (wb) => {
+    const panel = await runToolFromPalette(wb, 'inspect_image', 'files');
+    await chooseFromWorkspace(wb, panel, 'image', 'large-photo.png');
+    const refusal = fileSlot(panel, 'image').getByRole('alert');
+    await refusal.waitFor();
+    await wb.shot('refused-in-slot');
+    const reason = await refusal.innerText();
+    assert.match(reason, /64 KiB|65,?536/, reason);
+    assert.equal(await panel.getByRole('list', { name: 'Chosen files for image' }).getByText('large-photo.png').count(), 0);
+
+    // Run with the slot still empty: the form refuses, nothing is sent
+    await panel.getByRole('button', { name: 'Run' }).click();
+    await wb.page.waitForTimeout(1000);
+    await wb.shot('run-refused');
+    assert.equal(await wb.page.locator('.monaco-dialog-box').count(), 0, 'no confirmation for a refused file');
+  });
+  const calls = existsSync(record) ? readFileSync(record, 'utf8').trim() : '';
+  assert.equal(calls, '', 'the server received no tools/call');
+});

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { withWorkbench } from './workbench.mjs';
+
+test('the command palette lists MCP: Run Tool… once the extension is loaded', async () => {
+  await withWorkbench('palette', {}, async (wb) => {
+    await wb.shot('workbench-loaded');
+    await wb.openPalette('MCP: Run Tool…');
+    await wb.shot('palette-lists-run-tool');
+  });
+});
+
+test('the MCP view lists the configured server and, once it runs, its tools', async () => {
+  await withWorkbench('servers-view', {}, async (wb) => {
+    await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
+    const view = wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: 'Servers' }) });
+    const server = view.locator('.monaco-list-row', { hasText: 'demo' }).first();
+    await server.waitFor({ timeout: 30_000 });
+    await wb.shot('servers-view');
+    await wb.runCommand('MCP: Start Server');
+    await wb.pick('demo');
+    await view.locator('.monaco-list-row', { hasText: 'Describe a file' }).first().waitFor({ timeout: 30_000 });
+    await wb.shot('server-running-with-tools');
+    const rows = await view.locator('.monaco-list-row').allInnerTexts();
+    for (const tool of ['Describe a file', 'Compare images', 'Count slowly']) {
+      assert.ok(rows.some((r) => r.includes(tool)), `${tool} in ${rows.join(' | ')}`);
+    }
+  });
+});

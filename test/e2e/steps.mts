@@ -1,0 +1,76 @@
+// Steps a user takes in the workbench, shared by the scenarios (and by the packaged-.vsix test).
+import assert from 'node:assert/strict';
+import type { FrameLocator, Locator } from 'playwright-core';
+import type { Workbench } from './workbench.mjs';
+
+/** MCP: Run Tool… from the palette, then the tool's row in the quick pick (servers start on demand). */
+export async function runToolFromPalette(wb: Workbench, toolTitle: string, server = 'demo'): Promise<FrameLocator> {
+  await wb.runCommand('MCP: Run Tool…');
+  const row = wb.quickPickRow(toolTitle).filter({ hasText: server }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await wb.shot('run-tool-quick-pick');
+  await row.click();
+  const panel = wb.webview();
+  await panel.getByRole('button', { name: 'Run' }).waitFor({ timeout: 30_000 });
+  await wb.shot('tool-form');
+  return panel;
+}
+
+/** A file slot's "From workspace…" button, then the file in the workspace quick pick. */
+export async function chooseFromWorkspace(wb: Workbench, panel: FrameLocator, slotLabel: string, fileName: string): Promise<void> {
+  await fileSlot(panel, slotLabel).getByRole('button', { name: 'From workspace…' }).click();
+  const input = wb.quickInput.locator('.quick-input-box input');
+  await input.waitFor();
+  await input.fill(fileName);
+  const row = wb.quickPickRowLabelled(fileName).first();
+  await row.waitFor({ timeout: 15_000 });
+  await wb.shot(`workspace-files-${fileName}`);
+  await row.click();
+}
+
+/** The group of a file slot in the form, by its label. */
+export function fileSlot(panel: FrameLocator, label: string): Locator {
+  return panel.getByRole('group', { name: label });
+}
+
+/** The modal confirmation VS Code shows before files are sent. */
+export function dialog(wb: Workbench): Locator {
+  return wb.page.locator('.monaco-dialog-box');
+}
+
+export async function answerDialog(wb: Workbench, button: string): Promise<void> {
+  const box = dialog(wb);
+  await box.waitFor({ timeout: 15_000 });
+  await wb.shot('confirmation');
+  await box.getByRole('button', { name: button, exact: true }).click();
+  await box.waitFor({ state: 'hidden' });
+}
+
+/** The newest result in the tool panel. */
+export function newestResult(panel: FrameLocator): Locator {
+  return panel.getByRole('region', { name: 'Results' }).locator('article.result').first();
+}
+
+/**
+ * Scenario 1: palette → MCP: Run Tool… → describe_file → From workspace… → photo.png → Run → Send →
+ * the result names the type, the size and the dimensions.
+ */
+export async function describePngFromWorkspace(wb: Workbench): Promise<void> {
+  const panel = await runToolFromPalette(wb, 'Describe a file');
+  await chooseFromWorkspace(wb, panel, 'File', 'photo.png');
+  const chosen = panel.getByRole('list', { name: 'Chosen files for File' });
+  await chosen.getByText('photo.png').waitFor();
+  await wb.shot('file-chosen');
+  await panel.getByRole('button', { name: 'Run' }).click();
+  const box = dialog(wb);
+  await box.waitFor();
+  assert.match(await box.innerText(), /photo\.png/);
+  await answerDialog(wb, 'Send');
+  const result = newestResult(panel);
+  await result.waitFor({ timeout: 30_000 });
+  await wb.shot('result');
+  const text = await result.innerText();
+  assert.match(text, /Type: image\/png/);
+  assert.match(text, /7214 bytes/);
+  assert.match(text, /64 × 48 pixels/);
+}

@@ -1,0 +1,243 @@
+// The end-to-end harness: a fresh code-server + headless Chromium per scenario, the extension
+// loaded either from this folder (development) or from an installed .vsix, a fresh copy of the
+// demo workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png.
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import { installExtension, openBrowser, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const demoServer = join(root, 'dist/demo-server.js');
+
+/** Bundles a server from test/fixtures into one .js file that `node` runs from any folder. */
+export async function fixtureServer(name: string): Promise<string> {
+  const outfile = join(root, '.cache/e2e-fixtures', `${name}.js`);
+  await esbuild.build({
+    entryPoints: [join(root, 'test/fixtures', `${name}.ts`)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+export interface ServerEntry {
+  type?: 'stdio' | 'http' | 'sse';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+}
+
+export interface WorkbenchOptions {
+  /** Extra servers next to `demo` in the workspace's .vscode/mcp.json. */
+  servers?: Record<string, ServerEntry>;
+  inputs?: unknown[];
+  /** Install this .vsix instead of loading the development folder. */
+  vsix?: string;
+  settings?: Record<string, unknown>;
+}
+
+export class Workbench {
+  private step = 0;
+  private readonly log: string[] = [];
+
+  private constructor(
+    readonly scenario: string,
+    readonly page: Page,
+    readonly browser: BrowserContext,
+    readonly server: CodeServer,
+    readonly folder: string,
+    readonly artifacts: string,
+    private readonly payload: [string, string][] | undefined,
+    private readonly installedExtensionsDir: string | undefined,
+  ) {
+    page.on('console', (m) => this.log.push(`[${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => this.log.push(`[pageerror] ${e.message}`));
+  }
+
+  static async open(scenario: string, options: WorkbenchOptions = {}): Promise<Workbench> {
+    const artifacts = join(root, '.artifacts/e2e', scenario);
+    rmSync(artifacts, { recursive: true, force: true });
+    mkdirSync(artifacts, { recursive: true });
+    const folder = makeWorkspace(options);
+
+    let extensionsDir: string | undefined;
+    if (options.vsix) {
+      extensionsDir = mkdtempSync(join(tmpdir(), 'mcp-host-ext-'));
+      installExtension(options.vsix, extensionsDir);
+    }
+    const server = await startCodeServer({
+      workspace: folder,
+      extensionsDir,
+      settings: options.settings,
+      logFile: join(artifacts, 'code-server.log'),
+    });
+    const browser = await openBrowser();
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const payload: [string, string][] | undefined = options.vsix
+      ? undefined
+      : [['extensionDevelopmentPath', server.remoteUri(root)]];
+    const wb = new Workbench(scenario, page, browser, server, folder, artifacts, payload, extensionsDir);
+    await wb.load();
+    return wb;
+  }
+
+  /** Opens (or reloads) the workbench and waits for the Explorer to list the workspace. */
+  async load(): Promise<void> {
+    await this.page.goto(this.server.workbenchUrl(this.folder, this.payload));
+    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+  }
+
+  async shot(name: string): Promise<string> {
+    this.step += 1;
+    const file = join(this.artifacts, `${String(this.step).padStart(2, '0')}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** A row of the open quick input (palette, quick pick, simple file dialog) whose text contains `text`. */
+  quickPickRow(text: string | RegExp): Locator {
+    return this.quickInput.locator('.monaco-list-row', { hasText: text });
+  }
+
+  /**
+   * Runs a command from the palette by its title ("MCP: Run Tool…"). The palette's list is built
+   * when it opens, so a command registered a moment later needs the palette reopened.
+   */
+  async runCommand(title: string, attempts = 10): Promise<void> {
+    await this.openPalette(title, attempts);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Opens the palette filtered by `title` and waits for the matching row. */
+  async openPalette(title: string, attempts = 10): Promise<Locator> {
+    const input = this.quickInput.locator('.quick-input-box input');
+    for (let i = 1; ; i++) {
+      await this.page.keyboard.press('F1');
+      await input.waitFor();
+      await input.fill(`>${title}`);
+      const row = this.quickPickRow(title).first();
+      try {
+        await row.waitFor({ timeout: 3000 });
+        return row;
+      } catch (e) {
+        if (i >= attempts) throw e;
+        await this.page.keyboard.press('Escape');
+        await this.page.waitForTimeout(500);
+      }
+    }
+  }
+
+  /** Types into the open quick input and accepts. */
+  async answerQuickInput(text: string): Promise<void> {
+    const input = this.quickInput.locator('.quick-input-box input');
+    await input.waitFor();
+    await input.fill(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** A row of the open quick input whose label is exactly `label` (photo.png, not large-photo.png). */
+  quickPickRowLabelled(label: string): Locator {
+    const exact = new RegExp(`^\\s*(\\$\\([\\w-]+\\)\\s*)?${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    return this.quickInput
+      .locator('.monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: exact }) });
+  }
+
+  /** Picks a row of the open quick pick by its text. */
+  async pick(text: string | RegExp): Promise<void> {
+    const row = this.quickPickRow(text).first();
+    await row.waitFor();
+    await row.click();
+  }
+
+  /** The content of the visible webview panel (two nested iframes): the tool form or an elicitation. */
+  webview(): FrameLocator {
+    return this.page
+      .locator('iframe.webview.ready')
+      .filter({ visible: true })
+      .first()
+      .contentFrame()
+      .frameLocator('iframe#active-frame');
+  }
+
+  /** A notification toast containing `text`. */
+  notification(text: string | RegExp): Locator {
+    return this.page.locator('.notification-toast', { hasText: text });
+  }
+
+  /** The Explorer row of a workspace file, by its exact name. */
+  explorerItem(name: string): Locator {
+    return this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
+  }
+
+  /**
+   * Opens a file's Explorer context menu and chooses `action`. The menu is built when it opens, so an
+   * entry contributed by an extension that was still loading needs the menu reopened.
+   */
+  async explorerMenu(name: string, action: string, attempts = 10): Promise<void> {
+    const entry = this.page.locator('.context-view .action-label', { hasText: action });
+    for (let i = 1; ; i++) {
+      await this.explorerItem(name).click({ button: 'right' });
+      try {
+        await entry.first().waitFor({ timeout: 2000 });
+        break;
+      } catch (e) {
+        if (i >= attempts) throw e;
+        await this.page.keyboard.press('Escape');
+        await this.page.waitForTimeout(500);
+      }
+    }
+    await this.shot('explorer-menu');
+    await entry.first().click();
+  }
+
+  async close(failed = false): Promise<void> {
+    if (failed) await this.shot('failure').catch(() => {});
+    writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
+    await this.browser.close();
+    await this.server.stop();
+    rmSync(this.folder, { recursive: true, force: true });
+    if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
+  }
+}
+
+/** A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path. */
+function makeWorkspace(options: WorkbenchOptions): string {
+  const folder = mkdtempSync(join(tmpdir(), 'mcp-host-ws-'));
+  cpSync(join(root, 'examples/workspace'), folder, { recursive: true });
+  const config = {
+    ...(options.inputs ? { inputs: options.inputs } : {}),
+    servers: { demo: { type: 'stdio', command: 'node', args: [demoServer] }, ...options.servers },
+  };
+  writeFileSync(join(folder, '.vscode/mcp.json'), JSON.stringify(config, null, 2));
+  return folder;
+}
+
+/** Runs a scenario body with a workbench that is always closed, with a last screenshot on failure. */
+export async function withWorkbench(
+  scenario: string,
+  options: WorkbenchOptions,
+  body: (wb: Workbench) => Promise<void>,
+): Promise<void> {
+  const wb = await Workbench.open(scenario, options);
+  let failed = true;
+  try {
+    await body(wb);
+    failed = false;
+  } finally {
+    await wb.close(failed);
+  }
+}

@@ -1,0 +1,39 @@
+import * as assert from 'node:assert/strict';
+import { api, resultText, workspaceFile } from './helpers';
+
+describe('the demo server', () => {
+  after(async () => (await api()).servers.stop('demo'));
+
+  it('starts and lists its tools', async () => {
+    const host = await api();
+    await host.servers.start('demo');
+    const state = host.servers.list().find((s) => s.name === 'demo')?.state;
+    assert.equal(state?.kind, 'running');
+    const tools = host.servers.tools('demo').map((t) => t.name).sort();
+    assert.deepEqual(tools, ['attach_note', 'compare_images', 'describe_file', 'export_report', 'receipt_from_photo', 'slow_count']);
+  });
+
+  it('describes a workspace PNG put into a file slot: type, size and dimensions', async () => {
+    const host = await api();
+    const view = await host.callTool('demo', 'describe_file', {}, { file: [workspaceFile('photo.png')] });
+    const text = resultText(view);
+    assert.equal(view.isError, false, text);
+    assert.match(text, /Type: image\/png/);
+    assert.match(text, /7214 bytes/);
+    assert.match(text, /64 × 48 pixels/);
+  });
+
+  it('refuses a file larger than the slot allows, naming the limit, before calling the tool', async () => {
+    const host = await api();
+    await assert.rejects(
+      host.callTool('demo', 'attach_note', { note: 'too big' }, { attachment: [workspaceFile('large-photo.png')] }),
+      (e: Error) => /64 KiB|65,?536/.test(e.message),
+    );
+  });
+
+  it('stops on request', async () => {
+    const host = await api();
+    await host.servers.stop('demo');
+    assert.equal(host.servers.list().find((s) => s.name === 'demo')?.state.kind, 'stopped');
+  });
+});

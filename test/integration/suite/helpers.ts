@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import type { McpHostApi } from '../../../src/extension/extension';
+
+export const EXTENSION_ID = 'mcp-host.mcp-host';
+
+export function extension(): vscode.Extension<McpHostApi> {
+  const ext = vscode.extensions.getExtension<McpHostApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  return ext;
+}
+
+/** The API MCP Host returns from activate(). */
+export async function api(): Promise<McpHostApi> {
+  return extension().activate();
+}
+
+export function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the integration tests need the test workspace open');
+  return folder.uri;
+}
+
+export function workspaceFile(name: string): string {
+  return vscode.Uri.joinPath(workspaceRoot(), name).fsPath;
+}
+
+/** All the text items of a result, one string. */
+export function resultText(view: { items: { kind: string; text?: string }[] }): string {
+  return view.items.map((i) => (i.kind === 'text' ? i.text : '')).join('\n');
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,207 @@
+// The `mcp-host` command: its arguments, output and exit codes (0 ok, 1 usage/refused, 4 server, 5 tool error).
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { parseArgs, run, type CliIo } from '../../src/cli/main';
+import { fixturePath, repoRoot, startHttpFixture, type RunningHttpServer } from '../fixtures/servers';
+
+const FIXTURE = ['--', process.execPath, '--import', 'tsx', fixturePath('era2025-server.ts')];
+
+async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = repoRoot) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => { out += d; });
+  stderr.on('data', (d) => { err += d; });
+  const io: CliIo = { stdout, stderr, env: { ...process.env, ...env }, cwd, interactive: false };
+  const code = await run(argv, io);
+  return { code, out, err };
+}
+
+function workspace(config: object | string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-'));
+  mkdirSync(join(dir, '.vscode'));
+  writeFileSync(join(dir, '.vscode', 'mcp.json'), typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  return dir;
+}
+
+test('parses options before "--" and keeps everything after it as the server command', () => {
+  const a = parseArgs(['call', 'echo', '--args={"a":1}', '--file', 'x=1.png', '--file', 'y=2.png', '--json', '--', 'node', '--json']);
+  assert.equal(a.command, 'call');
+  assert.deepEqual(a.positional, ['echo']);
+  assert.equal(a.args, '{"a":1}');
+  assert.deepEqual(a.files, ['x=1.png', 'y=2.png']);
+  assert.equal(a.json, true);
+  assert.deepEqual(a.stdio, ['node', '--json']);
+});
+
+test('usage errors exit 1 and say what is wrong', async () => {
+  assert.deepEqual((await cli(['frobnicate'])).code, 1);
+  const noTarget = await cli(['tools']);
+  assert.equal(noTarget.code, 1);
+  assert.match(noTarget.err, /give a TARGET/);
+  const badArgs = await cli(['call', 'echo', '--args', '{nope', ...FIXTURE]);
+  assert.equal(badArgs.code, 1);
+  assert.match(badArgs.err, /--args is not valid JSON/);
+  const badTimeout = await cli(['call', 'echo', '--timeout', 'soon', ...FIXTURE]);
+  assert.equal(badTimeout.code, 1);
+  assert.match(badTimeout.err, /--timeout must be a positive whole number/);
+  assert.equal((await cli(['tools', '--bogus', ...FIXTURE])).code, 1);
+});
+
+describe('against a stdio server', () => {
+  test('tools lists names, titles and descriptions; --json prints the tool objects', async () => {
+    const r = await cli(['tools', ...FIXTURE]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^echo {2}— Returns its text$/m);
+    assert.match(r.out, /^add {2}\(Add two numbers\)$/m);
+    assert.match(r.out, /^describe_photo .*\n {4}photo {2}file {2}accept image\/png/m);
+    const json = await cli(['tools', '--json', ...FIXTURE]);
+    assert.equal(json.code, 0);
+    assert.ok((JSON.parse(json.out) as { name: string }[]).some((t) => t.name === 'ask_file'));
+  });
+
+  test('call prints the text content, or the raw result with --json', async () => {
+    const r = await cli(['call', 'echo', '--args', '{"text":"hello world"}', ...FIXTURE]);
+    assert.deepEqual([r.code, r.out], [0, 'hello world\n']);
+    const json = await cli(['call', 'add', '--args', '{"a":1,"b":2}', '--json', ...FIXTURE]);
+    assert.equal(json.code, 0);
+    assert.deepEqual(JSON.parse(json.out).structuredContent, { sum: 3 });
+  });
+
+  test('a tool error exits 5, a server that dies mid-call exits 4', async () => {
+    const fail = await cli(['call', 'fail', ...FIXTURE]);
+    assert.equal(fail.code, 5);
+    assert.match(fail.err, /the tool failed on purpose/);
+    const crash = await cli(['call', 'crash', ...FIXTURE]);
+    assert.equal(crash.code, 4);
+    assert.match(crash.err, /exit code 3/);
+  });
+
+  test('a JSON-RPC or validation error from the server exits 5', async () => {
+    const r = await cli(['call', 'bad_output', ...FIXTURE]);
+    assert.equal(r.code, 5);
+    assert.match(r.err, /output schema/);
+  });
+
+  test('a missing command exits 4 with an actionable message', async () => {
+    const r = await cli(['tools', '--', 'no-such-mcp-server-binary']);
+    assert.equal(r.code, 4);
+    assert.match(r.err, /command not found: no-such-mcp-server-binary — give the absolute path in mcp.json/);
+  });
+
+  test('an unknown tool exits 1 and lists the tools', async () => {
+    const r = await cli(['call', 'nope', ...FIXTURE]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /has no tool "nope" \(tools: echo, add/);
+  });
+
+  test('--file turns a local file into the argument, and a file over the tool\'s limit is refused before sending (exit 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-files-'));
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(52)]);
+    writeFileSync(join(dir, 'small.png'), png);
+    writeFileSync(join(dir, 'big.png'), Buffer.concat([png, Buffer.alloc(2000)]));
+    const ok = await cli(['call', 'describe_photo', '--file', `photo=${join(dir, 'small.png')}`, ...FIXTURE]);
+    assert.deepEqual([ok.code, ok.out], [0, `image/png ${png.length} bytes\n`]);
+    const big = await cli(['call', 'describe_photo', '--file', `photo=${join(dir, 'big.png')}`, ...FIXTURE]);
+    assert.equal(big.code, 1);
+    assert.match(big.err, /photo/);
+  });
+
+  test('--elicit decline answers the server\'s question with decline', async () => {
+    const r = await cli(['call', 'ask_file', '--elicit', 'decline', ...FIXTURE]);
+    assert.equal(r.code, 0);
+    assert.deepEqual(JSON.parse(r.out), { action: 'decline' });
+  });
+
+  test('--timeout cuts off a call that takes too long', async () => {
+    const r = await cli(['call', 'slow', '--args', '{"steps":1,"delayMs":2000}', '--timeout', '150', ...FIXTURE]);
+    assert.equal(r.code, 4);
+    assert.match(r.err, /no answer within 150 ms/);
+  });
+
+  test('--verbose prints the connection log to stderr', async () => {
+    const r = await cli(['call', 'echo', '--args', '{"text":"v"}', '--verbose', ...FIXTURE]);
+    assert.equal(r.code, 0);
+    assert.match(r.err, /\[info\] connected over stdio/);
+    assert.equal(r.out, 'v\n');
+  });
+});
+
+describe('--server with a config file', () => {
+  const serverDef = { command: process.execPath, args: ['--import', 'tsx', fixturePath('era2025-server.ts')], cwd: repoRoot };
+
+  test('servers lists the configured servers; a broken file exits 1 naming file, line and column', async () => {
+    const dir = workspace({ servers: { local: serverDef, web: { url: 'http://127.0.0.1:9/mcp' } } });
+    const r = await cli(['servers'], {}, dir);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^local\tstdio\t/m);
+    assert.match(r.out, /^web\thttp\thttp:\/\/127\.0\.0\.1:9\/mcp$/m);
+    const broken = workspace('{\n  "servers": {\n    "a": { "command": "x" },,\n  }\n}');
+    const b = await cli(['servers'], {}, broken);
+    assert.equal(b.code, 1);
+    assert.match(b.err, /mcp\.json:3:29: /);
+  });
+
+  test('calls a tool of a configured server, taking ${input:…} from MCP_INPUT_<ID>', async () => {
+    const dir = workspace({
+      inputs: [{ type: 'promptString', id: 'greeting', description: 'Greeting' }],
+      servers: { local: { ...serverDef, env: { GREETING: '${input:greeting}' } } },
+    });
+    const r = await cli(['call', 'echo', '--args', '{"text":"ok"}', '--server', 'local'], { MCP_INPUT_greeting: 'hi' }, dir);
+    assert.deepEqual([r.code, r.out], [0, 'ok\n']);
+    const missing = await cli(['call', 'echo', '--server', 'local'], { MCP_INPUT_greeting: undefined }, dir);
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /needs the input "greeting": set MCP_INPUT_greeting/);
+  });
+
+  test('an unknown server name exits 1 and lists the known ones', async () => {
+    const dir = workspace({ servers: { local: serverDef } });
+    const r = await cli(['tools', '--server', 'other'], {}, dir);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /no server named "other" .* \(servers: local\)/);
+  });
+});
+
+describe('--url', () => {
+  let server: RunningHttpServer;
+  before(async () => { server = await startHttpFixture('era2025-server.ts', '--http'); });
+  after(() => server.stop());
+
+  test('lists and calls over Streamable HTTP', async () => {
+    const r = await cli(['call', 'echo', '--args', '{"text":"remote"}', '--url', server.url]);
+    assert.deepEqual([r.code, r.out], [0, 'remote\n']);
+  });
+
+  test('an unreachable URL exits 4', async () => {
+    const r = await cli(['tools', '--url', `http://127.0.0.1:${server.port}/nothing-here`]);
+    assert.equal(r.code, 4);
+  });
+});
+
+test('the mcp-host process exits with the documented code', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli', 'main.ts'), 'call', 'fail', ...FIXTURE],
+    { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 5);
+  assert.match(r.stderr, /the tool failed on purpose/);
+});
+
+test('Ctrl-C cancels the call in flight and exits 130', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli', 'main.ts'), 'call', 'slow',
+    '--args', '{"steps":100,"delayMs":100}', '--verbose', ...FIXTURE], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => {
+    err += d;
+    if (/progress 1\/100/.test(err)) child.kill('SIGINT');
+  });
+  const started = Date.now();
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  assert.equal(code, 130);
+  assert.match(err, /was cancelled/);
+  assert.ok(Date.now() - started < 10_000, 'it did not wait for the 10 s call');
+});

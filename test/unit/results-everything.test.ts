@@ -1,0 +1,69 @@
+// Result views of server-everything's real tools: structured output (draft-07 schema), resources,
+// images, annotations, progress and cancellation.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CallCancelledError, ServerConnection } from '../../src/core/connection';
+import { Logger } from '../../src/core/log';
+import { resolveSave, resourceContentsView, toResultView } from '../../src/core/results';
+import { everythingStdio } from '../fixtures/servers';
+
+const log = new Logger(() => undefined, 'error');
+const conn = new ServerConnection(everythingStdio(), { log });
+before(() => conn.start());
+after(() => conn.stop());
+
+const toolNamed = (name: string) => {
+  const tool = conn.tools.find((t) => t.name === name);
+  assert.ok(tool, `server-everything has ${name}`);
+  return tool;
+};
+
+test('structured output with a draft-07 output schema is validated: valid as sent, invalid when it breaks the schema', async () => {
+  const tool = toolNamed('get-structured-content');
+  assert.match(String((tool.outputSchema as { $schema?: string }).$schema), /draft-07/);
+  const result = await conn.callTool('get-structured-content', { location: 'Chicago' });
+  const view = toResultView(result, tool);
+  assert.equal(view.structured!.status, 'valid');
+  assert.match(view.structured!.json!, /"conditions": "Light rain \/ drizzle"/);
+
+  const broken = toResultView({ ...result, structuredContent: { temperature: 'hot', conditions: 'x' } }, tool).structured!;
+  assert.equal(broken.status, 'invalid');
+  assert.deepEqual(broken.errors!.sort(), ['/humidity: Required.', '/temperature: Must be a number.']);
+  assert.match(broken.json!, /"hot"/);
+  assert.equal(toResultView({ content: result.content }, tool).structured!.status, 'missing');
+});
+
+test('resource links are listed and read on demand; embedded resources can be saved', async () => {
+  const links = toResultView(await conn.callTool('get-resource-links', { count: 2 }));
+  const linkItems = links.items.filter((i) => i.kind === 'resourceLink');
+  assert.equal(linkItems.length, 2);
+  const first = linkItems[0]!;
+  assert.ok(first.kind === 'resourceLink' && first.uri.startsWith('demo://'));
+  const read = resourceContentsView(await conn.readResource(first.uri));
+  assert.ok(read.length >= 1);
+  assert.ok(['resourceText', 'resourceBlob'].includes(read[0]!.kind));
+
+  const result = await conn.callTool('get-resource-reference', { resourceType: 'Blob', resourceId: 2 });
+  const blob = toResultView(result).items.find((i) => i.kind === 'resourceBlob');
+  assert.ok(blob && blob.kind === 'resourceBlob' && blob.size > 0 && blob.save);
+  const saved = resolveSave(result, blob.save!);
+  assert.ok(saved.kind === 'bytes' && saved.bytes.length === blob.size);
+});
+
+test('images and annotations come through for display', async () => {
+  const view = toResultView(await conn.callTool('get-annotated-message', { messageType: 'success', includeImage: true }));
+  assert.deepEqual(view.items[0], { kind: 'text', text: 'Operation completed successfully', annotations: { audience: ['user'], priority: 0.7 } });
+  const image = view.items.find((i) => i.kind === 'image');
+  assert.ok(image && image.kind === 'image' && image.mimeType === 'image/png' && image.data && image.size > 0);
+});
+
+test('a long-running operation reports progress, and cancelling it reads as cancelled, not failed', async () => {
+  const reports: number[] = [];
+  const result = await conn.callTool('trigger-long-running-operation', { duration: 0.5, steps: 5 }, { onProgress: (p) => reports.push(p.progress) });
+  assert.match(toResultView(result).items.map((i) => (i.kind === 'text' ? i.text : '')).join(), /completed/i);
+  assert.ok(reports.length >= 3, `${reports.length} progress reports`);
+
+  const abort = new AbortController();
+  const pending = conn.callTool('trigger-long-running-operation', { duration: 5, steps: 5 }, { signal: abort.signal, onProgress: () => abort.abort() });
+  await assert.rejects(pending, (e: Error) => e instanceof CallCancelledError);
+});

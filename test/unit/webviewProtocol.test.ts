@@ -1,0 +1,84 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isHostMessage, isPersistedState, isResponseTo, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../src/shared/protocol';
+
+test('every webview -> host message shape passes the guard', () => {
+  const messages: WebviewMessage[] = [
+    { type: 'ready' },
+    { type: 'pickFile', field: '/image', source: 'workspace' },
+    { type: 'pickFile', field: '/image', source: 'browse' },
+    { type: 'removeFile', field: '/docs', index: 1 },
+    { type: 'submit', values: { a: 1 } },
+    { type: 'cancelCall', callId: 'c1' },
+    { type: 'answer', action: 'accept', values: { name: 'x' } },
+    { type: 'answer', action: 'decline' },
+    { type: 'openUrl', url: 'https://example.com' },
+    { type: 'readResource', uri: 'file:///a' },
+    { type: 'saveOutput', resultId: 'c1', itemId: 'content/0' },
+    { type: 'valuesChanged', values: {} },
+    { type: 'request', id: 1, method: 'validate', params: { values: {} } },
+  ];
+  for (const m of messages) assert.ok(isWebviewMessage(m), JSON.stringify(m));
+});
+
+test('malformed webview messages are refused', () => {
+  const bad: unknown[] = [
+    null,
+    'ready',
+    {},
+    { type: 'nope' },
+    { type: 'pickFile', field: '/a', source: 'disk' },
+    { type: 'removeFile', field: '/a', index: -1 },
+    { type: 'removeFile', field: '/a', index: 1.5 },
+    { type: 'submit', values: [] },
+    { type: 'answer', action: 'maybe' },
+    { type: 'answer', action: 'accept', values: 'x' },
+    { type: 'request', id: 1, method: 'validate', params: {} },
+    { type: 'request', id: 1, method: 'readFile', params: { path: '/etc/passwd' } },
+  ];
+  for (const m of bad) assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
+});
+
+test('host -> webview messages pass the guard; malformed ones do not', () => {
+  const good: HostMessage[] = [
+    { type: 'init', panel: { kind: 'inputs', heading: { title: 't', server: 's' }, form: { source: 'elicitation', fields: [], validationSchema: {}, warnings: [] }, values: {} } },
+    { type: 'fileSelected', field: '/a', files: [{ name: 'a.png', size: 3, mediaType: 'image/png', warnings: [] }] },
+    { type: 'fileRefused', field: '/a', reason: 'too big' },
+    { type: 'validation', errors: { '/a': 'Required.' } },
+    { type: 'callStarted', callId: 'c' },
+    { type: 'progress', callId: 'c', progress: 1, total: 2, message: 'half' },
+    { type: 'result', callId: 'c', view: { isError: false, items: [], saves: [], warnings: [] } },
+    { type: 'callEnded', callId: 'c', outcome: 'failed', error: 'boom' },
+    { type: 'uploadProgress', field: '/a', sent: 1, total: 2 },
+    { type: 'response', id: 3, method: 'validate', ok: true, result: { errors: {} } },
+    { type: 'response', id: 3, method: 'validate', ok: false, error: 'x' },
+  ];
+  for (const m of good) assert.ok(isHostMessage(m), JSON.stringify(m));
+  const bad: unknown[] = [
+    { type: 'init', panel: { kind: 'other' } },
+    { type: 'fileSelected', field: '/a', files: [{ name: 'a', size: '3', mediaType: 'x', warnings: [] }] },
+    { type: 'validation', errors: { '/a': 1 } },
+    { type: 'progress', callId: 'c', progress: Number.NaN },
+    { type: 'callEnded', callId: 'c', outcome: 'exploded' },
+    { type: 'response', id: 3, method: 'validate', ok: false },
+  ];
+  for (const m of bad) assert.equal(isHostMessage(m), false, JSON.stringify(m));
+});
+
+test('responses are matched to their request by method and id', () => {
+  const response: HostMessage = { type: 'response', id: 7, method: 'validate', ok: true, result: { errors: {} } };
+  assert.ok(isResponseTo(response, 'validate', 7));
+  assert.equal(isResponseTo(response, 'validate', 8), false);
+});
+
+test('a file reaches the webview as a summary of a few dozen bytes, whatever its size', () => {
+  const message: HostMessage = { type: 'fileSelected', field: '/video', files: [{ name: 'big.mp4', size: 50 * 1024 * 1024, mediaType: 'video/mp4', warnings: [] }] };
+  assert.ok(JSON.stringify(message).length < 200);
+});
+
+test('a restored panel state is recognised; anything else is not', () => {
+  const panel = { kind: 'inputs', heading: { title: 't', server: 's' }, form: { source: 'elicitation', fields: [], validationSchema: {}, warnings: [] }, values: {} };
+  assert.ok(isPersistedState({ panel }));
+  assert.equal(isPersistedState({ panel: { kind: 'x', heading: {} } }), false);
+  assert.equal(isPersistedState(undefined), false);
+});
