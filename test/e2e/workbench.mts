@@ -173,11 +173,6 @@ export class Workbench {
       .frameLocator('iframe#active-frame');
   }
 
-  /** A notification toast containing `text`. */
-  notification(text: string | RegExp): Locator {
-    return this.page.locator('.notification-toast', { hasText: text });
-  }
-
   /** The Explorer row of a workspace file, by its exact name. */
   explorerItem(name: string): Locator {
     return this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);

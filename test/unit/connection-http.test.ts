@@ -47,6 +47,21 @@ describe('2025-era fixture over Streamable HTTP', () => {
     }
   });
 
+  test('each JSON-RPC message is traced once at trace level', async () => {
+    const lines: string[] = [];
+    const c = new ServerConnection(httpServer('h', server.url), { log: new Logger((l, m) => lines.push(m), 'trace') });
+    await c.start();
+    try {
+      await c.callTool('echo', { text: 'traced' });
+    } finally {
+      await c.stop();
+    }
+    const sent = lines.filter((l) => l.startsWith('[host -> server]') && l.includes('"tools/call"'));
+    const received = lines.filter((l) => l.startsWith('[server -> host]') && l.includes('traced'));
+    assert.equal(sent.length, 1);
+    assert.equal(received.length, 1);
+  });
+
   test('a binary-mode handler learns the server origin and the configured Authorization header', async () => {
     let origin: string | undefined;
     let auth: string | undefined;
@@ -158,10 +173,12 @@ test('configured headers are sent, and a 401 is reported without falling back to
   }
 });
 
-test('nothing listening at the URL gives a clear error state', async () => {
+test('nothing listening at the URL gives a clear error state, over Streamable HTTP and SSE', async () => {
   const port = await freePort();
-  const { c } = connect(`http://127.0.0.1:${port}/mcp`, { connectTimeoutMs: 5000 });
-  await assert.rejects(c.start(), ServerStartError);
-  assert.equal(c.state.kind, 'error');
-  assert.match(c.state.kind === 'error' ? c.state.reason : '', /nothing is listening|ECONNREFUSED|fetch failed/);
+  for (const [path, transport] of [['/mcp', 'http'], ['/sse', 'sse']] as const) {
+    const url = `http://127.0.0.1:${port}${path}`;
+    const { c } = connect(url, { connectTimeoutMs: 5000 }, transport);
+    await assert.rejects(c.start(), ServerStartError);
+    assert.deepEqual(c.state, { kind: 'error', reason: `nothing is listening at ${url}` });
+  }
 });

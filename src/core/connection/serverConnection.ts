@@ -64,7 +64,7 @@ class HostClient extends Client {
   }
 }
 
-/** Installs trace logging of every JSON-RPC message on a transport (only done when trace is on). */
+/** Installs trace logging of every JSON-RPC message on a transport. */
 function traceTraffic(transport: Transport, log: Logger): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
@@ -353,7 +353,8 @@ export class ServerConnection {
         ? new SSEClientTransport(new URL(server.url), { requestInit })
         : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
     }
-    if (this.log.isEnabled('trace')) traceTraffic(transport, this.log);
+    // Always installed, so turning trace on later takes effect at once; lines are built only when it is on.
+    traceTraffic(transport, this.log);
     return transport;
   }
 
@@ -451,8 +452,14 @@ export class ServerConnection {
     }
     const status = httpStatusOf(e);
     if (status === 401 || status === 403) return `the server refused the connection (HTTP ${status}): check the credentials in "headers"`;
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
-    if (cause === 'ECONNREFUSED') return `nothing is listening at ${(this.server as { url: string }).url}`;
+    const url = (this.server as { url?: string }).url;
+    for (let cur = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
+      const code = (cur as { code?: unknown }).code;
+      if (code === 'ECONNREFUSED') return `nothing is listening at ${url}`;
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${url} could not be found`;
+    }
+    // The SSE transport reports the socket error only in its message.
+    if (/\bECONNREFUSED\b/.test(describe(e))) return `nothing is listening at ${url}`;
     return describe(e);
   }
 

@@ -3,7 +3,7 @@
 // server's own origin; callers decide about other origins before calling.
 
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { refuseInsecureUrl } from '../results/save';
@@ -63,33 +63,37 @@ export async function uploadMultipart(opts: UploadOptions): Promise<void> {
     });
     req.on('error', (e) => reject(opts.signal.aborted ? new Error('the upload was cancelled') : new Error(`the upload to ${url.origin} failed: ${e.message}`)));
 
+    // One reused buffer: each chunk is read only after the previous one has left for the socket,
+    // so memory stays at one chunk whatever the file's size (no garbage for the collector either).
+    const write = (data: Buffer | string) => new Promise<void>((done, fail) => {
+      req.write(data, (e) => (e ? fail(e) : done()));
+    });
     const writeAll = async (): Promise<void> => {
+      const chunk = Buffer.allocUnsafe(256 * 1024);
       let sent = 0;
       for (let i = 0; i < opts.files.length; i++) {
         const file = opts.files[i]!;
-        if (!req.write(headers[i])) await drained(req);
-        let bytes = 0;
-        for await (const chunk of createReadStream(file.path)) {
-          bytes += (chunk as Buffer).length;
-          if (bytes > file.size) throw new Error(`${file.name} grew while it was being uploaded; choose it again`);
-          sent += (chunk as Buffer).length;
-          if (!req.write(chunk)) await drained(req);
-          opts.onBytes?.(sent);
+        await write(headers[i]!);
+        const handle = await open(file.path, 'r');
+        try {
+          let bytes = 0;
+          for (;;) {
+            const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+            if (bytesRead === 0) break;
+            bytes += bytesRead;
+            if (bytes > file.size) throw new Error(`${file.name} grew while it was being uploaded; choose it again`);
+            await write(chunk.subarray(0, bytesRead));
+            sent += bytesRead;
+            opts.onBytes?.(sent);
+          }
+          if (bytes !== file.size) throw new Error(`${file.name} changed while it was being uploaded; choose it again`);
+        } finally {
+          await handle.close();
         }
-        if (bytes !== file.size) throw new Error(`${file.name} changed while it was being uploaded; choose it again`);
-        if (!req.write('\r\n')) await drained(req);
+        await write('\r\n');
       }
       req.end(trailer);
     };
     writeAll().catch((e: Error) => { req.destroy(); reject(e); });
-  });
-}
-
-function drained(req: http.ClientRequest): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onDrain = () => { req.off('close', onClose); resolve(); };
-    const onClose = () => { req.off('drain', onDrain); reject(new Error('the upload connection closed')); };
-    req.once('drain', onDrain);
-    req.once('close', onClose);
   });
 }

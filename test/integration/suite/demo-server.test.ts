@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { api, resultText, workspaceFile } from './helpers';
+import * as vscode from 'vscode';
+import { api, resultText, waitFor, workspaceFile } from './helpers';
 
 describe('the demo server', () => {
   after(async () => (await api()).servers.stop('demo'));
@@ -29,6 +30,22 @@ describe('the demo server', () => {
       host.callTool('demo', 'attach_note', { note: 'too big' }, { attachment: [workspaceFile('large-photo.png')] }),
       (e: Error) => /64 KiB|65,?536/.test(e.message),
     );
+  });
+
+  it('refuses a file whose type an image slot does not accept', async () => {
+    const host = await api();
+    await assert.rejects(
+      host.callTool('demo', 'compare_images', {}, { images: [workspaceFile('notes.txt'), workspaceFile('photo.png')] }),
+      (e: Error) => /text\/plain|image/i.test(e.message),
+    );
+  });
+
+  it('opens the Run Tool panel of a tool as an editor tab', async () => {
+    const host = await api();
+    await host.openTool('demo', 'describe_file');
+    const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+    await waitFor(`a "Describe a file" tab (tabs: ${labels().join(', ')})`, () => labels().some((l) => l.includes('Describe a file')) || undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('stops on request', async () => {
