@@ -26,6 +26,7 @@ function productionBuild(dir: string): Record<string, string> {
   if (r.status !== 0) throw new Error(`production build failed:\n${r.stdout}\n${r.stderr}`);
   return {
     extension: join(dir, 'dist/extension.js'),
+    connection: join(dir, 'dist/connection.js'),
     webview: join(dir, 'media/webview.js'),
     cli: join(dir, 'dist/cli.js'),
   };
@@ -139,9 +140,12 @@ async function main(): Promise<void> {
     for (const [name, file] of Object.entries(bundles)) {
       const size = statSync(file).size;
       const gz = gzipSync(readFileSync(file)).length;
-      const goal = name === 'extension' ? `  goal <= ${kb(SIZE_GOAL)}: ${size <= SIZE_GOAL ? 'met' : 'NOT MET'}` : '';
-      console.log(`  ${name.padEnd(10)} ${kb(size).padStart(10)}  (gzip ${kb(gz)})${goal}`);
+      const role = name === 'extension' ? '  (loaded on activation)' : name === 'connection' ? '  (loaded on the first server start)' : '';
+      console.log(`  ${name.padEnd(10)} ${kb(size).padStart(10)}  (gzip ${kb(gz)})${role}`);
     }
+    // The goal is for the extension's code as a whole, whichever file it loads from.
+    const extensionTotal = statSync(bundles.extension).size + statSync(bundles.connection).size;
+    console.log(`  extension + connection ${kb(extensionTotal)}  goal <= ${kb(SIZE_GOAL)}: ${extensionTotal <= SIZE_GOAL ? 'met' : 'NOT MET'}`);
 
     cpSync(join(root, 'package.json'), join(extensionDir, 'package.json'));
     for (const f of readdirSync(join(root, 'media'))) {

@@ -14,8 +14,19 @@ const outRoot = outdirAt >= 0 ? process.argv[outdirAt + 1] : root;
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'info', absWorkingDir: root };
 // 'module' first: jsonc-parser's UMD main cannot be bundled (it requires its files dynamically).
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
+// The extension loads its MCP connection (the MCP SDK and zod, most of the code) from a bundle of its
+// own on the first server start, so activation parses only what it uses. `serverConnection` is
+// imported dynamically in the extension; it becomes `require('./connection.js')`.
+const connectionOnDemand = {
+  name: 'connection-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /\/serverConnection(\.js)?$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: './connection.js', external: true } : undefined);
+  },
+};
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [connectionOnDemand] },
+  { ...node, entryPoints: ['src/core/connection/serverConnection.ts'], outfile: 'dist/connection.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },

@@ -130,12 +130,20 @@ async function pickTool(manager: ServerManager): Promise<{ server: string; tool:
   quickPick.placeholder = 'Choose a tool to run';
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
+  quickPick.keepScrollPosition = true;
   const needsAsking = new Set<string>();
   const pending = new Set<string>();
+  // Servers in the order their rows first appeared: a server that finishes starting adds its rows
+  // below the ones shown, so no row moves under the pointer.
+  const shown: string[] = [];
 
   const refresh = (): void => {
+    const servers = manager.list();
+    for (const s of servers) if (!pending.has(s.name) && !shown.includes(s.name)) shown.push(s.name);
     const items: ToolItem[] = [];
-    for (const s of manager.list()) {
+    for (const name of shown) {
+      const s = servers.find((candidate) => candidate.name === name);
+      if (!s) continue;
       const state = serverState(s);
       if (state.kind === 'running' && s.connection) {
         for (const tool of s.connection.tools) {

@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../core/connection';
-import { CallCancelledError } from '../core/connection/errors';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, toPayload, type FormModel, type FormValues } from '../core/forms';
 import { toResultView } from '../core/results';
@@ -146,7 +145,8 @@ export class ToolPanel {
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
     } catch (e) {
       progress.flush();
-      const cancelled = e instanceof CallCancelledError || abort.signal.aborted;
+      // Not `instanceof CallCancelledError`: the connection's classes live in their own bundle.
+      const cancelled = abort.signal.aborted;
       this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
     } finally {
       progress.stop();

@@ -2,13 +2,12 @@
 // keywords (enumNames, x-mcp-file, ...) are ignored, draft-07 schemas are honoured, and a schema
 // that does not compile is reported, never thrown.
 
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 
 const KNOWN_KEYWORDS = ['x-mcp-file', 'x-mcp-header', 'mcpFile', 'x-mcp-file-mode', 'enumNames'];
 
-function configure<T extends Ajv>(ajv: T): T {
+function configure<T extends Ajv>(ajv: T, addFormats: (ajv: Ajv) => unknown): T {
   addFormats(ajv);
   for (const keyword of KNOWN_KEYWORDS) ajv.addKeyword({ keyword, schemaType: ['object', 'string', 'boolean', 'array'] });
   return ajv;
@@ -31,15 +30,26 @@ const options = {
   strict: false, allErrors: true, validateSchema: false, addUsedSchema: false, logger: false,
   code: { regExp: serverPattern },
 } as const;
-const ajv2020 = configure(new Ajv2020(options));
-const ajvDraft07 = configure(new Ajv(options));
+
+let validators: { draft2020: Ajv; draft07: Ajv } | undefined;
+
+/** Ajv is loaded and set up on the first schema compiled: the extension's activation need not pay for it. */
+function loadValidators(): { draft2020: Ajv; draft07: Ajv } {
+  /* eslint-disable @typescript-eslint/no-require-imports -- a synchronous load on first use */
+  const { default: Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+  const { default: AjvDraft07 } = require('ajv') as typeof import('ajv');
+  const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return { draft2020: configure(new Ajv2020(options), addFormats), draft07: configure(new AjvDraft07(options), addFormats) };
+}
 
 const cache = new WeakMap<object, ValidateFunction | string>();
 
 /** Draft-04/06/07 schemas go to the draft-07 validator; everything else is validated as 2020-12. */
 function validatorFor(schema: object): Ajv {
+  validators ??= loadValidators();
   const declared = (schema as { $schema?: unknown }).$schema;
-  return typeof declared === 'string' && /draft-0[4-7]/.test(declared) ? ajvDraft07 : ajv2020;
+  return typeof declared === 'string' && /draft-0[4-7]/.test(declared) ? validators.draft07 : validators.draft2020;
 }
 
 /** Compiles `schema` once (cached per schema object); a string is the reason it could not be compiled. */
