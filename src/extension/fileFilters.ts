@@ -2,7 +2,7 @@
 // `workspace.findFiles` and filters for `showOpenDialog`. These only narrow what is offered;
 // the file engine's check (by content) decides. No `vscode` import: tested in plain Node.
 
-import { extensions as mimeExtensions } from 'mime-types';
+import { mimeTable } from '../core/files/typeTables';
 
 /** Folders never offered by "From workspace…". */
 export const WORKSPACE_EXCLUDE = '**/{node_modules,.git,.svn,.hg,dist,out,build,.cache,.venv,__pycache__}/**';
@@ -21,11 +21,11 @@ export function acceptedExtensions(accept: readonly string[] | undefined): strin
       if (entry.length > 1) out.add(entry.slice(1));
     } else if (entry.endsWith('/*')) {
       const prefix = entry.slice(0, -1);
-      const matching = Object.keys(mimeExtensions).filter((type) => type.startsWith(prefix));
+      const matching = Object.keys(mimeTable().extensions).filter((type) => type.startsWith(prefix));
       if (matching.length === 0) return undefined;
-      for (const type of matching) for (const ext of mimeExtensions[type]) out.add(ext);
+      for (const type of matching) for (const ext of mimeTable().extensions[type]) out.add(ext);
     } else {
-      const exts = mimeExtensions[entry];
+      const exts = mimeTable().extensions[entry];
       if (!exts || exts.length === 0) return undefined;
       for (const ext of exts) out.add(ext);
     }

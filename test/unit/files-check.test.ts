@@ -4,7 +4,8 @@ import { promises as fsp, mkdtempSync, writeFileSync, symlinkSync, mkdirSync, op
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  checkFile, checkTotalSize, fileInputValue, findFileOutputs, formatBytes, inlineLimitsFor, readCheckedFile, setAtPath,
+  checkDataUriValue, checkFile, checkTotalSize, decideType, encodeDataUri, fileInputValue, findFileOutputs, findFileSlots, formatBytes,
+  inlineLimitsFor, readCheckedFile, setAtPath,
   type CheckedFile, type FileSlot,
 } from '../../src/core/files';
 
@@ -12,6 +13,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const HEIC = Buffer.concat([Buffer.from('0000001866747970686569630000000068656963', 'hex'), Buffer.alloc(64)]);
 const PDF = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1');
 const ZIP = Buffer.concat([Buffer.from('504b0304140000000800', 'hex'), Buffer.alloc(40)]);
+const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from('0100010080000000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex')]);
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-files-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -120,6 +122,27 @@ test('text files take their type from the extension; unknown files are applicati
   assert.equal((await checked(file('blob.unknownext', 'xyz'))).file.mediaType, 'application/octet-stream');
 });
 
+test('text that starts like a bitmap, an MP3 or a GIF keeps the type its name gives', async () => {
+  const textSlot = slot({ label: 'doc', accept: ['text/*'] });
+  for (const [name, text, type] of [
+    ['cars.txt', 'BMW sales rose 4% in March\n', 'text/plain'],
+    ['tags.csv', 'ID3,title,artist\n1,Song,Band\n', 'text/csv'],
+    ['history.md', 'GIF87a is the older of the two GIF versions.\n', 'text/markdown'],
+  ]) {
+    const { file: f, warnings } = await checked(file(name, text), textSlot);
+    assert.deepEqual([f.mediaType, f.contentType, warnings], [type, undefined, []], name);
+  }
+  assert.equal(decideType('NOTES', Buffer.from('BM is what the notes start with')).mediaType, 'application/octet-stream');
+});
+
+test('real binary signatures still win over a text name, with a warning; a text-born PDF is still a PDF', async () => {
+  const { file: gif, warnings } = await checked(file('pixel.txt', GIF), slot({ label: 'doc' }));
+  assert.equal(gif.mediaType, 'image/gif');
+  assert.deepEqual(warnings, ['doc: pixel.txt is named like text/plain but its content is image/gif; sending it as image/gif']);
+  assert.equal(decideType('scan.txt', Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n')).mediaType, 'application/pdf');
+  assert.equal(decideType('dot.txt', PNG).mediaType, 'image/png');
+});
+
 test('an extensions-only accept list filters by extension', async () => {
   const pdfOnly = slot({ label: 'doc', accept: ['.pdf'] });
   assert.ok((await checkFile(file('scan.pdf', PDF), pdfOnly, stdio)).ok);
@@ -149,6 +172,32 @@ test('a file that changed after the check is refused at read time', async () => 
   writeFileSync(q, 'SAME SIZE');
   utimesSync(q, new Date(), new Date(Date.now() + 5000));
   await assert.rejects(readCheckedFile(g, slot({ label: 'doc' }), stdio), /changed after it was checked/);
+});
+
+test('a file whose content changed type after the check, with the same size and time, is refused at read time', async () => {
+  const p = file('shot.png', PNG);
+  const when = 1_700_000_000;
+  utimesSync(p, when, when);
+  const s = slot({ accept: ['image/png', 'application/pdf'] });
+  const { file: f } = await checked(p, s);
+  writeFileSync(p, Buffer.concat([PDF, Buffer.alloc(PNG.length - PDF.length, 0x20)]));
+  utimesSync(p, when, when);
+  await assert.rejects(readCheckedFile(f, s, stdio), {
+    message: 'image: shot.png changed after it was checked (it was image/png, its content is now application/pdf); choose it again',
+  });
+});
+
+// Digest §9.3, last row
+test('array items with maxSize 1000: a 900-byte file passes and the 1100-byte one is refused, by name', async () => {
+  const schema = { type: 'object', properties: { images: { type: 'array', items: { type: 'string', format: 'uri', 'x-mcp-file': { maxSize: 1000 } } } } };
+  const [images] = findFileSlots({ name: 'g', inputSchema: schema }).slots;
+  assert.ok((await checkFile(file('small.bin', Buffer.alloc(900)), images, stdio)).ok);
+  assert.equal(await refusedReason(file('large.bin', Buffer.alloc(1100)), images), 'images: large.bin is 1.1 KiB (1,100 bytes); this tool accepts at most 1000 bytes');
+  // What a server checks per item.
+  const uri = (n: number) => encodeDataUri(Buffer.alloc(n), 'application/octet-stream');
+  assert.ok(checkDataUriValue('images[0]', uri(900), { maxSize: 1000 }).ok);
+  const refused = checkDataUriValue('images[1]', uri(1100), { maxSize: 1000 });
+  assert.equal(refused.ok ? '' : refused.reason, "Argument 'images[1]' exceeds maxSize: received 1100 bytes, limit is 1000.");
 });
 
 const objectSlot = (modes: FileSlot['objectModes']): FileSlot => slot({ label: 'upload', path: ['upload'], origin: 'file-input-object', objectModes: modes });
@@ -181,14 +230,43 @@ test('a FileInput path is given only to a local stdio server and only inside the
 test('FileOutput objects are found in structured content with their source and size', () => {
   const outputs = findFileOutputs({
     report: { content: 'aGVsbG8=', filename: 'r.csv', mime_type: 'text/csv', size_bytes: '5' },
-    more: [{ path: '/srv/out.bin', filename: 'out.bin' }, { s3: { presigned_url: 'https://s3/x' }, filename: 'x' }],
+    more: [{ path: '/srv/out.bin', filename: 'out.bin', size_bytes: 9 }, { s3: { presigned_url: 'https://s3/x' }, filename: 'x' }],
     unrelated: { filename: 'no source here' },
   });
   assert.deepEqual(outputs, [
     { path: ['report'], filename: 'r.csv', mimeType: 'text/csv', sizeBytes: 5, source: { kind: 'content', base64: 'aGVsbG8=', size: 5 } },
-    { path: ['more', '0'], filename: 'out.bin', source: { kind: 'path', path: '/srv/out.bin' } },
+    { path: ['more', '0'], filename: 'out.bin', sizeBytes: 9, source: { kind: 'path', path: '/srv/out.bin' } },
     { path: ['more', '1'], filename: 'x', source: { kind: 's3', url: 'https://s3/x' } },
   ]);
+});
+
+test('a search hit with a filename and a path is not a FileOutput; one with the full FileOutput shape is', () => {
+  assert.deepEqual(findFileOutputs({ matches: [{ filename: 'a.ts', path: 'src/a.ts' }] }), []);
+  assert.deepEqual(findFileOutputs({ matches: [{ filename: 'a.ts', path: 'src/a.ts', line: 3, mime_type: 'text/x-typescript' }] }), []);
+  assert.deepEqual(findFileOutputs({ both: { filename: 'b.bin', path: '/srv/b.bin', content: 'AAAA', size_bytes: 3 } }), []);
+  assert.deepEqual(findFileOutputs({ out: { filename: 'a.csv', path: '/srv/a.csv', mime_type: 'text/csv', content: null, s3: null } }), [
+    { path: ['out'], filename: 'a.csv', mimeType: 'text/csv', source: { kind: 'path', path: '/srv/a.csv' } },
+  ]);
+});
+
+test('with an outputSchema that uses the x-mcp-file-mode marker, exactly the marked objects are FileOutputs', () => {
+  const schema = {
+    type: 'object',
+    $defs: { out: { type: 'object', 'x-mcp-file-mode': 'output' } },
+    properties: {
+      report: { type: 'object', 'x-mcp-file-mode': 'output', properties: { filename: { type: 'string' }, path: { type: 'string' } } },
+      hits: { type: 'array', items: { type: 'object', properties: { filename: { type: 'string' }, path: { type: 'string' }, mime_type: { type: 'string' } } } },
+      more: { type: 'array', items: { $ref: '#/$defs/out' } },
+    },
+  };
+  const structured = {
+    report: { filename: 'r.csv', path: '/srv/r.csv' },
+    hits: [{ filename: 'a.csv', path: '/srv/a.csv', mime_type: 'text/csv' }],
+    more: [{ filename: 'x.bin', s3: { presigned_url: 'https://s3/x' } }],
+  };
+  assert.deepEqual(findFileOutputs(structured, schema).map((o) => o.path), [['report'], ['more', '0']]);
+  // Without the schema the shape decides: the report lacks mime_type and size_bytes, the hit has one.
+  assert.deepEqual(findFileOutputs(structured).map((o) => o.path), [['hits', '0'], ['more', '0']]);
 });
 
 test('setAtPath creates nested objects and refuses prototype keys', () => {
@@ -216,6 +294,27 @@ test('files that fit one by one but not together are refused against the transpo
   assert.equal(checkTotalSize([a.file], limits), undefined);
   assert.equal(
     checkTotalSize([a.file, b.file], limits),
-    '2 files (part-a.bin, part-b.bin) add up to 1.2 KiB (1,200 bytes); at most 1000 bytes can be sent inline to a stdio server in one call (the configured stdio limit)',
+    'image: 2 files (part-a.bin, part-b.bin) add up to 1.2 KiB (1,200 bytes); at most 1000 bytes can be sent inline to a stdio server in one call (the configured stdio limit)',
   );
+});
+
+test('a total over the ceiling names each argument; files passed by path put no bytes in the message and do not count', async () => {
+  const limits = inlineLimitsFor('stdio', { stdioMaxBytes: 1000 });
+  const ok = async (path: string, s: FileSlot): Promise<CheckedFile> => {
+    const c = await checkFile(path, s, limits);
+    assert.ok(c.ok, c.ok ? '' : c.reason);
+    return c.file;
+  };
+  const photo = await ok(file('photo.bin', Buffer.alloc(600)), slot({ label: 'photo', path: ['photo'] }));
+  const doc = await ok(file('doc.bin', Buffer.alloc(600)), slot({ label: 'doc.attachment', path: ['doc', 'attachment'] }));
+  assert.equal(
+    checkTotalSize([photo, doc], limits),
+    'photo, doc.attachment: 2 files (photo: photo.bin; doc.attachment: doc.bin) add up to 1.2 KiB (1,200 bytes); at most 1000 bytes can be sent inline to a stdio server in one call (the configured stdio limit)',
+  );
+  // Over the ceiling on its own, yet fine: only its path is sent.
+  const byPath = await ok(file('by-path.bin', Buffer.alloc(5000)), objectSlot(['path']));
+  assert.equal(byPath.inline, false);
+  assert.equal(checkTotalSize([photo, byPath], limits), undefined);
+  const byContent = await ok(file('by-content.bin', Buffer.alloc(600)), objectSlot(['content', 'path']));
+  assert.match(checkTotalSize([photo, byContent], limits) ?? '', /^photo, upload: 2 files \(photo: photo\.bin; upload: by-content\.bin\) add up to/);
 });

@@ -1,6 +1,6 @@
 // The CLI's file options against a real validating server (test/fixtures/file-server.ts) that records
-// every tools/call it receives. The first group drives applyFileOptions with the SDK client; the second
-// runs `node dist/cli.js call ... --file ARG=PATH` end to end.
+// every tools/call it receives. The first group drives applyFileOptions over the host's ServerConnection
+// (the tools as the host keeps them); the second runs `node dist/cli.js call ... --file ARG=PATH` end to end.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,8 @@ import { build } from 'esbuild';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { applyFileOptions, describeFileSlots } from '../../src/cli/files';
-import { DEFAULT_HTTP_MAX_BYTES, encodeDataUri } from '../../src/core/files';
+import { ServerConnection } from '../../src/core/connection';
+import { DEFAULT_HTTP_MAX_BYTES, encodeDataUri, findFileSlots } from '../../src/core/files';
 import { InputRefusedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
 
@@ -53,21 +54,23 @@ before(async () => {
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
+const fixtureEnv = { ...process.env, FILE_FIXTURE_RECORD: recordFile } as Record<string, string>;
+
 describe('applyFileOptions against the recording server', () => {
-  let client: Client;
+  let connection: ServerConnection;
   const tools = new Map<string, Parameters<typeof describeFileSlots>[0]>();
   const log = new Logger(() => undefined);
 
   before(async () => {
-    client = new Client({ name: 'files-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverJs], env: { ...process.env, FILE_FIXTURE_RECORD: recordFile } as Record<string, string> }));
-    for (const t of (await client.listTools()).tools) tools.set(t.name, t);
+    connection = new ServerConnection({ name: 'files', transport: 'stdio', command: process.execPath, args: [serverJs], env: fixtureEnv }, { log });
+    await connection.start();
+    for (const t of connection.tools) tools.set(t.name, t);
   });
-  after(async () => client?.close());
+  after(async () => connection?.stop());
 
   async function call(tool: string, specs: string[], args: Record<string, unknown> = {}): Promise<Summary> {
     await applyFileOptions(tools.get(tool)!, args, specs, 'stdio', log);
-    const result = await client.callTool({ name: tool, arguments: args });
+    const result = await connection.callTool(tool, args);
     const first = (result.content as Array<{ type: string; text: string }>)[0];
     assert.ok(!result.isError, `server refused: ${first?.text}`);
     return JSON.parse(first.text) as Summary;
@@ -108,6 +111,21 @@ describe('applyFileOptions against the recording server', () => {
     await assert.rejects(applyFileOptions(tools.get('inspect_image')!, {}, [`image=${png}`, `image=${png2}`], 'stdio', log), /image: takes one file, but --file named 2/);
   });
 
+  test('the host keeps the top-level inputFiles the server sent, which the SDK client alone drops', async () => {
+    const sent = { report: { accept: ['application/pdf'], maxSize: 4096 } };
+    assert.deepEqual((tools.get('legacy_sidecar') as { inputFiles?: unknown }).inputFiles, sent);
+    assert.deepEqual(findFileSlots(tools.get('legacy_sidecar')!).slots.map((s) => [s.label, s.origin, s.maxSize]), [['report', 'inputFiles', 4096]]);
+    const bare = new Client({ name: 'files-bare', version: '1.0.0' });
+    await bare.connect(new StdioClientTransport({ command: process.execPath, args: [serverJs], env: fixtureEnv }));
+    try {
+      const tool = (await bare.listTools()).tools.find((t) => t.name === 'legacy_sidecar')!;
+      assert.equal((tool as { inputFiles?: unknown }).inputFiles, undefined);
+      assert.equal(tool._meta, undefined, 'the fixture sends the map only as inputFiles');
+    } finally {
+      await bare.close();
+    }
+  });
+
   test('each older shape is filled: x-mcp-file on the array, mcpFile, and the sidecar map', async () => {
     const arr = await call('legacy_array', [`files=${text}`, `files=${png}`]);
     assert.deepEqual(Object.values(arr.files).map((f) => f.mediaType), ['text/plain', 'image/png']);
@@ -144,7 +162,7 @@ describe('applyFileOptions against the recording server', () => {
     const b = fixtureFile('b.txt', 'b'.repeat(600));
     await assert.rejects(
       applyFileOptions(tools.get('legacy_array')!, {}, [`files=${a}`, `files=${b}`], 'stdio', log, { limits: { stdioMaxBytes: 1000 } }),
-      (e: unknown) => e instanceof InputRefusedError && /2 files \(a\.txt, b\.txt\) add up to 1\.2 KiB/.test(e.message),
+      (e: unknown) => e instanceof InputRefusedError && /^files: 2 files \(a\.txt, b\.txt\) add up to 1\.2 KiB/.test(e.message),
     );
     assert.equal(recorded().length, before);
   });
@@ -215,9 +233,9 @@ describe('the HTTP ceiling against an SDK server with its default 4 MiB body lim
 // Runs the built CLI (`node scripts/build.mjs` first; `npm test` does).
 const cli = join(root, 'dist/cli.js');
 
-function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cli, ...args, '--', process.execPath, serverJs], {
-    encoding: 'utf8', timeout: 30000, cwd: work, env: { ...process.env, FILE_FIXTURE_RECORD: recordFile },
+    encoding: 'utf8', timeout: 30000, cwd: work, env: { ...process.env, FILE_FIXTURE_RECORD: recordFile, ...env },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -283,10 +301,46 @@ describe('mcp-host call --file', () => {
     assert.match(r.stdout, /image\s+file\s+accept image\/png, image\/jpeg\s+max 64 KiB/);
   });
 
-  test('--verbose never prints file bytes', () => {
-    const r = runCli(['call', 'inspect_image', '--verbose', '--file', `image=${png}`]);
+  test('--verbose with the traffic traced never prints file bytes: the data URI in the request is redacted', () => {
+    const r = runCli(['call', 'inspect_image', '--verbose', '--file', `image=${png}`], { MCP_HOST_LOG_LEVEL: 'trace' });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /image: dot\.png \(image\/png, 70 bytes\) attached/);
+    assert.match(r.stderr, /\[host -> server\] .*"method":"tools\/call".*"image":"data:image\/png;base64,\[70 bytes\]"/);
     assert.ok(!r.stderr.includes(PNG.toString('base64').slice(0, 24)), 'file bytes in the verbose log');
+  });
+
+  test('a required file argument without --file is refused (exit 1) naming it, and nothing is sent', () => {
+    const before = recorded().length;
+    const r = runCli(['call', 'inspect_image']);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /image: this tool needs a file \(image\/png, image\/jpeg\); pass --file image=PATH/);
+    assert.equal(recorded().length, before);
+  });
+
+  test('a file argument in --args must be a data: URI: a path or another URI is refused locally and never read', () => {
+    const before = recorded().length;
+    for (const value of ['/etc/passwd', 'file:///etc/passwd', 'https://example.com/a.png']) {
+      const r = runCli(['call', 'inspect_image', '--args', JSON.stringify({ image: value })]);
+      assert.equal(r.status, 1, value);
+      assert.ok(r.stderr.includes(`image: --args gives "${value}", but a file argument takes a data: URI`), r.stderr);
+    }
+    const nested = runCli(['call', 'gallery', '--args', JSON.stringify({ images: [`data:image/png;base64,${PNG.toString('base64')}`, '/etc/hosts'] })]);
+    assert.equal(nested.status, 1);
+    assert.match(nested.stderr, /images\[1\]: --args gives "\/etc\/hosts"/);
+    assert.equal(recorded().length, before);
+  });
+
+  test('a data: URI in --args is checked like the server would check it, and described (not printed) in the log', () => {
+    const before = recorded().length;
+    const uri = `data:image/png;base64,${PNG.toString('base64')}`;
+    const ok = runCli(['call', 'inspect_image', '--verbose', '--args', JSON.stringify({ image: uri })]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stderr, /\[info\] image: data: URI from --args \(image\/png, 70 bytes\)/);
+    assert.ok(!ok.stderr.includes(PNG.toString('base64').slice(0, 24)));
+    assert.equal(recorded().slice(before)[0]?.arguments.image, uri);
+    const wrongType = runCli(['call', 'inspect_image', '--args', JSON.stringify({ image: 'data:text/plain;base64,aGk=' })]);
+    assert.equal(wrongType.status, 1);
+    assert.match(wrongType.stderr, /Argument 'image' has media type text\/plain; accepted: image\/png, image\/jpeg/);
+    assert.equal(recorded().length, before + 1);
   });
 });

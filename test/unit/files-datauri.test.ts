@@ -146,29 +146,74 @@ test('encoding then parsing round-trips any bytes and media type', () => {
   );
 });
 
-test('redaction never leaves a fragment of 8 or more payload characters', () => {
+// Characters a careless producer leaves raw in a percent-encoded payload, beside escapes and plain ones.
+const percentPayload = fc
+  .array(fc.oneof(
+    fc.constantFrom(')', "'", '"', ']', '}', '<', '>', '\\', '(', '[', '{', ',', ';', '=', '/', '?', '#', '&', ':', '*', 'data:'),
+    fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`),
+    fc.stringMatching(/^[A-Za-z0-9._~-]$/),
+  ), { minLength: 8, maxLength: 200 })
+  .map((parts) => parts.join(''));
+// Parameters may hold anything but the separators, blanks included (`name=a b.png`).
+const parameters = fc
+  .array(fc.oneof(fc.constant('charset=utf-8'), fc.string({ maxLength: 24 }).filter((v) => !/[,;\r\n]/.test(v)).map((v) => `name=${v}`)), { maxLength: 3 })
+  .map((list) => list.map((p) => `;${p}`).join(''));
+
+test('redaction never leaves a fragment of 8 or more payload characters, whatever the encoding, parameters or JSON nesting', () => {
   fc.assert(
     fc.property(
-      fc.uint8Array({ minLength: 6, maxLength: 600 }),
-      fc.constantFrom('image/png', 'application/pdf', 'text/plain', ''),
+      fc.constantFrom('image/png', 'application/pdf', 'text/plain', 'IMAGE/PNG', ''),
+      parameters,
+      fc.oneof(
+        fc.uint8Array({ minLength: 6, maxLength: 600 }).map((bytes) => ({ base64: true, payload: Buffer.from(bytes).toString('base64'), size: bytes.length })),
+        percentPayload.map((payload) => ({ base64: false, payload, size: payload.replace(/%[0-9A-F]{2}/g, '.').length })),
+      ),
       fc.string({ maxLength: 40 }),
       fc.string({ maxLength: 40 }),
-      (bytes, type, before, after) => {
-        const payload = Buffer.from(bytes).toString('base64');
-        const uri = `data:${type}${type ? '' : 'application/octet-stream'};base64,${payload}`;
-        const texts = [`${before} ${uri} ${after}`, JSON.stringify({ args: { image: uri, note: before } })];
-        for (const text of texts) {
+      (type, params, { base64, payload, size }, before, after) => {
+        const uri = `data:${type}${params}${base64 ? ';base64' : ''},${payload}`;
+        const shown = `data:${(type || 'text/plain').toLowerCase()}${base64 ? ';base64' : ''},[${size} bytes]`;
+        const once = JSON.stringify(payload).slice(1, -1);
+        const twice = JSON.stringify(once).slice(1, -1);
+        // [text, the payload as written in it, whether the exact size must be shown]
+        const texts: Array<[string, string, boolean]> = [
+          [`${before} ${uri} ${after}`, payload, true],
+          [JSON.stringify({ args: { image: uri, note: before } }), once, true],
+          [JSON.stringify({ content: [{ type: 'text', text: JSON.stringify({ image: uri, after }) }] }), twice, true],
+          [JSON.stringify({ note: `${before} ${uri} ${after}` }), once, false],
+        ];
+        for (const [text, written, exact] of texts) {
           const redacted = redactDataUris(text);
-          for (let i = 0; i + 8 <= payload.length; i++) {
-            const fragment = payload.slice(i, i + 8);
-            if (!text.replace(uri, '').includes(fragment)) assert.ok(!redacted.includes(fragment), `leaked ${fragment}`);
+          const elsewhere = text.split(written).join(' ');
+          for (let i = 0; i + 8 <= written.length; i++) {
+            const fragment = written.slice(i, i + 8);
+            if (!elsewhere.includes(fragment)) assert.ok(!redacted.includes(fragment), `leaked ${fragment} from ${text}`);
           }
-          assert.ok(redacted.includes(`;base64,[${bytes.length} bytes]`));
+          if (exact) assert.ok(redacted.includes(shown), `${redacted} should show ${shown}`);
+          else assert.match(redacted, /data:[^,]*,\[\d+ bytes\]/);
         }
+        assert.equal(redactValue({ image: uri }).image, shown);
       },
     ),
-    { numRuns: 300 },
+    { numRuns: 500 },
   );
+});
+
+test('a percent-encoded payload holding ) " or spaces is hidden whole, in text and in JSON', () => {
+  assert.equal(redactDataUris('data:text/plain,secret)more-secret-text'), 'data:text/plain,[23 bytes]');
+  assert.equal(redactDataUris(JSON.stringify({ a: 'data:text/plain,hello"quoted-secret' })), '{"a":"data:text/plain,[19 bytes]"}');
+  assert.equal(redactDataUris(JSON.stringify({ a: 'data:text/plain,two secret words', b: 1 })), '{"a":"data:text/plain,[16 bytes]","b":1}');
+  const nested = JSON.stringify({ text: JSON.stringify({ image: 'data:text/plain,a"b\\c', next: 'visible' }) });
+  assert.equal(redactDataUris(nested), '{"text":"{\\"image\\":\\"data:text/plain,[5 bytes]\\",\\"next\\":\\"visible\\"}"}');
+  assert.deepEqual(redactValue({ note: 'data:text/plain,two words' }), { note: 'data:text/plain,[9 bytes]' });
+});
+
+test('blanks in the header do not hide a data URI from redaction', () => {
+  assert.equal(redactDataUris('sent data:image/png;name=x y.png;base64,iVBORw0KGgo= to it'), 'sent data:image/png;base64,[8 bytes] to it');
+  assert.equal(redactDataUris('sent data: image/png;base64,iVBORw0KGgo= to it'), 'sent data:image/png;base64,[8 bytes] to it');
+  assert.equal(redactDataUris('{"image":"data:;base64,iVBORw0KGgo="}'), '{"image":"data:text/plain;base64,[8 bytes]"}');
+  // Prose that merely says "data:" is left alone.
+  for (const prose of ['metadata: none, thanks', 'the data: 5 items, done', '{"data:":1}']) assert.equal(redactDataUris(prose), prose);
 });
 
 test('logging a call with the PNG records data:image/png;base64,[70 bytes]', () => {

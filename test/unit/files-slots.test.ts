@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeAccept, findElicitationFileFields, findFileSlots, matchesAccept, SIDECAR_META_KEY } from '../../src/core/files';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { describeAccept, findElicitationFileFields, findFileSlots, matchesAccept } from '../../src/core/files';
+import { compileSchema } from '../../src/core/forms/validate';
 import { Logger } from '../../src/core/log';
 
 const uri = (extra: object = {}) => ({ type: 'string', format: 'uri', ...extra });
@@ -87,12 +90,27 @@ test('x-mcp-file on array items is a multi-file slot honouring minItems and maxI
   );
 });
 
-test('x-mcp-file on the array itself (older draft) is still recognised', () => {
+test('x-mcp-file on the array itself (older draft) is still recognised, with a deprecation warning', () => {
   const { slots, warnings } = findFileSlots(tool({ files: { type: 'array', maxItems: 3, 'x-mcp-file': { maxSize: 10 }, items: uri() } }));
-  assert.deepEqual(warnings, []);
+  assert.deepEqual(warnings, [
+    `tool 't': property 'files': x-mcp-file on the array itself is deprecated (an older draft's placement; the current draft puts it on "items"); still filled as a list of files.`,
+  ]);
   assert.equal(slots[0].origin, 'x-mcp-file-on-array');
   assert.equal(slots[0].multiple, true);
   assert.equal(slots[0].maxItems, 3);
+});
+
+// Digest §9.4, last row: the keyword is unknown to a strict validator until registered.
+test('strict Ajv2020 rejects x-mcp-file until the keyword is added; the host validator compiles it as is', () => {
+  const schema = tool({ image: uri({ 'x-mcp-file': { accept: ['image/png'], maxSize: 70 } }) }, ['image']).inputSchema;
+  const strict = () => addFormats(new Ajv2020({ strict: true }));
+  assert.throws(() => strict().compile(schema), /strict mode: unknown keyword: "x-mcp-file"/);
+  const ajv = strict();
+  ajv.addKeyword({ keyword: 'x-mcp-file', schemaType: 'object' });
+  assert.ok(ajv.compile(schema)({ image: 'data:,x' }));
+  const validate = compileSchema(schema);
+  assert.equal(typeof validate, 'function', String(validate));
+  assert.ok(typeof validate === 'function' && validate({ image: 'data:,x' }));
 });
 
 test('the older mcpFile keyword is recognised on a string and on an array', () => {
@@ -148,11 +166,6 @@ test('a Tool.inputFiles sidecar marks string and string-array properties as file
   assert.equal(warnings.length, 2);
   assert.match(warnings.join('\n'), /'n'.*needs a string or an array of strings/);
   assert.match(warnings.join('\n'), /names property 'ghost', which the schema does not define/);
-});
-
-test('the sidecar map is also read from _meta, where it survives the SDK client', () => {
-  const { slots } = findFileSlots(tool({ report: { type: 'string' } }, [], { _meta: { [SIDECAR_META_KEY]: { report: { maxSize: 7 } } } }));
-  assert.deepEqual(slots.map((s) => [s.label, s.origin, s.maxSize]), [['report', 'inputFiles', 7]]);
 });
 
 const fileInput = (modes: string[], marker: 'input' | 'output' | undefined = 'input') => ({

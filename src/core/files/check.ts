@@ -4,18 +4,21 @@
 
 import { promises as fsp } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { filetypeinfo } from 'magic-bytes.js';
-import { lookup as mimeLookup } from 'mime-types';
 import { describeAccept, matchesAccept } from './accept';
 import { encodeDataUri } from './dataUri';
 import { formatBytes, type InlineLimits } from './limits';
 import type { FileSlot } from './slots';
+import { mimeTable, signatureTable } from './typeTables';
 
 /** A file that passed its checks: identity and types, never its bytes. Plain JSON. */
 export interface CheckedFile {
   path: string;
   name: string;
   size: number;
+  /** The slot's label: the argument (or elicitation field) the file was checked for. */
+  argument: string;
+  /** Its bytes travel inside the message (false for a FileInput object that only takes a path). */
+  inline: boolean;
   /** The type that will be sent: the content's type when known (the extension's when it refines a container such as zip), else the extension's, else octet-stream. */
   mediaType: string;
   /** From the file name. */
@@ -44,12 +47,28 @@ export interface TypeVerdict {
   disagreement?: string;
 }
 
+/** Formats whose signature is itself text (`%PDF-`, `{\rtf`, `<svg`): the only signatures trusted in bytes that read as text. */
+const TEXT_SIGNATURES = new Set(['application/pdf', 'application/postscript', 'application/rtf', 'application/xml', 'image/svg+xml', 'text/vtt']);
+
+/**
+ * Whether the bytes read as text: no NUL and no control characters other than tab, line breaks, form feed
+ * and escape. Binary formats have them within their first bytes (PNG \x1a, GIF/BMP/MP3 sizes with \x00).
+ */
+function readsAsText(header: Uint8Array): boolean {
+  for (const byte of header) {
+    if ((byte < 32 && byte !== 9 && byte !== 10 && byte !== 11 && byte !== 12 && byte !== 13 && byte !== 27) || byte === 127) return false;
+  }
+  return true;
+}
+
 /** Decides a file's type from its name and its first bytes. */
 export function decideType(fileName: string, header: Uint8Array): TypeVerdict {
-  const looked = mimeLookup(fileName);
+  const looked = mimeTable().lookup(fileName);
   const extensionType = looked ? looked.toLowerCase() : undefined;
   const ext = extname(fileName).slice(1).toLowerCase();
-  const candidates = header.length > 0 ? filetypeinfo(header).filter((c) => c.mime) : [];
+  let candidates = header.length > 0 ? signatureTable().filetypeinfo(header).filter((c) => c.mime) : [];
+  // Short signatures match text by chance: "BMW sales" starts like a bitmap, "ID3 tags" like an MP3.
+  if (candidates.length > 0 && readsAsText(header)) candidates = candidates.filter((c) => TEXT_SIGNATURES.has((c.mime as string).toLowerCase()));
   if (candidates.length === 0) return { mediaType: extensionType ?? 'application/octet-stream', extensionType };
   const agrees = candidates.some((c) => c.mime?.toLowerCase() === extensionType || (ext !== '' && c.extension === ext));
   const contentType = (candidates[0].mime as string).toLowerCase();
@@ -68,8 +87,21 @@ function refusal(slot: FileSlot, name: string, what: string): FileCheck {
   return { ok: false, reason: `${slot.label}: ${name} ${what}` };
 }
 
+/**
+ * Whether a slot's files travel inside the message. A FileInput object is sent as `content` when it offers
+ * that, else by `path` (or S3), which puts no bytes in the message.
+ */
+export function sendsInline(slot: FileSlot): boolean {
+  return slot.origin !== 'file-input-object' || (slot.objectModes ?? ['content']).includes('content');
+}
+
 /** The most bytes a file may have for this slot, and the reason, in words. */
 export function effectiveLimit(slot: FileSlot, limits: InlineLimits): { bytes: number; because: string } {
+  if (!sendsInline(slot)) {
+    return slot.maxSize === undefined
+      ? { bytes: Number.POSITIVE_INFINITY, because: 'a file passed by path has no inline limit' }
+      : { bytes: slot.maxSize, because: `this tool accepts at most ${describeSize(slot.maxSize)}` };
+  }
   if (slot.maxSize !== undefined && slot.maxSize <= limits.ceilingBytes) {
     return { bytes: slot.maxSize, because: `this tool accepts at most ${describeSize(slot.maxSize)}` };
   }
@@ -124,18 +156,20 @@ export async function checkFile(path: string, slot: FileSlot, limits: InlineLimi
   if (!matchesAccept(slot.accept, { mediaType: verdict.mediaType, fileName: name })) {
     return refusal(slot, name, `is ${verdict.mediaType}; this tool accepts ${describeAccept(slot.accept)}`);
   }
-  if (slot.maxSize === undefined && stats.size > limits.warnAboveBytes) {
+  const inline = sendsInline(slot);
+  if (inline && slot.maxSize === undefined && stats.size > limits.warnAboveBytes) {
     warnings.push(`${slot.label}: ${name} is ${formatBytes(stats.size)}; the tool declares no size limit, so the server may refuse it`);
   }
-  const file: CheckedFile = { path, name, size: stats.size, mediaType: verdict.mediaType, mtimeMs: stats.mtimeMs };
+  const file: CheckedFile = { path, name, size: stats.size, argument: slot.label, inline, mediaType: verdict.mediaType, mtimeMs: stats.mtimeMs };
   if (verdict.extensionType) file.extensionType = verdict.extensionType;
   if (verdict.contentType) file.contentType = verdict.contentType;
   return { ok: true, file, warnings };
 }
 
 /**
- * Reads a checked file in one pass into one buffer, refusing if it changed since the check
- * (size or modification time) or no longer fits the slot. Throws an Error whose message names the argument.
+ * Reads a checked file in one pass into one buffer, refusing if it changed since the check (size,
+ * modification time, or the type its first bytes give) or no longer fits the slot. Throws an Error whose
+ * message names the argument and the file.
  */
 export async function readCheckedBytes(file: CheckedFile, slot: FileSlot, limits: InlineLimits): Promise<Buffer> {
   const limit = effectiveLimit(slot, limits);
@@ -152,6 +186,14 @@ export async function readCheckedBytes(file: CheckedFile, slot: FileSlot, limits
       const { bytesRead } = await handle.read(buffer, total, Math.min(READ_CHUNK_BYTES, buffer.length - total), total);
       if (bytesRead === 0) throw changed();
       total += bytesRead;
+    }
+    // Same size and time do not prove same content (a rewrite within the clock's resolution, a restored mtime).
+    const now = decideType(file.name, buffer.subarray(0, HEADER_BYTES)).mediaType;
+    if (now !== file.mediaType) {
+      throw new Error(`${slot.label}: ${file.name} changed after it was checked (it was ${file.mediaType}, its content is now ${now}); choose it again`);
+    }
+    if (!matchesAccept(slot.accept, { mediaType: now, fileName: file.name })) {
+      throw new Error(`${slot.label}: ${file.name} is ${now}; this tool accepts ${describeAccept(slot.accept)}`);
     }
     return buffer;
   } finally {
@@ -172,11 +214,17 @@ export async function readCheckedFile(
 
 /**
  * The transport ceiling applies to the whole message, not to each file: several files that each fit
- * may not fit together. Returns a refusal naming the total and the ceiling, or undefined when they fit.
+ * may not fit together. Files passed by path put no bytes in the message and do not count. Returns a
+ * refusal naming the arguments, the files, the total and the ceiling, or undefined when they fit.
  */
 export function checkTotalSize(files: readonly CheckedFile[], limits: InlineLimits): string | undefined {
-  const total = files.reduce((sum, f) => sum + f.size, 0);
-  if (files.length < 2 || total <= limits.ceilingBytes) return undefined;
-  const names = files.map((f) => f.name).join(', ');
-  return `${files.length} files (${names}) add up to ${describeSize(total)}; at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server in one call (${limits.ceilingReason})`;
+  const sent = files.filter((f) => f.inline);
+  const total = sent.reduce((sum, f) => sum + f.size, 0);
+  if (sent.length < 2 || total <= limits.ceilingBytes) return undefined;
+  const byArgument = new Map<string, string[]>();
+  for (const f of sent) byArgument.set(f.argument, [...(byArgument.get(f.argument) ?? []), f.name]);
+  const names = byArgument.size === 1
+    ? sent.map((f) => f.name).join(', ')
+    : [...byArgument].map(([argument, list]) => `${argument}: ${list.join(', ')}`).join('; ');
+  return `${[...byArgument.keys()].join(', ')}: ${sent.length} files (${names}) add up to ${describeSize(total)}; at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server in one call (${limits.ceilingReason})`;
 }

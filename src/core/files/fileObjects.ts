@@ -5,7 +5,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { readCheckedBytes, type CheckedFile } from './check';
 import { decodedSize } from './redact';
 import { inlineLimitsFor, type InlineLimits } from './limits';
-import type { FileInputMode, FileSlot } from './slots';
+import { resolveSchema, type FileInputMode, type FileSlot } from './slots';
 
 export interface FileInputOptions {
   /** `content` sends the bytes; `path` sends a path the server reads itself. */
@@ -74,8 +74,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function asFileOutput(value: Record<string, unknown>, path: string[]): FileOutput | undefined {
+const FILE_OUTPUT_KEYS = new Set(['content', 'path', 's3', 'filename', 'mime_type', 'size_bytes']);
+const MARKER = 'x-mcp-file-mode';
+
+/**
+ * `value` as a FileOutput: `filename` and exactly one destination (base64 `content`, `path`, or
+ * `s3.presigned_url`). Unless its schema marks it (`marked`), it must also have nothing but FileOutput fields
+ * and carry `mime_type` or `size_bytes` (or be an S3 reference): `{filename, path}` alone is what any file
+ * listing or search result looks like.
+ */
+function asFileOutput(value: Record<string, unknown>, path: string[], marked: boolean): FileOutput | undefined {
   if (typeof value.filename !== 'string') return undefined;
+  const destinations = (['content', 'path', 's3'] as const).filter((k) => value[k] !== undefined && value[k] !== null);
+  if (destinations.length !== 1) return undefined;
   let source: FileOutputSource | undefined;
   if (typeof value.content === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(value.content)) {
     source = { kind: 'content', base64: value.content, size: decodedSize(value.content, true) };
@@ -85,6 +96,10 @@ function asFileOutput(value: Record<string, unknown>, path: string[]): FileOutpu
     source = { kind: 's3', url: value.s3.presigned_url };
   }
   if (!source) return undefined;
+  if (!marked) {
+    if (!Object.keys(value).every((k) => FILE_OUTPUT_KEYS.has(k))) return undefined;
+    if (source.kind !== 's3' && !('mime_type' in value) && !('size_bytes' in value)) return undefined;
+  }
   const out: FileOutput = { path, filename: value.filename, source };
   if (typeof value.mime_type === 'string' && value.mime_type) out.mimeType = value.mime_type;
   const size = typeof value.size_bytes === 'string' ? Number(value.size_bytes) : value.size_bytes;
@@ -92,18 +107,52 @@ function asFileOutput(value: Record<string, unknown>, path: string[]): FileOutpu
   return out;
 }
 
+/** The schema of `key` (a property name, or an index when `value` is an array) under `schema`. */
+function childSchema(root: unknown, schema: unknown, value: unknown, key: string): unknown {
+  const s = resolveSchema(root, schema);
+  if (!isObject(s)) return undefined;
+  if (Array.isArray(value)) {
+    const positional: unknown = Array.isArray(s.prefixItems) ? s.prefixItems[Number(key)] : undefined;
+    return positional ?? (isObject(s.items) ? s.items : undefined);
+  }
+  if (isObject(s.properties) && Object.hasOwn(s.properties, key)) return s.properties[key];
+  return isObject(s.additionalProperties) ? s.additionalProperties : undefined;
+}
+
+type SchemaPlace = { root: unknown; at: unknown };
+
+/** With `schema`, only the objects it marks count (nothing below a place it does not describe); without, the strict shape. */
+function walk(value: unknown, path: string[], depth: number, schema: SchemaPlace | undefined): FileOutput[] {
+  if (depth > 16 || (schema && schema.at === undefined)) return [];
+  if (isObject(value)) {
+    const resolved = schema ? resolveSchema(schema.root, schema.at) : undefined;
+    const marked = isObject(resolved) && resolved[MARKER] === 'output';
+    if (marked || !schema) {
+      const own = asFileOutput(value, path, marked);
+      if (own) return [own];
+      if (marked) return [];
+    }
+  } else if (!Array.isArray(value)) {
+    return [];
+  }
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  return entries.flatMap(([k, v]) =>
+    walk(v, [...path, k], depth + 1, schema && { root: schema.root, at: childSchema(schema.root, schema.at, value, k) }));
+}
+
 /**
- * FileOutput objects in a result's structuredContent: objects marked `x-mcp-file-mode: "output"` in
- * the tool's outputSchema, or (the marker is often stripped) with the FileOutput shape:
- * `filename` plus exactly one of `content` (base64), `path`, `s3.presigned_url`.
+ * FileOutput objects in a result's structuredContent. With an `outputSchema` that uses the
+ * `x-mcp-file-mode: "output"` marker: exactly the objects at the places it marks. Otherwise (no schema, or
+ * the marker was stripped, as protoc-gen-go-mcp's WithFileMode does): objects with the strict FileOutput shape.
  */
-export function findFileOutputs(value: unknown, path: string[] = [], depth = 0): FileOutput[] {
-  if (depth > 16) return [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => findFileOutputs(v, [...path, String(i)], depth + 1));
-  if (!isObject(value)) return [];
-  const own = asFileOutput(value, path);
-  if (own) return [own];
-  return Object.entries(value).flatMap(([k, v]) => findFileOutputs(v, [...path, k], depth + 1));
+export function findFileOutputs(structuredContent: unknown, outputSchema?: unknown): FileOutput[] {
+  const usesMarker = isObject(outputSchema) && JSON.stringify(outputSchema).includes(`"${MARKER}":"output"`);
+  return walk(structuredContent, [], 0, usesMarker ? { root: outputSchema, at: outputSchema } : undefined);
+}
+
+/** The FileOutput at a place already found by findFileOutputs (its shape is not judged again). */
+export function fileOutputAt(value: unknown): FileOutput | undefined {
+  return isObject(value) ? asFileOutput(value, [], true) : undefined;
 }
 
 /** Sets `value` at `path` inside `args`, creating plain objects on the way. */

@@ -8,11 +8,14 @@ export {
   type InlineLimits, type InlineLimitOverrides, type FileTransport,
 } from './limits';
 export {
-  findFileSlots, findElicitationFileFields, SIDECAR_META_KEY,
+  findFileSlots, findElicitationFileFields,
   type FileSlot, type FileSlotScan, type FileSlotOrigin, type FileInputMode, type ToolLike,
 } from './slots';
-export { checkFile, checkTotalSize, readCheckedFile, readCheckedBytes, decideType, effectiveLimit, type CheckedFile, type FileCheck, type TypeVerdict } from './check';
 export {
-  fileInputValue, findFileOutputs, setAtPath, getAtPath,
+  checkFile, checkTotalSize, readCheckedFile, readCheckedBytes, decideType, effectiveLimit, sendsInline,
+  type CheckedFile, type FileCheck, type TypeVerdict,
+} from './check';
+export {
+  fileInputValue, findFileOutputs, fileOutputAt, setAtPath, getAtPath,
   type FileInputOptions, type FileOutput, type FileOutputSource,
 } from './fileObjects';

@@ -1,7 +1,7 @@
 // Finding the places in a schema that want a file ("file slots"), for every shape servers use:
 // - SEP-2356 `x-mcp-file` on a {type: string, format: uri} property, at any depth, or on array items;
-// - older drafts: `mcpFile`, `x-mcp-file` on the array itself, a `Tool.inputFiles` sidecar map
-//   (also seen as `_meta["modelcontextprotocol.io/fileInputs"]`), `requestedFiles` for elicitation;
+// - older drafts: `mcpFile`, `x-mcp-file` on the array itself (with a warning), a `Tool.inputFiles`
+//   sidecar map, `requestedFiles` for elicitation;
 // - protobuf FileInput objects (`x-mcp-file-mode: "input"`, digest §7);
 // - SEP-1306 `type: "file"` elicitation fields.
 // A malformed or misplaced keyword is ignored with a warning naming the property.
@@ -51,14 +51,13 @@ export interface FileSlotScan {
 export interface ToolLike {
   name?: string;
   inputSchema?: unknown;
+  /** An older draft's sidecar map; ServerConnection keeps it on the tools it lists. */
   inputFiles?: unknown;
-  _meta?: unknown;
 }
 
 type Schema = Record<string, unknown>;
 
 const FILE_KEYWORDS = ['x-mcp-file', 'mcpFile'] as const;
-export const SIDECAR_META_KEY = 'modelcontextprotocol.io/fileInputs';
 
 function isObject(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -105,6 +104,38 @@ function readDescriptor(value: unknown): Descriptor | string {
   return out;
 }
 
+function followRefs(root: unknown, schema: unknown): unknown {
+  let current = schema;
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) return current;
+    let target: unknown = root;
+    for (const part of ref.slice(2).split('/')) {
+      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+      target = isObject(target) ? target[key] : undefined;
+    }
+    if (target === undefined) return current;
+    current = target;
+  }
+  return current;
+}
+
+/**
+ * Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`) from `root` and unwraps an optional value written as
+ * `anyOf`/`oneOf` of one schema and `{type: "null"}` (what Pydantic emits for `Optional[...]`).
+ */
+export function resolveSchema(root: unknown, schema: unknown): unknown {
+  const target = followRefs(root, schema);
+  if (!isObject(target)) return target;
+  const union = Array.isArray(target.anyOf) ? 'anyOf' : Array.isArray(target.oneOf) ? 'oneOf' : undefined;
+  if (!union) return target;
+  const branches = (target[union] as unknown[]).map((b) => followRefs(root, b));
+  const real = branches.filter((b) => !(isObject(b) && b.type === 'null'));
+  if (real.length !== 1 || !isObject(real[0])) return target;
+  const { [union]: _dropped, ...outer } = target;
+  return { ...real[0], ...outer };
+}
+
 class Scanner {
   readonly slots: FileSlot[] = [];
   readonly warnings: string[] = [];
@@ -116,36 +147,8 @@ class Scanner {
     this.warnings.push(`${this.subject}: ${message}`);
   }
 
-  /**
-   * Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`) and unwraps an optional value written as
-   * `anyOf`/`oneOf` of one schema and `{type: "null"}` (what Pydantic emits for `Optional[...]`).
-   */
   resolve(schema: unknown): unknown {
-    const target = this.follow(schema);
-    if (!isObject(target)) return target;
-    const union = Array.isArray(target.anyOf) ? 'anyOf' : Array.isArray(target.oneOf) ? 'oneOf' : undefined;
-    if (!union) return target;
-    const branches = (target[union] as unknown[]).map((b) => this.follow(b));
-    const real = branches.filter((b) => !(isObject(b) && b.type === 'null'));
-    if (real.length !== 1 || !isObject(real[0])) return target;
-    const { [union]: _dropped, ...outer } = target;
-    return { ...real[0], ...outer };
-  }
-
-  private follow(schema: unknown): unknown {
-    let current = schema;
-    for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
-      const ref = current.$ref;
-      if (!ref.startsWith('#/')) return current;
-      let target: unknown = this.root;
-      for (const part of ref.slice(2).split('/')) {
-        const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-        target = isObject(target) ? target[key] : undefined;
-      }
-      if (target === undefined) return current;
-      current = target;
-    }
-    return current;
+    return resolveSchema(this.root, schema);
   }
 
   scanObject(schema: Schema, path: string[], required: boolean, depth: number): void {
@@ -179,6 +182,9 @@ class Scanner {
           ...common, multiple: true, ...arrayBounds(prop), ...descriptor,
           origin: keyword === 'mcpFile' ? 'mcpFile' : 'x-mcp-file-on-array',
         });
+        if (keyword === 'x-mcp-file') {
+          this.warn(`property ${quote(path)}: x-mcp-file on the array itself is deprecated (an older draft's placement; the current draft puts it on "items"); still filled as a list of files.`);
+        }
       } else {
         this.ignored(path, required, `${keyword} is only valid on {"type": "string", "format": "uri"}`);
       }
@@ -279,11 +285,6 @@ function asksForFileName(name: string, description: string): boolean {
   return FILENAME_NAME.test(name) || FILENAME_CAMEL.test(name) || FILENAME_DESCRIPTION.test(description);
 }
 
-function sidecarMap(tool: ToolLike): unknown {
-  if (tool.inputFiles !== undefined) return tool.inputFiles;
-  return isObject(tool._meta) ? tool._meta[SIDECAR_META_KEY] : undefined;
-}
-
 /**
  * Adds slots from an older draft's sidecar map (`inputFiles` / `requestedFiles`): keys are top-level
  * property names, values `{accept?, maxSize?}`. The property must be a string or an array of strings.
@@ -330,11 +331,11 @@ export function findFileSlots(tool: ToolLike, log?: Logger): FileSlotScan {
   const schema = tool.inputSchema;
   const scanner = new Scanner(schema, subject);
   if (!isObject(schema)) {
-    if (sidecarMap(tool) !== undefined) scanner.warn('has inputFiles but no inputSchema; ignored.');
+    if (tool.inputFiles !== undefined) scanner.warn('has inputFiles but no inputSchema; ignored.');
     return finish(scanner, log);
   }
   scanner.scanObject(schema, [], true, 0);
-  scanSidecar(scanner, sidecarMap(tool), schema, 'inputFiles');
+  scanSidecar(scanner, tool.inputFiles, schema, 'inputFiles');
   return finish(scanner, log);
 }
 
