@@ -5,9 +5,21 @@ export type LogSink = (level: LogLevel, message: string) => void;
 
 const ORDER: Record<LogLevel, number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4 };
 
+/** What a secret value is replaced with in a log line. */
+export const SECRET_MASK = '********';
+
 /** A leveled logger whose every line is redacted before it reaches the sink. */
 export class Logger {
+  /** Secret values and their JSON-escaped forms (as they appear in traced messages), longest first. */
+  private secrets: string[] = [];
+
   constructor(private readonly sink: LogSink, public level: LogLevel = 'info') {}
+
+  /** From now on every occurrence of these values (e.g. `password: true` inputs) is logged as SECRET_MASK. */
+  maskSecrets(values: readonly string[]): void {
+    const forms = values.filter((v) => v !== '').flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]);
+    this.secrets = [...new Set([...this.secrets, ...forms])].sort((a, b) => b.length - a.length);
+  }
 
   isEnabled(level: LogLevel): boolean {
     return ORDER[level] >= ORDER[this.level];
@@ -23,7 +35,10 @@ export class Logger {
   error(message: string): void { this.emit('error', message); }
 
   private emit(level: LogLevel, message: string): void {
-    if (this.isEnabled(level)) this.sink(level, redactDataUris(message));
+    if (!this.isEnabled(level)) return;
+    let line = message;
+    for (const secret of this.secrets) line = line.split(secret).join(SECRET_MASK);
+    this.sink(level, redactDataUris(line));
   }
 }
 

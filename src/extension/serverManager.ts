@@ -4,19 +4,20 @@
 
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import type { PriorDiscovery, Root } from '@modelcontextprotocol/client';
+import type { Root } from '@modelcontextprotocol/client';
 import {
-  formatConfigError, loadMcpConfig, resolveServer, UnresolvedInputError,
+  formatConfigError, inputIdsUsedBy, loadMcpConfig, resolveServer, UnresolvedInputError,
   type ConfigError, type InputDefinition, type ResolvedServer, type ServerDefinition,
 } from '../core/config';
-import type { ConnectionState, EraCache, ElicitationHandler, ServerConnection } from '../core/connection';
+import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
 import { Logger, type LogLevel } from '../core/log';
 import { UPLOAD_MAX_BYTES } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
 import { readSettings } from './settings';
 
 export const USER_CONFIG_NAME = 'mcp.json';
-const ERA_CACHE_KEY = 'mcpHost.eraCache';
+const ERA_CACHE_KEY = 'mcpHost.eraCache.v2';
+const LEGACY_ERA_CACHE_KEY = 'mcpHost.eraCache';
 
 export interface ManagedServer {
   readonly name: string;
@@ -36,20 +37,28 @@ export function serverState(server: ManagedServer): ConnectionState {
   return server.setupError ? { kind: 'error', reason: server.setupError } : { kind: 'stopped' };
 }
 
-function definitionKey(def: ServerDefinition): string {
-  return JSON.stringify(def);
+/** What a server is started from: its definition and the declarations of the inputs it uses. */
+function definitionKey(def: ServerDefinition, declared: InputDefinition[]): string {
+  const used = new Set(inputIdsUsedBy(def));
+  return JSON.stringify([def, declared.filter((i) => used.has(i.id))]);
 }
 
+/** Settings read when a connection is created: changing one restarts the running servers. */
+const CONNECTION_SETTINGS = ['mcpHost.files.advertiseFileInputs', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds'];
+
 class GlobalStateEraCache implements EraCache {
-  constructor(private readonly memento: vscode.Memento) {}
-  private all(): Record<string, PriorDiscovery> {
-    return this.memento.get<Record<string, PriorDiscovery>>(ERA_CACHE_KEY, {});
+  constructor(private readonly memento: vscode.Memento) {
+    // The first format keyed entries by the resolved command line, which could hold an input's secret.
+    if (memento.get(LEGACY_ERA_CACHE_KEY) !== undefined) void memento.update(LEGACY_ERA_CACHE_KEY, undefined);
   }
-  get(key: string): PriorDiscovery | undefined {
+  private all(): Record<string, EraCacheEntry> {
+    return this.memento.get<Record<string, EraCacheEntry>>(ERA_CACHE_KEY, {});
+  }
+  get(key: string): EraCacheEntry | undefined {
     return this.all()[key];
   }
-  async set(key: string, prior: PriorDiscovery): Promise<void> {
-    await this.memento.update(ERA_CACHE_KEY, { ...this.all(), [key]: prior });
+  async set(key: string, entry: EraCacheEntry): Promise<void> {
+    await this.memento.update(ERA_CACHE_KEY, { ...this.all(), [key]: entry });
   }
   async delete(key: string): Promise<void> {
     const all = { ...this.all() };
@@ -88,6 +97,7 @@ export class ServerManager implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel();
+        if (CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(key))) this.restartRunning('a setting it uses changed');
       }),
     );
   }
@@ -139,7 +149,7 @@ export class ServerManager implements vscode.Disposable {
     const restarts: string[] = [];
     for (const [name, server] of this.servers) {
       const wanted = next.get(name);
-      if (!wanted || definitionKey(wanted.def) !== definitionKey(server.definition)) {
+      if (!wanted || definitionKey(wanted.def, wanted.inputs) !== definitionKey(server.definition, server.declaredInputs)) {
         const state = serverState(server).kind;
         if (wanted && (state === 'running' || state === 'starting')) restarts.push(name);
         await this.removeServer(name, wanted ? 'its configuration changed' : 'it was removed from the configuration');
@@ -304,6 +314,14 @@ export class ServerManager implements vscode.Disposable {
     }
     server.setupError = undefined;
     return this.start(name);
+  }
+
+  private restartRunning(why: string): void {
+    for (const server of this.servers.values()) {
+      if (!['running', 'starting'].includes(serverState(server).kind)) continue;
+      server.log.info(`restarting: ${why}`);
+      void this.restart(server.name).catch((e) => this.reportStartFailure(server.name, e));
+    }
   }
 
   /** Asks for the server's inputs again (all of them); a running server restarts with the new values. */

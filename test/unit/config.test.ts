@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
-  formatConfigError, inputIdsUsedBy, loadMcpConfig, loadMcpConfigs, parseEnvFile, parseMcpConfig, resolveServer,
+  formatConfigError, inferHttpType, inputIdsUsedBy, loadMcpConfig, loadMcpConfigs, parseEnvFile, parseMcpConfig, resolveServer,
   UnresolvedInputError, type ServerDefinition,
 } from '../../src/core/config';
-import { findExecutable, quoteForCmd, spawnPlan } from '../../src/core/connection';
+import {
+  eraCacheKey, findExecutable, LEGACY_ERA_MAX_AGE_MS, priorFrom, quoteForCmd, spawnPlan,
+} from '../../src/core/connection';
+import { escapeCmdCommand } from '../../src/core/connection/stdioTransport';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-config-'));
 
@@ -108,6 +111,18 @@ test('substitutes workspaceFolder, userHome, env and input variables everywhere'
   assert.equal(resolved.env.PATH, '/bin');
   assert.equal(resolved.cwd, join('/ws', 'sub'));
   assert.deepEqual(asked, ['token:true']);
+  assert.deepEqual(resolved.secrets, ['t0k'], 'the password value is returned for the log to mask');
+});
+
+test('only values of password (or undeclared) inputs are reported as secrets', async () => {
+  const [def] = parseMcpConfig(JSON.stringify({
+    servers: { s: { url: 'https://x.test/${input:region}/mcp', headers: { Authorization: 'Bearer ${input:key}', 'X-Team': '${input:team}' } } },
+  }), 'm.json').servers;
+  const resolved = await resolveServer(def, {
+    inputs: [{ id: 'region', type: 'pickString', options: ['eu'] }, { id: 'key', type: 'promptString', password: true }],
+    resolveInput: async (id) => ({ region: 'eu', key: 's3cr3t', team: 'blue' })[id],
+  });
+  assert.deepEqual(resolved.secrets, ['s3cr3t', 'blue']);
 });
 
 test('env null deletes an inherited variable and envFile values sit between the inherited env and env', async () => {
@@ -142,7 +157,7 @@ test('lists the inputs a server uses, each once', () => {
   assert.deepEqual(inputIdsUsedBy(def), ['a', 'b', 'c']);
 });
 
-test('on Windows a .cmd shim runs through the shell with quoted arguments, an .exe directly', () => {
+test('on Windows a .cmd shim runs through the shell with caret-escaped arguments, an .exe directly', () => {
   const dir = tmp();
   writeFileSync(join(dir, 'npx.cmd'), '');
   writeFileSync(join(dir, 'node.exe'), '');
@@ -150,10 +165,74 @@ test('on Windows a .cmd shim runs through the shell with quoted arguments, an .e
   const cmd = spawnPlan('npx', ['-y', 'my server', 'a&b'], env, undefined, 'win32');
   assert.equal(cmd.shell, true);
   assert.equal(cmd.file, join(dir, 'npx.cmd'));
-  assert.deepEqual(cmd.args, ['-y', '"my server"', '"a^&b"']);
+  assert.deepEqual(cmd.args, ['-y', '^^^"my^^^ server^^^"', '^^^"a^^^&b^^^"']);
   const exe = spawnPlan('node', ['x y'], env, undefined, 'win32');
   assert.deepEqual(exe, { file: join(dir, 'node.exe'), args: ['x y'], shell: false });
   assert.deepEqual(spawnPlan('npx', ['a b'], env, undefined, 'linux'), { file: 'npx', args: ['a b'], shell: false });
   assert.equal(findExecutable('definitely-not-here', env, undefined, 'win32'), undefined);
-  assert.equal(quoteForCmd('say "hi"'), '"say \\"hi\\""');
+});
+
+// cmd.exe removes one level of carets per parse and passes carets inside double quotes literally, so every
+// cmd metacharacter (the quotes too) is caret-escaped outside any quote, twice because a batch shim's %*
+// goes through cmd again; what remains after two parses is CommandLineToArgvW quoting.
+for (const [arg, expected, why] of [
+  ['plain-arg_1.0', 'plain-arg_1.0', 'needs no quoting at all'],
+  ['C:\\dir\\file.txt', 'C:\\dir\\file.txt', 'backslashes without a quote are literal to CommandLineToArgvW'],
+  ['', '^^^"^^^"', 'an empty argument stays an argument'],
+  ['a&b', '^^^"a^^^&b^^^"', '& would end the command: escaped outside quotes, not as "a^&b" (caret kept literally)'],
+  ['say "hi"', '^^^"say^^^ \\^^^"hi\\^^^"^^^"', 'inner quotes become \\" for argv, and every quote is caret-escaped for cmd'],
+  ['50%', '^^^"50^^^%^^^"', '% would expand a variable'],
+  ['a|b>c<d', '^^^"a^^^|b^^^>c^^^<d^^^"', 'pipes and redirections'],
+  ['x!y^z', '^^^"x^^^!y^^^^z^^^"', '! (delayed expansion) and ^ itself'],
+  ['my dir\\', '^^^"my^^^ dir\\\\^^^"', 'trailing backslashes are doubled so the closing quote stays a quote'],
+  ['a\\"b', '^^^"a\\\\\\^^^"b^^^"', 'backslashes before a quote are doubled, then the quote escaped'],
+  ['(x)', '^^^"^^^(x^^^)^^^"', 'parentheses would close a block'],
+] as const) {
+  test(`quoteForCmd(${JSON.stringify(arg)}): ${why}`, () => {
+    assert.equal(quoteForCmd(arg), expected);
+  });
+}
+
+test('the path of a .cmd is caret-escaped for cmd, not quoted', () => {
+  assert.equal(escapeCmdCommand('C:\\Program Files (x86)\\nodejs\\npx.cmd'), 'C:\\Program^ Files^ ^(x86^)\\nodejs\\npx.cmd');
+});
+
+test('a url whose path ends in /sse is the SSE transport even when declared "http"', () => {
+  const parsed = parseMcpConfig(JSON.stringify({
+    servers: {
+      declared: { type: 'http', url: 'http://127.0.0.1:3000/sse' },
+      slash: { type: 'http', url: 'http://127.0.0.1:3000/sse/?x=1' },
+      streamable: { type: 'http', url: 'http://127.0.0.1:3000/mcp' },
+      named: { type: 'http', url: 'http://127.0.0.1:3000/sse-like' },
+    },
+  }), 'm.json');
+  assert.deepEqual(parsed.servers.map((s) => [s.name, s.type]),
+    [['declared', 'sse'], ['slash', 'sse'], ['streamable', 'http'], ['named', 'http']]);
+  // `mcp-host … --url URL` picks the transport with the same rule.
+  assert.equal(inferHttpType('http://127.0.0.1:3000/sse'), 'sse');
+  assert.equal(inferHttpType('http://127.0.0.1:3000/mcp'), 'http');
+});
+
+test('the era cache key is a sha256 of how the server is reached: no resolved secret, and headers count', () => {
+  const stdio = { name: 's', transport: 'stdio' as const, command: 'node', args: ['--token=hunter2-secret'], env: {}, cwd: '/w' };
+  const key = eraCacheKey(stdio);
+  assert.match(key, /^[0-9a-f]{64}$/);
+  assert.ok(!key.includes('hunter2'));
+  assert.equal(eraCacheKey({ ...stdio, name: 'renamed', env: { X: '1' } }), key, 'the name and env are not identity');
+  assert.notEqual(eraCacheKey({ ...stdio, args: ['--token=other'] }), key);
+  const http = { name: 'h', transport: 'http' as const, url: 'https://x.test/mcp', headers: { Authorization: 'Bearer a' } };
+  assert.notEqual(eraCacheKey(http), eraCacheKey({ ...http, headers: { Authorization: 'Bearer b' } }),
+    'another authorization context is another entry');
+  assert.equal(eraCacheKey(http), eraCacheKey({ ...http, headers: { authorization: 'Bearer a' } }));
+});
+
+test('a legacy era verdict is supplied only while younger than the horizon; a modern one always', () => {
+  const now = 1_000_000_000_000;
+  const discover = { supportedVersions: ['2026-07-28'] } as never;
+  assert.deepEqual(priorFrom({ kind: 'legacy', at: now - 1000 }, now), { kind: 'legacy' });
+  assert.equal(priorFrom({ kind: 'legacy', at: now - LEGACY_ERA_MAX_AGE_MS }, now), undefined);
+  assert.equal(priorFrom({ kind: 'legacy' }, now), undefined, 'an undated legacy verdict (stored before dates) is stale');
+  assert.equal(priorFrom({ kind: 'legacy', at: now + 60_000 }, now), undefined, 'a date in the future is not trusted');
+  assert.deepEqual(priorFrom({ kind: 'modern', discover, at: 1 } as never, now), { kind: 'modern', discover });
+  assert.equal(priorFrom(undefined, now), undefined);
 });

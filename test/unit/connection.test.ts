@@ -1,20 +1,22 @@
 // ServerConnection over stdio against real servers: the era-2025 fixture (sdk 1.32.2), the era-2026 fixture
 // (@modelcontextprotocol/server 2.4.0), server-everything, and hostile fixtures.
 import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { parseMcpConfig, resolveServer, type ResolvedServer } from '../../src/core/config';
 import {
-  CallCancelledError, CallTimeoutError, eraCacheKey, InMemoryEraCache, ServerConnection, ServerCrashedError, ServerRequestError,
+  CallCancelledError, CallTimeoutError, eraCacheKey, InMemoryEraCache, LEGACY_ERA_MAX_AGE_MS, ServerConnection, ServerCrashedError, ServerRequestError,
   ServerStartError, type ConnectionOptions, type ConnectionState, type ElicitationHandler, type ElicitRequestParamsLoose,
 } from '../../src/core/connection';
-import { Logger, type LogLevel } from '../../src/core/log';
-import { everythingStdio, repoRoot, stdioFixture } from '../fixtures/servers';
+import { Logger, SECRET_MASK, type LogLevel } from '../../src/core/log';
+import { everythingStdio, fixturePath, repoRoot, startEverythingHttp, stdioFixture } from '../fixtures/servers';
 
 function recordingLog(level: LogLevel = 'debug') {
   const lines: string[] = [];
   return { lines, log: new Logger((l, m) => lines.push(`[${l}] ${m}`), level) };
 }
 
-function connection(server = stdioFixture('era2025-server.ts'), options: Partial<ConnectionOptions> = {}, level: LogLevel = 'debug') {
+function connection(server: ResolvedServer = stdioFixture('era2025-server.ts'), options: Partial<ConnectionOptions> = {}, level: LogLevel = 'debug') {
   const { lines, log } = recordingLog(level);
   const c = new ServerConnection(server, { log, stopGraceMs: 1000, ...options });
   return { c, lines };
@@ -262,7 +264,9 @@ test('a remembered era that is no longer true is dropped, and the server is prob
   try {
     assert.deepEqual(c.state, { kind: 'running', era: 'legacy', protocolVersion: '2025-11-25' });
     assert.equal(text(await c.callTool('echo', { text: 'again' })), 'again');
-    assert.deepEqual(cache.get(eraCacheKey(server)), { kind: 'legacy' });
+    const entry = cache.get(eraCacheKey(server));
+    assert.equal(entry?.kind, 'legacy');
+    assert.ok(entry?.at !== undefined && Math.abs(Date.now() - entry.at) < 60_000, 'a legacy verdict is dated');
     assert.ok(lines.some((l) => l.includes('remembered protocol era failed')));
   } finally {
     await c.stop();
@@ -293,6 +297,19 @@ test('a line that is not JSON on stdout is logged and skipped', async () => {
     assert.equal(text(await c.callTool('ping', {})), 'pong');
     assert.ok(lines.some((l) => l.includes('[server stdout, not JSON-RPC] Server starting')));
     assert.ok(lines.some((l) => l.startsWith('[warn] [server stderr] a line on stderr')));
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a server that answers tools/list with an error runs with no tools, and says why in its log', async () => {
+  const server = stdioFixture('era2025-server.ts');
+  const { c, lines } = connection({ ...server, env: { ...server.env, FIXTURE_TOOLS_LIST_FAILS: '1' } });
+  await c.start();
+  try {
+    assert.equal(c.state.kind, 'running');
+    assert.deepEqual(c.tools, []);
+    assert.ok(lines.some((l) => /tools\/list failed: .*the tool registry is down; running with no tools/.test(l)), lines.join('\n'));
   } finally {
     await c.stop();
   }
@@ -370,12 +387,146 @@ test('without an elicitation handler the capability is not declared and a server
   const { c, lines } = connection(stdioFixture('era2025-server.ts'), {}, 'trace');
   await c.start();
   try {
-    const r = await c.callTool('ask_file', {}).catch((e: Error) => e);
-    // sdk 1.32.2 servers refuse to send what the client did not declare; either way nothing was accepted.
-    assert.ok(r instanceof Error || !/"accept"/.test(text(r)));
+    // The fixture asks anyway and returns the answer it received as the tool's text.
+    const r = await c.callTool('ask_file', {});
+    assert.deepEqual(JSON.parse(text(r)), { action: 'cancel' });
+    assert.ok(lines.some((l) => l.startsWith('[warn] the server asked for input (elicitation/create) though the host did not declare elicitation; answered cancel')));
     const initialize = lines.find((l) => l.includes('"method":"initialize"')) ?? '';
     assert.match(initialize, /"capabilities":\{\}/);
   } finally {
     await c.stop();
+  }
+});
+
+test('a server that ignores SIGTERM is killed with SIGKILL, and stop() resolves within two grace periods', async () => {
+  const graceMs = 300;
+  const { c, lines } = connection(stdioFixture('sigterm-ignoring-server.ts'), { stopGraceMs: graceMs });
+  await c.start();
+  const pid = (c as unknown as { transport: { pid: number } }).transport.pid;
+  const started = Date.now();
+  await c.stop();
+  const took = Date.now() - started;
+  assert.equal(isAlive(pid), false);
+  assert.ok(took < graceMs * 2 + 1500, `stop took ${took} ms`);
+  assert.ok(lines.some((l) => l.includes('[server stderr] SIGTERM ignored')), 'the fixture got SIGTERM and ignored it');
+  assert.ok(lines.some((l) => l.includes('did not exit after SIGTERM; sending SIGKILL')));
+  assert.deepEqual(c.state, { kind: 'stopped' });
+});
+
+test('restart() while running replaces the process and keeps serving', async () => {
+  const { c } = connection();
+  await c.start();
+  const states: string[] = [];
+  c.onDidChangeState((s) => states.push(s.kind));
+  const pid = (c as unknown as { transport: { pid: number } }).transport.pid;
+  try {
+    await c.restart();
+    const newPid = (c as unknown as { transport: { pid: number } }).transport.pid;
+    assert.notEqual(newPid, pid);
+    assert.equal(isAlive(pid), false, 'the old process is gone');
+    assert.deepEqual(states, ['stopped', 'starting', 'running']);
+    assert.equal(c.tools.length, 12);
+    assert.equal(text(await c.callTool('echo', { text: 'after restart' })), 'after restart');
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a password input passed as an argument never reaches the log or the era cache key', async () => {
+  const secret = 'hunter2-"quoted"-s3cret';
+  const { servers, inputs } = parseMcpConfig(JSON.stringify({
+    inputs: [{ id: 'key', type: 'promptString', password: true }],
+    servers: { s: { command: process.execPath, args: ['--import', 'tsx', fixturePath('era2025-server.ts'), '--token=${input:key}'] } },
+  }), 'mcp.json');
+  const server = await resolveServer(servers[0], { workspaceFolder: repoRoot, inputs, resolveInput: async () => secret });
+  assert.ok(server.transport === 'stdio' && server.args.includes(`--token=${secret}`), 'the server gets the real value');
+  const cache = new InMemoryEraCache();
+  const { c, lines } = connection(server, { eraCache: cache }, 'trace');
+  await c.start();
+  try {
+    assert.equal(text(await c.callTool('echo', { text: `say ${secret}` })), `say ${secret}`);
+  } finally {
+    await c.stop();
+  }
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  assert.deepEqual(lines.filter((l) => l.includes('hunter2') || l.includes(escaped)), []);
+  assert.ok(lines.some((l) => l.startsWith('[info] starting') && l.includes(`--token=${SECRET_MASK}`)), 'the start line shows a mask');
+  assert.ok(lines.some((l) => l.includes(`say ${SECRET_MASK}`)), 'traced traffic is masked too');
+  const keys = [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
+  assert.deepEqual(keys, [eraCacheKey(server)]);
+  assert.ok(!keys[0].includes('hunter2'));
+});
+
+describe('a remembered legacy era for a server that is now 2026-era', () => {
+  const server = stdioFixture('era2026-server.ts');
+  const start = async (at: number) => {
+    const cache = new InMemoryEraCache();
+    cache.set(eraCacheKey(server), { kind: 'legacy', at });
+    const { c, lines } = connection(server, { eraCache: cache }, 'trace');
+    await c.start();
+    const state = c.state;
+    await c.stop();
+    return { state, lines, entry: cache.get(eraCacheKey(server)) };
+  };
+
+  test('is re-checked once older than the horizon: the server is probed and spoken to in the modern era', async () => {
+    const { state, lines, entry } = await start(Date.now() - LEGACY_ERA_MAX_AGE_MS - 60_000);
+    assert.equal(state.kind === 'running' && state.era, 'modern');
+    assert.ok(lines.some((l) => l.includes('"method":"server/discover"')), 'the era was probed');
+    assert.equal(entry?.kind, 'modern', 'the new verdict replaced the stale one');
+  });
+
+  test('is still used while fresh: no probe, the legacy handshake', async () => {
+    const { state, lines, entry } = await start(Date.now() - 60_000);
+    assert.equal(state.kind === 'running' && state.era, 'legacy');
+    assert.ok(!lines.some((l) => l.includes('server/discover')), 'no server/discover probe was sent');
+    assert.ok(lines.some((l) => l.includes('"method":"initialize"')));
+    assert.equal(entry?.kind, 'legacy');
+  });
+});
+
+/** The local addresses of the listening TCP sockets on a port (Linux /proc), in /proc's hex form. */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  return ['/proc/net/tcp', '/proc/net/tcp6'].filter(existsSync).flatMap((file) => readFileSync(file, 'utf8').split('\n').slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f.length > 3 && f[3] === '0A' && f[1].endsWith(`:${hexPort}`))
+    .map((f) => f[1].split(':')[0]));
+}
+
+test('server-everything in tests listens on 127.0.0.1 only', { skip: !existsSync('/proc/net/tcp') && 'needs Linux /proc' }, async () => {
+  const everything = await startEverythingHttp('streamableHttp');
+  try {
+    const addresses = listeningAddresses(everything.port);
+    assert.ok(addresses.length > 0, 'the listening socket was found');
+    assert.deepEqual([...new Set(addresses)], ['0100007F'], `listening on ${addresses.join(', ')}`);
+  } finally {
+    await everything.stop();
+  }
+});
+
+test('type "http" with a url ending in /sse goes straight to SSE: no Streamable HTTP request is sent', async () => {
+  const everything = await startEverythingHttp('sse');
+  const requests: string[] = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    requests.push(`${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${url.pathname}`);
+    return realFetch(input, init);
+  };
+  const { servers } = parseMcpConfig(JSON.stringify({ servers: { e: { type: 'http', url: everything.url } } }), 'mcp.json');
+  const server = await resolveServer(servers[0], {});
+  const { c, lines } = connection(server);
+  try {
+    await c.start();
+    assert.equal(c.transportInUse, 'sse');
+    assert.equal(text(await c.callTool('echo', { message: 'via sse' })), 'Echo: via sse');
+    assert.equal(requests[0], 'GET /sse', 'the first request opens the SSE stream');
+    assert.ok(!requests.includes('POST /sse'), `no Streamable HTTP POST to the SSE endpoint: ${requests.join(', ')}`);
+    assert.ok(!lines.some((l) => l.includes('trying the legacy HTTP+SSE transport')));
+  } finally {
+    globalThis.fetch = realFetch;
+    await c.stop();
+    await everything.stop();
   }
 });

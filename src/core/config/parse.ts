@@ -83,7 +83,8 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
       headers[k] = String(v);
     }
   }
-  return { name, file, type: httpType ?? inferHttpType(raw.url), url: raw.url, headers };
+  // A url ending in /sse is the legacy endpoint even when declared "http": Streamable HTTP is not tried there.
+  return { name, file, type: httpType === 'sse' ? 'sse' : inferHttpType(raw.url), url: raw.url, headers };
 }
 
 const INPUT_TYPES = new Set(['promptString', 'pickString', 'command']);

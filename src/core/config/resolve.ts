@@ -60,16 +60,21 @@ function untildify(path: string, home: string): string {
 /**
  * Substitutes `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}` in every field, merges the
  * environment of a stdio server (inherited, then envFile, then env; `null` deletes) and defaults its cwd to
- * the workspace folder. Unknown variables are left as written.
+ * the workspace folder. Unknown variables are left as written. `secrets` lists the values of `password: true`
+ * (and undeclared) inputs, for the connection's log to mask.
  */
 export async function resolveServer(def: ServerDefinition, vars: VariableContext): Promise<ResolvedServer> {
   const env = vars.env ?? process.env;
   const home = vars.userHome ?? homedir();
   const inputValues = new Map<string, string>();
+  const secrets: string[] = [];
   for (const id of inputIdsUsedBy(def)) {
-    const value = await vars.resolveInput?.(id, vars.inputs?.find((i) => i.id === id));
+    const input = vars.inputs?.find((i) => i.id === id);
+    const value = await vars.resolveInput?.(id, input);
     if (value === undefined) throw new UnresolvedInputError(def.name, id);
     inputValues.set(id, value);
+    // An undeclared input is treated as a secret, as the extension stores it.
+    if ((!input || input.password) && value !== '') secrets.push(value);
   }
 
   const sub = (s: string): string => s.replace(VARIABLE, (whole, name: string) => {
@@ -84,7 +89,7 @@ export async function resolveServer(def: ServerDefinition, vars: VariableContext
   if (def.type !== 'stdio') {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(def.headers)) headers[k] = sub(v);
-    return { name: def.name, transport: def.type, url: sub(def.url), headers };
+    return { name: def.name, transport: def.type, url: sub(def.url), headers, secrets };
   }
 
   const merged: Record<string, string> = {};
@@ -106,5 +111,5 @@ export async function resolveServer(def: ServerDefinition, vars: VariableContext
   }
   const cwdRaw = def.cwd ? untildify(sub(def.cwd), home) : vars.workspaceFolder;
   const cwd = cwdRaw === undefined ? undefined : isAbsolute(cwdRaw) ? cwdRaw : resolvePath(base, cwdRaw);
-  return { name: def.name, transport: 'stdio', command: untildify(sub(def.command), home), args: def.args.map(sub), env: merged, cwd };
+  return { name: def.name, transport: 'stdio', command: untildify(sub(def.command), home), args: def.args.map(sub), env: merged, cwd, secrets };
 }

@@ -75,6 +75,8 @@ export interface ResolvedStdioServer {
   /** The complete environment of the child: inherited + envFile + env, with `null`s removed. */
   env: Record<string, string>;
   cwd?: string;
+  /** Values substituted from secret inputs; the connection masks them in its log. */
+  secrets?: string[];
 }
 
 export interface ResolvedHttpServer {
@@ -82,6 +84,8 @@ export interface ResolvedHttpServer {
   transport: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  /** Values substituted from secret inputs; the connection masks them in its log. */
+  secrets?: string[];
 }
 
 export type ResolvedServer = ResolvedStdioServer | ResolvedHttpServer;

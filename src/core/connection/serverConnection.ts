@@ -1,12 +1,12 @@
 import {
   Client, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport,
-  type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type PriorDiscovery,
+  type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type JSONRPCResponse, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
-import { eraCacheKey } from './eraCache';
+import { eraCacheKey, priorFrom } from './eraCache';
 import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
 } from './errors';
@@ -18,14 +18,33 @@ import type {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** How many answered elicitationIds are remembered for de-duplicating replays. */
+/** How many elicitationIds are remembered for de-duplicating replays. */
 const ELICITATION_MEMORY = 64;
+/** How long an answer still serves a replay after it was given (HTTP resumption replays arrive right after). */
+const ELICITATION_REPLAY_GRACE_MS = 10_000;
 
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
 
 /** The SDK client, with `mode: "binary"` (SEP-1306) elicitations routed around the SDK's mode/result checks. */
 class HostClient extends Client {
   routeBinaryElicitation = false;
+  /**
+   * Each tool's top-level `inputFiles` (an older SEP-2356 draft's sidecar map) as the server sent it in
+   * tools/list: the SDK's Tool schema drops fields it does not know.
+   */
+  readonly toolInputFiles = new Map<string, unknown>();
+
+  protected override _onresponse(response: JSONRPCResponse): void {
+    const tools = (response as { result?: { tools?: unknown } }).result?.tools;
+    if (Array.isArray(tools)) {
+      for (const tool of tools as Array<{ name?: unknown; inputFiles?: unknown } | null>) {
+        if (typeof tool?.name !== 'string') continue;
+        if (tool.inputFiles === undefined) this.toolInputFiles.delete(tool.name);
+        else this.toolInputFiles.set(tool.name, tool.inputFiles);
+      }
+    }
+    super._onresponse(response);
+  }
   private pausedTimeouts = 0;
 
   /**
@@ -119,6 +138,12 @@ function httpStatusOf(e: unknown): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** Options of `callTool`. */
+export interface ToolCallOptions extends CallOptions {
+  /** false: return a result whose structuredContent breaks (or lacks) the outputSchema instead of throwing. */
+  validateOutput?: boolean;
+}
+
 /**
  * One connection to one MCP server: transport, era negotiation, lifecycle state, capabilities, lists,
  * calls. Start/stop/restart are serialised.
@@ -153,6 +178,7 @@ export class ServerConnection {
   constructor(readonly server: ResolvedServer, private readonly options: ConnectionOptions) {
     this.name = server.name;
     this.log = options.log;
+    this.log.maskSecrets(server.secrets ?? []);
   }
 
   get state(): ConnectionState { return this._state; }
@@ -238,6 +264,7 @@ export class ServerConnection {
         async (params, ctx) => (await this.handleElicitation(params as ElicitRequestParamsLoose, ctx)) as unknown as Result);
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         this.log.info(`elicitation ${n.params.elicitationId} completed`);
+        this.elicitations.delete(n.params.elicitationId);
         this.elicitationCompleteEmitter.fire(n.params.elicitationId);
       });
     } else {
@@ -289,9 +316,12 @@ export class ServerConnection {
       }
     })();
     if (id !== undefined) {
+      // A replay reuses the answer while the first request is in flight and for a short grace period after;
+      // never in a later session (cleared on stop and crash), nor once the server says it is complete.
       this.elicitations.set(id, answer);
       if (this.elicitations.size > ELICITATION_MEMORY) this.elicitations.delete(this.elicitations.keys().next().value!);
-      answer.catch(() => this.elicitations.delete(id));
+      const forget = () => { if (this.elicitations.get(id) === answer) this.elicitations.delete(id); };
+      answer.then(() => { setTimeout(forget, ELICITATION_REPLAY_GRACE_MS).unref(); }, forget);
     }
     const result = await answer;
     this.log.info(`elicitation answered: ${result.action}`);
@@ -315,7 +345,7 @@ export class ServerConnection {
       if (this.client !== client) return;
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
       if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
-      this._tools = tools;
+      this._tools = tools.map((t) => (client.toolInputFiles.has(t.name) ? { ...t, inputFiles: client.toolInputFiles.get(t.name) } : t));
       this.listsEmitter.fire();
     })();
     const tracked = run.finally(() => { if (this.toolsRefresh === tracked) this.toolsRefresh = undefined; });
@@ -382,7 +412,7 @@ export class ServerConnection {
     const key = eraCacheKey(server);
     const started = Date.now();
     try {
-      let prior = cache ? await cache.get(key) : undefined;
+      let prior = priorFrom(cache ? await cache.get(key) : undefined);
       let kind: 'stdio' | 'http' | 'sse' = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
       let toolsListed = false;
       for (;;) {
@@ -417,14 +447,18 @@ export class ServerConnection {
       const era = client.getProtocolEra() ?? 'legacy';
       if (cache && !prior) {
         const discover = client.getDiscoverResult();
-        await cache.set(key, era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' });
+        await cache.set(key, era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy', at: Date.now() });
       }
       const info = client.getServerVersion();
       this.log.info(`connected over ${this.transportKind} in ${Date.now() - started} ms: ${info ? `${info.name} ${info.version}, ` : ''}protocol ${client.getNegotiatedProtocolVersion()} (${era} era)`);
       client.onclose = () => this.onTransportClosed(client);
       // Tools are listed right away: list_changed sent before the first listing is lost over HTTP.
       await Promise.all([
-        toolsListed ? undefined : this.refreshTools(),
+        // A server that answers tools/list with an error is up, but offers no tools: reported, not fatal.
+        toolsListed ? undefined : this.refreshTools().catch((e) => {
+          if (!(e instanceof ProtocolError)) throw e;
+          this.log.error(`tools/list failed: ${describe(e)}; running with no tools`);
+        }),
         this.refreshPrompts().catch((e) => this.log.warn(`prompts/list failed: ${describe(e)}`)),
         this.refreshResources().catch((e) => this.log.warn(`resources/list failed: ${describe(e)}`)),
       ]);
@@ -466,6 +500,7 @@ export class ServerConnection {
   private onTransportClosed(client: HostClient): void {
     if (this.client !== client) return;
     this.client = undefined;
+    this.elicitations.clear();
     const transport = this.transport;
     this.transport = undefined;
     if (this.stopping) return;
@@ -531,13 +566,21 @@ export class ServerConnection {
     return e instanceof Error ? e : new Error(String(e));
   }
 
-  async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+  /**
+   * Calls a tool (after any tools re-list in flight, so its outputSchema is current). By default a result whose
+   * structuredContent breaks the tool's outputSchema, or lacks it, throws ServerRequestError; with
+   * `validateOutput: false` it is returned as received, for `toResultView(result, tool)` to validate and show.
+   */
+  async callTool(name: string, args: Record<string, unknown>, opts: ToolCallOptions = {}): Promise<CallToolResult> {
     const client = this.requireClient();
     if (this.toolsRefresh) await this.toolsRefresh.catch(() => undefined);
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    // The SDK validates against the definition it is given; one without an outputSchema means "do not".
+    const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
       return await client.callTool({ name, arguments: args }, {
         signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+        ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
       }) as CallToolResult;
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.

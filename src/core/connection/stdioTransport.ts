@@ -34,10 +34,25 @@ export function findExecutable(command: string, env: Record<string, string>, cwd
   return undefined;
 }
 
-/** Quotes one argument for cmd.exe (used only for .cmd/.bat, which Node can spawn only through a shell). */
+/** Characters cmd.exe treats specially outside quotes; each is escaped with a caret (the set cross-spawn uses). */
+const CMD_META = /([()\][%!^"`<>&|;, *?])/g;
+
+/** Escapes the path of a .cmd/.bat for cmd.exe with carets (as cross-spawn does; Node wraps the line in `/d /s /c "…"`). */
+export function escapeCmdCommand(file: string): string {
+  return file.replace(CMD_META, '^$1');
+}
+
+/**
+ * Quotes one argument of a .cmd/.bat (which Node can spawn only through cmd.exe). First the argument is quoted
+ * for the program's own parser (CommandLineToArgvW: backslashes before a quote doubled, quotes escaped,
+ * trailing backslashes doubled, the whole in double quotes); then every cmd metacharacter of that string,
+ * its quotes included, is caret-escaped so cmd never enters quote mode (carets inside quotes would reach the
+ * program literally). Batch shims (npx.cmd) pass `%*` through cmd a second time, so the carets are doubled.
+ */
 export function quoteForCmd(arg: string): string {
-  if (arg !== '' && !/[\s"&|<>^%!()]/.test(arg)) return arg;
-  return `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1').replace(/([%!^&|<>()])/g, '^$1')}"`;
+  if (/^[\w\-./:@+\\]+$/.test(arg)) return arg;   // nothing cmd, a batch file or argv parsing treats specially
+  const quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"`;
+  return quoted.replace(CMD_META, '^$1').replace(CMD_META, '^$1');
 }
 
 /**
@@ -49,7 +64,7 @@ export function spawnPlan(command: string, args: string[], env: Record<string, s
   if (platform !== 'win32') return { file: command, args, shell: false };
   const resolved = findExecutable(command, env, cwd, platform) ?? command;
   if (/^\.(cmd|bat)$/i.test(extname(resolved))) {
-    return { file: quoteForCmd(resolved), args: args.map(quoteForCmd), shell: true };
+    return { file: escapeCmdCommand(resolved), args: args.map(quoteForCmd), shell: true };
   }
   return { file: resolved, args, shell: false };
 }
