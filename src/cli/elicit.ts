@@ -1,38 +1,32 @@
 // `--elicit decline|cancel|@answers.json`, and terminal prompts when stdin is a TTY and no
-// `--elicit` was given. The CLI never opens URLs: it prints them.
+// `--elicit` was given. The same answers serve elicitation requests and the URLs a -32042 error names.
+// The CLI never opens URLs: it prints them.
 
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import type { ElicitationContext, ElicitationHandler, ElicitRequestParamsLoose } from '../core/connection/types';
+import type { ElicitationHandler } from '../core/connection/types';
 import { createElicitationHandler } from '../core/elicitation/handler';
 import type { ElicitationUi, FormAnswer, FormElicitationRequest, UrlElicitationRequest } from '../core/elicitation/types';
+import type { UrlRetryOptions } from '../core/elicitation/urlRetry';
 import { InputRefusedError } from '../core/errors';
 import { formatBytes } from '../core/files/limits';
 import type { FormField } from '../core/forms/model';
 import type { Logger } from '../core/log';
+import { terminalText } from './terminal';
 
-export interface CliElicitContext {
-  interactive: boolean;
-  transport: 'stdio' | 'http' | 'sse';
-  log: Logger;
-  /** Prompts read from here (default process.stdin) and are written to `output` (default process.stderr). */
-  input?: NodeJS.ReadableStream;
-  output?: NodeJS.WritableStream;
-}
+/** With an answers file, how long to wait for the server to report a URL done before retrying the call anyway. */
+export const URL_DONE_WAIT_MS = 60_000;
 
 interface AnswersFile {
+  /** The `--elicit @file` option, for messages. */
+  source: string;
   action: 'accept' | 'decline' | 'cancel';
   content: Record<string, unknown>;
   /** Field name -> absolute paths (relative ones are resolved against the answers file's folder). */
   files: Record<string, string[]>;
   /** Origins (other than the server's own) the user allows SEP-1306 uploads to. */
   allowUploadOrigins: string[];
-}
-
-/** Server text for a terminal: control characters (escape sequences included) are shown, not obeyed. */
-export function terminalText(text: string): string {
-  return String(text).replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function readAnswers(spec: string): AnswersFile {
@@ -60,7 +54,7 @@ function readAnswers(spec: string): AnswersFile {
     }
   }
   const origins = Array.isArray(o.allowUploadOrigins) ? o.allowUploadOrigins.filter((x): x is string => typeof x === 'string') : [];
-  return { action: o.action, content: (o.content as Record<string, unknown>) ?? {}, files, allowUploadOrigins: origins };
+  return { source: `--elicit ${spec}`, action: o.action, content: (o.content as Record<string, unknown>) ?? {}, files, allowUploadOrigins: origins };
 }
 
 function printUrl(out: NodeJS.WritableStream, req: UrlElicitationRequest): void {
@@ -69,15 +63,33 @@ function printUrl(out: NodeJS.WritableStream, req: UrlElicitationRequest): void 
   for (const w of req.warnings) out.write(`  Warning: ${terminalText(w)}\n`);
 }
 
+/** Refuses answers-file keys that name no field of this form (a typo would otherwise be dropped silently). */
+function checkAnswerKeys(answers: AnswersFile, req: FormElicitationRequest): void {
+  const fields = req.form.fields;
+  const fileNames = new Set(fields.filter((f) => f.kind === 'file').map((f) => f.path[0]!));
+  const otherNames = new Set(fields.filter((f) => f.kind !== 'file').map((f) => f.path[0]!));
+  const listed = (names: Set<string>) => (names.size ? [...names].map((n) => terminalText(n)).join(', ') : 'none');
+  const refuse = (key: string, why: string) => new InputRefusedError(`${answers.source}: "${terminalText(key)}" ${why}`, key);
+  for (const key of Object.keys(answers.content)) {
+    if (fileNames.has(key)) throw refuse(`content.${key}`, `is a file field of ${terminalText(req.server)}'s question: give its path under "files"`);
+    if (!otherNames.has(key)) throw refuse(`content.${key}`, `matches no field of ${terminalText(req.server)}'s question (fields: ${listed(otherNames)})`);
+  }
+  for (const key of Object.keys(answers.files)) {
+    if (!fileNames.has(key)) throw refuse(`files.${key}`, `matches no file field of ${terminalText(req.server)}'s question (file fields: ${listed(fileNames)})`);
+  }
+}
+
 function answersUi(answers: AnswersFile, out: NodeJS.WritableStream): ElicitationUi {
   return {
     async form(req: FormElicitationRequest): Promise<FormAnswer> {
       if (answers.action !== 'accept') return { action: answers.action };
+      checkAnswerKeys(answers, req);
       return { action: 'accept', values: { ...req.values, ...answers.content }, files: answers.files };
     },
     async url(req) {
       printUrl(out, req);
       if (answers.action === 'accept') out.write('  Consent given by the answers file. The CLI does not open URLs: open it yourself.\n');
+      else out.write(`  The answers file says ${answers.action}.\n`);
       return answers.action;
     },
     async confirmUploadDestination(req) {
@@ -126,7 +138,51 @@ class LineReader {
   }
 }
 
-function promptUi(input: NodeJS.ReadableStream, out: NodeJS.WritableStream): ElicitationUi {
+type WaitForRetry = NonNullable<UrlRetryOptions['waitForRetry']>;
+
+/** The server says when a URL is done (notifications/elicitation/complete); without that, retry after a while. */
+function boundedWait(out: NodeJS.WritableStream): WaitForRetry {
+  return (req, signal) => {
+    out.write(`  Waiting up to ${URL_DONE_WAIT_MS / 1000} s for ${terminalText(req.server)} to report it done, then retrying the call.\n`);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve('retry'), URL_DONE_WAIT_MS);
+      signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    });
+  };
+}
+
+/** `--elicit decline|cancel`: every question gets that answer; URLs are still printed. */
+function fixedUi(action: 'decline' | 'cancel', out: NodeJS.WritableStream, log: Logger): ElicitationUi {
+  return {
+    async form(req) {
+      log.info(`${req.server} asked: ${terminalText(req.message).slice(0, 200)} -> ${action} (--elicit ${action})`);
+      return { action };
+    },
+    async url(req) {
+      printUrl(out, req);
+      out.write(`  Answered ${action} (--elicit ${action}).\n`);
+      return action;
+    },
+  };
+}
+
+/** No --elicit and no terminal: questions are cancelled with a hint. */
+function noTerminalUi(out: NodeJS.WritableStream, log: Logger): ElicitationUi {
+  const hint = 'there is no terminal to ask on; cancelled. Pass --elicit decline|cancel|@answers.json.';
+  return {
+    async form(req) {
+      log.warn(`${req.server} asked a question (${terminalText(req.message).slice(0, 200)}), but ${hint}`);
+      return { action: 'cancel' };
+    },
+    async url(req) {
+      printUrl(out, req);
+      out.write(`  Not opened: ${hint}\n`);
+      return 'cancel';
+    },
+  };
+}
+
+function promptUi(input: NodeJS.ReadableStream, out: NodeJS.WritableStream): ElicitationUi & { waitForRetry: WaitForRetry } {
   const reader = new LineReader(input);
   const ask = async (question: string, signal: AbortSignal): Promise<string> => {
     out.write(question);
@@ -190,6 +246,10 @@ function promptUi(input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Eli
       if (a === 'accept') out.write('  The CLI does not open URLs: open it in your browser.\n');
       return a;
     },
+    async waitForRetry(_req, signal) {
+      const a = (await ask('  Press Enter once you are done there to retry now, or type c to cancel: ', signal)).toLowerCase();
+      return a.startsWith('c') ? 'cancel' : 'retry';
+    },
     async confirmUploadDestination(req, signal) {
       out.write(`\n${terminalText(req.server)} wants ${terminalText(req.fileName)} (${formatBytes(req.size)}) uploaded to ${terminalText(req.destination)}, which is not the server's own address. Your MCP token is not sent there.\n`);
       return (await choose('Upload there? [y]es, [n]o: ', { y: 'y', n: 'n' } as const, signal)) === 'y';
@@ -199,12 +259,46 @@ function promptUi(input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Eli
 }
 
 /**
- * An elicitation handler that remembers an answer refused locally (a value or file that failed its
- * checks): the server gets `cancel` (none of the content), and the command must then exit 1 with `refusal`.
+ * The CLI's elicitation handler. `refusal`: an answer refused locally (a value or file that failed its checks,
+ * an answers-file key that names no field): the server got `cancel` (none of the content) and the command
+ * must exit 1. `ui` and `waitForRetry` answer the URLs of a -32042 error: give them to callToolWithUrlElicitation.
  */
-export type CliElicitationHandler = ElicitationHandler & { readonly refusal?: InputRefusedError };
+export type CliElicitationHandler = ElicitationHandler & {
+  readonly refusal?: InputRefusedError;
+  readonly ui: ElicitationUi;
+  readonly waitForRetry: WaitForRetry;
+};
 
-function rememberingRefusal(handler: ElicitationHandler): CliElicitationHandler {
+export interface CliElicitContext {
+  interactive: boolean;
+  transport: 'stdio' | 'http' | 'sse';
+  log: Logger;
+  /** SEP-1306: the per-file upload limit the CLI declared (maxFileSize). */
+  binaryMaxFileSize?: number;
+  /** Prompts read from here (default process.stdin) and are written to `output` (default process.stderr). */
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+}
+
+/**
+ * The CLI's elicitation handler for `--elicit` (or terminal prompts, or, with neither, cancel). Throws
+ * InputRefusedError on a bad option or answers file.
+ */
+export function createCliElicitationHandler(option: string | undefined, context: CliElicitContext): CliElicitationHandler {
+  const out = context.output ?? process.stderr;
+  const { log } = context;
+  if (option !== undefined && option !== 'decline' && option !== 'cancel' && !option.startsWith('@')) {
+    throw new InputRefusedError(`--elicit must be decline, cancel or @answers.json (got "${option}")`, '--elicit');
+  }
+  const interactive = option === undefined && context.interactive;
+  let ui: ElicitationUi;
+  let waitForRetry: WaitForRetry = async () => 'cancel';
+  if (option === 'decline' || option === 'cancel') ui = fixedUi(option, out, log);
+  else if (option !== undefined) { ui = answersUi(readAnswers(option), out); waitForRetry = boundedWait(out); }
+  else if (interactive) { const prompts = promptUi(context.input ?? process.stdin, out); ui = prompts; waitForRetry = prompts.waitForRetry; }
+  else ui = noTerminalUi(out, log);
+
+  const handler = createElicitationHandler(ui, { log, transport: context.transport, interactive, binaryMaxFileSize: context.binaryMaxFileSize });
   let refusal: InputRefusedError | undefined;
   const wrapped = async (...args: Parameters<ElicitationHandler>) => {
     try {
@@ -215,36 +309,9 @@ function rememberingRefusal(handler: ElicitationHandler): CliElicitationHandler 
       return { action: 'cancel' as const };
     }
   };
-  return Object.defineProperty(wrapped, 'refusal', { get: () => refusal }) as CliElicitationHandler;
-}
-
-/**
- * The CLI's elicitation handler for `--elicit` (or terminal prompts). Throws InputRefusedError on a bad
- * option or answers file; after the call, a non-empty `refusal` means exit 1.
- */
-export function createCliElicitationHandler(option: string | undefined, context: CliElicitContext): CliElicitationHandler {
-  const out = context.output ?? process.stderr;
-  const { log } = context;
-  if (option === 'decline' || option === 'cancel') {
-    return async (params: ElicitRequestParamsLoose, ctx: ElicitationContext) => {
-      log.info(`${ctx.server} asked (${params.mode ?? 'form'}): ${terminalText(String(params.message ?? ''))} -> ${option} (--elicit ${option})`);
-      if (params.mode === 'url') printUrl(out, { server: ctx.server, message: String(params.message ?? ''), url: String(params.url ?? ''), domain: safeHost(params.url), warnings: [] });
-      return { action: option };
-    };
-  }
-  if (option !== undefined && !option.startsWith('@')) {
-    throw new InputRefusedError(`--elicit must be decline, cancel or @answers.json (got "${option}")`, '--elicit');
-  }
-  if (option === undefined && !context.interactive) {
-    return async (params: ElicitRequestParamsLoose, ctx: ElicitationContext) => {
-      log.warn(`${ctx.server} asked a question (${terminalText(String(params.message ?? '')).slice(0, 200)}), but there is no terminal to ask it on; cancelled. Pass --elicit decline|cancel|@answers.json.`);
-      return { action: 'cancel' };
-    };
-  }
-  const ui = option ? answersUi(readAnswers(option), out) : promptUi(context.input ?? process.stdin, out);
-  return rememberingRefusal(createElicitationHandler(ui, { log, transport: context.transport, interactive: option === undefined }));
-}
-
-function safeHost(url: unknown): string {
-  try { return new URL(String(url)).hostname; } catch { return '(not a valid URL)'; }
+  return Object.defineProperties(wrapped, {
+    refusal: { get: () => refusal },
+    ui: { value: ui },
+    waitForRetry: { value: waitForRetry },
+  }) as CliElicitationHandler;
 }

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { InputRefusedError } from '../core/errors';
 import {
-  checkFile, checkTotalSize, describeAccept, fileInputValue, findFileSlots, formatBytes, getAtPath,
+  checkDataUriValue, checkFile, checkTotalSize, describeAccept, describeDataUri, fileInputValue, findFileSlots, formatBytes, getAtPath,
   inlineLimitsFor, readCheckedFile, setAtPath,
   type CheckedFile, type FileSlot, type FileTransport, type InlineLimitOverrides, type InlineLimits, type ToolLike,
 } from '../core/files';
@@ -71,7 +71,30 @@ function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]>
 }
 
 /**
- * Fills the tool's file slots in `args` from `--file ARG=PATH` options. Every file is checked first
+ * A file slot's value given in --args: only data: URIs, checked like a server would (type, maxSize). A path or
+ * any other URI is refused, never read or fetched.
+ */
+function checkGivenValue(slot: FileSlot, value: unknown, log: Logger): void {
+  if (!slot.multiple && Array.isArray(value)) throw new InputRefusedError(`${slot.label}: takes one file, but --args gives a list`, slot.label);
+  const items = Array.isArray(value) ? value : [value];
+  items.forEach((item, i) => {
+    const name = Array.isArray(value) ? `${slot.label}[${i}]` : slot.label;
+    if (typeof item !== 'string' || !/^data:/i.test(item)) {
+      const shown = typeof item === 'string' ? `"${item.length > 80 ? `${item.slice(0, 79)}…` : item}"` : `a ${item === null ? 'null' : typeof item}`;
+      throw new InputRefusedError(
+        `${name}: --args gives ${shown}, but a file argument takes a data: URI (nothing is read from paths or URLs); pass --file ${slot.label}=PATH to send a local file`,
+        slot.label,
+      );
+    }
+    const check = checkDataUriValue(name, item, { accept: slot.accept, maxSize: slot.maxSize });
+    if (!check.ok) throw new InputRefusedError(check.reason, slot.label);
+    log.info(`${name}: data: URI from --args (${describeDataUri(item)})`);
+  });
+}
+
+/**
+ * Fills the tool's file slots in `args` from `--file ARG=PATH` options; run it for every call (with no
+ * specs it still refuses a missing required file and checks file values given in --args). Every file is checked first
  * (existence, size from stat, accept from its content); any refusal throws InputRefusedError before
  * a byte is read for sending. Then each file is read once, encoded and set, with its filename companion
  * unless `args` already holds one.
@@ -87,6 +110,10 @@ export async function applyFileOptions(
   const { slots } = findFileSlots(tool, log);
   const limits = inlineLimitsFor(transport, settings.limits);
   const bySlot = parseSpecs(specs, slots);
+  for (const slot of slots) {
+    const given = getAtPath(args, slot.path);
+    if (!bySlot.has(slot) && given !== undefined && slot.origin !== 'file-input-object') checkGivenValue(slot, given, log);
+  }
 
   const missing = slots.filter((s) => s.required && !bySlot.has(s) && getAtPath(args, s.path) === undefined);
   if (missing.length > 0) {

@@ -1,9 +1,11 @@
 // `mcp-host`: the connection core, headless. The command line and the exit codes are a contract:
 //   0 ok; 1 usage error or input refused locally; 4 server could not start / be reached / died;
-//   5 the tool reported isError or the server answered with a JSON-RPC error.
+//   5 the tool reported isError, its structured content broke its output schema, a URL it required was
+//   not visited, or the server answered with a JSON-RPC error.
+// In text mode everything a server supplies is printed terminal-safe (control characters shown, not obeyed).
 import { basename, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/client';
 import {
   formatConfigError, inferHttpType, loadMcpConfig, resolveServer, UnresolvedInputError,
   type InputDefinition, type ResolvedServer, type ServerDefinition,
@@ -12,10 +14,14 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
   ServerStartError, type ElicitationHandler,
 } from '../core/connection';
+import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
+import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
+import { RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
 import { createCliElicitationHandler } from './elicit';
 import { applyFileOptions, describeFileSlots } from './files';
+import { terminalLine, terminalText } from './terminal';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -23,11 +29,12 @@ export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
-                [--timeout MS] [--json] [--verbose] TARGET
+                [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --config defaults to .vscode/mcp.json in the current directory.
   \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
-  --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.`;
+  --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
+  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).`;
 
 /** An error that ends the command with a given exit code. */
 export class CliError extends Error {
@@ -49,15 +56,17 @@ export interface ParsedArgs {
   timeout?: number;
   json: boolean;
   verbose: boolean;
+  /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
+  binaryUploads: boolean;
 }
 
 const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout']);
-const FLAG_OPTIONS = new Set(['--json', '--verbose']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false };
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -68,7 +77,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const name = eq === -1 ? arg : arg.slice(0, eq);
     if (FLAG_OPTIONS.has(name)) {
       if (eq !== -1) throw usageError(`${name} takes no value`);
-      if (name === '--json') parsed.json = true; else parsed.verbose = true;
+      if (name === '--json') parsed.json = true;
+      else if (name === '--verbose') parsed.verbose = true;
+      else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
       if (value === undefined) throw usageError(`${name} needs a value`);
@@ -193,12 +204,13 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
 function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   if (!a.verbose) return new Logger(() => undefined, 'error');
   const level: LogLevel = io.env.MCP_HOST_LOG_LEVEL === 'trace' ? 'trace' : 'debug';
-  return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${message}\n`), level);
+  return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number) {
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false) {
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
+    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false },
   });
   try {
     await connection.start();
@@ -208,31 +220,30 @@ async function connect(server: ResolvedServer, log: Logger, elicitation: Elicita
   return connection;
 }
 
-/** The text of a result for a terminal: text blocks as they are, other blocks as one-line summaries. */
-export function resultText(result: CallToolResult): string {
+/** A result for a terminal: text as it is (terminal-safe), other items as one-line summaries. */
+export function resultText(view: ResultView): string {
   const lines: string[] = [];
-  for (const block of result.content ?? []) {
-    switch (block.type) {
-      case 'text': lines.push(block.text); break;
-      case 'image': case 'audio':
-        lines.push(`[${block.type} ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`); break;
-      case 'resource_link': lines.push(`[resource link ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ''}]`); break;
-      case 'resource': {
-        const r = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
-        lines.push(r.text !== undefined ? r.text : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, ${Math.floor(((r.blob ?? '').length * 3) / 4)} bytes]`);
-        break;
-      }
-      default: lines.push(`[${(block as { type: string }).type} content]`);
+  const mime = (m: string | undefined) => (m ? ` (${m})` : '');
+  for (const item of view.items) {
+    switch (item.kind) {
+      case 'text': case 'resourceText': lines.push(item.text); break;
+      case 'image': case 'audio': lines.push(`[${item.kind} ${item.mimeType}, ${formatBytes(item.size)}]`); break;
+      case 'resourceLink': lines.push(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`); break;
+      case 'resourceBlob': lines.push(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`); break;
+      case 'fileOutput': lines.push(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`); break;
+      case 'unknown': lines.push(`[${item.type} content]`); break;
     }
   }
-  if (lines.length === 0 && result.structuredContent !== undefined) lines.push(JSON.stringify(result.structuredContent, null, 2));
-  return lines.join('\n');
+  if (!view.items.some((i) => i.kind !== 'fileOutput') && view.structured?.json !== undefined) lines.push(view.structured.json);
+  return terminalText(lines.join('\n'));
 }
 
 function toolLine(tool: Tool): string {
   const title = tool.title ?? tool.annotations?.title;
-  const description = tool.description?.split('\n', 1)[0];
-  return [tool.name, title && title !== tool.name ? `(${title})` : '', description ? `— ${description}` : ''].filter(Boolean).join('  ');
+  const parts = [terminalLine(tool.name, 100)];
+  if (title && title !== tool.name) parts.push(`(${terminalLine(title, 100)})`);
+  if (tool.description) parts.push(`— ${terminalLine(tool.description, 200)}`);
+  return parts.join('  ');
 }
 
 async function commandServers(a: ParsedArgs, io: CliIo): Promise<number> {
@@ -241,7 +252,7 @@ async function commandServers(a: ParsedArgs, io: CliIo): Promise<number> {
   const config = await loadMcpConfig(file);
   for (const s of config.servers) {
     const where = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : s.url;
-    io.stdout.write(`${s.name}\t${s.type}\t${where}\n`);
+    io.stdout.write(`${terminalText(`${s.name}\t${s.type}\t${where}`)}\n`);
   }
   for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
   if (config.servers.length === 0 && config.errors.length === 0) io.stderr.write(`no servers in ${file}\n`);
@@ -259,7 +270,7 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
     } else {
       for (const tool of connection.tools) {
         io.stdout.write(`${toolLine(tool)}\n`);
-        for (const line of describeFileSlots(tool)) io.stdout.write(`    ${line}\n`);
+        for (const line of describeFileSlots(tool)) io.stdout.write(`    ${terminalLine(line, 300)}\n`);
       }
     }
     return EXIT.ok;
@@ -297,34 +308,54 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  const elicitation = createCliElicitationHandler(a.elicit, {
+    interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES,
+  });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
-  const elicitation = a.elicit !== undefined || io.interactive
-    ? createCliElicitationHandler(a.elicit, { interactive: io.interactive, transport, log })
-    : undefined;
-  const connection = await connect(server, log, elicitation, a.timeout);
+  const declared = a.elicit !== undefined || io.interactive;
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads);
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
     const tool = connection.tools.find((t) => t.name === toolName);
     if (!tool) {
-      const names = connection.tools.map((t) => t.name);
+      const names = connection.tools.map((t) => terminalLine(t.name, 100));
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
-    if (a.files.length) await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log);
-    const result = await connection.callTool(toolName, args, {
-      signal: io.interrupt,
-      timeoutMs: a.timeout,
-      onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
-    }).catch((e: unknown) => { throw elicitation?.refusal ?? e; });
+    await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log);
+    // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
+    const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
+      log,
+      waitForRetry: elicitation.waitForRetry,
+      call: {
+        signal: io.interrupt,
+        timeoutMs: a.timeout,
+        onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
+        validateOutput: false,
+      },
+    }).catch((e: unknown) => { throw elicitation.refusal ?? e; });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
-    if (elicitation?.refusal) throw elicitation.refusal;
+    if (elicitation.refusal) throw elicitation.refusal;
+    // Validated against the tool as listed now (a list_changed during the call re-lists before this).
+    const view = toResultView(result, connection.tools.find((t) => t.name === toolName) ?? tool);
     if (a.json) {
       io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } else {
-      const text = resultText(result);
-      (result.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+      const text = resultText(view);
+      (view.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+      // Text over the display cap is shown in part (previews do not apply to a terminal).
+      const notes = view.warnings.filter((w) => !/preview/.test(w));
+      if (notes.length) io.stderr.write(`mcp-host: ${notes.join(' ')} --json prints the whole result.\n`);
     }
-    return result.isError ? EXIT.toolError : EXIT.ok;
+    const structured = view.structured;
+    if (structured?.status === 'invalid' || structured?.status === 'missing') {
+      const raw = structured.json ?? JSON.stringify(result, null, 2);
+      io.stderr.write(`mcp-host: the result of "${terminalText(toolName)}" does not match its output schema:\n`);
+      for (const e of structured.errors ?? []) io.stderr.write(`  ${terminalText(e)}\n`);
+      io.stderr.write(`${structured.json !== undefined ? 'structured content' : 'result'}${structured.truncated ? ' (in part)' : ''}:\n${terminalText(redactDataUris(raw).slice(0, RESULT_LIMITS.textChars))}\n`);
+      return EXIT.toolError;
+    }
+    return view.isError ? EXIT.toolError : EXIT.ok;
   });
 }
 
@@ -348,9 +379,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 /** Writes the error for the user and returns its exit code. */
 function report(e: unknown, io: CliIo): number {
   const [message, code] = errorExit(e);
-  io.stderr.write(`mcp-host: ${message}\n`);
+  const redacted = redactDataUris(message);
+  const shown = redacted.length > MAX_ERROR_CHARS ? `${redacted.slice(0, MAX_ERROR_CHARS)}… (${redacted.length} characters)` : redacted;
+  io.stderr.write(`mcp-host: ${terminalText(shown)}\n`);
   return code;
 }
+
+/** Error messages can carry whatever a server put in them: they are cut to this length. */
+const MAX_ERROR_CHARS = 4000;
 
 function errorExit(e: unknown): [string, number] {
   if (e instanceof CliError) return [e.message, e.exitCode];
@@ -358,7 +394,7 @@ function errorExit(e: unknown): [string, number] {
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];
-  if (e instanceof ServerRequestError) return [e.message, EXIT.toolError];
+  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError) return [e.message, EXIT.toolError];
   return [e instanceof Error ? e.message : String(e), EXIT.server];
 }
 

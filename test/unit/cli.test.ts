@@ -10,6 +10,9 @@ import { parseArgs, run, type CliIo } from '../../src/cli/main';
 import { fixturePath, repoRoot, startHttpFixture, type RunningHttpServer } from '../fixtures/servers';
 
 const FIXTURE = ['--', process.execPath, '--import', 'tsx', fixturePath('era2025-server.ts')];
+const RECORDING = ['--', process.execPath, '--import', 'tsx', fixturePath('recording-server.ts')];
+const HOSTILE = ['--', process.execPath, '--import', 'tsx', fixturePath('hostile-server.ts')];
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==';
 
 async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = repoRoot) {
   const stdout = new PassThrough();
@@ -31,12 +34,14 @@ function workspace(config: object | string): string {
 }
 
 test('parses options before "--" and keeps everything after it as the server command', () => {
-  const a = parseArgs(['call', 'echo', '--args={"a":1}', '--file', 'x=1.png', '--file', 'y=2.png', '--json', '--', 'node', '--json']);
+  const a = parseArgs(['call', 'echo', '--args={"a":1}', '--file', 'x=1.png', '--file', 'y=2.png', '--json', '--no-binary-uploads', '--', 'node', '--json']);
   assert.equal(a.command, 'call');
   assert.deepEqual(a.positional, ['echo']);
   assert.equal(a.args, '{"a":1}');
   assert.deepEqual(a.files, ['x=1.png', 'y=2.png']);
   assert.equal(a.json, true);
+  assert.equal(a.binaryUploads, false);
+  assert.equal(parseArgs(['call', 'echo']).binaryUploads, true);
   assert.deepEqual(a.stdio, ['node', '--json']);
 });
 
@@ -87,6 +92,24 @@ describe('against a stdio server', () => {
     const r = await cli(['call', 'bad_output', ...FIXTURE]);
     assert.equal(r.code, 5);
     assert.match(r.err, /output schema/);
+  });
+
+  test('structured content that breaks the output schema: the errors and the raw JSON are printed, exit 5', async () => {
+    const r = await cli(['call', 'bad_structured', ...RECORDING]);
+    assert.equal(r.code, 5);
+    assert.equal(r.out, 'oops\n', 'the content is still shown');
+    assert.match(r.err, /the result of "bad_structured" does not match its output schema:\n {2}\/sum: .*\nstructured content:\n\{\n {2}"sum": "not a number"\n\}/);
+    const json = await cli(['call', 'bad_structured', '--json', ...RECORDING]);
+    assert.equal(json.code, 5);
+    assert.deepEqual(JSON.parse(json.out).structuredContent, { sum: 'not a number' }, '--json prints the raw result');
+    assert.match(json.err, /does not match its output schema/);
+  });
+
+  test('missing structured content where an output schema is declared: the errors and the raw result are printed, exit 5', async () => {
+    const r = await cli(['call', 'no_structured', ...RECORDING]);
+    assert.equal(r.code, 5);
+    assert.equal(r.out, 'no structure here\n');
+    assert.match(r.err, /declares an output schema but returned no structured content\.\nresult:\n\{\n {2}"content": \[/);
   });
 
   test('a missing command exits 4 with an actionable message', async () => {
@@ -204,4 +227,37 @@ test('Ctrl-C cancels the call in flight and exits 130', async () => {
   assert.equal(code, 130);
   assert.match(err, /was cancelled/);
   assert.ok(Date.now() - started < 10_000, 'it did not wait for the 10 s call');
+});
+
+describe('hostile server text in the terminal', () => {
+  const ESC = '\u001b';
+
+  test('tools: control characters are shown, not sent, and a 2 MB description is cut to one short line', async () => {
+    const r = await cli(['tools', ...HOSTILE]);
+    assert.equal(r.code, 0, r.err);
+    assert.ok(!r.out.includes(ESC), 'no escape byte reaches the terminal');
+    assert.match(r.out, /^markup_form {2}\(<img .*\\x1b\[31mre…\) {2}— <img .*\\x1b\[31mred\\x1b\[0m$/m);
+    assert.ok(r.out.split('\n').every((line) => line.length <= 400), 'every line is short');
+    assert.ok(r.out.length < 10_000, `${r.out.length} characters printed`);
+    assert.match(r.out, /^deep_tool {2}— x{100,}…$/m);
+  });
+
+  test('call: result text, resource names and elicitation text are printed terminal-safe', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-hostile-'));
+    writeFileSync(join(dir, 'accept.json'), JSON.stringify({ action: 'accept' }));
+    const r = await cli(['call', 'markup_form', '--elicit', `@${join(dir, 'accept.json')}`, ...HOSTILE]);
+    assert.equal(r.code, 0, r.err);
+    assert.ok(!r.out.includes(ESC) && !r.err.includes(ESC), 'no escape byte reaches the terminal');
+    assert.match(r.out, /\*\*bold\*\* \[link\]\(javascript:alert\(3\)\) \\x1b\[31mred\\x1b\[0m/);
+    assert.match(r.out, /\[resource link file:\/\/\/x "<img .*\\x1b\[31mred/);
+  });
+
+  test('error messages are redacted and terminal-safe; --verbose logs are too', async () => {
+    const message = `bad data:image/png;base64,${PNG_BASE64} ${ESC}[2J`;
+    const r = await cli(['call', 'fail_with', '--args', JSON.stringify({ message }), '--verbose', ...RECORDING], { MCP_HOST_LOG_LEVEL: 'trace' });
+    assert.equal(r.code, 5);
+    assert.match(r.err, /mcp-host: tool "fail_with" failed: bad data:image\/png;base64,\[70 bytes\] \\x1b\[2J\n/);
+    assert.ok(!r.err.includes(PNG_BASE64.slice(0, 24)), 'no payload on stderr');
+    assert.ok(!r.err.includes(ESC), 'no escape byte on stderr');
+  });
 });

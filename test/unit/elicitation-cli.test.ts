@@ -1,8 +1,8 @@
 // `mcp-host call ... --elicit`, run as the built CLI against real servers, and the terminal prompts.
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -14,7 +14,9 @@ import { fixturePath, repoRoot } from '../fixtures/servers';
 const cli = join(repoRoot, 'dist', 'cli.js');
 const everything = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 const era2026 = ['--', process.execPath, '--import', 'tsx', fixturePath('elicit-era2026-server.ts')];
+const recording = ['--', process.execPath, '--import', 'tsx', fixturePath('recording-server.ts')];
 const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-elicit-'));
+const recordFile = join(dir, 'received.jsonl');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==', 'base64');
 writeFileSync(join(dir, 'dot.png'), PNG);
 writeFileSync(join(dir, 'big.png'), Buffer.concat([PNG, Buffer.alloc(5000)]));
@@ -26,9 +28,18 @@ function answers(name: string, value: unknown): string {
   return `@${file}`;
 }
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** What the recording fixture received since the last call of this function. */
+function received(): Record<string, unknown>[] {
+  if (!existsSync(recordFile)) return [];
+  const lines = readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  rmSync(recordFile);
+  return lines;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: repoRoot, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const options = { cwd: repoRoot, timeout: 60_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, RECORDING_FIXTURE_FILE: recordFile, ...env } };
+    execFile(process.execPath, [cli, ...args], options, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
   });
@@ -42,11 +53,32 @@ test('--elicit @answers.json: content is merged over the defaults and sent', asy
   assert.match(r.stdout, /"check": true/);
 });
 
-test('--elicit with a value outside the schema exits 1 with the reason, and sends none of it', async () => {
-  const r = await run(['call', 'trigger-elicitation-request', '--elicit', answers('bad.json', { action: 'accept', content: { name: 'Ada', integer: 500 } }), ...everything]);
+test('--elicit with a value outside the schema exits 1 with the reason; the server receives only cancel', async () => {
+  received();
+  const r = await run(['call', 'ask_form', '--elicit', answers('bad.json', { action: 'accept', content: { name: 'Ada', integer: 500 } }), ...recording]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /Integer: Must be at most 100/);
-  assert.doesNotMatch(r.stdout, /500/);
+  assert.deepEqual(received(), [{ call: 'ask_form', arguments: {} }, { tool: 'ask_form', answer: { action: 'cancel' } }]);
+});
+
+test('--elicit cancel and decline reach the server as such', async () => {
+  received();
+  assert.equal((await run(['call', 'ask_form', '--elicit', 'cancel', ...recording])).code, 0);
+  assert.deepEqual(received()[1], { tool: 'ask_form', answer: { action: 'cancel' } });
+  assert.equal((await run(['call', 'ask_form', '--elicit', 'decline', ...recording])).code, 0);
+  assert.deepEqual(received()[1], { tool: 'ask_form', answer: { action: 'decline' } });
+});
+
+test('an answers-file key that matches no field is refused (exit 1) naming it; the server receives only cancel', async () => {
+  received();
+  const typo = await run(['call', 'ask_form', '--elicit', answers('typo.json', { action: 'accept', content: { name: 'Ada' }, files: { phtoo: 'dot.png' } }), ...recording]);
+  assert.equal(typo.code, 1);
+  assert.match(typo.stderr, /"files\.phtoo" matches no file field of .*'s question \(file fields: photo\)/);
+  assert.deepEqual(received()[1], { tool: 'ask_form', answer: { action: 'cancel' } });
+  const bogus = await run(['call', 'ask_form', '--elicit', answers('bogus.json', { action: 'accept', content: { name: 'Ada', bogus: 1 } }), ...recording]);
+  assert.equal(bogus.code, 1);
+  assert.match(bogus.stderr, /"content\.bogus" matches no field of .*'s question \(fields: name, integer\)/);
+  assert.deepEqual(received()[1], { tool: 'ask_form', answer: { action: 'cancel' } });
 });
 
 test('--elicit decline answers every question with decline', async () => {
@@ -64,12 +96,45 @@ test('--elicit files: a local PNG fills the x-mcp-file field of a 2026-era serve
   assert.equal(answer.content.age, 30);
 });
 
-test('--elicit files: a file over its field limit exits 1, naming the file and the limit', async () => {
+test('--elicit files: a file over its field limit exits 1, naming the file and the limit; the server receives only cancel', async () => {
+  received();
   const spec = answers('bigfile.json', { action: 'accept', content: { name: 'Ada' }, files: { photo: ['big.png'] } });
-  const r = await run(['call', 'profile', '--elicit', spec, ...era2026]);
+  const r = await run(['call', 'ask_form', '--elicit', spec, ...recording]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /big\.png is 5 KiB \(5,070 bytes\); this tool accepts at most 4 KiB/);
-  assert.equal(r.stdout, '');
+  assert.deepEqual(received(), [{ call: 'ask_form', arguments: {} }, { tool: 'ask_form', answer: { action: 'cancel' } }]);
+});
+
+test('--elicit files: two files that fit stdio one by one but not together are refused (exit 1) before reading; the server receives only cancel', async () => {
+  received();
+  for (const name of ['six-a.png', 'six-b.png']) writeFileSync(join(dir, name), Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]));
+  const spec = answers('two.json', { action: 'accept', files: { first: 'six-a.png', second: 'six-b.png' } });
+  const r = await run(['call', 'ask_two_files', '--elicit', spec, '--timeout', '15000', ...recording]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /2 files \(.*six-a\.png.*six-b\.png\) add up to 12 MiB .*at most 7 MiB .*stdio server in one call/);
+  assert.deepEqual(received()[1], { tool: 'ask_two_files', answer: { action: 'cancel' } });
+});
+
+test('-32042: the URL is printed; with consent the call is retried once the server reports it complete', async () => {
+  received();
+  const started = Date.now();
+  const r = await run(['call', 'needs_login', '--elicit', answers('login.json', { action: 'accept' }), ...recording]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'signed in\n');
+  assert.ok(Date.now() - started < 20_000, 'the completion notification ended the wait, not the 60 s bound');
+  assert.match(r.stderr, /asks you to open a URL: Sign in \\x1b\[31mfirst\\x1b\[0m\n {2}URL: {4}https:\/\/example\.com\/login/);
+  assert.deepEqual(received().map((e) => e.call), ['needs_login', 'needs_login']);
+});
+
+test('-32042 declined or cancelled: the call stops with a clear message, exit 5, and is not retried', async () => {
+  received();
+  for (const action of ['decline', 'cancel'] as const) {
+    const r = await run(['call', 'needs_login', '--elicit', answers(`login-${action}.json`, { action }), ...recording]);
+    assert.equal(r.code, 5);
+    assert.match(r.stderr, new RegExp(`needs you to open https://example\\.com/login before "needs_login" can run; you ${action === 'decline' ? 'declined' : 'cancelled'}`));
+    assert.match(r.stderr, /URL: {4}https:\/\/example\.com\/login/);
+    assert.equal(received().length, 1, 'one call, no retry');
+  }
 });
 
 test('URL mode in the CLI: the URL and its domain are printed, nothing is opened, accept is consent', async () => {
@@ -116,4 +181,61 @@ test('on a terminal without --elicit, each field is prompted with its title, typ
   assert.match(shown, /\[2\]/, 'the default is shown');
   assert.match(shown, /1\. Small\n {2}2\. Large/);
   assert.match(shown, /not a data URI/);
+});
+
+describe('SEP-1306 binary uploads from the CLI (test/fixtures/upload-server.ts)', () => {
+  let child: ReturnType<typeof spawn>;
+  let url = '';
+  let foreignOrigin = '';
+  const doc = join(dir, 'notes.txt');
+  writeFileSync(doc, 'plain notes\n');
+
+  before(async () => {
+    child = spawn(process.execPath, ['--import', 'tsx', fixturePath('upload-server.ts')], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+    const [port, foreignPort] = await new Promise<string[]>((resolve, reject) => {
+      let seen = '';
+      child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+        seen += c;
+        const m = /listening (\d+) (\d+)/.exec(seen);
+        if (m) resolve([m[1]!, m[2]!]);
+      });
+      child.once('exit', (code) => reject(new Error(`upload fixture exited ${code}`)));
+    });
+    url = `http://127.0.0.1:${port}/mcp`;
+    foreignOrigin = `http://127.0.0.1:${foreignPort}`;
+  });
+  after(() => { child.kill('SIGTERM'); });
+
+  const outcome = (stdout: string) => JSON.parse(stdout) as { result: { action: string; content?: { document?: { name: string; size: number } } }; upload: { authorization: string | null; parts: { filename: string; size: number }[] } | null };
+
+  test('binary elicitation is declared by default and the answers file\'s file is uploaded', async () => {
+    const spec = answers('upload.json', { action: 'accept', files: { document: 'notes.txt' } });
+    const r = await run(['call', 'upload', '--args', '{"target":"same"}', '--elicit', spec, '--verbose', '--url', url], { MCP_HOST_LOG_LEVEL: 'trace' });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /"elicitation":\{"form":\{\},"url":\{\},"binary":\{"maxFileSize":104857600,"supportedMimeTypes":\["\*\/\*"\]\}\}/);
+    const out = outcome(r.stdout);
+    assert.equal(out.result.action, 'accept');
+    assert.deepEqual([out.result.content?.document?.name, out.result.content?.document?.size], ['notes.txt', 12]);
+    assert.deepEqual(out.upload?.parts.map((p) => [p.filename, p.size]), [['notes.txt', 12]]);
+  });
+
+  test('allowUploadOrigins lets the file go to another origin (without the token); without it nothing is uploaded', async () => {
+    const allowed = await run(['call', 'upload', '--args', '{"target":"foreign"}', '--elicit',
+      answers('foreign-ok.json', { action: 'accept', files: { document: 'notes.txt' }, allowUploadOrigins: [foreignOrigin] }), '--url', url]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.equal(outcome(allowed.stdout).result.action, 'accept');
+    assert.equal(outcome(allowed.stdout).upload?.authorization, null);
+    const refused = await run(['call', 'upload', '--args', '{"target":"foreign"}', '--elicit',
+      answers('foreign-no.json', { action: 'accept', files: { document: 'notes.txt' } }), '--url', url]);
+    assert.equal(outcome(refused.stdout).result.action, 'cancel');
+    assert.equal(outcome(refused.stdout).upload, null);
+    assert.match(refused.stderr, /uploading to http:\/\/127\.0\.0\.1:\d+ \(not the server's own origin\) was not allowed/);
+  });
+
+  test('--no-binary-uploads does not declare it: the server\'s binary request is refused', async () => {
+    const spec = answers('upload.json', { action: 'accept', files: { document: 'notes.txt' } });
+    const r = await run(['call', 'upload', '--args', '{"target":"same"}', '--elicit', spec, '--no-binary-uploads', '--verbose', '--url', url], { MCP_HOST_LOG_LEVEL: 'trace' });
+    assert.match(r.stderr, /"elicitation":\{"form":\{\},"url":\{\}\}/);
+    assert.equal(r.code, 5, r.stderr);
+  });
 });

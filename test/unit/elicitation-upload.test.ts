@@ -193,3 +193,19 @@ test('several files for a "multiple" field go up as one part each and come back 
   assert.deepEqual(docs.map((d) => d.name), ['notes.txt', 'report "q1".pdf']);
   assert.equal(docs[0]!.uploadId, docs[1]!.uploadId);
 });
+
+test('a file over the host\'s own upload limit (the declared maxFileSize) is refused naming that limit', async () => {
+  const handler = createElicitationHandler(ui, { log, transport: 'http', interactive: false, binaryMaxFileSize: 1000 });
+  ui.reset();
+  ui.answer = (req) => ({ action: 'accept', values: req.values, files: { document: [pdf] } });
+  const params = {
+    mode: 'binary', message: 'Upload',
+    requestedSchema: { type: 'object', properties: { document: { type: 'file', accept: ['application/pdf'], maxSize: 100 * 1024 * 1024 } } },
+    uploadEndpoints: { document: { url: `${ownOrigin}/upload/x`, method: 'POST', uploadId: 'x' } },
+  };
+  await assert.rejects(handler(params, { server: 'uploads', signal: new AbortController().signal }), (e: Error) => {
+    assert.match(e.message, /document: report "q1"\.pdf is 2\.9 KiB; the host uploads at most 1000 bytes per file \(its binary-upload limit, maxFileSize\)/);
+    assert.doesNotMatch(e.message, /inline/);
+    return true;
+  });
+});

@@ -202,15 +202,80 @@ test('2026-07-28 URL mode: a punycode domain is shown with a warning and its Uni
   assert.match(req!.warnings[0]!, /punycode/);
 });
 
-test('an elicitation replayed with the same elicitationId is answered once', async () => {
+test('a replayed elicitationId reuses the answer only within one server session, until the server completes it', async () => {
   const ui = new ScriptedUi();
   ui.onUrl = () => 'accept';
-  const handler = createElicitationHandler(ui, { log, transport: 'http', interactive: true });
-  const params = { mode: 'url', message: 'm', url: 'https://example.com', elicitationId: 'same' } as const;
-  const ctx = { server: 's', signal: new AbortController().signal };
-  const [a, b] = await Promise.all([handler(params, ctx), handler(params, ctx)]);
-  assert.deepEqual([a, b], [{ action: 'accept' }, { action: 'accept' }]);
-  assert.equal(ui.urls.length, 1);
+  const conn = new ServerConnection(stdioFixture('era2025-server.ts', [], 'replays'), {
+    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
+  });
+  await conn.start();
+  try {
+    // ask_twice sends the same URL elicitation twice, then notifications/elicitation/complete.
+    assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_twice', {}))), [{ action: 'accept' }, { action: 'accept' }]);
+    assert.equal(ui.urls.length, 1, 'the replay was answered from the first answer');
+    await conn.callTool('ask_twice', {});
+    assert.equal(ui.urls.length, 2, 'after completion the same id is a new question');
+    await conn.stop();
+    await conn.start();
+    await conn.callTool('ask_twice', {});
+    assert.equal(ui.urls.length, 3, 'a later server session never reuses an earlier consent');
+  } finally {
+    await conn.stop();
+  }
+});
+
+test('a consent is not carried over a crash either', async () => {
+  const ui = new ScriptedUi();
+  ui.onUrl = () => 'accept';
+  const conn = new ServerConnection(stdioFixture('recording-server.ts', [], 'crashy'), {
+    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
+  });
+  await conn.start();
+  try {
+    await assert.rejects(conn.callTool('ask_url_then_crash', { id: 'c-1' }), /exit code 9/);
+    assert.equal(conn.state.kind, 'crashed');
+    await conn.start();
+    assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_url', { id: 'c-1' }))), { action: 'accept' });
+    assert.equal(ui.urls.length, 2, 'the user was asked again');
+  } finally {
+    await conn.stop();
+  }
+});
+
+test('-32042: the call is retried when the server sends notifications/elicitation/complete', async () => {
+  const ui = new ScriptedUi();
+  ui.onUrl = () => 'accept';
+  const conn = new ServerConnection(stdioFixture('recording-server.ts', [], 'login'), {
+    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
+  });
+  await conn.start();
+  try {
+    const started = Date.now();
+    // No manual retry control: only the completion notification can end the wait before the 20 s limit.
+    const result = await callToolWithUrlElicitation(conn, 'needs_login', {}, ui, { log, completionTimeoutMs: 20_000 });
+    assert.equal(textOf(result), 'signed in');
+    assert.ok(Date.now() - started < 10_000);
+    assert.deepEqual(ui.urls.map((u) => [u.url, u.elicitationId]), [['https://example.com/login', 'login-1']]);
+  } finally {
+    await conn.stop();
+  }
+});
+
+test('files that fit one by one but not together in one stdio message are a form error: the user is asked again', async () => {
+  const big = (name: string) => { const p = join(dir, name); writeFileSync(p, Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)])); return p; };
+  const [a, b] = [big('six-a.png'), big('six-b.png')];
+  const ui = new ScriptedUi();
+  ui.onForm = (req) => (req.attempt === 1 ? { action: 'accept', values: {}, files: { first: [a], second: [b] } } : { action: 'decline' });
+  const conn = new ServerConnection(stdioFixture('recording-server.ts', [], 'two-files'), {
+    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
+  });
+  await conn.start();
+  try {
+    assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_two_files', {}))), { action: 'decline' });
+    assert.match(ui.forms[1]!.errors![''] ?? '', /2 files \(.*six-a\.png.*six-b\.png\) add up to 12 MiB .*; at most 7 MiB .* in one call/);
+  } finally {
+    await conn.stop();
+  }
 });
 
 test('a URL that is not http(s) is never offered', async () => {

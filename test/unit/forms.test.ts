@@ -260,3 +260,14 @@ test('a server pattern that could backtrack for minutes does not freeze validati
   assert.ok(Date.now() - started < 1000);
   assert.deepEqual(errors, { '/b': 'Must match the pattern ^[0-9]{3}$.' });
 });
+
+test('a multi-select whose default is the empty list sends it when accepted; one without a default leaves it out', () => {
+  const model = buildForm({
+    type: 'object',
+    properties: {
+      tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, default: [] },
+      extras: { type: 'array', items: { type: 'string', enum: ['x', 'y'] } },
+    },
+  }, 'elicitation');
+  assert.deepEqual(toPayload(model, { ...defaultValues(model), extras: [] }), { tags: [] });
+});

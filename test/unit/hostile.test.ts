@@ -1,6 +1,8 @@
 // Misbehaving servers: the host keeps working, stays bounded, and says clearly what happened.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import {
   CallCancelledError, CallTimeoutError, ServerConnection, ServerCrashedError,
 } from '../../src/core/connection';
@@ -13,6 +15,32 @@ import { httpServer, startHttpFixture, stdioFixture, type RunningHttpServer } fr
 const MARKUP = '<img src=x onerror="alert(1)"><script>alert(2)</script>**bold** [link](javascript:alert(3)) \u001b[31mred\u001b[0m';
 const logLines: string[] = [];
 const log = new Logger((level, m) => { logLines.push(`${level} ${m}`); }, 'info');
+
+/**
+ * Runs `work` while sampling live memory (heap + array buffers, after a full collection, so garbage awaiting
+ * collection does not count); returns its value and the peak growth over the start, in bytes.
+ */
+async function peakLiveMemory<T>(work: () => Promise<T>): Promise<{ value: T; peak: number }> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  const base = process.memoryUsage();
+  let peak = 0;
+  const sample = () => {
+    gc();
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.heapUsed + m.arrayBuffers - base.heapUsed - base.arrayBuffers);
+  };
+  const timer = setInterval(sample, 50);
+  try {
+    const value = await work();
+    sample();
+    return { value, peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+const MB = 1024 * 1024;
 
 class HostileUi implements ElicitationUi {
   forms: FormElicitationRequest[] = [];
@@ -90,11 +118,13 @@ test('a server that never answers: the user can cancel, and the timeout applies'
   assert.equal((await conn.callTool('noise', {})).isError, undefined, 'the connection still works afterwards');
 });
 
-test('20,000 progress notifications in a burst neither hang nor crash the host', async () => {
+test('20,000 progress notifications in a burst neither hang nor crash the host, in bounded memory', async (t) => {
   let seen = 0;
   let last = 0;
   const started = Date.now();
-  const result = await conn.callTool('progress_burst', {}, { onProgress: (p) => { seen++; last = p.progress; } });
+  const { value: result, peak } = await peakLiveMemory(() => conn.callTool('progress_burst', {}, { onProgress: (p) => { seen++; last = p.progress; } }));
+  t.diagnostic(`live memory growth during the burst: ${(peak / MB).toFixed(1)} MB`);
+  assert.ok(peak < 16 * MB, `live memory grew by ${(peak / MB).toFixed(1)} MB for 3 MB of notifications`);
   assert.equal((result.content[0] as { text: string }).text, 'burst done');
   assert.ok(Date.now() - started < 10_000);
   // The SDK drops the few notifications it has not dispatched when the result arrives (a known quirk).
@@ -107,9 +137,10 @@ test('non-JSON lines on stdout are skipped and the answer still arrives', async 
   assert.equal((result.content[0] as { text: string }).text, 'after the noise');
 });
 
-test('a 30 MB result: over HTTP it is shown in part; over stdio it fails with a clear message', async () => {
-  const result = await httpConn.callTool('big_result', { mb: 30 });
-  const view = toResultView(result);
+test('a 30 MB result: over HTTP it is shown in part; over stdio it fails with a clear message; memory stays bounded', async (t) => {
+  const { value: view, peak: httpPeak } = await peakLiveMemory(async () => toResultView(await httpConn.callTool('big_result', { mb: 30 })));
+  t.diagnostic(`live memory growth for the 30 MB result over HTTP: ${(httpPeak / MB).toFixed(1)} MB`);
+  assert.ok(httpPeak < 100 * MB, `live memory grew by ${(httpPeak / MB).toFixed(1)} MB for a 30 MB result`);
   const item = view.items[0]!;
   assert.ok(item.kind === 'text' && item.truncated?.totalChars === 30 * 1024 * 1024);
   assert.ok(JSON.stringify(view).length < 2 * 1024 * 1024);
@@ -117,7 +148,11 @@ test('a 30 MB result: over HTTP it is shown in part; over stdio it fails with a 
   const stdio = new ServerConnection(stdioFixture('hostile-server.ts', [], 'hostile-big'), options());
   await stdio.start();
   try {
-    await assert.rejects(stdio.callTool('big_result', { mb: 30 }), (e: Error) => /10 MiB|too large|closed|exited/i.test(e.message));
+    const { value: failure, peak } = await peakLiveMemory(() => stdio.callTool('big_result', { mb: 30 }).then(() => undefined, (e: Error) => e));
+    assert.ok(failure instanceof ServerCrashedError, String(failure));
+    assert.match(failure.message, /the server sent a message over 10 MiB, the stdio limit; the connection was closed/);
+    t.diagnostic(`live memory growth for the 30 MB result over stdio: ${(peak / MB).toFixed(1)} MB`);
+    assert.ok(peak < 40 * MB, `live memory grew by ${(peak / MB).toFixed(1)} MB though the message was dropped at 10 MiB`);
   } finally {
     await stdio.stop();
   }

@@ -5,9 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync, symlinkSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ServerConnection } from '../../src/core/connection';
+import { Logger } from '../../src/core/log';
 import {
   downloadToFile, pathInsideWorkspace, planSave, resolveSave, toResultView, writeNewFile, RESULT_LIMITS,
 } from '../../src/core/results';
+import { stdioFixture } from '../fixtures/servers';
 
 const tool = { name: 'weather', outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] } };
 
@@ -159,5 +162,23 @@ test('a presigned URL is downloaded only with consent, over HTTPS (or this machi
     await assert.rejects(downloadToFile(`${base}/redirect`, join(dir, 'r'), { consent: true, maxBytes: 100 }), /redirects are not followed/);
   } finally {
     server.close();
+  }
+});
+
+test('a real server\'s broken or missing structured content reaches toResultView as sent, with validateOutput: false', async () => {
+  const conn = new ServerConnection(stdioFixture('recording-server.ts'), { log: new Logger(() => undefined, 'error') });
+  await conn.start();
+  try {
+    const toolOf = (name: string) => conn.tools.find((t) => t.name === name);
+    await assert.rejects(conn.callTool('bad_structured', {}), /output schema/, 'by default the SDK refuses it');
+    const invalid = toResultView(await conn.callTool('bad_structured', {}, { validateOutput: false }), toolOf('bad_structured'));
+    assert.equal(invalid.structured?.status, 'invalid');
+    assert.equal(invalid.structured?.json, '{\n  "sum": "not a number"\n}');
+    assert.equal(invalid.structured?.errors?.length, 1);
+    const missing = toResultView(await conn.callTool('no_structured', {}, { validateOutput: false }), toolOf('no_structured'));
+    assert.equal(missing.structured?.status, 'missing');
+    assert.deepEqual(missing.items, [{ kind: 'text', text: 'no structure here' }]);
+  } finally {
+    await conn.stop();
   }
 });

@@ -1,12 +1,14 @@
 // The host's answer to `elicitation/create`, shared by the extension and the CLI:
 // form mode (with x-mcp-file fields), URL mode (consent only), and SEP-1306 binary mode (uploads).
 
+import { promises as fsp } from 'node:fs';
+import { basename } from 'node:path';
 import { domainToUnicode } from 'node:url';
 import type {
   ElicitationContext, ElicitationHandler, ElicitRequestParamsLoose, ElicitResultLoose, UploadEndpoint,
 } from '../connection/types';
 import { InputRefusedError } from '../errors';
-import { checkFile, readCheckedFile, type CheckedFile } from '../files/check';
+import { checkFile, checkTotalSize, readCheckedFile, type CheckedFile } from '../files/check';
 import { formatBytes, inlineLimitsFor, type InlineLimits } from '../files/limits';
 import { findElicitationFileFields, type FileSlot } from '../files/slots';
 import { buildForm } from '../forms/build';
@@ -17,9 +19,8 @@ import { refuseInsecureUrl } from '../results/save';
 import { uploadMultipart } from './upload';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
-/** Upload limit when the host declared no maxFileSize. */
-const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
-const REMEMBERED_ANSWERS = 200;
+/** The SEP-1306 per-file upload limit (`maxFileSize`) when the host names none. */
+export const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 /** Raised inside the handler when the elicitation must be cancelled with a message for the user. */
 class ElicitationCancelled extends Error {}
@@ -64,7 +65,6 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     transport: options.transport, ceilingBytes: uploadMax,
     ceilingReason: `the host uploads at most ${formatBytes(uploadMax)} per file`, warnAboveBytes: Number.MAX_SAFE_INTEGER,
   };
-  const answered = new Map<string, Promise<ElicitResultLoose>>();
 
   const refuseOrCancel = (message: string, field?: string): ElicitResultLoose => {
     if (!options.interactive) throw new InputRefusedError(message, field);
@@ -84,6 +84,8 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       const files: CheckedFile[] = [];
       for (const path of paths) {
         if (/^data:/i.test(path)) { errors[field.id] ??= `${field.label}: give a local file path, not a data URI.`; continue; }
+        const overUpload = field.transfer === 'upload' ? await overUploadLimit(path, slot) : undefined;
+        if (overUpload) { errors[field.id] ??= overUpload; continue; }
         const check = await checkFile(path, slot, field.transfer === 'upload' ? uploadLimits : inline);
         if (check.ok) { files.push(check.file); for (const w of check.warnings) log.warn(w); }
         else errors[field.id] ??= check.reason;
@@ -91,6 +93,14 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       checked.push({ field, slot, files });
     }
     return checked;
+  }
+
+  /** A file over the host's own upload limit (the declared maxFileSize), when that is below the field's maxSize. */
+  async function overUploadLimit(path: string, slot: FileSlot): Promise<string | undefined> {
+    if (slot.maxSize !== undefined && slot.maxSize <= uploadMax) return undefined;
+    const size = await fsp.stat(path).then((s) => s.size, () => undefined);
+    if (size === undefined || size <= uploadMax) return undefined;
+    return `${slot.label}: ${basename(path)} is ${formatBytes(size)}; the host uploads at most ${formatBytes(uploadMax)} per file (its binary-upload limit, maxFileSize)`;
   }
 
   async function formMode(params: ElicitRequestParamsLoose, ctx: ElicitationContext): Promise<ElicitResultLoose> {
@@ -111,6 +121,9 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       for (const f of model.fields) if (f.kind === 'file') withFiles[f.path[0]!] = answer.files?.[f.path[0]!] ?? [];
       const found = validateForm(model, withFiles);
       const checked = await checkFiles(model, scan.slots, answer, found);
+      // The transport limit is per message: inline files that fit one by one may not fit together.
+      const together = checkTotalSize(checked.filter((c) => c.field.transfer === 'inline').flatMap((c) => c.files), inline);
+      if (together) found[''] ??= together;
       if (Object.keys(found).length === 0) return accept(params, ctx, model, answer.values, checked);
 
       const summary = Object.entries(found).map(([id, msg]) => `${fieldLabel(model, id)}: ${msg}`).join('; ');
@@ -190,6 +203,8 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     }
     let lastReport = 0;
     let lastProgress = -1;
+    // One notification at a time: over HTTP each is its own POST, and parallel POSTs can arrive out of order.
+    let sending = Promise.resolve();
     const names = files.map((f) => f.name).join(', ');
     const report = (sent: number, force = false) => {
       if (!ctx.sendProgress || ctx.progressToken === undefined) return;
@@ -199,7 +214,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       if (progress <= lastProgress || (!force && now - lastReport < 100)) return;
       lastReport = now;
       lastProgress = progress;
-      ctx.sendProgress(progress, total, `Uploading ${names}...`).catch(() => undefined);
+      sending = sending.then(() => ctx.sendProgress!(progress, total, `Uploading ${names}...`)).catch(() => undefined);
     };
     try {
       await uploadMultipart({
@@ -211,6 +226,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       throw fail((e as Error).message);
     }
     report(files.reduce((n, f) => n + f.size, 0), true);
+    await sending;
     log.info(`Uploaded ${names} for "${key}" to ${url.origin}${sameOrigin ? '' : ' (with the user\'s consent, without the MCP token)'}.`);
   }
 
@@ -230,24 +246,13 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     return { action: answer === 'aborted' ? 'cancel' : answer };
   }
 
+  // Replays of an elicitationId are answered by the connection (it remembers the answer per server session).
   return async (params, ctx) => {
-    const id = typeof params.elicitationId === 'string' ? `${ctx.server}\u0000${params.elicitationId}` : undefined;
-    const replay = id ? answered.get(id) : undefined;
-    if (replay) {
-      log.info(`${ctx.server} sent elicitation ${params.elicitationId} again; answering as before.`);
-      return replay;
-    }
     const mode = params.mode ?? 'form';
-    const run = mode === 'url' ? urlMode(params, ctx)
-      : mode === 'form' || mode === 'binary' ? formMode(params, ctx)
-        : Promise.resolve<ElicitResultLoose>({ action: 'decline' });
-    if (mode !== 'url' && mode !== 'form' && mode !== 'binary') log.warn(`${ctx.server} asked for an unknown elicitation mode "${String(mode).slice(0, 40)}"; declined.`);
-    if (id) {
-      answered.set(id, run);
-      run.catch(() => answered.delete(id));
-      if (answered.size > REMEMBERED_ANSWERS) answered.delete(answered.keys().next().value!);
-    }
-    return run;
+    if (mode === 'url') return urlMode(params, ctx);
+    if (mode === 'form' || mode === 'binary') return formMode(params, ctx);
+    log.warn(`${ctx.server} asked for an unknown elicitation mode "${String(mode).slice(0, 40)}"; declined.`);
+    return { action: 'decline' };
   };
 }
 

@@ -7,15 +7,17 @@ import type { Logger } from '../log';
 import { describeUrl } from './handler';
 import type { ElicitationUi, UrlElicitationRequest } from './types';
 
-export interface UrlRetryConnection {
+/** A ServerConnection, or anything that calls tools the same way. `O`: its call options (CallOptions and more). */
+export interface UrlRetryConnection<R = unknown, O extends CallOptions = CallOptions> {
   readonly name: string;
-  callTool(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<unknown>;
+  callTool(name: string, args: Record<string, unknown>, opts?: O): Promise<R>;
   onDidCompleteElicitation?(listener: (elicitationId: string) => void): Disposable;
 }
 
-export interface UrlRetryOptions {
+export interface UrlRetryOptions<O extends CallOptions = CallOptions> {
   log: Logger;
-  call?: CallOptions;
+  /** Passed to every callTool, e.g. `{ signal, onProgress, timeoutMs, validateOutput: false }`. */
+  call?: O;
   /** The user's "retry now" control (the site says done but no notification came); 'cancel' stops. */
   waitForRetry?: (request: UrlElicitationRequest, signal: AbortSignal) => Promise<'retry' | 'cancel'>;
   /** How long to wait for completion before giving up (default 10 minutes). */
@@ -47,9 +49,9 @@ export function urlElicitationsOf(error: unknown): UrlElicitation[] | undefined 
 }
 
 /** Calls a tool; on -32042 offers each URL, waits for completion (or manual retry), then retries. */
-export async function callToolWithUrlElicitation(
-  conn: UrlRetryConnection, name: string, args: Record<string, unknown>, ui: ElicitationUi, opts: UrlRetryOptions,
-): Promise<unknown> {
+export async function callToolWithUrlElicitation<R, O extends CallOptions = CallOptions>(
+  conn: UrlRetryConnection<R, O>, name: string, args: Record<string, unknown>, ui: ElicitationUi, opts: UrlRetryOptions<O>,
+): Promise<R> {
   const maxRounds = opts.maxRounds ?? 3;
   const signal = opts.call?.signal ?? new AbortController().signal;
   for (let round = 0; ; round++) {
@@ -93,7 +95,7 @@ export async function callToolWithUrlElicitation(
 
 function waitForCompletion(
   el: UrlElicitation, request: UrlElicitationRequest, completed: Set<string>, setWaker: (f: () => void) => void,
-  signal: AbortSignal, opts: UrlRetryOptions,
+  signal: AbortSignal, opts: UrlRetryOptions<CallOptions>,
 ): Promise<'done' | 'timeout' | 'cancel'> {
   return new Promise((resolve) => {
     const stop = new AbortController();

@@ -44,7 +44,9 @@ function coerce(field: FormField, value: unknown, errors: FieldErrors): Coerced 
     }
     case 'multiEnum': {
       if (!Array.isArray(value)) return value;
-      if (value.length === 0 && !field.required) return ABSENT;
+      // An empty choice is left out unless the schema's own default is the empty list (then it is sent).
+      const defaultIsEmpty = Array.isArray(field.default) && field.default.length === 0;
+      if (value.length === 0 && !field.required && !defaultIsEmpty) return ABSENT;
       return value.map((v) => field.options.find((o) => sameValue(v, o.value))?.value ?? v);
     }
     case 'object': {

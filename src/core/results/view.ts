@@ -1,7 +1,7 @@
 // CallToolResult -> ResultView, and the way back from a SaveItem to the bytes it stands for.
 
 import { decodedSize } from '../files/redact';
-import { findFileOutputs, type FileOutput } from '../files/fileObjects';
+import { fileOutputAt, findFileOutputs, type FileOutput } from '../files/fileObjects';
 import { pointer } from '../forms/build';
 import { ajvMessages, compileSchema } from '../forms/validate';
 import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from './model';
@@ -126,7 +126,7 @@ function structuredAt(structured: unknown, ref: string): FileOutput | undefined 
   let v = structured;
   const path = ref.split('/').slice(1).map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
   for (const key of path) v = Array.isArray(v) ? v[Number(key)] : isObject(v) ? v[key] : undefined;
-  return findFileOutputs(v)[0];
+  return fileOutputAt(v);
 }
 
 function structuredView(result: ResultLike, tool: ToolLike | undefined): StructuredView | undefined {
@@ -155,7 +155,7 @@ export function toResultView(result: ResultLike, tool?: ToolLike): ResultView {
   if (result && result.content !== undefined && !Array.isArray(result.content)) warnings.push('The result\'s content is not a list; it was ignored.');
   if (blocks.length > RESULT_LIMITS.blocks) warnings.push(`Only the first ${RESULT_LIMITS.blocks} of ${blocks.length} content blocks are shown.`);
   const items = blocks.slice(0, RESULT_LIMITS.blocks).map(blockView);
-  for (const save of findFileOutputs(result?.structuredContent).slice(0, 1000).map(saveForFileOutput)) {
+  for (const save of findFileOutputs(result?.structuredContent, tool?.outputSchema).slice(0, 1000).map(saveForFileOutput)) {
     items.push({ kind: 'fileOutput', name: save.name, ...(save.mimeType ? { mimeType: save.mimeType } : {}), ...(save.size !== undefined ? { size: save.size } : {}), save });
   }
   for (const item of items) {
