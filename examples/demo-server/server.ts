@@ -322,10 +322,32 @@ function registerTools(server: McpServer, era: McpRequestContext['era']): void {
 function createDemoServer(ctx: McpRequestContext): McpServer {
   const server = new McpServer(
     { name: 'mcp-host-demo', title: 'MCP Host demo', version: '0.1.0' },
-    { capabilities: { tools: {} }, instructions: 'Tools that take files, ask for a photo, return a generated file and report progress.' },
+    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: 'Tools that take files, ask for a photo, return a generated file and report progress.' },
   );
   registerTools(server, ctx.era);
+  registerGuide(server);
   return server;
+}
+
+const GUIDE = [
+  '# The MCP Host demo server',
+  '',
+  '- describe_file: any file up to 5 MiB; its type, size, SHA-256 and, for images, dimensions.',
+  '- compare_images: two to four images.',
+  '- attach_note: a file up to 64 KiB, its name and a note.',
+  '- receipt_from_photo: asks for a photo while it runs.',
+  '- export_report: returns a generated file to save.',
+  '- slow_count: counts slowly, with progress; cancel it.',
+].join('\n');
+
+/** A resource and a prompt, so hosts have something to list and read besides tools. */
+function registerGuide(server: McpServer): void {
+  server.registerResource('guide', 'demo://guide', { title: 'Demo guide', mimeType: 'text/markdown' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: GUIDE }],
+  }));
+  server.registerPrompt('try-the-demo', { title: 'Try the demo', description: 'Suggests a first tool to run.' }, () => ({
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Run describe_file on photo.png from the workspace.' } }],
+  }));
 }
 
 function main(): void {

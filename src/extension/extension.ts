@@ -4,6 +4,7 @@
 import { moduleLoadedAt } from './loadTime';
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
+import type { ServerDefinition } from '../core/config';
 import type { ConnectionState } from '../core/connection';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, pointer } from '../core/forms';
@@ -14,7 +15,7 @@ import { FileSelections } from './fileSelections';
 import { formErrors } from './formDialog';
 import { ServerInputs } from './serverInputs';
 import { serverState, ServerManager } from './serverManager';
-import { createStatusBarItem, ServersTreeProvider } from './serversView';
+import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings, readSettings } from './settings';
 import { ToolPanel } from './toolPanel';
 
@@ -22,7 +23,9 @@ export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
   activationMs: number;
   servers: {
-    list(): { name: string; state: ConnectionState }[];
+    list(): { name: string; state: ConnectionState; definition: ServerDefinition }[];
+    /** Fires when a server is added, removed or changes state, or its lists change. */
+    onDidChange: vscode.Event<void>;
     start(name: string): Promise<void>;
     stop(name: string): Promise<void>;
     restart(name: string): Promise<void>;
@@ -38,6 +41,13 @@ export interface McpHostApi {
    * No confirmation is shown. Starts the server if needed.
    */
   callTool(server: string, tool: string, args: Record<string, unknown>, files?: Record<string, string[]>): Promise<ResultView>;
+  /** The Servers view's data, as the view gets it. */
+  tree: {
+    children(node?: ServerTreeNode): ServerTreeNode[];
+    item(node: ServerTreeNode): vscode.TreeItem;
+  };
+  /** Where the server log channels are written (one file per channel) and the user's mcp.json. */
+  paths: { logFolder: vscode.Uri; userConfig: vscode.Uri };
   /** Opens (or reveals) the Run Tool panel of a tool. */
   openTool(server: string, tool: string): Promise<void>;
   inputs: {
@@ -66,7 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   registerCommands(context, manager);
   await manager.reload();
 
-  const api = createApi(context, manager);
+  const api = createApi(context, manager, tree);
   api.activationMs = performance.now() - moduleLoadedAt;
   const modulesMs = activateStartedAt - moduleLoadedAt;
   manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms (modules ${modulesMs.toFixed(1)} ms, activate ${(api.activationMs - modulesMs).toFixed(1)} ms)`);
@@ -78,7 +88,7 @@ export function deactivate(): Promise<void> | undefined {
   return activeManager?.stopAll();
 }
 
-function createApi(context: vscode.ExtensionContext, manager: ServerManager): McpHostApi {
+function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider): McpHostApi {
   const request = (name: string) => {
     const server = manager.get(name);
     if (!server) throw new Error(`There is no MCP server named "${name}".`);
@@ -87,13 +97,19 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager): Mc
   return {
     activationMs: 0,
     servers: {
-      list: () => manager.list().map((s) => ({ name: s.name, state: serverState(s) })),
+      list: () => manager.list().map((s) => ({ name: s.name, state: serverState(s), definition: s.definition })),
+      onDidChange: manager.onDidChange,
       start: async (name) => { await manager.start(name); },
       stop: (name) => manager.stop(name),
       restart: async (name) => { await manager.restart(name); },
       tools: (name) => manager.get(name)?.connection?.tools ?? [],
       reload: () => manager.reload(),
     },
+    tree: {
+      children: (node) => tree.getChildren(node),
+      item: (node) => tree.getTreeItem(node),
+    },
+    paths: { logFolder: context.logUri, userConfig: manager.userConfigUri },
     async callTool(serverName, toolName, args, files = {}) {
       const connection = await manager.start(serverName);
       const tool = connection.tools.find((t) => t.name === toolName);
@@ -117,7 +133,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager): Mc
         workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         serverIsLocalStdio: connection.server.transport === 'stdio',
       });
-      const pending = connection.callTool(tool.name, payload, { timeoutMs: settings.requestTimeoutMs || undefined });
+      const pending = connection.callTool(tool.name, payload, { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false });
       payload = undefined;
       return toResultView(await pending, tool);
     },

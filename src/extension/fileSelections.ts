@@ -224,6 +224,9 @@ async function pickFromWorkspace(slot: FileSlot): Promise<string[] | undefined> 
   return picked ? [picked.path] : undefined;
 }
 
+/** Panels with a picker open. */
+const busyPanels = new WeakSet<McpPanel>();
+
 /** Answers a panel's `pickFile` / `removeFile`: runs the picker, checks, and posts the summaries or the refusal. */
 export async function handleFileMessage(
   panel: McpPanel,
@@ -231,15 +234,21 @@ export async function handleFileMessage(
   message: Extract<WebviewNotification, { type: 'pickFile' | 'removeFile' }>,
 ): Promise<void> {
   const slot = files.slot(message.field);
-  if (!slot) return;
+  // A double click must not open a second picker (or change the files while one is open).
+  if (!slot || busyPanels.has(panel)) return;
   if (message.type === 'removeFile') {
     panel.post({ type: 'fileSelected', field: message.field, files: files.remove(message.field, message.index) });
     return;
   }
-  const paths = await pickFiles(message.source, slot);
-  if (!paths) return;
-  const outcome = await files.add(message.field, paths);
-  panel.post(outcome.ok
-    ? { type: 'fileSelected', field: message.field, files: outcome.files }
-    : { type: 'fileRefused', field: message.field, reason: outcome.reason });
+  busyPanels.add(panel);
+  try {
+    const paths = await pickFiles(message.source, slot);
+    if (!paths) return;
+    const outcome = await files.add(message.field, paths);
+    panel.post(outcome.ok
+      ? { type: 'fileSelected', field: message.field, files: outcome.files }
+      : { type: 'fileRefused', field: message.field, reason: outcome.reason });
+  } finally {
+    busyPanels.delete(panel);
+  }
 }

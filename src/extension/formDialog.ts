@@ -43,12 +43,12 @@ export function showFormDialog(options: FormDialogOptions): Promise<FormAnswer> 
   return new Promise<FormAnswer>((resolve) => {
     let values = options.values;
     let settled = false;
-    let busy = false;
     const panel = McpPanel.create({
       viewType: options.viewType,
       title: options.title,
       extensionUri: options.extensionUri,
-      init: () => options.init(values),
+      // Re-sent whenever the panel is shown again: an accepted form kept open must stay answered.
+      init: () => (settled ? { ...options.init(values), answered: true } : options.init(values)),
       onProblem: options.onProblem,
     });
     options.onPanel?.(panel);
@@ -73,10 +73,7 @@ export function showFormDialog(options: FormDialogOptions): Promise<FormAnswer> 
           break;
         case 'pickFile':
         case 'removeFile':
-          if (options.files && !busy) {
-            busy = true;
-            await handleFileMessage(panel, options.files, message).finally(() => { busy = false; });
-          }
+          if (options.files) await handleFileMessage(panel, options.files, message);
           break;
         case 'answer':
           await answer(message.action, message.values);

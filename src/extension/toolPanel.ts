@@ -1,16 +1,18 @@
 // The panel that runs one tool: its form (file slots included), Run/Cancel, progress, and the
-// session's results, newest first. One panel per (server, tool); opening it again reveals it.
+// session's results, newest first (kept when the panel closes). One panel per (server, tool); opening it again reveals it.
 
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import type { ServerConnection } from '../core/connection';
+import type { ServerConnection, ToolCallOptions } from '../core/connection';
+import { callToolWithUrlElicitation, type UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, toPayload, type FormModel, type FormValues } from '../core/forms';
 import { toResultView } from '../core/results';
 import type { ResultEntry, ToolPanelInit, WebviewNotification } from '../shared/protocol';
 import { FileSelections, handleFileMessage } from './fileSelections';
 import { readResourceInEditor, saveResultItem } from './resultActions';
+import { WebviewElicitationUi } from './elicitationUi';
 import { formErrors } from './formDialog';
 import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
@@ -25,15 +27,25 @@ export interface ToolPanelContext {
 /** Progress is forwarded at most this often; a burst of notifications must not flood the webview. */
 const PROGRESS_INTERVAL_MS = 100;
 
+/** A tool's results of this session: they outlive its panel, so reopening the tool shows them again. */
+interface SessionResults {
+  entries: ResultEntry[];
+  /** The raw results, kept for "Save to workspace…" (the view holds no full bytes). */
+  raw: Map<string, CallToolResult>;
+}
+
 export class ToolPanel {
   private static readonly open = new Map<string, ToolPanel>();
+  private static readonly sessionResults = new Map<string, SessionResults>();
 
   /** Opens (or reveals) the tool's panel; `prefill` puts files into a slot first (Explorer "Run MCP Tool with This File…"). */
   static async show(context: ToolPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<ToolPanel> {
     const key = JSON.stringify([server, tool.name]);
     let panel = ToolPanel.open.get(key);
     if (!panel) {
-      panel = new ToolPanel(context, server, tool);
+      let results = ToolPanel.sessionResults.get(key);
+      if (!results) ToolPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
+      panel = new ToolPanel(context, server, tool, results);
       ToolPanel.open.set(key, panel);
       panel.panel.onDidDispose(() => ToolPanel.open.delete(key));
     } else {
@@ -52,12 +64,10 @@ export class ToolPanel {
   readonly model: FormModel;
   readonly files: FileSelections;
   private values: FormValues;
-  private readonly results: ResultEntry[] = [];
-  /** The raw results, kept for "Save to workspace…" (the view holds no full bytes). */
-  private readonly rawResults = new Map<string, CallToolResult>();
   private running?: { callId: string; abort: AbortController };
 
-  private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly tool: Tool) {
+  private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly tool: Tool,
+    private readonly results: SessionResults) {
     const scan = findFileSlots(tool, context.manager.get(server)?.log);
     this.model = buildForm(tool.inputSchema, 'tool', scan.slots);
     this.model.warnings.push(...scan.warnings);
@@ -88,7 +98,7 @@ export class ToolPanel {
       form: this.model,
       values: this.values,
       files: this.files.summaries(),
-      results: this.results,
+      results: this.results.entries,
       runningCallId: this.running?.callId,
     };
   }
@@ -138,9 +148,11 @@ export class ToolPanel {
       const connection = await this.context.manager.start(this.server);
       const result = await this.call(connection, values, abort.signal, progress.report);
       progress.flush();
-      const entry: ResultEntry = { id: callId, at: Date.now(), view: toResultView(result, this.tool) };
-      this.results.unshift(entry);
-      this.rawResults.set(callId, result);
+      // The server's current tool (its output schema may have changed since the panel opened).
+      const tool = connection.tools.find((t) => t.name === this.tool.name) ?? this.tool;
+      const entry: ResultEntry = { id: callId, at: Date.now(), view: toResultView(result, tool) };
+      this.results.entries.unshift(entry);
+      this.results.raw.set(callId, result);
       this.panel.post({ type: 'result', callId, view: entry.view });
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
     } catch (e) {
@@ -164,9 +176,14 @@ export class ToolPanel {
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       serverIsLocalStdio: connection.server.transport === 'stdio',
     });
-    const pending = connection.callTool(this.tool.name, args, {
-      signal, onProgress, timeoutMs: settings.requestTimeoutMs || undefined,
-    });
+    // A 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then retried.
+    // Output is validated by toResultView, which keeps the raw value beside the errors.
+    const pending = callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(connection, this.tool.name, args,
+      new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log), {
+        log: connection.log,
+        call: { signal, onProgress, timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false },
+        waitForRetry: askToRetry,
+      });
     args = undefined;
     return pending;
   }
@@ -182,8 +199,8 @@ export class ToolPanel {
   }
 
   private async saveOutput(resultId: string, itemId: string): Promise<void> {
-    const result = this.rawResults.get(resultId);
-    const save = this.results.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
+    const result = this.results.raw.get(resultId);
+    const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
     if (result && save) await saveResultItem(result, save);
   }
 }
@@ -216,4 +233,12 @@ function throttledProgress(post: (p: { progress: number; total?: number; message
       latest = undefined;
     },
   };
+}
+
+/** The "done in the browser, but the server has not said so" control of a URL the server required. */
+async function askToRetry(request: UrlElicitationRequest, signal: AbortSignal): Promise<'retry' | 'cancel'> {
+  const asked = vscode.window.showInformationMessage(
+    `Waiting for "${request.server}" to confirm that ${request.domain} is done.`, 'Retry Now', 'Cancel');
+  const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+  return (await Promise.race([asked, aborted])) === 'Retry Now' ? 'retry' : 'cancel';
 }

@@ -57,6 +57,8 @@ export interface FormElicitationInit {
   form: FormModel;
   values: FormValues;
   files: ChosenFiles;
+  /** The answer was given and the panel stays open (upload progress): its buttons stay disabled. */
+  answered?: boolean;
 }
 
 export interface UrlElicitationInit {
@@ -77,6 +79,8 @@ export interface InputsPanelInit {
   heading: PanelHeading;
   form: FormModel;
   values: FormValues;
+  /** The answer was given and the panel stays open (upload progress): its buttons stay disabled. */
+  answered?: boolean;
 }
 
 export type PanelInit = ToolPanelInit | FormElicitationInit | UrlElicitationInit | InputsPanelInit;
@@ -147,6 +151,8 @@ export type WebviewMessage = WebviewNotification | WebviewRequest;
 export interface PersistedState {
   panel: PanelInit;
   runningCallId?: string;
+  /** Text items shown as Markdown, by `<result id>/<item index>`. */
+  markdown?: string[];
 }
 
 // ---- Guards --------------------------------------------------------------------------

@@ -34,7 +34,7 @@ class App {
   private readonly progress = h('progress', { attrs: { 'aria-label': 'Progress' } });
   private readonly progressMessage = h('span', { className: 'progress-message' });
   private readonly status = h('div', { className: 'status', attrs: { role: 'status' } });
-  private readonly results = h('section', { className: 'results', attrs: { 'aria-label': 'Results' } });
+  private readonly results = h('section', { className: 'results', attrs: { 'aria-label': 'Results', 'aria-live': 'polite' } });
   private runButton: HTMLButtonElement | undefined;
   private runningArea: HTMLElement | undefined;
 
@@ -101,7 +101,7 @@ class App {
       case 'callEnded':
         if (this.state?.runningCallId === message.callId) this.setRunning(undefined);
         this.status.className = `status${message.outcome === 'failed' ? ' error' : ''}`;
-        this.status.textContent = message.outcome === 'cancelled' ? 'Cancelled.' : message.outcome === 'failed' ? `Failed: ${message.error ?? 'unknown error'}` : '';
+        this.status.textContent = message.outcome === 'cancelled' ? 'Cancelled.' : message.outcome === 'failed' ? `Failed: ${message.error ?? 'unknown error'}` : resultAnnouncement(this.panel);
         break;
       case 'uploadProgress':
         this.form?.showUploadProgress(message.field, message.sent, message.total);
@@ -119,7 +119,8 @@ class App {
       const ids = new Set(panel.results.map((r) => r.id));
       panel.results = [...panel.results, ...previous.results.filter((r) => !ids.has(r.id))].sort((a, b) => b.at - a.at);
     }
-    this.state = { panel, runningCallId: panel.kind === 'tool' ? panel.runningCallId : undefined };
+    const markdown = this.state && samePanel(this.state.panel, panel) ? this.state.markdown : undefined;
+    this.state = { panel, runningCallId: panel.kind === 'tool' ? panel.runningCallId : undefined, markdown };
     this.touched.clear();
     this.showAllErrors = false;
     this.hostErrors = {};
@@ -162,6 +163,7 @@ class App {
     }
     if (panel.kind === 'tool') parts.push(this.toolStatus(), this.results);
     replaceChildren(this.root, ...parts);
+    if ('answered' in panel && panel.answered) this.answered('Sent.');
     if (panel.kind === 'tool') {
       this.renderResults(panel.results);
       this.setRunning(this.state?.runningCallId);
@@ -260,6 +262,15 @@ class App {
   private readonly resultActions = {
     readResource: (uri: string) => this.bridge.send({ type: 'readResource', uri }),
     save: (resultId: string, item: SaveItem) => this.bridge.send({ type: 'saveOutput', resultId, itemId: item.ref }),
+    markdown: {
+      isOn: (key: string) => this.state?.markdown?.includes(key) ?? false,
+      set: (key: string, on: boolean) => {
+        if (!this.state) return;
+        const others = (this.state.markdown ?? []).filter((k) => k !== key);
+        this.state.markdown = on ? [...others, key] : others;
+        this.save();
+      },
+    },
   };
 
   private renderResults(results: ToolPanelInit['results']): void {
@@ -360,6 +371,13 @@ class App {
     for (const button of this.actionButtons) button.disabled = false;
     this.status.textContent = '';
   }
+}
+
+/** What the status region says when a call ends with a result (screen readers announce it). */
+function resultAnnouncement(panel: PanelInit | undefined): string {
+  const newest = panel?.kind === 'tool' ? panel.results[0] : undefined;
+  if (!newest) return 'Done.';
+  return newest.view.isError ? 'The tool returned an error; see Results.' : 'New result; see Results.';
 }
 
 /** The host as written in the URL (punycode stays punycode), or '' when it does not parse. */

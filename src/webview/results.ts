@@ -10,6 +10,8 @@ import { renderMarkdown } from './markdown';
 export interface ResultActions {
   readResource(uri: string): void;
   save(resultId: string, item: SaveItem): void;
+  /** Which text items are shown as Markdown, by `<result id>/<item index>` (kept in the webview state). */
+  markdown: { isOn(key: string): boolean; set(key: string, on: boolean): void };
 }
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
@@ -30,7 +32,7 @@ export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLEl
     h('header', { className: 'result-header' }, icon(view.isError ? 'error' : 'pass'), ` ${status} · ${time}`),
   );
   for (const warning of view.warnings) article.append(h('div', { className: 'warning' }, icon('warning'), ' ', warning));
-  for (const item of view.items) article.append(renderItem(entry.id, item, actions));
+  view.items.forEach((item, index) => article.append(renderItem(entry.id, index, item, actions)));
   if (view.structured) article.append(renderStructured(view.structured));
   // Savable things not linked from an item (e.g. FileOutputs inside structured content).
   const linked = new Set(view.items.map((i) => i.save?.ref).filter(Boolean));
@@ -58,25 +60,27 @@ function truncatedNote(truncated: { totalChars: number } | undefined): HTMLEleme
 }
 
 /** Plain text, with a toggle to show it as (safe, tiny-subset) Markdown. */
-function textItem(text: string, truncated: { totalChars: number } | undefined): HTMLElement {
+function textItem(text: string, truncated: { totalChars: number } | undefined, key: string, markdown: ResultActions['markdown']): HTMLElement {
   const plain = h('pre', { className: 'text' }, text);
-  let body: HTMLElement = plain;
-  const toggle = h('button', { className: 'secondary small', attrs: { type: 'button', 'aria-pressed': 'false' } }, icon('markdown'), ' Markdown');
+  const on = markdown.isOn(key);
+  let body: HTMLElement = on ? renderMarkdown(text) : plain;
+  const toggle = h('button', { className: 'secondary small', attrs: { type: 'button', 'aria-pressed': String(on) } }, icon('markdown'), ' Markdown');
   toggle.addEventListener('click', () => {
-    const markdown = toggle.getAttribute('aria-pressed') !== 'true';
-    toggle.setAttribute('aria-pressed', String(markdown));
-    const next = markdown ? renderMarkdown(text) : plain;
-    body.replaceWith(next);
-    body = next;
+    const next = toggle.getAttribute('aria-pressed') !== 'true';
+    toggle.setAttribute('aria-pressed', String(next));
+    markdown.set(key, next);
+    const shown = next ? renderMarkdown(text) : plain;
+    body.replaceWith(shown);
+    body = shown;
   });
   return h('div', { className: 'result-item result-text' }, h('div', { className: 'item-tools' }, toggle), body, truncatedNote(truncated));
 }
 
-function renderItem(resultId: string, item: ResultItem, actions: ResultActions): HTMLElement {
+function renderItem(resultId: string, index: number, item: ResultItem, actions: ResultActions): HTMLElement {
   const save = item.save ? saveButton(resultId, item.save, actions) : null;
   switch (item.kind) {
     case 'text':
-      return textItem(item.text, item.truncated);
+      return textItem(item.text, item.truncated, `${resultId}/${index}`, actions.markdown);
     case 'image':
     case 'audio': {
       const src = item.tooLargeToPreview ? undefined : dataUrl(item.mimeType, item.data);

@@ -12,6 +12,8 @@ export async function runToolFromPalette(wb: Workbench, toolTitle: string, serve
   await row.click();
   const panel = wb.webview();
   await panel.getByRole('button', { name: 'Run' }).waitFor({ timeout: 30_000 });
+  // a click on the wrong row would open another tool's form
+  await panel.getByRole('heading', { level: 1, name: toolTitle }).waitFor({ timeout: 10_000 });
   await wb.shot('tool-form');
   return panel;
 }
