@@ -464,7 +464,7 @@ export class ServerConnection {
       ]);
       this.setState({ kind: 'running', era, protocolVersion: client.getNegotiatedProtocolVersion() });
     } catch (e) {
-      const crashed = this.transport instanceof StdioProcessTransport ? this.transport.exit : undefined;
+      const crashed = this.transport instanceof StdioProcessTransport && !this.transport.exitedOnRequest ? this.transport.exit : undefined;
       const reason = this.startFailureReason(e);
       this.log.error(`could not start: ${reason}`);
       const client = this.client;
@@ -481,7 +481,8 @@ export class ServerConnection {
   private startFailureReason(e: unknown): string {
     if (e instanceof ServerStartError) return e.message;
     const t = this.transport;
-    if (t instanceof StdioProcessTransport && t.exit) {
+    // An exit the host caused (closing after another failure) would hide the failure itself.
+    if (t instanceof StdioProcessTransport && t.exit && !t.exitedOnRequest) {
       return `the server exited during startup (${t.exit.signal ? `signal ${t.exit.signal}` : `exit code ${t.exit.code}`})`;
     }
     const status = httpStatusOf(e);

@@ -86,6 +86,8 @@ export class StdioProcessTransport implements Transport {
   private buffer: Buffer[] = [];
   private bufferedBytes = 0;
   private closing = false;
+  /** The server exited after the host had asked it to stop (so the exit is not the server's failure). */
+  exitedOnRequest = false;
   private exited?: Promise<ExitInfo>;
   /** How the process ended; set once it has exited. */
   exit?: ExitInfo;
@@ -132,6 +134,7 @@ export class StdioProcessTransport implements Transport {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
+        this.exitedOnRequest = this.closing;
         resolve(this.exit);
       });
     });
