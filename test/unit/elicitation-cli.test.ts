@@ -1,7 +1,7 @@
 // `mcp-host call ... --elicit`, run as the built CLI against real servers, and the terminal prompts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { createCliElicitationHandler } from '../../src/cli/elicit';
 import { InputRefusedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
-import { fixturePath, repoRoot } from '../fixtures/servers';
+import { fixturePath, repoRoot, startUploadFixture } from '../fixtures/servers';
 
 const cli = join(repoRoot, 'dist', 'cli.js');
 const everything = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
@@ -184,27 +184,19 @@ test('on a terminal without --elicit, each field is prompted with its title, typ
 });
 
 describe('SEP-1306 binary uploads from the CLI (test/fixtures/upload-server.ts)', () => {
-  let child: ReturnType<typeof spawn>;
+  let stopUploads: () => Promise<void>;
   let url = '';
   let foreignOrigin = '';
   const doc = join(dir, 'notes.txt');
   writeFileSync(doc, 'plain notes\n');
 
   before(async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', fixturePath('upload-server.ts')], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-    const [port, foreignPort] = await new Promise<string[]>((resolve, reject) => {
-      let seen = '';
-      child.stdout!.setEncoding('utf8').on('data', (c: string) => {
-        seen += c;
-        const m = /listening (\d+) (\d+)/.exec(seen);
-        if (m) resolve([m[1]!, m[2]!]);
-      });
-      child.once('exit', (code) => reject(new Error(`upload fixture exited ${code}`)));
-    });
-    url = `http://127.0.0.1:${port}/mcp`;
-    foreignOrigin = `http://127.0.0.1:${foreignPort}`;
+    const uploads = await startUploadFixture();
+    stopUploads = uploads.stop;
+    url = `${uploads.origin}/mcp`;
+    foreignOrigin = uploads.foreignOrigin;
   });
-  after(() => { child.kill('SIGTERM'); });
+  after(() => stopUploads());
 
   const outcome = (stdout: string) => JSON.parse(stdout) as { result: { action: string; content?: { document?: { name: string; size: number } } }; upload: { authorization: string | null; parts: { filename: string; size: number }[] } | null };
 

@@ -1,7 +1,6 @@
 // SEP-1306 binary-mode elicitation against a real server with real loopback upload endpoints.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { ServerConnection } from '../../src/core/connection';
 import { createElicitationHandler, type ElicitationUi, type FormAnswer, type FormElicitationRequest, type UploadConsentRequest } from '../../src/core/elicitation';
 import { Logger } from '../../src/core/log';
-import { fixturePath, httpServer, repoRoot } from '../fixtures/servers';
+import { httpServer, startUploadFixture } from '../fixtures/servers';
 
 const log = new Logger(() => undefined, 'error');
 const dir = mkdtempSync(join(tmpdir(), 'mcp-upload-'));
@@ -45,31 +44,23 @@ class UploadUi implements ElicitationUi {
 }
 
 const ui = new UploadUi();
-let child: ChildProcess;
+let stopUploads: () => Promise<void>;
 let conn: ServerConnection;
 let ownOrigin = '';
 let foreignOrigin = '';
 
 before(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', fixturePath('upload-server.ts')], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-  const [port, foreignPort] = await new Promise<string[]>((resolve, reject) => {
-    let seen = '';
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
-      seen += c;
-      const m = /listening (\d+) (\d+)/.exec(seen);
-      if (m) resolve([m[1]!, m[2]!]);
-    });
-    child.once('exit', (code) => reject(new Error(`upload fixture exited ${code}`)));
-  });
-  ownOrigin = `http://127.0.0.1:${port}`;
-  foreignOrigin = `http://127.0.0.1:${foreignPort}`;
+  const uploads = await startUploadFixture();
+  stopUploads = uploads.stop;
+  ownOrigin = uploads.origin;
+  foreignOrigin = uploads.foreignOrigin;
   conn = new ServerConnection(httpServer('uploads', `${ownOrigin}/mcp`, { Authorization: 'Bearer test-token' }), {
     log, elicitation: createElicitationHandler(ui, { log, transport: 'http', interactive: true, binaryMaxFileSize: 64 * 1024 * 1024 }),
     capabilities: { binaryElicitation: { maxFileSize: 64 * 1024 * 1024 } },
   });
   await conn.start();
 });
-after(async () => { await conn.stop(); child.kill('SIGTERM'); });
+after(async () => { await conn.stop(); await stopUploads(); });
 
 interface Outcome {
   result: { action: string; content?: Record<string, unknown> };
