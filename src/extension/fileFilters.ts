@@ -4,8 +4,17 @@
 
 import { mimeTable } from '../core/files/typeTables';
 
-/** Folders never offered by "From workspace…". */
-export const WORKSPACE_EXCLUDE = '**/{node_modules,.git,.svn,.hg,dist,out,build,.cache,.venv,__pycache__}/**';
+/** Folders of tools and dependencies, never offered by "From workspace…" (build outputs are: a report may live there). */
+const TOOL_FOLDERS = ['node_modules', '.git', '.svn', '.hg', '.cache', '.venv', '__pycache__'];
+
+/**
+ * The exclude glob for "From workspace…": the tool folders plus the user's `files.exclude` patterns that are on.
+ * (Passing any exclude to `findFiles` replaces `files.exclude`, so it is merged here.)
+ */
+export function workspaceExclude(filesExclude: Record<string, unknown> = {}): string {
+  const user = Object.entries(filesExclude).filter(([pattern, on]) => on === true && !/[{}]/.test(pattern)).map(([pattern]) => pattern);
+  return `{${[...TOOL_FOLDERS.map((f) => `**/${f}/**`), ...user].join(',')}}`;
+}
 
 /**
  * The file extensions (lower case, no dot) an accept list allows, or `undefined` when any file may fit

@@ -12,7 +12,7 @@ import {
 import { pointer } from '../core/forms';
 import type { ChosenFiles, FileSource, FileSummary, FormValues, WebviewNotification } from '../shared/protocol';
 import type { McpPanel } from './webviewPanel';
-import { byRecency, confirmationDetail, openDialogFilters, WORKSPACE_EXCLUDE, workspaceGlob } from './fileFilters';
+import { byRecency, confirmationDetail, openDialogFilters, workspaceExclude, workspaceGlob } from './fileFilters';
 
 interface ChosenFile {
   file: CheckedFile;
@@ -188,7 +188,8 @@ interface WorkspaceFileItem extends vscode.QuickPickItem {
 }
 
 async function pickFromWorkspace(slot: FileSlot): Promise<string[] | undefined> {
-  const uris = await vscode.workspace.findFiles(workspaceGlob(slot.accept), WORKSPACE_EXCLUDE, WORKSPACE_PICK_LIMIT);
+  const filesExclude = vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude');
+  const uris = await vscode.workspace.findFiles(workspaceGlob(slot.accept), workspaceExclude(filesExclude), WORKSPACE_PICK_LIMIT);
   const items: WorkspaceFileItem[] = [];
   await Promise.all(uris.filter((u) => u.scheme === 'file').map(async (uri) => {
     try {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { acceptedExtensions, byRecency, confirmationDetail, openDialogFilters, workspaceGlob } from '../../src/extension/fileFilters';
+import { acceptedExtensions, byRecency, confirmationDetail, openDialogFilters, workspaceExclude, workspaceGlob } from '../../src/extension/fileFilters';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName } from '../../src/extension/configEdits';
 import { describeState, serverContextValue, statusBarText } from '../../src/extension/serverDescriptions';
 import { inputsSchema } from '../../src/extension/serverInputsSchema';
@@ -18,6 +18,17 @@ test('the workspace glob matches accepted extensions case-insensitively', () => 
   assert.equal(workspaceGlob(undefined), '**/*');
   assert.equal(workspaceGlob(['application/pdf']), '**/*.[pP][dD][fF]');
   assert.equal(workspaceGlob(['.png', '.gif']), '**/*.{[gG][iI][fF],[pP][nN][gG]}');
+});
+
+test("the workspace pick excludes tool folders and the user's files.exclude patterns that are on", () => {
+  const glob = workspaceExclude({ '**/secret.txt': true, '**/*.log': false, '**/{a,b}': true, '**/x': { when: '$(basename).ts' } });
+  assert.ok(glob.startsWith('{') && glob.endsWith('}'));
+  const parts = glob.slice(1, -1).split(',');
+  assert.ok(parts.includes('**/node_modules/**') && parts.includes('**/.git/**'));
+  assert.ok(parts.includes('**/secret.txt'), 'an exclude that is on');
+  assert.ok(!parts.includes('**/*.log'), 'an exclude that is off');
+  assert.ok(!parts.some((p) => p.includes('{') || p.includes('when')), 'nested groups and conditional excludes are left out');
+  assert.ok(!parts.some((p) => /\bdist\b|\bbuild\b|\bout\b/.test(p)), 'build outputs may hold files to send');
 });
 
 test('open dialog filters list the accepted types, then all files', () => {

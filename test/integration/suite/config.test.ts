@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
+import { workspaceExclude } from '../../../src/extension/fileFilters';
 import { api, waitFor, workspaceRoot } from './helpers';
 
 describe('configuration', () => {
@@ -26,5 +27,11 @@ describe('configuration', () => {
       await host.servers.reload();
     }
     assert.ok(!host.servers.list().some((s) => s.name === 'added-later'), 'the server is gone once the file is restored');
+  });
+
+  it("the exclude of \"From workspace…\" keeps the user's files.exclude in force in the real findFiles", async () => {
+    const found = (await vscode.workspace.findFiles('**/*', workspaceExclude({ '**/notes.txt': true }))).map((u) => u.path.split('/').pop());
+    assert.ok(found.includes('photo.png'), `found: ${found.join(', ')}`);
+    assert.ok(!found.includes('notes.txt'), `found: ${found.join(', ')}`);
   });
 });

@@ -36,7 +36,7 @@ describe('the demo server', () => {
     const host = await api();
     await assert.rejects(
       host.callTool('demo', 'compare_images', {}, { images: [workspaceFile('notes.txt'), workspaceFile('photo.png')] }),
-      (e: Error) => /text\/plain|image/i.test(e.message),
+      (e: Error) => /notes\.txt is text\/plain; this tool accepts image\/png, image\/jpeg/.test(e.message) || assert.fail(e.message),
     );
   });
 
