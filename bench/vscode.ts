@@ -147,7 +147,10 @@ async function main(): Promise<void> {
     const extensionTotal = statSync(bundles.extension).size + statSync(bundles.connection).size;
     console.log(`  extension + connection ${kb(extensionTotal)}  goal <= ${kb(SIZE_GOAL)}: ${extensionTotal <= SIZE_GOAL ? 'met' : 'NOT MET'}`);
 
-    cpSync(join(root, 'package.json'), join(extensionDir, 'package.json'));
+    // Timed by asking for the activation: `onStartupFinished` would run it on its own before the timer starts.
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    manifest.activationEvents = manifest.activationEvents.filter((e: string) => e !== 'onStartupFinished');
+    writeFileSync(join(extensionDir, 'package.json'), JSON.stringify(manifest, null, 2));
     for (const f of readdirSync(join(root, 'media'))) {
       if (!/^(webview\.js|codicons)$|\.map$/.test(f)) cpSync(join(root, 'media', f), join(extensionDir, 'media', f), { recursive: true });
     }
