@@ -52,7 +52,7 @@ describe('a 2025-era server over stdio', () => {
   test('connects in the legacy era and lists the tools right away', () => {
     assert.deepEqual(c.state, { kind: 'running', era: 'legacy', protocolVersion: '2025-11-25' });
     assert.deepEqual(states, ['starting', 'running']);
-    assert.equal(c.tools.length, 12, 'every page of tools/list was read');
+    assert.equal(c.tools.length, 13, 'every page of tools/list was read');
     assert.ok(c.tools.some((t) => t.name === 'describe_photo'));
     assert.equal(c.serverInfo?.name, 'era2025-fixture');
   });
@@ -136,6 +136,30 @@ describe('a 2025-era server over stdio', () => {
     const again = JSON.parse(text(await c.callTool('roots', {})));
     assert.equal(again.roots.length, 2);
     assert.equal(again.rootsChanges, 1);
+  });
+
+  test('cancelling a call tells the server (notifications/cancelled), which stops; progress messages arrive on the way', async () => {
+    const abort = new AbortController();
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const call = c.callTool('slow', { steps: 40, delayMs: 50 }, {
+      signal: abort.signal,
+      onProgress: (p) => { progress.push(p); if (progress.length === 2) abort.abort(); },
+    });
+    await assert.rejects(call, (e: unknown) => e instanceof CallCancelledError);
+    assert.deepEqual(progress.map((p) => [p.progress, p.total, p.message]), [[1, 40, 'step 1'], [2, 40, 'step 2']]);
+    for (let i = 0; i < 50 && !lines.some((l) => /slow: stopped at step \d+, the client cancelled/.test(l)); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(lines.some((l) => /slow: stopped at step \d+, the client cancelled/.test(l)), 'the server saw the cancellation');
+    assert.equal(c.state.kind, 'running');
+  });
+
+  test('progress that arrives after the result is ignored quietly', async () => {
+    const progress: unknown[] = [];
+    assert.equal(text(await c.callTool('late_progress', {}, { onProgress: (p) => progress.push(p) })), 'answered');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(progress, []);
+    assert.equal(c.state.kind, 'running');
+    assert.deepEqual(lines.filter((l) => /^\[(warn|error)\]/.test(l) && /progress/i.test(l)), []);
+    assert.equal(text(await c.callTool('echo', { text: 'still fine' })), 'still fine');
   });
 
   test('a call in flight when the server is stopped is cancelled, not reported as a crash', async () => {
@@ -425,7 +449,7 @@ test('restart() while running replaces the process and keeps serving', async () 
     assert.notEqual(newPid, pid);
     assert.equal(isAlive(pid), false, 'the old process is gone');
     assert.deepEqual(states, ['stopped', 'starting', 'running']);
-    assert.equal(c.tools.length, 12);
+    assert.equal(c.tools.length, 13);
     assert.equal(text(await c.callTool('echo', { text: 'after restart' })), 'after restart');
   } finally {
     await c.stop();
