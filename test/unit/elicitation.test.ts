@@ -146,6 +146,7 @@ test('-32042: the required URL is offered, then the call is retried after the us
 });
 
 test('2026-07-28 MRTR: an x-mcp-file field survives to the form, and the picked PNG is sent as a data URI', async () => {
+  assert.deepEqual(era2026.state.kind === 'running' && [era2026.state.era, era2026.state.protocolVersion], ['modern', '2026-07-28']);
   era2026Ui.reset();
   era2026Ui.onForm = (req) => ({ action: 'accept', values: { ...req.values, name: 'Ada' }, files: { photo: [dot] } });
   const result = await era2026.callTool('profile', {});
@@ -160,6 +161,7 @@ test('2026-07-28 MRTR: an x-mcp-file field survives to the form, and the picked 
 });
 
 test('2025-11-25: an x-mcp-file field in a server-initiated elicitation survives to the form too', async () => {
+  assert.deepEqual(era2025.state.kind === 'running' && [era2025.state.era, era2025.state.protocolVersion], ['legacy', '2025-11-25']);
   era2025Ui.reset();
   era2025Ui.onForm = () => ({ action: 'accept', values: {}, files: { photo: [dot] } });
   const result = await era2025.callTool('ask_file', {});
