@@ -1,22 +1,7 @@
 // Pure formatting helpers shared by the form and the results (no DOM here, so they run in node tests).
 
+import { formatBytes } from '../core/files/limits';
 import type { FileField } from '../core/forms/model';
-
-const UNITS = ['bytes', 'KB', 'MB', 'GB'];
-
-/** 1536 -> "1.5 KB"; 1 -> "1 byte". Binary multiples, like the file engine's limits. */
-export function formatSize(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '? bytes';
-  if (bytes === 1) return '1 byte';
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = unit === 0 || value >= 100 ? Math.round(value).toString() : (Math.round(value * 10) / 10).toString();
-  return `${shown} ${UNITS[unit]}`;
-}
 
 /** "image/png, .pdf" or "any file". */
 export function formatAccept(accept: readonly string[]): string {
@@ -26,14 +11,14 @@ export function formatAccept(accept: readonly string[]): string {
 /** The line under a file slot: accepted types and the size limit. */
 export function describeFileSlot(field: Pick<FileField, 'accept' | 'maxSize' | 'multiple'>): string {
   const parts = [`Accepts ${formatAccept(field.accept)}`];
-  if (field.maxSize !== undefined) parts.push(`up to ${formatSize(field.maxSize)}${field.multiple ? ' each' : ''}`);
+  if (field.maxSize !== undefined) parts.push(`up to ${formatBytes(field.maxSize)}${field.multiple ? ' each' : ''}`);
   if (field.multiple) parts.push('several files allowed');
   return parts.join(' · ');
 }
 
-/** "report.pdf · 1.5 KB · application/pdf". */
+/** "report.pdf · 1.5 KiB · application/pdf". */
 export function describeFile(file: { name: string; size: number; mediaType: string }): string {
-  return `${file.name} · ${formatSize(file.size)} · ${file.mediaType || 'unknown type'}`;
+  return `${file.name} · ${formatBytes(file.size)} · ${file.mediaType || 'unknown type'}`;
 }
 
 /** Progress as a percentage, or undefined when the total is unknown. */

@@ -4,7 +4,7 @@
 import type { ResultItem, SaveItem, StructuredView } from '../core/results/model';
 import type { ResultEntry } from '../shared/protocol';
 import { append, h, icon } from './dom';
-import { formatSize } from './format';
+import { formatBytes } from '../core/files/limits';
 import { renderMarkdown } from './markdown';
 
 export interface ResultActions {
@@ -51,7 +51,7 @@ function saveButton(resultId: string, save: SaveItem, actions: ResultActions): H
 }
 
 function saveRow(resultId: string, save: SaveItem, actions: ResultActions): HTMLElement {
-  const details = [save.name, save.size !== undefined ? formatSize(save.size) : '', save.mimeType ?? ''].filter(Boolean).join(' · ');
+  const details = [save.name, save.size !== undefined ? formatBytes(save.size) : '', save.mimeType ?? ''].filter(Boolean).join(' · ');
   return h('div', { className: 'result-item file-output' }, icon('file'), h('span', {}, ` ${details} `), saveButton(resultId, save, actions));
 }
 
@@ -84,7 +84,7 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
     case 'image':
     case 'audio': {
       const src = item.tooLargeToPreview ? undefined : dataUrl(item.mimeType, item.data);
-      const caption = `${item.kind === 'image' ? 'Image' : 'Audio'} · ${item.mimeType} · ${formatSize(item.size)}`;
+      const caption = `${item.kind === 'image' ? 'Image' : 'Audio'} · ${item.mimeType} · ${formatBytes(item.size)}`;
       const media = !src
         ? h('div', { className: 'description' }, 'Too large to preview; save it to open it.')
         : item.kind === 'image'
@@ -94,7 +94,7 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
     }
     case 'resourceLink': {
       const read = h('button', { className: 'secondary', attrs: { type: 'button', 'aria-label': `Read ${item.uri}` }, on: { click: () => actions.readResource(item.uri) } }, icon('go-to-file'), ' Read');
-      const meta = [item.mimeType, item.size !== undefined ? formatSize(item.size) : undefined].filter(Boolean).join(' · ');
+      const meta = [item.mimeType, item.size !== undefined ? formatBytes(item.size) : undefined].filter(Boolean).join(' · ');
       return h(
         'div',
         { className: 'result-item resource-link' },
@@ -119,12 +119,12 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
       return h(
         'div',
         { className: 'result-item resource' },
-        h('div', { className: 'resource-header' }, icon('file-binary'), ' ', h('code', {}, item.uri), ` · ${item.mimeType ?? 'binary'} · ${formatSize(item.size)} `, save),
+        h('div', { className: 'resource-header' }, icon('file-binary'), ' ', h('code', {}, item.uri), ` · ${item.mimeType ?? 'binary'} · ${formatBytes(item.size)} `, save),
         src ? h('img', { attrs: { src, alt: item.uri } }) : null,
       );
     }
     case 'fileOutput': {
-      const details = [item.name, item.size !== undefined ? formatSize(item.size) : '', item.mimeType ?? ''].filter(Boolean).join(' · ');
+      const details = [item.name, item.size !== undefined ? formatBytes(item.size) : '', item.mimeType ?? ''].filter(Boolean).join(' · ');
       return h('div', { className: 'result-item file-output' }, icon('file'), h('span', {}, ` ${details} `), save);
     }
     case 'unknown':

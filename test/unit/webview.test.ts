@@ -4,22 +4,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildForm, defaultValues } from '../../src/core/forms';
 import { contentSecurityPolicy, webviewHtml } from '../../src/extension/webviewHtml';
-import { describeFile, describeFileSlot, formatSize, fromLocalDateTimeInput, percent, toLocalDateTimeInput } from '../../src/webview/format';
+import { describeFile, describeFileSlot, fromLocalDateTimeInput, percent, toLocalDateTimeInput } from '../../src/webview/format';
 import { clientErrors, fileFields, getAt, setAt, withoutSecrets } from '../../src/webview/values';
 import { parseInline, parseMarkdown } from '../../src/webview/markdown';
 
-test('sizes read like a person would say them', () => {
-  assert.equal(formatSize(0), '0 bytes');
-  assert.equal(formatSize(1), '1 byte');
-  assert.equal(formatSize(1536), '1.5 KB');
-  assert.equal(formatSize(64 * 1024), '64 KB');
-  assert.equal(formatSize(7 * 1024 * 1024), '7 MB');
-  assert.equal(formatSize(150 * 1024 * 1024), '150 MB');
-  assert.equal(describeFile({ name: 'cat.png', size: 4567, mediaType: 'image/png' }), 'cat.png · 4.5 KB · image/png');
+test('a chosen file reads as name, size in the units the limits use, and type', () => {
+  assert.equal(describeFile({ name: 'cat.png', size: 4567, mediaType: 'image/png' }), 'cat.png · 4.5 KiB · image/png');
+  assert.equal(describeFile({ name: 'dot.png', size: 70, mediaType: '' }), 'dot.png · 70 bytes · unknown type');
 });
 
 test('a file slot says what it accepts and how large a file may be', () => {
-  assert.equal(describeFileSlot({ accept: ['image/png', '.jpg'], maxSize: 65536, multiple: false }), 'Accepts image/png, .jpg · up to 64 KB');
+  assert.equal(describeFileSlot({ accept: ['image/png', '.jpg'], maxSize: 65536, multiple: false }), 'Accepts image/png, .jpg · up to 64 KiB');
   assert.equal(describeFileSlot({ accept: [], multiple: true }), 'Accepts any file · several files allowed');
 });
 
