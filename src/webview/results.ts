@@ -41,10 +41,17 @@ export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLEl
   return article;
 }
 
+/** Where in the result a saved file comes from, so two buttons for files of the same name can be told apart. */
+function saveOrigin(save: SaveItem): string {
+  const [part, index] = save.ref.split('/');
+  return part === 'structured' ? 'file output' : `content block ${Number(index) + 1}`;
+}
+
 function saveButton(resultId: string, save: SaveItem, actions: ResultActions): HTMLButtonElement {
+  const label = `Save ${save.name} (${saveOrigin(save)}) to workspace…`;
   return h(
     'button',
-    { className: 'secondary', attrs: { type: 'button', 'aria-label': `Save ${save.name} to workspace…` }, on: { click: () => actions.save(resultId, save) } },
+    { className: 'secondary', attrs: { type: 'button', 'aria-label': label }, on: { click: () => actions.save(resultId, save) } },
     icon('save'),
     ' Save to workspace…',
   );

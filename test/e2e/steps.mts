@@ -30,6 +30,26 @@ export async function chooseFromWorkspace(wb: Workbench, panel: FrameLocator, sl
   await row.click();
 }
 
+/**
+ * A multi-file slot's "From workspace…" button, then each file ticked in the workspace quick pick
+ * (it allows several: the filter changes between files, the ticks stay), then OK.
+ */
+export async function chooseManyFromWorkspace(wb: Workbench, panel: FrameLocator, slotLabel: string, fileNames: string[]): Promise<void> {
+  await fileSlot(panel, slotLabel).getByRole('button', { name: 'From workspace…' }).click();
+  const input = wb.quickInput.locator('.quick-input-box input');
+  await input.waitFor();
+  for (const fileName of fileNames) {
+    await input.fill(fileName);
+    const row = wb.quickPickRowLabelled(fileName).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+    await row.and(wb.page.locator('[aria-checked="true"]')).waitFor();
+  }
+  await wb.shot(`workspace-files-${fileNames.join('+')}`);
+  await wb.quickInput.getByRole('button', { name: 'OK' }).click();
+  await wb.quickInput.waitFor({ state: 'hidden' });
+}
+
 /** The group of a file slot in the form, by its label. */
 export function fileSlot(panel: FrameLocator, label: string): Locator {
   return panel.getByRole('group', { name: label });
