@@ -14,7 +14,9 @@ export function inputsSchema(inputs: InputDefinition[], keptSecrets: ReadonlySet
   for (const input of inputs) {
     const prop: Record<string, unknown> = { type: 'string', title: input.id };
     const kept = keptSecrets.has(input.id);
-    const description = [input.description, kept ? 'A value is stored; leave empty to keep it.' : undefined].filter(Boolean).join(' ');
+    // "The demo token. A value is stored…", not "The demo token A value is stored…"
+    const own = kept && input.description && !/[.!?:]$/.test(input.description.trim()) ? `${input.description.trim()}.` : input.description;
+    const description = [own, kept ? 'A value is stored; leave empty to keep it.' : undefined].filter(Boolean).join(' ');
     if (description) prop.description = description;
     if (input.type === 'pickString' && input.options?.length) prop.enum = input.options;
     if (isSecret(input)) prop.format = 'password';

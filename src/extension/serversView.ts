@@ -116,6 +116,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
     const def = server?.definition;
     const target = def ? (def.type === 'stdio' ? [def.command, ...def.args].join(' ') : def.url) : '';
     item.tooltip = [look.tooltip, target, def ? vscode.workspace.asRelativePath(def.file) : ''].filter(Boolean).join('\n');
+    // Without this, screen readers announce the tooltip, which lacks the server's name.
+    item.accessibilityInformation = { label: `${name}, ${look.description}` };
     const usesInputs = server ? this.manager.inputs.uses({ server: server.definition, declared: server.declaredInputs }) : false;
     item.contextValue = serverContextValue(state, usesInputs);
     return item;
@@ -131,6 +133,8 @@ export function createStatusBarItem(manager: ServerManager): vscode.Disposable {
     if (!look) return item.hide();
     item.text = look.text;
     item.tooltip = look.tooltip;
+    // Spoken as the tooltip ("MCP servers: 1 running…") rather than the icon names of the text.
+    item.accessibilityInformation = { label: look.tooltip };
     item.show();
   };
   update();

@@ -34,14 +34,15 @@ interface FileSlotView {
 }
 
 export class FormView {
-  readonly element: HTMLElement;
+  readonly element: HTMLFieldSetElement;
   private readonly errorLines = new Map<string, ErrorLine>();
   private readonly fileSlots = new Map<string, FileSlotView>();
   private readonly formError = h('div', { className: 'error form-error', attrs: { role: 'alert', hidden: true } });
 
   constructor(private readonly model: FormModel, private readonly host: FormHost) {
+    // A fieldset, so one `disabled` locks every control of an answered form (see `disabled`).
     this.element = h(
-      'div',
+      'fieldset',
       { className: 'form' },
       model.description ? h('p', { className: 'description' }, model.description) : null,
       ...model.warnings.map((w) => h('div', { className: 'warning' }, icon('warning'), ' ', w)),
@@ -49,6 +50,11 @@ export class FormView {
       this.formError,
     );
     if (model.fields.length === 0) this.element.append(h('p', { className: 'description' }, 'This form has no fields.'));
+  }
+
+  /** Locks (or unlocks) every field and file button at once; controls disabled on their own stay so. */
+  set disabled(value: boolean) {
+    this.element.disabled = value;
   }
 
   /** Shows `errors` (by field id); fields not listed are cleared. An id without its own line goes to its nearest ancestor's. */

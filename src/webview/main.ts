@@ -76,7 +76,8 @@ class App {
         this.form?.showRefusal(message.field, message.reason);
         break;
       case 'validation':
-        this.unlock();
+        // Errors refuse the answer; none means it was taken, and the panel stays answered.
+        if (Object.keys(message.errors).length > 0) this.unlock();
         this.showAllErrors = true;
         this.hostErrors = message.errors;
         this.showErrors();
@@ -126,6 +127,7 @@ class App {
     this.hostErrors = {};
     this.render();
     this.save();
+    this.focusFirstField();
   }
 
   private render(): void {
@@ -320,6 +322,12 @@ class App {
     }
   }
 
+  /** A new form puts the keyboard in its first field, so the user can type at once. */
+  private focusFirstField(): void {
+    if (this.locked || !this.form) return;
+    this.form.element.querySelector<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled), button:not(:disabled)')?.focus();
+  }
+
   private focusFirstError(): void {
     const invalid = this.root.querySelector<HTMLElement>('[aria-invalid="true"]');
     const target = invalid?.matches('input, select, textarea, button') ? invalid : invalid?.querySelector<HTMLElement>('input, select, textarea, button');
@@ -360,6 +368,7 @@ class App {
   private answered(text: string): void {
     this.locked = true;
     for (const button of this.actionButtons) button.disabled = true;
+    if (this.form) this.form.disabled = true;
     this.status.textContent = text;
     if (!this.status.isConnected) this.root.append(this.status);
   }
@@ -369,6 +378,7 @@ class App {
     if (!this.locked) return;
     this.locked = false;
     for (const button of this.actionButtons) button.disabled = false;
+    if (this.form) this.form.disabled = false;
     this.status.textContent = '';
   }
 }
