@@ -37,6 +37,10 @@ export class FormView {
   readonly element: HTMLFieldSetElement;
   private readonly errorLines = new Map<string, ErrorLine>();
   private readonly fileSlots = new Map<string, FileSlotView>();
+  /** Plain text inputs by field id, so a filename companion can be filled from a chosen file. */
+  private readonly textInputs = new Map<string, { input: HTMLInputElement; path: ValuePath }>();
+  /** The name last filled into each companion: the user's own text is never replaced. */
+  private readonly filledNames = new Map<string, string>();
   private readonly formError = h('div', { className: 'error form-error', attrs: { role: 'alert', hidden: true } });
 
   constructor(private readonly model: FormModel, private readonly host: FormHost) {
@@ -76,6 +80,19 @@ export class FormView {
     slot.refusal.hidden = true;
     slot.refusal.textContent = '';
     this.renderFileList(fieldId, slot, files);
+    if (slot.field.filenameField) this.fillFilename(slot.field.filenameField, files.length === 1 ? files[0].name : '');
+  }
+
+  /** Puts the chosen file's name into the companion field, unless the user typed a name of their own there. */
+  private fillFilename(fieldId: string, name: string): void {
+    const target = this.textInputs.get(fieldId);
+    if (!target) return;
+    const current = getAt(this.values, target.path);
+    const untouched = current === undefined || current === '' || current === this.filledNames.get(fieldId);
+    if (!untouched) return;
+    target.input.value = name;
+    this.filledNames.set(fieldId, name);
+    this.set(target.path, name === '' ? undefined : name, fieldId);
   }
 
   showRefusal(fieldId: string, reason: string): void {
@@ -164,6 +181,7 @@ export class FormView {
           const raw = type === 'datetime-local' ? fromLocalDateTimeInput(input.value) : input.value;
           this.set(path, raw === '' ? undefined : raw, field.id);
         });
+        if (type === 'text') this.textInputs.set(field.id, { input, path });
         return input;
       }
       case 'number':

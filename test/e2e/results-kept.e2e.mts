@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describePngFromWorkspace, newestResult, runToolFromPalette } from './steps.mjs';
+import { chooseFromWorkspace, describePngFromWorkspace, newestResult, runToolFromPalette } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
-test('a result is announced, its Markdown view survives hiding the panel, and reopening the tool shows it again', async () => {
+test('a result is announced, its Markdown view and a half-filled form survive hiding the panel, and reopening the tool shows the result again', async () => {
   await withWorkbench('results-kept', {}, async (wb) => {
     await describePngFromWorkspace(wb);
     let panel = wb.webview();
@@ -36,5 +36,20 @@ test('a result is announced, its Markdown view survives hiding the panel, and re
     await kept.waitFor();
     await wb.shot('result-kept');
     assert.match(await kept.innerText(), /64 × 48 pixels/);
+
+    // what the user typed and chose, not yet sent, survives the panel being hidden
+    panel = await runToolFromPalette(wb, 'Attach a note to a file');
+    await chooseFromWorkspace(wb, panel, 'Attachment', 'notes.txt');
+    await panel.getByRole('textbox', { name: 'Note' }).fill('half-written note');
+    await wb.shot('note-typed');
+    await wb.explorerItem('photo.png').click();
+    await wb.page.locator('.tabs-container .tab.active', { hasText: 'photo.png' }).waitFor();
+    await wb.page.locator('.tabs-container .tab', { hasText: 'Attach a note' }).click();
+    panel = wb.webview();
+    await panel.getByRole('textbox', { name: 'Note' }).waitFor();
+    await wb.shot('note-kept');
+    assert.equal(await panel.getByRole('textbox', { name: 'Note' }).inputValue(), 'half-written note');
+    assert.equal(await panel.getByRole('textbox', { name: 'File name' }).inputValue(), 'notes.txt', 'the filename companion');
+    assert.equal(await panel.getByRole('list', { name: 'Chosen files for Attachment' }).getByText('notes.txt').count(), 1);
   });
 });

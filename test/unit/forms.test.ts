@@ -271,3 +271,22 @@ test('a multi-select whose default is the empty list sends it when accepted; one
   }, 'elicitation');
   assert.deepEqual(toPayload(model, { ...defaultValues(model), extras: [] }), { tags: [] });
 });
+
+test("a file field names its filename companion, so the form can fill it from the chosen file", () => {
+  const tool = {
+    name: 'attach_note',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        attachment: { type: 'string', format: 'uri', 'x-mcp-file': { maxSize: 65536 } },
+        file_name: { type: 'string', description: 'The name of the attached file.' },
+        note: { type: 'string' },
+      },
+    },
+  };
+  const model = buildForm(tool.inputSchema, 'tool', findFileSlots(tool).slots);
+  const file = model.fields.find((f) => f.id === '/attachment');
+  assert.ok(file?.kind === 'file');
+  assert.equal(file.filenameField, '/file_name');
+  assert.equal(model.fields.find((f) => f.id === '/note')?.kind, 'string');
+});

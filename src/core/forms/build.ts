@@ -8,7 +8,7 @@ import { compileSchema } from './validate';
 import type { FileSlot } from '../files/slots';
 
 /** The part of the file engine's FileSlot the form reads: where the slot is, its policy and its origin. */
-export type FormFileSlot = Pick<FileSlot, 'path' | 'accept' | 'maxSize' | 'multiple'> & Partial<Pick<FileSlot, 'origin'>>;
+export type FormFileSlot = Pick<FileSlot, 'path' | 'accept' | 'maxSize' | 'multiple'> & Partial<Pick<FileSlot, 'origin' | 'filenameCompanion'>>;
 
 export const FORM_LIMITS = {
   /** Object/array levels rendered as widgets; deeper parts become JSON editors. */
@@ -159,6 +159,7 @@ function fieldFor(
     };
     const maxSize = slot ? slot.maxSize : count(schema.maxSize);
     if (maxSize !== undefined) field.maxSize = maxSize;
+    if (slot?.filenameCompanion) field.filenameField = pointer(slot.filenameCompanion);
     return field;
   }
 

@@ -76,6 +76,8 @@ export interface FileField extends FieldBase {
   multiple: boolean;
   /** `x-mcp-file` data-URI slot (inline) or SEP-1306 `type: "file"` (uploaded to an endpoint). */
   transfer: 'inline' | 'upload';
+  /** The id of the sibling string field that takes the chosen file's name (the slot's filename companion). */
+  filenameField?: string;
 }
 
 export interface ObjectField extends FieldBase {
