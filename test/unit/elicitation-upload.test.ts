@@ -195,8 +195,9 @@ test('a file over the host\'s own upload limit (the declared maxFileSize) is ref
     uploadEndpoints: { document: { url: `${ownOrigin}/upload/x`, method: 'POST', uploadId: 'x' } },
   };
   await assert.rejects(handler(params, { server: 'uploads', signal: new AbortController().signal }), (e: Error) => {
-    assert.match(e.message, /document: report "q1"\.pdf is 2\.9 KiB; the host uploads at most 1000 bytes per file \(its binary-upload limit, maxFileSize\)/);
+    assert.match(e.message, /document: report "q1"\.pdf is 2\.9 KiB \(3,009 bytes\); the host uploads at most 1000 bytes per file \(its binary-upload limit, maxFileSize\)/);
     assert.doesNotMatch(e.message, /inline/);
+    assert.doesNotMatch(e.message, /document: document:/, 'the field is named once');
     return true;
   });
 });

@@ -1,8 +1,6 @@
 // The host's answer to `elicitation/create`, shared by the extension and the CLI:
 // form mode (with x-mcp-file fields), URL mode (consent only), and SEP-1306 binary mode (uploads).
 
-import { promises as fsp } from 'node:fs';
-import { basename } from 'node:path';
 import { domainToUnicode } from 'node:url';
 import type {
   ElicitationContext, ElicitationHandler, ElicitRequestParamsLoose, ElicitResultLoose, UploadEndpoint,
@@ -63,7 +61,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
   const uploadMax = options.binaryMaxFileSize ?? DEFAULT_UPLOAD_MAX_BYTES;
   const uploadLimits: InlineLimits = {
     transport: options.transport, ceilingBytes: uploadMax,
-    ceilingReason: `the host uploads at most ${formatBytes(uploadMax)} per file`, warnAboveBytes: Number.MAX_SAFE_INTEGER,
+    ceilingReason: `the host uploads at most ${formatBytes(uploadMax)} per file (its binary-upload limit, maxFileSize)`, warnAboveBytes: Number.MAX_SAFE_INTEGER,
   };
 
   const refuseOrCancel = (message: string, field?: string): ElicitResultLoose => {
@@ -84,8 +82,6 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       const files: CheckedFile[] = [];
       for (const path of paths) {
         if (/^data:/i.test(path)) { errors[field.id] ??= `${field.label}: give a local file path, not a data URI.`; continue; }
-        const overUpload = field.transfer === 'upload' ? await overUploadLimit(path, slot) : undefined;
-        if (overUpload) { errors[field.id] ??= overUpload; continue; }
         const check = await checkFile(path, slot, field.transfer === 'upload' ? uploadLimits : inline);
         if (check.ok) { files.push(check.file); for (const w of check.warnings) log.warn(w); }
         else errors[field.id] ??= check.reason;
@@ -93,14 +89,6 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       checked.push({ field, slot, files });
     }
     return checked;
-  }
-
-  /** A file over the host's own upload limit (the declared maxFileSize), when that is below the field's maxSize. */
-  async function overUploadLimit(path: string, slot: FileSlot): Promise<string | undefined> {
-    if (slot.maxSize !== undefined && slot.maxSize <= uploadMax) return undefined;
-    const size = await fsp.stat(path).then((s) => s.size, () => undefined);
-    if (size === undefined || size <= uploadMax) return undefined;
-    return `${slot.label}: ${basename(path)} is ${formatBytes(size)}; the host uploads at most ${formatBytes(uploadMax)} per file (its binary-upload limit, maxFileSize)`;
   }
 
   async function formMode(params: ElicitRequestParamsLoose, ctx: ElicitationContext): Promise<ElicitResultLoose> {
@@ -126,7 +114,11 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       if (together) found[''] ??= together;
       if (Object.keys(found).length === 0) return accept(params, ctx, model, answer.values, checked);
 
-      const summary = Object.entries(found).map(([id, msg]) => `${fieldLabel(model, id)}: ${msg}`).join('; ');
+      // The file engine's refusals already start with the field's name.
+      const summary = Object.entries(found).map(([id, msg]) => {
+        const label = fieldLabel(model, id);
+        return msg.startsWith(`${label}: `) ? msg : `${label}: ${msg}`;
+      }).join('; ');
       if (!options.interactive) throw new InputRefusedError(`The answer to ${ctx.server}'s question was refused: ${summary}`, Object.keys(found)[0]);
       log.info(`Answer to ${ctx.server} refused (attempt ${attempt}): ${summary}`);
       values = answer.values;

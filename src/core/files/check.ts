@@ -105,6 +105,8 @@ export function effectiveLimit(slot: FileSlot, limits: InlineLimits): { bytes: n
   if (slot.maxSize !== undefined && slot.maxSize <= limits.ceilingBytes) {
     return { bytes: slot.maxSize, because: `this tool accepts at most ${describeSize(slot.maxSize)}` };
   }
+  // A SEP-1306 field is uploaded, not sent inline: its ceiling is the host's upload limit, which says so itself.
+  if (slot.origin === 'binary-elicitation') return { bytes: limits.ceilingBytes, because: limits.ceilingReason };
   return {
     bytes: limits.ceilingBytes,
     because: `at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server (${limits.ceilingReason})`,
