@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { answerDialog, fileSlot, newestResult, runToolFromPalette } from './steps.mjs';
+import { fileSlot, runAndSend, runToolFromPalette } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 test('Browse… picks a file through VS Code’s file dialog and describe_file reports a PDF', async () => {
@@ -17,12 +17,8 @@ test('Browse… picks a file through VS Code’s file dialog and describe_file r
     await wb.page.keyboard.press('Enter');
     await panel.getByRole('list', { name: 'Chosen files for File' }).getByText('report.pdf').waitFor();
     await wb.shot('file-chosen');
-    await panel.getByRole('button', { name: 'Run' }).click();
-    await answerDialog(wb, 'Send');
-    const result = newestResult(panel);
-    await result.waitFor({ timeout: 30_000 });
-    await wb.shot('result');
-    assert.match(await result.innerText(), /Type: application\/pdf/);
-    assert.match(await result.innerText(), /597 bytes/);
+    const text = await runAndSend(wb, panel);
+    assert.match(text, /Type: application\/pdf/);
+    assert.match(text, /597 bytes/);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerDialog, newestResult } from './steps.mjs';
+import { runAndSend } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 test('the Explorer menu "Run MCP Tool with This File…" opens describe_file with the file already chosen', async () => {
@@ -16,11 +16,7 @@ test('the Explorer menu "Run MCP Tool with This File…" opens describe_file wit
     const panel = wb.webview();
     await panel.getByRole('list', { name: 'Chosen files for File' }).getByText('photo.png').waitFor({ timeout: 30_000 });
     await wb.shot('form-with-file');
-    await panel.getByRole('button', { name: 'Run' }).click();
-    await answerDialog(wb, 'Send');
-    const result = newestResult(panel);
-    await result.waitFor({ timeout: 30_000 });
-    await wb.shot('result');
-    assert.match(await result.innerText(), /64 × 48 pixels/);
+    const text = await runAndSend(wb, panel);
+    assert.match(text, /64 × 48 pixels/);
   });
 });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { answerDialog, chooseFromWorkspace, newestResult, runToolFromPalette } from './steps.mjs';
+import { chooseFromWorkspace, runAndSend, runToolFromPalette } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 const FILE_SIZE = Math.round(4.5 * 1024 * 1024);
@@ -45,12 +45,8 @@ test('no message to or from the webview carries more than 8 KB while a 4.5 MiB f
     await chooseFromWorkspace(wb, panel, 'File', 'big.bin');
     await panel.getByRole('list', { name: 'Chosen files for File' }).getByText('big.bin').waitFor();
     await wb.shot('big-file-chosen');
-    await panel.getByRole('button', { name: 'Run' }).click();
-    await answerDialog(wb, 'Send');
-    const result = newestResult(panel);
-    await result.waitFor({ timeout: 60_000 });
-    await wb.shot('result');
-    assert.match(await result.innerText(), new RegExp(`${FILE_SIZE} bytes`));
+    const text = await runAndSend(wb, panel, { timeoutMs: 60_000 });
+    assert.match(text, new RegExp(`${FILE_SIZE} bytes`));
 
     const read = () => (window as unknown as { mcpHostSeen: Seen[] }).mcpHostSeen;
     const seen = [...(await outer.evaluate(read)), ...(await inner.evaluate(read))];

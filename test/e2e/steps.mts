@@ -68,6 +68,23 @@ export async function answerDialog(wb: Workbench, button: string): Promise<void>
   await box.waitFor({ state: 'hidden' });
 }
 
+/**
+ * Run → the confirmation (its text checked against `confirmation`, when given) → Send → the newest result's text.
+ */
+export async function runAndSend(wb: Workbench, panel: FrameLocator, opts: { confirmation?: RegExp; timeoutMs?: number } = {}): Promise<string> {
+  await panel.getByRole('button', { name: 'Run' }).click();
+  if (opts.confirmation) {
+    const box = dialog(wb);
+    await box.waitFor();
+    assert.match(await box.innerText(), opts.confirmation);
+  }
+  await answerDialog(wb, 'Send');
+  const result = newestResult(panel);
+  await result.waitFor({ timeout: opts.timeoutMs ?? 30_000 });
+  await wb.shot('result');
+  return result.innerText();
+}
+
 /** The newest result in the tool panel. */
 export function newestResult(panel: FrameLocator): Locator {
   return panel.getByRole('region', { name: 'Results' }).locator('article.result').first();
@@ -83,15 +100,7 @@ export async function describePngFromWorkspace(wb: Workbench): Promise<void> {
   const chosen = panel.getByRole('list', { name: 'Chosen files for File' });
   await chosen.getByText('photo.png').waitFor();
   await wb.shot('file-chosen');
-  await panel.getByRole('button', { name: 'Run' }).click();
-  const box = dialog(wb);
-  await box.waitFor();
-  assert.match(await box.innerText(), /photo\.png/);
-  await answerDialog(wb, 'Send');
-  const result = newestResult(panel);
-  await result.waitFor({ timeout: 30_000 });
-  await wb.shot('result');
-  const text = await result.innerText();
+  const text = await runAndSend(wb, panel, { confirmation: /photo\.png/ });
   assert.match(text, /Type: image\/png/);
   assert.match(text, /7214 bytes/);
   assert.match(text, /64 × 48 pixels/);
