@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServerConnection, type ElicitRequestParamsLoose } from '../../src/core/connection';
+import { ServerConnection, type ConnectionOptions, type ElicitRequestParamsLoose } from '../../src/core/connection';
 import {
   callToolWithUrlElicitation, createElicitationHandler, UrlElicitationIncompleteError,
   type ElicitationUi, type FormAnswer, type FormElicitationRequest, type UrlElicitationRequest,
@@ -170,19 +170,28 @@ test('2025-11-25: an x-mcp-file field in a server-initiated elicitation survives
   assert.equal(JSON.parse(textOf(result)).content.photo, `data:image/png;base64,${PNG.toString('base64')}`);
 });
 
-test('a 2026-era server that keeps asking is stopped after the round limit, with a clear message', async () => {
-  const ui = new ScriptedUi();
-  ui.onForm = (req) => ({ action: 'accept', values: { ...req.values, ok: true } });
-  const conn = new ServerConnection(stdioFixture('era2026-server.ts', [], 'asker'), {
-    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }), inputRequired: { maxRounds: 3 },
+/** A started connection to a fixture whose questions `ui` answers, stopped after `body`. */
+async function withAskingServer(
+  fixture: string, name: string, ui: ScriptedUi, body: (conn: ServerConnection) => Promise<void>, options: Partial<ConnectionOptions> = {},
+): Promise<void> {
+  const conn = new ServerConnection(stdioFixture(fixture, [], name), {
+    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }), ...options,
   });
   await conn.start();
   try {
-    await assert.rejects(conn.callTool('ask_forever', {}), /the server kept asking for input \(3 rounds\)/);
-    assert.ok(ui.forms.length >= 3 && ui.forms.length <= 4, `${ui.forms.length} forms shown`);
+    await body(conn);
   } finally {
     await conn.stop();
   }
+}
+
+test('a 2026-era server that keeps asking is stopped after the round limit, with a clear message', async () => {
+  const ui = new ScriptedUi();
+  ui.onForm = (req) => ({ action: 'accept', values: { ...req.values, ok: true } });
+  await withAskingServer('era2026-server.ts', 'asker', ui, async (conn) => {
+    await assert.rejects(conn.callTool('ask_forever', {}), /the server kept asking for input \(3 rounds\)/);
+    assert.ok(ui.forms.length >= 3 && ui.forms.length <= 4, `${ui.forms.length} forms shown`);
+  }, { inputRequired: { maxRounds: 3 } });
 });
 
 test('a file over its field limit is refused before reading, and the user is asked again', async () => {
@@ -207,11 +216,7 @@ test('2026-07-28 URL mode: a punycode domain is shown with a warning and its Uni
 test('a replayed elicitationId reuses the answer only within one server session, until the server completes it', async () => {
   const ui = new ScriptedUi();
   ui.onUrl = () => 'accept';
-  const conn = new ServerConnection(stdioFixture('era2025-server.ts', [], 'replays'), {
-    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
-  });
-  await conn.start();
-  try {
+  await withAskingServer('era2025-server.ts', 'replays', ui, async (conn) => {
     // ask_twice sends the same URL elicitation twice, then notifications/elicitation/complete.
     assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_twice', {}))), [{ action: 'accept' }, { action: 'accept' }]);
     assert.equal(ui.urls.length, 1, 'the replay was answered from the first answer');
@@ -221,46 +226,32 @@ test('a replayed elicitationId reuses the answer only within one server session,
     await conn.start();
     await conn.callTool('ask_twice', {});
     assert.equal(ui.urls.length, 3, 'a later server session never reuses an earlier consent');
-  } finally {
-    await conn.stop();
-  }
+  });
 });
 
 test('a consent is not carried over a crash either', async () => {
   const ui = new ScriptedUi();
   ui.onUrl = () => 'accept';
-  const conn = new ServerConnection(stdioFixture('recording-server.ts', [], 'crashy'), {
-    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
-  });
-  await conn.start();
-  try {
+  await withAskingServer('recording-server.ts', 'crashy', ui, async (conn) => {
     await assert.rejects(conn.callTool('ask_url_then_crash', { id: 'c-1' }), /exit code 9/);
     assert.equal(conn.state.kind, 'crashed');
     await conn.start();
     assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_url', { id: 'c-1' }))), { action: 'accept' });
     assert.equal(ui.urls.length, 2, 'the user was asked again');
-  } finally {
-    await conn.stop();
-  }
+  });
 });
 
 test('-32042: the call is retried when the server sends notifications/elicitation/complete', async () => {
   const ui = new ScriptedUi();
   ui.onUrl = () => 'accept';
-  const conn = new ServerConnection(stdioFixture('recording-server.ts', [], 'login'), {
-    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
-  });
-  await conn.start();
-  try {
+  await withAskingServer('recording-server.ts', 'login', ui, async (conn) => {
     const started = Date.now();
     // No manual retry control: only the completion notification can end the wait before the 20 s limit.
     const result = await callToolWithUrlElicitation(conn, 'needs_login', {}, ui, { log, completionTimeoutMs: 20_000 });
     assert.equal(textOf(result), 'signed in');
     assert.ok(Date.now() - started < 10_000);
     assert.deepEqual(ui.urls.map((u) => [u.url, u.elicitationId]), [['https://example.com/login', 'login-1']]);
-  } finally {
-    await conn.stop();
-  }
+  });
 });
 
 test('files that fit one by one but not together in one stdio message are a form error: the user is asked again', async () => {
@@ -268,16 +259,10 @@ test('files that fit one by one but not together in one stdio message are a form
   const [a, b] = [big('six-a.png'), big('six-b.png')];
   const ui = new ScriptedUi();
   ui.onForm = (req) => (req.attempt === 1 ? { action: 'accept', values: {}, files: { first: [a], second: [b] } } : { action: 'decline' });
-  const conn = new ServerConnection(stdioFixture('recording-server.ts', [], 'two-files'), {
-    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
-  });
-  await conn.start();
-  try {
+  await withAskingServer('recording-server.ts', 'two-files', ui, async (conn) => {
     assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_two_files', {}))), { action: 'decline' });
     assert.match(ui.forms[1]!.errors![''] ?? '', /2 files \(.*six-a\.png.*six-b\.png\) add up to 12 MiB .*; at most 7 MiB .* in one call/);
-  } finally {
-    await conn.stop();
-  }
+  });
 });
 
 test('a URL that is not http(s) is never offered', async () => {
