@@ -25,6 +25,14 @@ function stampOk(prefix, version) {
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version;
 }
 
+/**
+ * The environment for installing a tool: this process's, less what an outer `npm run`/`npm start` exported
+ * (npm_* settings, and NODE, which point the nested install's scripts at the Node running npm, not Node 24).
+ */
+function toolEnv() {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE'));
+}
+
 // npm here only runs dependency install scripts listed in the installing project's `allowScripts`,
 // so each tool gets its own small project that allows exactly the scripts it needs.
 function npmInstall(prefix, spec, allowScripts, env) {
@@ -36,7 +44,7 @@ function npmInstall(prefix, spec, allowScripts, env) {
   const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', spec], {
     cwd: prefix,
     stdio: 'inherit',
-    env: { ...process.env, ...env },
+    env: { ...toolEnv(), ...env },
   });
   if (r.status !== 0) throw new Error(`npm install ${spec} failed (exit ${r.status})`);
   console.log(`[tools] ${spec} installed in ${Math.round((Date.now() - started) / 1000)} s`);
