@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { freePort } from '../../scripts/code-server.mjs';
-import { answerDialog, dialog, fileSlot, newestResult } from './steps.mjs';
+import { answerDialog, dialog, fileSlot, newestResult, runToolFromPalette } from './steps.mjs';
 import { root, withWorkbench, type Workbench } from './workbench.mjs';
 
 const everythingEntry = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -45,21 +45,6 @@ async function stopChild(child: ChildProcess): Promise<void> {
   process.kill(child.pid, 'SIGCONT');
   process.kill(child.pid, 'SIGTERM');
   await exited;
-}
-
-/** MCP: Run Tool…, the tool typed into the quick pick's filter (the list is long), then its row. */
-async function runTool(wb: Workbench, title: string, server: string): Promise<FrameLocator> {
-  await wb.runCommand('MCP: Run Tool…');
-  await wb.quickInput.locator('.quick-input-box input').fill(title);
-  const row = wb.quickPickRow(title).filter({ hasText: server }).first();
-  await row.waitFor({ timeout: 30_000 });
-  await wb.shot(`run-tool-${server}`);
-  await row.click();
-  const panel = wb.webview();
-  await panel.getByRole('heading', { level: 1, name: title }).waitFor({ timeout: 30_000 });
-  await panel.getByRole('button', { name: 'Run' }).waitFor();
-  await wb.shot(`tool-form-${server}`);
-  return panel;
 }
 
 /** The tool's result in its panel (brought to the front by its tab) that matches `pattern`. */
@@ -104,7 +89,7 @@ test('elicitation extras: URL consent opens only on accept; a SEP-1306 upload sh
       wb.browser.on('page', (p) => popups.push(p));
 
       // 1. URL mode: the panel names the server, shows the full URL with its domain highlighted
-      let panel = await runTool(wb, URL_TOOL, 'everything');
+      let panel = await runToolFromPalette(wb, URL_TOOL, 'everything');
       await panel.getByRole('textbox', { name: 'url', exact: true }).fill(target);
       await wb.shot('url-tool-filled');
       await panel.getByRole('button', { name: 'Run' }).click();
@@ -144,7 +129,7 @@ test('elicitation extras: URL consent opens only on accept; a SEP-1306 upload sh
       assert.equal(popups.length, 1, 'a decline opens nothing');
 
       // 2 + 4. SEP-1306 upload; a double click on "From workspace…" opens one picker
-      panel = await runTool(wb, 'upload', 'uploader');
+      panel = await runToolFromPalette(wb, 'upload', 'uploader');
       await panel.getByRole('combobox', { name: 'target' }).selectOption('same');
       await panel.getByRole('button', { name: 'Run' }).click();
       question = wb.webview();

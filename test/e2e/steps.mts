@@ -3,9 +3,13 @@ import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import type { Workbench } from './workbench.mjs';
 
-/** MCP: Run Tool… from the palette, then the tool's row in the quick pick (servers start on demand). */
+/**
+ * MCP: Run Tool… from the palette, the tool typed into the quick pick's filter (the list can be
+ * longer than the quick pick shows), then its row (servers start on demand).
+ */
 export async function runToolFromPalette(wb: Workbench, toolTitle: string, server = 'demo'): Promise<FrameLocator> {
   await wb.runCommand('MCP: Run Tool…');
+  await wb.quickInput.locator('.quick-input-box input').fill(toolTitle);
   const row = wb.quickPickRow(toolTitle).filter({ hasText: server }).first();
   await row.waitFor({ timeout: 30_000 });
   await wb.shot('run-tool-quick-pick');
