@@ -15,7 +15,7 @@ import type { FormField } from '../core/forms/model';
 import type { Logger } from '../core/log';
 import { terminalText } from './terminal';
 
-/** With an answers file, how long to wait for the server to report a URL done before retrying the call anyway. */
+/** With an answers file, how long to wait for the server to report a URL done before retrying the call anyway (--url-wait). */
 export const URL_DONE_WAIT_MS = 60_000;
 
 interface AnswersFile {
@@ -141,11 +141,11 @@ class LineReader {
 type WaitForRetry = NonNullable<UrlRetryOptions['waitForRetry']>;
 
 /** The server says when a URL is done (notifications/elicitation/complete); without that, retry after a while. */
-function boundedWait(out: NodeJS.WritableStream): WaitForRetry {
+function boundedWait(out: NodeJS.WritableStream, waitMs: number): WaitForRetry {
   return (req, signal) => {
-    out.write(`  Waiting up to ${URL_DONE_WAIT_MS / 1000} s for ${terminalText(req.server)} to report it done, then retrying the call.\n`);
+    out.write(`  Waiting up to ${waitMs / 1000} s for ${terminalText(req.server)} to report it done, then retrying the call.\n`);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve('retry'), URL_DONE_WAIT_MS);
+      const timer = setTimeout(() => resolve('retry'), waitMs);
       signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
     });
   };
@@ -275,6 +275,8 @@ export interface CliElicitContext {
   log: Logger;
   /** SEP-1306: the per-file upload limit the CLI declared (maxFileSize). */
   binaryMaxFileSize?: number;
+  /** With an answers file: how long to wait for a required URL's completion before retrying (default URL_DONE_WAIT_MS). */
+  urlWaitMs?: number;
   /** Prompts read from here (default process.stdin) and are written to `output` (default process.stderr). */
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
@@ -294,7 +296,7 @@ export function createCliElicitationHandler(option: string | undefined, context:
   let ui: ElicitationUi;
   let waitForRetry: WaitForRetry = async () => 'cancel';
   if (option === 'decline' || option === 'cancel') ui = fixedUi(option, out, log);
-  else if (option !== undefined) { ui = answersUi(readAnswers(option), out); waitForRetry = boundedWait(out); }
+  else if (option !== undefined) { ui = answersUi(readAnswers(option), out); waitForRetry = boundedWait(out, context.urlWaitMs ?? URL_DONE_WAIT_MS); }
   else if (interactive) { const prompts = promptUi(context.input ?? process.stdin, out); ui = prompts; waitForRetry = prompts.waitForRetry; }
   else ui = noTerminalUi(out, log);
 

@@ -19,7 +19,7 @@ import { InputRefusedError } from '../core/errors';
 import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
-import { createCliElicitationHandler } from './elicit';
+import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { applyFileOptions, describeFileSlots } from './files';
 import { terminalLine, terminalText } from './terminal';
 
@@ -29,11 +29,13 @@ export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
-                [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
+                [--url-wait SECONDS] [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --config defaults to .vscode/mcp.json in the current directory.
   \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
+  --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
+    before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
   --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).`;
 
 /** An error that ends the command with a given exit code. */
@@ -54,13 +56,15 @@ export interface ParsedArgs {
   files: string[];
   elicit?: string;
   timeout?: number;
+  /** --url-wait, in milliseconds. */
+  urlWaitMs?: number;
   json: boolean;
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout']);
+const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait']);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -94,6 +98,14 @@ export function parseArgs(argv: string[]): ParsedArgs {
           const ms = Number(value);
           if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
           parsed.timeout = ms;
+          break;
+        }
+        case '--url-wait': {
+          const seconds = Number(value);
+          if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) {
+            throw usageError(`--url-wait must be a number of seconds above 0 and at most 86400 (got "${value}")`);
+          }
+          parsed.urlWaitMs = Math.round(seconds * 1000);
           break;
         }
       }
@@ -309,7 +321,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const log = makeLogger(a, io);
   const transport = server.transport;
   const elicitation = createCliElicitationHandler(a.elicit, {
-    interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES,
+    interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;

@@ -126,6 +126,18 @@ test('-32042: the URL is printed; with consent the call is retried once the serv
   assert.deepEqual(received().map((e) => e.call), ['needs_login', 'needs_login']);
 });
 
+test('-32042 with no completion notification: the CLI retries after --url-wait seconds', async () => {
+  received();
+  const started = Date.now();
+  const r = await run(['call', 'needs_login_quietly', '--elicit', answers('quiet.json', { action: 'accept' }), '--url-wait', '1.5', ...recording]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'signed in quietly\n');
+  const took = Date.now() - started;
+  assert.ok(took >= 1500 && took < 20_000, `the retry came after --url-wait, not the 60 s default (took ${took} ms)`);
+  assert.match(r.stderr, /Waiting up to 1\.5 s for .* to report it done, then retrying the call\./);
+  assert.deepEqual(received().map((e) => e.call), ['needs_login_quietly', 'needs_login_quietly']);
+});
+
 test('-32042 declined or cancelled: the call stops with a clear message, exit 5, and is not retried', async () => {
   received();
   for (const action of ['decline', 'cancel'] as const) {
