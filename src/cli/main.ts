@@ -14,7 +14,7 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
   ServerStartError, type ElicitationHandler,
 } from '../core/connection';
-import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, UrlElicitationIncompleteError } from '../core/elicitation';
+import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
 import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
@@ -102,8 +102,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
         }
         case '--url-wait': {
           const seconds = Number(value);
-          if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) {
-            throw usageError(`--url-wait must be a number of seconds above 0 and at most 86400 (got "${value}")`);
+          if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > URL_COMPLETION_TIMEOUT_MS) {
+            throw usageError(`--url-wait must be a number of seconds above 0 and at most ${URL_COMPLETION_TIMEOUT_MS / 1000} (got "${value}")`);
           }
           parsed.urlWaitMs = Math.round(seconds * 1000);
           break;

@@ -56,10 +56,10 @@ test('usage errors exit 1 and say what is wrong', async () => {
   const badTimeout = await cli(['call', 'echo', '--timeout', 'soon', ...FIXTURE]);
   assert.equal(badTimeout.code, 1);
   assert.match(badTimeout.err, /--timeout must be a positive whole number/);
-  for (const wait of ['0', 'soon', '']) {
+  for (const wait of ['0', 'soon', '', '601']) {
     const badWait = await cli(['call', 'echo', '--url-wait', wait, ...FIXTURE]);
     assert.equal(badWait.code, 1);
-    assert.match(badWait.err, new RegExp(`--url-wait must be a number of seconds above 0 and at most 86400 \\(got "${wait}"\\)`));
+    assert.match(badWait.err, new RegExp(`--url-wait must be a number of seconds above 0 and at most 600 \\(got "${wait}"\\)`));
   }
   assert.equal((await cli(['tools', '--bogus', ...FIXTURE])).code, 1);
 });

@@ -20,11 +20,14 @@ export interface UrlRetryOptions<O extends CallOptions = CallOptions> {
   call?: O;
   /** The user's "retry now" control (the site says done but no notification came); 'cancel' stops. */
   waitForRetry?: (request: UrlElicitationRequest, signal: AbortSignal) => Promise<'retry' | 'cancel'>;
-  /** How long to wait for completion before giving up (default 10 minutes). */
+  /** How long to wait for completion before giving up (default URL_COMPLETION_TIMEOUT_MS). */
   completionTimeoutMs?: number;
   /** How many -32042 answers one call may get (default 3). */
   maxRounds?: number;
 }
+
+/** How long a required URL may take to be reported done before the call gives up: 10 minutes. */
+export const URL_COMPLETION_TIMEOUT_MS = 600_000;
 
 /** The user declined, cancelled, or never completed a URL the server required. */
 export class UrlElicitationIncompleteError extends Error {
@@ -81,7 +84,7 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
           const outcome = await waitForCompletion(el, request, completed, (f) => { onComplete = f; }, signal, opts);
           if (outcome !== 'done') {
             throw new UrlElicitationIncompleteError(outcome === 'timeout'
-              ? `${conn.name} did not report ${described.domain} as done within ${Math.round((opts.completionTimeoutMs ?? 600_000) / 1000)} s.`
+              ? `${conn.name} did not report ${described.domain} as done within ${Math.round((opts.completionTimeoutMs ?? URL_COMPLETION_TIMEOUT_MS) / 1000)} s.`
               : `Waiting for ${described.domain} was cancelled.`);
           }
         }
@@ -102,7 +105,7 @@ function waitForCompletion(
     const finish = (r: 'done' | 'timeout' | 'cancel') => { clearTimeout(timer); stop.abort(); signal.removeEventListener('abort', onAbort); resolve(r); };
     const check = () => { if (el.elicitationId && completed.has(el.elicitationId)) finish('done'); };
     const onAbort = () => finish('cancel');
-    const timer = setTimeout(() => finish('timeout'), opts.completionTimeoutMs ?? 600_000);
+    const timer = setTimeout(() => finish('timeout'), opts.completionTimeoutMs ?? URL_COMPLETION_TIMEOUT_MS);
     signal.addEventListener('abort', onAbort, { once: true });
     setWaker(check);
     check();
