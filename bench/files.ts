@@ -59,7 +59,7 @@ function ratioOfMedians(engine: number[], baseline: number[]): number {
  * timed on its own and also reported together with the encode.
  */
 async function timeChild(path: string, sizeMiB: number): Promise<void> {
-  const runs = sizeMiB <= 1 ? 80 : sizeMiB <= 7 ? 30 : 16;
+  const runs = sizeMiB <= 1 ? 400 : sizeMiB <= 7 ? 30 : 16;
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const check = await checkFile(path, slot, limits);
   if (!check.ok) throw new Error(check.reason);

@@ -187,6 +187,22 @@ test('a file whose content changed type after the check, with the same size and 
   });
 });
 
+test('a file whose first bytes changed after the check, with the same size, time and type, is refused at read time', async () => {
+  const p = file('other-shot.png', PNG);
+  const when = 1_700_000_000;
+  utimesSync(p, when, when);
+  const s = slot({ label: 'image', accept: ['image/png'] });
+  const { file: f } = await checked(p, s);
+  const edited = Buffer.from(PNG);
+  edited[PNG.length - 1] ^= 0xff;
+  writeFileSync(p, edited);
+  utimesSync(p, when, when);
+  await assert.rejects(readCheckedFile(f, s, stdio), { message: 'image: other-shot.png changed after it was checked; choose it again' });
+  writeFileSync(p, PNG);
+  utimesSync(p, when, when);
+  assert.match(await readCheckedFile(f, s, stdio), /^data:image\/png;base64,/, 'the original bytes read again');
+});
+
 // Digest §9.3, last row
 test('array items with maxSize 1000: a 900-byte file passes and the 1100-byte one is refused, by name', async () => {
   const schema = { type: 'object', properties: { images: { type: 'array', items: { type: 'string', format: 'uri', 'x-mcp-file': { maxSize: 1000 } } } } };
