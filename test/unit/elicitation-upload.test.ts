@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -36,11 +36,13 @@ class UploadUi implements ElicitationUi {
   notices: string[] = [];
   answer: (req: FormElicitationRequest) => FormAnswer = () => ({ action: 'cancel' });
   allowOtherOrigin = false;
+  /** Runs while the user is being asked about another origin: after the files' checks, before the upload. */
+  whileAsked?: () => void;
   async form(req: FormElicitationRequest) { this.forms.push(req); return this.answer(req); }
   async url() { return 'cancel' as const; }
-  async confirmUploadDestination(req: UploadConsentRequest) { this.consents.push(req); return this.allowOtherOrigin; }
+  async confirmUploadDestination(req: UploadConsentRequest) { this.consents.push(req); this.whileAsked?.(); return this.allowOtherOrigin; }
   notify(message: string) { this.notices.push(message); }
-  reset() { this.forms = []; this.consents = []; this.notices = []; this.allowOtherOrigin = false; }
+  reset() { this.forms = []; this.consents = []; this.notices = []; this.allowOtherOrigin = false; this.whileAsked = undefined; }
 }
 
 const ui = new UploadUi();
@@ -149,6 +151,24 @@ test('a failed upload cancels the elicitation with a clear error', async () => {
   const out = await upload({ target: 'fail' });
   assert.equal(out.result.action, 'cancel');
   assert.match(ui.notices[0]!, /Upload for "document" to uploads failed: the upload endpoint http:\/\/127\.0\.0\.1:\d+ answered HTTP 500/);
+});
+
+test('a file rewritten after its check (same size and time) is refused and none of it is uploaded', async () => {
+  ui.reset();
+  const edited = join(dir, 'edited.txt');
+  const when = 1_700_000_000;
+  writeFileSync(edited, 'first draft\n');
+  utimesSync(edited, when, when);
+  ui.allowOtherOrigin = true;
+  ui.whileAsked = () => {
+    writeFileSync(edited, 'final draft\n');
+    utimesSync(edited, when, when);
+  };
+  ui.answer = (req) => ({ action: 'accept', values: req.values, files: { document: [edited] } });
+  const out = await upload({ target: 'foreign' });
+  assert.equal(out.result.action, 'cancel');
+  assert.equal(out.upload, null, 'the endpoint received no upload');
+  assert.match(ui.notices[0]!, /Upload for "document" to uploads failed: edited\.txt changed after it was checked; choose it again/);
 });
 
 test('an endpoint that is neither HTTPS nor this machine is refused before asking anything', async () => {

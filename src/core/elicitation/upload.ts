@@ -6,19 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
+import { changedSinceCheck, type CheckedFile } from '../files/check';
 import { refuseInsecureUrl } from '../results/save';
-
-export interface UploadFile {
-  path: string;
-  name: string;
-  size: number;
-  mediaType: string;
-}
 
 export interface UploadOptions {
   url: string;
   method: 'POST' | 'PUT';
-  files: UploadFile[];
+  /** Checked files: one that changed since its check is refused before its bytes leave. */
+  files: CheckedFile[];
   /** Sent as `Authorization` only when given; the caller passes it only for the server's own origin. */
   authorization?: string;
   signal: AbortSignal;
@@ -31,7 +26,7 @@ function dispositionName(name: string): string {
   return name.replace(/[\r\n]/g, ' ').replace(/["\\]/g, (c) => `\\${c}`);
 }
 
-export function partHeader(boundary: string, file: UploadFile): string {
+export function partHeader(boundary: string, file: Pick<CheckedFile, 'name' | 'mediaType'>): string {
   return `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${dispositionName(file.name)}"\r\n`
     + `Content-Type: ${file.mediaType.replace(/[\r\n]/g, '')}\r\n\r\n`;
 }
@@ -41,6 +36,11 @@ export async function uploadMultipart(opts: UploadOptions): Promise<void> {
   const url = new URL(opts.url);
   const insecure = refuseInsecureUrl(url);
   if (insecure) throw new Error(`upload refused: ${insecure}`);
+  // Nothing starts for a file that is no longer the one checked.
+  for (const file of opts.files) {
+    const changed = await changedSinceCheck(file);
+    if (changed) throw new Error(`${file.name} ${changed}; choose it again`);
+  }
   const boundary = `----mcp-host-${randomBytes(12).toString('hex')}`;
   const headers = opts.files.map((f) => Buffer.from(partHeader(boundary, f), 'utf8'));
   const trailer = Buffer.from(`--${boundary}--\r\n`, 'utf8');

@@ -125,6 +125,48 @@ function sha256(bytes: Uint8Array): string {
   return crypto.hash ? crypto.hash('sha256', bytes, 'base64') : crypto.createHash('sha256').update(bytes).digest('base64');
 }
 
+/**
+ * Why a file on disk is no longer the one that was checked (gone, or another size, time or start), or
+ * undefined. Reads only its first bytes.
+ */
+export async function changedSinceCheck(file: CheckedFile): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await fsp.open(file.path, 'r');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'no longer exists' : `cannot be read (${code ?? String(e)})`;
+  }
+  try {
+    const stats = await handle.stat();
+    const statChanged = statChangedSinceCheck(file, stats);
+    if (statChanged) return statChanged;
+    const start = Buffer.alloc(Math.min(file.size, HEADER_BYTES));
+    const { bytesRead } = await handle.read(start, 0, start.length, 0);
+    return startChangedSinceCheck(file, start.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Why a file is no longer the one that was checked, judged by a stat of it now (size, modification time), or undefined. */
+function statChangedSinceCheck(file: CheckedFile, now: { size: number; mtimeMs: number }): string | undefined {
+  return now.size !== file.size || now.mtimeMs !== file.mtimeMs ? 'changed after it was checked' : undefined;
+}
+
+/**
+ * Why a file is no longer the one that was checked, judged by its bytes from the start (at least the
+ * first 4100, or all of a smaller file): the bytes its type was decided from must be the same. Same size
+ * and time do not prove same content (a rewrite within the clock's resolution, a restored mtime).
+ */
+function startChangedSinceCheck(file: CheckedFile, start: Uint8Array): string | undefined {
+  const header = start.subarray(0, HEADER_BYTES);
+  if (sha256(header) === file.headerSha256) return undefined;
+  // The same first bytes give the same type: only a changed start needs sniffing again, to say what it is now.
+  const type = decideType(file.name, header).mediaType;
+  return type === file.mediaType ? 'changed after it was checked' : `changed after it was checked (it was ${file.mediaType}, its content is now ${type})`;
+}
+
 async function readHeader(path: string, size: number): Promise<Uint8Array> {
   const handle = await fsp.open(path, 'r');
   try {
@@ -185,12 +227,12 @@ export async function checkFile(path: string, slot: FileSlot, limits: InlineLimi
  */
 export async function readCheckedBytes(file: CheckedFile, slot: FileSlot, limits: InlineLimits): Promise<Buffer> {
   const limit = effectiveLimit(slot, limits);
-  const changed = (): Error => new Error(`${slot.label}: ${file.name} changed after it was checked; choose it again`);
+  const changed = (why = 'changed after it was checked'): Error => new Error(`${slot.label}: ${file.name} ${why}; choose it again`);
   if (file.size > limit.bytes) throw new Error(`${slot.label}: ${file.name} is ${describeSize(file.size)}; ${limit.because}`);
   const handle = await fsp.open(file.path, 'r');
   try {
     const stats = await handle.stat();
-    if (stats.size !== file.size || stats.mtimeMs !== file.mtimeMs) throw changed();
+    if (statChangedSinceCheck(file, stats)) throw changed();
     // Exactly the size the check saw (fstat above confirmed it).
     const buffer = Buffer.allocUnsafe(file.size);
     let total = 0;
@@ -199,14 +241,8 @@ export async function readCheckedBytes(file: CheckedFile, slot: FileSlot, limits
       if (bytesRead === 0) throw changed();
       total += bytesRead;
     }
-    // Same size and time do not prove same content (a rewrite within the clock's resolution, a restored mtime).
-    // The first bytes decided the type: the same bytes give the same type, so only a changed start is sniffed again.
-    const header = buffer.subarray(0, HEADER_BYTES);
-    if (sha256(header) !== file.headerSha256) {
-      const now = decideType(file.name, header).mediaType;
-      if (now === file.mediaType) throw changed();
-      throw new Error(`${slot.label}: ${file.name} changed after it was checked (it was ${file.mediaType}, its content is now ${now}); choose it again`);
-    }
+    const startChanged = startChangedSinceCheck(file, buffer);
+    if (startChanged) throw changed(startChanged);
     if (!matchesAccept(slot.accept, { mediaType: file.mediaType, fileName: file.name })) {
       throw new Error(`${slot.label}: ${file.name} is ${file.mediaType}; this tool accepts ${describeAccept(slot.accept)}`);
     }
