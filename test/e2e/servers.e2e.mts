@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'jsonc-parser';
 import type { Locator } from 'playwright-core';
-import { newestResult } from './steps.mjs';
+import { newestResult, statusItem } from './steps.mjs';
 import { demoServer, withWorkbench, type Workbench } from './workbench.mjs';
 
 // with-token starts slowly (1.5 s before the demo server loads), so its "starting…" state shows in the tree
@@ -28,11 +28,6 @@ function serversTree(wb: Workbench): Locator {
 /** A server's row in the Servers tree, by its accessible name ("demo, running"). */
 function serverRow(wb: Workbench, name: string, state = '.*'): Locator {
   return serversTree(wb).getByRole('treeitem', { name: new RegExp(`^${name}, ${state}$`) });
-}
-
-/** The MCP status bar item, by the start of its accessible name. */
-function statusItem(wb: Workbench, text: string | RegExp): Locator {
-  return wb.page.locator('.part.statusbar').getByRole('button', { name: text });
 }
 
 /** Picks the row of the open quick pick labelled exactly `label`. */

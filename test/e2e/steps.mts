@@ -54,6 +54,11 @@ export async function chooseManyFromWorkspace(wb: Workbench, panel: FrameLocator
   await wb.quickInput.waitFor({ state: 'hidden' });
 }
 
+/** The MCP status bar item, by its accessible name ("MCP servers: 1 running, 2 configured"). */
+export function statusItem(wb: Workbench, name: string | RegExp): Locator {
+  return wb.page.locator('.part.statusbar').getByRole('button', { name });
+}
+
 /** The group of a file slot in the form, by its label. */
 export function fileSlot(panel: FrameLocator, label: string): Locator {
   return panel.getByRole('group', { name: label });
