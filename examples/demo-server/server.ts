@@ -345,9 +345,23 @@ function registerGuide(server: McpServer): void {
   server.registerResource('guide', 'demo://guide', { title: 'Demo guide', mimeType: 'text/markdown' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'text/markdown', text: GUIDE }],
   }));
-  server.registerPrompt('try-the-demo', { title: 'Try the demo', description: 'Suggests a first tool to run.' }, () => ({
-    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Run describe_file on photo.png from the workspace.' } }],
-  }));
+  server.registerPrompt('try-the-demo', {
+    title: 'Try the demo',
+    description: 'Suggests a first tool to run on one of the sample files.',
+    argsSchema: schema({
+      type: 'object',
+      properties: { file: { type: 'string', description: 'A sample file of the demo workspace: photo.png, report.pdf or notes.txt' } },
+      required: ['file'],
+    }),
+  }, (args) => {
+    const file = String((args as { file?: unknown }).file ?? '');
+    return {
+      messages: [
+        { role: 'user' as const, content: { type: 'text' as const, text: `What is ${file}?` } },
+        { role: 'assistant' as const, content: { type: 'text' as const, text: `Run "Describe a file" and choose ${file} with From workspace….` } },
+      ],
+    };
+  });
 }
 
 function main(): void {

@@ -67,6 +67,14 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
       (s) => manager.inputs.uses({ server: s.definition, declared: s.declaredInputs }), 'No configured MCP server uses ${input:…} variables.'));
     if (name) await manager.editInputs(name);
   });
+  register('mcpHost.getPrompt', async (serverArg?: ServerArg, promptName?: string) => {
+    const server = serverNameOf(serverArg);
+    const name = typeof serverArg === 'object' && serverArg.kind === 'prompt' ? serverArg.prompt.name : promptName;
+    if (!server || !name) return;
+    const prompt = (await manager.start(server)).prompts.find((p) => p.name === name);
+    if (!prompt) throw new Error(`The server "${server}" has no prompt named "${name}".`);
+    await ToolPanel.showPrompt(panels, server, prompt);
+  });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
     if (server && uri) await readResourceInEditor(manager, server, uri);
   });

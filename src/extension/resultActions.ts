@@ -5,9 +5,8 @@
 import { basename, dirname } from 'node:path';
 import { unlink } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { formatBytes } from '../core/files';
-import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, safeFileName, writeNewFile, type SaveItem } from '../core/results';
+import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
 import type { ServerManager } from './serverManager';
 
 const DOWNLOAD_MAX_BYTES = 512 * 1024 * 1024;
@@ -39,7 +38,7 @@ async function chooseSaveTarget(item: SaveItem, sizeText: string | undefined): P
   return target.fsPath;
 }
 
-export async function saveResultItem(result: CallToolResult, item: SaveItem): Promise<void> {
+export async function saveResultItem(result: ResultLike, item: SaveItem): Promise<void> {
   const source = resolveSave(result, item);
   if (source.kind === 'path') {
     if (!(await pathInsideWorkspace(source.path, workspaceRoots()))) {

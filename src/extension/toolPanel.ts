@@ -1,14 +1,15 @@
 // The panel that runs one tool: its form (file slots included), Run/Cancel, progress, and the
 // session's results, newest first (kept when the panel closes). One panel per (server, tool); opening it again reveals it.
+// A prompt gets the same panel: its arguments are the form, its messages the result.
 
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Prompt, Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection, ToolCallOptions } from '../core/connection';
 import { callToolWithUrlElicitation, type UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
-import { buildForm, defaultValues, toPayload, type FormModel, type FormValues } from '../core/forms';
-import { toResultView } from '../core/results';
+import { buildForm, defaultValues, promptArgumentsSchema, toPayload, type FormModel, type FormValues } from '../core/forms';
+import { promptResultView, toResultView, type ResultLike, type ResultView } from '../core/results';
 import type { ResultEntry, ToolPanelInit, WebviewNotification } from '../shared/protocol';
 import { FileSelections, handleFileMessage } from './fileSelections';
 import { readResourceInEditor, saveResultItem } from './resultActions';
@@ -31,7 +32,18 @@ const PROGRESS_INTERVAL_MS = 100;
 interface SessionResults {
   entries: ResultEntry[];
   /** The raw results, kept for "Save to workspace…" (the view holds no full bytes). */
-  raw: Map<string, CallToolResult>;
+  raw: Map<string, ResultLike>;
+}
+
+/** What a panel runs: a tool, or a prompt (prompts/get with the form's values as its arguments). */
+export type PanelSubject = { kind: 'tool'; tool: Tool } | { kind: 'prompt'; prompt: Prompt };
+
+function subjectTitle(subject: PanelSubject): string {
+  return subject.kind === 'tool' ? toolLabel(subject.tool) : subject.prompt.title ?? subject.prompt.name;
+}
+
+function subjectName(subject: PanelSubject): string {
+  return subject.kind === 'tool' ? subject.tool.name : subject.prompt.name;
 }
 
 export class ToolPanel {
@@ -39,13 +51,23 @@ export class ToolPanel {
   private static readonly sessionResults = new Map<string, SessionResults>();
 
   /** Opens (or reveals) the tool's panel; `prefill` puts files into a slot first (Explorer "Run MCP Tool with This File…"). */
-  static async show(context: ToolPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<ToolPanel> {
-    const key = JSON.stringify([server, tool.name]);
+  static show(context: ToolPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<ToolPanel> {
+    return ToolPanel.showSubject(context, server, { kind: 'tool', tool }, prefill);
+  }
+
+  /** Opens (or reveals) a prompt's panel. */
+  static showPrompt(context: ToolPanelContext, server: string, prompt: Prompt): Promise<ToolPanel> {
+    return ToolPanel.showSubject(context, server, { kind: 'prompt', prompt });
+  }
+
+  private static async showSubject(context: ToolPanelContext, server: string, subject: PanelSubject,
+    prefill?: { field: string; paths: string[] }): Promise<ToolPanel> {
+    const key = JSON.stringify([server, subject.kind, subjectName(subject)]);
     let panel = ToolPanel.open.get(key);
     if (!panel) {
       let results = ToolPanel.sessionResults.get(key);
       if (!results) ToolPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
-      panel = new ToolPanel(context, server, tool, results);
+      panel = new ToolPanel(context, server, subject, results);
       ToolPanel.open.set(key, panel);
       panel.panel.onDidDispose(() => ToolPanel.open.delete(key));
     } else {
@@ -66,17 +88,17 @@ export class ToolPanel {
   private values: FormValues;
   private running?: { callId: string; abort: AbortController };
 
-  private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly tool: Tool,
+  private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly subject: PanelSubject,
     private readonly results: SessionResults) {
-    const scan = findFileSlots(tool, context.manager.get(server)?.log);
-    this.model = buildForm(tool.inputSchema, 'tool', scan.slots);
+    const scan = subject.kind === 'tool' ? findFileSlots(subject.tool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
+    this.model = buildForm(subject.kind === 'tool' ? subject.tool.inputSchema : promptArgumentsSchema(subject.prompt.arguments), 'tool', scan.slots);
     this.model.warnings.push(...scan.warnings);
     this.values = defaultValues(this.model);
     const transport = () => context.manager.get(server)?.connection?.transportInUse ?? transportOf(context.manager, server);
     this.files = new FileSelections(scan.slots, () => inlineLimitsFromSettings(transport()));
     this.panel = McpPanel.create({
       viewType: 'mcpHost.tool',
-      title: `${toolLabel(tool)} (${server})`,
+      title: `${subjectTitle(subject)} (${server})`,
       extensionUri: context.extensionUri,
       init: () => this.init(),
       onProblem: (m) => this.problem(m),
@@ -94,7 +116,10 @@ export class ToolPanel {
   private init(): ToolPanelInit {
     return {
       kind: 'tool',
-      heading: { title: toolLabel(this.tool), server: this.server, description: this.tool.description },
+      heading: {
+        title: subjectTitle(this.subject), server: this.server,
+        description: this.subject.kind === 'tool' ? this.subject.tool.description : this.subject.prompt.description,
+      },
       form: this.model,
       values: this.values,
       files: this.files.summaries(),
@@ -104,7 +129,7 @@ export class ToolPanel {
   }
 
   private problem(message: string): void {
-    this.context.manager.get(this.server)?.log.warn(`tool panel ${this.tool.name}: ${message}`);
+    this.context.manager.get(this.server)?.log.warn(`${this.subject.kind} panel ${subjectName(this.subject)}: ${message}`);
   }
 
   private async handle(message: WebviewNotification): Promise<void> {
@@ -131,7 +156,7 @@ export class ToolPanel {
   /** Validates, confirms, encodes and calls; the outcome goes to the webview. */
   private async run(values: FormValues): Promise<void> {
     if (this.running) {
-      void vscode.window.showInformationMessage(`${this.tool.name} is still running; cancel it or wait for its result.`);
+      void vscode.window.showInformationMessage(`${subjectName(this.subject)} is still running; cancel it or wait for its result.`);
       return;
     }
     const errors = formErrors(this.model, values, this.files);
@@ -146,11 +171,9 @@ export class ToolPanel {
     const progress = throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p }));
     try {
       const connection = await this.context.manager.start(this.server);
-      const result = await this.call(connection, values, abort.signal, progress.report);
+      const { result, view } = await this.call(connection, values, abort.signal, progress.report);
       progress.flush();
-      // The server's current tool (its output schema may have changed since the panel opened).
-      const tool = connection.tools.find((t) => t.name === this.tool.name) ?? this.tool;
-      const entry: ResultEntry = { id: callId, at: Date.now(), view: toResultView(result, tool) };
+      const entry: ResultEntry = { id: callId, at: Date.now(), view };
       this.results.entries.unshift(entry);
       this.results.raw.set(callId, result);
       this.panel.post({ type: 'result', callId, view: entry.view });
@@ -166,11 +189,17 @@ export class ToolPanel {
     }
   }
 
-  /** Builds the arguments (reading and encoding the files only now) and drops them after dispatch. */
+  /** Builds the arguments (reading and encoding the files only now), calls, drops the arguments after dispatch. */
   private async call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
-    onProgress: (p: { progress: number; total?: number; message?: string }) => void): Promise<CallToolResult> {
-    let args: Record<string, unknown> | undefined = toPayload(this.model, values);
+    onProgress: (p: { progress: number; total?: number; message?: string }) => void): Promise<{ result: ResultLike; view: ResultView }> {
     const settings = readSettings();
+    if (this.subject.kind === 'prompt') {
+      const answer = await connection.getPrompt(this.subject.prompt.name, toPayload(this.model, values) as Record<string, string>,
+        { signal, timeoutMs: settings.requestTimeoutMs || undefined });
+      return promptResultView(answer);
+    }
+    const tool = this.subject.tool;
+    let args: Record<string, unknown> | undefined = toPayload(this.model, values);
     await this.files.encodeInto(args, {
       legacyName: settings.legacyNameParameter,
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
@@ -178,21 +207,23 @@ export class ToolPanel {
     });
     // A 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then retried.
     // Output is validated by toResultView, which keeps the raw value beside the errors.
-    const pending = callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(connection, this.tool.name, args,
+    const pending = callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(connection, tool.name, args,
       new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log), {
         log: connection.log,
         call: { signal, onProgress, timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false },
         waitForRetry: askToRetry,
       });
     args = undefined;
-    return pending;
+    const result = await pending;
+    // The server's current tool (its output schema may have changed since the panel opened).
+    return { result, view: toResultView(result, connection.tools.find((t) => t.name === tool.name) ?? tool) };
   }
 
   private async confirm(): Promise<boolean> {
-    const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : 'Run';
+    const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : 'Get';
     const choice = await vscode.window.showWarningMessage(
-      `${what} the tool "${toolLabel(this.tool)}" on "${this.server}"?`,
-      { modal: true, detail: this.files.confirmationDetail(this.server, `the tool "${this.tool.name}"`) },
+      `${what} the ${this.subject.kind} "${subjectTitle(this.subject)}" on "${this.server}"?`,
+      { modal: true, detail: this.files.confirmationDetail(this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`) },
       this.files.count > 0 ? 'Send' : 'Run',
     );
     return choice !== undefined;

@@ -32,7 +32,11 @@ export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLEl
     h('header', { className: 'result-header' }, icon(view.isError ? 'error' : 'pass'), ` ${status} · ${time}`),
   );
   for (const warning of view.warnings) article.append(h('div', { className: 'warning' }, icon('warning'), ' ', warning));
-  view.items.forEach((item, index) => article.append(renderItem(entry.id, index, item, actions)));
+  view.items.forEach((item, index) => {
+    // A prompt's messages: each says whose words it is.
+    if (item.role) article.append(h('div', { className: 'message-role' }, icon(item.role === 'user' ? 'account' : 'hubot'), item.role === 'user' ? ' User' : ' Assistant'));
+    article.append(renderItem(entry.id, index, item, actions));
+  });
   if (view.structured) article.append(renderStructured(view.structured));
   // Savable things not linked from an item (e.g. FileOutputs inside structured content).
   const linked = new Set(view.items.map((i) => i.save?.ref).filter(Boolean));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { newestResult } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 test('the command palette lists MCP: Run Tool… once the extension is loaded', async () => {
@@ -10,7 +11,7 @@ test('the command palette lists MCP: Run Tool… once the extension is loaded', 
   });
 });
 
-test('the MCP view lists the configured server and, once it runs, its tools', async () => {
+test('the MCP view lists the configured server and, once it runs, its tools; a prompt clicked there opens its form and shows its messages', async () => {
   await withWorkbench('servers-view', {}, async (wb) => {
     await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
     const view = wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: 'Servers' }) });
@@ -25,5 +26,19 @@ test('the MCP view lists the configured server and, once it runs, its tools', as
     for (const tool of ['Describe a file', 'Compare images', 'Count slowly']) {
       assert.ok(rows.some((r) => r.includes(tool)), `${tool} in ${rows.join(' | ')}`);
     }
+
+    // a prompt: clicked in the view, its arguments are a form, its messages the result
+    await view.locator('.monaco-list-row', { hasText: 'Try the demo' }).first().click();
+    const panel = wb.webview();
+    await panel.getByRole('heading', { level: 1, name: 'Try the demo' }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Run' }).click();
+    await panel.getByText('Required.').waitFor();
+    await wb.shot('prompt-argument-required');
+    await panel.getByRole('textbox', { name: /^file/i }).fill('notes.txt');
+    await panel.getByRole('button', { name: 'Run' }).click();
+    const result = newestResult(panel);
+    await result.filter({ hasText: 'What is notes.txt?' }).waitFor({ timeout: 30_000 });
+    await wb.shot('prompt-messages');
+    assert.match(await result.innerText(), /User\s+(Markdown\s+)?What is notes\.txt\?\s+Assistant\s+(Markdown\s+)?Run "Describe a file" and choose notes\.txt/);
   });
 });

@@ -1,10 +1,11 @@
 // Result views of server-everything's real tools: structured output (draft-07 schema), resources,
-// images, annotations, progress and cancellation.
+// images, annotations, progress and cancellation; its prompts as forms and results.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CallCancelledError, ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
-import { resolveSave, resourceContentsView, toResultView } from '../../src/core/results';
+import { buildForm, promptArgumentsSchema } from '../../src/core/forms';
+import { promptResultView, resolveSave, resourceContentsView, toResultView } from '../../src/core/results';
 import { everythingStdio } from '../fixtures/servers';
 
 const log = new Logger(() => undefined, 'error');
@@ -66,4 +67,22 @@ test('a long-running operation reports progress, and cancelling it reads as canc
   const abort = new AbortController();
   const pending = conn.callTool('trigger-long-running-operation', { duration: 5, steps: 5 }, { signal: abort.signal, onProgress: () => abort.abort() });
   await assert.rejects(pending, (e: Error) => e instanceof CallCancelledError);
+});
+
+test("prompts: the arguments become a form (required ones marked), and prompts/get shows as a result with each message's role", async () => {
+  const prompt = conn.prompts.find((p) => p.name === 'args-prompt');
+  assert.ok(prompt, 'server-everything has args-prompt');
+  const form = buildForm(promptArgumentsSchema(prompt.arguments), 'tool');
+  assert.deepEqual(form.fields.map((f) => [f.id, f.kind, f.required, f.description]), [['/city', 'string', true, 'Name of the city'], ['/state', 'string', false, undefined]]);
+
+  const asked = promptResultView(await conn.getPrompt('args-prompt', { city: 'Lisbon' }));
+  assert.deepEqual(asked.view.items.map((i) => [i.role, i.kind === 'text' ? i.text : i.kind]), [['user', "What's weather in Lisbon?"]]);
+
+  // an embedded resource in a message: shown and savable from the prompt's own content
+  const { result, view } = promptResultView(await conn.getPrompt('resource-prompt', { resourceType: 'Blob', resourceId: '2' }));
+  const resource = view.items.find((i) => i.kind === 'resourceBlob');
+  assert.ok(resource && resource.kind === 'resourceBlob' && resource.save, `items: ${view.items.map((i) => i.kind).join(', ')}`);
+  assert.equal(resource.role, 'user');
+  const source = resolveSave(result, resource.save);
+  assert.ok(source.kind === 'bytes' && source.bytes.length === resource.size);
 });

@@ -317,3 +317,17 @@ export function buildForm(schema: unknown, source: FormSource, fileSlots: readon
   }
   return model;
 }
+
+/** A prompt's arguments (prompts/list: strings, some required) as the object schema buildForm takes. */
+export function promptArgumentsSchema(args: unknown): Record<string, unknown> {
+  const list = Array.isArray(args) ? args.filter((a): a is Record<string, unknown> => isObject(a) && typeof a.name === 'string' && a.name !== '') : [];
+  const properties: Record<string, unknown> = {};
+  for (const a of list) {
+    properties[a.name as string] = {
+      type: 'string',
+      ...(typeof a.title === 'string' ? { title: a.title } : {}),
+      ...(typeof a.description === 'string' ? { description: a.description } : {}),
+    };
+  }
+  return { type: 'object', properties, required: list.filter((a) => a.required === true).map((a) => a.name as string) };
+}

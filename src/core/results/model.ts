@@ -10,6 +10,8 @@ export interface ContentAnnotations {
 
 interface ItemBase {
   annotations?: ContentAnnotations;
+  /** A prompt message's role (prompts/get): who the content is meant to come from. */
+  role?: 'user' | 'assistant';
   /** When the item can be saved: the reference `resolveSave` takes. */
   save?: SaveItem;
 }

@@ -173,6 +173,21 @@ export function toResultView(result: ResultLike, tool?: ToolLike): ResultView {
   return view;
 }
 
+/**
+ * A prompts/get answer shown like a tool result: its messages' content blocks as `result` (what saving
+ * reads from) and their view, each item labelled with its message's role.
+ */
+export function promptResultView(answer: { messages?: unknown }): { result: ResultLike; view: ResultView } {
+  const messages = Array.isArray(answer?.messages) ? answer.messages.filter(isObject) : [];
+  const result = { content: messages.map((m) => m.content) };
+  const view = toResultView(result);
+  view.items.forEach((item, i) => {
+    const role = messages[i]?.role;
+    if (role === 'user' || role === 'assistant') item.role = role;
+  });
+  return { result, view };
+}
+
 /** Items for the contents of a `resources/read` answer (a resource link read on demand). */
 export function resourceContentsView(read: { contents?: unknown[] }): ResultItem[] {
   const contents = Array.isArray(read?.contents) ? read.contents.slice(0, RESULT_LIMITS.blocks) : [];
