@@ -18,7 +18,7 @@ import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TI
 import { InputRefusedError } from '../core/errors';
 import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
+import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { applyFileOptions, describeFileSlots } from './files';
 import { terminalLine, terminalText } from './terminal';
@@ -30,6 +30,7 @@ export const USAGE = `usage:
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
+  mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --config defaults to .vscode/mcp.json in the current directory.
   \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
@@ -237,6 +238,8 @@ export function resultText(view: ResultView): string {
   const lines: string[] = [];
   const mime = (m: string | undefined) => (m ? ` (${m})` : '');
   for (const item of view.items) {
+    // A prompt's message says whose it is first.
+    if (item.role) lines.push(`${item.role}:`);
     switch (item.kind) {
       case 'text': case 'resourceText': lines.push(item.text); break;
       case 'image': case 'audio': lines.push(`[${item.kind} ${item.mimeType}, ${formatBytes(item.size)}]`); break;
@@ -371,6 +374,39 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [promptName, ...extra] = a.positional;
+  if (!promptName) throw usageError('prompt needs the name of a prompt');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const args = parseToolArgs(a.args);
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  return withConnection(connection, io, async () => {
+    const prompt = connection.prompts.find((p) => p.name === promptName);
+    if (!prompt) {
+      const names = connection.prompts.map((p) => terminalLine(p.name, 100));
+      throw new CliError(`server "${server.name}" has no prompt "${terminalText(promptName)}"${names.length ? ` (prompts: ${names.join(', ')})` : ''}`, EXIT.usage);
+    }
+    // Prompt arguments are strings; a missing required one is refused here rather than by the server.
+    for (const [key, value] of Object.entries(args)) {
+      if (typeof value !== 'string') throw new CliError(`--args: prompt arguments are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(value))})`, EXIT.usage);
+    }
+    const missing = (prompt.arguments ?? []).filter((arg) => arg.required && args[arg.name] === undefined);
+    if (missing.length) {
+      const named = missing.map((arg) => `"${terminalText(arg.name)}"${arg.description ? ` (${terminalLine(arg.description, 100)})` : ''}`);
+      throw new CliError(`--args: the prompt "${terminalText(promptName)}" needs ${named.join(', ')}`, EXIT.usage);
+    }
+    const answer = await connection.getPrompt(promptName, args as Record<string, string>, { signal: io.interrupt, timeoutMs: a.timeout });
+    if (a.json) {
+      io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+    } else {
+      const text = resultText(promptResultView(answer).view);
+      io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    }
+    return EXIT.ok;
+  });
+}
+
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
@@ -379,6 +415,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'servers': return await commandServers(a, io);
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
+      case 'prompt': return await commandPrompt(a, io);
       case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);

@@ -12,6 +12,7 @@ import { fixturePath, repoRoot, startHttpFixture, type RunningHttpServer } from 
 const FIXTURE = ['--', process.execPath, '--import', 'tsx', fixturePath('era2025-server.ts')];
 const RECORDING = ['--', process.execPath, '--import', 'tsx', fixturePath('recording-server.ts')];
 const HOSTILE = ['--', process.execPath, '--import', 'tsx', fixturePath('hostile-server.ts')];
+const EVERYTHING = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==';
 
 async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = repoRoot) {
@@ -264,5 +265,28 @@ describe('hostile server text in the terminal', () => {
     assert.match(r.err, /mcp-host: tool "fail_with" failed: bad data:image\/png;base64,\[70 bytes\] \\x1b\[2J\n/);
     assert.ok(!r.err.includes(PNG_BASE64.slice(0, 24)), 'no payload on stderr');
     assert.ok(!r.err.includes(ESC), 'no escape byte on stderr');
+  });
+});
+
+describe('prompts (server-everything)', () => {
+  test("prompt prints each message under its role; --json prints the prompts/get answer", async () => {
+    const r = await cli(['prompt', 'args-prompt', '--args', '{"city":"Lisbon"}', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, "user:\nWhat's weather in Lisbon?\n");
+    const json = await cli(['prompt', 'args-prompt', '--args', '{"city":"Lisbon","state":"PT"}', '--json', ...EVERYTHING]);
+    assert.equal(json.code, 0, json.err);
+    assert.deepEqual(JSON.parse(json.out).messages[0], { role: 'user', content: { type: 'text', text: "What's weather in Lisbon, PT?" } });
+  });
+
+  test('a missing required argument, a non-string one and an unknown prompt exit 1 naming them, before anything is asked', async () => {
+    const missing = await cli(['prompt', 'args-prompt', ...EVERYTHING]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /--args: the prompt "args-prompt" needs "city" \(Name of the city\)/);
+    const number = await cli(['prompt', 'args-prompt', '--args', '{"city":7}', ...EVERYTHING]);
+    assert.equal(number.code, 1);
+    assert.match(number.err, /prompt arguments are strings \("city" is 7\)/);
+    const unknown = await cli(['prompt', 'nope', ...EVERYTHING]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /has no prompt "nope" \(prompts: simple-prompt, args-prompt/);
   });
 });
