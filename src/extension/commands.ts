@@ -1,9 +1,9 @@
-// The MCP commands: run a tool (palette, tree, Explorer), server lifecycle, configuration files,
-// the guided Add Server…, and server inputs.
+// The MCP commands: run a tool (palette, tree, Explorer), get a prompt, server lifecycle,
+// configuration files, the guided Add Server…, and server inputs.
 
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/client';
+import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
 import { pointer } from '../core/forms';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
@@ -38,12 +38,24 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
     if (typeof serverArg === 'object' && serverArg.kind === 'tool') tool = serverArg.tool;
     else if (server && toolName) tool = (await manager.start(server)).tools.find((t) => t.name === toolName);
     if (!server || !tool) {
-      const picked = await pickTool(manager);
+      const picked = await pickFromServers(manager, TOOLS);
       if (!picked) return;
-      ({ server, tool } = picked);
+      ({ server, entry: tool } = picked);
     }
     if (!tool) throw new Error(`The server "${server}" has no tool named "${toolName}".`);
     await ToolPanel.show(panels, server, tool);
+  });
+  register('mcpHost.getPrompt', async (serverArg?: ServerArg, promptName?: string) => {
+    let server = serverNameOf(serverArg);
+    let prompt: Prompt | undefined;
+    if (typeof serverArg === 'object' && serverArg.kind === 'prompt') prompt = serverArg.prompt;
+    else if (server && promptName) prompt = (await manager.start(server)).prompts.find((p) => p.name === promptName);
+    if (!server || !prompt) {
+      const picked = await pickFromServers(manager, PROMPTS);
+      if (!picked) return;
+      ({ server, entry: prompt } = picked);
+    }
+    await ToolPanel.showPrompt(panels, server, prompt);
   });
 
   register('mcpHost.startServer', async (arg?: ServerArg) => {
@@ -66,14 +78,6 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
     const name = serverNameOf(arg) ?? (await pickServer(manager, 'Edit the inputs of which MCP server?',
       (s) => manager.inputs.uses({ server: s.definition, declared: s.declaredInputs }), 'No configured MCP server uses ${input:…} variables.'));
     if (name) await manager.editInputs(name);
-  });
-  register('mcpHost.getPrompt', async (serverArg?: ServerArg, promptName?: string) => {
-    const server = serverNameOf(serverArg);
-    const name = typeof serverArg === 'object' && serverArg.kind === 'prompt' ? serverArg.prompt.name : promptName;
-    if (!server || !name) return;
-    const prompt = (await manager.start(server)).prompts.find((p) => p.name === name);
-    if (!prompt) throw new Error(`The server "${server}" has no prompt named "${name}".`);
-    await ToolPanel.showPrompt(panels, server, prompt);
   });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
     if (server && uri) await readResourceInEditor(manager, server, uri);
@@ -117,25 +121,50 @@ async function pickServer(manager: ServerManager, placeHolder: string, filter: (
   return picked?.label;
 }
 
-interface ToolItem extends vscode.QuickPickItem {
+interface PickItem<T> extends vscode.QuickPickItem {
   server: string;
-  tool?: Tool;
+  entry?: T;
 }
 
+/** What a server-wide quick pick offers: tools (MCP: Run Tool…) or prompts (MCP: Get Prompt…). */
+interface PickKind<T> {
+  title: string;
+  placeholder: string;
+  entries(connection: NonNullable<ManagedServer['connection']>): readonly T[];
+  item(entry: T): Pick<vscode.QuickPickItem, 'label' | 'detail'>;
+}
+
+const TOOLS: PickKind<Tool> = {
+  title: 'MCP: Run Tool',
+  placeholder: 'Choose a tool to run',
+  entries: (connection) => connection.tools,
+  item: (tool) => ({
+    label: `${findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
+    detail: tool.description?.split('\n')[0]?.slice(0, 200),
+  }),
+};
+
+const PROMPTS: PickKind<Prompt> = {
+  title: 'MCP: Get Prompt',
+  placeholder: 'Choose a prompt',
+  entries: (connection) => connection.prompts,
+  item: (prompt) => ({ label: `$(comment-discussion) ${prompt.title ?? prompt.name}`, detail: prompt.description?.split('\n')[0]?.slice(0, 200) }),
+};
+
 /**
- * A quick pick of every tool of every running or startable server. Servers that start without asking
- * anything are started in the background and their tools appear as they come; the others get an item
- * that starts them (asking for their inputs).
+ * A quick pick of every tool (or prompt) of every running or startable server. Servers that start without
+ * asking anything are started in the background and their entries appear as they come; the others get an
+ * item that starts them (asking for their inputs).
  */
-async function pickTool(manager: ServerManager): Promise<{ server: string; tool: Tool } | undefined> {
+async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Promise<{ server: string; entry: T } | undefined> {
   if (manager.list().length === 0) {
     const choice = await vscode.window.showInformationMessage('No MCP server is configured.', 'Add Server…');
     if (choice) await vscode.commands.executeCommand('mcpHost.addServer');
     return undefined;
   }
-  const quickPick = vscode.window.createQuickPick<ToolItem>();
-  quickPick.title = 'MCP: Run Tool';
-  quickPick.placeholder = 'Choose a tool to run';
+  const quickPick = vscode.window.createQuickPick<PickItem<T>>();
+  quickPick.title = kind.title;
+  quickPick.placeholder = kind.placeholder;
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
   quickPick.keepScrollPosition = true;
@@ -148,22 +177,13 @@ async function pickTool(manager: ServerManager): Promise<{ server: string; tool:
   const refresh = (): void => {
     const servers = manager.list();
     for (const s of servers) if (!pending.has(s.name) && !shown.includes(s.name)) shown.push(s.name);
-    const items: ToolItem[] = [];
+    const items: PickItem<T>[] = [];
     for (const name of shown) {
       const s = servers.find((candidate) => candidate.name === name);
       if (!s) continue;
       const state = serverState(s);
       if (state.kind === 'running' && s.connection) {
-        for (const tool of s.connection.tools) {
-          const files = findFileSlots(tool).slots.length > 0;
-          items.push({
-            label: `${files ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
-            description: s.name,
-            detail: tool.description?.split('\n')[0]?.slice(0, 200),
-            server: s.name,
-            tool,
-          });
-        }
+        for (const entry of kind.entries(s.connection)) items.push({ ...kind.item(entry), description: s.name, server: s.name, entry });
       } else if (!pending.has(s.name)) {
         const why = state.kind === 'error' || state.kind === 'crashed' ? ` (${state.kind}: ${state.reason})` : needsAsking.has(s.name) ? ' (asks for its inputs)' : '';
         items.push({ label: `$(debug-start) Start ${s.name}…`, description: why.trim() || undefined, server: s.name });
@@ -189,21 +209,21 @@ async function pickTool(manager: ServerManager): Promise<{ server: string; tool:
   const subscription = manager.onDidChange(refresh);
   refresh();
   quickPick.show();
-  const picked = await new Promise<ToolItem | undefined>((resolve) => {
+  const picked = await new Promise<PickItem<T> | undefined>((resolve) => {
     quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
     quickPick.onDidHide(() => resolve(undefined));
   });
   subscription.dispose();
   quickPick.dispose();
   if (!picked) return undefined;
-  if (picked.tool) return { server: picked.server, tool: picked.tool };
+  if (picked.entry !== undefined) return { server: picked.server, entry: picked.entry };
   try {
     await manager.start(picked.server);
   } catch (e) {
     manager.reportStartFailure(picked.server, e);
     return undefined;
   }
-  return pickTool(manager);
+  return pickFromServers(manager, kind);
 }
 
 async function openConfig(uri: vscode.Uri): Promise<void> {

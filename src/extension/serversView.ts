@@ -90,7 +90,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
         item.tooltip = node.prompt.description?.slice(0, 2000) ?? node.prompt.name;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'mcpPrompt';
-        item.command = { command: 'mcpHost.getPrompt', title: 'Get Prompt', arguments: [node.server, node.prompt.name] };
+        item.command = { command: 'mcpHost.getPrompt', title: 'Get Prompt…', arguments: [node.server, node.prompt.name] };
         return item;
       }
       case 'resource': {

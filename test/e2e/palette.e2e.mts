@@ -3,11 +3,21 @@ import { test } from 'node:test';
 import { newestResult } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
-test('the command palette lists MCP: Run Tool… once the extension is loaded', async () => {
+test('the command palette lists MCP: Run Tool… once the extension is loaded, and MCP: Get Prompt… offers the prompts', async () => {
   await withWorkbench('palette', {}, async (wb) => {
     await wb.shot('workbench-loaded');
     await wb.openPalette('MCP: Run Tool…');
     await wb.shot('palette-lists-run-tool');
+    await wb.page.keyboard.press('Escape');
+
+    await wb.runCommand('MCP: Get Prompt…');
+    const row = wb.quickPickRow('Try the demo').filter({ hasText: 'demo' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await wb.shot('prompt-quick-pick');
+    assert.equal(await wb.quickPickRow('Describe a file').count(), 0, 'tools are not offered as prompts');
+    await row.click();
+    await wb.webview().getByRole('heading', { level: 1, name: 'Try the demo' }).waitFor({ timeout: 30_000 });
+    await wb.shot('prompt-form');
   });
 });
 
