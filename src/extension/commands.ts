@@ -33,29 +33,12 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
   };
 
   register('mcpHost.runTool', async (serverArg?: ServerArg, toolName?: string) => {
-    let server = serverNameOf(serverArg);
-    let tool: Tool | undefined;
-    if (typeof serverArg === 'object' && serverArg.kind === 'tool') tool = serverArg.tool;
-    else if (server && toolName) tool = (await manager.start(server)).tools.find((t) => t.name === toolName);
-    if (!server || !tool) {
-      const picked = await pickFromServers(manager, TOOLS);
-      if (!picked) return;
-      ({ server, entry: tool } = picked);
-    }
-    if (!tool) throw new Error(`The server "${server}" has no tool named "${toolName}".`);
-    await ToolPanel.show(panels, server, tool);
+    const chosen = await givenOrPicked(manager, TOOLS, serverArg, toolName);
+    if (chosen) await ToolPanel.show(panels, chosen.server, chosen.entry);
   });
   register('mcpHost.getPrompt', async (serverArg?: ServerArg, promptName?: string) => {
-    let server = serverNameOf(serverArg);
-    let prompt: Prompt | undefined;
-    if (typeof serverArg === 'object' && serverArg.kind === 'prompt') prompt = serverArg.prompt;
-    else if (server && promptName) prompt = (await manager.start(server)).prompts.find((p) => p.name === promptName);
-    if (!server || !prompt) {
-      const picked = await pickFromServers(manager, PROMPTS);
-      if (!picked) return;
-      ({ server, entry: prompt } = picked);
-    }
-    await ToolPanel.showPrompt(panels, server, prompt);
+    const chosen = await givenOrPicked(manager, PROMPTS, serverArg, promptName);
+    if (chosen) await ToolPanel.showPrompt(panels, chosen.server, chosen.entry);
   });
 
   register('mcpHost.startServer', async (arg?: ServerArg) => {
@@ -132,12 +115,15 @@ interface PickKind<T> {
   placeholder: string;
   entries(connection: NonNullable<ManagedServer['connection']>): readonly T[];
   item(entry: T): Pick<vscode.QuickPickItem, 'label' | 'detail'>;
+  /** The entry a Servers-view row stands for, if it is one of these. */
+  fromNode(node: ServerTreeNode): T | undefined;
 }
 
 const TOOLS: PickKind<Tool> = {
   title: 'MCP: Run Tool',
   placeholder: 'Choose a tool to run',
   entries: (connection) => connection.tools,
+  fromNode: (node) => (node.kind === 'tool' ? node.tool : undefined),
   item: (tool) => ({
     label: `${findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
     detail: tool.description?.split('\n')[0]?.slice(0, 200),
@@ -148,8 +134,21 @@ const PROMPTS: PickKind<Prompt> = {
   title: 'MCP: Get Prompt',
   placeholder: 'Choose a prompt',
   entries: (connection) => connection.prompts,
+  fromNode: (node) => (node.kind === 'prompt' ? node.prompt : undefined),
   item: (prompt) => ({ label: `$(comment-discussion) ${prompt.title ?? prompt.name}`, detail: prompt.description?.split('\n')[0]?.slice(0, 200) }),
 };
+
+/**
+ * The tool (or prompt) a command was given: a Servers-view row, or a server and a name (from a tree
+ * item's command). Without one, or when the server no longer has it, the user picks.
+ */
+async function givenOrPicked<T extends { name: string }>(manager: ServerManager, kind: PickKind<T>, arg: ServerArg,
+  name: string | undefined): Promise<{ server: string; entry: T } | undefined> {
+  const server = serverNameOf(arg);
+  let entry = typeof arg === 'object' ? kind.fromNode(arg) : undefined;
+  if (!entry && server && name) entry = kind.entries(await manager.start(server)).find((e) => e.name === name);
+  return server && entry ? { server, entry } : pickFromServers(manager, kind);
+}
 
 /**
  * A quick pick of every tool (or prompt) of every running or startable server. Servers that start without
