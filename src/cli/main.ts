@@ -315,10 +315,16 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
-  const [toolName, ...extra] = a.positional;
-  if (!toolName) throw usageError('call needs the name of a tool');
+/** The one name `call` (a tool) and `prompt` (a prompt) take. */
+function singleName(a: ParsedArgs, what: 'tool' | 'prompt'): string {
+  const [name, ...extra] = a.positional;
+  if (!name) throw usageError(`${a.command} needs the name of a ${what}`);
   if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  return name;
+}
+
+async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
+  const toolName = singleName(a, 'tool');
   const args = parseToolArgs(a.args);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
@@ -375,9 +381,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
-  const [promptName, ...extra] = a.positional;
-  if (!promptName) throw usageError('prompt needs the name of a prompt');
-  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const promptName = singleName(a, 'prompt');
   const args = parseToolArgs(a.args);
   const server = await resolveTarget(a, io);
   const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);

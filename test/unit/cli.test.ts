@@ -63,6 +63,12 @@ test('usage errors exit 1 and say what is wrong', async () => {
     assert.match(badWait.err, new RegExp(`--url-wait must be a number of seconds above 0 and at most 600 \\(got "${wait}"\\)`));
   }
   assert.equal((await cli(['tools', '--bogus', ...FIXTURE])).code, 1);
+  for (const [command, what] of [['call', 'tool'], ['prompt', 'prompt']]) {
+    const unnamed = await cli([command, ...FIXTURE]);
+    assert.equal(unnamed.code, 1);
+    assert.match(unnamed.err, new RegExp(`${command} needs the name of a ${what}`));
+    assert.match((await cli([command, 'a', 'b', ...FIXTURE])).err, /unexpected argument b/);
+  }
 });
 
 describe('against a stdio server', () => {

@@ -130,22 +130,11 @@ function sha256(bytes: Uint8Array): string {
  * undefined. Reads only its first bytes.
  */
 export async function changedSinceCheck(file: CheckedFile): Promise<string | undefined> {
-  let handle;
   try {
-    handle = await fsp.open(file.path, 'r');
+    return statChangedSinceCheck(file, await fsp.stat(file.path)) ?? startChangedSinceCheck(file, await readHeader(file.path, file.size));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return code === 'ENOENT' ? 'no longer exists' : `cannot be read (${code ?? String(e)})`;
-  }
-  try {
-    const stats = await handle.stat();
-    const statChanged = statChangedSinceCheck(file, stats);
-    if (statChanged) return statChanged;
-    const start = Buffer.alloc(Math.min(file.size, HEADER_BYTES));
-    const { bytesRead } = await handle.read(start, 0, start.length, 0);
-    return startChangedSinceCheck(file, start.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
   }
 }
 
