@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newestResult } from './steps.mjs';
+import { newestResult, openQuickPick } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 test('the command palette lists MCP: Run Tool… once the extension is loaded, and MCP: Get Prompt… offers the prompts', async () => {
@@ -10,9 +10,8 @@ test('the command palette lists MCP: Run Tool… once the extension is loaded, a
     await wb.shot('palette-lists-run-tool');
     await wb.page.keyboard.press('Escape');
 
-    await wb.runCommand('MCP: Get Prompt…');
     const row = wb.quickPickRow('Try the demo').filter({ hasText: 'demo' }).first();
-    await row.waitFor({ timeout: 30_000 });
+    await openQuickPick(wb, 'MCP: Get Prompt…', 'MCP: Get Prompt', 'demo', row);
     await wb.shot('prompt-quick-pick');
     assert.equal(await wb.quickPickRow('Describe a file').count(), 0, 'tools are not offered as prompts');
     await row.click();

@@ -4,14 +4,29 @@ import type { FrameLocator, Locator } from 'playwright-core';
 import type { Workbench } from './workbench.mjs';
 
 /**
- * MCP: Run Tool… from the palette, the tool typed into the quick pick's filter (the list can be
- * longer than the quick pick shows), then its row (servers start on demand).
+ * Runs a palette command that opens the quick pick titled `title`, types `filter` into it (its list can be
+ * longer than it shows) and waits for `row` (servers start on demand). A quick pick closes when focus moves
+ * away, as when a panel that just closed hands focus to the next editor a moment later: one that closed
+ * before its row came is opened again.
  */
+export async function openQuickPick(wb: Workbench, command: string, title: string, filter: string, row: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await wb.runCommand(command);
+    try {
+      await wb.quickInput.locator('.quick-input-title', { hasText: title }).waitFor({ timeout: 10_000 });
+      await wb.quickInput.locator('.quick-input-box input').fill(filter, { timeout: 5_000 });
+      await row.waitFor({ timeout: 30_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3 || (await wb.quickInput.isVisible())) throw e;
+    }
+  }
+}
+
+/** MCP: Run Tool… from the palette, then the tool's row. */
 export async function runToolFromPalette(wb: Workbench, toolTitle: string, server = 'demo'): Promise<FrameLocator> {
-  await wb.runCommand('MCP: Run Tool…');
-  await wb.quickInput.locator('.quick-input-box input').fill(toolTitle);
   const row = wb.quickPickRow(toolTitle).filter({ hasText: server }).first();
-  await row.waitFor({ timeout: 30_000 });
+  await openQuickPick(wb, 'MCP: Run Tool…', 'MCP: Run Tool', toolTitle, row);
   await wb.shot('run-tool-quick-pick');
   await row.click();
   const panel = wb.webview();
