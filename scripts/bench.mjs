@@ -12,6 +12,9 @@ const benches = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.ts') && (words.length === 0 || words.some((w) => f.includes(w))))
   .sort();
 
+const { ensurePrerequisites } = await import('./prerequisites.mjs');
+await ensurePrerequisites({ workbench: benches.some((f) => f.startsWith('vscode')) });
+
 let failed = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).status !== 0;
 for (const file of benches) {
   console.log(`\n=== bench/${file} ===`);

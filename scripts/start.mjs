@@ -2,7 +2,7 @@
 // 127.0.0.1 with this extension loaded on the demo workspace. Prints the URL; Ctrl-C stops it all.
 //   npm start [-- --port 8080] [--no-build]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,14 +18,11 @@ function run(cmd, args) {
   }
 }
 
-if (!existsSync(join(root, 'node_modules/esbuild'))) {
-  run('npm', [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install']);
-}
-// Imported only now: these need the dependencies installed above.
-const { ensureTools } = await import('./vscode-tools.mjs');
+const { ensurePrerequisites } = await import('./prerequisites.mjs');
+await ensurePrerequisites({ workbench: true });
+// Imported only now: it needs the dependencies installed above.
 const { startCodeServer } = await import('./code-server.mjs');
 
-ensureTools();
 if (!process.argv.includes('--no-build')) run(process.execPath, ['scripts/build.mjs']);
 
 // A fresh extensions dir holding only this folder, under the name VS Code gives installed extensions.

@@ -54,6 +54,11 @@ const stageRunners = {
   },
 };
 
+// Dependencies, system packages and the VS Code test tools, once, before any stage: a missing one stops
+// here with the command that installs it, instead of failing in every scenario.
+const { ensurePrerequisites } = await import('./prerequisites.mjs');
+await ensurePrerequisites({ workbench: stages.some((s) => s !== 'unit') });
+
 const results = [];
 const build = run(process.execPath, ['scripts/build.mjs']);
 if (build !== 0) {

@@ -1,7 +1,7 @@
 // Installs, once, what the real-VS-Code tests and `npm start` need, into .cache/tools (git-ignored):
 //   node24/       node@24.21.0 from npm (code-server >= 4.133 needs Node 24; its headers build the native modules)
 //   code-server/  code-server@4.139.1 (VS Code 1.139.1), built with Node 24
-// Debian's chromium drives the workbench (see .ci/run); playwright-core comes from the project's devDependencies.
+// Debian's chromium drives the workbench (scripts/prerequisites.mjs installs it); playwright-core comes from the project's devDependencies.
 // A stamp file per tool makes repeated runs instant. Run directly to install: `node scripts/vscode-tools.mjs`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
@@ -51,6 +51,13 @@ function npmInstall(prefix, spec, allowScripts, env) {
 }
 
 export function ensureTools() {
+  // Set by scripts/prerequisites.mjs once it has installed the tools: a scenario never installs again.
+  if (process.env.MCP_HOST_TOOLS_READY === '1') {
+    if (!existsSync(node24) || !existsSync(codeServerEntry)) {
+      throw new Error(`the VS Code test tools are missing from ${toolsDir}: run node scripts/prerequisites.mjs`);
+    }
+    return { node24, codeServerEntry };
+  }
   if (!stampOk(node24Prefix, NODE_VERSION) || !existsSync(join(node24Dir, 'include/node/common.gypi'))) {
     npmInstall(node24Prefix, `node@${NODE_VERSION}`, { node: true });
     if (!existsSync(node24) || !existsSync(join(node24Dir, 'include/node/common.gypi'))) {

@@ -1,0 +1,96 @@
+// What `npm start`, `npm test`, `npm run bench` and `.ci/run` need before they can do anything, checked
+// once, up front, and installed where it can be:
+//   system   Debian packages: chromium (drives the workbench), libkrb5-dev, python3, make and g++
+//            (code-server's native modules). Installed with apt-get as root or with passwordless sudo;
+//            otherwise one message names the exact command to run.
+//   npm      the project's dependencies (`npm ci`), when node_modules is missing or older than the lock.
+//   tools    Node 24 and code-server into .cache/tools (scripts/vscode-tools.mjs), once.
+// Only Node's built-in modules are imported here: this runs before the dependencies exist.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MIN_NODE_MAJOR = 20;
+
+/** Each Debian package with the test that tells it is there. */
+const SYSTEM_PACKAGES = [
+  { name: 'chromium', present: () => onPath('chromium') || existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'), workbench: true },
+  { name: 'libkrb5-dev', present: () => existsSync('/usr/include/gssapi/gssapi.h') || existsSync('/usr/include/krb5.h'), workbench: true },
+  { name: 'python3', present: () => onPath('python3'), workbench: true },
+  { name: 'make', present: () => onPath('make'), workbench: true },
+  { name: 'g++', present: () => onPath('g++'), workbench: true },
+];
+
+function onPath(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+function fail(message) {
+  console.error(`\n[prerequisites] ${message}\n`);
+  process.exit(1);
+}
+
+function run(cmd, args, what) {
+  console.log(`[prerequisites] ${what}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return r.status === 0;
+}
+
+export function checkNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < MIN_NODE_MAJOR) fail(`Node ${MIN_NODE_MAJOR} or newer is needed; this is Node ${process.versions.node}.`);
+}
+
+/** Installs the missing Debian packages, or stops with the command that would. */
+export function ensureSystemPackages({ workbench = true } = {}) {
+  const missing = SYSTEM_PACKAGES.filter((p) => (workbench || !p.workbench) && !p.present()).map((p) => p.name);
+  if (missing.length === 0) return;
+  const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  if (!onPath('apt-get')) fail(`Missing system packages: ${missing.join(', ')}. Install them with your package manager.`);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sudo = isRoot ? [] : spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0 ? ['sudo'] : undefined;
+  if (!sudo) fail(`Missing system packages: ${missing.join(', ')}. Run:\n\n  sudo sh -c '${command}'`);
+  const as = (args) => (sudo.length ? ['sudo', ['-n', ...args]] : [args[0], args.slice(1)]);
+  const ok =
+    run(...as(['apt-get', 'update']), 'installing system packages') &&
+    run(...as(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '--no-install-recommends', ...missing]), 'installing system packages');
+  const still = SYSTEM_PACKAGES.filter((p) => missing.includes(p.name) && !p.present()).map((p) => p.name);
+  if (!ok || still.length) fail(`Installing ${still.join(', ') || missing.join(', ')} failed. Run:\n\n  sudo sh -c '${command}'`);
+}
+
+/** `npm ci` when node_modules is missing or older than package-lock.json. */
+export function ensureNpmDependencies() {
+  const lock = join(root, 'package-lock.json');
+  const installed = join(root, 'node_modules/.package-lock.json');
+  const stale = !existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs);
+  if (!stale) return;
+  const args = existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  if (!run('npm', args, 'installing npm dependencies')) fail(`npm ${args[0]} failed: see its output above.`);
+}
+
+/** Node 24 and code-server, once; a failure stops here with its message (no stage retries it). */
+export async function ensureWorkbenchTools() {
+  const { ensureTools } = await import('./vscode-tools.mjs');
+  try {
+    ensureTools();
+  } catch (e) {
+    fail(`Installing the VS Code test tools failed: ${e.message}`);
+  }
+  // Child processes (each e2e scenario, the integration runner) find the tools ready and never install.
+  process.env.MCP_HOST_TOOLS_READY = '1';
+}
+
+/** Everything, for a command that needs the real workbench (`workbench: true`) or only Node. */
+export async function ensurePrerequisites({ workbench = true } = {}) {
+  checkNode();
+  ensureSystemPackages({ workbench });
+  ensureNpmDependencies();
+  if (workbench) await ensureWorkbenchTools();
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await ensurePrerequisites({ workbench: !process.argv.includes('--no-workbench') });
+  console.log('[prerequisites] ready');
+}
