@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
+import type { TransportKind } from '../core/config/types';
 import type { ElicitationHandler } from '../core/connection/types';
 import { createElicitationHandler } from '../core/elicitation/handler';
 import type { ElicitationUi, FormAnswer, FormElicitationRequest, UrlElicitationRequest } from '../core/elicitation/types';
@@ -271,7 +272,7 @@ export type CliElicitationHandler = ElicitationHandler & {
 
 export interface CliElicitContext {
   interactive: boolean;
-  transport: 'stdio' | 'http' | 'sse';
+  transport: TransportKind;
   log: Logger;
   /** SEP-1306: the per-file upload limit the CLI declared (maxFileSize). */
   binaryMaxFileSize?: number;

@@ -1,13 +1,14 @@
 // `mcp-host call TOOL --file ARG=PATH ...` and the file lines of `mcp-host tools`.
 
 import { resolve } from 'node:path';
+import type { TransportKind } from '../core/config';
 import { InputRefusedError } from '../core/errors';
 import {
-  checkDataUriValue, checkFile, checkTotalSize, describeAccept, describeDataUri, fileInputValue, findFileSlots, formatBytes, getAtPath,
-  inlineLimitsFor, readCheckedFile, setAtPath,
-  type CheckedFile, type FileSlot, type FileTransport, type InlineLimitOverrides, type InlineLimits, type ToolLike,
+  checkDataUriValue, checkFile, describeAccept, describeDataUri, findFileSlots, formatBytes, getAtPath, inlineLimitsFor,
+  type CheckedFile, type FileSlot, type InlineLimitOverrides, type ToolLike,
 } from '../core/files';
 import type { Logger } from '../core/log';
+import { encodeFileSlots, FileChoices, type EncodeSettings } from '../core/run';
 
 /** One line per file slot: `image  file  accept image/png, image/jpeg  max 5 MiB  required`, then warnings. */
 export function describeFileSlots(tool: ToolLike): string[] {
@@ -93,20 +94,19 @@ function checkGivenValue(slot: FileSlot, value: unknown, log: Logger): void {
 }
 
 /**
- * Fills the tool's file slots in `args` from `--file ARG=PATH` options; run it for every call (with no
- * specs it still refuses a missing required file and checks file values given in --args). Every file is checked first
- * (existence, size from stat, accept from its content); any refusal throws InputRefusedError before
- * a byte is read for sending. Then each file is read once, encoded and set, with its filename companion
- * unless `args` already holds one.
+ * The files of `--file ARG=PATH` options, checked; run it for every call (with no specs it still refuses a
+ * missing required file and checks file values given in --args). Every file is checked first (existence, size
+ * from stat, accept from its content); any refusal throws InputRefusedError before a byte is read for sending.
+ * The run pipeline then reads each file once and encodes it (encodeFileSlots).
  */
-export async function applyFileOptions(
+export async function fileOptionChoices(
   tool: ToolLike,
   args: Record<string, unknown>,
   specs: string[],
-  transport: FileTransport,
+  transport: TransportKind,
   log: Logger,
   settings: FileOptionSettings = {},
-): Promise<void> {
+): Promise<FileChoices> {
   const { slots } = findFileSlots(tool, log);
   const limits = inlineLimitsFor(transport, settings.limits);
   const bySlot = parseSpecs(specs, slots);
@@ -124,7 +124,7 @@ export async function applyFileOptions(
     );
   }
 
-  const checked = new Map<FileSlot, CheckedFile[]>();
+  const choices = new FileChoices(slots, () => limits);
   const refusals: Array<{ slot: FileSlot; reason: string }> = [];
   for (const [slot, paths] of bySlot) {
     const files: CheckedFile[] = [];
@@ -136,47 +136,32 @@ export async function applyFileOptions(
         for (const w of check.warnings) log.warn(w);
       }
     }
-    checked.set(slot, files);
+    choices.put(slot, files);
   }
   if (refusals.length > 0) {
     throw new InputRefusedError(refusals.map((r) => r.reason).join('\n'), refusals[0].slot.label);
   }
-  const together = checkTotalSize([...checked.values()].flat(), limits);
-  if (together) throw new InputRefusedError(together, [...checked.keys()][0]?.label);
-
-  for (const [slot, files] of checked) {
-    const values: unknown[] = [];
-    for (const file of files) {
-      try {
-        values.push(await encodeFor(file, slot, transport, limits, settings));
-      } catch (e) {
-        throw new InputRefusedError((e as Error).message, slot.label);
-      }
-      log.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) attached`);
-    }
-    setAtPath(args, slot.path, slot.multiple ? values : values[0]);
-    if (slot.filenameCompanion && files.length === 1 && getAtPath(args, slot.filenameCompanion) === undefined) {
-      setAtPath(args, slot.filenameCompanion, files[0].name);
-    }
-  }
+  return choices;
 }
 
-async function encodeFor(
-  file: CheckedFile,
-  slot: FileSlot,
-  transport: FileTransport,
-  limits: InlineLimits,
-  settings: FileOptionSettings,
-): Promise<unknown> {
-  if (slot.origin !== 'file-input-object') {
-    return readCheckedFile(file, slot, limits, { legacyName: settings.legacyName });
-  }
-  const modes = slot.objectModes ?? [];
-  const mode = modes.includes('content') ? 'content' : modes.includes('path') ? 'path' : 's3';
-  return fileInputValue(file, slot, {
-    mode,
+/** How the CLI encodes files: FileInput paths inside the current directory, `path` only for a local stdio server. */
+export function cliEncodeSettings(transport: TransportKind, settings: FileOptionSettings = {}): EncodeSettings {
+  return {
+    legacyName: settings.legacyName,
     workspaceRoots: settings.workspaceRoots ?? [process.cwd()],
     serverIsLocalStdio: settings.serverIsLocalStdio ?? transport === 'stdio',
-    limits,
-  });
+  };
+}
+
+/** fileOptionChoices, then the files read and encoded into `args` the way a call sends them. */
+export async function applyFileOptions(
+  tool: ToolLike,
+  args: Record<string, unknown>,
+  specs: string[],
+  transport: TransportKind,
+  log: Logger,
+  settings: FileOptionSettings = {},
+): Promise<void> {
+  const choices = await fileOptionChoices(tool, args, specs, transport, log, settings);
+  await encodeFileSlots(args, choices.entries(), choices.limits, cliEncodeSettings(transport, settings), log);
 }

@@ -14,13 +14,14 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
   ServerStartError, type ElicitationHandler,
 } from '../core/connection';
-import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
-import { InputRefusedError } from '../core/errors';
+import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
+import { errorText, InputRefusedError } from '../core/errors';
 import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
+import { RESULT_LIMITS, type ResultView } from '../core/results';
+import { runPrompt, runTool } from '../core/run';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
-import { applyFileOptions, describeFileSlots } from './files';
+import { cliEncodeSettings, describeFileSlots, fileOptionChoices } from './files';
 import { terminalLine, terminalText } from './terminal';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
@@ -307,7 +308,8 @@ async function withConnection(connection: ServerConnection, io: CliIo, work: () 
   return code;
 }
 
-function parseToolArgs(text: string | undefined): Record<string, unknown> {
+/** `--args`: a JSON object (a tool's arguments, or a prompt's). */
+function parseArgsOption(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
   try { value = JSON.parse(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
@@ -325,7 +327,7 @@ function singleName(a: ParsedArgs, what: 'tool' | 'prompt'): string {
 
 async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const toolName = singleName(a, 'tool');
-  const args = parseToolArgs(a.args);
+  const args = parseArgsOption(a.args);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
@@ -343,22 +345,20 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       const names = connection.tools.map((t) => terminalLine(t.name, 100));
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
-    await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log);
+    const inUse = connection.transportInUse ?? transport;
+    const files = await fileOptionChoices(tool, args, a.files, inUse, log);
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
-    const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
-      log,
+    // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
+    const { result, view } = await runTool(connection, { tool, input: { json: args }, files }, {
+      elicitation: elicitation.ui,
       waitForRetry: elicitation.waitForRetry,
-      call: {
-        signal: io.interrupt,
-        timeoutMs: a.timeout,
-        onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
-        validateOutput: false,
-      },
+      signal: io.interrupt,
+      timeoutMs: a.timeout,
+      onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
+      encode: cliEncodeSettings(inUse),
     }).catch((e: unknown) => { throw elicitation.refusal ?? e; });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
     if (elicitation.refusal) throw elicitation.refusal;
-    // Validated against the tool as listed now (a list_changed during the call re-lists before this).
-    const view = toResultView(result, connection.tools.find((t) => t.name === toolName) ?? tool);
     if (a.json) {
       io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } else {
@@ -382,7 +382,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
 
 async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
-  const args = parseToolArgs(a.args);
+  const args = parseArgsOption(a.args);
   const server = await resolveTarget(a, io);
   const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
   return withConnection(connection, io, async () => {
@@ -400,11 +400,11 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
       const named = missing.map((arg) => `"${terminalText(arg.name)}"${arg.description ? ` (${terminalLine(arg.description, 100)})` : ''}`);
       throw new CliError(`--args: the prompt "${terminalText(promptName)}" needs ${named.join(', ')}`, EXIT.usage);
     }
-    const answer = await connection.getPrompt(promptName, args as Record<string, string>, { signal: io.interrupt, timeoutMs: a.timeout });
+    const { answer, view } = await runPrompt(connection, promptName, { json: args }, { signal: io.interrupt, timeoutMs: a.timeout });
     if (a.json) {
       io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
     } else {
-      const text = resultText(promptResultView(answer).view);
+      const text = resultText(view);
       io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
     }
     return EXIT.ok;
@@ -448,7 +448,7 @@ function errorExit(e: unknown): [string, number] {
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];
   if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError) return [e.message, EXIT.toolError];
-  return [e instanceof Error ? e.message : String(e), EXIT.server];
+  return [errorText(e), EXIT.server];
 }
 
 if (require.main === module) {

@@ -12,7 +12,8 @@ import { toolLabel } from './serverDescriptions';
 import { serverState, type ManagedServer, type ServerManager } from './serverManager';
 import type { ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings } from './settings';
-import { ToolPanel, type ToolPanelContext } from './toolPanel';
+import { RunPanel, type RunPanelContext } from './runPanel';
+import { errorText } from '../core/errors';
 
 /** How long "Run MCP Tool with This File…" waits for servers to start before offering what it has. */
 const EXPLORER_START_WAIT_MS = 15_000;
@@ -20,13 +21,13 @@ const EXPLORER_START_WAIT_MS = 15_000;
 type ServerArg = string | ServerTreeNode | undefined;
 
 export function registerCommands(context: vscode.ExtensionContext, manager: ServerManager): void {
-  const panels: ToolPanelContext = { manager, extensionUri: context.extensionUri };
+  const panels: RunPanelContext = { manager, extensionUri: context.extensionUri };
   const register = (id: string, run: (...args: never[]) => unknown): void => {
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: never[]) => {
       try {
         return await run(...args);
       } catch (e) {
-        void vscode.window.showErrorMessage(`MCP: ${(e as Error).message ?? String(e)}`);
+        void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
         return undefined;
       }
     }));
@@ -34,11 +35,11 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
 
   register('mcpHost.runTool', async (serverArg?: ServerArg, toolName?: string) => {
     const chosen = await givenOrPicked(manager, TOOLS, serverArg, toolName);
-    if (chosen) await ToolPanel.show(panels, chosen.server, chosen.entry);
+    if (chosen) await RunPanel.show(panels, chosen.server, chosen.entry);
   });
   register('mcpHost.getPrompt', async (serverArg?: ServerArg, promptName?: string) => {
     const chosen = await givenOrPicked(manager, PROMPTS, serverArg, promptName);
-    if (chosen) await ToolPanel.showPrompt(panels, chosen.server, chosen.entry);
+    if (chosen) await RunPanel.showPrompt(panels, chosen.server, chosen.entry);
   });
 
   register('mcpHost.startServer', async (arg?: ServerArg) => {
@@ -295,7 +296,7 @@ interface CompatibleTool extends vscode.QuickPickItem {
 }
 
 /** Explorer "Run MCP Tool with This File…": the tools with a slot the file passes (checked first), then the form. */
-async function runToolWithFile(manager: ServerManager, panels: ToolPanelContext, path: string): Promise<void> {
+async function runToolWithFile(manager: ServerManager, panels: RunPanelContext, path: string): Promise<void> {
   const compatible: CompatibleTool[] = [];
   const refusals: string[] = [];
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Finding MCP tools that take this file…', cancellable: false }, async () => {
@@ -333,5 +334,5 @@ async function runToolWithFile(manager: ServerManager, panels: ToolPanelContext,
     title: 'Run MCP Tool with This File', placeHolder: 'Choose the tool to give the file to', matchOnDescription: true, matchOnDetail: true,
   });
   if (!picked) return;
-  await ToolPanel.show(panels, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
+  await RunPanel.show(panels, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
 }

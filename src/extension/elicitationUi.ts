@@ -3,24 +3,21 @@
 // pick -> check -> confirm path as tool slots), or the URL to open after consent.
 
 import * as vscode from 'vscode';
-import type { ResolvedServer } from '../core/config';
+import type { ResolvedServer, TransportKind } from '../core/config';
 import type { ElicitationHandler } from '../core/connection';
 import {
   createElicitationHandler,
   type ElicitationUi, type FileConfirmRequest, type FormAnswer, type FormElicitationRequest,
   type UploadConsentRequest, type UrlElicitationRequest,
 } from '../core/elicitation';
-import { formatBytes, type FileSlot, type InlineLimits } from '../core/files';
+import { formatBytes, uploadLimitsFor, type FileSlot } from '../core/files';
 import type { FileField, FormField, FormModel } from '../core/forms';
 import type { Logger } from '../core/log';
+import { FileChoices } from '../core/run';
 import type { AnswerAction } from '../shared/protocol';
-import { FileSelections } from './fileSelections';
 import { showFormDialog } from './formDialog';
 import { inlineLimitsFromSettings } from './settings';
 import { McpPanel } from './webviewPanel';
-
-/** The most bytes one file may have for a SEP-1306 upload (declared to servers as `maxFileSize`). */
-export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 function fileFields(fields: readonly FormField[]): FileField[] {
   return fields.flatMap((f) => (f.kind === 'file' ? [f] : f.kind === 'object' ? fileFields(f.fields) : []));
@@ -41,15 +38,6 @@ function slotOf(field: FileField): FileSlot {
   };
 }
 
-function uploadLimits(transport: InlineLimits['transport']): InlineLimits {
-  return {
-    transport,
-    ceilingBytes: UPLOAD_MAX_BYTES,
-    ceilingReason: `the host uploads at most ${formatBytes(UPLOAD_MAX_BYTES)} per file`,
-    warnAboveBytes: Number.MAX_SAFE_INTEGER,
-  };
-}
-
 /** An accepted form, open until its answer is sent: it shows SEP-1306 upload progress. */
 interface AnsweredForm {
   panel: McpPanel;
@@ -62,7 +50,7 @@ export class WebviewElicitationUi implements ElicitationUi {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly transport: InlineLimits['transport'],
+    private readonly transport: TransportKind,
     private readonly log: Logger,
   ) {}
 
@@ -71,8 +59,8 @@ export class WebviewElicitationUi implements ElicitationUi {
     const model: FormModel = request.form;
     const fields = fileFields(model.fields);
     const slots = fields.map(slotOf);
-    const files = new FileSelections(slots, (slot) =>
-      slot.origin === 'binary-elicitation' ? uploadLimits(this.transport) : inlineLimitsFromSettings(this.transport));
+    const files = new FileChoices(slots, (slot) =>
+      slot.origin === 'binary-elicitation' ? uploadLimitsFor(this.transport) : inlineLimitsFromSettings(this.transport));
     const heading = { title: `${request.server} asks`, server: request.server };
     let panel: McpPanel | undefined;
     const answer = await showFormDialog({
@@ -194,7 +182,6 @@ export function elicitationHandlerFor(extensionUri: vscode.Uri, server: Resolved
     transport: server.transport,
     limits: inlineLimitsFromSettings(server.transport),
     interactive: true,
-    binaryMaxFileSize: UPLOAD_MAX_BYTES,
   });
   return async (params, ctx) => {
     const toServer = ctx.progressToken !== undefined ? ctx.sendProgress : undefined;

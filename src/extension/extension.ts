@@ -8,16 +8,15 @@ import type { ServerDefinition } from '../core/config';
 import type { ConnectionState } from '../core/connection';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, pointer } from '../core/forms';
-import { toResultView, type ResultView } from '../core/results';
+import type { ResultView } from '../core/results';
+import { FileChoices, runTool } from '../core/run';
 import { registerCommands } from './commands';
-import { elicitationHandlerFor } from './elicitationUi';
-import { FileSelections } from './fileSelections';
-import { formErrors } from './formDialog';
+import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
 import { serverState, ServerManager } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
-import { inlineLimitsFromSettings, readSettings } from './settings';
-import { ToolPanel } from './toolPanel';
+import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
+import { RunPanel } from './runPanel';
 
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
@@ -115,33 +114,27 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       const tool = connection.tools.find((t) => t.name === toolName);
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
       const slots = findFileSlots(tool, connection.log).slots;
-      const model = buildForm(tool.inputSchema, 'tool', slots);
-      const selections = new FileSelections(slots, () => inlineLimitsFromSettings(connection.server.transport));
+      const model = buildForm(tool.inputSchema, slots);
+      const choices = new FileChoices(slots, () => inlineLimitsFromSettings(connection.server.transport));
       for (const [label, paths] of Object.entries(files)) {
         const slot = slots.find((s) => s.label === label || pointer(s.path) === label);
         if (!slot) throw new Error(`${label} is not a file argument of ${toolName}.`);
-        const outcome = await selections.add(pointer(slot.path), paths);
+        const outcome = await choices.add(pointer(slot.path), paths);
         if (!outcome.ok) throw new Error(outcome.reason);
       }
-      const values = { ...defaultValues(model), ...args };
-      const errors = formErrors(model, values, selections);
-      if (Object.keys(errors).length > 0) throw new Error(Object.entries(errors).map(([id, m]) => `${id || 'arguments'}: ${m}`).join('; '));
-      let payload: Record<string, unknown> | undefined = structuredClone(values);
       const settings = readSettings();
-      await selections.encodeInto(payload, {
-        legacyName: settings.legacyNameParameter,
-        workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-        serverIsLocalStdio: connection.server.transport === 'stdio',
+      const { view } = await runTool(connection, { tool, input: { form: model, values: { ...defaultValues(model), ...args } }, files: choices }, {
+        elicitation: new WebviewElicitationUi(context.extensionUri, connection.server.transport, connection.log),
+        timeoutMs: settings.requestTimeoutMs || undefined,
+        encode: encodeSettings(connection.server.transport),
       });
-      const pending = connection.callTool(tool.name, payload, { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false });
-      payload = undefined;
-      return toResultView(await pending, tool);
+      return view;
     },
     async openTool(serverName, toolName) {
       const connection = await manager.start(serverName);
       const tool = connection.tools.find((t) => t.name === toolName);
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
-      await ToolPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
+      await RunPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
     },
     inputs: {
       set: (name, id, value) => manager.inputs.set(request(name), id, value),

@@ -1,167 +1,24 @@
-// The files a user chose for a form's file fields: picked with VS Code's pickers, checked by the
-// file engine (stat, size, type), summarised for the webview, read and encoded only when sent.
-// The webview only ever sees FileSummary objects; paths and bytes stay here.
+// VS Code's pickers for a form's file fields; the chosen files are kept (checked, summarised, encoded when
+// sent) by the core's FileChoices. The webview only ever sees FileSummary objects; paths and bytes stay here.
 
 import { promises as fsp } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import {
-  checkFile, describeAccept, fileInputValue, formatBytes, getAtPath, readCheckedFile, setAtPath,
-  type CheckedFile, type FileSlot, type InlineLimits,
-} from '../core/files';
-import { pointer } from '../core/forms';
-import type { ChosenFiles, FileSource, FileSummary, FormValues, WebviewNotification } from '../shared/protocol';
+import { describeAccept, formatBytes, type FileSlot } from '../core/files';
+import type { FileChoices } from '../core/run';
+import type { FileSource, WebviewNotification } from '../shared/protocol';
 import type { McpPanel } from './webviewPanel';
 import { byRecency, confirmationDetail, openDialogFilters, workspaceExclude, workspaceGlob } from './fileFilters';
 
-interface ChosenFile {
-  file: CheckedFile;
-  warnings: string[];
+/** The modal confirmation's detail text for the files chosen. */
+export function filesConfirmationDetail(files: FileChoices, server: string, target: string): string {
+  const list = files.entries().flatMap(({ slot, files: chosen }) =>
+    chosen.map((f) => ({ label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType })));
+  return confirmationDetail(list, server, target);
 }
-
-export type AddOutcome = { ok: true; files: FileSummary[] } | { ok: false; reason: string };
 
 /** How many workspace files the "From workspace…" pick lists at most. */
 const WORKSPACE_PICK_LIMIT = 2000;
-
-export class FileSelections {
-  private readonly chosen = new Map<string, ChosenFile[]>();
-  private readonly slotsById: Map<string, FileSlot>;
-
-  constructor(slots: readonly FileSlot[], private readonly limits: (slot: FileSlot) => InlineLimits) {
-    this.slotsById = new Map(slots.map((s) => [pointer(s.path), s]));
-  }
-
-  /** The field id (JSON pointer) of each slot; the webview addresses files by it. */
-  get fieldIds(): string[] {
-    return [...this.slotsById.keys()];
-  }
-
-  slot(field: string): FileSlot | undefined {
-    return this.slotsById.get(field);
-  }
-
-  summaries(): ChosenFiles {
-    const out: ChosenFiles = {};
-    for (const [field, files] of this.chosen) out[field] = files.map(summary);
-    return out;
-  }
-
-  /** Every chosen file, slot by slot. */
-  entries(): { slot: FileSlot; files: CheckedFile[] }[] {
-    return [...this.chosen].flatMap(([field, files]) => {
-      const slot = this.slotsById.get(field);
-      return slot && files.length > 0 ? [{ slot, files: files.map((f) => f.file) }] : [];
-    });
-  }
-
-  /** Paths by field id, for answers that the core reads itself (elicitation). */
-  paths(): Record<string, string[]> {
-    const out: Record<string, string[]> = {};
-    for (const [field, files] of this.chosen) if (files.length > 0) out[field] = files.map((f) => f.file.path);
-    return out;
-  }
-
-  /** Checks the files and adds them (a single-file field is replaced); nothing is added when one is refused. */
-  async add(field: string, paths: readonly string[]): Promise<AddOutcome> {
-    const slot = this.slotsById.get(field);
-    if (!slot) return { ok: false, reason: `${field} is not a file field` };
-    const checked: ChosenFile[] = [];
-    for (const path of paths) {
-      const check = await checkFile(path, slot, this.limits(slot));
-      if (!check.ok) return { ok: false, reason: check.reason };
-      checked.push({ file: check.file, warnings: check.warnings });
-    }
-    const next = slot.multiple ? [...(this.chosen.get(field) ?? []), ...checked] : checked.slice(-1);
-    if (slot.maxItems !== undefined && next.length > slot.maxItems) {
-      return { ok: false, reason: `${slot.label}: takes at most ${slot.maxItems} files` };
-    }
-    this.chosen.set(field, next);
-    return { ok: true, files: next.map(summary) };
-  }
-
-  remove(field: string, index: number): FileSummary[] {
-    const files = this.chosen.get(field) ?? [];
-    files.splice(index, 1);
-    return files.map(summary);
-  }
-
-  clear(): void {
-    this.chosen.clear();
-  }
-
-  /** The values with each file field set to its files' names, so form validation sees which are filled. */
-  withFileNames(values: FormValues): FormValues {
-    const copy = structuredClone(values);
-    for (const [field, slot] of this.slotsById) {
-      const names = (this.chosen.get(field) ?? []).map((f) => f.file.name);
-      if (names.length > 0) setAtPath(copy, slot.path, slot.multiple ? names : names[0]);
-    }
-    return copy;
-  }
-
-  /** Errors the form validator cannot see: counts of files in array slots. */
-  countErrors(): Record<string, string> {
-    const errors: Record<string, string> = {};
-    for (const [field, slot] of this.slotsById) {
-      const n = this.chosen.get(field)?.length ?? 0;
-      if (slot.required && n === 0) errors[field] = `Choose a file (${describeAccept(slot.accept)}).`;
-      else if (n > 0 && slot.minItems !== undefined && n < slot.minItems) errors[field] = `Choose at least ${slot.minItems} files.`;
-    }
-    return errors;
-  }
-
-  /** The modal confirmation's detail text. */
-  confirmationDetail(server: string, target: string): string {
-    const files = this.entries().flatMap(({ slot, files: list }) =>
-      list.map((f) => ({ label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType })));
-    return confirmationDetail(files, server, target);
-  }
-
-  /** Bytes of the files chosen for a field. */
-  totalBytes(field: string): number {
-    return (this.chosen.get(field) ?? []).reduce((n, f) => n + f.file.size, 0);
-  }
-
-  get count(): number {
-    let n = 0;
-    for (const files of this.chosen.values()) n += files.length;
-    return n;
-  }
-
-  /**
-   * Reads each chosen file once and sets its encoded value into `args` (a data URI, or a FileInput object),
-   * with the filename companion when the user left it empty. The caller drops `args` after dispatch.
-   */
-  async encodeInto(args: Record<string, unknown>, options: EncodeOptions): Promise<void> {
-    for (const { slot, files } of this.entries()) {
-      const values: unknown[] = [];
-      for (const file of files) values.push(await encodeFile(file, slot, this.limits(slot), options));
-      setAtPath(args, slot.path, slot.multiple ? values : values[0]);
-      const companion = slot.filenameCompanion;
-      if (companion && files.length === 1 && [undefined, ''].includes(getAtPath(args, companion) as string | undefined)) {
-        setAtPath(args, companion, files[0].name);
-      }
-    }
-  }
-}
-
-export interface EncodeOptions {
-  legacyName: boolean;
-  workspaceRoots: string[];
-  serverIsLocalStdio: boolean;
-}
-
-async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, options: EncodeOptions): Promise<unknown> {
-  if (slot.origin !== 'file-input-object') return readCheckedFile(file, slot, limits, { legacyName: options.legacyName });
-  const modes = slot.objectModes ?? [];
-  const mode = modes.includes('content') ? 'content' : modes.includes('path') ? 'path' : 's3';
-  return fileInputValue(file, slot, { mode, workspaceRoots: options.workspaceRoots, serverIsLocalStdio: options.serverIsLocalStdio, limits });
-}
-
-function summary(chosen: ChosenFile): FileSummary {
-  return { name: chosen.file.name, size: chosen.file.size, mediaType: chosen.file.mediaType, warnings: chosen.warnings };
-}
 
 /** Runs the picker the webview asked for; the local paths chosen, or undefined when dismissed. */
 export function pickFiles(source: FileSource, slot: FileSlot): Promise<string[] | undefined> {
@@ -231,7 +88,7 @@ const busyPanels = new WeakSet<McpPanel>();
 /** Answers a panel's `pickFile` / `removeFile`: runs the picker, checks, and posts the summaries or the refusal. */
 export async function handleFileMessage(
   panel: McpPanel,
-  files: FileSelections,
+  files: FileChoices,
   message: Extract<WebviewNotification, { type: 'pickFile' | 'removeFile' }>,
 ): Promise<void> {
   const slot = files.slot(message.field);

@@ -1,12 +1,14 @@
 // A webview panel that asks the user to fill one form and answers once: the server-inputs form
-// and form-mode elicitations. Files go through FileSelections (pick -> check -> confirm); the
+// and form-mode elicitations. Files go through FileChoices (pick -> check -> confirm); the
 // caller reads them after the answer.
 
 import * as vscode from 'vscode';
-import { validateForm, type FieldErrors, type FormModel, type FormValues } from '../core/forms';
+import type { FieldErrors, FormModel, FormValues } from '../core/forms';
+import { checkValues, type FileChoices } from '../core/run';
 import type { AnswerAction, PanelInit, WebviewNotification } from '../shared/protocol';
-import { handleFileMessage, type FileSelections } from './fileSelections';
+import { handleFileMessage } from './fileSelections';
 import { McpPanel } from './webviewPanel';
+import { errorText } from '../core/errors';
 
 export type FormAnswer = { action: 'accept'; values: FormValues } | { action: 'decline' | 'cancel' };
 
@@ -19,7 +21,7 @@ export interface FormDialogOptions {
   values: FormValues;
   /** The `init` message for the current values and files. */
   init: (values: FormValues) => PanelInit;
-  files?: FileSelections;
+  files?: FileChoices;
   /** Extra checks on accept (e.g. a kept secret may be left empty); merged with the form's validation. */
   validate?: (values: FormValues) => FieldErrors;
   /** Asked before accepting when files were chosen; false keeps the form open. */
@@ -31,12 +33,6 @@ export interface FormDialogOptions {
   onPanel?: (panel: McpPanel) => void;
   /** Leave the panel open after an accept (the caller shows upload progress in it, then disposes it). */
   keepOpenOnAccept?: boolean;
-}
-
-/** Errors of a form together with the file fields' counts. */
-export function formErrors(model: FormModel, values: FormValues, files?: FileSelections): FieldErrors {
-  const filled = files ? files.withFileNames(values) : values;
-  return { ...validateForm(model, filled), ...(files?.countErrors() ?? {}) };
 }
 
 export function showFormDialog(options: FormDialogOptions): Promise<FormAnswer> {
@@ -63,7 +59,7 @@ export function showFormDialog(options: FormDialogOptions): Promise<FormAnswer> 
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort);
 
-    const errorsFor = (v: FormValues): FieldErrors => ({ ...formErrors(options.model, v, options.files), ...(options.validate?.(v) ?? {}) });
+    const errorsFor = (v: FormValues): FieldErrors => ({ ...checkValues(options.model, v, options.files), ...(options.validate?.(v) ?? {}) });
     panel.onRequest('validate', ({ values: v }) => ({ errors: errorsFor(v) }));
     panel.onDidDispose(() => finish({ action: 'cancel' }));
     const handle = async (message: WebviewNotification): Promise<void> => {
@@ -81,7 +77,7 @@ export function showFormDialog(options: FormDialogOptions): Promise<FormAnswer> 
       }
     };
     panel.onMessage((message) => {
-      handle(message).catch((e: unknown) => options.onProblem?.(`handling '${message.type}' failed: ${(e as Error).message ?? String(e)}`));
+      handle(message).catch((e: unknown) => options.onProblem?.(`handling '${message.type}' failed: ${errorText(e)}`));
     });
 
     const answer = async (action: AnswerAction, answered: FormValues | undefined): Promise<void> => {

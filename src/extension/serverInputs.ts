@@ -109,7 +109,7 @@ export class ServerInputs {
   private async ask(server: ServerDefinition, inputs: InputDefinition[], known: Map<string, string>,
     extensionUri: vscode.Uri): Promise<FormValues | undefined> {
     const keptSecrets = new Set(inputs.filter((i) => isSecret(i) && known.has(i.id)).map((i) => i.id));
-    const model = buildForm(inputsSchema(inputs, keptSecrets), 'elicitation');
+    const model = buildForm(inputsSchema(inputs, keptSecrets));
     model.title = `Inputs for ${server.name}`;
     model.description = `The configuration of "${server.name}" uses these values. Passwords are kept in VS Code's secret storage.`;
     const values: FormValues = defaultValues(model);

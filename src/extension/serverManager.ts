@@ -10,8 +10,8 @@ import {
   type ConfigError, type InputDefinition, type ResolvedServer, type ServerDefinition,
 } from '../core/config';
 import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
+import { DEFAULT_UPLOAD_MAX_BYTES } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { UPLOAD_MAX_BYTES } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
 import { readSettings } from './settings';
 
@@ -275,7 +275,7 @@ export class ServerManager implements vscode.Disposable {
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
       eraCache: this.eraCache,
-      capabilities: { fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
+      capabilities: { fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
     });
     let previous = connection.state.kind;

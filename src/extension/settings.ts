@@ -1,6 +1,8 @@
 // The extension's settings (`mcpHost.*`), read in one place.
 import * as vscode from 'vscode';
-import { inlineLimitsFor, type FileTransport, type InlineLimits } from '../core/files';
+import type { TransportKind } from '../core/config';
+import { inlineLimitsFor, type InlineLimits } from '../core/files';
+import type { EncodeSettings } from '../core/run';
 
 export interface HostSettings {
   autoStart: boolean;
@@ -30,7 +32,7 @@ export function readSettings(): HostSettings {
  * How many bytes a file may have to travel inline to a server on this transport. Only values the user set
  * are passed on, so a refusal names the real reason (the SDK's limit) unless the user changed it.
  */
-export function inlineLimitsFromSettings(transport: FileTransport): InlineLimits {
+export function inlineLimitsFromSettings(transport: TransportKind): InlineLimits {
   const c = vscode.workspace.getConfiguration('mcpHost.files');
   const userSet = (key: string): number | undefined => {
     const i = c.inspect<number>(key);
@@ -41,4 +43,13 @@ export function inlineLimitsFromSettings(transport: FileTransport): InlineLimits
     httpMaxBytes: userSet('httpMaxBytes'),
     warnAboveBytes: userSet('warnAboveBytes'),
   });
+}
+
+/** How the run pipeline encodes files for a server configured with this transport. */
+export function encodeSettings(configured: TransportKind): EncodeSettings {
+  return {
+    legacyName: readSettings().legacyNameParameter,
+    workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    serverIsLocalStdio: configured === 'stdio',
+  };
 }

@@ -17,6 +17,7 @@ import {
   type WebviewRequest,
 } from '../shared/protocol';
 import { webviewHtml } from './webviewHtml';
+import { errorText } from '../core/errors';
 
 export interface McpPanelOptions {
   /** Builds the `init` message; called on every `ready` (first load and each reload after the panel was hidden). */
@@ -151,7 +152,7 @@ export class McpPanel implements vscode.Disposable {
 
   private receive(message: unknown): void {
     if (!isWebviewMessage(message)) {
-      this.options.onProblem?.(`ignored a malformed message from the webview (${describe(message)})`);
+      this.options.onProblem?.(`ignored a malformed message from the webview (${messageKind(message)})`);
       return;
     }
     if (message.type === 'ready') return this.handleReady();
@@ -200,11 +201,8 @@ export class McpPanel implements vscode.Disposable {
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function describe(message: unknown): string {
+/** What kind of message the webview sent, for a log line (never its content). */
+function messageKind(message: unknown): string {
   if (typeof message === 'object' && message !== null && 'type' in message) return `type ${String(message.type).slice(0, 40)}`;
   return typeof message;
 }

@@ -5,10 +5,12 @@
 
 import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from '../core/forms/model';
 import type { ResultItem, ResultView, SaveItem } from '../core/results/model';
+import { isObject } from './json';
 
 export type { FieldErrors, FormField, FormModel, FormValues, JsonValue, ResultItem, ResultView, SaveItem };
 
-export type PanelKind = 'tool' | 'elicitation' | 'inputs';
+/** `run`: a tool's or a prompt's form and results; `elicitation`: a server's question; `inputs`: a server's ${input:…} values. */
+export type PanelKind = 'run' | 'elicitation' | 'inputs';
 
 /** What the webview may know about a chosen file: never its bytes or its path. */
 export interface FileSummary {
@@ -21,7 +23,7 @@ export interface FileSummary {
 /** Files chosen so far, by field path. */
 export type ChosenFiles = Record<string, FileSummary[]>;
 
-/** One tool call's result as the panel keeps it (newest first in `ToolPanelInit.results`). */
+/** One tool call's result as the panel keeps it (newest first in `RunPanelInit.results`). */
 export interface ResultEntry {
   /** The callId that produced it; `saveOutput.resultId` refers to it. */
   id: string;
@@ -37,8 +39,8 @@ export interface PanelHeading {
   description?: string;
 }
 
-export interface ToolPanelInit {
-  kind: 'tool';
+export interface RunPanelInit {
+  kind: 'run';
   heading: PanelHeading;
   form: FormModel;
   values: FormValues;
@@ -83,7 +85,7 @@ export interface InputsPanelInit {
   answered?: boolean;
 }
 
-export type PanelInit = ToolPanelInit | FormElicitationInit | UrlElicitationInit | InputsPanelInit;
+export type PanelInit = RunPanelInit | FormElicitationInit | UrlElicitationInit | InputsPanelInit;
 
 export type CallOutcome = 'done' | 'cancelled' | 'failed';
 export type AnswerAction = 'accept' | 'decline' | 'cancel';
@@ -158,11 +160,6 @@ export interface PersistedState {
 // ---- Guards --------------------------------------------------------------------------
 // The host checks every incoming message; the webview checks what it receives too.
 
-type Json = Record<string, unknown>;
-
-function isObject(x: unknown): x is Json {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
 const isString = (x: unknown): x is string => typeof x === 'string';
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isOptional = <T>(x: unknown, check: (v: unknown) => v is T): boolean => x === undefined || check(x);
@@ -186,7 +183,7 @@ function isFieldErrors(x: unknown): x is FieldErrors {
 const ANSWER_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
 const FILE_SOURCES: readonly string[] = ['workspace', 'browse'];
 const OUTCOMES: readonly string[] = ['done', 'cancelled', 'failed'];
-const PANEL_KINDS: readonly string[] = ['tool', 'elicitation', 'inputs'];
+const PANEL_KINDS: readonly string[] = ['run', 'elicitation', 'inputs'];
 
 export function isWebviewMessage(x: unknown): x is WebviewMessage {
   if (!isObject(x) || !isString(x.type)) return false;

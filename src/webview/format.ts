@@ -1,16 +1,11 @@
 // Pure formatting helpers shared by the form and the results (no DOM here, so they run in node tests).
 
-import { formatBytes } from '../core/files/limits';
+import { describeAccept, formatBytes } from '../shared/format';
 import type { FileField } from '../core/forms/model';
-
-/** "image/png, .pdf" or "any file". */
-export function formatAccept(accept: readonly string[]): string {
-  return accept.length ? accept.join(', ') : 'any file';
-}
 
 /** The line under a file slot: accepted types and the size limit. */
 export function describeFileSlot(field: Pick<FileField, 'accept' | 'maxSize' | 'multiple'>): string {
-  const parts = [`Accepts ${formatAccept(field.accept)}`];
+  const parts = [`Accepts ${describeAccept(field.accept)}`];
   if (field.maxSize !== undefined) parts.push(`up to ${formatBytes(field.maxSize)}${field.multiple ? ' each' : ''}`);
   if (field.multiple) parts.push('several files allowed');
   return parts.join(' · ');

@@ -4,7 +4,7 @@
 
 import type { FieldErrors } from '../core/forms/model';
 import type { SaveItem } from '../core/results/model';
-import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, ToolPanelInit } from '../shared/protocol';
+import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, RunPanelInit } from '../shared/protocol';
 import { Bridge } from './bridge';
 import { h, icon, replaceChildren } from './dom';
 import { FormView } from './form';
@@ -116,12 +116,12 @@ class App {
     const previous = this.restoring ? this.panel : undefined;
     this.restoring = false;
     if (previous && samePanel(previous, panel) && 'values' in previous && 'values' in panel) panel.values = { ...panel.values, ...previous.values };
-    if (previous && previous.kind === 'tool' && panel.kind === 'tool' && samePanel(previous, panel)) {
+    if (previous && previous.kind === 'run' && panel.kind === 'run' && samePanel(previous, panel)) {
       const ids = new Set(panel.results.map((r) => r.id));
       panel.results = [...panel.results, ...previous.results.filter((r) => !ids.has(r.id))].sort((a, b) => b.at - a.at);
     }
     const markdown = this.state && samePanel(this.state.panel, panel) ? this.state.markdown : undefined;
-    this.state = { panel, runningCallId: panel.kind === 'tool' ? panel.runningCallId : undefined, markdown };
+    this.state = { panel, runningCallId: panel.kind === 'run' ? panel.runningCallId : undefined, markdown };
     this.touched.clear();
     this.showAllErrors = false;
     this.hostErrors = {};
@@ -163,10 +163,10 @@ class App {
       });
       parts.push(this.form.element, this.actions(panel));
     }
-    if (panel.kind === 'tool') parts.push(this.toolStatus(), this.results);
+    if (panel.kind === 'run') parts.push(this.toolStatus(), this.results);
     replaceChildren(this.root, ...parts);
     if ('answered' in panel && panel.answered) this.answered('Sent.');
-    if (panel.kind === 'tool') {
+    if (panel.kind === 'run') {
       this.renderResults(panel.results);
       this.setRunning(this.state?.runningCallId);
     }
@@ -186,7 +186,7 @@ class App {
 
   private actions(panel: PanelInit): HTMLElement {
     const bar = h('div', { className: 'actions' });
-    if (panel.kind === 'tool') {
+    if (panel.kind === 'run') {
       this.runButton = this.button('Run', () => this.submit(), { primary: true, iconName: 'play' });
       this.primary = () => this.submit();
       bar.append(this.runButton, h('span', { className: 'hint' }, 'Ctrl+Enter runs'));
@@ -252,7 +252,7 @@ class App {
 
   private addResult(entry: ResultEntry): void {
     const panel = this.panel;
-    if (panel?.kind !== 'tool') return;
+    if (panel?.kind !== 'run') return;
     const replaced = panel.results.some((r) => r.id === entry.id);
     panel.results = [entry, ...panel.results.filter((r) => r.id !== entry.id)];
     // Prepend rather than re-render: earlier results keep their expanded/Markdown state.
@@ -275,7 +275,7 @@ class App {
     },
   };
 
-  private renderResults(results: ToolPanelInit['results']): void {
+  private renderResults(results: RunPanelInit['results']): void {
     replaceChildren(
       this.results,
       results.length ? h('h2', {}, 'Results') : null,
@@ -289,14 +289,14 @@ class App {
     this.scheduleValidation();
   }
 
-  private clientErrors(): FieldErrors {
+  private panelClientErrors(): FieldErrors {
     const panel = this.panel;
     if (!panel || !('form' in panel)) return {};
     return clientErrors(panel.form, panel.values, 'files' in panel ? panel.files : {});
   }
 
   private showErrors(): void {
-    const all = { ...this.hostErrors, ...this.clientErrors() };
+    const all = { ...this.hostErrors, ...this.panelClientErrors() };
     const visible = this.showAllErrors ? all : Object.fromEntries(Object.entries(all).filter(([id]) => [...this.touched].some((t) => id === t || id.startsWith(`${t}/`))));
     this.form?.showErrors(visible);
   }
@@ -337,7 +337,7 @@ class App {
   /** Client checks first: anything they find is shown and nothing is sent. */
   private checkBeforeSending(): boolean {
     this.showAllErrors = true;
-    const errors = this.clientErrors();
+    const errors = this.panelClientErrors();
     this.showErrors();
     if (Object.keys(errors).length === 0) return true;
     this.focusFirstError();
@@ -346,7 +346,7 @@ class App {
 
   private submit(): void {
     const panel = this.panel;
-    if (panel?.kind !== 'tool' || this.state?.runningCallId !== undefined) return;
+    if (panel?.kind !== 'run' || this.state?.runningCallId !== undefined) return;
     if (!this.checkBeforeSending()) return;
     this.status.textContent = '';
     this.bridge.send({ type: 'submit', values: panel.values });
@@ -354,7 +354,7 @@ class App {
 
   private answer(action: AnswerAction): void {
     const panel = this.panel;
-    if (!panel || panel.kind === 'tool') return;
+    if (!panel || panel.kind === 'run') return;
     if (action === 'accept' && 'values' in panel) {
       if (!this.checkBeforeSending()) return;
       this.bridge.send({ type: 'answer', action, values: panel.values });
@@ -385,7 +385,7 @@ class App {
 
 /** What the status region says when a call ends with a result (screen readers announce it). */
 function resultAnnouncement(panel: PanelInit | undefined): string {
-  const newest = panel?.kind === 'tool' ? panel.results[0] : undefined;
+  const newest = panel?.kind === 'run' ? panel.results[0] : undefined;
   if (!newest) return 'Done.';
   return newest.view.isError ? 'The tool returned an error; see Results.' : 'New result; see Results.';
 }

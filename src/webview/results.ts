@@ -4,7 +4,7 @@
 import type { ResultItem, SaveItem, StructuredView } from '../core/results/model';
 import type { ResultEntry } from '../shared/protocol';
 import { append, h, icon } from './dom';
-import { formatBytes } from '../core/files/limits';
+import { formatBytes } from '../shared/format';
 import { renderMarkdown } from './markdown';
 
 export interface ResultActions {

@@ -4,11 +4,10 @@
 
 import type { FieldErrors, FormField, FormModel, FormValues } from '../core/forms/model';
 import type { ChosenFiles } from '../shared/protocol';
+import { isObject } from '../shared/json';
 
 /** Keys from the root of the values to one value; numbers index arrays. */
 export type ValuePath = (string | number)[];
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The last key of a field's path: where its value sits inside its parent object. */
 export function keyOf(field: FormField): string {

@@ -39,7 +39,7 @@ function field(model: FormModel, id: string): FormField {
 }
 
 test('every elicitation field type gets its own widget kind, with titles, formats and bounds', () => {
-  const m = buildForm(everythingSchema, 'elicitation');
+  const m = buildForm(everythingSchema);
   const kinds = Object.fromEntries(m.fields.map((f) => [f.id, f.kind]));
   assert.deepEqual(kinds, {
     '/name': 'string', '/check': 'boolean', '/firstLine': 'string', '/email': 'string', '/homepage': 'string', '/birthdate': 'string',
@@ -68,7 +68,7 @@ test('every elicitation field type gets its own widget kind, with titles, format
 });
 
 test('defaults are pre-filled and sent when the user accepts without changes', () => {
-  const m = buildForm(everythingSchema, 'elicitation');
+  const m = buildForm(everythingSchema);
   const values = defaultValues(m);
   assert.deepEqual(values, {
     firstLine: 'It was a dark and stormy night.', integer: 42, number: 3.14, untitledSingleSelectEnum: 'Monica',
@@ -81,7 +81,7 @@ test('defaults are pre-filled and sent when the user accepts without changes', (
 });
 
 test('values outside the schema are reported per field before anything is sent', () => {
-  const m = buildForm(everythingSchema, 'elicitation');
+  const m = buildForm(everythingSchema);
   const errors = validateForm(m, {
     ...defaultValues(m), integer: '500', email: 'not-an-email', birthdate: '31/01/2026', homepage: 'example',
     untitledMultipleSelectEnum: ['Guitar', 'Piano', 'Violin'],
@@ -97,7 +97,7 @@ test('values outside the schema are reported per field before anything is sent',
 });
 
 test('text input is coerced to the schema types and empty optional values are dropped', () => {
-  const m = buildForm(everythingSchema, 'elicitation');
+  const m = buildForm(everythingSchema);
   const payload = toPayload(m, { name: 'Ada', integer: ' 7 ', number: '2.5', check: 'true', email: '', titledSingleSelectEnum: 'hero-2', untitledMultipleSelectEnum: [] });
   assert.deepEqual(payload, { name: 'Ada', integer: 7, number: 2.5, check: true, titledSingleSelectEnum: 'hero-2' });
 });
@@ -112,7 +112,7 @@ test('an x-mcp-file field becomes a file field, and format "uri" is not asserted
     required: ['photo'],
   };
   const { slots } = findElicitationFileFields(schema);
-  const m = buildForm(schema, 'elicitation', slots);
+  const m = buildForm(schema, slots);
   const photo = field(m, '/photo');
   assert.ok(photo.kind === 'file');
   assert.deepEqual(photo.accept, ['image/png']);
@@ -133,7 +133,7 @@ test('a SEP-1306 "file" field is an upload field beside ordinary fields, and doe
     },
     required: ['imageFile'],
   };
-  const m = buildForm(schema, 'elicitation', findElicitationFileFields(schema).slots);
+  const m = buildForm(schema, findElicitationFileFields(schema).slots);
   const f = field(m, '/imageFile');
   assert.ok(f.kind === 'file' && f.transfer === 'upload' && f.multiple && f.maxSize === 5242880);
   assert.equal(m.validationUnavailable, undefined);
@@ -157,7 +157,7 @@ test('tool schemas: nested objects, arrays of primitives, nullable types, simple
     },
     required: ['address'],
   };
-  const m = buildForm(schema, 'tool');
+  const m = buildForm(schema);
   const address = field(m, '/address');
   assert.ok(address.kind === 'object');
   assert.equal(field(m, '/address/city').label, 'City');
@@ -189,7 +189,7 @@ test('markup in titles, descriptions, options and defaults stays literal text', 
   const m = buildForm({
     type: 'object', title: markup,
     properties: { a: { type: 'string', title: markup, description: markup, default: markup }, b: { type: 'string', enum: ['x'], enumNames: [markup] } },
-  }, 'elicitation');
+  });
   assert.equal(m.title, markup);
   assert.equal(field(m, '/a').label, markup);
   assert.equal(field(m, '/a').description, markup);
@@ -202,7 +202,7 @@ test('a 2 MB description and a schema nested 200 levels deep give a usable, boun
   let deep: Record<string, unknown> = { type: 'string' };
   for (let i = 0; i < 200; i++) deep = { type: 'object', properties: { inner: deep } };
   const started = Date.now();
-  const m = buildForm({ type: 'object', properties: { deep, big: { type: 'string', description: 'd'.repeat(2 * 1024 * 1024) } } }, 'tool');
+  const m = buildForm({ type: 'object', properties: { deep, big: { type: 'string', description: 'd'.repeat(2 * 1024 * 1024) } } });
   assert.ok(Date.now() - started < 2000);
   const big = field(m, '/big');
   assert.ok(big.description!.length < 10_000, 'the description is cut');
@@ -218,7 +218,7 @@ test('a 2 MB description and a schema nested 200 levels deep give a usable, boun
 });
 
 test('a draft-07 schema is validated (not refused for its $schema)', () => {
-  const m = buildForm({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'number', maximum: 3 } }, required: ['n'] }, 'tool');
+  const m = buildForm({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'number', maximum: 3 } }, required: ['n'] });
   assert.equal(m.validationUnavailable, undefined);
   assert.equal(validateForm(m, {})['/n'], 'Required.');
   assert.equal(validateForm(m, { n: '4' })['/n'], 'Must be at most 3.');
@@ -226,7 +226,7 @@ test('a draft-07 schema is validated (not refused for its $schema)', () => {
 });
 
 test('a schema the validator cannot compile still gives a form, checked field by field', () => {
-  const m = buildForm({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'nonsense' } }, required: ['a'] }, 'tool');
+  const m = buildForm({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'nonsense' } }, required: ['a'] });
   assert.ok(m.validationUnavailable);
   assert.equal(field(m, '/a').kind, 'string');
   assert.doesNotThrow(() => validateForm(m, { a: 'x' }));
@@ -234,14 +234,14 @@ test('a schema the validator cannot compile still gives a form, checked field by
 
 test('tool file slots from the file engine are file fields in a tool form', () => {
   const tool = { name: 't', inputSchema: { type: 'object', properties: { doc: { type: 'object', properties: { file: { type: 'string', format: 'uri', 'x-mcp-file': { accept: ['.pdf'] } } } } } } };
-  const m = buildForm(tool.inputSchema, 'tool', findFileSlots(tool).slots);
+  const m = buildForm(tool.inputSchema, findFileSlots(tool).slots);
   const f = field(m, '/doc/file');
   assert.ok(f.kind === 'file' && f.transfer === 'inline');
 });
 
 test('no schema crashes the form builder, and the model is always plain JSON', () => {
   fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), fc.jsonValue({ maxDepth: 3 }), (schema, values) => {
-    const m = buildForm(schema, 'tool');
+    const m = buildForm(schema);
     assert.deepEqual(JSON.parse(JSON.stringify(m)), m);
     const v = typeof values === 'object' && values !== null && !Array.isArray(values) ? values : {};
     validateForm(m, v as Record<string, unknown>);
@@ -249,12 +249,12 @@ test('no schema crashes the form builder, and the model is always plain JSON', (
   }), { numRuns: 300 });
   for (const weird of [null, 42, 'x', [], { properties: 5 }, { properties: { a: null, b: [], c: 'x' } }, { type: 'object', properties: { a: { $ref: '#/nope' } } },
     { type: 'object', properties: { a: { $ref: '#/properties/a' } } }, { type: 'object', properties: { a: { enum: [] } } }]) {
-    assert.doesNotThrow(() => buildForm(weird, 'elicitation'));
+    assert.doesNotThrow(() => buildForm(weird));
   }
 });
 
 test('a server pattern that could backtrack for minutes does not freeze validation; ordinary patterns are checked', () => {
-  const m = buildForm({ type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' }, b: { type: 'string', pattern: '^[0-9]{3}$' } } }, 'tool');
+  const m = buildForm({ type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' }, b: { type: 'string', pattern: '^[0-9]{3}$' } } });
   const started = Date.now();
   const errors = validateForm(m, { a: `${'a'.repeat(40)}!`, b: '12' });
   assert.ok(Date.now() - started < 1000);
@@ -268,7 +268,7 @@ test('a multi-select whose default is the empty list sends it when accepted; one
       tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, default: [] },
       extras: { type: 'array', items: { type: 'string', enum: ['x', 'y'] } },
     },
-  }, 'elicitation');
+  });
   assert.deepEqual(toPayload(model, { ...defaultValues(model), extras: [] }), { tags: [] });
 });
 
@@ -284,7 +284,7 @@ test("a file field names its filename companion, so the form can fill it from th
       },
     },
   };
-  const model = buildForm(tool.inputSchema, 'tool', findFileSlots(tool).slots);
+  const model = buildForm(tool.inputSchema, findFileSlots(tool).slots);
   const file = model.fields.find((f) => f.id === '/attachment');
   assert.ok(file?.kind === 'file');
   assert.equal(file.filenameField, '/file_name');

@@ -89,7 +89,7 @@ test('markup in tool titles, form titles, descriptions, options, defaults and re
 test('a 2 MB description and a schema nested 200 levels deep: listed, rendered bounded, answerable', async () => {
   const tool = conn.tools.find((t) => t.name === 'deep_tool')!;
   assert.equal(tool.description!.length, 2 * 1024 * 1024);
-  const model = buildForm(tool.inputSchema, 'tool');
+  const model = buildForm(tool.inputSchema);
   assert.ok(JSON.stringify(model).length < 3 * 1024 * 1024 + 100_000, 'the model does not multiply the schema');
   assert.ok(model.warnings.some((w) => /shortened/.test(w)));
 

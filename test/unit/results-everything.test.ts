@@ -72,7 +72,7 @@ test('a long-running operation reports progress, and cancelling it reads as canc
 test("prompts: the arguments become a form (required ones marked), and prompts/get shows as a result with each message's role", async () => {
   const prompt = conn.prompts.find((p) => p.name === 'args-prompt');
   assert.ok(prompt, 'server-everything has args-prompt');
-  const form = buildForm(promptArgumentsSchema(prompt.arguments), 'tool');
+  const form = buildForm(promptArgumentsSchema(prompt.arguments));
   assert.deepEqual(form.fields.map((f) => [f.id, f.kind, f.required, f.description]), [['/city', 'string', true, 'Name of the city'], ['/state', 'string', false, undefined]]);
 
   const asked = promptResultView(await conn.getPrompt('args-prompt', { city: 'Lisbon' }));

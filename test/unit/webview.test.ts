@@ -56,7 +56,7 @@ const schema = {
   },
   required: ['title', 'count', 'image'],
 };
-const model = buildForm(schema, 'tool', [{ path: ['image'], accept: ['image/png'], multiple: false }]);
+const model = buildForm(schema, [{ path: ['image'], accept: ['image/png'], multiple: false }]);
 
 test('client checks catch required, lengths, bounds, item counts, JSON syntax and missing files', () => {
   const errors = clientErrors(model, { title: 'ab', count: '11', tags: ['a', 'b', 'c'], extra: '{"a":' });
@@ -96,11 +96,11 @@ test('the webview HTML has a strict nonce CSP and nothing inline', () => {
   assert.doesNotMatch(html, /\sstyle=|\son[a-z]+=/i, 'no inline styles or handlers');
 });
 
-test('the protocol imports core types only (no core code reaches the webview bundle)', () => {
+test('the protocol imports core types only, and code only from src/shared (no core code reaches the webview bundle)', () => {
   const source = readFileSync(join(__dirname, '../../src/shared/protocol.ts'), 'utf8');
   const imports = source.split('\n').filter((l) => /^import\s/.test(l));
   assert.ok(imports.length > 0);
-  for (const line of imports) assert.match(line, /^import type /, line);
+  for (const line of imports) assert.match(line, /^import type |from '\.\/[A-Za-z]+';$/, line);
 });
 
 test('the webview never builds markup from strings', () => {
@@ -132,7 +132,6 @@ test('the Markdown subset parses into text-only blocks; markup stays text', () =
 test('secret values never go into the persisted webview state', () => {
   const inputs = buildForm(
     { type: 'object', properties: { token: { type: 'string', format: 'password' }, region: { type: 'string' }, nested: { type: 'object', properties: { key: { type: 'string', writeOnly: true } } } } },
-    'elicitation',
   );
   assert.deepEqual(withoutSecrets(inputs.fields, { token: 's3cret', region: 'eu', nested: { key: 'k' } }), { region: 'eu', nested: {} });
 });

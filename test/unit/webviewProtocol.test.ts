@@ -41,7 +41,7 @@ test('malformed webview messages are refused', () => {
 
 test('host -> webview messages pass the guard; malformed ones do not', () => {
   const good: HostMessage[] = [
-    { type: 'init', panel: { kind: 'inputs', heading: { title: 't', server: 's' }, form: { source: 'elicitation', fields: [], validationSchema: {}, warnings: [] }, values: {} } },
+    { type: 'init', panel: { kind: 'inputs', heading: { title: 't', server: 's' }, form: { fields: [], validationSchema: {}, warnings: [] }, values: {} } },
     { type: 'fileSelected', field: '/a', files: [{ name: 'a.png', size: 3, mediaType: 'image/png', warnings: [] }] },
     { type: 'fileRefused', field: '/a', reason: 'too big' },
     { type: 'validation', errors: { '/a': 'Required.' } },
@@ -77,7 +77,7 @@ test('a file reaches the webview as a summary of a few dozen bytes, whatever its
 });
 
 test('a restored panel state is recognised; anything else is not', () => {
-  const panel = { kind: 'inputs', heading: { title: 't', server: 's' }, form: { source: 'elicitation', fields: [], validationSchema: {}, warnings: [] }, values: {} };
+  const panel = { kind: 'inputs', heading: { title: 't', server: 's' }, form: { fields: [], validationSchema: {}, warnings: [] }, values: {} };
   assert.ok(isPersistedState({ panel }));
   assert.equal(isPersistedState({ panel: { kind: 'x', heading: {} } }), false);
   assert.equal(isPersistedState(undefined), false);

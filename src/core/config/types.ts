@@ -1,3 +1,4 @@
+/** How the host talks to a server: a child process, Streamable HTTP, or legacy SSE. */
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
 interface ServerDefinitionBase {

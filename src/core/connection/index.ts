@@ -1,6 +1,8 @@
 export { ServerConnection, type ToolCallOptions } from './serverConnection';
 export * from './types';
-export * from './errors';
+export {
+  CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
+} from '../errors';
 export { type EraCache, type EraCacheEntry, InMemoryEraCache, eraCacheKey, priorFrom, LEGACY_ERA_MAX_AGE_MS } from './eraCache';
-export { Emitter, type Disposable } from './events';
+export { Emitter, type Disposable } from '../events';
 export { StdioProcessTransport, STDIO_MAX_MESSAGE_BYTES, findExecutable, quoteForCmd, spawnPlan } from './stdioTransport';

@@ -4,13 +4,14 @@ import {
   type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import type { ResolvedServer } from '../config/types';
+import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
 import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
-} from './errors';
-import { Emitter, type Disposable } from './events';
+  errorText,
+} from '../errors';
+import { Emitter, type Disposable } from '../events';
 import { StdioProcessTransport } from './stdioTransport';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
@@ -125,8 +126,8 @@ function startErrorIn(e: unknown): ServerStartError | undefined {
 }
 
 /** An error's message, cut to its first line and 300 characters (HTTP errors can carry whole HTML pages). */
-function describe(e: unknown): string {
-  const message = (e instanceof Error ? e.message : String(e)).trim();
+function shortErrorText(e: unknown): string {
+  const message = errorText(e).trim();
   const firstLine = message.split(/\r?\n/, 1)[0];
   return firstLine.length > 300 ? `${firstLine.slice(0, 300)}…` : firstLine;
 }
@@ -134,7 +135,7 @@ function describe(e: unknown): string {
 function httpStatusOf(e: unknown): number | undefined {
   const err = e as { status?: unknown; code?: unknown; data?: { status?: unknown } } | undefined;
   for (const v of [err?.status, err?.data?.status, err?.code]) if (typeof v === 'number' && v >= 100 && v < 600) return v;
-  const m = /\b(?:HTTP|status(?: code)?)\s*:?\s*(\d{3})\b/i.exec(describe(e));
+  const m = /\b(?:HTTP|status(?: code)?)\s*:?\s*(\d{3})\b/i.exec(shortErrorText(e));
   return m ? Number(m[1]) : undefined;
 }
 
@@ -166,7 +167,7 @@ export class ServerConnection {
   private _resources: Resource[] = [];
   private client?: HostClient;
   private transport?: Transport;
-  private transportKind?: 'stdio' | 'http' | 'sse';
+  private transportKind?: TransportKind;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
   /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
@@ -186,7 +187,7 @@ export class ServerConnection {
   get prompts(): Prompt[] { return this._prompts; }
   get resources(): Resource[] { return this._resources; }
   /** The transport in use once running: `http` may have fallen back to `sse`. */
-  get transportInUse(): 'stdio' | 'http' | 'sse' | undefined { return this.transportKind; }
+  get transportInUse(): TransportKind | undefined { return this.transportKind; }
   /** The server's self-description (name, version), once running. */
   get serverInfo() { return this.client?.getServerVersion(); }
   get instructions(): string | undefined { return this.client?.getInstructions(); }
@@ -223,7 +224,7 @@ export class ServerConnection {
   /** Tell the server the roots (workspace folders) changed. */
   async notifyRootsChanged(): Promise<void> {
     if (this._state.kind !== 'running' || !this.options.roots) return;
-    await this.client?.sendRootsListChanged().catch((e) => this.log.warn(`roots/list_changed: ${describe(e)}`));
+    await this.client?.sendRootsListChanged().catch((e) => this.log.warn(`roots/list_changed: ${shortErrorText(e)}`));
   }
 
   private capabilities(): ClientCapabilities {
@@ -277,7 +278,7 @@ export class ServerConnection {
         throw new ProtocolError(-32601, `Method not found: ${request.method}`);
       };
     }
-    client.onerror = (e) => this.log.debug(`protocol: ${describe(e)}`);
+    client.onerror = (e) => this.log.debug(`protocol: ${shortErrorText(e)}`);
     return client;
   }
 
@@ -331,7 +332,7 @@ export class ServerConnection {
   private onListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
     this.log.debug(`${kind} list changed; listing again`);
     const refresh = kind === 'tools' ? this.refreshTools() : kind === 'prompts' ? this.refreshPrompts() : this.refreshResources();
-    refresh.catch((e) => this.log.warn(`re-listing ${kind} failed: ${describe(e)}`));
+    refresh.catch((e) => this.log.warn(`re-listing ${kind} failed: ${shortErrorText(e)}`));
   }
 
   /** Lists tools again (all pages); calls wait for a refresh in flight so output validators are current. */
@@ -372,7 +373,7 @@ export class ServerConnection {
     this.listsEmitter.fire();
   }
 
-  private createTransport(kind: 'stdio' | 'http' | 'sse'): Transport {
+  private createTransport(kind: TransportKind): Transport {
     const server = this.server;
     let transport: Transport;
     if (server.transport === 'stdio') {
@@ -388,7 +389,7 @@ export class ServerConnection {
     return transport;
   }
 
-  private async connectOnce(kind: 'stdio' | 'http' | 'sse', prior: PriorDiscovery | undefined): Promise<void> {
+  private async connectOnce(kind: TransportKind, prior: PriorDiscovery | undefined): Promise<void> {
     const client = this.createClient();
     const transport = this.createTransport(kind);
     this.client = client;
@@ -413,7 +414,7 @@ export class ServerConnection {
     const started = Date.now();
     try {
       let prior = priorFrom(cache ? await cache.get(key) : undefined);
-      let kind: 'stdio' | 'http' | 'sse' = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
+      let kind: TransportKind = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
       let toolsListed = false;
       for (;;) {
         try {
@@ -435,7 +436,7 @@ export class ServerConnection {
             continue;
           }
           if (prior) {
-            this.log.info(`connecting with the remembered protocol era failed (${describe(e)}); probing again`);
+            this.log.info(`connecting with the remembered protocol era failed (${shortErrorText(e)}); probing again`);
             await cache?.delete(key);
             prior = undefined;
             continue;
@@ -457,10 +458,10 @@ export class ServerConnection {
         // A server that answers tools/list with an error is up, but offers no tools: reported, not fatal.
         toolsListed ? undefined : this.refreshTools().catch((e) => {
           if (!(e instanceof ProtocolError)) throw e;
-          this.log.error(`tools/list failed: ${describe(e)}; running with no tools`);
+          this.log.error(`tools/list failed: ${shortErrorText(e)}; running with no tools`);
         }),
-        this.refreshPrompts().catch((e) => this.log.warn(`prompts/list failed: ${describe(e)}`)),
-        this.refreshResources().catch((e) => this.log.warn(`resources/list failed: ${describe(e)}`)),
+        this.refreshPrompts().catch((e) => this.log.warn(`prompts/list failed: ${shortErrorText(e)}`)),
+        this.refreshResources().catch((e) => this.log.warn(`resources/list failed: ${shortErrorText(e)}`)),
       ]);
       this.setState({ kind: 'running', era, protocolVersion: client.getNegotiatedProtocolVersion() });
     } catch (e) {
@@ -494,8 +495,8 @@ export class ServerConnection {
       if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${url} could not be found`;
     }
     // The SSE transport reports the socket error only in its message.
-    if (/\bECONNREFUSED\b/.test(describe(e))) return `nothing is listening at ${url}`;
-    return describe(e);
+    if (/\bECONNREFUSED\b/.test(shortErrorText(e))) return `nothing is listening at ${url}`;
+    return shortErrorText(e);
   }
 
   private onTransportClosed(client: HostClient): void {
@@ -526,9 +527,9 @@ export class ServerConnection {
     const transport = this.transport;
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       // Tell a sessionful server it can drop the session (HTTP DELETE), as VS Code does.
-      await transport.terminateSession().catch((e) => this.log.debug(`ending the HTTP session: ${describe(e)}`));
+      await transport.terminateSession().catch((e) => this.log.debug(`ending the HTTP session: ${shortErrorText(e)}`));
     }
-    await client.close().catch((e) => this.log.debug(`close: ${describe(e)}`));
+    await client.close().catch((e) => this.log.debug(`close: ${shortErrorText(e)}`));
     this.transport = undefined;
     this._tools = [];
     this._prompts = [];

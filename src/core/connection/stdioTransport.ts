@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '../log';
 import type { ResolvedStdioServer } from '../config/types';
-import { ServerStartError } from './errors';
+import { ServerStartError } from '../errors';
 
 /** The SDK's per-message ceiling on stdio; a longer line is dropped and the transport closed. */
 export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;

@@ -7,7 +7,7 @@ import type {
 } from '../connection/types';
 import { InputRefusedError } from '../errors';
 import { checkFile, checkTotalSize, readCheckedFile, type CheckedFile } from '../files/check';
-import { formatBytes, inlineLimitsFor, type InlineLimits } from '../files/limits';
+import { inlineLimitsFor, uploadLimitsFor, type InlineLimits } from '../files/limits';
 import { findElicitationFileFields, type FileSlot } from '../files/slots';
 import { buildForm } from '../forms/build';
 import type { FieldErrors, FileField, FormModel, FormValues } from '../forms/model';
@@ -17,8 +17,6 @@ import { refuseInsecureUrl } from '../results/save';
 import { uploadMultipart } from './upload';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
-/** The SEP-1306 per-file upload limit (`maxFileSize`) when the host names none. */
-export const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 /** Raised inside the handler when the elicitation must be cancelled with a message for the user. */
 class ElicitationCancelled extends Error {}
@@ -58,11 +56,7 @@ interface CheckedFieldFiles { field: FileField; slot: FileSlot; files: CheckedFi
 export function createElicitationHandler(ui: ElicitationUi, options: ElicitationHandlerOptions): ElicitationHandler {
   const log = options.log;
   const inline: InlineLimits = options.limits ?? inlineLimitsFor(options.transport);
-  const uploadMax = options.binaryMaxFileSize ?? DEFAULT_UPLOAD_MAX_BYTES;
-  const uploadLimits: InlineLimits = {
-    transport: options.transport, ceilingBytes: uploadMax,
-    ceilingReason: `the host uploads at most ${formatBytes(uploadMax)} per file (its binary-upload limit, maxFileSize)`, warnAboveBytes: Number.MAX_SAFE_INTEGER,
-  };
+  const uploadLimits = uploadLimitsFor(options.transport, options.binaryMaxFileSize);
 
   const refuseOrCancel = (message: string, field?: string): ElicitResultLoose => {
     if (!options.interactive) throw new InputRefusedError(message, field);
@@ -94,7 +88,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
   async function formMode(params: ElicitRequestParamsLoose, ctx: ElicitationContext): Promise<ElicitResultLoose> {
     const mode = params.mode === 'binary' ? 'binary' : 'form';
     const scan = findElicitationFileFields(params.requestedSchema, params.requestedFiles, log);
-    const model = buildForm(params.requestedSchema, 'elicitation', scan.slots);
+    const model = buildForm(params.requestedSchema, scan.slots);
     model.warnings.push(...scan.warnings);
     const max = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     let values: FormValues = defaultValues(model);

@@ -1,7 +1,8 @@
 // What the host's elicitation logic asks of a user interface (the CLI's prompts or answers file,
 // the extension's webview panel). Requests are plain JSON; the AbortSignal travels beside them.
 
-import type { FileTransport, InlineLimits } from '../files/limits';
+import type { TransportKind } from '../config/types';
+import type { InlineLimits } from '../files/limits';
 import type { FieldErrors, FormModel, FormValues } from '../forms/model';
 import type { Logger } from '../log';
 
@@ -72,7 +73,7 @@ export interface ElicitationUi {
 export interface ElicitationHandlerOptions {
   log: Logger;
   /** The server's transport: decides how large an inline (data URI) file may be. */
-  transport: FileTransport;
+  transport: TransportKind;
   /** Overrides the inline limits for the transport. */
   limits?: InlineLimits;
   /** true: an invalid answer is shown again with its errors. false: it throws InputRefusedError (nothing is sent). */

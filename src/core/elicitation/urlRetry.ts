@@ -2,10 +2,13 @@
 // Offer the URL, wait for `notifications/elicitation/complete` (or the user's manual retry), retry.
 
 import type { CallOptions } from '../connection/types';
-import type { Disposable } from '../connection/events';
+import type { Disposable } from '../events';
+import { UrlElicitationIncompleteError } from '../errors';
 import type { Logger } from '../log';
 import { describeUrl } from './handler';
 import type { ElicitationUi, UrlElicitationRequest } from './types';
+
+export { UrlElicitationIncompleteError };
 
 /** A ServerConnection, or anything that calls tools the same way. `O`: its call options (CallOptions and more). */
 export interface UrlRetryConnection<R = unknown, O extends CallOptions = CallOptions> {
@@ -29,10 +32,6 @@ export interface UrlRetryOptions<O extends CallOptions = CallOptions> {
 /** How long a required URL may take to be reported done before the call gives up: 10 minutes. */
 export const URL_COMPLETION_TIMEOUT_MS = 600_000;
 
-/** The user declined, cancelled, or never completed a URL the server required. */
-export class UrlElicitationIncompleteError extends Error {
-  override readonly name = 'UrlElicitationIncompleteError';
-}
 
 interface UrlElicitation { url: string; message: string; elicitationId?: string }
 

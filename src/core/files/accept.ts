@@ -42,9 +42,4 @@ export function matchesAccept(accept: readonly string[] | undefined, subject: Ac
   return entries.some((e) => name.endsWith(e.trim().toLowerCase()));
 }
 
-/** A readable form of an accept list: "image/png, image/jpeg", "any file" when unrestricted. */
-export function describeAccept(accept: readonly string[] | undefined): string {
-  const entries = (accept ?? []).filter((e) => typeof e === 'string' && e.trim() !== '');
-  if (entries.length === 0 || entries.some((e) => bareType(e) === '*/*')) return 'any file';
-  return entries.map((e) => e.trim()).join(', ');
-}
+export { describeAccept } from '../../shared/format';

@@ -6,6 +6,7 @@ import { readCheckedBytes, type CheckedFile } from './check';
 import { decodedSize } from './redact';
 import { inlineLimitsFor, type InlineLimits } from './limits';
 import { resolveSchema, type FileInputMode, type FileSlot } from './slots';
+import { isObject } from '../../shared/json';
 
 export interface FileInputOptions {
   /** `content` sends the bytes; `path` sends a path the server reads itself. */
@@ -68,10 +69,6 @@ export interface FileOutput {
   mimeType?: string;
   sizeBytes?: number;
   source: FileOutputSource;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const FILE_OUTPUT_KEYS = new Set(['content', 'path', 's3', 'filename', 'mime_type', 'size_bytes']);

@@ -4,8 +4,8 @@ export { parseDataUri, dataUriBytes, encodeDataUri, encodeLegacyName, type Parse
 export { checkDataUriValue, describeDataUri, type DataUriValueCheck } from './validateValue';
 export { matchesAccept, describeAccept, type AcceptSubject } from './accept';
 export {
-  inlineLimitsFor, formatBytes, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
-  type InlineLimits, type InlineLimitOverrides, type FileTransport,
+  inlineLimitsFor, uploadLimitsFor, formatBytes, DEFAULT_UPLOAD_MAX_BYTES, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
+  type InlineLimits, type InlineLimitOverrides,
 } from './limits';
 export {
   findFileSlots, findElicitationFileFields,

@@ -1,9 +1,12 @@
 // How many decoded bytes a file may have to travel inline over a given transport.
 
-export type FileTransport = 'stdio' | 'http' | 'sse';
+import type { TransportKind } from '../config/types';
+import { formatBytes } from '../../shared/format';
+
+export { formatBytes };
 
 export interface InlineLimits {
-  transport: FileTransport;
+  transport: TransportKind;
   /** The most decoded bytes one file may have on this transport, whatever the tool's maxSize. */
   ceilingBytes: number;
   /** Why the ceiling is what it is, for refusals. */
@@ -38,7 +41,7 @@ function positive(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 }
 
-export function inlineLimitsFor(transport: FileTransport, overrides: InlineLimitOverrides = {}): InlineLimits {
+export function inlineLimitsFor(transport: TransportKind, overrides: InlineLimitOverrides = {}): InlineLimits {
   const warnAboveBytes = positive(overrides.warnAboveBytes, DEFAULT_WARN_ABOVE_BYTES);
   if (transport === 'stdio') {
     const ceilingBytes = positive(overrides.stdioMaxBytes, DEFAULT_STDIO_MAX_BYTES);
@@ -54,16 +57,16 @@ export function inlineLimitsFor(transport: FileTransport, overrides: InlineLimit
   return { transport, ceilingBytes, ceilingReason: reason, warnAboveBytes };
 }
 
-/** "70 bytes", "64 KiB", "7 MiB", "1.5 MiB". */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} byte${n === 1 ? '' : 's'}`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const text = Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 1 : 0);
-  return `${text.replace(/\.0$/, '')} ${units[unit]}`;
+
+/** The SEP-1306 per-file upload limit (declared to servers as `maxFileSize`) when the host names none: 100 MiB. */
+export const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
+
+/** The limits of a file uploaded (SEP-1306 binary elicitation) rather than sent inline: only the upload limit. */
+export function uploadLimitsFor(transport: TransportKind, maxBytes = DEFAULT_UPLOAD_MAX_BYTES): InlineLimits {
+  return {
+    transport,
+    ceilingBytes: maxBytes,
+    ceilingReason: `the host uploads at most ${formatBytes(maxBytes)} per file (its binary-upload limit, maxFileSize)`,
+    warnAboveBytes: Number.MAX_SAFE_INTEGER,
+  };
 }

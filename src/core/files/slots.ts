@@ -7,6 +7,8 @@
 // A malformed or misplaced keyword is ignored with a warning naming the property.
 
 import type { Logger } from '../log';
+import { isObject } from '../../shared/json';
+import { resolveRef } from '../schemaRefs';
 
 export type FileSlotOrigin =
   | 'x-mcp-file'
@@ -59,10 +61,6 @@ type Schema = Record<string, unknown>;
 
 const FILE_KEYWORDS = ['x-mcp-file', 'mcpFile'] as const;
 
-function isObject(v: unknown): v is Schema {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function hasType(schema: Schema, type: string): boolean {
   const t = schema.type;
   return t === type || (Array.isArray(t) && t.includes(type) && t.every((x) => x === type || x === 'null'));
@@ -105,19 +103,7 @@ function readDescriptor(value: unknown): Descriptor | string {
 }
 
 function followRefs(root: unknown, schema: unknown): unknown {
-  let current = schema;
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
-    const ref = current.$ref;
-    if (!ref.startsWith('#/')) return current;
-    let target: unknown = root;
-    for (const part of ref.slice(2).split('/')) {
-      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isObject(target) ? target[key] : undefined;
-    }
-    if (target === undefined) return current;
-    current = target;
-  }
-  return current;
+  return isObject(schema) ? resolveRef(root, schema) ?? schema : schema;
 }
 
 /**

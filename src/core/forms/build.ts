@@ -2,10 +2,12 @@
 // Depth, field counts and text lengths are bounded; text is copied as text.
 
 import type {
-  EnumOption, FieldBase, FileField, FormField, FormModel, FormSource, JsonField, JsonValue,
+  EnumOption, FieldBase, FileField, FormField, FormModel, JsonField, JsonValue,
 } from './model';
 import { compileSchema } from './validate';
 import type { FileSlot } from '../files/slots';
+import { isObject } from '../../shared/json';
+import { MAX_REF_HOPS, resolveRef } from '../schemaRefs';
 
 /** The part of the file engine's FileSlot the form reads: where the slot is, its policy and its origin. */
 export type FormFileSlot = Pick<FileSlot, 'path' | 'accept' | 'maxSize' | 'multiple'> & Partial<Pick<FileSlot, 'origin' | 'filenameCompanion'>>;
@@ -14,7 +16,7 @@ export const FORM_LIMITS = {
   /** Object/array levels rendered as widgets; deeper parts become JSON editors. */
   depth: 8,
   /** `$ref` hops followed for one field. */
-  refHops: 16,
+  refHops: MAX_REF_HOPS,
   fields: 2000,
   optionsPerField: 1000,
   labelChars: 300,
@@ -31,8 +33,6 @@ interface BuildContext {
   /** Pointers of fields removed from the validation schema (file fields). */
   filePaths: string[][];
 }
-
-const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function pointer(path: string[]): string {
   return path.map((p) => '/' + p.replace(/~/g, '~0').replace(/\//g, '~1')).join('');
@@ -52,24 +52,6 @@ function toJson(value: unknown): JsonValue | undefined {
   } catch {
     return undefined;
   }
-}
-
-function resolveRef(schema: Schema, ctx: BuildContext): Schema | undefined {
-  let current: Schema = schema;
-  for (let hop = 0; typeof current.$ref === 'string'; hop++) {
-    if (hop >= FORM_LIMITS.refHops) return undefined;
-    const ref = current.$ref as string;
-    if (!ref.startsWith('#')) return undefined; // never fetched
-    let target: unknown = ctx.root;
-    for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isObject(target) ? target[key] : undefined;
-    }
-    if (!isObject(target)) return undefined;
-    const { $ref: _ref, ...siblings } = current;
-    current = { ...target, ...siblings };
-  }
-  return current;
 }
 
 function typesOf(schema: Schema): string[] {
@@ -137,7 +119,7 @@ function fieldFor(
   if (!isObject(raw)) return json(raw === true || raw === undefined ? 'Any JSON value.' : 'The schema for this value is not an object.');
   if (depth > FORM_LIMITS.depth) return json(`Nested more than ${FORM_LIMITS.depth} levels deep: edit it as JSON.`);
 
-  const schema = resolveRef(raw, ctx);
+  const schema = resolveRef(ctx.root, raw, FORM_LIMITS.refHops);
   if (!schema) return json('The schema refers to a definition the host cannot resolve.');
   if (base.label === key && typeof schema.title === 'string') base.label = boundedText(schema.title, FORM_LIMITS.labelChars, 'title', ctx)!;
   if (base.description === undefined) {
@@ -230,7 +212,7 @@ function fieldFor(
       return { ...base, kind: 'object', fields: objectFields(schema, path, depth + 1, ctx) };
     }
     case 'array': {
-      const items = isObject(schema.items) ? resolveRef(schema.items, ctx) : undefined;
+      const items = isObject(schema.items) ? resolveRef(ctx.root, schema.items, FORM_LIMITS.refHops) : undefined;
       const minItems = count(schema.minItems); const maxItems = count(schema.maxItems);
       const bounds = { ...(minItems !== undefined ? { minItems } : {}), ...(maxItems !== undefined ? { maxItems } : {}) };
       if (items) {
@@ -285,7 +267,7 @@ function withoutFileFields(schema: Schema, paths: string[][]): Schema {
  * `fileSlots` (from the file engine) turn their properties into file fields; SEP-1306
  * `type: "file"` properties become upload fields on their own.
  */
-export function buildForm(schema: unknown, source: FormSource, fileSlots: readonly FormFileSlot[] = []): FormModel {
+export function buildForm(schema: unknown, fileSlots: readonly FormFileSlot[] = []): FormModel {
   const root: Schema = isObject(schema) ? schema : {};
   const ctx: BuildContext = {
     root, warnings: [], fieldCount: 0, filePaths: [],
@@ -301,7 +283,6 @@ export function buildForm(schema: unknown, source: FormSource, fileSlots: readon
     ctx.warnings.push(`The form could not be built from the schema: ${(e as Error).message}`);
   }
   const model: FormModel = {
-    source,
     fields,
     validationSchema: withoutFileFields(root, ctx.filePaths) as Record<string, JsonValue>,
     warnings: [...new Set(ctx.warnings)],

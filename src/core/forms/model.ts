@@ -2,7 +2,6 @@
 // elicitation's `requestedSchema`. It is posted to the webview as is, so it holds only JSON data.
 // Every text in it (labels, descriptions, option titles, defaults) is plain text, never markup.
 
-export type FormSource = 'tool' | 'elicitation';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -111,7 +110,6 @@ export type FormField =
   | FileField | ObjectField | ArrayField | VariantField | JsonField;
 
 export interface FormModel {
-  source: FormSource;
   title?: string;
   description?: string;
   fields: FormField[];

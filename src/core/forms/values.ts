@@ -5,11 +5,10 @@ import type { ErrorObject } from 'ajv';
 import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from './model';
 import { compileSchema, describeAjvError } from './validate';
 import { pointer } from './build';
+import { isObject } from '../../shared/json';
 
 const ABSENT = Symbol('absent');
 type Coerced = unknown | typeof ABSENT;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function sameValue(a: unknown, b: unknown): boolean {
   return a === b || (typeof b !== 'object' && String(a) === String(b)) || JSON.stringify(a) === JSON.stringify(b);

@@ -5,6 +5,7 @@ import { fileOutputAt, findFileOutputs, type FileOutput } from '../files/fileObj
 import { pointer } from '../forms/build';
 import { ajvMessages, compileSchema } from '../forms/validate';
 import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from './model';
+import { isObject } from '../../shared/json';
 
 export const RESULT_LIMITS = {
   /** Decoded bytes of an image/audio/blob kept for the preview. */
@@ -24,7 +25,6 @@ export interface ToolLike {
   outputSchema?: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function capText(text: string): { text: string; truncated?: { totalChars: number } } {

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { findFileSlots } from '../../../src/core/files';
 import { pointer } from '../../../src/core/forms';
-import { FileSelections, handleFileMessage } from '../../../src/extension/fileSelections';
+import { FileChoices } from '../../../src/core/run';
+import { handleFileMessage } from '../../../src/extension/fileSelections';
 import { inlineLimitsFromSettings } from '../../../src/extension/settings';
 import type { McpPanel } from '../../../src/extension/webviewPanel';
 import type { HostNotification } from '../../../src/shared/protocol';
@@ -13,7 +14,7 @@ describe('file pickers', () => {
     const tool = { name: 'read', inputSchema: { type: 'object', properties: { doc: { type: 'string', format: 'uri', 'x-mcp-file': { accept: ['text/plain'] } } } } };
     const slots = findFileSlots(tool).slots;
     const field = pointer(slots[0]!.path);
-    const files = new FileSelections(slots, () => inlineLimitsFromSettings('stdio'));
+    const files = new FileChoices(slots, () => inlineLimitsFromSettings('stdio'));
     assert.equal((await files.add(field, [workspaceFile('notes.txt')])).ok, true);
     // handleFileMessage only posts to the panel; the real quick pick is what the guard protects
     const posted: HostNotification[] = [];

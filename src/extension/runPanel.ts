@@ -4,23 +4,25 @@
 
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { CallToolResult, Prompt, Tool } from '@modelcontextprotocol/client';
-import type { ServerConnection, ToolCallOptions } from '../core/connection';
-import { callToolWithUrlElicitation, type UrlElicitationRequest } from '../core/elicitation';
+import type { Prompt, Tool } from '@modelcontextprotocol/client';
+import type { TransportKind } from '../core/config';
+import type { ServerConnection } from '../core/connection';
+import type { UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
-import { buildForm, defaultValues, promptArgumentsSchema, toPayload, type FormModel, type FormValues } from '../core/forms';
-import { promptResultView, toResultView, type ResultLike, type ResultView } from '../core/results';
-import type { ResultEntry, ToolPanelInit, WebviewNotification } from '../shared/protocol';
-import { FileSelections, handleFileMessage } from './fileSelections';
+import { buildForm, defaultValues, promptArgumentsSchema, type FormModel, type FormValues } from '../core/forms';
+import type { ResultLike } from '../core/results';
+import { checkValues, FileChoices, runPrompt, runTool, type RunOutcome } from '../core/run';
+import type { ResultEntry, RunPanelInit, WebviewNotification } from '../shared/protocol';
+import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
 import { readResourceInEditor, saveResultItem } from './resultActions';
 import { WebviewElicitationUi } from './elicitationUi';
-import { formErrors } from './formDialog';
 import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
-import { inlineLimitsFromSettings, readSettings } from './settings';
+import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { McpPanel } from './webviewPanel';
+import { errorText } from '../core/errors';
 
-export interface ToolPanelContext {
+export interface RunPanelContext {
   manager: ServerManager;
   extensionUri: vscode.Uri;
 }
@@ -46,30 +48,30 @@ function subjectName(subject: PanelSubject): string {
   return subject.kind === 'tool' ? subject.tool.name : subject.prompt.name;
 }
 
-export class ToolPanel {
-  private static readonly open = new Map<string, ToolPanel>();
+export class RunPanel {
+  private static readonly open = new Map<string, RunPanel>();
   private static readonly sessionResults = new Map<string, SessionResults>();
 
   /** Opens (or reveals) the tool's panel; `prefill` puts files into a slot first (Explorer "Run MCP Tool with This File…"). */
-  static show(context: ToolPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<ToolPanel> {
-    return ToolPanel.showSubject(context, server, { kind: 'tool', tool }, prefill);
+  static show(context: RunPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<RunPanel> {
+    return RunPanel.showSubject(context, server, { kind: 'tool', tool }, prefill);
   }
 
   /** Opens (or reveals) a prompt's panel. */
-  static showPrompt(context: ToolPanelContext, server: string, prompt: Prompt): Promise<ToolPanel> {
-    return ToolPanel.showSubject(context, server, { kind: 'prompt', prompt });
+  static showPrompt(context: RunPanelContext, server: string, prompt: Prompt): Promise<RunPanel> {
+    return RunPanel.showSubject(context, server, { kind: 'prompt', prompt });
   }
 
-  private static async showSubject(context: ToolPanelContext, server: string, subject: PanelSubject,
-    prefill?: { field: string; paths: string[] }): Promise<ToolPanel> {
+  private static async showSubject(context: RunPanelContext, server: string, subject: PanelSubject,
+    prefill?: { field: string; paths: string[] }): Promise<RunPanel> {
     const key = JSON.stringify([server, subject.kind, subjectName(subject)]);
-    let panel = ToolPanel.open.get(key);
+    let panel = RunPanel.open.get(key);
     if (!panel) {
-      let results = ToolPanel.sessionResults.get(key);
-      if (!results) ToolPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
-      panel = new ToolPanel(context, server, subject, results);
-      ToolPanel.open.set(key, panel);
-      panel.panel.onDidDispose(() => ToolPanel.open.delete(key));
+      let results = RunPanel.sessionResults.get(key);
+      if (!results) RunPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
+      panel = new RunPanel(context, server, subject, results);
+      RunPanel.open.set(key, panel);
+      panel.panel.onDidDispose(() => RunPanel.open.delete(key));
     } else {
       panel.panel.reveal();
     }
@@ -84,18 +86,18 @@ export class ToolPanel {
 
   readonly panel: McpPanel;
   readonly model: FormModel;
-  readonly files: FileSelections;
+  readonly files: FileChoices;
   private values: FormValues;
   private running?: { callId: string; abort: AbortController };
 
-  private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly subject: PanelSubject,
+  private constructor(private readonly context: RunPanelContext, readonly server: string, readonly subject: PanelSubject,
     private readonly results: SessionResults) {
     const scan = subject.kind === 'tool' ? findFileSlots(subject.tool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
-    this.model = buildForm(subject.kind === 'tool' ? subject.tool.inputSchema : promptArgumentsSchema(subject.prompt.arguments), 'tool', scan.slots);
+    this.model = buildForm(subject.kind === 'tool' ? subject.tool.inputSchema : promptArgumentsSchema(subject.prompt.arguments), scan.slots);
     this.model.warnings.push(...scan.warnings);
     this.values = defaultValues(this.model);
     const transport = () => context.manager.get(server)?.connection?.transportInUse ?? transportOf(context.manager, server);
-    this.files = new FileSelections(scan.slots, () => inlineLimitsFromSettings(transport()));
+    this.files = new FileChoices(scan.slots, () => inlineLimitsFromSettings(transport()));
     this.panel = McpPanel.create({
       viewType: 'mcpHost.tool',
       title: `${subjectTitle(subject)} (${server})`,
@@ -103,7 +105,7 @@ export class ToolPanel {
       init: () => this.init(),
       onProblem: (m) => this.problem(m),
     });
-    this.panel.onRequest('validate', ({ values }) => ({ errors: formErrors(this.model, values, this.files) }));
+    this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) }));
     this.panel.onMessage((message) => {
       this.handle(message).catch((e: unknown) => {
         this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
@@ -113,9 +115,9 @@ export class ToolPanel {
     this.panel.onDidDispose(() => this.running?.abort.abort());
   }
 
-  private init(): ToolPanelInit {
+  private init(): RunPanelInit {
     return {
-      kind: 'tool',
+      kind: 'run',
       heading: {
         title: subjectTitle(this.subject), server: this.server,
         description: this.subject.kind === 'tool' ? this.subject.tool.description : this.subject.prompt.description,
@@ -159,7 +161,7 @@ export class ToolPanel {
       void vscode.window.showInformationMessage(`${subjectName(this.subject)} is still running; cancel it or wait for its result.`);
       return;
     }
-    const errors = formErrors(this.model, values, this.files);
+    const errors = checkValues(this.model, values, this.files);
     this.panel.post({ type: 'validation', errors });
     if (Object.keys(errors).length > 0) return;
     if ((this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return;
@@ -189,41 +191,26 @@ export class ToolPanel {
     }
   }
 
-  /** Builds the arguments (reading and encoding the files only now), calls, drops the arguments after dispatch. */
-  private async call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
-    onProgress: (p: { progress: number; total?: number; message?: string }) => void): Promise<{ result: ResultLike; view: ResultView }> {
+  /** Runs the core pipeline with this panel's UI: files read and encoded only now, dropped after dispatch. */
+  private call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
+    onProgress: (p: { progress: number; total?: number; message?: string }) => void): Promise<RunOutcome> {
     const settings = readSettings();
-    if (this.subject.kind === 'prompt') {
-      const answer = await connection.getPrompt(this.subject.prompt.name, toPayload(this.model, values) as Record<string, string>,
-        { signal, timeoutMs: settings.requestTimeoutMs || undefined });
-      return promptResultView(answer);
-    }
-    const tool = this.subject.tool;
-    let args: Record<string, unknown> | undefined = toPayload(this.model, values);
-    await this.files.encodeInto(args, {
-      legacyName: settings.legacyNameParameter,
-      workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-      serverIsLocalStdio: connection.server.transport === 'stdio',
+    const timeoutMs = settings.requestTimeoutMs || undefined;
+    const input = { form: this.model, values };
+    if (this.subject.kind === 'prompt') return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs });
+    return runTool(connection, { tool: this.subject.tool, input, files: this.files }, {
+      elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
+      waitForRetry: askToRetry,
+      onProgress, signal, timeoutMs,
+      encode: encodeSettings(connection.server.transport),
     });
-    // A 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then retried.
-    // Output is validated by toResultView, which keeps the raw value beside the errors.
-    const pending = callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(connection, tool.name, args,
-      new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log), {
-        log: connection.log,
-        call: { signal, onProgress, timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false },
-        waitForRetry: askToRetry,
-      });
-    args = undefined;
-    const result = await pending;
-    // The server's current tool (its output schema may have changed since the panel opened).
-    return { result, view: toResultView(result, connection.tools.find((t) => t.name === tool.name) ?? tool) };
   }
 
   private async confirm(): Promise<boolean> {
     const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : 'Get';
     const choice = await vscode.window.showWarningMessage(
       `${what} the ${this.subject.kind} "${subjectTitle(this.subject)}" on "${this.server}"?`,
-      { modal: true, detail: this.files.confirmationDetail(this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`) },
+      { modal: true, detail: filesConfirmationDetail(this.files, this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`) },
       this.files.count > 0 ? 'Send' : 'Run',
     );
     return choice !== undefined;
@@ -236,13 +223,9 @@ export class ToolPanel {
   }
 }
 
-function transportOf(manager: ServerManager, server: string): 'stdio' | 'http' | 'sse' {
+function transportOf(manager: ServerManager, server: string): TransportKind {
   const def = manager.get(server)?.definition;
   return def?.type ?? 'stdio';
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** Coalesces progress notifications: at most one post per interval, the latest wins. */

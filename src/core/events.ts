@@ -1,3 +1,5 @@
+// Typed events and their subscriptions, for every module (the VS Code pattern, without vscode).
+
 export interface Disposable { dispose(): void }
 
 /** A minimal typed event: `event(listener)` subscribes and returns a Disposable. */

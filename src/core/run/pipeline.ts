@@ -1,0 +1,161 @@
+// Running a tool or a prompt, once for every caller (the panel, the CLI, the extension's test API):
+//   values -> payload (argumentsOf) -> file slots checked and encoded (encodeFileSlots)
+//   -> call with the URL-elicitation retry (callWithUrlRetry) -> result view (resultViewOf).
+// Only the UI is injected: the elicitation UI for required URLs, the retry control, progress, the signal.
+
+import type { CallToolResult, GetPromptResult, Tool } from '@modelcontextprotocol/client';
+import type { CallOptions } from '../connection/types';
+import type { ToolCallOptions } from '../connection/serverConnection';
+import { callToolWithUrlElicitation, type UrlRetryConnection } from '../elicitation/urlRetry';
+import type { ElicitationUi, UrlElicitationRequest } from '../elicitation/types';
+import { ArgumentsRefusedError, InputRefusedError } from '../errors';
+import { checkTotalSize, readCheckedFile } from '../files/check';
+import { fileInputValue, getAtPath, setAtPath } from '../files/fileObjects';
+import type { TransportKind } from '../config/types';
+import { formatBytes, type InlineLimits } from '../files/limits';
+import type { CheckedFile, FileSlot } from '../files';
+import type { FieldErrors, FormModel, FormValues } from '../forms/model';
+import { validateForm, toPayload } from '../forms/values';
+import type { Logger } from '../log';
+import { promptResultView, toResultView, type ResultLike, type ResultView } from '../results';
+import type { FileChoices, SlotFiles } from './fileChoices';
+
+/** What a run needs of a ServerConnection. */
+export interface RunConnection extends UrlRetryConnection<CallToolResult, ToolCallOptions> {
+  readonly log: Logger;
+  readonly tools: readonly Tool[];
+  readonly server: { transport: TransportKind };
+  getPrompt(name: string, args: Record<string, string>, opts?: CallOptions): Promise<GetPromptResult>;
+}
+
+/**
+ * The arguments as the user gave them: form values (coerced and checked by the form, as the panel sends them)
+ * or a JSON object sent as given (the CLI's --args; the server checks it).
+ */
+export type RunInput = { form: FormModel; values: FormValues } | { json: Record<string, unknown> };
+
+/** How files are encoded: the user's settings and where the server runs. */
+export interface EncodeSettings {
+  /** Send the legacy `;name=` data-URI parameter. */
+  legacyName?: boolean;
+  /** Folders a FileInput `path` may point into. */
+  workspaceRoots: string[];
+  /** The server runs over stdio on this machine (FileInput `path` is allowed only then). */
+  serverIsLocalStdio: boolean;
+}
+
+/** The caller's side of a run: its UI and its limits. */
+export interface RunHooks {
+  /** Asked when the server requires a URL to be visited first (-32042). */
+  elicitation: ElicitationUi;
+  /** The user's "done, retry now" control while a required URL is pending. */
+  waitForRetry?: (request: UrlElicitationRequest, signal: AbortSignal) => Promise<'retry' | 'cancel'>;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  signal?: AbortSignal;
+  /** Per request; undefined = the connection's default. */
+  timeoutMs?: number;
+  encode: EncodeSettings;
+}
+
+export interface ToolRunRequest {
+  tool: Tool;
+  input: RunInput;
+  /** The files chosen for the tool's slots (checked when chosen; read only when sent). */
+  files?: FileChoices;
+}
+
+export interface RunOutcome {
+  result: ResultLike;
+  view: ResultView;
+}
+
+/** Errors of form values together with the file fields' counts ({} when the values may be sent). */
+export function checkValues(form: FormModel, values: FormValues, files?: FileChoices): FieldErrors {
+  const filled = files ? files.withFileNames(values) : values;
+  return { ...validateForm(form, filled), ...(files?.countErrors() ?? {}) };
+}
+
+/** Step 1: values -> payload (a fresh object the caller may fill and drop). */
+export function argumentsOf(input: RunInput): Record<string, unknown> {
+  return 'form' in input ? toPayload(input.form, input.values) : structuredClone(input.json);
+}
+
+/**
+ * Step 2: reads each chosen file once and sets its encoded value into `args` (a data URI, or a FileInput
+ * object), with the filename companion when the arguments hold none. Files that only fit the message one by
+ * one are refused first, before a byte is read. Throws InputRefusedError naming the argument.
+ */
+export async function encodeFileSlots(args: Record<string, unknown>, slots: readonly SlotFiles[],
+  limits: (slot: FileSlot) => InlineLimits, settings: EncodeSettings, log?: Logger): Promise<void> {
+  if (slots.length === 0) return;
+  const together = checkTotalSize(slots.flatMap((s) => s.files), limits(slots[0]!.slot));
+  if (together) throw new InputRefusedError(together, slots[0]!.slot.label);
+  for (const { slot, files } of slots) {
+    const values: unknown[] = [];
+    for (const file of files) {
+      try {
+        values.push(await encodeFile(file, slot, limits(slot), settings));
+      } catch (e) {
+        throw e instanceof InputRefusedError ? e : new InputRefusedError((e as Error).message, slot.label);
+      }
+      log?.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) attached`);
+    }
+    setAtPath(args, slot.path, slot.multiple ? values : values[0]);
+    const companion = slot.filenameCompanion;
+    if (companion && files.length === 1 && [undefined, ''].includes(getAtPath(args, companion) as string | undefined)) {
+      setAtPath(args, companion, files[0]!.name);
+    }
+  }
+}
+
+async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, settings: EncodeSettings): Promise<unknown> {
+  if (slot.origin !== 'file-input-object') return readCheckedFile(file, slot, limits, { legacyName: settings.legacyName });
+  const modes = slot.objectModes ?? [];
+  const mode = modes.includes('content') ? 'content' : modes.includes('path') ? 'path' : 's3';
+  return fileInputValue(file, slot, { mode, workspaceRoots: settings.workspaceRoots, serverIsLocalStdio: settings.serverIsLocalStdio, limits });
+}
+
+/**
+ * Step 3: calls the tool; a 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then
+ * retried. Output is not validated here (resultViewOf does, keeping the raw value beside the errors).
+ */
+export function callWithUrlRetry(connection: RunConnection, tool: Tool, args: Record<string, unknown>, hooks: RunHooks): Promise<CallToolResult> {
+  return callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(connection, tool.name, args, hooks.elicitation, {
+    log: connection.log,
+    call: { signal: hooks.signal, onProgress: hooks.onProgress, timeoutMs: hooks.timeoutMs, validateOutput: false },
+    waitForRetry: hooks.waitForRetry,
+  });
+}
+
+/** Step 4: the display model, validated against the server's current tool (its output schema may have changed). */
+export function resultViewOf(connection: RunConnection, tool: Tool, result: CallToolResult): ResultView {
+  return toResultView(result, connection.tools.find((t) => t.name === tool.name) ?? tool);
+}
+
+/**
+ * Runs a tool: form values are checked first (ArgumentsRefusedError), then the steps above. The arguments,
+ * file contents included, are dropped once dispatched.
+ */
+export async function runTool(connection: RunConnection, request: ToolRunRequest, hooks: RunHooks): Promise<RunOutcome & { result: CallToolResult }> {
+  if ('form' in request.input) {
+    const errors = checkValues(request.input.form, request.input.values, request.files);
+    if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
+  }
+  let args: Record<string, unknown> | undefined = argumentsOf(request.input);
+  if (request.files) await encodeFileSlots(args, request.files.entries(), request.files.limits, hooks.encode, connection.log);
+  const pending = callWithUrlRetry(connection, request.tool, args, hooks);
+  args = undefined;
+  const result = await pending;
+  return { result, view: resultViewOf(connection, request.tool, result) };
+}
+
+/** Gets a prompt with the form's values (strings) as its arguments; its messages become a result view. */
+export async function runPrompt(connection: RunConnection, name: string, input: RunInput,
+  hooks: Pick<RunHooks, 'signal' | 'timeoutMs'>): Promise<RunOutcome & { answer: GetPromptResult }> {
+  if ('form' in input) {
+    const errors = checkValues(input.form, input.values);
+    if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
+  }
+  const answer = await connection.getPrompt(name, argumentsOf(input) as Record<string, string>, { signal: hooks.signal, timeoutMs: hooks.timeoutMs });
+  return { answer, ...promptResultView(answer) };
+}
