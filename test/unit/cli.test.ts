@@ -1,13 +1,13 @@
 // The `mcp-host` command: its arguments, output and exit codes (0 ok, 1 usage/refused, 4 server, 5 tool error).
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { parseArgs, run, type CliIo } from '../../src/cli/main';
 import { fixturePath, repoRoot, startHttpFixture, type RunningHttpServer } from '../fixtures/servers';
+import { tempDir } from '../helpers/tempDirs';
 
 const FIXTURE = ['--', process.execPath, '--import', 'tsx', fixturePath('era2025-server.ts')];
 const RECORDING = ['--', process.execPath, '--import', 'tsx', fixturePath('recording-server.ts')];
@@ -28,7 +28,7 @@ async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = repoRoot) 
 }
 
 function workspace(config: object | string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-'));
+  const dir = tempDir('mcp-cli-');
   mkdirSync(join(dir, '.vscode'));
   writeFileSync(join(dir, '.vscode', 'mcp.json'), typeof config === 'string' ? config : JSON.stringify(config, null, 2));
   return dir;
@@ -137,7 +137,7 @@ describe('against a stdio server', () => {
   });
 
   test('--file turns a local file into the argument, and a file over the tool\'s limit is refused before sending (exit 1)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-files-'));
+    const dir = tempDir('mcp-cli-files-');
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(52)]);
     writeFileSync(join(dir, 'small.png'), png);
     writeFileSync(join(dir, 'big.png'), Buffer.concat([png, Buffer.alloc(2000)]));
@@ -255,7 +255,7 @@ describe('hostile server text in the terminal', () => {
   });
 
   test('call: result text, resource names and elicitation text are printed terminal-safe', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-hostile-'));
+    const dir = tempDir('mcp-cli-hostile-');
     writeFileSync(join(dir, 'accept.json'), JSON.stringify({ action: 'accept' }));
     const r = await cli(['call', 'markup_form', '--elicit', `@${join(dir, 'accept.json')}`, ...HOSTILE]);
     assert.equal(r.code, 0, r.err);

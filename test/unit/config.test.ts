@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
@@ -11,8 +10,9 @@ import {
   eraCacheKey, findExecutable, LEGACY_ERA_MAX_AGE_MS, priorFrom, quoteForCmd, spawnPlan,
 } from '../../src/core/connection';
 import { escapeCmdCommand } from '../../src/core/connection/stdioTransport';
+import { tempDir } from '../helpers/tempDirs';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-config-'));
+const tmp = () => tempDir('mcp-config-');
 
 test('reads VS Code servers and inputs from a file with comments and trailing commas', () => {
   const text = `{

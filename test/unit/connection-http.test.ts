@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { ServerConnection, ServerStartError, type ConnectionOptions, type ElicitRequestParamsLoose } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import { freePort, httpServer, startEverythingHttp, startHttpFixture, type RunningHttpServer } from '../fixtures/servers';
+import { resultText } from '../helpers/results';
 
 function connect(url: string, options: Partial<ConnectionOptions> = {}, transport: 'http' | 'sse' = 'http', headers: Record<string, string> = {}) {
   const lines: string[] = [];
@@ -12,7 +13,6 @@ function connect(url: string, options: Partial<ConnectionOptions> = {}, transpor
   return { c: new ServerConnection(httpServer('h', url, headers, transport), { log, ...options }), lines };
 }
 
-const text = (r: { content?: unknown[] }) => (r.content ?? []).map((b) => (b as { text?: string }).text ?? '').join('');
 const photoKeyword = (p: ElicitRequestParamsLoose) =>
   (p.requestedSchema as { properties: { photo: Record<string, unknown> } }).properties.photo['x-mcp-file'];
 
@@ -39,7 +39,7 @@ describe('2025-era fixture over Streamable HTTP', () => {
     try {
       assert.equal(c.transportInUse, 'http');
       assert.equal(c.state.kind === 'running' && c.state.era, 'legacy');
-      assert.equal(text(await c.callTool('echo', { text: 'over http' })), 'over http');
+      assert.equal(resultText(await c.callTool('echo', { text: 'over http' })), 'over http');
       await c.callTool('ask_file', {});
       assert.deepEqual(photoKeyword(seen[0]), { accept: ['image/png'], maxSize: 1000 });
     } finally {
@@ -75,7 +75,7 @@ describe('2025-era fixture over Streamable HTTP', () => {
     }, 'http', { Authorization: 'Bearer t0ken' });
     await c.start();
     try {
-      assert.deepEqual(JSON.parse(text(await c.callTool('ask_binary', {}))), { action: 'decline' });
+      assert.deepEqual(JSON.parse(resultText(await c.callTool('ask_binary', {}))), { action: 'decline' });
       assert.equal(origin, `http://127.0.0.1:${server.port}`);
       assert.equal(auth, 'Bearer t0ken');
     } finally {
@@ -95,7 +95,7 @@ describe('2025-era fixture that only speaks legacy HTTP+SSE', () => {
     try {
       assert.equal(c.transportInUse, 'sse');
       assert.ok(lines.some((l) => l.includes('Streamable HTTP answered 405')));
-      assert.equal(text(await c.callTool('echo', { text: 'via sse' })), 'via sse');
+      assert.equal(resultText(await c.callTool('echo', { text: 'via sse' })), 'via sse');
     } finally {
       await c.stop();
     }
@@ -113,8 +113,8 @@ describe('2026-era fixture over Streamable HTTP', () => {
     await c.start();
     try {
       assert.deepEqual(c.state, { kind: 'running', era: 'modern', protocolVersion: '2026-07-28' });
-      assert.equal(text(await c.callTool('echo', { text: 'modern http' })), 'modern http');
-      assert.match(text(await c.callTool('ask_file', {})), /accept/);
+      assert.equal(resultText(await c.callTool('echo', { text: 'modern http' })), 'modern http');
+      assert.match(resultText(await c.callTool('ask_file', {})), /accept/);
       assert.deepEqual(photoKeyword(seen[0]), { accept: ['image/png'], maxSize: 1000 });
     } finally {
       await c.stop();
@@ -130,7 +130,7 @@ describe('server-everything over HTTP', () => {
       await c.start();
       assert.equal(c.transportInUse, 'http');
       assert.ok(c.tools.some((t) => t.name === 'echo'));
-      assert.equal(text(await c.callTool('echo', { message: 'x' })), 'Echo: x');
+      assert.equal(resultText(await c.callTool('echo', { message: 'x' })), 'Echo: x');
       assert.ok((await c.callTool('get-structured-content', { location: 'Chicago' })).structuredContent);
     } finally {
       await c.stop();
@@ -145,7 +145,7 @@ describe('server-everything over HTTP', () => {
       await c.start();
       assert.equal(c.transportInUse, 'sse');
       assert.ok(!lines.some((l) => l.includes('Streamable HTTP answered')));
-      assert.equal(text(await c.callTool('echo', { message: 'y' })), 'Echo: y');
+      assert.equal(resultText(await c.callTool('echo', { message: 'y' })), 'Echo: y');
     } finally {
       await c.stop();
       await server.stop();

@@ -13,6 +13,7 @@ import {
 import { InputRefusedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
+import { resultText } from '../helpers/results';
 
 const log = new Logger(() => undefined, 'error');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==', 'base64');
@@ -39,7 +40,6 @@ class ScriptedUi implements ElicitationUi {
   reset(): void { this.forms = []; this.urls = []; }
 }
 
-const textOf = (r: { content?: unknown[] }) => (r.content ?? []).map((c) => (c as { text?: string }).text ?? '').join('\n');
 
 const everythingUi = new ScriptedUi();
 const everything = new ServerConnection(everythingStdio(), {
@@ -67,7 +67,7 @@ test("server-everything's form shows which server asks, and the answer goes back
   assert.equal(req!.message, 'Please provide inputs for the following fields:');
   assert.equal(req!.form.fields.length, 13);
   assert.equal(req!.values.integer, 42, 'defaults are pre-filled');
-  const text = textOf(result);
+  const text = resultText(result);
   assert.match(text, /Name: Ada/);
   assert.match(text, /"integer": 42/);
   assert.match(text, /"legacyTitledEnum": "pet-1"/);
@@ -83,8 +83,8 @@ test('an out-of-range answer is shown again with its errors, and only the correc
   assert.equal(everythingUi.forms.length, 2);
   assert.deepEqual(everythingUi.forms[1]!.errors, { '/integer': 'Must be at most 100.', '/email': 'Must be an email address.' });
   assert.equal(everythingUi.forms[1]!.values.integer, '500', 'the user sees what they typed');
-  assert.match(textOf(result), /"integer": 7/);
-  assert.doesNotMatch(textOf(result), /500/);
+  assert.match(resultText(result), /"integer": 7/);
+  assert.doesNotMatch(resultText(result), /500/);
 });
 
 test('a person may take longer than the call timeout to answer: the call is not cut off', async () => {
@@ -93,14 +93,14 @@ test('a person may take longer than the call timeout to answer: the call is not 
     return { action: 'accept', values: { ...req.values, name: 'Slow' } };
   };
   const result = await everything.callTool('trigger-elicitation-request', {}, { timeoutMs: 300 });
-  assert.match(textOf(result), /Name: Slow/);
+  assert.match(resultText(result), /Name: Slow/);
 });
 
 test('decline and cancel reach the server as distinct answers', async () => {
   everythingUi.onForm = () => ({ action: 'decline' });
-  assert.match(textOf(await everything.callTool('trigger-elicitation-request', {})), /declined/);
+  assert.match(resultText(await everything.callTool('trigger-elicitation-request', {})), /declined/);
   everythingUi.onForm = () => ({ action: 'cancel' });
-  assert.match(textOf(await everything.callTool('trigger-elicitation-request', {})), /cancelled/);
+  assert.match(resultText(await everything.callTool('trigger-elicitation-request', {})), /cancelled/);
 });
 
 test('without a person to ask again, an invalid answer is refused locally with the reason', async () => {
@@ -121,9 +121,9 @@ test('URL mode: the full URL and its domain are offered, and accept means consen
   const result = await everything.callTool('trigger-url-elicitation', { url: 'https://example.com/authorize?x=1', elicitationId: 'e-1' });
   assert.deepEqual(everythingUi.urls.map((u) => [u.server, u.url, u.domain, u.elicitationId, u.warnings.length]),
     [['everything', 'https://example.com/authorize?x=1', 'example.com', 'e-1', 0]]);
-  assert.match(textOf(result), /completed the URL elicitation/);
+  assert.match(resultText(result), /completed the URL elicitation/);
   everythingUi.onUrl = () => 'decline';
-  assert.doesNotMatch(textOf(await everything.callTool('trigger-url-elicitation', { url: 'https://example.com/b' })), /completed the URL/);
+  assert.doesNotMatch(resultText(await everything.callTool('trigger-url-elicitation', { url: 'https://example.com/b' })), /completed the URL/);
 });
 
 test('-32042: the required URL is offered, then the call is retried after the user says it is done', async () => {
@@ -136,7 +136,7 @@ test('-32042: the required URL is offered, then the call is retried after the us
   assert.equal(retries, 1);
   assert.equal(everythingUi.urls[0]!.url, 'https://modelcontextprotocol.io', 'first the prerequisite URL from the error');
   assert.equal(everythingUi.urls[1]!.url, 'https://example.com/after', 'then the retried call asks for its own');
-  assert.match(textOf(result), /completed the URL elicitation/);
+  assert.match(resultText(result), /completed the URL elicitation/);
 
   everythingUi.reset();
   everythingUi.onUrl = () => 'decline';
@@ -154,7 +154,7 @@ test('2026-07-28 MRTR: an x-mcp-file field survives to the form, and the picked 
   const photo = form.fields.find((f) => f.id === '/photo')!;
   assert.ok(photo.kind === 'file', 'x-mcp-file was not stripped from the requestedSchema');
   assert.deepEqual(photo.accept, ['image/png']);
-  const answer = JSON.parse(textOf(result));
+  const answer = JSON.parse(resultText(result));
   assert.equal(answer.action, 'accept');
   assert.equal(answer.content.photo, `data:image/png;base64,${PNG.toString('base64')}`);
   assert.deepEqual({ name: answer.content.name, age: answer.content.age, color: answer.content.color }, { name: 'Ada', age: 30, color: 'g' });
@@ -167,7 +167,7 @@ test('2025-11-25: an x-mcp-file field in a server-initiated elicitation survives
   const result = await era2025.callTool('ask_file', {});
   const photo = era2025Ui.forms[0]!.form.fields.find((f) => f.id === '/photo')!;
   assert.ok(photo.kind === 'file' && photo.maxSize === 1000, 'x-mcp-file was not stripped from the requestedSchema');
-  assert.equal(JSON.parse(textOf(result)).content.photo, `data:image/png;base64,${PNG.toString('base64')}`);
+  assert.equal(JSON.parse(resultText(result)).content.photo, `data:image/png;base64,${PNG.toString('base64')}`);
 });
 
 /** A started connection to a fixture whose questions `ui` answers, stopped after `body`. */
@@ -197,7 +197,7 @@ test('a 2026-era server that keeps asking is stopped after the round limit, with
 test('a file over its field limit is refused before reading, and the user is asked again', async () => {
   era2026Ui.reset();
   era2026Ui.onForm = (req) => ({ action: 'accept', values: { ...req.values, name: 'Ada' }, files: { photo: [req.attempt === 1 ? bigPng : dot] } });
-  const answer = JSON.parse(textOf(await era2026.callTool('profile', {})));
+  const answer = JSON.parse(resultText(await era2026.callTool('profile', {})));
   assert.match(era2026Ui.forms[1]!.errors!['/photo']!, /big\.png is 5 KiB \(5,070 bytes\).*at most 4 KiB/);
   assert.match(answer.content.photo, /^data:image\/png;base64,/);
 });
@@ -205,7 +205,7 @@ test('a file over its field limit is refused before reading, and the user is ask
 test('2026-07-28 URL mode: a punycode domain is shown with a warning and its Unicode form', async () => {
   era2026Ui.reset();
   era2026Ui.onUrl = () => 'accept';
-  const answer = JSON.parse(textOf(await era2026.callTool('open_site', {})));
+  const answer = JSON.parse(resultText(await era2026.callTool('open_site', {})));
   assert.deepEqual(answer, { action: 'accept' }, 'no content: accept is consent only');
   const [req] = era2026Ui.urls;
   assert.equal(req!.domain, 'xn--80ak6aa92e.com');
@@ -218,7 +218,7 @@ test('a replayed elicitationId reuses the answer only within one server session,
   ui.onUrl = () => 'accept';
   await withAskingServer('era2025-server.ts', 'replays', ui, async (conn) => {
     // ask_twice sends the same URL elicitation twice, then notifications/elicitation/complete.
-    assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_twice', {}))), [{ action: 'accept' }, { action: 'accept' }]);
+    assert.deepEqual(JSON.parse(resultText(await conn.callTool('ask_twice', {}))), [{ action: 'accept' }, { action: 'accept' }]);
     assert.equal(ui.urls.length, 1, 'the replay was answered from the first answer');
     await conn.callTool('ask_twice', {});
     assert.equal(ui.urls.length, 2, 'after completion the same id is a new question');
@@ -236,7 +236,7 @@ test('a consent is not carried over a crash either', async () => {
     await assert.rejects(conn.callTool('ask_url_then_crash', { id: 'c-1' }), /exit code 9/);
     assert.equal(conn.state.kind, 'crashed');
     await conn.start();
-    assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_url', { id: 'c-1' }))), { action: 'accept' });
+    assert.deepEqual(JSON.parse(resultText(await conn.callTool('ask_url', { id: 'c-1' }))), { action: 'accept' });
     assert.equal(ui.urls.length, 2, 'the user was asked again');
   });
 });
@@ -248,7 +248,7 @@ test('-32042: the call is retried when the server sends notifications/elicitatio
     const started = Date.now();
     // No manual retry control: only the completion notification can end the wait before the 20 s limit.
     const result = await callToolWithUrlElicitation(conn, 'needs_login', {}, ui, { log, completionTimeoutMs: 20_000 });
-    assert.equal(textOf(result), 'signed in');
+    assert.equal(resultText(result), 'signed in');
     assert.ok(Date.now() - started < 10_000);
     assert.deepEqual(ui.urls.map((u) => [u.url, u.elicitationId]), [['https://example.com/login', 'login-1']]);
   });
@@ -260,7 +260,7 @@ test('files that fit one by one but not together in one stdio message are a form
   const ui = new ScriptedUi();
   ui.onForm = (req) => (req.attempt === 1 ? { action: 'accept', values: {}, files: { first: [a], second: [b] } } : { action: 'decline' });
   await withAskingServer('recording-server.ts', 'two-files', ui, async (conn) => {
-    assert.deepEqual(JSON.parse(textOf(await conn.callTool('ask_two_files', {}))), { action: 'decline' });
+    assert.deepEqual(JSON.parse(resultText(await conn.callTool('ask_two_files', {}))), { action: 'decline' });
     assert.match(ui.forms[1]!.errors![''] ?? '', /2 files \(.*six-a\.png.*six-b\.png\) add up to 12 MiB .*; at most 7 MiB .* in one call/);
   });
 });

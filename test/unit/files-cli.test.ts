@@ -8,7 +8,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { applyFileOptions, describeFileSlots } from '../../src/cli/files';
@@ -16,6 +15,7 @@ import { ServerConnection } from '../../src/core/connection';
 import { DEFAULT_HTTP_MAX_BYTES, encodeDataUri, findFileSlots } from '../../src/core/files';
 import { InputRefusedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
+import { bundleServer } from '../helpers/bundle';
 
 const root = join(__dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'mcp-host-cli-files-'));
@@ -46,12 +46,7 @@ function recorded(): Recorded[] {
 
 interface Summary { files: Record<string, { mediaType?: string; size?: number; params?: Record<string, string>; filename?: string; mime_type?: string }>; plain: Record<string, unknown> }
 
-before(async () => {
-  await build({
-    entryPoints: [join(root, 'test/fixtures/file-server.ts')], outfile: serverJs,
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent', absWorkingDir: root,
-  });
-});
+before(() => bundleServer('test/fixtures/file-server.ts', serverJs));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const fixtureEnv = { ...process.env, FILE_FIXTURE_RECORD: recordFile } as Record<string, string>;

@@ -7,13 +7,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { z } from 'zod';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { encodeDataUri, findElicitationFileFields, findFileOutputs, findFileSlots } from '../../src/core/files';
+import { bundleServer } from '../helpers/bundle';
+import { resultText } from '../helpers/results';
 
-const root = join(__dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'mcp-host-demo-'));
 const serverJs = join(work, 'demo-server.js');
 
@@ -23,17 +23,8 @@ const PNG_URI = encodeDataUri(PNG, 'image/png');
 const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([3, 0, 2, 0, 0, 0, 0]), Buffer.from(';')]);
 const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffc000110801e00280030122000211010311 01ffd9'.replace(/ /g, ''), 'hex');
 
-type Text = { type: string; text: string };
-function textOf(result: { content?: unknown }): string {
-  return (result.content as Text[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-}
 
-before(async () => {
-  await build({
-    entryPoints: [join(root, 'examples/demo-server/server.ts')], outfile: serverJs,
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent', absWorkingDir: root,
-  });
-});
+before(() => bundleServer('examples/demo-server/server.ts', serverJs));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 interface Elicited { requestedSchema: unknown; message: string }
@@ -65,11 +56,11 @@ describe('demo server over stdio', () => {
   });
 
   test('describe_file reports type, size, SHA-256 and image dimensions for PNG, GIF and JPEG', async () => {
-    const png = textOf(await client.callTool({ name: 'describe_file', arguments: { file: PNG_URI } }));
+    const png = resultText(await client.callTool({ name: 'describe_file', arguments: { file: PNG_URI } }));
     assert.match(png, /Type: image\/png\nSize: 70 bytes\nSHA-256: eb5e04ca5064b43b28cd0a38f9866a23e4598b7946971463c6866a719714390c\nImage: PNG, 1 × 1 pixels/);
-    const gif = textOf(await client.callTool({ name: 'describe_file', arguments: { file: encodeDataUri(GIF, 'image/gif') } }));
+    const gif = resultText(await client.callTool({ name: 'describe_file', arguments: { file: encodeDataUri(GIF, 'image/gif') } }));
     assert.match(gif, /Image: GIF, 3 × 2 pixels/);
-    const jpeg = textOf(await client.callTool({ name: 'describe_file', arguments: { file: encodeDataUri(JPEG, 'image/jpeg') } }));
+    const jpeg = resultText(await client.callTool({ name: 'describe_file', arguments: { file: encodeDataUri(JPEG, 'image/jpeg') } }));
     assert.match(jpeg, /Image: JPEG, 640 × 480 pixels/);
   });
 
@@ -77,24 +68,24 @@ describe('demo server over stdio', () => {
     const big = encodeDataUri(Buffer.alloc(70 * 1024), 'application/octet-stream');
     const r = await client.callTool({ name: 'attach_note', arguments: { attachment: big, note: 'x' } });
     assert.equal(r.isError, true);
-    assert.equal(textOf(r), "Argument 'attachment' exceeds maxSize: received 71680 bytes, limit is 65536.");
+    assert.equal(resultText(r), "Argument 'attachment' exceeds maxSize: received 71680 bytes, limit is 65536.");
     const scheme = await client.callTool({ name: 'describe_file', arguments: { file: 'file:///etc/passwd' } });
     assert.equal(scheme.isError, true);
-    assert.match(textOf(scheme), /Argument 'file' uses the file: scheme/);
+    assert.match(resultText(scheme), /Argument 'file' uses the file: scheme/);
   });
 
   test('compare_images checks content, not the claimed type, and spots identical images', async () => {
     const fake = encodeDataUri(Buffer.from('%PDF-1.4\n'), 'image/png');
     const r = await client.callTool({ name: 'compare_images', arguments: { images: [PNG_URI, fake] } });
     assert.equal(r.isError, true);
-    assert.match(textOf(r), /Argument 'images\[1\]' claims image\/png but its content is application\/pdf/);
+    assert.match(resultText(r), /Argument 'images\[1\]' claims image\/png but its content is application\/pdf/);
     const same = await client.callTool({ name: 'compare_images', arguments: { images: [PNG_URI, PNG_URI, encodeDataUri(GIF, 'image/gif')] } });
-    assert.match(textOf(same), /Some of these images are identical/);
+    assert.match(resultText(same), /Some of these images are identical/);
   });
 
   test('attach_note files the note with the companion file name', async () => {
     const r = await client.callTool({ name: 'attach_note', arguments: { attachment: PNG_URI, file_name: 'dot.png', note: 'tiny' } });
-    assert.equal(textOf(r), 'Filed a note about "dot.png" (image/png, 70 bytes):\ntiny');
+    assert.equal(resultText(r), 'Filed a note about "dot.png" (image/png, 70 bytes):\ntiny');
   });
 
   test('export_report returns the file as a FileOutput and as an embedded resource', async () => {
@@ -136,7 +127,7 @@ for (const mode of ['legacy', 'auto'] as const) {
     const client = await connect(mode, receipt({ photo: PNG_URI, merchant: 'Corner Café', total: 4.5 }), seen);
     try {
       const r = await client.callTool({ name: 'receipt_from_photo', arguments: { category: 'meals' } });
-      assert.match(textOf(r), /^Recorded a receipt from Corner Café \(meals\): 4\.50\.\nPhoto: image\/png, 70 bytes, 1 × 1/);
+      assert.match(resultText(r), /^Recorded a receipt from Corner Café \(meals\): 4\.50\.\nPhoto: image\/png, 70 bytes, 1 × 1/);
       assert.equal(seen.length, 1);
       const fields = findElicitationFileFields(seen[0].requestedSchema);
       assert.deepEqual(fields.slots.map((s) => [s.label, s.accept, s.maxSize, s.required]), [['photo', ['image/*'], 5 * 1024 * 1024, true]]);
@@ -157,7 +148,7 @@ test('receipt_from_photo asks again when the photo is not an image (MRTR), and a
     const r = await client.callTool({ name: 'receipt_from_photo', arguments: {} });
     assert.equal(seen.length, 2);
     assert.match(seen[1].message, /Argument 'photo' has media type application\/pdf; accepted: image\/\*\./);
-    assert.equal(textOf(r), 'No receipt recorded (you chose decline).');
+    assert.equal(resultText(r), 'No receipt recorded (you chose decline).');
   } finally {
     await client.close();
   }
@@ -179,7 +170,7 @@ test('demo server serves Streamable HTTP on 127.0.0.1 with --http', async () => 
       const client = new Client({ name: 'demo-http', version: '1.0.0' }, { versionNegotiation: { mode } });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       const r = await client.callTool({ name: 'describe_file', arguments: { file: PNG_URI } });
-      assert.match(textOf(r), /Type: image\/png\nSize: 70 bytes/);
+      assert.match(resultText(r), /Type: image\/png\nSize: 70 bytes/);
       await client.close();
     }
   } finally {

@@ -2,8 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, writeFileSync, symlinkSync, existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, symlinkSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
@@ -11,6 +10,7 @@ import {
   downloadToFile, pathInsideWorkspace, planSave, resolveSave, toResultView, writeNewFile, RESULT_LIMITS,
 } from '../../src/core/results';
 import { stdioFixture } from '../fixtures/servers';
+import { tempDir } from '../helpers/tempDirs';
 
 const tool = { name: 'weather', outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] } };
 
@@ -103,7 +103,7 @@ test('a 30 MB text result is shown in part, kept whole for saving', () => {
 });
 
 test('saving never overwrites: a taken name gets a free one, and a file that appears meanwhile is not clobbered', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-save-'));
+  const dir = tempDir('mcp-save-');
   const item = { ref: 'content/0', name: '../../etc/passwd', source: 'inline' as const };
   const first = await planSave(item, dir);
   assert.equal(first, join(dir, 'passwd'), 'directories in a server-given name are dropped');
@@ -118,8 +118,8 @@ test('saving never overwrites: a taken name gets a free one, and a file that app
 });
 
 test('a path counts as inside the workspace only by its real path', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'mcp-ws-'));
-  const outside = mkdtempSync(join(tmpdir(), 'mcp-out-'));
+  const root = tempDir('mcp-ws-');
+  const outside = tempDir('mcp-out-');
   mkdirSync(join(root, 'sub'));
   writeFileSync(join(outside, 'secret'), 's');
   symlinkSync(outside, join(root, 'link'));
@@ -149,7 +149,7 @@ test('a presigned URL is downloaded only with consent, over HTTPS (or this machi
     res.on('close', () => clearInterval(timer));
   });
   try {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-dl-'));
+    const dir = tempDir('mcp-dl-');
     await assert.rejects(downloadToFile(`${base}/ok`, join(dir, 'a'), { consent: false, maxBytes: 100 }), /not agreed/);
     assert.equal(hits, 0, 'nothing is fetched without consent');
     await assert.rejects(downloadToFile('http://bucket.example.com/x', join(dir, 'b'), { consent: true, maxBytes: 100 }), /not HTTPS/);

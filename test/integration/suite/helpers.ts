@@ -24,10 +24,7 @@ export function workspaceFile(name: string): string {
   return vscode.Uri.joinPath(workspaceRoot(), name).fsPath;
 }
 
-/** All the text items of a result, one string. */
-export function resultText(view: { items: { kind: string; text?: string }[] }): string {
-  return view.items.map((i) => (i.kind === 'text' ? i.text : '')).join('\n');
-}
+export { viewText as resultText } from '../../helpers/results';
 
 export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
