@@ -1,6 +1,6 @@
 import {
-  Client, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport,
-  type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type JSONRPCResponse, type PriorDiscovery,
+  ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport,
+  type CallToolResult, type ClientCapabilities, type ClientContext, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -12,7 +12,9 @@ import {
   errorText,
 } from '../errors';
 import { Emitter, type Disposable } from '../events';
+import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { StdioProcessTransport } from './stdioTransport';
+import { tapTransport } from './transportTap';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
 } from './types';
@@ -25,97 +27,6 @@ const ELICITATION_MEMORY = 64;
 const ELICITATION_REPLAY_GRACE_MS = 10_000;
 
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
-
-/** The SDK client, with `mode: "binary"` (SEP-1306) elicitations routed around the SDK's mode/result checks. */
-class HostClient extends Client {
-  routeBinaryElicitation = false;
-  /**
-   * Each tool's top-level `inputFiles` (an older SEP-2356 draft's sidecar map) as the server sent it in
-   * tools/list: the SDK's Tool schema drops fields it does not know.
-   */
-  readonly toolInputFiles = new Map<string, unknown>();
-
-  protected override _onresponse(response: JSONRPCResponse): void {
-    const tools = (response as { result?: { tools?: unknown } }).result?.tools;
-    if (Array.isArray(tools)) {
-      for (const tool of tools as Array<{ name?: unknown; inputFiles?: unknown } | null>) {
-        if (typeof tool?.name !== 'string') continue;
-        if (tool.inputFiles === undefined) this.toolInputFiles.delete(tool.name);
-        else this.toolInputFiles.set(tool.name, tool.inputFiles);
-      }
-    }
-    super._onresponse(response);
-  }
-  private pausedTimeouts = 0;
-
-  /**
-   * Stops the timers of the requests in flight while a person answers an elicitation (SEP-2260: tolerate
-   * unbounded human delay); `resumeRequestTimeouts` restarts them in full. This reaches into the pinned
-   * SDK's Protocol internals (`_timeoutInfo`, `_resetTimeout`); a test fails if they change.
-   */
-  pauseRequestTimeouts(): void {
-    const timers = this.requestTimers();
-    if (!timers) return;
-    this.pausedTimeouts++;
-    for (const t of timers.values()) clearTimeout(t.timeoutId);
-  }
-
-  resumeRequestTimeouts(): void {
-    const timers = this.requestTimers();
-    if (!timers || this.pausedTimeouts === 0 || --this.pausedTimeouts > 0) return;
-    const reset = (this as unknown as { _resetTimeout?: (id: number) => boolean })._resetTimeout;
-    for (const [id, timer] of [...timers]) {
-      try { reset?.call(this, id); } catch { timer.onTimeout?.(); /* past its maxTotalTimeout: it times out now */ }
-    }
-  }
-
-  private requestTimers(): Map<number, { timeoutId: NodeJS.Timeout; onTimeout?: () => void }> | undefined {
-    const timers = (this as unknown as { _timeoutInfo?: unknown })._timeoutInfo;
-    return timers instanceof Map ? timers : undefined;
-  }
-
-  protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) {
-    const wrapped = super._wrapHandler(method, handler);
-    if (method !== 'elicitation/create') return wrapped;
-    return (request: JSONRPCRequest, ctx: ClientContext) =>
-      this.routeBinaryElicitation && (request.params as { mode?: unknown } | undefined)?.mode === 'binary'
-        ? handler(request, ctx)
-        : wrapped(request, ctx);
-  }
-}
-
-/** Installs trace logging of every JSON-RPC message on a transport. */
-function traceTraffic(transport: Transport, log: Logger): void {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    log.trace(() => `[host -> server] ${JSON.stringify(message)}`);
-    return send(message, options);
-  };
-  // Handlers are chained by the SDK (each new one calls the previous), so a depth guard logs a message once.
-  let depth = 0;
-  const originals = new WeakMap<object, NonNullable<Transport['onmessage']>>();
-  const traced = new WeakMap<object, NonNullable<Transport['onmessage']>>();
-  let current: Transport['onmessage'];
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    get: () => {
-      if (!current) return undefined;
-      let t = traced.get(current);
-      if (!t) {
-        const h = current;
-        t = (message, extra) => {
-          if (depth === 0) log.trace(() => `[server -> host] ${JSON.stringify(message)}`);
-          depth++;
-          try { h(message, extra); } finally { depth--; }
-        };
-        traced.set(h, t);
-        originals.set(t, h);
-      }
-      return t;
-    },
-    set: (h: Transport['onmessage']) => { current = h ? originals.get(h) ?? h : undefined; },
-  });
-}
 
 /** The ServerStartError somewhere in an error's cause chain (the SDK may wrap what the transport threw). */
 function startErrorIn(e: unknown): ServerStartError | undefined {
@@ -167,6 +78,7 @@ export class ServerConnection {
   private _resources: Resource[] = [];
   private client?: HostClient;
   private transport?: Transport;
+  private readonly toolInputFiles = new Map<string, unknown>();
   private transportKind?: TransportKind;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
@@ -346,7 +258,7 @@ export class ServerConnection {
       if (this.client !== client) return;
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
       if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
-      this._tools = tools.map((t) => (client.toolInputFiles.has(t.name) ? { ...t, inputFiles: client.toolInputFiles.get(t.name) } : t));
+      this._tools = tools.map((t) => (this.toolInputFiles.has(t.name) ? { ...t, inputFiles: this.toolInputFiles.get(t.name) } : t));
       this.listsEmitter.fire();
     })();
     const tracked = run.finally(() => { if (this.toolsRefresh === tracked) this.toolsRefresh = undefined; });
@@ -384,19 +296,44 @@ export class ServerConnection {
         ? new SSEClientTransport(new URL(server.url), { requestInit })
         : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
     }
-    // Always installed, so turning trace on later takes effect at once; lines are built only when it is on.
-    traceTraffic(transport, this.log);
     return transport;
+  }
+
+  /**
+   * The transport as the SDK sees it: incoming tools/list answers give each tool's `inputFiles` (the SDK's
+   * Tool schema drops fields it does not know), and every message is traced. Always installed, so turning
+   * trace on later takes effect at once; trace lines are built only when it is on.
+   */
+  private tapped(transport: Transport): Transport {
+    const log = this.log;
+    return tapTransport(transport, {
+      onIncoming: (message) => {
+        log.trace(() => `[server -> host] ${JSON.stringify(message)}`);
+        const tools = (message as { result?: { tools?: unknown } }).result?.tools;
+        if (Array.isArray(tools)) this.keepInputFiles(tools);
+      },
+      onOutgoing: (message) => log.trace(() => `[host -> server] ${JSON.stringify(message)}`),
+    });
+  }
+
+  /** Each tool's top-level `inputFiles` (an older SEP-2356 draft's sidecar map) as the server listed it. */
+  private keepInputFiles(tools: unknown[]): void {
+    for (const tool of tools as Array<{ name?: unknown; inputFiles?: unknown } | null>) {
+      if (typeof tool?.name !== 'string') continue;
+      if (tool.inputFiles === undefined) this.toolInputFiles.delete(tool.name);
+      else this.toolInputFiles.set(tool.name, tool.inputFiles);
+    }
   }
 
   private async connectOnce(kind: TransportKind, prior: PriorDiscovery | undefined): Promise<void> {
     const client = this.createClient();
     const transport = this.createTransport(kind);
+    this.toolInputFiles.clear();
     this.client = client;
     this.transport = transport;
     this.transportKind = kind;
     try {
-      await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, prior });
+      await client.connect(this.tapped(transport), { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, prior });
     } catch (e) {
       // The transport stays readable for the caller: it knows how a stdio process ended.
       this.client = undefined;
@@ -413,6 +350,9 @@ export class ServerConnection {
     const key = eraCacheKey(server);
     const started = Date.now();
     try {
+      // An SDK without the private members the host relies on fails here, by name, not later in silence.
+      const sdkProblem = sdkSeamProblem();
+      if (sdkProblem) throw new ServerStartError(sdkProblem);
       let prior = priorFrom(cache ? await cache.get(key) : undefined);
       let kind: TransportKind = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
       let toolsListed = false;

@@ -1,0 +1,88 @@
+// Every use of a private member of the MCP SDK (@modelcontextprotocol/client), in one place. Each one says
+// which public behaviour it stands in for and why; test/unit/sdk-seam.test.ts has a test per member that
+// fails if the SDK stops calling or keeping it, and checkSdkSeam() refuses to start a server on an SDK
+// that lacks one, naming the version this build was checked against, rather than behaving wrongly in silence.
+
+import { Client, type ClientContext, type JSONRPCRequest, type Result } from '@modelcontextprotocol/client';
+
+/** The SDK version these members were checked against; package.json pins exactly this one. */
+export const PINNED_SDK_VERSION = '2.4.0';
+
+/** A request timer as Protocol keeps it in `_timeoutInfo`. */
+interface RequestTimer { timeoutId: ReturnType<typeof setTimeout>; onTimeout?: () => void }
+
+/** The Protocol members used here, as they are in the pinned SDK. */
+interface ProtocolPrivates {
+  /** Protocol's timers of the requests in flight, by message id. */
+  _timeoutInfo?: unknown;
+  /** Re-arms one request's timer in full (throws past its maxTotalTimeout). */
+  _resetTimeout?: (messageId: number) => boolean;
+}
+
+/** The SDK client with the host's two departures from it. */
+export class HostClient extends Client {
+  /** Route SEP-1306 `mode: "binary"` elicitations around the SDK's checks (only when the host declared them). */
+  routeBinaryElicitation = false;
+  private pausedTimeouts = 0;
+
+  /**
+   * Private member: Protocol's `_wrapHandler` hook (protected, documented for subclasses, no public equivalent).
+   * Replaces: the Client's own wrapping of `elicitation/create`, which checks the mode and the result against the
+   * spec's form/url modes and would refuse a SEP-1306 `binary` elicitation and its upload answer. Only binary
+   * requests skip it; every other request keeps the SDK's checks.
+   */
+  protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'elicitation/create') return wrapped;
+    return (request: JSONRPCRequest, ctx: ClientContext) =>
+      this.routeBinaryElicitation && (request.params as { mode?: unknown } | undefined)?.mode === 'binary'
+        ? handler(request, ctx)
+        : wrapped(request, ctx);
+  }
+
+  /**
+   * Private members: Protocol's `_timeoutInfo` (the request timers) and `_resetTimeout` (re-arm one in full).
+   * Replaces: nothing public can pause a request's timeout. While a person answers an elicitation the timers of
+   * the requests in flight are stopped (SEP-2260: tolerate unbounded human delay) and restarted in full
+   * afterwards, so the call timeout measures the server, not the person.
+   */
+  pauseRequestTimeouts(): void {
+    const timers = this.requestTimers();
+    if (!timers) return;
+    this.pausedTimeouts++;
+    for (const t of timers.values()) clearTimeout(t.timeoutId);
+  }
+
+  resumeRequestTimeouts(): void {
+    const timers = this.requestTimers();
+    if (!timers || this.pausedTimeouts === 0 || --this.pausedTimeouts > 0) return;
+    const reset = (this as unknown as ProtocolPrivates)._resetTimeout;
+    for (const [id, timer] of [...timers]) {
+      try { reset?.call(this, id); } catch { timer.onTimeout?.(); /* past its maxTotalTimeout: it times out now */ }
+    }
+  }
+
+  private requestTimers(): Map<number, RequestTimer> | undefined {
+    const timers = (this as unknown as ProtocolPrivates)._timeoutInfo;
+    return timers instanceof Map ? (timers as Map<number, RequestTimer>) : undefined;
+  }
+}
+
+let checked: string | undefined | null = null;
+
+/**
+ * Whether the SDK in use still has every private member above; the reason when not (checked once per process).
+ * Returns undefined when all is well.
+ */
+export function sdkSeamProblem(): string | undefined {
+  if (checked !== null) return checked;
+  const proto = Client.prototype as unknown as Record<string, unknown>;
+  const missing: string[] = [];
+  if (typeof proto._wrapHandler !== 'function') missing.push('Protocol._wrapHandler');
+  if (typeof proto._resetTimeout !== 'function') missing.push('Protocol._resetTimeout');
+  const probe = new Client({ name: 'mcp-host-sdk-check', version: '0' }) as unknown as ProtocolPrivates;
+  if (!(probe._timeoutInfo instanceof Map)) missing.push('Protocol._timeoutInfo');
+  checked = missing.length === 0 ? undefined
+    : `this build of MCP Host was made for @modelcontextprotocol/client ${PINNED_SDK_VERSION}, but the SDK in use lacks ${missing.join(', ')}`;
+  return checked;
+}
