@@ -43,6 +43,18 @@ function definitionKey(def: ServerDefinition, declared: InputDefinition[]): stri
   return JSON.stringify([def, declared.filter((i) => used.has(i.id))]);
 }
 
+/** How long `deactivate` may take to stop every server: well under the time VS Code gives it. */
+export const SHUTDOWN_BUDGET_MS = 3000;
+
+/** The connection bundle, once the first server start has loaded it. */
+let connectionModule: typeof import('../core/connection/serverConnection.js') | undefined;
+
+/**
+ * The last resort when the extension host exits without a deactivate that finished: every stdio server's
+ * process group (detached, so it would outlive the host) is killed on the way out.
+ */
+process.on('exit', () => connectionModule?.killRemainingStdioServers());
+
 /** Settings read when a connection is created: changing one restarts the running servers. */
 const CONNECTION_SETTINGS = ['mcpHost.files.advertiseFileInputs', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds'];
 
@@ -237,6 +249,7 @@ export class ServerManager implements vscode.Disposable {
   }
 
   private async doStart(name: string): Promise<ServerConnection> {
+    if (this.shuttingDown) throw new Error('the window is closing');
     const server = this.requireServer(name);
     if (server.connection?.state.kind === 'running') return server.connection;
     if (!server.connection) server.connection = await this.createConnection(server);
@@ -268,7 +281,8 @@ export class ServerManager implements vscode.Disposable {
     server.setupError = undefined;
     const settings = readSettings();
     // Loaded on the first start: the MCP SDK is most of the bundle's start-up cost, and activation need not pay it.
-    const { ServerConnection } = await import('../core/connection/serverConnection.js');
+    connectionModule ??= await import('../core/connection/serverConnection.js');
+    const { ServerConnection } = connectionModule;
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,
@@ -347,13 +361,30 @@ export class ServerManager implements vscode.Disposable {
     return server;
   }
 
-  /** Stops every server (stdio servers get their graceful shutdown). */
-  async stopAll(): Promise<void> {
-    await Promise.allSettled([...this.servers.values()].map((s) => s.connection?.stop()));
+  /** `shutdown` was called: the window is going away and nothing starts any more. */
+  private shuttingDown = false;
+
+  /**
+   * Stops every server at once within SHUTDOWN_BUDGET_MS: stdin ended, SIGTERM to its process group after
+   * 1 s, SIGKILL after another; HTTP sessions closed meanwhile. Servers whose stop was already under way (a
+   * configuration change) are hurried too. Never waits on logging (a closed channel is ignored).
+   */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    const stops = [
+      ...[...this.servers.values()].map((s) => s.connection?.shutdown()),
+      connectionModule?.stopAllStdioServers(),
+    ];
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(stops),
+      new Promise((resolve) => { timer = setTimeout(resolve, SHUTDOWN_BUDGET_MS); }),
+    ]);
+    clearTimeout(timer);
   }
 
   dispose(): void {
-    void this.stopAll();
+    void this.shutdown();
     this.servers.clear();
     for (const c of this.channels.values()) c.dispose();
     for (const d of this.disposables) d.dispose();
