@@ -13,6 +13,7 @@ import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, Serv
 import { Logger, type LogLevel } from '../core/log';
 import { UPLOAD_MAX_BYTES } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
+import { ServerNotTrustedError, ServerTrust } from './serverTrust';
 import { readSettings } from './settings';
 
 export const USER_CONFIG_NAME = 'mcp.json';
@@ -87,6 +88,7 @@ export class ServerManager implements vscode.Disposable {
   private readonly starting = new Map<string, Promise<ServerConnection>>();
   private errors: ConfigError[] = [];
   private reloading: Promise<void> = Promise.resolve();
+  readonly trust: ServerTrust;
   /** Fires when a server is added, removed or changes state, or its lists change. */
   readonly onDidChange = this.changed.event;
 
@@ -97,6 +99,7 @@ export class ServerManager implements vscode.Disposable {
     private readonly elicitationFor: (server: ResolvedServer, log: Logger) => ElicitationHandler,
   ) {
     this.eraCache = new GlobalStateEraCache(context.globalState);
+    this.trust = new ServerTrust(context.workspaceState, () => this.userConfigUri.fsPath);
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
     const userWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, USER_CONFIG_NAME));
     for (const w of [watcher, userWatcher]) {
@@ -107,6 +110,7 @@ export class ServerManager implements vscode.Disposable {
         for (const s of this.servers.values()) void s.connection?.notifyRootsChanged();
         void this.reload();
       }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel();
         if (CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(key))) this.restartRunning('a setting it uses changed');
@@ -178,8 +182,14 @@ export class ServerManager implements vscode.Disposable {
     this.changed.fire();
     const autoStart = readSettings().autoStart && !this.loaded;
     this.loaded = true;
-    for (const name of this.servers.keys()) {
-      if (restarts.includes(name) || autoStart) void this.start(name).catch((e) => this.reportStartFailure(name, e));
+    for (const [name, server] of this.servers) {
+      // A restart of a changed definition goes through start(), so a changed command is asked about again.
+      if (!restarts.includes(name) && !autoStart) continue;
+      if (!vscode.workspace.isTrusted && !this.trust.isUserLevel(server.definition)) {
+        server.log.info('not started: the workspace is in Restricted Mode');
+        continue;
+      }
+      void this.start(name).catch((e) => this.reportStartFailure(name, e));
     }
   }
 
@@ -252,6 +262,7 @@ export class ServerManager implements vscode.Disposable {
     if (this.shuttingDown) throw new Error('the window is closing');
     const server = this.requireServer(name);
     if (server.connection?.state.kind === 'running') return server.connection;
+    await this.trust.ensureTrusted(server.definition);
     if (!server.connection) server.connection = await this.createConnection(server);
     await server.connection.start();
     return server.connection;
@@ -309,6 +320,7 @@ export class ServerManager implements vscode.Disposable {
   }
 
   reportStartFailure(name: string, error: unknown): void {
+    if (error instanceof ServerNotTrustedError && error.declined) return;   // the user's own answer
     const server = this.servers.get(name);
     void vscode.window.showErrorMessage(`MCP server "${name}" could not start: ${(error as Error).message ?? String(error)}`, 'Show Output')
       .then((choice) => { if (choice) server?.channel.show(true); });
