@@ -21,6 +21,7 @@ import { Logger, type LogLevel } from '../core/log';
 import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { applyFileOptions, describeFileSlots } from './files';
+import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
@@ -454,14 +455,9 @@ function errorExit(e: unknown): [string, number] {
 if (require.main === module) {
   // Output piped into `head` and the like: stop quietly once the reader has gone.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
-  // Ctrl-C cancels the call in flight (the server is told) and the command ends with 130. If it has not
-  // ended 3 s later (still connecting, say), it ends then; a second Ctrl-C ends it at once.
+  // Ctrl-C (or the parent's death) cancels the call in flight (the server is told), stops the servers, exits 130.
   const interrupt = new AbortController();
-  process.on('SIGINT', () => {
-    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
-    interrupt.abort();
-    setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
-  });
+  bindProcessLifetime(interrupt);
   void run(process.argv.slice(2), {
     stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,

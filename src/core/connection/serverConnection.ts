@@ -11,7 +11,7 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
 } from './errors';
 import { Emitter, type Disposable } from './events';
-import { StdioProcessTransport } from './stdioTransport';
+import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
 } from './types';
@@ -169,6 +169,8 @@ export class ServerConnection {
   private transportKind?: 'stdio' | 'http' | 'sse';
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  /** `shutdown` was called: nothing starts any more. */
+  private shutDown = false;
   /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
   private fellBackToSse = false;
   private toolsRefresh?: Promise<void>;
@@ -211,6 +213,22 @@ export class ServerConnection {
 
   stop(): Promise<void> {
     return this.serial(() => this.doStop());
+  }
+
+  /**
+   * Stops the server for a host that is going away, in about 3 × `graceMs`: not queued behind a start or stop
+   * under way (either is cut short), stdin ended, SIGTERM to its process group after `graceMs`, SIGKILL after
+   * another; an HTTP session is closed (DELETE) meanwhile. No start is made after it.
+   */
+  async shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+    this.shutDown = true;
+    const transport = this.transport;
+    if (transport instanceof StdioProcessTransport) transport.hurry(graceMs);
+    await Promise.all([
+      this.doStop(),
+      // A stop already under way has let go of its client: wait for its process here.
+      transport instanceof StdioProcessTransport ? transport.close() : undefined,
+    ]);
   }
 
   restart(): Promise<void> {
@@ -389,6 +407,7 @@ export class ServerConnection {
   }
 
   private async connectOnce(kind: 'stdio' | 'http' | 'sse', prior: PriorDiscovery | undefined): Promise<void> {
+    if (this.shutDown) throw new ServerStartError('the host is shutting down');
     const client = this.createClient();
     const transport = this.createTransport(kind);
     this.client = client;
@@ -623,3 +642,6 @@ export class ServerConnection {
 }
 
 export type { Disposable };
+// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
+// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
+export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
