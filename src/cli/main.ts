@@ -16,13 +16,14 @@ import {
 } from '../core/connection';
 import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
-import { formatBytes, redactDataUris } from '../core/files';
+import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { applyFileOptions, describeFileSlots } from './files';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
+import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -30,7 +31,8 @@ export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
-                [--url-wait SECONDS] [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
+                [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
+                [--save-files DIR] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --config defaults to .vscode/mcp.json in the current directory.
@@ -38,7 +40,11 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
-  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).`;
+  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
+  --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
+  --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
+    are uploaded (default ${formatBytes(DEFAULT_INLINE_UP_TO_BYTES)}, never above the transport's inline limit).
+  --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).`;
 
 /** An error that ends the command with a given exit code. */
 export class CliError extends Error {
@@ -64,15 +70,19 @@ export interface ParsedArgs {
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
+  /** Declare SEP-2631 out-of-band transfer (off with --no-file-transfer). */
+  fileTransfer: boolean;
+  inlineMax?: number;
+  saveFiles?: string;
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait']);
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads']);
+const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true };
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -85,6 +95,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (eq !== -1) throw usageError(`${name} takes no value`);
       if (name === '--json') parsed.json = true;
       else if (name === '--verbose') parsed.verbose = true;
+      else if (name === '--no-file-transfer') parsed.fileTransfer = false;
       else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
@@ -100,6 +111,13 @@ export function parseArgs(argv: string[]): ParsedArgs {
           const ms = Number(value);
           if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
           parsed.timeout = ms;
+          break;
+        }
+        case '--save-files': parsed.saveFiles = value; break;
+        case '--inline-max': {
+          const bytes = Number(value);
+          if (value.trim() === '' || !Number.isInteger(bytes) || bytes < 1) throw usageError(`--inline-max must be a whole number of bytes above 0 (got "${value}")`);
+          parsed.inlineMax = bytes;
           break;
         }
         case '--url-wait': {
@@ -221,10 +239,10 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false) {
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, files = false) {
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
-    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false },
+    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
   });
   try {
     await connection.start();
@@ -247,10 +265,11 @@ export function resultText(view: ResultView): string {
       case 'resourceLink': lines.push(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`); break;
       case 'resourceBlob': lines.push(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`); break;
       case 'fileOutput': lines.push(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`); break;
+      case 'file': lines.push(fileOutputLine(item)); break;
       case 'unknown': lines.push(`[${item.type} content]`); break;
     }
   }
-  if (!view.items.some((i) => i.kind !== 'fileOutput') && view.structured?.json !== undefined) lines.push(view.structured.json);
+  if (!view.items.some((i) => i.kind !== 'fileOutput' && i.kind !== 'file') && view.structured?.json !== undefined) lines.push(view.structured.json);
   return terminalText(lines.join('\n'));
 }
 
@@ -330,12 +349,14 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
+    limits: { transfer },
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads);
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, a.fileTransfer);
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -344,7 +365,13 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       const names = connection.tools.map((t) => terminalLine(t.name, 100));
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
-    await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log);
+    await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log, {
+      limits: { transfer },
+      uploader: connection.files,
+      server: connection.name,
+      ...(io.interrupt ? { signal: io.interrupt } : {}),
+      uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
+    });
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
       log,
@@ -368,6 +395,11 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       // Text over the display cap is shown in part (previews do not apply to a terminal).
       const notes = view.warnings.filter((w) => !/preview/.test(w));
       if (notes.length) io.stderr.write(`mcp-host: ${notes.join(' ')} --json prints the whole result.\n`);
+    }
+    if (a.saveFiles !== undefined) {
+      for (const path of await saveFileOutputs(view, result, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
+        io.stderr.write(`saved ${terminalText(path)}\n`);
+      }
     }
     const structured = view.structured;
     if (structured?.status === 'invalid' || structured?.status === 'missing') {

@@ -3,7 +3,9 @@ import {
   type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type JSONRPCResponse, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import { FileTransfers } from '../files/transfer/client';
+import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -35,6 +37,7 @@ class HostClient extends Client {
   readonly toolInputFiles = new Map<string, unknown>();
 
   protected override _onresponse(response: JSONRPCResponse): void {
+    shieldDraftShapes((response as { result?: unknown }).result);
     const tools = (response as { result?: { tools?: unknown } }).result?.tools;
     if (Array.isArray(tools)) {
       for (const tool of tools as Array<{ name?: unknown; inputFiles?: unknown } | null>) {
@@ -255,6 +258,7 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
+    if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
     return caps as ClientCapabilities;
   }
 
@@ -311,6 +315,7 @@ export class ServerConnection {
     const mode = params.mode ?? 'form';
     this.log.info(`the server asks for input (${mode} elicitation)`);
     const context: ElicitationContext = { server: this.name, signal: ctx.mcpReq.signal };
+    if (this.files.enabled) context.uploader = this.files;
     if (mode === 'binary') {
       const token = (params._meta as { progressToken?: string | number } | undefined)?.progressToken ?? ctx.mcpReq._meta?.progressToken;
       context.progressToken = token;
@@ -598,10 +603,10 @@ export class ServerConnection {
     // The SDK validates against the definition it is given; one without an outputSchema means "do not".
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
-      return await client.callTool({ name, arguments: args }, {
+      return restoreDraftShapes(await client.callTool({ name, arguments: args }, {
         signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
-      }) as CallToolResult;
+      }) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
@@ -612,10 +617,10 @@ export class ServerConnection {
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
     try {
-      return await client.readResource({ uri }, {
+      return restoreDraftShapes(await client.readResource({ uri }, {
         signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
-      });
+      }));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
     }
@@ -630,6 +635,30 @@ export class ServerConnection {
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
     }
+  }
+
+  /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
+  async request<T>(method: string, params: Record<string, unknown>, schema: ZodType<T>, opts: CallOptions = {}): Promise<T> {
+    const client = this.requireClient();
+    try {
+      return await client.request({ method, params }, schema, {
+        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      }) as T;
+    } catch (e) {
+      throw this.requestError(e, method, opts.signal, undefined);
+    }
+  }
+
+  /** The MCP server's URL, or undefined for a stdio server (a process on this machine). */
+  get serverUrl(): string | undefined {
+    return this.server.transport === 'stdio' ? undefined : this.server.url;
+  }
+
+  private _files?: FileTransfers;
+  /** SEP-2631 out-of-band upload and download for this server (enabled when the `files` capability is declared). */
+  get files(): FileTransfers {
+    this._files ??= new FileTransfers(this, this.options.capabilities?.files === true);
+    return this._files;
   }
 
   /** Stops the server and drops every listener. */
