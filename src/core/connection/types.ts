@@ -1,6 +1,7 @@
 import type { Implementation, ProtocolEra, Root } from '@modelcontextprotocol/client';
 import type { Logger } from '../log';
 import type { EraCache } from './eraCache';
+import type { McpLogLevel } from './serverLog';
 
 export type { ProtocolEra };
 
@@ -74,6 +75,8 @@ export interface ConnectionOptions {
     /** Declare SEP-1306 `elicitation.binary` and route `mode: "binary"` requests to `elicitation`. */
     binaryElicitation?: BinaryElicitationOptions | false;
   };
+  /** The least severe server log message wanted (`logging/setLevel`, or `_meta` in 2026-07-28); unset: the server decides. */
+  serverLogLevel?: McpLogLevel;
   /** 2026-07-28 multi-round-trip requests: how many input rounds one call may take (default 10). */
   inputRequired?: { maxRounds?: number };
   /** Default per-call timeout (default 60 s); time spent in elicitation handlers is not counted, progress restarts it. */
