@@ -429,7 +429,7 @@ export class ServerConnection {
     const level = this.serverLogLevel;
     if (!level || client.getProtocolEra() === 'modern' || !client.getServerCapabilities()?.logging) return;
     await client.setLoggingLevel(level).then(
-      () => this.log.debug(`server log level set to ${level}`),
+      () => this.log.info(`asked the server for log messages from ${level} up`),
       (e) => this.log.warn(`logging/setLevel ${level}: ${describe(e)}`));
   }
 
