@@ -4,6 +4,7 @@ import {
   type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -237,6 +238,7 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
+    if (this.options.capabilities?.apps) caps.extensions = { [UI_EXTENSION_ID]: UI_CAPABILITY };
     return caps as ClientCapabilities;
   }
 
