@@ -3,6 +3,7 @@
 //   5 the tool reported isError, its structured content broke its output schema, a URL it required was
 //   not visited, or the server answered with a JSON-RPC error.
 // In text mode everything a server supplies is printed terminal-safe (control characters shown, not obeyed).
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -14,11 +15,12 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
   ServerStartError, isMcpLogLevel, type ElicitationHandler, type McpLogLevel,
 } from '../core/connection';
+import { offeredToUser, toolAppUri } from '../core/apps';
 import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
 import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
+import { promptResultView, RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { cliFeatureOptions, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
@@ -30,11 +32,13 @@ export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130
 
 export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
-  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
+  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
                 [--save-files DIR] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
+  mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
+                                                          or its bytes to a new FILE
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
@@ -70,6 +74,8 @@ export interface ParsedArgs {
   timeout?: number;
   /** --url-wait, in milliseconds. */
   urlWaitMs?: number;
+  /** --out FILE: where `resource read` writes the resource's bytes. */
+  out?: string;
   json: boolean;
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
@@ -83,7 +89,7 @@ export interface ParsedArgs {
 }
 
 const VALUE_OPTIONS = new Set([
-  '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level',
+  '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
 ]);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
 
@@ -121,6 +127,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
           parsed.logLevel = level;
           break;
         }
+        case '--out': parsed.out = value; break;
         case '--timeout': {
           const ms = Number(value);
           if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
@@ -295,6 +302,8 @@ function toolLine(tool: Tool): string {
   const parts = [terminalLine(tool.name, 100)];
   if (title && title !== tool.name) parts.push(`(${terminalLine(title, 100)})`);
   if (tool.description) parts.push(`— ${terminalLine(tool.description, 200)}`);
+  const app = toolAppUri(tool);
+  if (app) parts.push(`[app ${terminalLine(app, 200)}]`);
   return parts.join('  ');
 }
 
@@ -320,7 +329,8 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
     } else {
-      for (const tool of connection.tools) {
+      // Tools only an app may call (visibility ["app"]) are not offered; --json lists everything.
+      for (const tool of connection.tools.filter(offeredToUser)) {
         io.stdout.write(`${toolLine(tool)}\n`);
         for (const line of describeFileSlots(tool)) io.stdout.write(`    ${terminalLine(line, 300)}\n`);
       }
@@ -405,7 +415,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     // Validated against the tool as listed now (a list_changed during the call re-lists before this).
     const view = toResultView(result, connection.tools.find((t) => t.name === toolName) ?? tool);
     if (a.json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
     } else {
       const text = resultText(view);
       (view.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
@@ -427,6 +437,52 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       return EXIT.toolError;
     }
     return view.isError ? EXIT.toolError : EXIT.ok;
+  });
+}
+
+/**
+ * The result as received; for a tool with an app, its `_meta` also carries the tool's `ui` (the app's
+ * `resourceUri`), so a script can read the app with `mcp-host resource read`. The result's own keys win.
+ */
+function withToolUi<R extends { _meta?: Record<string, unknown> }>(result: R, tool: Tool): R {
+  const uri = toolAppUri(tool);
+  if (!uri) return result;
+  const ui = tool._meta?.ui && typeof tool._meta.ui === 'object' ? tool._meta.ui : { resourceUri: uri };
+  return { ...result, _meta: { ui, ...result._meta } };
+}
+
+async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [verb, uri, ...extra] = a.positional;
+  if (verb !== 'read') throw usageError(verb ? `unknown resource command "${verb}" (only "read")` : 'resource needs a command: read URI');
+  if (!uri) throw usageError('resource read needs the URI of a resource');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  if (a.out !== undefined && a.json) throw usageError('--out and --json do not go together');
+  const outPath = a.out === undefined ? undefined : resolve(io.cwd, a.out);
+  if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  return withConnection(connection, io, async () => {
+    const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
+    if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
+    const contents = read.contents ?? [];
+    if (outPath) {
+      if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
+      const item = contents[0];
+      const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
+      await writeNewFile(outPath, bytes);
+      io.stderr.write(`mcp-host: wrote ${formatBytes(bytes.length)} to ${outPath}\n`);
+      return EXIT.ok;
+    }
+    for (const item of contents) {
+      if ('text' in item && typeof item.text === 'string') {
+        io.stdout.write(item.text.endsWith('\n') ? terminalText(item.text) : `${terminalText(item.text)}\n`);
+      } else if ('blob' in item && typeof item.blob === 'string') {
+        const size = Math.floor(item.blob.length * 3 / 4);
+        io.stdout.write(`${terminalText(`[resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}, ${formatBytes(size)}]`)}\n`);
+        io.stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
+      }
+    }
+    return EXIT.ok;
   });
 }
 
@@ -470,6 +526,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
+      case 'resource': return await commandResource(a, io);
       case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);

@@ -310,7 +310,7 @@ export class ServerManager implements vscode.Disposable {
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
       eraCache: this.eraCache,
-      capabilities: { fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
     });

@@ -4,6 +4,7 @@ import {
   type Prompt, type ReadResourceResult, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
 import { z, type ZodType } from 'zod';
+import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import type { ResolvedServer } from '../config/types';
@@ -280,6 +281,7 @@ export class ServerConnection {
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
     if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
+    if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
     return caps as ClientCapabilities;
   }
 

@@ -75,6 +75,8 @@ export interface ConnectionOptions {
   capabilities?: {
     /** Declare the SEP-2356 `fileInputs: {}` capability (a compatibility toggle; off by default). */
     fileInputs?: boolean;
+    /** Declare the MCP Apps extension (`extensions["io.modelcontextprotocol/ui"]`): the host renders app interfaces. */
+    apps?: boolean;
     /** Declare SEP-1306 `elicitation.binary` and route `mode: "binary"` requests to `elicitation`. */
     binaryElicitation?: BinaryElicitationOptions | false;
     /** Declare SEP-2631 `files: {upload, download, transports: ["https"]}` and allow out-of-band transfer. */
