@@ -24,6 +24,7 @@ import { promptResultView, RESULT_LIMITS, toResultView, writeNewFile, type Resul
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { cliFeatureOptions, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
+import { commandHelp, generalHelp, VERSION } from './help';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
 import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
@@ -86,6 +87,10 @@ export interface ParsedArgs {
   saveFiles?: string;
   /** --log-level: the server's log messages from this level up are printed to stderr. */
   logLevel?: McpLogLevel;
+  /** --help / -h: show the help of the command given (or the whole help) instead of running it. */
+  help?: boolean;
+  /** --version / -V */
+  version?: boolean;
 }
 
 const VALUE_OPTIONS = new Set([
@@ -151,7 +156,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
         }
       }
     } else if (arg === '-h' || arg === '--help') {
-      parsed.command = 'help';
+      parsed.help = true;
+    } else if (arg === '-V' || arg === '--version') {
+      parsed.version = true;
     } else if (arg.startsWith('-')) {
       throw usageError(`unknown option ${arg}`);
     } else if (!parsed.command) {
@@ -521,19 +528,32 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const a = parseArgs(argv);
+    if (a.version) { io.stdout.write(`${VERSION}\n`); return EXIT.ok; }
+    if (a.help || a.command === 'help') return showHelp(a.command === 'help' ? a.positional[0] : a.command, io);
     switch (a.command) {
       case 'servers': return await commandServers(a, io);
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
       case 'resource': return await commandResource(a, io);
-      case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
     }
   } catch (e) {
     return report(e, io);
   }
+}
+
+/** `mcp-host --help`, `mcp-host COMMAND --help`, `mcp-host help [COMMAND]`. */
+function showHelp(command: string | undefined, io: CliIo): number {
+  if (!command) {
+    io.stdout.write(`${generalHelp(USAGE)}\n`);
+    return EXIT.ok;
+  }
+  const help = commandHelp(USAGE, command);
+  if (!help) throw usageError(`unknown command "${command}"`);
+  io.stdout.write(`${help}\n`);
+  return EXIT.ok;
 }
 
 /** Writes the error for the user and returns its exit code. */
