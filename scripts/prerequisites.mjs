@@ -16,7 +16,7 @@ const MIN_NODE_MAJOR = 20;
 
 /** Each Debian package with the test that tells it is there. */
 const SYSTEM_PACKAGES = [
-  { name: 'chromium', present: () => onPath('chromium') || existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'), workbench: true },
+  { name: 'chromium', present: () => (process.env.CHROMIUM_PATH ? existsSync(process.env.CHROMIUM_PATH) : onPath('chromium')), workbench: true },
   { name: 'libkrb5-dev', present: () => existsSync('/usr/include/gssapi/gssapi.h') || existsSync('/usr/include/krb5.h'), workbench: true },
   { name: 'python3', present: () => onPath('python3'), workbench: true },
   { name: 'make', present: () => onPath('make'), workbench: true },
@@ -118,7 +118,14 @@ export async function ensurePrerequisites({ workbench = true } = {}) {
   if (workbench) await ensureWorkbenchTools();
 }
 
+// `node scripts/prerequisites.mjs [--no-workbench] [--system-only]`
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await ensurePrerequisites({ workbench: !process.argv.includes('--no-workbench') });
+  const workbench = !process.argv.includes('--no-workbench');
+  if (process.argv.includes('--system-only')) {
+    checkNode();
+    ensureSystemPackages({ workbench });
+  } else {
+    await ensurePrerequisites({ workbench });
+  }
   console.log('[prerequisites] ready');
 }

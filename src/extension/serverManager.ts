@@ -13,6 +13,7 @@ import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, Serv
 import { Logger, type LogLevel } from '../core/log';
 import { UPLOAD_MAX_BYTES } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
+import { mcpLevelOfChannel } from './serverLogLevel';
 import { ServerNotTrustedError, ServerTrust } from './serverTrust';
 import { readSettings } from './settings';
 
@@ -230,10 +231,19 @@ export class ServerManager implements vscode.Disposable {
 
   private createServer(definition: ServerDefinition, declaredInputs: InputDefinition[]): ManagedServer {
     const existingChannel = this.channels.get(definition.name);
-    const channel = existingChannel ?? vscode.window.createOutputChannel(`MCP: ${definition.name}`, { log: true });
+    const channel = existingChannel ?? this.createChannel(definition.name);
     this.channels.set(definition.name, channel);
     const log = new Logger((level, message) => writeLog(channel, level, message), logLevel());
     return { name: definition.name, definition, declaredInputs, channel, log };
+  }
+
+  private createChannel(name: string): vscode.LogOutputChannel {
+    const channel = vscode.window.createOutputChannel(`MCP: ${name}`, { log: true });
+    // The server is asked for the messages its channel shows (logging/setLevel, or each request's _meta).
+    this.disposables.push(channel.onDidChangeLogLevel((level) => {
+      void this.servers.get(name)?.connection?.setServerLogLevel(mcpLevelOfChannel(level));
+    }));
+    return channel;
   }
 
   /** Channels outlive a server's config changes so its history stays in one place. */
@@ -300,8 +310,9 @@ export class ServerManager implements vscode.Disposable {
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
       eraCache: this.eraCache,
-      capabilities: { fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
+      serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
     });
     let previous = connection.state.kind;
     connection.onDidChangeState((state) => {

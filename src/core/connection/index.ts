@@ -1,4 +1,5 @@
-export { ServerConnection, type ToolCallOptions } from './serverConnection';
+export { LIST_MAX_PAGES, ServerConnection, type ServerLogMessage, type ToolCallOptions } from './serverConnection';
+export * from './serverLog';
 export * from './types';
 export * from './errors';
 export { type EraCache, type EraCacheEntry, InMemoryEraCache, eraCacheKey, priorFrom, LEGACY_ERA_MAX_AGE_MS } from './eraCache';
