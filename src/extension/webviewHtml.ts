@@ -1,5 +1,5 @@
 // The HTML of every MCP Host webview: a strict CSP with a per-render nonce and nothing inline
-// but the one nonce'd script tag that loads media/webview.js. Kept free of `vscode` so it is
+// but the one nonce'd script tag that loads media/webview.js. "Loading…" shows until the app renders. Kept free of `vscode` so it is
 // tested in plain Node.
 
 export interface WebviewHtmlParts {
@@ -37,7 +37,7 @@ export function webviewHtml(parts: WebviewHtmlParts): string {
 <title>${escapeHtml(parts.title)}</title>
 </head>
 <body>
-<main id="app"></main>
+<main id="app"><p class="loading" role="status">Loading…</p></main>
 <script nonce="${attr(parts.nonce)}" src="${attr(parts.scriptUri)}"></script>
 </body>
 </html>`;

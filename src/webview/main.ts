@@ -6,10 +6,10 @@ import type { FieldErrors } from '../core/forms/model';
 import type { SaveItem } from '../core/results/model';
 import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, ToolPanelInit } from '../shared/protocol';
 import { Bridge } from './bridge';
-import { h, icon, replaceChildren } from './dom';
+import { h, icon, longText, replaceChildren } from './dom';
 import { FormView } from './form';
 import { percent } from './format';
-import { renderResult } from './results';
+import { failedValidation, renderResult } from './results';
 import { clientErrors, withoutSecrets } from './values';
 
 const VALIDATE_DELAY_MS = 300;
@@ -101,7 +101,7 @@ class App {
         break;
       case 'callEnded':
         if (this.state?.runningCallId === message.callId) this.setRunning(undefined);
-        this.status.className = `status${message.outcome === 'failed' ? ' error' : ''}`;
+        this.status.className = `status${message.outcome === 'failed' || (message.outcome === 'done' && newestFailed(this.panel)) ? ' error' : ''}`;
         this.status.textContent = message.outcome === 'cancelled' ? 'Cancelled.' : message.outcome === 'failed' ? `Failed: ${message.error ?? 'unknown error'}` : resultAnnouncement(this.panel);
         break;
       case 'uploadProgress':
@@ -145,7 +145,7 @@ class App {
       {},
       h('h1', {}, heading.title),
       h('div', { className: 'server' }, icon('server'), ' ', heading.server),
-      heading.description ? h('p', { className: 'description' }, heading.description) : null,
+      heading.description ? longText(heading.description, 'description') : null,
     );
     const parts: HTMLElement[] = [header];
     if (panel.kind === 'elicitation') parts.push(h('p', { className: 'message', attrs: { 'aria-label': 'Message' } }, panel.message));
@@ -165,7 +165,7 @@ class App {
     }
     if (panel.kind === 'tool') parts.push(this.toolStatus(), this.results);
     replaceChildren(this.root, ...parts);
-    if ('answered' in panel && panel.answered) this.answered('Sent.');
+    if ('answered' in panel && panel.answered) this.answered('Sending…');
     if (panel.kind === 'tool') {
       this.renderResults(panel.results);
       this.setRunning(this.state?.runningCallId);
@@ -361,7 +361,8 @@ class App {
     } else {
       this.bridge.send({ type: 'answer', action });
     }
-    this.answered(action === 'accept' ? 'Sent.' : action === 'decline' ? 'Declined.' : 'Cancelled.');
+    // An accepted answer is on its way until the host closes the panel (a file confirmation may still be open).
+    this.answered(action === 'accept' ? 'Sending…' : action === 'decline' ? 'Declined.' : 'Cancelled.');
   }
 
   /** After an answer the buttons are disabled: the host closes the panel (or re-inits it for a new question). */
@@ -383,11 +384,17 @@ class App {
   }
 }
 
+function newestFailed(panel: PanelInit | undefined): boolean {
+  const newest = panel?.kind === 'tool' ? panel.results[0] : undefined;
+  return newest !== undefined && (newest.view.isError || failedValidation(newest.view));
+}
+
 /** What the status region says when a call ends with a result (screen readers announce it). */
 function resultAnnouncement(panel: PanelInit | undefined): string {
   const newest = panel?.kind === 'tool' ? panel.results[0] : undefined;
   if (!newest) return 'Done.';
-  return newest.view.isError ? 'The tool returned an error; see Results.' : 'New result; see Results.';
+  if (newest.view.isError) return 'The tool returned an error; see Results.';
+  return failedValidation(newest.view) ? "The result failed the tool's output schema; see Results." : 'New result; see Results.';
 }
 
 /** The host as written in the URL (punycode stays punycode), or '' when it does not parse. */
