@@ -63,6 +63,16 @@ test('COMMAND --help shows that command only, with its options, TARGET and exit 
   assert.doesNotMatch((await cli(['servers', '--help'])).out, /^TARGET/m);
 });
 
+test('every option of a command\'s synopsis is explained in its help', async () => {
+  for (const command of COMMANDS) {
+    const help = (await cli([command, '--help'])).out;
+    const [synopsis, explained] = [help.slice(0, help.indexOf('\n\n')), help.slice(help.indexOf('\n\n'))];
+    for (const [option] of synopsis.matchAll(/--[\w-]+/g)) {
+      assert.match(explained, new RegExp(`^\\s+${option}\\b`, 'm'), `mcp-host ${command} --help explains ${option}`);
+    }
+  }
+});
+
 test('help for an unknown command is a usage error (exit 1) that names it', async () => {
   for (const argv of [['frobnicate', '--help'], ['help', 'frobnicate']]) {
     const r = await cli(argv);
