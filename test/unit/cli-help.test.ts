@@ -2,22 +2,12 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { run, USAGE, type CliIo } from '../../src/cli/main';
+import { USAGE } from '../../src/cli/main';
+import { runCli } from '../fixtures/cli';
 import { repoRoot } from '../fixtures/servers';
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: process.env, cwd: repoRoot, interactive: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[]) => runCli(argv);
 
 const COMMANDS = [...USAGE.matchAll(/^ {2}mcp-host (\w+)/gm)].map((m) => m[1]);
 
