@@ -103,6 +103,8 @@ class App {
         break;
       case 'result':
         this.addResult({ id: message.callId, at: Date.now(), view: message.view });
+        // For `npm run bench`: when the plain result was on screen.
+        performance.mark(`mcp-host:result:${message.callId}`);
         break;
       case 'callEnded':
         if (this.state?.runningCallId === message.callId) this.setRunning(undefined);
@@ -361,6 +363,7 @@ class App {
     if (panel?.kind !== 'tool' || this.state?.runningCallId !== undefined) return;
     if (!this.checkBeforeSending()) return;
     this.status.textContent = '';
+    performance.mark('mcp-host:submit');
     this.bridge.send({ type: 'submit', values: panel.values });
   }
 

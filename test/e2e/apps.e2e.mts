@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
-import { dialog, newestResult, runToolFromPalette } from './steps.mjs';
+import { dialog, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, withWorkbench } from './workbench.mjs';
 
 const vanillaEntry = join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
@@ -39,6 +39,11 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       wb.browser.on('page', (p) => popups.push(p));
 
       // 1. The tool is marked as an app in Run Tool; its app renders above the plain result, which stays.
+      const pickRow = wb.quickPickRow('Get Time').filter({ hasText: 'vanilla' }).first();
+      await openQuickPick(wb, 'MCP: Run Tool…', 'MCP: Run Tool', 'Get Time', pickRow);
+      assert.match(await pickRow.innerText(), /App — Returns the current server time/);
+      assert.equal(await wb.quickPickRow('report').count(), 0, 'an app-only tool is not offered');
+      await wb.page.keyboard.press('Escape');
       const panel = await runToolFromPalette(wb, 'Get Time', 'vanilla');
       await panel.getByRole('button', { name: 'Run' }).click();
       await newestResult(panel).waitFor({ timeout: 30_000 });
@@ -92,7 +97,50 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       assert.ok(lightBackground && darkBackground && lightBackground !== darkBackground, `${lightBackground} -> ${darkBackground}`);
       await wb.shot('app-dark-theme');
 
-      // 7. A hostile app: every attempt fails, and its flood cuts it off with a note.
+      // 7. A well-behaved app gets the tool's input and result and the host context; malformed messages and an
+      //    unknown method do not break it; fullscreen maximises the panel; a newer result tears it down first.
+      const reports = () => readFileSync(record, 'utf8').trim().split('\n').filter(Boolean)
+        .map((l) => JSON.parse(l) as { tool: string; arguments: { findings?: Record<string, unknown> } });
+      const polite = await runToolFromPalette(wb, 'show_polite', 'apps');
+      await polite.getByLabel('note').fill('hi');
+      await polite.getByRole('button', { name: 'Run' }).click();
+      await polite.locator('section.app.fullscreen[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      await wb.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
+      await wb.shot('app-fullscreen');
+      const started = reports().find((c) => c.tool === 'report' && c.arguments.findings?.input)?.arguments.findings;
+      assert.ok(started, JSON.stringify(reports()));
+      assert.deepEqual(started.input, { note: 'hi' });
+      assert.deepEqual(started.result, { tool: 'show_polite' });
+      assert.equal(started.theme, 'dark');
+      assert.equal(started.displayMode, 'inline');
+      assert.deepEqual(started.availableDisplayModes, ['inline', 'fullscreen']);
+      assert.equal(started.platform, 'desktop');
+      assert.ok(typeof started.locale === 'string' && (started.width as number) > 100 && (started.variables as number) > 10, JSON.stringify(started));
+      assert.equal(started.unknownMethod, -32601);
+      assert.equal(started.fullscreen, 'fullscreen');
+      await polite.getByRole('button', { name: 'Exit full screen' }).click();
+      await wb.page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 10_000 });
+      await polite.getByRole('button', { name: 'Run' }).click();
+      // (hidden, and so not a region to getByRole, while the new app is fullscreen)
+      await polite.locator('section.results article.result').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
+      for (let i = 0; i < 50 && !reports().some((c) => c.arguments.findings?.teardown); i++) await wb.page.waitForTimeout(200);
+      const order = reports().map((c) => (c.arguments.findings?.teardown ? 'teardown' : c.tool));
+      assert.ok(order.lastIndexOf('teardown') > order.lastIndexOf('show_polite'), `torn down after the new result: ${order.join(', ')}`);
+      await polite.locator('section.app.fullscreen[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      await polite.getByRole('button', { name: 'Exit full screen' }).click();
+      await wb.page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 10_000 });
+      // the keyboard back in the workbench (the palette is opened with F1)
+      await wb.page.locator('.tabs-container .tab', { hasText: 'show_polite (apps)' }).click();
+      await wb.page.waitForTimeout(500);
+
+      // 8. An app that never initialises is closed with a note.
+      const silent = await runToolFromPalette(wb, 'show_silent', 'apps');
+      await silent.getByRole('button', { name: 'Run' }).click();
+      const silentNote = silent.getByRole('region', { name: 'App' }).getByRole('alert');
+      await silentNote.waitFor({ timeout: 60_000 });
+      assert.match(await silentNote.innerText(), /did not start within \d+ s/);
+
+      // 9. A hostile app: every attempt fails, and its flood cuts it off with a note.
       const hostile = await runToolFromPalette(wb, 'show_hostile', 'apps');
       await hostile.getByRole('button', { name: 'Run' }).click();
       await newestResult(hostile).waitFor({ timeout: 30_000 });
@@ -100,8 +148,8 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await cutOff.waitFor({ timeout: 60_000 });
       assert.match(await cutOff.innerText(), /more than \d+ messages in a second/);
       await wb.shot('hostile-cut-off');
-      const calls = readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; arguments: { findings?: Record<string, string> } });
-      const findings = calls.find((c) => c.tool === 'report')?.arguments.findings;
+      const calls = reports().filter((c) => c.tool === 'show_hostile' || c.arguments.findings?.parentPostMessage);
+      const findings = calls.find((c) => c.tool === 'report')?.arguments.findings as Record<string, string> | undefined;
       assert.ok(findings, `the app reported: ${JSON.stringify(calls)}`);
       console.log(`hostile app findings: ${JSON.stringify(findings)}`);
       assert.equal(findings.initialize, 'ok');
@@ -111,7 +159,8 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       assert.match(findings.openFile!, /^refused: file: links are not opened/);
       assert.match(findings.readOtherServer!, /^refused/);
       assert.equal(outsideHits, 0, 'nothing reached the origin outside the app\'s policy');
-      assert.deepEqual(calls.map((c) => c.tool), ['show_hostile', 'report'], 'the forged submit ran nothing; model_only never ran');
+      assert.deepEqual(calls.map((c) => c.tool), ['show_hostile', 'report'], 'the forged submit ran nothing');
+      assert.ok(!reports().some((c) => c.tool === 'model_only'), 'model_only never ran');
       assert.equal(await hostile.getByText('FORGED BY APP').count(), 0);
       assert.equal(await dialog(wb).count(), 0, 'refused links asked nothing');
       assert.equal(popups.length, 0);
@@ -119,7 +168,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await hostile.getByRole('button', { name: 'Run' }).click();
       await hostile.getByRole('region', { name: 'Results' }).locator('article.result').nth(1).waitFor({ timeout: 30_000 });
 
-      // 8. An app over the size limit is refused with its size; the text result is shown.
+      // 10. An app over the size limit is refused with its size; the text result is shown.
       const big = await runToolFromPalette(wb, 'show_big', 'apps');
       await big.getByRole('button', { name: 'Run' }).click();
       const failed = big.locator('.app-failed');

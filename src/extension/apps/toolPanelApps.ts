@@ -130,7 +130,7 @@ export class ToolPanelApps {
     return { opened: await vscode.env.openExternal(vscode.Uri.parse(parsed.href, true)) };
   }
 
-  /** inline = the panel as it is; fullscreen = its editor group maximised. Anything else keeps the current mode. */
+  /** inline = the panel as it is; fullscreen = its editor group maximised, side bars hidden. Anything else keeps the current mode. */
   private async displayMode(mode: string): Promise<{ mode: 'inline' | 'fullscreen' }> {
     if (mode === 'fullscreen' || mode === 'inline') await this.setFullscreen(mode === 'fullscreen');
     return { mode: this.fullscreen ? 'fullscreen' : 'inline' };
@@ -139,7 +139,15 @@ export class ToolPanelApps {
   private async setFullscreen(on: boolean): Promise<void> {
     if (on === this.fullscreen) return;
     this.fullscreen = on;
-    await vscode.commands.executeCommand('workbench.action.toggleMaximizeEditorGroup').then(undefined, () => undefined);
+    const run = (command: string) => vscode.commands.executeCommand(command).then(undefined, () => undefined);
+    if (on) {
+      this.panel.reveal();
+      await run('workbench.action.maximizeEditorHideSidebar');
+    } else {
+      // The side bar comes back (focusing it shows it), then the panel has the focus again.
+      await run('workbench.action.focusSideBar');
+      if (!this.panel.isDisposed) this.panel.reveal();
+    }
   }
 }
 

@@ -38,12 +38,6 @@ export class AppArea {
     this.element.replaceChildren(h('div', { className: 'warning app-failed', attrs: { role: 'alert' } }, icon('warning'), ' ', message));
   }
 
-  /** For measurements: when the shown app completed its handshake, relative to when it was shown (ms). */
-  get initializedAfterMs(): number | undefined {
-    const v = this.view;
-    return v?.initializedAt === undefined ? undefined : v.initializedAt - v.shownAt;
-  }
-
   private contextChanged(): void {
     clearTimeout(this.contextTimer);
     this.contextTimer = setTimeout(() => this.view?.updateContext(), 50);
