@@ -3,6 +3,7 @@
 //   5 the tool reported isError, its structured content broke its output schema, a URL it required was
 //   not visited, or the server answered with a JSON-RPC error.
 // In text mode everything a server supplies is printed terminal-safe (control characters shown, not obeyed).
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -12,15 +13,19 @@ import {
 } from '../core/config';
 import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
-  ServerStartError, type ElicitationHandler,
+  ServerStartError, isMcpLogLevel, type ElicitationHandler, type McpLogLevel,
 } from '../core/connection';
+import { offeredToUser, toolAppUri } from '../core/apps';
 import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
 import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
+import { promptResultView, RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
+import { cliFeatureOptions, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
+import { commandHelp, generalHelp, VERSION } from './help';
+import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
 import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
 
@@ -28,12 +33,17 @@ export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130
 
 export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
-  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
+  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
                 [--save-files DIR] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
+  mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
+                                                          or its bytes to a new FILE
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
+  --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
+    notice, warning, error, critical, alert, emergency) and print them to stderr.
+  The current directory is offered to the server as its root.
   --config defaults to .vscode/mcp.json in the current directory.
   \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
@@ -66,6 +76,8 @@ export interface ParsedArgs {
   timeout?: number;
   /** --url-wait, in milliseconds. */
   urlWaitMs?: number;
+  /** --out FILE: where `resource read` writes the resource's bytes. */
+  out?: string;
   json: boolean;
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
@@ -74,9 +86,17 @@ export interface ParsedArgs {
   fileTransfer: boolean;
   inlineMax?: number;
   saveFiles?: string;
+  /** --log-level: the server's log messages from this level up are printed to stderr. */
+  logLevel?: McpLogLevel;
+  /** --help / -h: show the help of the command given (or the whole help) instead of running it. */
+  help?: boolean;
+  /** --version / -V */
+  version?: boolean;
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files']);
+const VALUE_OPTIONS = new Set([
+  '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
+]);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -107,6 +127,13 @@ export function parseArgs(argv: string[]): ParsedArgs {
         case '--args': parsed.args = value; break;
         case '--file': parsed.files.push(value); break;
         case '--elicit': parsed.elicit = value; break;
+        case '--log-level': {
+          const level = parseLogLevel(value);
+          if (!isMcpLogLevel(level)) throw usageError(level);
+          parsed.logLevel = level;
+          break;
+        }
+        case '--out': parsed.out = value; break;
         case '--timeout': {
           const ms = Number(value);
           if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
@@ -130,7 +157,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
         }
       }
     } else if (arg === '-h' || arg === '--help') {
-      parsed.command = 'help';
+      parsed.help = true;
+    } else if (arg === '-V' || arg === '--version') {
+      parsed.version = true;
     } else if (arg.startsWith('-')) {
       throw usageError(`unknown option ${arg}`);
     } else if (!parsed.command) {
@@ -239,11 +268,14 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, files = false) {
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false,
+  features?: { a: ParsedArgs; io: CliIo }, files = false) {
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
     capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
+    ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel) : {}),
   });
+  if (features) printServerLog(connection, features.a.logLevel, features.io.stderr);
   try {
     await connection.start();
   } catch (e) {
@@ -278,6 +310,8 @@ function toolLine(tool: Tool): string {
   const parts = [terminalLine(tool.name, 100)];
   if (title && title !== tool.name) parts.push(`(${terminalLine(title, 100)})`);
   if (tool.description) parts.push(`— ${terminalLine(tool.description, 200)}`);
+  const app = toolAppUri(tool);
+  if (app) parts.push(`[app ${terminalLine(app, 200)}]`);
   return parts.join('  ');
 }
 
@@ -298,12 +332,13 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout);
+  const connection = await connect(server, log, undefined, a.timeout, false, { a, io });
   return withConnection(connection, io, async () => {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
     } else {
-      for (const tool of connection.tools) {
+      // Tools only an app may call (visibility ["app"]) are not offered; --json lists everything.
+      for (const tool of connection.tools.filter(offeredToUser)) {
         io.stdout.write(`${toolLine(tool)}\n`);
         for (const line of describeFileSlots(tool)) io.stdout.write(`    ${terminalLine(line, 300)}\n`);
       }
@@ -356,7 +391,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, a.fileTransfer);
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, { a, io }, a.fileTransfer);
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -388,7 +423,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     // Validated against the tool as listed now (a list_changed during the call re-lists before this).
     const view = toResultView(result, connection.tools.find((t) => t.name === toolName) ?? tool);
     if (a.json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
     } else {
       const text = resultText(view);
       (view.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
@@ -413,11 +448,57 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+/**
+ * The result as received; for a tool with an app, its `_meta` also carries the tool's `ui` (the app's
+ * `resourceUri`), so a script can read the app with `mcp-host resource read`. The result's own keys win.
+ */
+function withToolUi<R extends { _meta?: Record<string, unknown> }>(result: R, tool: Tool): R {
+  const uri = toolAppUri(tool);
+  if (!uri) return result;
+  const ui = tool._meta?.ui && typeof tool._meta.ui === 'object' ? tool._meta.ui : { resourceUri: uri };
+  return { ...result, _meta: { ui, ...result._meta } };
+}
+
+async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [verb, uri, ...extra] = a.positional;
+  if (verb !== 'read') throw usageError(verb ? `unknown resource command "${verb}" (only "read")` : 'resource needs a command: read URI');
+  if (!uri) throw usageError('resource read needs the URI of a resource');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  if (a.out !== undefined && a.json) throw usageError('--out and --json do not go together');
+  const outPath = a.out === undefined ? undefined : resolve(io.cwd, a.out);
+  if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  return withConnection(connection, io, async () => {
+    const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
+    if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
+    const contents = read.contents ?? [];
+    if (outPath) {
+      if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
+      const item = contents[0];
+      const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
+      await writeNewFile(outPath, bytes);
+      io.stderr.write(`mcp-host: wrote ${formatBytes(bytes.length)} to ${outPath}\n`);
+      return EXIT.ok;
+    }
+    for (const item of contents) {
+      if ('text' in item && typeof item.text === 'string') {
+        io.stdout.write(item.text.endsWith('\n') ? terminalText(item.text) : `${terminalText(item.text)}\n`);
+      } else if ('blob' in item && typeof item.blob === 'string') {
+        const size = Math.floor(item.blob.length * 3 / 4);
+        io.stdout.write(`${terminalText(`[resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}, ${formatBytes(size)}]`)}\n`);
+        io.stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
+      }
+    }
+    return EXIT.ok;
+  });
+}
+
 async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
   const args = parseToolArgs(a.args);
   const server = await resolveTarget(a, io);
-  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, { a, io });
   return withConnection(connection, io, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
@@ -448,18 +529,32 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const a = parseArgs(argv);
+    if (a.version) { io.stdout.write(`${VERSION}\n`); return EXIT.ok; }
+    if (a.help || a.command === 'help') return showHelp(a.command === 'help' ? a.positional[0] : a.command, io);
     switch (a.command) {
       case 'servers': return await commandServers(a, io);
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
-      case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
+      case 'resource': return await commandResource(a, io);
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
     }
   } catch (e) {
     return report(e, io);
   }
+}
+
+/** `mcp-host --help`, `mcp-host COMMAND --help`, `mcp-host help [COMMAND]`. */
+function showHelp(command: string | undefined, io: CliIo): number {
+  if (!command) {
+    io.stdout.write(`${generalHelp(USAGE)}\n`);
+    return EXIT.ok;
+  }
+  const help = commandHelp(USAGE, command);
+  if (!help) throw usageError(`unknown command "${command}"`);
+  io.stdout.write(`${help}\n`);
+  return EXIT.ok;
 }
 
 /** Writes the error for the user and returns its exit code. */
@@ -487,14 +582,9 @@ function errorExit(e: unknown): [string, number] {
 if (require.main === module) {
   // Output piped into `head` and the like: stop quietly once the reader has gone.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
-  // Ctrl-C cancels the call in flight (the server is told) and the command ends with 130. If it has not
-  // ended 3 s later (still connecting, say), it ends then; a second Ctrl-C ends it at once.
+  // Ctrl-C (or the parent's death) cancels the call in flight (the server is told), stops the servers, exits 130.
   const interrupt = new AbortController();
-  process.on('SIGINT', () => {
-    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
-    interrupt.abort();
-    setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
-  });
+  bindProcessLifetime(interrupt);
   void run(process.argv.slice(2), {
     stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,
