@@ -20,7 +20,7 @@ import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
-import { cliFeatureOptions, parseLogLevel, printServerLog } from './clientFeatures';
+import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
 import { terminalLine, terminalText } from './terminal';
 
@@ -32,6 +32,8 @@ export const USAGE = `usage:
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
+  mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
+                                                          the server's suggestions for an argument (--args: those filled in)
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
@@ -69,9 +71,12 @@ export interface ParsedArgs {
   binaryUploads: boolean;
   /** --log-level: the server's log messages from this level up are printed to stderr. */
   logLevel?: McpLogLevel;
+  /** complete: --prompt NAME or --resource-template URI. */
+  prompt?: string;
+  resourceTemplate?: string;
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--log-level']);
+const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--log-level', '--prompt', '--resource-template']);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -101,6 +106,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
         case '--args': parsed.args = value; break;
         case '--file': parsed.files.push(value); break;
         case '--elicit': parsed.elicit = value; break;
+        case '--prompt': parsed.prompt = value; break;
+        case '--resource-template': parsed.resourceTemplate = value; break;
         case '--log-level': {
           const level = parseLogLevel(value);
           if (!isMcpLogLevel(level)) throw usageError(level);
@@ -426,6 +433,28 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+async function commandComplete(a: ParsedArgs, io: CliIo): Promise<number> {
+  const ref = completionRef(a);
+  if (!ref) throw usageError('complete needs --prompt NAME or --resource-template URI (one of them)');
+  const [argument, value, ...extra] = a.positional;
+  if (argument === undefined || value === undefined) throw usageError('complete needs the argument\'s name and the value typed so far (it may be "")');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const context = parseToolArgs(a.args);
+  for (const [key, v] of Object.entries(context)) {
+    if (typeof v !== 'string') throw new CliError(`--args: the arguments filled in are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(v))})`, EXIT.usage);
+  }
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, { a, io });
+  return withConnection(connection, io, async () => {
+    if (!connection.supportsCompletions) throw new CliError(`server "${server.name}" offers no completions`, EXIT.toolError);
+    const answer = await connection.complete({ ref, argument: { name: argument, value }, context: Object.keys(context).length ? context as Record<string, string> : undefined },
+      { signal: io.interrupt, timeoutMs: a.timeout });
+    io.stdout.write(completionText(answer, a.json));
+    if (!a.json && answer.cut) io.stderr.write(`mcp-host: ${answer.cut}\n`);
+    return EXIT.ok;
+  });
+}
+
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
@@ -435,6 +464,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
+      case 'complete': return await commandComplete(a, io);
       case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);

@@ -4,6 +4,7 @@ import {
   type Prompt, type ReadResourceResult, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import { boundCompletion, type Completion, type CompletionRequest } from '../completion';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -30,6 +31,7 @@ const ELICITATION_REPLAY_GRACE_MS = 10_000;
  */
 export const LIST_MAX_PAGES = 256;
 
+const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
 
 /** The SDK client, with `mode: "binary"` (SEP-1306) elicitations routed around the SDK's mode/result checks. */
@@ -674,6 +676,25 @@ export class ServerConnection {
       });
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
+    }
+  }
+
+  /** Whether the server offers completions (`completion/complete`). */
+  get supportsCompletions(): boolean { return !!this.client?.getServerCapabilities()?.completions; }
+
+  /** The server's suggestions for one argument, bounded (`boundCompletion`); none when it offers no completions. */
+  async complete(request: CompletionRequest, opts: CallOptions = {}): Promise<Completion> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
+    try {
+      // A loose result schema: an answer over the spec's 100 values is cut by boundCompletion, not refused whole.
+      const answer = await client.request({
+        method: 'completion/complete',
+        params: { ref: request.ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
+      }, LooseCompleteResult, { signal: opts.signal, timeout: opts.timeoutMs ?? 10_000 });
+      return boundCompletion(answer.completion);
+    } catch (e) {
+      throw this.requestError(e, `completing "${request.argument.name}"`, opts.signal, undefined);
     }
   }
 
