@@ -16,13 +16,15 @@ import {
 } from '../core/connection';
 import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
-import { formatBytes, redactDataUris } from '../core/files';
+import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
+import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
+import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -30,7 +32,8 @@ export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
-                [--url-wait SECONDS] [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
+                [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
+                [--save-files DIR] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
   mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
                                                           the server's suggestions for an argument (--args: those filled in)
@@ -43,7 +46,11 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
-  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).`;
+  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
+  --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
+  --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
+    are uploaded (default ${formatBytes(DEFAULT_INLINE_UP_TO_BYTES)}, never above the transport's inline limit).
+  --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).`;
 
 /** An error that ends the command with a given exit code. */
 export class CliError extends Error {
@@ -74,15 +81,20 @@ export interface ParsedArgs {
   /** complete: --prompt NAME or --resource-template URI. */
   prompt?: string;
   resourceTemplate?: string;
+  /** Declare SEP-2631 out-of-band transfer (off with --no-file-transfer). */
+  fileTransfer: boolean;
+  inlineMax?: number;
+  saveFiles?: string;
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--log-level', '--prompt', '--resource-template']);
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads']);
+const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files',
+  '--log-level', '--prompt', '--resource-template']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true };
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -95,6 +107,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (eq !== -1) throw usageError(`${name} takes no value`);
       if (name === '--json') parsed.json = true;
       else if (name === '--verbose') parsed.verbose = true;
+      else if (name === '--no-file-transfer') parsed.fileTransfer = false;
       else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
@@ -118,6 +131,13 @@ export function parseArgs(argv: string[]): ParsedArgs {
           const ms = Number(value);
           if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
           parsed.timeout = ms;
+          break;
+        }
+        case '--save-files': parsed.saveFiles = value; break;
+        case '--inline-max': {
+          const bytes = Number(value);
+          if (value.trim() === '' || !Number.isInteger(bytes) || bytes < 1) throw usageError(`--inline-max must be a whole number of bytes above 0 (got "${value}")`);
+          parsed.inlineMax = bytes;
           break;
         }
         case '--url-wait': {
@@ -239,11 +259,11 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false,
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, files = false,
   features?: { a: ParsedArgs; io: CliIo }) {
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
-    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false },
+    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
     ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel) : {}),
   });
   if (features) printServerLog(connection, features.a.logLevel, features.io.stderr);
@@ -268,10 +288,11 @@ export function resultText(view: ResultView): string {
       case 'resourceLink': lines.push(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`); break;
       case 'resourceBlob': lines.push(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`); break;
       case 'fileOutput': lines.push(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`); break;
+      case 'file': lines.push(fileOutputLine(item)); break;
       case 'unknown': lines.push(`[${item.type} content]`); break;
     }
   }
-  if (!view.items.some((i) => i.kind !== 'fileOutput') && view.structured?.json !== undefined) lines.push(view.structured.json);
+  if (!view.items.some((i) => i.kind !== 'fileOutput' && i.kind !== 'file') && view.structured?.json !== undefined) lines.push(view.structured.json);
   return terminalText(lines.join('\n'));
 }
 
@@ -300,7 +321,7 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, { a, io });
+  const connection = await connect(server, log, undefined, a.timeout, false, false, { a, io });
   return withConnection(connection, io, async () => {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
@@ -351,12 +372,14 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
+    limits: { transfer },
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, { a, io });
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, a.fileTransfer, { a, io });
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -365,7 +388,13 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       const names = connection.tools.map((t) => terminalLine(t.name, 100));
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
-    await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log);
+    await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log, {
+      limits: { transfer },
+      uploader: connection.files,
+      server: connection.name,
+      ...(io.interrupt ? { signal: io.interrupt } : {}),
+      uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
+    });
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
       log,
@@ -390,6 +419,11 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       const notes = view.warnings.filter((w) => !/preview/.test(w));
       if (notes.length) io.stderr.write(`mcp-host: ${notes.join(' ')} --json prints the whole result.\n`);
     }
+    if (a.saveFiles !== undefined) {
+      for (const path of await saveFileOutputs(view, result, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
+        io.stderr.write(`saved ${terminalText(path)}\n`);
+      }
+    }
     const structured = view.structured;
     if (structured?.status === 'invalid' || structured?.status === 'missing') {
       const raw = structured.json ?? JSON.stringify(result, null, 2);
@@ -406,7 +440,7 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
   const args = parseToolArgs(a.args);
   const server = await resolveTarget(a, io);
-  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, { a, io });
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
   return withConnection(connection, io, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
@@ -444,7 +478,7 @@ async function commandComplete(a: ParsedArgs, io: CliIo): Promise<number> {
     if (typeof v !== 'string') throw new CliError(`--args: the arguments filled in are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(v))})`, EXIT.usage);
   }
   const server = await resolveTarget(a, io);
-  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, { a, io });
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
   return withConnection(connection, io, async () => {
     if (!connection.supportsCompletions) throw new CliError(`server "${server.name}" offers no completions`, EXIT.toolError);
     const answer = await connection.complete({ ref, argument: { name: argument, value }, context: Object.keys(context).length ? context as Record<string, string> : undefined },
@@ -499,14 +533,9 @@ function errorExit(e: unknown): [string, number] {
 if (require.main === module) {
   // Output piped into `head` and the like: stop quietly once the reader has gone.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
-  // Ctrl-C cancels the call in flight (the server is told) and the command ends with 130. If it has not
-  // ended 3 s later (still connecting, say), it ends then; a second Ctrl-C ends it at once.
+  // Ctrl-C (or the parent's death) cancels the call in flight (the server is told), stops the servers, exits 130.
   const interrupt = new AbortController();
-  process.on('SIGINT', () => {
-    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
-    interrupt.abort();
-    setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
-  });
+  bindProcessLifetime(interrupt);
   void run(process.argv.slice(2), {
     stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,

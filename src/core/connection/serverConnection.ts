@@ -3,7 +3,9 @@ import {
   type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type JSONRPCResponse, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import { FileTransfers } from '../files/transfer/client';
+import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import { boundCompletion, type Completion, type CompletionRequest } from '../completion';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
@@ -13,7 +15,7 @@ import {
 } from './errors';
 import { Emitter, type Disposable } from './events';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
-import { StdioProcessTransport } from './stdioTransport';
+import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
 } from './types';
@@ -51,6 +53,7 @@ class HostClient extends Client {
   readonly toolInputFiles = new Map<string, unknown>();
 
   protected override _onresponse(response: JSONRPCResponse): void {
+    shieldDraftShapes((response as { result?: unknown }).result);
     const tools = (response as { result?: { tools?: unknown } }).result?.tools;
     if (Array.isArray(tools)) {
       for (const tool of tools as Array<{ name?: unknown; inputFiles?: unknown } | null>) {
@@ -190,6 +193,8 @@ export class ServerConnection {
   private transportKind?: 'stdio' | 'http' | 'sse';
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  /** `shutdown` was called: nothing starts any more. */
+  private shutDown = false;
   /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
   private fellBackToSse = false;
   private toolsRefresh?: Promise<void>;
@@ -236,6 +241,22 @@ export class ServerConnection {
     return this.serial(() => this.doStop());
   }
 
+  /**
+   * Stops the server for a host that is going away, in about 3 × `graceMs`: not queued behind a start or stop
+   * under way (either is cut short), stdin ended, SIGTERM to its process group after `graceMs`, SIGKILL after
+   * another; an HTTP session is closed (DELETE) meanwhile. No start is made after it.
+   */
+  async shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+    this.shutDown = true;
+    const transport = this.transport;
+    if (transport instanceof StdioProcessTransport) transport.hurry(graceMs);
+    await Promise.all([
+      this.doStop(),
+      // A stop already under way has let go of its client: wait for its process here.
+      transport instanceof StdioProcessTransport ? transport.close() : undefined,
+    ]);
+  }
+
   restart(): Promise<void> {
     return this.serial(async () => {
       await this.doStop();
@@ -260,6 +281,7 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
+    if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
     return caps as ClientCapabilities;
   }
 
@@ -319,6 +341,7 @@ export class ServerConnection {
     const mode = params.mode ?? 'form';
     this.log.info(`the server asks for input (${mode} elicitation)`);
     const context: ElicitationContext = { server: this.name, signal: ctx.mcpReq.signal };
+    if (this.files.enabled) context.uploader = this.files;
     if (mode === 'binary') {
       const token = (params._meta as { progressToken?: string | number } | undefined)?.progressToken ?? ctx.mcpReq._meta?.progressToken;
       context.progressToken = token;
@@ -452,6 +475,7 @@ export class ServerConnection {
   }
 
   private async connectOnce(kind: 'stdio' | 'http' | 'sse', prior: PriorDiscovery | undefined): Promise<void> {
+    if (this.shutDown) throw new ServerStartError('the host is shutting down');
     const client = this.createClient();
     const transport = this.createTransport(kind);
     this.client = client;
@@ -645,10 +669,10 @@ export class ServerConnection {
     // The SDK validates against the definition it is given; one without an outputSchema means "do not".
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
-      return await client.callTool({ name, arguments: args }, {
+      return restoreDraftShapes(await client.callTool({ name, arguments: args }, {
         signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
-      }) as CallToolResult;
+      }) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
@@ -659,10 +683,10 @@ export class ServerConnection {
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
     try {
-      return await client.readResource({ uri }, {
+      return restoreDraftShapes(await client.readResource({ uri }, {
         signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
-      });
+      }));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
     }
@@ -698,6 +722,30 @@ export class ServerConnection {
     }
   }
 
+  /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
+  async request<T>(method: string, params: Record<string, unknown>, schema: ZodType<T>, opts: CallOptions = {}): Promise<T> {
+    const client = this.requireClient();
+    try {
+      return await client.request({ method, params }, schema, {
+        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      }) as T;
+    } catch (e) {
+      throw this.requestError(e, method, opts.signal, undefined);
+    }
+  }
+
+  /** The MCP server's URL, or undefined for a stdio server (a process on this machine). */
+  get serverUrl(): string | undefined {
+    return this.server.transport === 'stdio' ? undefined : this.server.url;
+  }
+
+  private _files?: FileTransfers;
+  /** SEP-2631 out-of-band upload and download for this server (enabled when the `files` capability is declared). */
+  get files(): FileTransfers {
+    this._files ??= new FileTransfers(this, this.options.capabilities?.files === true);
+    return this._files;
+  }
+
   /** Stops the server and drops every listener. */
   async dispose(): Promise<void> {
     await this.stop();
@@ -712,3 +760,6 @@ export type { Disposable };
 
 /** A server's log message (`notifications/message`), as written to the connection's log. */
 export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: string }
+// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
+// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
+export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
