@@ -46,6 +46,8 @@ export interface ToolPanelInit {
   results: ResultEntry[];
   /** Set when the panel is (re)opened while a call is in flight. */
   runningCallId?: string;
+  /** The server suggests values for the form's text fields (`complete` requests). */
+  completions?: boolean;
 }
 
 export interface FormElicitationInit {
@@ -126,6 +128,8 @@ export type WebviewNotification =
 
 export interface RequestMap {
   validate: { params: { values: FormValues }; result: { errors: FieldErrors } };
+  /** The server's suggestions for a text field as typed so far (the other values go as context). */
+  complete: { params: { field: string; value: string; values: FormValues }; result: { values: string[]; note?: string } };
 }
 
 export type RequestMethod = keyof RequestMap;
@@ -221,6 +225,8 @@ function isRequestParams(method: string, params: unknown): boolean {
   switch (method) {
     case 'validate':
       return isObject(params) && isValues(params.values);
+    case 'complete':
+      return isObject(params) && isString(params.field) && isString(params.value) && params.value.length <= 10_000 && isValues(params.values);
     default:
       return false;
   }

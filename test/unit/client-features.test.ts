@@ -185,3 +185,30 @@ describe('completions', () => {
     }
   });
 });
+
+describe('resource subscriptions (server-everything)', () => {
+  test('a subscribed resource reports updates while toggle-subscriber-updates runs; templates are listed', async () => {
+    const { c, lines } = connection(everythingStdio());
+    await c.start();
+    const updates: string[] = [];
+    c.onDidUpdateResource((uri) => updates.push(uri));
+    try {
+      assert.equal(c.supportsSubscriptions, true);
+      assert.ok(c.resourceTemplates.some((t) => t.uriTemplate === 'demo://resource/dynamic/text/{resourceId}'));
+      const uri = c.resources[0].uri;
+      const subscription = await c.subscribeResource(uri);
+      assert.ok(subscription);
+      await until(() => c.tools.some((t) => t.name === 'toggle-subscriber-updates'), 'the tool');
+      await c.callTool('toggle-subscriber-updates', {});
+      try {
+        await until(() => updates.includes(uri), 'an update of the subscribed resource');
+        subscription.dispose();
+        await until(() => lines.some((l) => l.includes(`unsubscribed from ${uri}`)), 'the unsubscription');
+      } finally {
+        await c.callTool('toggle-subscriber-updates', {});
+      }
+    } finally {
+      await c.stop();
+    }
+  });
+});

@@ -183,6 +183,9 @@ export class ServerConnection {
   /** `notifications/message`: the server's own log line (also written to `log` at the matching level). */
   readonly onDidLog = this.serverLogEmitter.event;
   private serverLogLevel?: McpLogLevel;
+  private readonly resourceUpdatedEmitter = new Emitter<string>();
+  /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
+  readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
 
   private _tools: Tool[] = [];
   private _prompts: Prompt[] = [];
@@ -303,6 +306,7 @@ export class ServerConnection {
     client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
     client.logLevel = this.serverLogLevel;
     client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
+    client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
     if (this.options.roots) {
       const roots = this.options.roots;
       client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
@@ -746,6 +750,38 @@ export class ServerConnection {
     return this._files;
   }
 
+  /** Whether the server sends updates of a resource the host subscribes to. */
+  get supportsSubscriptions(): boolean { return !!this.client?.getServerCapabilities()?.resources?.subscribe; }
+
+  /**
+   * Subscribes to a resource's updates (`onDidUpdateResource`), in the shape of the era: `resources/subscribe`
+   * (2025-11-25) or a `subscriptions/listen` stream (2026-07-28). Undefined when the server offers no
+   * subscriptions. Disposing unsubscribes; a subscription ends with the connection.
+   */
+  async subscribeResource(uri: string): Promise<Disposable | undefined> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.resources?.subscribe) return undefined;
+    const timeout = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    try {
+      if (client.getProtocolEra() === 'modern') {
+        const listening = await client.listen({ resourceSubscriptions: [uri] }, { timeout });
+        this.log.info(`listening for updates of ${uri}`);
+        return { dispose: () => { void listening.close().catch(() => undefined); } };
+      }
+      await client.subscribeResource({ uri }, { timeout });
+    } catch (e) {
+      throw this.requestError(e, `subscribing to ${uri}`, undefined, undefined);
+    }
+    this.log.info(`subscribed to ${uri}`);
+    return {
+      dispose: () => {
+        if (this.client !== client) return;
+        void client.unsubscribeResource({ uri }, { timeout }).then(
+          () => this.log.info(`unsubscribed from ${uri}`), (e) => this.log.debug(`unsubscribing from ${uri}: ${describe(e)}`));
+      },
+    };
+  }
+
   /** Stops the server and drops every listener. */
   async dispose(): Promise<void> {
     await this.stop();
@@ -753,10 +789,13 @@ export class ServerConnection {
     this.listsEmitter.dispose();
     this.elicitationCompleteEmitter.dispose();
     this.serverLogEmitter.dispose();
+    this.resourceUpdatedEmitter.dispose();
   }
 }
 
 export type { Disposable };
+// Loaded with this bundle by the extension (resource templates are expanded with the SDK's RFC 6570 implementation).
+export { UriTemplate } from '@modelcontextprotocol/client';
 
 /** A server's log message (`notifications/message`), as written to the connection's log. */
 export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: string }
