@@ -22,6 +22,8 @@ import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { applyFileOptions, describeFileSlots } from './files';
 import { terminalLine, terminalText } from './terminal';
+import { parseJsonBounded } from '../core/io/json';
+import { requestSizeProblem } from '../core/io/requestSize';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -193,7 +195,7 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
 
   const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));
   const config = await loadMcpConfig(file);
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   const def: ServerDefinition | undefined = config.servers.find((s) => s.name === a.server);
   if (!def) {
     const names = config.servers.map((s) => s.name);
@@ -269,7 +271,7 @@ async function commandServers(a: ParsedArgs, io: CliIo): Promise<number> {
     const where = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : s.url;
     io.stdout.write(`${terminalText(`${s.name}\t${s.type}\t${where}`)}\n`);
   }
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   if (config.servers.length === 0 && config.errors.length === 0) io.stderr.write(`no servers in ${file}\n`);
   return config.errors.length ? EXIT.usage : EXIT.ok;
 }
@@ -310,7 +312,7 @@ async function withConnection(connection: ServerConnection, io: CliIo, work: () 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
-  try { value = JSON.parse(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
+  try { value = parseJsonBounded(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--args must be a JSON object, e.g. --args \'{"text":"hi"}\'');
   return value as Record<string, unknown>;
 }
@@ -329,6 +331,9 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  // Refused before the server is even started when --args alone is too large.
+  const argsTooLarge = requestSizeProblem(args, transport);
+  if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
   });
@@ -344,9 +349,12 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
     await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log);
+    const tooLarge = requestSizeProblem(args, connection.transportInUse ?? transport);
+    if (tooLarge) throw new InputRefusedError(`--args: ${tooLarge}`);
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
       log,
+      totalTimeoutMs: a.timeout,
       waitForRetry: elicitation.waitForRetry,
       call: {
         signal: io.interrupt,

@@ -3,7 +3,7 @@
 // server's own origin; callers decide about other origins before calling.
 
 import { randomBytes } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { openRegularFile } from '../io/boundedRead';
 import http from 'node:http';
 import https from 'node:https';
 import { changedSinceCheck, type CheckedFile } from '../files/check';
@@ -74,7 +74,7 @@ export async function uploadMultipart(opts: UploadOptions): Promise<void> {
       for (let i = 0; i < opts.files.length; i++) {
         const file = opts.files[i]!;
         await write(headers[i]!);
-        const handle = await open(file.path, 'r');
+        const { handle } = await openRegularFile(file.path);
         try {
           let bytes = 0;
           for (;;) {

@@ -16,6 +16,6 @@ export {
   type CheckedFile, type FileCheck, type TypeVerdict,
 } from './check';
 export {
-  fileInputValue, findFileOutputs, fileOutputAt, setAtPath, getAtPath,
+  fileInputValue, pathInsideRoots, findFileOutputs, fileOutputAt, setAtPath, getAtPath,
   type FileInputOptions, type FileOutput, type FileOutputSource,
 } from './fileObjects';
