@@ -475,7 +475,9 @@ if (require.main === module) {
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,
   }).then((code) => {
     process.exitCode = code;
-    // Let pending writes flush, then leave even if a handle (a lingering socket) is still open.
-    setTimeout(() => process.exit(code), 50).unref();
+    // Once what was written has reached stdout and stderr (a pipe takes large output in pieces), leave even
+    // if a handle (a lingering socket) is still open.
+    const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => { stream.write('', () => resolve()); });
+    void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => { setTimeout(() => process.exit(code), 50).unref(); });
   });
 }

@@ -576,6 +576,10 @@ export class ServerConnection {
     if (this._state.kind === 'crashed') {
       return new ServerCrashedError(`${what} failed: ${this._state.reason}`, this._state.exitCode, this._state.signal ?? null);
     }
+    // The SDK's own check of an HTTP answer (a zod error listing every branch it tried) says little to a person.
+    if ((e as { name?: unknown })?.name === 'ZodError' || Array.isArray((e as { issues?: unknown })?.issues)) {
+      return new ServerRequestError(`${what} failed: server "${this.name}" sent an answer the host cannot use (not valid JSON-RPC)`);
+    }
     if (e instanceof SdkError) {
       if (e.code === SdkErrorCode.ConnectionClosed || e.code === SdkErrorCode.NotConnected || e.code === SdkErrorCode.SendFailed) {
         return new ServerCrashedError(`${what} failed: the connection to the server closed`, null, null);

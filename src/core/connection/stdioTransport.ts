@@ -6,6 +6,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '../log';
 import type { ResolvedStdioServer } from '../config/types';
 import { ServerStartError } from './errors';
+import { answerOrError } from './invalidAnswers';
 import { MessageTooLargeError } from '../io/boundedFetch';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import { BoundedLines } from '../io/lineTail';
@@ -193,7 +194,7 @@ export class StdioProcessTransport implements Transport {
       this.log.warn(`[server stdout, not JSON-RPC] ${line.slice(0, 200)}`);
       return;
     }
-    this.onmessage?.(message);
+    this.onmessage?.(answerOrError(message, this.server.name));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
