@@ -4,11 +4,11 @@ import { resolve } from 'node:path';
 import type { TransportKind } from '../core/config';
 import { InputRefusedError } from '../core/errors';
 import {
-  checkDataUriValue, checkFile, describeAccept, describeDataUri, findFileSlots, formatBytes, getAtPath, inlineLimitsFor,
-  type CheckedFile, type FileSlot, type InlineLimitOverrides, type ToolLike,
+  checkDataUriValue, checkFile, describeAccept, describeDataUri, findFileSlots, formatBytes, getAtPath, inlineLimitsFor, pathInsideRoots,
+  type CheckedFile, type FileSlot, type FileUploader, type InlineLimitOverrides, type ToolLike,
 } from '../core/files';
 import type { Logger } from '../core/log';
-import { encodeFileSlots, FileChoices, type EncodeSettings } from '../core/run';
+import { encodeFileSlots, FileChoices, type EncodeSettings, type UploadReporter } from '../core/run';
 
 /** One line per file slot: `image  file  accept image/png, image/jpeg  max 5 MiB  required`, then warnings. */
 export function describeFileSlots(tool: ToolLike): string[] {
@@ -40,6 +40,12 @@ export interface FileOptionSettings {
   workspaceRoots?: string[];
   /** The server was started over stdio on this machine (FileInput `path` is only allowed then). */
   serverIsLocalStdio?: boolean;
+  /** SEP-2631: the connection's transfer client (files the check marked for upload go through it). */
+  uploader?: FileUploader;
+  server?: string;
+  signal?: AbortSignal;
+  /** A progress reporter for each uploaded file. */
+  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; done(): void };
 }
 
 function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]> {
@@ -94,6 +100,27 @@ function checkGivenValue(slot: FileSlot, value: unknown, log: Logger): void {
 }
 
 /**
+ * A FileInput object given in --args: a `path` in it obeys the rule of one filled from --file (a local stdio
+ * server, inside the working folder), and is sent as its real path.
+ */
+async function checkGivenObject(slot: FileSlot, value: unknown, transport: TransportKind, settings: FileOptionSettings): Promise<void> {
+  const items = Array.isArray(value) ? value : [value];
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null || !Object.hasOwn(item, 'path')) continue;
+    const path = (item as { path: unknown }).path;
+    if (typeof path !== 'string') throw new InputRefusedError(`${slot.label}: --args gives a "path" that is not a string`, slot.label);
+    if (!(settings.serverIsLocalStdio ?? transport === 'stdio')) {
+      throw new InputRefusedError(`${slot.label}: a file path can only be given to a server running on this machine over stdio`, slot.label);
+    }
+    try {
+      (item as { path: string }).path = await pathInsideRoots(slot, path, settings.workspaceRoots ?? [process.cwd()]);
+    } catch (e) {
+      throw new InputRefusedError((e as Error).message, slot.label);
+    }
+  }
+}
+
+/**
  * The files of `--file ARG=PATH` options, checked; run it for every call (with no specs it still refuses a
  * missing required file and checks file values given in --args). Every file is checked first (existence, size
  * from stat, accept from its content); any refusal throws InputRefusedError before a byte is read for sending.
@@ -112,7 +139,9 @@ export async function fileOptionChoices(
   const bySlot = parseSpecs(specs, slots);
   for (const slot of slots) {
     const given = getAtPath(args, slot.path);
-    if (!bySlot.has(slot) && given !== undefined && slot.origin !== 'file-input-object') checkGivenValue(slot, given, log);
+    if (bySlot.has(slot) || given === undefined) continue;
+    if (slot.origin !== 'file-input-object') checkGivenValue(slot, given, log);
+    else await checkGivenObject(slot, given, transport, settings);
   }
 
   const missing = slots.filter((s) => s.required && !bySlot.has(s) && getAtPath(args, s.path) === undefined);
@@ -150,10 +179,29 @@ export function cliEncodeSettings(transport: TransportKind, settings: FileOption
     legacyName: settings.legacyName,
     workspaceRoots: settings.workspaceRoots ?? [process.cwd()],
     serverIsLocalStdio: settings.serverIsLocalStdio ?? transport === 'stdio',
+    ...(settings.uploader ? { uploader: settings.uploader } : {}),
+    ...(settings.server ? { server: settings.server } : {}),
   };
 }
 
-/** fileOptionChoices, then the files read and encoded into `args` the way a call sends them. */
+/** The run's upload reporter over the CLI's per-file progress lines (one line per file, finished when the next starts). */
+export function cliUploadReporter(line: FileOptionSettings['uploadProgress'], signal?: AbortSignal): UploadReporter | undefined {
+  if (!line) return signal ? { signal, report: () => undefined, done: () => undefined } : undefined;
+  let current: { file: CheckedFile; line: ReturnType<NonNullable<FileOptionSettings['uploadProgress']>> } | undefined;
+  return {
+    ...(signal ? { signal } : {}),
+    report(file, sent) {
+      if (current?.file !== file) {
+        current?.line.done();
+        current = { file, line: line(file.name, file.size) };
+      }
+      current.line.onBytes(sent);
+    },
+    done() { current?.line.done(); current = undefined; },
+  };
+}
+
+/** fileOptionChoices, then the files read (or uploaded) and encoded into `args` the way a call sends them. */
 export async function applyFileOptions(
   tool: ToolLike,
   args: Record<string, unknown>,
@@ -163,5 +211,10 @@ export async function applyFileOptions(
   settings: FileOptionSettings = {},
 ): Promise<void> {
   const choices = await fileOptionChoices(tool, args, specs, transport, log, settings);
-  await encodeFileSlots(args, choices.entries(), choices.limits, cliEncodeSettings(transport, settings), log);
+  const reporter = cliUploadReporter(settings.uploadProgress, settings.signal);
+  try {
+    await encodeFileSlots(args, choices.entries(), choices.limits, cliEncodeSettings(transport, settings), log, { reporter, signal: settings.signal });
+  } finally {
+    reporter?.done();
+  }
 }

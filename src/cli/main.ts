@@ -3,6 +3,7 @@
 //   5 the tool reported isError, its structured content broke its output schema, a URL it required was
 //   not visited, or the server answered with a JSON-RPC error.
 // In text mode everything a server supplies is printed terminal-safe (control characters shown, not obeyed).
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -12,33 +13,53 @@ import {
 } from '../core/config';
 import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
-  ServerStartError, type ElicitationHandler,
+  ServerStartError, isMcpLogLevel, type ElicitationHandler, type McpLogLevel,
 } from '../core/connection';
+import { offeredToUser, toolAppUri } from '../core/apps';
 import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { errorText, InputRefusedError } from '../core/errors';
-import { formatBytes, redactDataUris } from '../core/files';
+import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { RESULT_LIMITS, type ResultView } from '../core/results';
+import { RESULT_LIMITS, writeNewFile, type ResultView } from '../core/results';
 import { runPrompt, runTool } from '../core/run';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
-import { cliEncodeSettings, describeFileSlots, fileOptionChoices } from './files';
+import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
+import { cliEncodeSettings, cliUploadReporter, describeFileSlots, fileOptionChoices, type FileOptionSettings } from './files';
+import { commandHelp, generalHelp, VERSION } from './help';
+import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
+import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
+import { parseJsonBounded } from '../core/io/json';
+import { requestSizeProblem } from '../core/io/requestSize';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
 export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
-  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
+  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
-                [--url-wait SECONDS] [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
+                [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
+                [--save-files DIR] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
+  mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
+                                                          or its bytes to a new FILE
+  mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
+                                                          the server's suggestions for an argument (--args: those filled in)
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
+  --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
+    notice, warning, error, critical, alert, emergency) and print them to stderr.
+  The current directory is offered to the server as its root.
   --config defaults to .vscode/mcp.json in the current directory.
   \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
-  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).`;
+  Exit 5 also when an upload or a --save-files download fails or does not match its size or sha-256 (nothing is left behind).
+  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
+  --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
+  --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
+    are uploaded (default ${formatBytes(DEFAULT_INLINE_UP_TO_BYTES)}, never above the transport's inline limit).
+  --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).`;
 
 /** An error that ends the command with a given exit code. */
 export class CliError extends Error {
@@ -60,19 +81,37 @@ export interface ParsedArgs {
   timeout?: number;
   /** --url-wait, in milliseconds. */
   urlWaitMs?: number;
+  /** --out FILE: where `resource read` writes the resource's bytes. */
+  out?: string;
   json: boolean;
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
+  /** complete: --prompt NAME or --resource-template URI. */
+  prompt?: string;
+  resourceTemplate?: string;
+  /** Declare SEP-2631 out-of-band transfer (off with --no-file-transfer). */
+  fileTransfer: boolean;
+  inlineMax?: number;
+  saveFiles?: string;
+  /** --log-level: the server's log messages from this level up are printed to stderr. */
+  logLevel?: McpLogLevel;
+  /** --help / -h: show the help of the command given (or the whole help) instead of running it. */
+  help?: boolean;
+  /** --version / -V */
+  version?: boolean;
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait']);
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads']);
+const VALUE_OPTIONS = new Set([
+  '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
+  '--prompt', '--resource-template',
+]);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true };
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -85,6 +124,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (eq !== -1) throw usageError(`${name} takes no value`);
       if (name === '--json') parsed.json = true;
       else if (name === '--verbose') parsed.verbose = true;
+      else if (name === '--no-file-transfer') parsed.fileTransfer = false;
       else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
@@ -96,10 +136,26 @@ export function parseArgs(argv: string[]): ParsedArgs {
         case '--args': parsed.args = value; break;
         case '--file': parsed.files.push(value); break;
         case '--elicit': parsed.elicit = value; break;
+        case '--prompt': parsed.prompt = value; break;
+        case '--resource-template': parsed.resourceTemplate = value; break;
+        case '--log-level': {
+          const level = parseLogLevel(value);
+          if (!isMcpLogLevel(level)) throw usageError(level);
+          parsed.logLevel = level;
+          break;
+        }
+        case '--out': parsed.out = value; break;
         case '--timeout': {
           const ms = Number(value);
           if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
           parsed.timeout = ms;
+          break;
+        }
+        case '--save-files': parsed.saveFiles = value; break;
+        case '--inline-max': {
+          const bytes = Number(value);
+          if (value.trim() === '' || !Number.isInteger(bytes) || bytes < 1) throw usageError(`--inline-max must be a whole number of bytes above 0 (got "${value}")`);
+          parsed.inlineMax = bytes;
           break;
         }
         case '--url-wait': {
@@ -112,7 +168,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
         }
       }
     } else if (arg === '-h' || arg === '--help') {
-      parsed.command = 'help';
+      parsed.help = true;
+    } else if (arg === '-V' || arg === '--version') {
+      parsed.version = true;
     } else if (arg.startsWith('-')) {
       throw usageError(`unknown option ${arg}`);
     } else if (!parsed.command) {
@@ -194,7 +252,7 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
 
   const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));
   const config = await loadMcpConfig(file);
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   const def: ServerDefinition | undefined = config.servers.find((s) => s.name === a.server);
   if (!def) {
     const names = config.servers.map((s) => s.name);
@@ -221,11 +279,14 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false) {
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, files = false,
+  features?: { a: ParsedArgs; io: CliIo }) {
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
-    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false },
+    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
+    ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel) : {}),
   });
+  if (features) printServerLog(connection, features.a.logLevel, features.io.stderr);
   try {
     await connection.start();
   } catch (e) {
@@ -247,10 +308,11 @@ export function resultText(view: ResultView): string {
       case 'resourceLink': lines.push(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`); break;
       case 'resourceBlob': lines.push(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`); break;
       case 'fileOutput': lines.push(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`); break;
+      case 'file': lines.push(fileOutputLine(item)); break;
       case 'unknown': lines.push(`[${item.type} content]`); break;
     }
   }
-  if (!view.items.some((i) => i.kind !== 'fileOutput') && view.structured?.json !== undefined) lines.push(view.structured.json);
+  if (!view.items.some((i) => i.kind !== 'fileOutput' && i.kind !== 'file') && view.structured?.json !== undefined) lines.push(view.structured.json);
   return terminalText(lines.join('\n'));
 }
 
@@ -259,6 +321,8 @@ function toolLine(tool: Tool): string {
   const parts = [terminalLine(tool.name, 100)];
   if (title && title !== tool.name) parts.push(`(${terminalLine(title, 100)})`);
   if (tool.description) parts.push(`— ${terminalLine(tool.description, 200)}`);
+  const app = toolAppUri(tool);
+  if (app) parts.push(`[app ${terminalLine(app, 200)}]`);
   return parts.join('  ');
 }
 
@@ -270,7 +334,7 @@ async function commandServers(a: ParsedArgs, io: CliIo): Promise<number> {
     const where = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : s.url;
     io.stdout.write(`${terminalText(`${s.name}\t${s.type}\t${where}`)}\n`);
   }
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   if (config.servers.length === 0 && config.errors.length === 0) io.stderr.write(`no servers in ${file}\n`);
   return config.errors.length ? EXIT.usage : EXIT.ok;
 }
@@ -279,12 +343,13 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout);
+  const connection = await connect(server, log, undefined, a.timeout, false, false, { a, io });
   return withConnection(connection, io, async () => {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
     } else {
-      for (const tool of connection.tools) {
+      // Tools only an app may call (visibility ["app"]) are not offered; --json lists everything.
+      for (const tool of connection.tools.filter(offeredToUser)) {
         io.stdout.write(`${toolLine(tool)}\n`);
         for (const line of describeFileSlots(tool)) io.stdout.write(`    ${terminalLine(line, 300)}\n`);
       }
@@ -312,7 +377,7 @@ async function withConnection(connection: ServerConnection, io: CliIo, work: () 
 function parseArgsOption(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
-  try { value = JSON.parse(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
+  try { value = parseJsonBounded(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--args must be a JSON object, e.g. --args \'{"text":"hi"}\'');
   return value as Record<string, unknown>;
 }
@@ -331,12 +396,17 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  // Refused before the server is even started when --args alone is too large.
+  const argsTooLarge = requestSizeProblem(args, transport);
+  if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
+  const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
+    limits: { transfer },
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads);
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, a.fileTransfer, { a, io });
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -346,27 +416,45 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
     const inUse = connection.transportInUse ?? transport;
-    const files = await fileOptionChoices(tool, args, a.files, inUse, log);
+    const fileSettings: FileOptionSettings = {
+      limits: { transfer },
+      uploader: connection.files,
+      server: connection.name,
+      ...(io.interrupt ? { signal: io.interrupt } : {}),
+      uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
+    };
+    const files = await fileOptionChoices(tool, args, a.files, inUse, log, fileSettings);
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
     const { result, view } = await runTool(connection, { tool, input: { json: args }, files }, {
       elicitation: elicitation.ui,
+      totalTimeoutMs: a.timeout,
+      uploadProgress: () => cliUploadReporter(fileSettings.uploadProgress, io.interrupt),
+      checkEncoded: (encoded) => {
+        const tooLarge = requestSizeProblem(encoded, inUse);
+        if (tooLarge) throw new InputRefusedError(`--args: ${tooLarge}`);
+      },
       waitForRetry: elicitation.waitForRetry,
       signal: io.interrupt,
       timeoutMs: a.timeout,
       onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
-      encode: cliEncodeSettings(inUse),
+      encode: cliEncodeSettings(inUse, fileSettings),
     }).catch((e: unknown) => { throw elicitation.refusal ?? e; });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
     if (elicitation.refusal) throw elicitation.refusal;
     if (a.json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
     } else {
       const text = resultText(view);
       (view.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
       // Text over the display cap is shown in part (previews do not apply to a terminal).
       const notes = view.warnings.filter((w) => !/preview/.test(w));
       if (notes.length) io.stderr.write(`mcp-host: ${notes.join(' ')} --json prints the whole result.\n`);
+    }
+    if (a.saveFiles !== undefined) {
+      for (const path of await saveFileOutputs(view, result, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
+        io.stderr.write(`saved ${terminalText(path)}\n`);
+      }
     }
     const structured = view.structured;
     if (structured?.status === 'invalid' || structured?.status === 'missing') {
@@ -380,11 +468,57 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+/**
+ * The result as received; for a tool with an app, its `_meta` also carries the tool's `ui` (the app's
+ * `resourceUri`), so a script can read the app with `mcp-host resource read`. The result's own keys win.
+ */
+function withToolUi<R extends { _meta?: Record<string, unknown> }>(result: R, tool: Tool): R {
+  const uri = toolAppUri(tool);
+  if (!uri) return result;
+  const ui = tool._meta?.ui && typeof tool._meta.ui === 'object' ? tool._meta.ui : { resourceUri: uri };
+  return { ...result, _meta: { ui, ...result._meta } };
+}
+
+async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [verb, uri, ...extra] = a.positional;
+  if (verb !== 'read') throw usageError(verb ? `unknown resource command "${verb}" (only "read")` : 'resource needs a command: read URI');
+  if (!uri) throw usageError('resource read needs the URI of a resource');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  if (a.out !== undefined && a.json) throw usageError('--out and --json do not go together');
+  const outPath = a.out === undefined ? undefined : resolve(io.cwd, a.out);
+  if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  return withConnection(connection, io, async () => {
+    const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
+    if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
+    const contents = read.contents ?? [];
+    if (outPath) {
+      if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
+      const item = contents[0];
+      const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
+      await writeNewFile(outPath, bytes);
+      io.stderr.write(`mcp-host: wrote ${formatBytes(bytes.length)} to ${outPath}\n`);
+      return EXIT.ok;
+    }
+    for (const item of contents) {
+      if ('text' in item && typeof item.text === 'string') {
+        io.stdout.write(item.text.endsWith('\n') ? terminalText(item.text) : `${terminalText(item.text)}\n`);
+      } else if ('blob' in item && typeof item.blob === 'string') {
+        const size = Math.floor(item.blob.length * 3 / 4);
+        io.stdout.write(`${terminalText(`[resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}, ${formatBytes(size)}]`)}\n`);
+        io.stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
+      }
+    }
+    return EXIT.ok;
+  });
+}
+
 async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
   const args = parseArgsOption(a.args);
   const server = await resolveTarget(a, io);
-  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
   return withConnection(connection, io, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
@@ -411,22 +545,59 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+async function commandComplete(a: ParsedArgs, io: CliIo): Promise<number> {
+  const ref = completionRef(a);
+  if (!ref) throw usageError('complete needs --prompt NAME or --resource-template URI (one of them)');
+  const [argument, value, ...extra] = a.positional;
+  if (argument === undefined || value === undefined) throw usageError('complete needs the argument\'s name and the value typed so far (it may be "")');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const context = parseArgsOption(a.args);
+  for (const [key, v] of Object.entries(context)) {
+    if (typeof v !== 'string') throw new CliError(`--args: the arguments filled in are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(v))})`, EXIT.usage);
+  }
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
+  return withConnection(connection, io, async () => {
+    if (!connection.supportsCompletions) throw new CliError(`server "${server.name}" offers no completions`, EXIT.toolError);
+    const answer = await connection.complete({ ref, argument: { name: argument, value }, context: Object.keys(context).length ? context as Record<string, string> : undefined },
+      { signal: io.interrupt, timeoutMs: a.timeout });
+    io.stdout.write(completionText(answer, a.json));
+    if (!a.json && answer.cut) io.stderr.write(`mcp-host: ${answer.cut}\n`);
+    return EXIT.ok;
+  });
+}
+
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const a = parseArgs(argv);
+    if (a.version) { io.stdout.write(`${VERSION}\n`); return EXIT.ok; }
+    if (a.help || a.command === 'help') return showHelp(a.command === 'help' ? a.positional[0] : a.command, io);
     switch (a.command) {
       case 'servers': return await commandServers(a, io);
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
-      case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
+      case 'resource': return await commandResource(a, io);
+      case 'complete': return await commandComplete(a, io);
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
     }
   } catch (e) {
     return report(e, io);
   }
+}
+
+/** `mcp-host --help`, `mcp-host COMMAND --help`, `mcp-host help [COMMAND]`. */
+function showHelp(command: string | undefined, io: CliIo): number {
+  if (!command) {
+    io.stdout.write(`${generalHelp(USAGE)}\n`);
+    return EXIT.ok;
+  }
+  const help = commandHelp(USAGE, command);
+  if (!help) throw usageError(`unknown command "${command}"`);
+  io.stdout.write(`${help}\n`);
+  return EXIT.ok;
 }
 
 /** Writes the error for the user and returns its exit code. */
@@ -447,27 +618,24 @@ function errorExit(e: unknown): [string, number] {
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];
-  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError) return [e.message, EXIT.toolError];
+  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError || e instanceof TransferFailedError) return [e.message, EXIT.toolError];
   return [errorText(e), EXIT.server];
 }
 
 if (require.main === module) {
   // Output piped into `head` and the like: stop quietly once the reader has gone.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
-  // Ctrl-C cancels the call in flight (the server is told) and the command ends with 130. If it has not
-  // ended 3 s later (still connecting, say), it ends then; a second Ctrl-C ends it at once.
+  // Ctrl-C (or the parent's death) cancels the call in flight (the server is told), stops the servers, exits 130.
   const interrupt = new AbortController();
-  process.on('SIGINT', () => {
-    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
-    interrupt.abort();
-    setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
-  });
+  bindProcessLifetime(interrupt);
   void run(process.argv.slice(2), {
     stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,
   }).then((code) => {
     process.exitCode = code;
-    // Let pending writes flush, then leave even if a handle (a lingering socket) is still open.
-    setTimeout(() => process.exit(code), 50).unref();
+    // Once what was written has reached stdout and stderr (a pipe takes large output in pieces), leave even
+    // if a handle (a lingering socket) is still open.
+    const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => { stream.write('', () => resolve()); });
+    void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => { setTimeout(() => process.exit(code), 50).unref(); });
   });
 }

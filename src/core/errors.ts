@@ -65,6 +65,11 @@ export class UrlElicitationIncompleteError extends Error {
   override readonly name = 'UrlElicitationIncompleteError';
 }
 
+/** A file transfer (SEP-2631) failed at the store or was cancelled: not a local refusal, the server was involved. */
+export class TransferFailedError extends Error {
+  override readonly name = 'TransferFailedError';
+}
+
 /** The host's error classes by name. */
 export interface HostErrors {
   InputRefusedError: InputRefusedError;
@@ -76,6 +81,7 @@ export interface HostErrors {
   ServerRequestError: ServerRequestError;
   NotRunningError: NotRunningError;
   UrlElicitationIncompleteError: UrlElicitationIncompleteError;
+  TransferFailedError: TransferFailedError;
 }
 
 /** Whether `e` is the host error of that name, whichever bundle made it. */

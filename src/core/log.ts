@@ -38,7 +38,8 @@ export class Logger {
     if (!this.isEnabled(level)) return;
     let line = message;
     for (const secret of this.secrets) line = line.split(secret).join(SECRET_MASK);
-    this.sink(level, redactDataUris(line));
+    // A sink that fails (an output channel VS Code closed during shutdown) must never break what is being logged.
+    try { this.sink(level, redactDataUris(line)); } catch { /* the line is lost, the caller carries on */ }
   }
 }
 

@@ -7,7 +7,7 @@ export const MAX_REF_HOPS = 16;
 
 /**
  * Follows local `$ref`s (`#/$defs/x`, `#/definitions/x`, percent-encoded and `~0`/`~1`-escaped segments) from
- * `root`. Keywords beside a `$ref` are kept over the target's (2020-12 semantics). Returns the schema itself when
+ * `root`, by own keys only (a server's names never reach inherited members). Keywords beside a `$ref` are kept over the target's (2020-12 semantics). Returns the schema itself when
  * it has no `$ref`, and undefined when a reference is remote (never fetched), missing, or too deep.
  */
 export function resolveRef(root: unknown, schema: Record<string, unknown>, maxHops = MAX_REF_HOPS): Record<string, unknown> | undefined {
@@ -21,7 +21,7 @@ export function resolveRef(root: unknown, schema: Record<string, unknown>, maxHo
       let key: string;
       try { key = decodeURIComponent(raw); } catch { return undefined; }
       key = key.replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isObject(target) ? target[key] : undefined;
+      target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
     }
     if (!isObject(target)) return undefined;
     const { $ref: _ref, ...siblings } = current;

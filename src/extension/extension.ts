@@ -11,12 +11,14 @@ import { buildForm, defaultValues, pointer } from '../core/forms';
 import type { ResultView } from '../core/results';
 import { FileChoices, runTool } from '../core/run';
 import { registerCommands } from './commands';
+import { registerResourceDocuments } from './resources/resourceDocuments';
 import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
 import { serverState, ServerManager } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { RunPanel } from './runPanel';
+import { registerWalkthrough } from './walkthrough';
 
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
@@ -71,8 +73,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   context.subscriptions.push(
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
+    registerResourceDocuments(manager),
   );
   registerCommands(context, manager);
+  registerWalkthrough(context);
   await manager.reload();
 
   const api = createApi(context, manager, tree);
@@ -82,9 +86,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   return api;
 }
 
-/** VS Code waits for this promise: servers get their graceful stop before the host exits. */
+/** VS Code waits for this promise (a few seconds at most): every server is stopped within a shorter budget. */
 export function deactivate(): Promise<void> | undefined {
-  return activeManager?.stopAll();
+  return activeManager?.shutdown();
 }
 
 function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider): McpHostApi {
@@ -126,7 +130,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       const { view } = await runTool(connection, { tool, input: { form: model, values: { ...defaultValues(model), ...args } }, files: choices }, {
         elicitation: new WebviewElicitationUi(context.extensionUri, connection.server.transport, connection.log),
         timeoutMs: settings.requestTimeoutMs || undefined,
-        encode: encodeSettings(connection.server.transport),
+        encode: { ...encodeSettings(connection.server.transport), uploader: connection.files, server: connection.name },
       });
       return view;
     },

@@ -7,6 +7,9 @@ import { unlink } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { formatBytes } from '../core/files';
 import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
+import type { ServerConnection } from '../core/connection';
+import type { FileValue } from '../core/files';
+import { openResourceDocument } from './resources/resourceDocuments';
 import type { ServerManager } from './serverManager';
 
 const DOWNLOAD_MAX_BYTES = 512 * 1024 * 1024;
@@ -38,8 +41,13 @@ async function chooseSaveTarget(item: SaveItem, sizeText: string | undefined): P
   return target.fsPath;
 }
 
-export async function saveResultItem(result: ResultLike, item: SaveItem): Promise<void> {
+export async function saveResultItem(result: ResultLike, item: SaveItem, connect?: () => Promise<ServerConnection>): Promise<void> {
   const source = resolveSave(result, item);
+  if (source.kind === 'file') {
+    if (!connect) throw new Error('This file output can only be saved from its tool panel.');
+    await saveFileOutput(source.file, item, connect);
+    return;
+  }
   if (source.kind === 'path') {
     if (!(await pathInsideWorkspace(source.path, workspaceRoots()))) {
       void vscode.window.showWarningMessage(`The server names a file outside the workspace (${source.path}); it is not opened.`);
@@ -73,15 +81,43 @@ export async function saveResultItem(result: ResultLike, item: SaveItem): Promis
   void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}.`);
 }
 
-/** Reads a resource and shows it: text in an editor, bytes offered for saving. */
+/**
+ * A SEP-2631 file output: nothing is downloaded until the user chose where to save it; then it is downloaded
+ * with progress and Cancel, verified (size, sha-256) in a temporary file beside the target, and linked into place.
+ */
+async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Promise<ServerConnection>): Promise<void> {
+  const sizeText = file.size !== undefined ? formatBytes(file.size) : undefined;
+  const target = await chooseSaveTarget(item, sizeText);
+  if (!target) return;
+  const connection = await connect();
+  await vscode.window.withProgress({
+    location: vscode.ProgressLocation.Notification, title: `Downloading ${safeFileName(item.name)}`, cancellable: true,
+  }, async (progress, token) => {
+    const abort = new AbortController();
+    token.onCancellationRequested(() => abort.abort());
+    let reported = 0;
+    await connection.files.saveFile(file, target, {
+      maxBytes: DOWNLOAD_MAX_BYTES, signal: abort.signal,
+      onBytes: (n) => {
+        if (file.size && n - reported >= file.size / 100) {
+          progress.report({ increment: ((n - reported) / file.size) * 100, message: `${formatBytes(n)} of ${formatBytes(file.size)}` });
+          reported = n;
+        }
+      },
+    });
+  });
+  const open = await vscode.window.showInformationMessage(
+    `Saved ${vscode.workspace.asRelativePath(target)}${file.digest ? ' (sha-256 verified)' : ''}.`, 'Open');
+  if (open === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
+}
+
+/** Reads a resource and shows it: text in its read-only `mcp-host-resource:` editor, bytes offered for saving. */
 export async function readResourceInEditor(manager: ServerManager, server: string, uri: string): Promise<void> {
   const connection = await manager.start(server);
   const read = await connection.readResource(uri);
+  if ((read.contents ?? []).some((c) => 'text' in c && typeof c.text === 'string')) await openResourceDocument(server, uri, read);
   for (const content of read.contents ?? []) {
-    if ('text' in content && typeof content.text === 'string') {
-      const doc = await vscode.workspace.openTextDocument({ content: content.text, language: languageFor(content.mimeType) });
-      await vscode.window.showTextDocument(doc, { preview: true });
-    } else if ('blob' in content && typeof content.blob === 'string') {
+    if ('blob' in content && typeof content.blob === 'string') {
       const name = safeFileName(basename(content.uri.replace(/[?#].*$/, '')), 'resource');
       const item: SaveItem = { ref: 'content/0', name, mimeType: content.mimeType, source: 'inline' };
       await saveResultItem({ content: [{ type: 'resource', resource: content }] }, item);
@@ -89,10 +125,3 @@ export async function readResourceInEditor(manager: ServerManager, server: strin
   }
 }
 
-function languageFor(mimeType: string | undefined): string {
-  if (!mimeType) return 'plaintext';
-  if (mimeType.includes('json')) return 'json';
-  if (mimeType.includes('markdown')) return 'markdown';
-  if (mimeType.includes('html')) return 'html';
-  return 'plaintext';
-}

@@ -4,18 +4,23 @@
 
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Prompt, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Prompt, Tool } from '@modelcontextprotocol/client';
+import { toolAppUri } from '../core/apps';
 import type { TransportKind } from '../core/config';
 import type { ServerConnection } from '../core/connection';
 import type { UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
-import { buildForm, defaultValues, promptArgumentsSchema, type FormModel, type FormValues } from '../core/forms';
+import { buildForm, defaultValues, promptArgumentsSchema, toPayload, type FormModel, type FormValues } from '../core/forms';
 import type { ResultLike } from '../core/results';
 import { checkValues, FileChoices, runPrompt, runTool, type RunOutcome } from '../core/run';
 import type { ResultEntry, RunPanelInit, WebviewNotification } from '../shared/protocol';
+import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
 import { readResourceInEditor, saveResultItem } from './resultActions';
 import { WebviewElicitationUi } from './elicitationUi';
+import { completeFormField, completionRefOf } from './formCompletions';
+import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
+import { startUploadProgress } from './uploadProgress';
 import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
@@ -37,15 +42,25 @@ interface SessionResults {
   raw: Map<string, ResultLike>;
 }
 
-/** What a panel runs: a tool, or a prompt (prompts/get with the form's values as its arguments). */
-export type PanelSubject = { kind: 'tool'; tool: Tool } | { kind: 'prompt'; prompt: Prompt };
+/**
+ * What a panel runs: a tool, a prompt (prompts/get with the form's values as its arguments), or a resource
+ * template (its variables as the form; the URI they name is read and opened).
+ */
+export type PanelSubject = { kind: 'tool'; tool: Tool } | { kind: 'prompt'; prompt: Prompt } | TemplateSubject;
 
 function subjectTitle(subject: PanelSubject): string {
+  if (subject.kind === 'template') return subject.template.title ?? subject.template.name;
   return subject.kind === 'tool' ? toolLabel(subject.tool) : subject.prompt.title ?? subject.prompt.name;
 }
 
 function subjectName(subject: PanelSubject): string {
+  if (subject.kind === 'template') return subject.template.uriTemplate;
   return subject.kind === 'tool' ? subject.tool.name : subject.prompt.name;
+}
+
+function subjectDescription(subject: PanelSubject): string | undefined {
+  if (subject.kind === 'template') return subject.template.description ?? subject.template.uriTemplate;
+  return subject.kind === 'tool' ? subject.tool.description : subject.prompt.description;
 }
 
 export class RunPanel {
@@ -60,6 +75,11 @@ export class RunPanel {
   /** Opens (or reveals) a prompt's panel. */
   static showPrompt(context: RunPanelContext, server: string, prompt: Prompt): Promise<RunPanel> {
     return RunPanel.showSubject(context, server, { kind: 'prompt', prompt });
+  }
+
+  /** Opens (or reveals) a resource template's panel. */
+  static showTemplate(context: RunPanelContext, server: string, subject: TemplateSubject): Promise<RunPanel> {
+    return RunPanel.showSubject(context, server, subject);
   }
 
   private static async showSubject(context: RunPanelContext, server: string, subject: PanelSubject,
@@ -89,11 +109,15 @@ export class RunPanel {
   readonly files: FileChoices;
   private values: FormValues;
   private running?: { callId: string; abort: AbortController };
+  /** The tool's MCP App, when it has one. */
+  private readonly apps?: ToolPanelApps;
 
   private constructor(private readonly context: RunPanelContext, readonly server: string, readonly subject: PanelSubject,
     private readonly results: SessionResults) {
     const scan = subject.kind === 'tool' ? findFileSlots(subject.tool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
-    this.model = buildForm(subject.kind === 'tool' ? subject.tool.inputSchema : promptArgumentsSchema(subject.prompt.arguments), scan.slots);
+    const schema = subject.kind === 'tool' ? subject.tool.inputSchema
+      : promptArgumentsSchema(subject.kind === 'prompt' ? subject.prompt.arguments : templateArguments(subject.variables));
+    this.model = buildForm(schema, scan.slots);
     this.model.warnings.push(...scan.warnings);
     this.values = defaultValues(this.model);
     const transport = () => context.manager.get(server)?.connection?.transportInUse ?? transportOf(context.manager, server);
@@ -104,8 +128,12 @@ export class RunPanel {
       extensionUri: context.extensionUri,
       init: () => this.init(),
       onProblem: (m) => this.problem(m),
+      appFrames: subject.kind === 'tool' && toolAppUri(subject.tool) !== undefined,
     });
+    if (subject.kind === 'tool' && toolAppUri(subject.tool)) this.apps = new ToolPanelApps(this.panel, context, server, subject.tool);
     this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) }));
+    const ref = completionRefOf(subject);
+    if (ref) this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params));
     this.panel.onMessage((message) => {
       this.handle(message).catch((e: unknown) => {
         this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
@@ -119,14 +147,15 @@ export class RunPanel {
     return {
       kind: 'run',
       heading: {
-        title: subjectTitle(this.subject), server: this.server,
-        description: this.subject.kind === 'tool' ? this.subject.tool.description : this.subject.prompt.description,
+        title: subjectTitle(this.subject), server: this.server, description: subjectDescription(this.subject),
       },
       form: this.model,
       values: this.values,
       files: this.files.summaries(),
       results: this.results.entries,
       runningCallId: this.running?.callId,
+      app: this.apps?.current,
+      completions: !!completionRefOf(this.subject) && !!this.context.manager.get(this.server)?.connection?.supportsCompletions,
     };
   }
 
@@ -180,6 +209,8 @@ export class RunPanel {
       this.results.raw.set(callId, result);
       this.panel.post({ type: 'result', callId, view: entry.view });
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
+      // The app (if any) comes after the plain result, which is shown at once.
+      if (this.apps) void this.apps.showFor(connection, callId, toPayload(this.model, values), result as CallToolResult);
     } catch (e) {
       progress.flush();
       // Not `instanceof CallCancelledError`: the connection's classes live in their own bundle.
@@ -197,17 +228,20 @@ export class RunPanel {
     const settings = readSettings();
     const timeoutMs = settings.requestTimeoutMs || undefined;
     const input = { form: this.model, values };
+    if (this.subject.kind === 'template') return readTemplate(connection, this.subject, toPayload(this.model, values) as Record<string, string>, signal);
     if (this.subject.kind === 'prompt') return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs });
     return runTool(connection, { tool: this.subject.tool, input, files: this.files }, {
       elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
       waitForRetry: askToRetry,
       onProgress, signal, timeoutMs,
-      encode: encodeSettings(connection.server.transport),
+      encode: { ...encodeSettings(connection.server.transport), uploader: connection.files, server: connection.name },
+      // Files that go by upload are sent first, under one progress notification with Cancel.
+      uploadProgress: (uploads, outer) => startUploadProgress(uploads, outer),
     });
   }
 
   private async confirm(): Promise<boolean> {
-    const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : 'Get';
+    const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : this.subject.kind === 'prompt' ? 'Get' : 'Read';
     const choice = await vscode.window.showWarningMessage(
       `${what} the ${this.subject.kind} "${subjectTitle(this.subject)}" on "${this.server}"?`,
       { modal: true, detail: filesConfirmationDetail(this.files, this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`) },
@@ -219,7 +253,7 @@ export class RunPanel {
   private async saveOutput(resultId: string, itemId: string): Promise<void> {
     const result = this.results.raw.get(resultId);
     const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
-    if (result && save) await saveResultItem(result, save);
+    if (result && save) await saveResultItem(result, save, () => this.context.manager.start(this.server));
   }
 }
 

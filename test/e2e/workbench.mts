@@ -4,7 +4,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { installExtension, openBrowser, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
@@ -42,7 +42,14 @@ export interface WorkbenchOptions {
   inputs?: unknown[];
   /** Install this .vsix instead of loading the development folder. */
   vsix?: string;
+  /** User settings (over the harness's, which trust the test workspace's servers: see `trustWorkspaceServers`). */
   settings?: Record<string, unknown>;
+  /** The workspace's own .vscode/settings.json. */
+  workspaceSettings?: Record<string, unknown>;
+  /** No .vscode/mcp.json at all: a workspace where no server is configured yet. */
+  withoutServers?: boolean;
+  /** The workspace folder's name, as the Explorer and the title show it (default: a temporary name). */
+  folderName?: string;
 }
 
 export class Workbench {
@@ -77,7 +84,8 @@ export class Workbench {
     const server = await startCodeServer({
       workspace: folder,
       extensionsDir,
-      settings: options.settings,
+      // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
+      settings: { 'mcpHost.trustWorkspaceServers': true, ...options.settings },
       logFile: join(artifacts, 'code-server.log'),
     });
     const browser = await openBrowser();
@@ -204,20 +212,36 @@ export class Workbench {
     writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
     await this.browser.close();
     await this.server.stop();
-    rmSync(this.folder, { recursive: true, force: true });
+    rmSync(madeIn(this.folder), { recursive: true, force: true });
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
   }
 }
 
-/** A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path. */
+/** The temporary folder a workspace was made in (the workspace itself, or its parent when it was named). */
+function madeIn(folder: string): string {
+  return basename(dirname(folder)).startsWith(WORKSPACE_PREFIX) ? dirname(folder) : folder;
+}
+
+const WORKSPACE_PREFIX = 'mcp-host-ws-';
+
+/**
+ * A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path
+ * (or has no mcp.json, `withoutServers`).
+ */
 function makeWorkspace(options: WorkbenchOptions): string {
-  const folder = mkdtempSync(join(tmpdir(), 'mcp-host-ws-'));
+  const made = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
+  const folder = options.folderName ? join(made, options.folderName) : made;
   cpSync(join(root, 'examples/workspace'), folder, { recursive: true });
+  if (options.withoutServers) {
+    rmSync(join(folder, '.vscode'), { recursive: true, force: true });
+    return folder;
+  }
   const config = {
     ...(options.inputs ? { inputs: options.inputs } : {}),
     servers: { demo: { type: 'stdio', command: 'node', args: [demoServer] }, ...options.servers },
   };
   writeFileSync(join(folder, '.vscode/mcp.json'), JSON.stringify(config, null, 2));
+  if (options.workspaceSettings) writeFileSync(join(folder, '.vscode/settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
   return folder;
 }
 

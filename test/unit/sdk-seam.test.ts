@@ -30,6 +30,27 @@ test('_wrapHandler: the SDK passes every registered request handler through it, 
   assert.ok(wrapped.includes('elicitation/create'), `wrapped: ${wrapped.join(', ')}`);
 });
 
+test('_outboundMetaEnvelope: the SDK stamps every outbound message of a modern-era connection with it', async () => {
+  const stamped: string[] = [];
+  class Spy extends HostClient {
+    protected override _outboundMetaEnvelope() {
+      const envelope = super._outboundMetaEnvelope();
+      if (envelope) stamped.push(Object.keys(envelope).join(','));
+      return envelope;
+    }
+  }
+  const client = new Spy({ name: 't', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+  const transport = new StdioProcessTransport(stdioFixture('era2026-server.ts'), new Logger(() => undefined), 1000);
+  await client.connect(transport);
+  try {
+    const before = stamped.length;
+    await client.listTools();
+    assert.ok(stamped.length > before, 'tools/list went out without asking for the envelope');
+  } finally {
+    await client.close();
+  }
+});
+
 async function withSlowServer(body: (client: HostClient) => Promise<void>): Promise<void> {
   const client = new HostClient({ name: 't', version: '0' });
   const transport = new StdioProcessTransport(stdioFixture('era2025-server.ts'), new Logger(() => undefined), 1000);

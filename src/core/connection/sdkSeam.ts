@@ -3,7 +3,8 @@
 // fails if the SDK stops calling or keeping it, and checkSdkSeam() refuses to start a server on an SDK
 // that lacks one, naming the version this build was checked against, rather than behaving wrongly in silence.
 
-import { Client, type ClientContext, type JSONRPCRequest, type Result } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, type ClientContext, type JSONRPCRequest, type Result } from '@modelcontextprotocol/client';
+import type { McpLogLevel } from './serverLog';
 
 /** The SDK version these members were checked against; package.json pins exactly this one. */
 export const PINNED_SDK_VERSION = '2.4.0';
@@ -19,11 +20,23 @@ interface ProtocolPrivates {
   _resetTimeout?: (messageId: number) => boolean;
 }
 
-/** The SDK client with the host's two departures from it. */
+/** The SDK client with the host's departures from it. */
 export class HostClient extends Client {
   /** Route SEP-1306 `mode: "binary"` elicitations around the SDK's checks (only when the host declared them). */
   routeBinaryElicitation = false;
+  /** 2026-07-28: the least severe server log level wanted, sent in every request's `_meta` (there is no logging/setLevel). */
+  logLevel?: McpLogLevel;
   private pausedTimeouts = 0;
+
+  /**
+   * Private member: Protocol's `_outboundMetaEnvelope` hook (the `_meta` keys stamped on every outbound message of
+   * a modern-era connection). Replaces: a per-request `_meta` on every call the host and the SDK make (list
+   * refreshes included), which no public option sets; the log level must ride on all of them.
+   */
+  protected override _outboundMetaEnvelope() {
+    const envelope = super._outboundMetaEnvelope();
+    return envelope && this.logLevel ? { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel } : envelope;
+  }
 
   /**
    * Private member: Protocol's `_wrapHandler` hook (protected, documented for subclasses, no public equivalent).
@@ -79,6 +92,7 @@ export function sdkSeamProblem(): string | undefined {
   const proto = Client.prototype as unknown as Record<string, unknown>;
   const missing: string[] = [];
   if (typeof proto._wrapHandler !== 'function') missing.push('Protocol._wrapHandler');
+  if (typeof proto._outboundMetaEnvelope !== 'function') missing.push('Protocol._outboundMetaEnvelope');
   if (typeof proto._resetTimeout !== 'function') missing.push('Protocol._resetTimeout');
   const probe = new Client({ name: 'mcp-host-sdk-check', version: '0' }) as unknown as ProtocolPrivates;
   if (!(probe._timeoutInfo instanceof Map)) missing.push('Protocol._timeoutInfo');

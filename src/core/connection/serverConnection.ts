@@ -1,9 +1,13 @@
 import {
   ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport,
   type CallToolResult, type ClientCapabilities, type ClientContext, type PriorDiscovery,
-  type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
+  type Prompt, type ReadResourceResult, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
+import { FileTransfers } from '../files/transfer/client';
+import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
+import { boundCompletion, type Completion, type CompletionRequest } from '../completion';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -13,8 +17,12 @@ import {
 } from '../errors';
 import { Emitter, type Disposable } from '../events';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
-import { StdioProcessTransport } from './stdioTransport';
 import { tapTransport } from './transportTap';
+import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
+import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
+import { endHttpSession } from './httpSession';
+import { boundedFetch } from '../io/boundedFetch';
+import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
 } from './types';
@@ -26,6 +34,13 @@ const ELICITATION_MEMORY = 64;
 /** How long an answer still serves a replay after it was given (HTTP resumption replays arrive right after). */
 const ELICITATION_REPLAY_GRACE_MS = 10_000;
 
+/**
+ * How many pages one list (tools, prompts, resources, templates) may take: every `nextCursor` is followed to
+ * the end, and a server whose cursor never ends is stopped here with an error naming the list.
+ */
+export const LIST_MAX_PAGES = 256;
+
+const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
 
 /** The ServerStartError somewhere in an error's cause chain (the SDK may wrap what the transport threw). */
@@ -56,6 +71,19 @@ export interface ToolCallOptions extends CallOptions {
   validateOutput?: boolean;
 }
 
+/** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
+export const CANCELLED_BY_USER = 'Cancelled by the user';
+
+/** The caller's signal, aborting with CANCELLED_BY_USER unless the caller gave a reason in words. */
+function withCancelReason(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const own = new AbortController();
+  const forward = () => own.abort(typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return own.signal;
+}
+
 /**
  * One connection to one MCP server: transport, era negotiation, lifecycle state, capabilities, lists,
  * calls. Start/stop/restart are serialised.
@@ -72,16 +100,30 @@ export class ServerConnection {
   readonly onDidChangeLists = this.listsEmitter.event;
   /** `notifications/elicitation/complete` arrived (2025-11-25 URL mode); the argument is the elicitationId. */
   readonly onDidCompleteElicitation = this.elicitationCompleteEmitter.event;
+  private readonly serverLogEmitter = new Emitter<ServerLogMessage>();
+  /** `notifications/message`: the server's own log line (also written to `log` at the matching level). */
+  readonly onDidLog = this.serverLogEmitter.event;
+  private serverLogLevel?: McpLogLevel;
+  private readonly resourceUpdatedEmitter = new Emitter<string>();
+  /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
+  readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
 
   private _tools: Tool[] = [];
   private _prompts: Prompt[] = [];
   private _resources: Resource[] = [];
+  private _resourceTemplates: ResourceTemplate[] = [];
   private client?: HostClient;
   private transport?: Transport;
   private readonly toolInputFiles = new Map<string, unknown>();
   private transportKind?: TransportKind;
+  /** Ends every HTTP request of the current transport (stop, a start that ran out of time). */
+  private httpRequests?: AbortController;
+  /** Why the host closed the HTTP connection on its own (a message over the size limit). */
+  private httpCloseReason?: string;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  /** `shutdown` was called: nothing starts any more. */
+  private shutDown = false;
   /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
   private fellBackToSse = false;
   private toolsRefresh?: Promise<void>;
@@ -92,12 +134,14 @@ export class ServerConnection {
     this.name = server.name;
     this.log = options.log;
     this.log.maskSecrets(server.secrets ?? []);
+    this.serverLogLevel = options.serverLogLevel;
   }
 
   get state(): ConnectionState { return this._state; }
   get tools(): Tool[] { return this._tools; }
   get prompts(): Prompt[] { return this._prompts; }
   get resources(): Resource[] { return this._resources; }
+  get resourceTemplates(): ResourceTemplate[] { return this._resourceTemplates; }
   /** The transport in use once running: `http` may have fallen back to `sse`. */
   get transportInUse(): TransportKind | undefined { return this.transportKind; }
   /** The server's self-description (name, version), once running. */
@@ -126,6 +170,22 @@ export class ServerConnection {
     return this.serial(() => this.doStop());
   }
 
+  /**
+   * Stops the server for a host that is going away, in about 3 × `graceMs`: not queued behind a start or stop
+   * under way (either is cut short), stdin ended, SIGTERM to its process group after `graceMs`, SIGKILL after
+   * another; an HTTP session is closed (DELETE) meanwhile. No start is made after it.
+   */
+  async shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+    this.shutDown = true;
+    const transport = this.transport;
+    if (transport instanceof StdioProcessTransport) transport.hurry(graceMs);
+    await Promise.all([
+      this.doStop(),
+      // A stop already under way has let go of its client: wait for its process here.
+      transport instanceof StdioProcessTransport ? transport.close() : undefined,
+    ]);
+  }
+
   restart(): Promise<void> {
     return this.serial(async () => {
       await this.doStop();
@@ -150,6 +210,8 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
+    if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
+    if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
     return caps as ClientCapabilities;
   }
 
@@ -160,14 +222,18 @@ export class ServerConnection {
         capabilities: this.capabilities(),
         versionNegotiation: { mode: 'auto' },
         inputRequired: { maxRounds: this.options.inputRequired?.maxRounds ?? 10 },
+        listMaxPages: LIST_MAX_PAGES,
         listChanged: {
           tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('tools') },
           prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('prompts') },
-          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('resources') },
+          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => { this.onListChanged('resources'); this.onListChanged('resourceTemplates'); } },
         },
       },
     );
     client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
+    client.logLevel = this.serverLogLevel;
+    client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
+    client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
     if (this.options.roots) {
       const roots = this.options.roots;
       client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
@@ -206,6 +272,7 @@ export class ServerConnection {
     const mode = params.mode ?? 'form';
     this.log.info(`the server asks for input (${mode} elicitation)`);
     const context: ElicitationContext = { server: this.name, signal: ctx.mcpReq.signal };
+    if (this.files.enabled) context.uploader = this.files;
     if (mode === 'binary') {
       const token = (params._meta as { progressToken?: string | number } | undefined)?.progressToken ?? ctx.mcpReq._meta?.progressToken;
       context.progressToken = token;
@@ -241,9 +308,10 @@ export class ServerConnection {
     return result;
   }
 
-  private onListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+  private onListChanged(kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'): void {
     this.log.debug(`${kind} list changed; listing again`);
-    const refresh = kind === 'tools' ? this.refreshTools() : kind === 'prompts' ? this.refreshPrompts() : this.refreshResources();
+    const refresh = kind === 'tools' ? this.refreshTools() : kind === 'prompts' ? this.refreshPrompts()
+      : kind === 'resources' ? this.refreshResources() : this.refreshResourceTemplates();
     refresh.catch((e) => this.log.warn(`re-listing ${kind} failed: ${shortErrorText(e)}`));
   }
 
@@ -285,16 +353,66 @@ export class ServerConnection {
     this.listsEmitter.fire();
   }
 
+  async refreshResourceTemplates(): Promise<void> {
+    const client = this.client;
+    if (!client?.getServerCapabilities()?.resources) { this._resourceTemplates = []; return; }
+    const { resourceTemplates } = await client.listResourceTemplates(undefined, { cacheMode: 'refresh' });
+    if (this.client !== client) return;
+    this._resourceTemplates = resourceTemplates;
+    this.listsEmitter.fire();
+  }
+
+  private onServerLog(params: { level: string; logger?: string; data?: unknown }): void {
+    const level = isMcpLogLevel(params.level) ? params.level : 'info';
+    const text = formatServerLog({ level, logger: params.logger, data: params.data });
+    this.log[hostLevelOf(level)](text);
+    this.serverLogEmitter.fire({ level, logger: typeof params.logger === 'string' ? params.logger : undefined, text });
+  }
+
+  /**
+   * The least severe server log level wanted. 2025-11-25: `logging/setLevel` (when the server declares logging);
+   * 2026-07-28: carried in every later request's `_meta`. Kept for restarts.
+   */
+  async setServerLogLevel(level: McpLogLevel): Promise<void> {
+    this.serverLogLevel = level;
+    const client = this.client;
+    if (!client) return;
+    client.logLevel = level;
+    await this.sendLogLevel(client);
+  }
+
+  private async sendLogLevel(client: HostClient): Promise<void> {
+    const level = this.serverLogLevel;
+    if (!level || client.getProtocolEra() === 'modern' || !client.getServerCapabilities()?.logging) return;
+    await client.setLoggingLevel(level).then(
+      () => this.log.info(`asked the server for log messages from ${level} up`),
+      (e) => this.log.warn(`logging/setLevel ${level}: ${shortErrorText(e)}`));
+  }
+
   private createTransport(kind: TransportKind): Transport {
     const server = this.server;
     let transport: Transport;
+    const maxMessageBytes = byteLimit(this.options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES);
     if (server.transport === 'stdio') {
-      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs);
+      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes);
     } else {
       const requestInit: RequestInit = { headers: server.headers };
+      this.httpRequests?.abort();
+      this.httpRequests = new AbortController();
+      this.httpCloseReason = undefined;
+      // Like a stdio line over the limit, a body over it closes the connection: what it answered is lost.
+      const fetch = boundedFetch({
+        maxMessageBytes, signal: this.httpRequests.signal,
+        onTooLarge: (e) => {
+          if (this.transport !== transport || this.httpCloseReason) return;
+          this.httpCloseReason = `${e.message}; the connection was closed`;
+          this.log.error(this.httpCloseReason);
+          void transport.close();
+        },
+      });
       transport = kind === 'sse'
-        ? new SSEClientTransport(new URL(server.url), { requestInit })
-        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
+        ? new SSEClientTransport(new URL(server.url), { requestInit, fetch })
+        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch });
     }
     return transport;
   }
@@ -309,6 +427,9 @@ export class ServerConnection {
     return tapTransport(transport, {
       onIncoming: (message) => {
         log.trace(() => `[server -> host] ${JSON.stringify(message)}`);
+        const result = (message as { result?: unknown }).result;
+        // SEP-2631 draft shapes the SDK's result schemas would strip are set aside before it parses them.
+        if (result !== undefined) shieldDraftShapes(result);
         const tools = (message as { result?: { tools?: unknown } }).result?.tools;
         if (Array.isArray(tools)) this.keepInputFiles(tools);
       },
@@ -325,7 +446,13 @@ export class ServerConnection {
     }
   }
 
+  /** Starting waits at most this long per step: the connect timeout, else the request timeout up to 30 s. */
+  private connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? Math.min(DEFAULT_CONNECT_TIMEOUT_MS, this.options.requestTimeoutMs ?? Infinity);
+  }
+
   private async connectOnce(kind: TransportKind, prior: PriorDiscovery | undefined): Promise<void> {
+    if (this.shutDown) throw new ServerStartError('the host is shutting down');
     const client = this.createClient();
     const transport = this.createTransport(kind);
     this.toolInputFiles.clear();
@@ -333,7 +460,7 @@ export class ServerConnection {
     this.transport = transport;
     this.transportKind = kind;
     try {
-      await client.connect(this.tapped(transport), { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, prior });
+      await client.connect(this.tapped(transport), { timeout: this.connectTimeoutMs(), prior });
     } catch (e) {
       // The transport stays readable for the caller: it knows how a stdio process ended.
       this.client = undefined;
@@ -397,11 +524,13 @@ export class ServerConnection {
       await Promise.all([
         // A server that answers tools/list with an error is up, but offers no tools: reported, not fatal.
         toolsListed ? undefined : this.refreshTools().catch((e) => {
-          if (!(e instanceof ProtocolError)) throw e;
+          if (!(e instanceof ProtocolError) && !(e instanceof SdkError && e.code === SdkErrorCode.ListPaginationExceeded)) throw e;
           this.log.error(`tools/list failed: ${shortErrorText(e)}; running with no tools`);
         }),
         this.refreshPrompts().catch((e) => this.log.warn(`prompts/list failed: ${shortErrorText(e)}`)),
         this.refreshResources().catch((e) => this.log.warn(`resources/list failed: ${shortErrorText(e)}`)),
+        this.refreshResourceTemplates().catch((e) => this.log.warn(`resources/templates/list failed: ${shortErrorText(e)}`)),
+        this.sendLogLevel(client),
       ]);
       this.setState({ kind: 'running', era, protocolVersion: client.getNegotiatedProtocolVersion() });
     } catch (e) {
@@ -447,7 +576,7 @@ export class ServerConnection {
     this.transport = undefined;
     if (this.stopping) return;
     const exit = transport instanceof StdioProcessTransport ? transport.exit : undefined;
-    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : undefined;
+    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : this.httpCloseReason;
     const reason = closeReason ?? (exit
       ? `the server exited (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`
       : 'the connection to the server closed');
@@ -464,16 +593,14 @@ export class ServerConnection {
     this.stopping = true;
     this.log.info('stopping');
     this.client = undefined;
-    const transport = this.transport;
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-      // Tell a sessionful server it can drop the session (HTTP DELETE), as VS Code does.
-      await transport.terminateSession().catch((e) => this.log.debug(`ending the HTTP session: ${shortErrorText(e)}`));
-    }
+    await endHttpSession(this.transport, this.log);
     await client.close().catch((e) => this.log.debug(`close: ${shortErrorText(e)}`));
+    this.httpRequests?.abort();
     this.transport = undefined;
     this._tools = [];
     this._prompts = [];
     this._resources = [];
+    this._resourceTemplates = [];
     this.elicitations.clear();
     this.setState({ kind: 'stopped' });
     this.log.info('stopped');
@@ -493,6 +620,10 @@ export class ServerConnection {
     if (this.stopping) return new CallCancelledError(`${what} was cancelled: the server was stopped`);
     if (this._state.kind === 'crashed') {
       return new ServerCrashedError(`${what} failed: ${this._state.reason}`, this._state.exitCode, this._state.signal ?? null);
+    }
+    // The SDK's own check of an HTTP answer (a zod error listing every branch it tried) says little to a person.
+    if ((e as { name?: unknown })?.name === 'ZodError' || Array.isArray((e as { issues?: unknown })?.issues)) {
+      return new ServerRequestError(`${what} failed: server "${this.name}" sent an answer the host cannot use (not valid JSON-RPC)`);
     }
     if (e instanceof SdkError) {
       if (e.code === SdkErrorCode.ConnectionClosed || e.code === SdkErrorCode.NotConnected || e.code === SdkErrorCode.SendFailed) {
@@ -520,10 +651,10 @@ export class ServerConnection {
     // The SDK validates against the definition it is given; one without an outputSchema means "do not".
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
-      return await client.callTool({ name, arguments: args }, {
-        signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+      return restoreDraftShapes(await client.callTool({ name, arguments: args }, {
+        signal: withCancelReason(opts.signal), timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
-      }) as CallToolResult;
+      }) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
@@ -534,10 +665,10 @@ export class ServerConnection {
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
     try {
-      return await client.readResource({ uri }, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      return restoreDraftShapes(await client.readResource({ uri }, {
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
-      });
+      }));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
     }
@@ -547,11 +678,86 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return await client.getPrompt({ name, arguments: args }, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       });
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
     }
+  }
+
+  /** Whether the server offers completions (`completion/complete`). */
+  get supportsCompletions(): boolean { return !!this.client?.getServerCapabilities()?.completions; }
+
+  /** The server's suggestions for one argument, bounded (`boundCompletion`); none when it offers no completions. */
+  async complete(request: CompletionRequest, opts: CallOptions = {}): Promise<Completion> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
+    try {
+      // A loose result schema: an answer over the spec's 100 values is cut by boundCompletion, not refused whole.
+      const answer = await client.request({
+        method: 'completion/complete',
+        params: { ref: request.ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
+      }, LooseCompleteResult, { signal: opts.signal, timeout: opts.timeoutMs ?? 10_000 });
+      return boundCompletion(answer.completion);
+    } catch (e) {
+      throw this.requestError(e, `completing "${request.argument.name}"`, opts.signal, undefined);
+    }
+  }
+
+  /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
+  async request<T>(method: string, params: Record<string, unknown>, schema: ZodType<T>, opts: CallOptions = {}): Promise<T> {
+    const client = this.requireClient();
+    try {
+      return await client.request({ method, params }, schema, {
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      }) as T;
+    } catch (e) {
+      throw this.requestError(e, method, opts.signal, undefined);
+    }
+  }
+
+  /** The MCP server's URL, or undefined for a stdio server (a process on this machine). */
+  get serverUrl(): string | undefined {
+    return this.server.transport === 'stdio' ? undefined : this.server.url;
+  }
+
+  private _files?: FileTransfers;
+  /** SEP-2631 out-of-band upload and download for this server (enabled when the `files` capability is declared). */
+  get files(): FileTransfers {
+    this._files ??= new FileTransfers(this, this.options.capabilities?.files === true);
+    return this._files;
+  }
+
+  /** Whether the server sends updates of a resource the host subscribes to. */
+  get supportsSubscriptions(): boolean { return !!this.client?.getServerCapabilities()?.resources?.subscribe; }
+
+  /**
+   * Subscribes to a resource's updates (`onDidUpdateResource`), in the shape of the era: `resources/subscribe`
+   * (2025-11-25) or a `subscriptions/listen` stream (2026-07-28). Undefined when the server offers no
+   * subscriptions. Disposing unsubscribes; a subscription ends with the connection.
+   */
+  async subscribeResource(uri: string): Promise<Disposable | undefined> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.resources?.subscribe) return undefined;
+    const timeout = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    try {
+      if (client.getProtocolEra() === 'modern') {
+        const listening = await client.listen({ resourceSubscriptions: [uri] }, { timeout });
+        this.log.info(`listening for updates of ${uri}`);
+        return { dispose: () => { void listening.close().catch(() => undefined); } };
+      }
+      await client.subscribeResource({ uri }, { timeout });
+    } catch (e) {
+      throw this.requestError(e, `subscribing to ${uri}`, undefined, undefined);
+    }
+    this.log.info(`subscribed to ${uri}`);
+    return {
+      dispose: () => {
+        if (this.client !== client) return;
+        void client.unsubscribeResource({ uri }, { timeout }).then(
+          () => this.log.info(`unsubscribed from ${uri}`), (e) => this.log.debug(`unsubscribing from ${uri}: ${shortErrorText(e)}`));
+      },
+    };
   }
 
   /** Stops the server and drops every listener. */
@@ -560,7 +766,17 @@ export class ServerConnection {
     this.stateEmitter.dispose();
     this.listsEmitter.dispose();
     this.elicitationCompleteEmitter.dispose();
+    this.serverLogEmitter.dispose();
+    this.resourceUpdatedEmitter.dispose();
   }
 }
 
 export type { Disposable };
+// Loaded with this bundle by the extension (resource templates are expanded with the SDK's RFC 6570 implementation).
+export { UriTemplate } from '@modelcontextprotocol/client';
+
+/** A server's log message (`notifications/message`), as written to the connection's log. */
+export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: string }
+// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
+// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
+export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';

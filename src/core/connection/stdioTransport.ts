@@ -6,11 +6,37 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '../log';
 import type { ResolvedStdioServer } from '../config/types';
 import { ServerStartError } from '../errors';
+import { answerOrError } from './invalidAnswers';
+import { MessageTooLargeError } from '../io/boundedFetch';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
+import { BoundedLines } from '../io/lineTail';
 
-/** The SDK's per-message ceiling on stdio; a longer line is dropped and the transport closed. */
-export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** The default ceiling of one line from the server; a longer line is dropped and the transport closed. */
+export const STDIO_MAX_MESSAGE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 
 export interface ExitInfo { code: number | null; signal: string | null }
+
+/** The grace between the steps of a stop (stdin end, SIGTERM, SIGKILL) when the host is going away. */
+export const SHUTDOWN_GRACE_MS = 1000;
+
+/** Every stdio server process of this host that has not exited yet. */
+const liveTransports = new Set<StdioProcessTransport>();
+
+/**
+ * Stops every stdio server of this process at once, each with `graceMs` between the steps (servers already
+ * stopping are hurried); resolves once all have exited. For a process that is about to end.
+ */
+export async function stopAllStdioServers(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+  await Promise.all([...liveTransports].map((t) => { t.hurry(graceMs); return t.close(); }));
+}
+
+/**
+ * SIGKILLs the process group of every stdio server still alive, synchronously: the last resort of a process
+ * that is exiting now (`process.on('exit')`), since the groups are detached and would outlive it.
+ */
+export function killRemainingStdioServers(): void {
+  for (const t of liveTransports) t.killNow();
+}
 
 /** Finds `command` on PATH the way a shell would (with PATHEXT on Windows); undefined when it is not there. */
 export function findExecutable(command: string, env: Record<string, string>, cwd: string | undefined,
@@ -94,8 +120,11 @@ export class StdioProcessTransport implements Transport {
   /** Why the host closed the connection on its own, when it did (a message over the size limit). */
   closeReason?: string;
 
+  /** Lowered while a wait is under way by `hurry`. */
+  private shortenWait?: (ms: number) => void;
+
   constructor(private readonly server: ResolvedStdioServer, private readonly log: Logger,
-    private readonly graceMs = 5000) {}
+    private graceMs = 5000, private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES) {}
 
   get pid(): number | null { return this.child?.pid ?? null; }
   get stderr(): Readable | null { return this.child?.stderr ?? null; }
@@ -117,11 +146,13 @@ export class StdioProcessTransport implements Transport {
       detached: process.platform !== 'win32',
     });
     this.child = child;
+    liveTransports.add(this);
 
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (e: NodeJS.ErrnoException) => {
         this.child = undefined;
+        liveTransports.delete(this);
         reject(e.code === 'ENOENT'
           ? new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`)
           : e.code === 'EACCES'
@@ -133,6 +164,7 @@ export class StdioProcessTransport implements Transport {
     child.on('error', (e) => this.onerror?.(e));
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
+        liveTransports.delete(this);
         this.exit = { code, signal };
         this.exitedOnRequest = this.closing;
         resolve(this.exit);
@@ -140,15 +172,11 @@ export class StdioProcessTransport implements Transport {
     });
     child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
     child.stdin!.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
-    let stderrRest = '';
+    const stderrLines = new BoundedLines((line) => this.log.warn(`[server stderr] ${line}`));
     child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (text: string) => {
-      const lines = (stderrRest + text).split(/\r?\n/);
-      stderrRest = lines.pop() ?? '';
-      for (const line of lines) if (line) this.log.warn(`[server stderr] ${line}`);
-    });
+    child.stderr!.on('data', (text: string) => stderrLines.push(text));
     child.once('close', () => {
-      if (stderrRest) this.log.warn(`[server stderr] ${stderrRest}`);
+      stderrLines.end();
       this.child = undefined;
       this.onclose?.();
     });
@@ -168,10 +196,12 @@ export class StdioProcessTransport implements Transport {
     if (start < chunk.length) {
       this.buffer.push(start === 0 ? chunk : chunk.subarray(start));
       this.bufferedBytes += chunk.length - start;
-      if (this.bufferedBytes > STDIO_MAX_MESSAGE_BYTES) {
+      if (this.bufferedBytes > this.maxMessageBytes) {
         this.buffer = [];
         this.bufferedBytes = 0;
-        this.closeReason = `the server sent a message over ${STDIO_MAX_MESSAGE_BYTES / (1024 * 1024)} MiB, the stdio limit; the connection was closed`;
+        // Nothing more is read: the server's next write fails, and it is being stopped.
+        this.child?.stdout?.destroy();
+        this.closeReason = `${new MessageTooLargeError(this.maxMessageBytes, 'a message').message}; the connection was closed`;
         this.log.error(this.closeReason);
         void this.close();
       }
@@ -192,7 +222,7 @@ export class StdioProcessTransport implements Transport {
       this.log.warn(`[server stdout, not JSON-RPC] ${line.slice(0, 200)}`);
       return;
     }
-    this.onmessage?.(message);
+    this.onmessage?.(answerOrError(message, this.server.name));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -208,13 +238,12 @@ export class StdioProcessTransport implements Transport {
     if (!child || this.closing) { await this.exited; return; }
     this.closing = true;
     const exited = this.exited!;
-    const waitFor = (ms: number) => Promise.race([exited.then(() => true),
-      new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    // Logging may fail here (a closed output channel); the Logger swallows that, so the stop goes on.
     try { child.stdin?.end(); } catch { /* already closed */ }
-    if (!(await waitFor(this.graceMs))) {
+    if (!(await this.waitForExit(exited))) {
       this.log.info(`server did not exit after stdin closed; sending SIGTERM`);
       this.kill(child, 'SIGTERM');
-      if (!(await waitFor(this.graceMs))) {
+      if (!(await this.waitForExit(exited))) {
         this.log.warn(`server did not exit after SIGTERM; sending SIGKILL`);
         this.kill(child, 'SIGKILL');
         await exited;
@@ -222,6 +251,32 @@ export class StdioProcessTransport implements Transport {
     }
     // The group may hold grandchildren that outlive the server (an npx wrapper's child).
     this.kill(child, 'SIGTERM');
+  }
+
+  /** Shortens the grace of this stop (and of one under way) to at most `graceMs`: the host is going away. */
+  hurry(graceMs: number): void {
+    this.graceMs = Math.min(this.graceMs, graceMs);
+    this.shortenWait?.(this.graceMs);
+  }
+
+  /** SIGKILL to the process group, now (see killRemainingStdioServers). */
+  killNow(): void {
+    if (this.child) this.kill(this.child, 'SIGKILL');
+  }
+
+  /** true once the process exited, false after the grace (which `hurry` may shorten meanwhile). */
+  private waitForExit(exited: Promise<ExitInfo>): Promise<boolean> {
+    return new Promise((resolve) => {
+      let end = Date.now() + this.graceMs;
+      let timer = setTimeout(() => resolve(false), this.graceMs);
+      this.shortenWait = (ms) => {
+        if (Date.now() + ms >= end) return;
+        clearTimeout(timer);
+        end = Date.now() + ms;
+        timer = setTimeout(() => resolve(false), ms);
+      };
+      void exited.then(() => { clearTimeout(timer); resolve(true); });
+    }).finally(() => { this.shortenWait = undefined; }) as Promise<boolean>;
   }
 
   /** Signals the server's whole process tree (an `npx` wrapper and the server it started). */

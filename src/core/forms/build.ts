@@ -8,6 +8,7 @@ import { compileSchema } from './validate';
 import type { FileSlot } from '../files/slots';
 import { isObject } from '../../shared/json';
 import { MAX_REF_HOPS, resolveRef } from '../schemaRefs';
+import { getOwn } from '../io/own';
 
 /** The part of the file engine's FileSlot the form reads: where the slot is, its policy and its origin. */
 export type FormFileSlot = Pick<FileSlot, 'path' | 'accept' | 'maxSize' | 'multiple'> & Partial<Pick<FileSlot, 'origin' | 'filenameCompanion'>>;
@@ -251,7 +252,7 @@ function withoutFileFields(schema: Schema, paths: string[][]): Schema {
   for (const path of paths) {
     let parent: unknown = copy;
     for (const key of path.slice(0, -1)) {
-      parent = isObject(parent) && isObject(parent.properties) ? parent.properties[key] : undefined;
+      parent = isObject(parent) && isObject(parent.properties) ? getOwn(parent.properties, key) : undefined;
     }
     const last = path[path.length - 1]!;
     if (isObject(parent) && isObject(parent.properties)) {

@@ -6,11 +6,19 @@ import { access, open, realpath, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { refuseInsecureUrl } from '../net/destination';
 import type { SaveItem } from './model';
 
-/** A file name that is safe on every platform: no directories, no control or reserved characters. */
+/**
+ * Characters that change how a name displays without being seen: bidirectional embeddings, overrides, isolates
+ * and marks, zero-width characters, the BOM, and C1 controls. A name like `report\u202Egpj.exe` would
+ * display as `reportexe.jpg`.
+ */
+const INVISIBLE = /[\u0080-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** A file name that is safe on every platform and shows what it is: no directories, no control, invisible or reserved characters. */
 export function safeFileName(wanted: string, fallback = 'output'): string {
-  const base = basename(wanted.replace(/\\/g, '/'))
+  const base = basename(wanted.replace(INVISIBLE, '').replace(/\\/g, '/'))
     .replace(/[\x00-\x1f\x7f<>:"/\\|?*]/g, '_')
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .slice(0, 200);
@@ -70,18 +78,6 @@ export interface DownloadOptions {
   consent: boolean;
   maxBytes: number;
   signal?: AbortSignal;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
-
-/** HTTPS, or plain HTTP to this machine only. Returns the reason a URL is refused, or undefined. */
-export function refuseInsecureUrl(url: URL): string | undefined {
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
-  return `${url.protocol}//${url.host} is not HTTPS; only HTTPS (or this machine over HTTP) is allowed`;
 }
 
 /**

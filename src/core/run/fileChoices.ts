@@ -2,7 +2,7 @@
 // summarised for the webview, read and encoded only when sent (encodeFileSlots). No picker here: the
 // extension's pickers and the CLI's --file options fill it.
 
-import { checkFile, describeAccept, setAtPath, type CheckedFile, type FileSlot, type InlineLimits } from '../files';
+import { checkFile, describeAccept, effectiveLimit, setAtPath, type CheckedFile, type FileSlot, type InlineLimits } from '../files';
 import { pointer } from '../forms/build';
 import type { FieldErrors, FormValues } from '../forms/model';
 import type { ChosenFiles, FileSummary } from '../../shared/protocol';
@@ -32,6 +32,11 @@ export class FileChoices {
 
   slot(field: string): FileSlot | undefined {
     return this.slotsById.get(field);
+  }
+
+  /** The most bytes a file of this slot may have (its maxSize, or the transport's ceiling), and why. */
+  limitOf(slot: FileSlot): { bytes: number; because: string } {
+    return effectiveLimit(slot, this.limits(slot));
   }
 
   summaries(): ChosenFiles {

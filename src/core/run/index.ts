@@ -2,5 +2,5 @@
 export { FileChoices, type AddOutcome, type SlotFiles } from './fileChoices';
 export {
   argumentsOf, callWithUrlRetry, checkValues, encodeFileSlots, resultViewOf, runPrompt, runTool,
-  type EncodeSettings, type RunConnection, type RunHooks, type RunInput, type RunOutcome, type ToolRunRequest,
+  type EncodeSettings, type RunConnection, type RunHooks, type RunInput, type RunOutcome, type ToolRunRequest, type UploadReporter,
 } from './pipeline';

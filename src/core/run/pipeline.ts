@@ -8,12 +8,13 @@ import type { CallOptions } from '../connection/types';
 import type { ToolCallOptions } from '../connection/serverConnection';
 import { callToolWithUrlElicitation, type UrlRetryConnection } from '../elicitation/urlRetry';
 import type { ElicitationUi, UrlElicitationRequest } from '../elicitation/types';
-import { ArgumentsRefusedError, InputRefusedError } from '../errors';
-import { checkTotalSize, readCheckedFile } from '../files/check';
+import { ArgumentsRefusedError, InputRefusedError, TransferFailedError } from '../errors';
+import { checkTotalSize } from '../files/check';
+import { encodeCheckedFile } from '../files/transfer/encode';
 import { fileInputValue, getAtPath, setAtPath } from '../files/fileObjects';
 import type { TransportKind } from '../config/types';
 import { formatBytes, type InlineLimits } from '../files/limits';
-import type { CheckedFile, FileSlot } from '../files';
+import type { CheckedFile, FileSlot, FileUploader } from '../files';
 import type { FieldErrors, FormModel, FormValues } from '../forms/model';
 import { validateForm, toPayload } from '../forms/values';
 import type { Logger } from '../log';
@@ -42,6 +43,17 @@ export interface EncodeSettings {
   workspaceRoots: string[];
   /** The server runs over stdio on this machine (FileInput `path` is allowed only then). */
   serverIsLocalStdio: boolean;
+  /** SEP-2631: the connection's transfer client; files the check marked for upload go through it. */
+  uploader?: FileUploader;
+  /** The server's name, for upload refusals. */
+  server?: string;
+}
+
+/** Hears how the uploads of one run go; its signal (when given) cancels them. */
+export interface UploadReporter {
+  signal?: AbortSignal;
+  report(file: CheckedFile, sent: number): void;
+  done(): void;
 }
 
 /** The caller's side of a run: its UI and its limits. */
@@ -54,7 +66,13 @@ export interface RunHooks {
   signal?: AbortSignal;
   /** Per request; undefined = the connection's default. */
   timeoutMs?: number;
+  /** A bound on the whole call, every required URL and retry included (the CLI's --timeout). */
+  totalTimeoutMs?: number;
   encode: EncodeSettings;
+  /** Called with the encoded arguments just before they are sent; throws to refuse them (nothing is sent). */
+  checkEncoded?: (args: Record<string, unknown>) => void;
+  /** Called once before files that go by upload are sent (SEP-2631), with those files. */
+  uploadProgress?: (uploads: CheckedFile[], signal: AbortSignal | undefined) => Promise<UploadReporter | undefined> | UploadReporter | undefined;
 }
 
 export interface ToolRunRequest {
@@ -81,12 +99,14 @@ export function argumentsOf(input: RunInput): Record<string, unknown> {
 }
 
 /**
- * Step 2: reads each chosen file once and sets its encoded value into `args` (a data URI, or a FileInput
- * object), with the filename companion when the arguments hold none. Files that only fit the message one by
- * one are refused first, before a byte is read. Throws InputRefusedError naming the argument.
+ * Step 2: reads each chosen file once and sets its encoded value into `args` (a data URI, an uploaded file's
+ * reference, or a FileInput object), with the filename companion when the arguments hold none. Files that only
+ * fit the message one by one are refused first, before a byte is read. A local refusal throws InputRefusedError
+ * naming the argument; a failed upload (the store's answer, a cancel) throws TransferFailedError.
  */
 export async function encodeFileSlots(args: Record<string, unknown>, slots: readonly SlotFiles[],
-  limits: (slot: FileSlot) => InlineLimits, settings: EncodeSettings, log?: Logger): Promise<void> {
+  limits: (slot: FileSlot) => InlineLimits, settings: EncodeSettings, log?: Logger,
+  progress?: { reporter?: UploadReporter; signal?: AbortSignal }): Promise<void> {
   if (slots.length === 0) return;
   const together = checkTotalSize(slots.flatMap((s) => s.files), limits(slots[0]!.slot));
   if (together) throw new InputRefusedError(together, slots[0]!.slot.label);
@@ -94,11 +114,13 @@ export async function encodeFileSlots(args: Record<string, unknown>, slots: read
     const values: unknown[] = [];
     for (const file of files) {
       try {
-        values.push(await encodeFile(file, slot, limits(slot), settings));
+        values.push(await encodeFile(file, slot, limits(slot), settings, progress));
       } catch (e) {
-        throw e instanceof InputRefusedError ? e : new InputRefusedError((e as Error).message, slot.label);
+        if (e instanceof InputRefusedError) throw e;
+        if (file.upload) throw new TransferFailedError(`${slot.label}: ${file.name}: ${(e as Error).message}`);
+        throw new InputRefusedError((e as Error).message, slot.label);
       }
-      log?.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) attached`);
+      log?.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) ${file.upload ? 'uploaded' : 'attached'}`);
     }
     setAtPath(args, slot.path, slot.multiple ? values : values[0]);
     const companion = slot.filenameCompanion;
@@ -108,8 +130,19 @@ export async function encodeFileSlots(args: Record<string, unknown>, slots: read
   }
 }
 
-async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, settings: EncodeSettings): Promise<unknown> {
-  if (slot.origin !== 'file-input-object') return readCheckedFile(file, slot, limits, { legacyName: settings.legacyName });
+async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, settings: EncodeSettings,
+  progress?: { reporter?: UploadReporter; signal?: AbortSignal }): Promise<unknown> {
+  if (slot.origin !== 'file-input-object') {
+    const signal = progress?.reporter?.signal ?? progress?.signal;
+    const reporter = progress?.reporter;
+    return encodeCheckedFile(file, slot, limits, {
+      server: settings.server ?? 'the server',
+      ...(settings.uploader ? { uploader: settings.uploader } : {}),
+      ...(settings.legacyName ? { legacyName: true } : {}),
+      ...(signal ? { signal } : {}),
+      ...(reporter ? { onUploadBytes: (sent: number) => reporter.report(file, sent) } : {}),
+    });
+  }
   const modes = slot.objectModes ?? [];
   const mode = modes.includes('content') ? 'content' : modes.includes('path') ? 'path' : 's3';
   return fileInputValue(file, slot, { mode, workspaceRoots: settings.workspaceRoots, serverIsLocalStdio: settings.serverIsLocalStdio, limits });
@@ -124,12 +157,25 @@ export function callWithUrlRetry(connection: RunConnection, tool: Tool, args: Re
     log: connection.log,
     call: { signal: hooks.signal, onProgress: hooks.onProgress, timeoutMs: hooks.timeoutMs, validateOutput: false },
     waitForRetry: hooks.waitForRetry,
+    ...(hooks.totalTimeoutMs !== undefined ? { totalTimeoutMs: hooks.totalTimeoutMs } : {}),
   });
 }
 
 /** Step 4: the display model, validated against the server's current tool (its output schema may have changed). */
 export function resultViewOf(connection: RunConnection, tool: Tool, result: CallToolResult): ResultView {
   return toResultView(result, connection.tools.find((t) => t.name === tool.name) ?? tool);
+}
+
+/** Step 2 with the caller's upload progress: the files that go by upload are announced first. */
+async function encodeFiles(args: Record<string, unknown>, files: FileChoices, hooks: RunHooks, log: Logger): Promise<void> {
+  const slots = files.entries();
+  const uploads = slots.flatMap((e) => e.files.filter((f) => f.upload));
+  const reporter = uploads.length && hooks.uploadProgress ? await hooks.uploadProgress(uploads, hooks.signal) : undefined;
+  try {
+    await encodeFileSlots(args, slots, files.limits, hooks.encode, log, { reporter, signal: hooks.signal });
+  } finally {
+    reporter?.done();
+  }
 }
 
 /**
@@ -142,7 +188,8 @@ export async function runTool(connection: RunConnection, request: ToolRunRequest
     if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
   }
   let args: Record<string, unknown> | undefined = argumentsOf(request.input);
-  if (request.files) await encodeFileSlots(args, request.files.entries(), request.files.limits, hooks.encode, connection.log);
+  if (request.files) await encodeFiles(args, request.files, hooks, connection.log);
+  hooks.checkEncoded?.(args);
   const pending = callWithUrlRetry(connection, request.tool, args, hooks);
   args = undefined;
   const result = await pending;
