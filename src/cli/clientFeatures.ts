@@ -3,7 +3,7 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMcpLogLevel, MCP_LOG_LEVELS, type ConnectionOptions, type McpLogLevel, type ServerConnection } from '../core/connection';
-import type { Completion, CompletionRef } from '../core/completion';
+import type { Completion, CompletionRef } from '../shared/completion';
 import { terminalLine, terminalText } from './terminal';
 
 /** --log-level's value, checked: one of the MCP levels. */

@@ -11,7 +11,7 @@ import type { ElicitationUi, FormAnswer, FormElicitationRequest, UrlElicitationR
 import type { UrlRetryOptions } from '../core/elicitation/urlRetry';
 import { InputRefusedError } from '../core/errors';
 import { formatBytes, inlineLimitsFor, type InlineLimitOverrides } from '../core/files/limits';
-import type { FormField } from '../core/forms/model';
+import type { FormField } from '../shared/formModel';
 import { FileReadError, readBoundedTextSync } from '../core/io/boundedRead';
 import { parseJsonBounded } from '../core/io/json';
 import { FILE_LIMITS } from '../core/io/limits';

@@ -1,6 +1,6 @@
 // Suggestions for a prompt's arguments and a resource template's variables, asked of the server as the user
 // types in the panel's form (the webview debounces and keeps only the latest answer per field).
-import { completionContext, type CompletionRef } from '../core/completion';
+import { completionContext, type CompletionRef } from '../shared/completion';
 import type { ServerConnection } from '../core/connection';
 import type { FormModel, FormValues } from '../core/forms';
 import type { RequestParams, RequestResult } from '../shared/protocol';

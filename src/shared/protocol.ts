@@ -3,8 +3,8 @@
 // reaches the webview bundle. Nothing here ever carries file bytes: a chosen file is
 // described by a FileSummary; the extension host alone reads it.
 
-import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from '../core/forms/model';
-import type { ResultItem, ResultView, SaveItem } from '../core/results/model';
+import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from './formModel';
+import type { ResultItem, ResultView, SaveItem } from './resultModel';
 import { isObject } from './json';
 
 export type { FieldErrors, FormField, FormModel, FormValues, JsonValue, ResultItem, ResultView, SaveItem };

@@ -3,7 +3,7 @@
 // (role=alert, linked with aria-describedby). File fields never hold bytes: they show the
 // summaries the host sends and ask the host to pick or remove files.
 
-import type { FieldErrors, FileField, FormField, FormModel, FormValues, JsonValue } from '../core/forms/model';
+import type { FieldErrors, FileField, FormField, FormModel, FormValues, JsonValue } from '../shared/formModel';
 import type { FileSource, FileSummary } from '../shared/protocol';
 import { h, icon, replaceChildren, uniqueId } from './dom';
 import { describeFile, describeFileSlot, fromLocalDateTimeInput, percent, toLocalDateTimeInput } from './format';

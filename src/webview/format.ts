@@ -1,7 +1,7 @@
 // Pure formatting helpers shared by the form and the results (no DOM here, so they run in node tests).
 
 import { describeAccept, formatBytes } from '../shared/format';
-import type { FileField } from '../core/forms/model';
+import type { FileField } from '../shared/formModel';
 
 /** The line under a file slot: accepted types and the size limit. */
 export function describeFileSlot(field: Pick<FileField, 'accept' | 'maxSize' | 'multiple'>): string {

@@ -2,11 +2,11 @@
 // what the host sends, keeps typed values and results in the webview state so a hidden panel
 // comes back as it was, and never sees file bytes.
 
-import type { FieldErrors } from '../core/forms/model';
-import type { SaveItem } from '../core/results/model';
+import type { FieldErrors } from '../shared/formModel';
+import type { SaveItem } from '../shared/resultModel';
 import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, RunPanelInit } from '../shared/protocol';
 import { AppArea } from './apps';
-import { LatestCompletion } from '../core/completion';
+import { LatestCompletion } from './latestCompletion';
 import { Bridge } from './bridge';
 import { h, icon, longText, replaceChildren } from './dom';
 import { FormView } from './form';

@@ -1,7 +1,7 @@
 // Renders ResultViews (newest first). Server text is inserted as text; images and audio come
 // from data: URLs built from base64 the core already capped; nothing is fetched.
 
-import type { ResultItem, ResultView, SaveItem, StructuredView } from '../core/results/model';
+import type { ResultItem, ResultView, SaveItem, StructuredView } from '../shared/resultModel';
 import type { ResultEntry } from '../shared/protocol';
 import { append, h, icon } from './dom';
 import { formatBytes } from '../shared/format';

@@ -2,7 +2,7 @@
 // validator (required, lengths, bounds, item counts, JSON syntax). The host's `validate`
 // request runs the full check; these give instant feedback while typing. Pure: no DOM.
 
-import type { FieldErrors, FormField, FormModel, FormValues } from '../core/forms/model';
+import type { FieldErrors, FormField, FormModel, FormValues } from '../shared/formModel';
 import type { ChosenFiles } from '../shared/protocol';
 import { isObject } from '../shared/json';
 

@@ -6,7 +6,8 @@ import type { ResolvedServer } from '../../src/core/config';
 import {
   formatServerLog, hostLevelOf, LIST_MAX_PAGES, mcpLevelFor, ServerConnection, type ConnectionOptions, type ServerLogMessage,
 } from '../../src/core/connection';
-import { boundCompletion, LatestCompletion } from '../../src/core/completion';
+import { boundCompletion } from '../../src/shared/completion';
+import { LatestCompletion } from '../../src/webview/latestCompletion';
 import { Logger, type LogLevel } from '../../src/core/log';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
 

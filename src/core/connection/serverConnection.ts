@@ -7,7 +7,7 @@ import { z, type ZodType } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
-import { boundCompletion, type Completion, type CompletionRequest } from '../completion';
+import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';

@@ -11,7 +11,7 @@ import { encodeCheckedFile } from '../files/transfer/encode';
 import { inlineLimitsFor, uploadLimitsFor, type InlineLimits } from '../files/limits';
 import { findElicitationFileFields, type FileSlot } from '../files/slots';
 import { buildForm } from '../forms/build';
-import type { FieldErrors, FileField, FormModel, FormValues } from '../forms/model';
+import type { FieldErrors, FileField, FormModel, FormValues } from '../../shared/formModel';
 import { defaultValues, toPayload, validateForm } from '../forms/values';
 import type { ElicitationHandlerOptions, ElicitationUi, FormAnswer } from './types';
 import { destinationPolicyFor, refuseInsecureUrl } from '../net/destination';

@@ -3,7 +3,7 @@
 
 import type { TransportKind } from '../config/types';
 import type { InlineLimits } from '../files/limits';
-import type { FieldErrors, FormModel, FormValues } from '../forms/model';
+import type { FieldErrors, FormModel, FormValues } from '../../shared/formModel';
 import type { Logger } from '../log';
 
 export interface FormElicitationRequest {

@@ -3,7 +3,7 @@
 
 import type {
   EnumOption, FieldBase, FileField, FormField, FormModel, JsonField, JsonValue,
-} from './model';
+} from '../../shared/formModel';
 import { compileSchema } from './validate';
 import type { FileSlot } from '../files/slots';
 import { isObject } from '../../shared/json';

@@ -2,7 +2,7 @@
 // validated is exactly what is sent.
 
 import type { ErrorObject } from 'ajv';
-import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from './model';
+import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from '../../shared/formModel';
 import { compileSchema, describeAjvError } from './validate';
 import { pointer } from './build';
 import { isObject } from '../../shared/json';

@@ -7,7 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { refuseInsecureUrl } from '../net/destination';
-import type { SaveItem } from './model';
+import type { SaveItem } from '../../shared/resultModel';
 
 /**
  * Characters that change how a name displays without being seen: bidirectional embeddings, overrides, isolates

@@ -6,7 +6,7 @@ import { pointer } from '../forms/build';
 import { fileOfBlock, fileOfResourceContents, findFileValues } from '../files/transfer/outputs';
 import type { FileValue } from '../files/transfer/protocol';
 import { ajvMessages, compileSchema } from '../forms/validate';
-import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from './model';
+import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from '../../shared/resultModel';
 import { isObject } from '../../shared/json';
 import { getOwn } from '../io/own';
 

@@ -4,7 +4,7 @@
 
 import { checkFile, describeAccept, effectiveLimit, setAtPath, type CheckedFile, type FileSlot, type InlineLimits } from '../files';
 import { pointer } from '../forms/build';
-import type { FieldErrors, FormValues } from '../forms/model';
+import type { FieldErrors, FormValues } from '../../shared/formModel';
 import type { ChosenFiles, FileSummary } from '../../shared/protocol';
 
 interface ChosenFile {

@@ -15,7 +15,7 @@ import { fileInputValue, getAtPath, setAtPath } from '../files/fileObjects';
 import type { TransportKind } from '../config/types';
 import { formatBytes, type InlineLimits } from '../files/limits';
 import type { CheckedFile, FileSlot, FileUploader } from '../files';
-import type { FieldErrors, FormModel, FormValues } from '../forms/model';
+import type { FieldErrors, FormModel, FormValues } from '../../shared/formModel';
 import { validateForm, toPayload } from '../forms/values';
 import type { Logger } from '../log';
 import { promptResultView, toResultView, type ResultLike, type ResultView } from '../results';

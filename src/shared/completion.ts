@@ -1,6 +1,6 @@
 // completion/complete: suggestions for a prompt argument or a resource template variable as the user types.
-// The server's answer is bounded here (at most 100 values, each cut to 1,000 characters), and a typist's
-// requests are debounced with the latest one winning.
+// The server's answer is bounded here (at most 100 values, each cut to 1,000 characters); the webview debounces
+// a typist's requests (src/webview/latestCompletion.ts).
 
 /** What is being completed: a prompt (by name) or a resource template (by its URI template). */
 export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
@@ -41,40 +41,4 @@ export function completionContext(values: Record<string, unknown>, except: strin
   const context: Record<string, string> = {};
   for (const [k, v] of Object.entries(values)) if (k !== except && typeof v === 'string' && v !== '') context[k] = v;
   return Object.keys(context).length ? context : undefined;
-}
-
-/**
- * Debounces completion requests per field: a request waits `delayMs`; a newer one for the same field cancels
- * the older (its signal aborts, its answer is dropped). `undefined` = superseded.
- */
-export class LatestCompletion<T> {
-  private readonly pending = new Map<string, { timer?: ReturnType<typeof setTimeout>; abort: AbortController }>();
-
-  constructor(private readonly delayMs: number) {}
-
-  async request(field: string, run: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
-    this.cancel(field);
-    const entry: { timer?: ReturnType<typeof setTimeout>; abort: AbortController } = { abort: new AbortController() };
-    this.pending.set(field, entry);
-    await new Promise<void>((resolve) => { entry.timer = setTimeout(resolve, this.delayMs); entry.abort.signal.addEventListener('abort', () => resolve(), { once: true }); });
-    if (entry.abort.signal.aborted) return undefined;
-    try {
-      const value = await run(entry.abort.signal);
-      return this.pending.get(field) === entry && !entry.abort.signal.aborted ? value : undefined;
-    } finally {
-      if (this.pending.get(field) === entry) this.pending.delete(field);
-    }
-  }
-
-  cancel(field: string): void {
-    const earlier = this.pending.get(field);
-    if (!earlier) return;
-    clearTimeout(earlier.timer);
-    earlier.abort.abort();
-    this.pending.delete(field);
-  }
-
-  dispose(): void {
-    for (const field of [...this.pending.keys()]) this.cancel(field);
-  }
 }
