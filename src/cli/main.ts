@@ -31,6 +31,7 @@ import { terminalLine, terminalText } from './terminal';
 import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
 import { parseJsonBounded } from '../core/io/json';
 import { requestSizeProblem } from '../core/io/requestSize';
+import { assertNever } from '../shared/assertNever';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -310,6 +311,7 @@ export function resultText(view: ResultView): string {
       case 'fileOutput': lines.push(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`); break;
       case 'file': lines.push(fileOutputLine(item)); break;
       case 'unknown': lines.push(`[${item.type} content]`); break;
+      default: assertNever(item, 'result item');
     }
   }
   if (!view.items.some((i) => i.kind !== 'fileOutput' && i.kind !== 'file') && view.structured?.json !== undefined) lines.push(view.structured.json);

@@ -6,6 +6,7 @@
 import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from './formModel';
 import type { ResultItem, ResultView, SaveItem } from './resultModel';
 import { isObject } from './json';
+import { assertNever } from './assertNever';
 
 export type { FieldErrors, FormField, FormModel, FormValues, JsonValue, ResultItem, ResultView, SaveItem };
 
@@ -109,6 +110,24 @@ export interface InputsPanelInit {
 }
 
 export type PanelInit = RunPanelInit | FormElicitationInit | UrlElicitationInit | InputsPanelInit;
+
+/** The panels that show a form. */
+export type FormPanelInit = RunPanelInit | FormElicitationInit | InputsPanelInit;
+
+/** The panel's form, by its kind (a URL elicitation has none). */
+export function formPanel(panel: PanelInit): FormPanelInit | undefined {
+  switch (panel.kind) {
+    case 'run': case 'inputs': return panel;
+    case 'elicitation': return panel.mode === 'form' ? panel : undefined;
+    default: return assertNever(panel, 'panel kind');
+  }
+}
+
+/** The files chosen in a panel, by its kind (the inputs panel has no file fields). */
+export function chosenFilesOf(panel: PanelInit): ChosenFiles | undefined {
+  const form = formPanel(panel);
+  return form && form.kind !== 'inputs' ? form.files : undefined;
+}
 
 export type CallOutcome = 'done' | 'cancelled' | 'failed';
 export type AnswerAction = 'accept' | 'decline' | 'cancel';

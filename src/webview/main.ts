@@ -4,7 +4,7 @@
 
 import type { FieldErrors } from '../shared/formModel';
 import type { SaveItem } from '../shared/resultModel';
-import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, RunPanelInit } from '../shared/protocol';
+import { chosenFilesOf, formPanel, type AnswerAction, type HostNotification, type PanelInit, type PersistedState, type ResultEntry, type RunPanelInit } from '../shared/protocol';
 import { AppArea } from './apps';
 import { LatestCompletion } from './latestCompletion';
 import { Bridge } from './bridge';
@@ -66,7 +66,8 @@ class App {
     const { panel } = state;
     // An app's document is not kept: the host sends it again with `init`.
     const kept = panel.kind === 'run' && panel.app ? { ...panel, app: undefined } : panel;
-    this.bridge.state = 'form' in kept ? { ...state, panel: { ...kept, values: withoutSecrets(kept.form.fields, kept.values) } } : { ...state, panel: kept };
+    const form = formPanel(kept);
+    this.bridge.state = form ? { ...state, panel: { ...form, values: withoutSecrets(form.form.fields, form.values) } } : { ...state, panel: kept };
   }
 
   private receive(message: HostNotification): void {
@@ -74,12 +75,14 @@ class App {
     const panel = this.panel;
     if (!panel) return;
     switch (message.type) {
-      case 'fileSelected':
-        if ('files' in panel) panel.files[message.field] = message.files;
+      case 'fileSelected': {
+        const files = chosenFilesOf(panel);
+        if (files) files[message.field] = message.files;
         this.form?.setFiles(message.field, message.files);
         this.save();
         this.scheduleValidation();
         break;
+      }
       case 'fileRefused':
         this.form?.showRefusal(message.field, message.reason);
         break;
@@ -169,7 +172,7 @@ class App {
     if (panel.kind === 'elicitation' && panel.mode === 'url') {
       parts.push(this.urlConsent(panel.url, panel.domain, panel.domainWarning));
     } else {
-      const files = 'files' in panel ? panel.files : {};
+      const files = chosenFilesOf(panel) ?? {};
       this.form = new FormView(panel.form, {
         values: panel.values,
         files: (id) => files[id] ?? [],
@@ -309,8 +312,9 @@ class App {
 
   private panelClientErrors(): FieldErrors {
     const panel = this.panel;
-    if (!panel || !('form' in panel)) return {};
-    return clientErrors(panel.form, panel.values, 'files' in panel ? panel.files : {});
+    const form = panel && formPanel(panel);
+    if (!form) return {};
+    return clientErrors(form.form, form.values, chosenFilesOf(form) ?? {});
   }
 
   private showErrors(): void {

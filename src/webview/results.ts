@@ -6,6 +6,7 @@ import type { ResultEntry } from '../shared/protocol';
 import { append, h, icon } from './dom';
 import { formatBytes } from '../shared/format';
 import { renderMarkdown } from './markdown';
+import { assertNever } from '../shared/assertNever';
 
 export interface ResultActions {
   readResource(uri: string): void;
@@ -151,6 +152,8 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
     }
     case 'unknown':
       return h('details', { className: 'result-item' }, h('summary', {}, `Unknown content type "${item.type}"`), h('pre', { className: 'text' }, item.json));
+    default:
+      return assertNever(item, 'result item');
   }
 }
 

@@ -7,6 +7,7 @@ import { compileSchema, describeAjvError } from './validate';
 import { pointer } from './build';
 import { isObject } from '../../shared/json';
 import { getOwn } from '../io/own';
+import { assertNever } from '../../shared/assertNever';
 
 const ABSENT = Symbol('absent');
 type Coerced = unknown | typeof ABSENT;
@@ -81,6 +82,8 @@ function coerce(field: FormField, value: unknown, errors: FieldErrors): Coerced 
         return ABSENT;
       }
     }
+    default:
+      return assertNever(field, 'form field');
   }
 }
 
