@@ -155,6 +155,15 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.match(m.err, /refused files\/authorizeUpload \(-32602\): .*maxSizeExceeded \(maxSize 8 MiB \(8388608 bytes\), actual size 9 MiB \(9437184 bytes\)\)/);
   });
 
+  test('an elicitation field that takes files only by upload gets a file URI, and the server reads the bytes back', async () => {
+    const file = await makeFile('asked.bin', 3 * MiB);
+    const answers = join(dir, 'answers.json');
+    writeFileSync(answers, JSON.stringify({ action: 'accept', files: { doc: file.path } }));
+    const r = await cli(['call', 'ask_upload', '--elicit', `@${answers}`, ...server()]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out), { answer: 'accept', via: 'upload', size: 3 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
+  });
+
   test('a presigned PUT descriptor is honoured as well', async () => {
     const file = await makeFile('put.bin', 5 * MiB);
     const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server('--put')]);
