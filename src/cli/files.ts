@@ -45,7 +45,7 @@ export interface FileOptionSettings {
   server?: string;
   signal?: AbortSignal;
   /** A progress reporter for each uploaded file. */
-  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; done(): void };
+  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; destination(host: string): void; done(): void };
 }
 
 function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]> {
@@ -186,7 +186,7 @@ async function encodeFor(
         ...(settings.uploader ? { uploader: settings.uploader } : {}),
         ...(settings.legacyName ? { legacyName: true } : {}),
         ...(settings.signal ? { signal: settings.signal } : {}),
-        ...(progress ? { onUploadBytes: (n: number) => progress.onBytes(n) } : {}),
+        ...(progress ? { onUploadBytes: (n: number) => progress.onBytes(n), onDestination: (host: string) => progress.destination(host) } : {}),
       });
     } finally {
       progress?.done();
