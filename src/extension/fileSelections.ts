@@ -6,7 +6,7 @@ import { promises as fsp } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import {
-  checkFile, describeAccept, encodeCheckedFile, fileInputValue, formatBytes, getAtPath, setAtPath,
+  checkFile, describeAccept, effectiveLimit, encodeCheckedFile, fileInputValue, formatBytes, getAtPath, setAtPath,
   type CheckedFile, type FileSlot, type FileUploader, type InlineLimits,
 } from '../core/files';
 import { startUploadProgress, type UploadProgress } from './uploadProgress';
@@ -40,6 +40,11 @@ export class FileSelections {
 
   slot(field: string): FileSlot | undefined {
     return this.slotsById.get(field);
+  }
+
+  /** The most bytes a file of this slot may have (its maxSize, or the transport's ceiling), and why. */
+  limitOf(slot: FileSlot): { bytes: number; because: string } {
+    return effectiveLimit(slot, this.limits(slot));
   }
 
   summaries(): ChosenFiles {
@@ -186,8 +191,8 @@ function summary(chosen: ChosenFile): FileSummary {
 }
 
 /** Runs the picker the webview asked for; the local paths chosen, or undefined when dismissed. */
-export function pickFiles(source: FileSource, slot: FileSlot): Promise<string[] | undefined> {
-  return source === 'workspace' ? pickFromWorkspace(slot) : browseForFiles(slot);
+export function pickFiles(source: FileSource, slot: FileSlot, limitBytes = Infinity): Promise<string[] | undefined> {
+  return source === 'workspace' ? pickFromWorkspace(slot, limitBytes) : browseForFiles(slot);
 }
 
 async function browseForFiles(slot: FileSlot): Promise<string[] | undefined> {
@@ -209,18 +214,33 @@ interface WorkspaceFileItem extends vscode.QuickPickItem {
   mtimeMs: number;
 }
 
-async function pickFromWorkspace(slot: FileSlot): Promise<string[] | undefined> {
+/**
+ * "From workspace…": the files whose extension fits the slot, newest first. A file over the slot's limit is
+ * marked (it would be refused); the title says how many files of other types are not listed, and that
+ * Browse… chooses any file.
+ */
+async function pickFromWorkspace(slot: FileSlot, limitBytes: number): Promise<string[] | undefined> {
   const filesExclude = vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude');
-  const uris = await vscode.workspace.findFiles(workspaceGlob(slot.accept), workspaceExclude(filesExclude), WORKSPACE_PICK_LIMIT);
+  const exclude = workspaceExclude(filesExclude);
+  const glob = workspaceGlob(slot.accept);
+  const [uris, all] = await Promise.all([
+    vscode.workspace.findFiles(glob, exclude, WORKSPACE_PICK_LIMIT),
+    glob === '**/*' ? undefined : vscode.workspace.findFiles('**/*', exclude, WORKSPACE_PICK_LIMIT),
+  ]);
+  const hidden = all ? Math.max(0, all.length - uris.length) : 0;
+  const hiddenNote = hidden > 0
+    ? `${hidden}${all!.length >= WORKSPACE_PICK_LIMIT ? '+' : ''} ${hidden === 1 ? 'file' : 'files'} of other types not listed; Browse… chooses any file`
+    : '';
   const items: WorkspaceFileItem[] = [];
   await Promise.all(uris.filter((u) => u.scheme === 'file').map(async (uri) => {
     try {
       const stats = await fsp.stat(uri.fsPath);
+      const over = stats.size > limitBytes;
       items.push({
         label: basename(uri.fsPath),
         description: vscode.workspace.asRelativePath(uri, true),
-        detail: formatBytes(stats.size),
-        iconPath: vscode.ThemeIcon.File,
+        detail: over ? `${formatBytes(stats.size)}: over this slot's ${formatBytes(limitBytes)} limit, it would be refused` : formatBytes(stats.size),
+        iconPath: over ? new vscode.ThemeIcon('warning') : vscode.ThemeIcon.File,
         path: uri.fsPath,
         mtimeMs: stats.mtimeMs,
       });
@@ -229,19 +249,20 @@ async function pickFromWorkspace(slot: FileSlot): Promise<string[] | undefined> 
     }
   }));
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`No workspace file matches ${describeAccept(slot.accept)}. Use Browse… to choose a file elsewhere.`);
+    void vscode.window.showInformationMessage(`No workspace file matches ${describeAccept(slot.accept)}${hidden ? ` (${hiddenNote.replace(/; Browse….*/, '')})` : ''}. Use Browse… to choose a file elsewhere.`);
     return undefined;
   }
   const sorted = byRecency(items);
+  const title = `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${hiddenNote ? ` · ${hiddenNote}` : ''}`;
   if (slot.multiple) {
     const picked = await vscode.window.showQuickPick(sorted, {
-      canPickMany: true, matchOnDescription: true, title: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}`,
+      canPickMany: true, matchOnDescription: true, title,
       placeHolder: 'Choose workspace files (most recently changed first)',
     });
     return picked && picked.length > 0 ? picked.map((p) => p.path) : undefined;
   }
   const picked = await vscode.window.showQuickPick(sorted, {
-    matchOnDescription: true, title: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}`,
+    matchOnDescription: true, title,
     placeHolder: 'Choose a workspace file (most recently changed first)',
   });
   return picked ? [picked.path] : undefined;
@@ -265,7 +286,7 @@ export async function handleFileMessage(
   }
   busyPanels.add(panel);
   try {
-    const paths = await pickFiles(message.source, slot);
+    const paths = await pickFiles(message.source, slot, files.limitOf(slot).bytes);
     if (!paths) return;
     const outcome = await files.add(message.field, paths);
     panel.post(outcome.ok
