@@ -8,9 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { run, type CliIo } from '../../src/cli/main';
 import { ServerConnection } from '../../src/core/connection';
 import { checkFile, findFileSlots, inlineLimitsFor } from '../../src/core/files';
 import { planTransfer } from '../../src/core/files/transfer/mode';
@@ -18,7 +16,8 @@ import { restoreDraftShapes, shieldDraftShapes } from '../../src/core/files/tran
 import { addressKind, checkDestination, destinationPolicyFor } from '../../src/core/net/destination';
 import { Logger } from '../../src/core/log';
 import { toResultView } from '../../src/core/results';
-import { fixturePath, httpServer, repoRoot, startObjectStore, startTransferHttp } from '../fixtures/servers';
+import { runCli } from '../fixtures/cli';
+import { fixturePath, httpServer, startObjectStore, startTransferHttp } from '../fixtures/servers';
 
 const MiB = 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-transfer-'));
@@ -52,17 +51,7 @@ function storeRequests(): Array<{ method: string; path: string; authorization: s
   }
 }
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: process.env, cwd: repoRoot, interactive: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[]) => runCli(argv);
 
 const server = (...args: string[]) => ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--store', store.url, ...args];
 
