@@ -42,7 +42,6 @@ export interface FileOptionSettings {
   serverIsLocalStdio?: boolean;
   /** SEP-2631: the connection's transfer client (files the check marked for upload go through it). */
   uploader?: FileUploader;
-  server?: string;
   signal?: AbortSignal;
   /** A progress reporter for each uploaded file. */
   uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; destination(host: string): void; done(): void };
@@ -205,7 +204,6 @@ async function encodeFor(
     const progress = file.upload ? settings.uploadProgress?.(file.name, file.size) : undefined;
     try {
       return await encodeCheckedFile(file, slot, limits, {
-        server: settings.server ?? 'the server',
         ...(settings.uploader ? { uploader: settings.uploader } : {}),
         ...(settings.legacyName ? { legacyName: true } : {}),
         ...(settings.signal ? { signal: settings.signal } : {}),

@@ -416,7 +416,6 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log, {
       limits: { transfer },
       uploader: connection.files,
-      server: connection.name,
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
     });

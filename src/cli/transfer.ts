@@ -5,14 +5,12 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ServerConnection } from '../core/connection';
 import { formatBytes } from '../core/files';
+import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
 import { planSave, resolveSave, type ResultLike, type ResultView } from '../core/results';
 import { terminalText } from './terminal';
 
 /** A file upload or download failed, or a download did not match what the server said (exit 5). */
 export class TransferFailedError extends Error {}
-
-/** The largest file output `--save-files` downloads. */
-export const SAVE_FILES_MAX_BYTES = 64 * 1024 * 1024 * 1024;
 
 /**
  * A progress reporter for one upload: "uploading NAME: 12 MiB of 200 MiB (6%), 85 MiB/s" on one stderr line,
@@ -74,7 +72,7 @@ export async function saveFileOutputs(view: ResultView, result: ResultLike, conn
     if (source.kind !== 'file') continue;
     const target = await planSave(item.save!, folder);
     try {
-      await connection.files.saveFile(source.file, target, { maxBytes: SAVE_FILES_MAX_BYTES, ...(signal ? { signal } : {}) });
+      await connection.files.saveFile(source.file, target, { maxBytes: FILE_OUTPUT_MAX_BYTES, ...(signal ? { signal } : {}) });
     } catch (e) {
       throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
     }

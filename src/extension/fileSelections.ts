@@ -169,14 +169,13 @@ export interface EncodeOptions {
   serverIsLocalStdio: boolean;
   /** SEP-2631: the connection's transfer client, for files their check marked for upload. */
   uploader?: FileUploader;
-  server?: string;
   signal?: AbortSignal;
 }
 
 async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, options: EncodeOptions, progress?: UploadProgress): Promise<unknown> {
   if (slot.origin !== 'file-input-object') {
     return encodeCheckedFile(file, slot, limits, {
-      server: options.server ?? 'the server', legacyName: options.legacyName,
+      legacyName: options.legacyName,
       ...(options.uploader ? { uploader: options.uploader } : {}), ...(options.signal ? { signal: options.signal } : {}),
       ...(progress ? { onUploadBytes: (sent: number) => progress.report(file, sent), onDestination: (host: string) => progress.destination(host) } : {}),
     });

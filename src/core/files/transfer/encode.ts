@@ -15,7 +15,6 @@ export interface FileUploader {
 export interface EncodeOptions {
   /** The connection's transfer client; without it an upload is refused. */
   uploader?: FileUploader;
-  server: string;
   legacyName?: boolean;
   signal?: AbortSignal;
   /** Bytes of this file uploaded so far. */
