@@ -17,7 +17,7 @@ import { packageVsix } from './package.mjs';
 import { ensurePrerequisites } from './prerequisites.mjs';
 
 /** Each listing image stays under this, so the Marketplace page loads fast. */
-export const LISTING_MAX_BYTES = 400 * 1024;
+const LISTING_MAX_BYTES = 400 * 1024;
 /** Walkthrough pictures ship in the .vsix: smaller. */
 const WALKTHROUGH_MAX_BYTES = 200 * 1024;
 const LISTING_WIDTH = 1000;
@@ -48,7 +48,13 @@ interface Box { x: number; y: number; width: number; height: number }
 
 /** A palette-PNG of `input` (cut to `box`, when given) at `width`, made smaller until it fits in `maxBytes`. */
 async function stillImage(input: Buffer | string, width: number, maxBytes: number, box?: Box): Promise<Buffer> {
-  const region = box ? { left: Math.round(box.x), top: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) } : undefined;
+  let region: { left: number; top: number; width: number; height: number } | undefined;
+  if (box) {
+    const { width: imageWidth = 0, height: imageHeight = 0 } = await sharp(input).metadata();
+    const left = Math.max(0, Math.round(box.x));
+    const top = Math.max(0, Math.round(box.y));
+    region = { left, top, width: Math.min(Math.round(box.width), imageWidth - left), height: Math.min(Math.round(box.height), imageHeight - top) };
+  }
   const source = region ? await sharp(input).extract(region).toBuffer() : input;
   for (let w = Math.min(width, region?.width ?? width); ; w = Math.round(w * 0.9)) {
     const out = await sharp(source).resize({ width: w }).png({ palette: true, colours: 128, effort: 10, compressionLevel: 9 }).toBuffer();
