@@ -162,6 +162,19 @@ export interface ToolCallOptions extends CallOptions {
   validateOutput?: boolean;
 }
 
+/** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
+export const CANCELLED_BY_USER = 'Cancelled by the user';
+
+/** The caller's signal, aborting with CANCELLED_BY_USER unless the caller gave a reason in words. */
+function withCancelReason(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const own = new AbortController();
+  const forward = () => own.abort(typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return own.signal;
+}
+
 /**
  * One connection to one MCP server: transport, era negotiation, lifecycle state, capabilities, lists,
  * calls. Start/stop/restart are serialised.
@@ -670,7 +683,7 @@ export class ServerConnection {
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
       return restoreDraftShapes(await client.callTool({ name, arguments: args }, {
-        signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+        signal: withCancelReason(opts.signal), timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
       }) as CallToolResult);
     } catch (e) {
@@ -684,7 +697,7 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return restoreDraftShapes(await client.readResource({ uri }, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
       }));
     } catch (e) {
@@ -696,7 +709,7 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return await client.getPrompt({ name, arguments: args }, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       });
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
@@ -708,7 +721,7 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return await client.request({ method, params }, schema, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }) as T;
     } catch (e) {
       throw this.requestError(e, method, opts.signal, undefined);
