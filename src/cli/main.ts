@@ -28,6 +28,8 @@ import { commandHelp, generalHelp, VERSION } from './help';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
 import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
+import { parseJsonBounded } from '../core/io/json';
+import { requestSizeProblem } from '../core/io/requestSize';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -249,7 +251,7 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
 
   const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));
   const config = await loadMcpConfig(file);
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   const def: ServerDefinition | undefined = config.servers.find((s) => s.name === a.server);
   if (!def) {
     const names = config.servers.map((s) => s.name);
@@ -331,7 +333,7 @@ async function commandServers(a: ParsedArgs, io: CliIo): Promise<number> {
     const where = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : s.url;
     io.stdout.write(`${terminalText(`${s.name}\t${s.type}\t${where}`)}\n`);
   }
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   if (config.servers.length === 0 && config.errors.length === 0) io.stderr.write(`no servers in ${file}\n`);
   return config.errors.length ? EXIT.usage : EXIT.ok;
 }
@@ -373,7 +375,7 @@ async function withConnection(connection: ServerConnection, io: CliIo, work: () 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
-  try { value = JSON.parse(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
+  try { value = parseJsonBounded(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--args must be a JSON object, e.g. --args \'{"text":"hi"}\'');
   return value as Record<string, unknown>;
 }
@@ -392,6 +394,9 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  // Refused before the server is even started when --args alone is too large.
+  const argsTooLarge = requestSizeProblem(args, transport);
+  if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
   const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
@@ -415,9 +420,12 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
     });
+    const tooLarge = requestSizeProblem(args, connection.transportInUse ?? transport);
+    if (tooLarge) throw new InputRefusedError(`--args: ${tooLarge}`);
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
       log,
+      totalTimeoutMs: a.timeout,
       waitForRetry: elicitation.waitForRetry,
       call: {
         signal: io.interrupt,
@@ -621,7 +629,9 @@ if (require.main === module) {
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,
   }).then((code) => {
     process.exitCode = code;
-    // Let pending writes flush, then leave even if a handle (a lingering socket) is still open.
-    setTimeout(() => process.exit(code), 50).unref();
+    // Once what was written has reached stdout and stderr (a pipe takes large output in pieces), leave even
+    // if a handle (a lingering socket) is still open.
+    const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => { stream.write('', () => resolve()); });
+    void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => { setTimeout(() => process.exit(code), 50).unref(); });
   });
 }

@@ -1,7 +1,8 @@
 // The MCP commands: run a tool (palette, tree, Explorer), get a prompt, server lifecycle,
 // configuration files, the guided Add Server…, and server inputs.
 
-import { promises as fsp } from 'node:fs';
+import { readBoundedText } from '../core/io/boundedRead';
+import { FILE_LIMITS } from '../core/io/limits';
 import * as vscode from 'vscode';
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import { offeredToUser, toolAppUri } from '../core/apps';
@@ -276,7 +277,7 @@ async function addServer(manager: ServerManager): Promise<void> {
   }
 
   const target = manager.workspaceConfigUris[0] ?? manager.userConfigUri;
-  const text = await fsp.readFile(target.fsPath, 'utf8').catch(() => '');
+  const text = await readBoundedText(target.fsPath, FILE_LIMITS.config, 'the config file').catch(() => '');
   const taken = [...serverNamesIn(text), ...manager.list().map((s) => s.name)];
   const name = await vscode.window.showInputBox({
     title: 'MCP: Add Server (2/2)', prompt: `A name for the server (written to ${vscode.workspace.asRelativePath(target)})`,
