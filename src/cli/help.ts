@@ -38,12 +38,6 @@ const DETAILS: Record<string, string> = {
   prompt: `Gets a prompt and prints its messages, each under its role.
   --args JSON     the prompt's arguments, a JSON object of strings
   --json          print the raw result`,
-  complete: `Prints the server's suggestions for a prompt's argument or a resource template's variable, given
-the value typed so far (which may be "").
-  --prompt NAME              the prompt whose argument ARG is completed
-  --resource-template URI    the resource template whose variable ARG is completed
-  --args JSON                the arguments already filled in, a JSON object of strings
-  --json                     print the raw answer`,
   resource: `Reads a resource of a server.
   --out FILE      write its bytes to FILE, a new file
   --json          print the raw result`,
