@@ -103,3 +103,34 @@ test('trust: autoStart from a workspace runs nothing, the first start asks with 
     await waitUntil('no server survives the closed window', () => pidsWith(token).length === 0, GONE_WITHIN_MS);
   });
 });
+
+test('Restricted Mode: a workspace server does not start, a user-level server does, without a question', async () => {
+  const fixture = await fixtureServer('sigterm-ignoring-server');
+  const token = randomBytes(6).toString('hex');
+  const inWorkspace = `--e2e-${token}-workspace`;
+  const ofUser = `--e2e-${token}-user`;
+  await withWorkbench('restricted-mode', {
+    restrictedMode: true,
+    servers: { 'from-workspace': { type: 'stdio', command: 'node', args: [fixture, '--exit-on-sigterm', inWorkspace] } },
+    userServers: { 'from-user': { type: 'stdio', command: 'node', args: [fixture, '--exit-on-sigterm', ofUser] } },
+  }, async (wb) => {
+    await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: 30_000 });
+    await wb.shot('restricted-mode');
+
+    await startServer(wb, 'from-workspace');
+    // (toasts stay hidden in this headless window: the message is read in the notification centre)
+    await wb.runCommand('Notifications: Show Notifications');
+    await wb.page.locator('.notifications-center .notification-list-item', { hasText: /"from-workspace" could not start: .*Restricted Mode/ })
+      .first().waitFor({ timeout: 15_000 });
+    await wb.shot('workspace-server-refused');
+    await wb.page.keyboard.press('Escape');
+    assert.deepEqual(pidsWith(inWorkspace), [], 'the workspace server did not run');
+    assert.equal(await dialog(wb).count(), 0, 'nothing was asked');
+
+    await startServer(wb, 'from-user');
+    await waitUntil('the user-level server runs', () => pidsWith(ofUser).length > 0, 30_000);
+    assert.equal(await dialog(wb).count(), 0, 'a user-level server is not asked about');
+    await wb.shot('user-server-running');
+  });
+  await waitUntil('no server left after the window closed', () => pidsWith(token).length === 0, GONE_WITHIN_MS);
+});
