@@ -27,7 +27,7 @@ import { applyFileOptions, describeFileSlots } from './files';
 import { commandHelp, generalHelp, VERSION } from './help';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
-import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
+import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -49,6 +49,7 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
+  Exit 5 also when an upload or a --save-files download fails or does not match its size or sha-256 (nothing is left behind).
   --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
@@ -574,7 +575,7 @@ function errorExit(e: unknown): [string, number] {
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];
-  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError) return [e.message, EXIT.toolError];
+  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError || e instanceof TransferFailedError) return [e.message, EXIT.toolError];
   return [e instanceof Error ? e.message : String(e), EXIT.server];
 }
 

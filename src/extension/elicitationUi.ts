@@ -17,6 +17,7 @@ import type { AnswerAction } from '../shared/protocol';
 import { FileSelections } from './fileSelections';
 import { showFormDialog } from './formDialog';
 import { inlineLimitsFromSettings } from './settings';
+import { markQuestionAnswered } from './walkthrough';
 import { McpPanel } from './webviewPanel';
 
 /** The most bytes one file may have for a SEP-1306 upload (declared to servers as `maxFileSize`). */
@@ -96,6 +97,7 @@ export class WebviewElicitationUi implements ElicitationUi {
       },
       keepOpenOnAccept: true,
     });
+    if (answer.action !== 'cancel') markQuestionAnswered();
     if (answer.action !== 'accept') return answer;
     const uploads = fields.filter((f) => f.transfer === 'upload').map((f) => ({ id: f.id, bytes: files.totalBytes(f.id) })).filter((f) => f.bytes > 0);
     if (panel) this.answered = { panel, fields: uploads };

@@ -72,7 +72,7 @@ for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
 }
 
 /** Settings read when a connection is created: changing one restarts the running servers. */
-const CONNECTION_SETTINGS = ['mcpHost.files.advertiseFileInputs', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds'];
+const CONNECTION_SETTINGS = ['mcpHost.files.advertiseFileInputs', 'mcpHost.files.transfer', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds'];
 
 class GlobalStateEraCache implements EraCache {
   constructor(private readonly memento: vscode.Memento) {
@@ -324,7 +324,7 @@ export class ServerManager implements vscode.Disposable {
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
       eraCache: this.eraCache,
-      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
     });

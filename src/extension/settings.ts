@@ -13,6 +13,8 @@ export interface HostSettings {
   trace: boolean;
   /** Start servers defined in a (trusted) workspace without asking first. */
   trustWorkspaceServers: boolean;
+  /** SEP-2631 out-of-band file transfer (the `files` capability, uploads and file-output downloads). */
+  fileTransfer: boolean;
 }
 
 export function readSettings(): HostSettings {
@@ -26,6 +28,7 @@ export function readSettings(): HostSettings {
     requestTimeoutMs: Math.max(0, c.get<number>('requestTimeoutSeconds', 300)) * 1000,
     trace: c.get<boolean>('trace', false),
     trustWorkspaceServers: c.get<boolean>('trustWorkspaceServers', false),
+    fileTransfer: c.get<boolean>('files.transfer', true),
   };
 }
 
@@ -44,5 +47,6 @@ export function inlineLimitsFromSettings(transport: FileTransport): InlineLimits
     stdioMaxBytes: userSet('stdioMaxBytes', true),
     httpMaxBytes: userSet('httpMaxBytes', true),
     warnAboveBytes: userSet('warnAboveBytes'),
+    transfer: readSettings().fileTransfer ? { inlineUpToBytes: userSet('inlineUpToBytes') } : false,
   });
 }

@@ -5,6 +5,7 @@
 import type { FieldErrors } from '../core/forms/model';
 import type { SaveItem } from '../core/results/model';
 import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, ToolPanelInit } from '../shared/protocol';
+import { AppArea } from './apps';
 import { Bridge } from './bridge';
 import { h, icon, longText, replaceChildren } from './dom';
 import { FormView } from './form';
@@ -35,6 +36,8 @@ class App {
   private readonly progressMessage = h('span', { className: 'progress-message' });
   private readonly status = h('div', { className: 'status', attrs: { role: 'status' } });
   private readonly results = h('section', { className: 'results', attrs: { 'aria-label': 'Results', 'aria-live': 'polite' } });
+  /** The newest result's MCP App (tool panels). */
+  private readonly apps = new AppArea((method, params) => this.bridge.request(method, params));
   private runButton: HTMLButtonElement | undefined;
   private runningArea: HTMLElement | undefined;
 
@@ -58,7 +61,9 @@ class App {
     const state = this.state;
     if (!state) return;
     const { panel } = state;
-    this.bridge.state = 'form' in panel ? { ...state, panel: { ...panel, values: withoutSecrets(panel.form.fields, panel.values) } } : state;
+    // An app's document is not kept: the host sends it again with `init`.
+    const kept = panel.kind === 'tool' && panel.app ? { ...panel, app: undefined } : panel;
+    this.bridge.state = 'form' in kept ? { ...state, panel: { ...kept, values: withoutSecrets(kept.form.fields, kept.values) } } : { ...state, panel: kept };
   }
 
   private receive(message: HostNotification): void {
@@ -98,6 +103,8 @@ class App {
         break;
       case 'result':
         this.addResult({ id: message.callId, at: Date.now(), view: message.view });
+        // For `npm run bench`: when the plain result was on screen.
+        performance.mark(`mcp-host:result:${message.callId}`);
         break;
       case 'callEnded':
         if (this.state?.runningCallId === message.callId) this.setRunning(undefined);
@@ -106,6 +113,12 @@ class App {
         break;
       case 'uploadProgress':
         this.form?.showUploadProgress(message.field, message.sent, message.total);
+        break;
+      case 'appShow':
+        this.apps.show(message.app);
+        break;
+      case 'appFailed':
+        this.apps.failed(message.callId, message.message);
         break;
     }
   }
@@ -163,10 +176,11 @@ class App {
       });
       parts.push(this.form.element, this.actions(panel));
     }
-    if (panel.kind === 'tool') parts.push(this.toolStatus(), this.results);
+    if (panel.kind === 'tool') parts.push(this.toolStatus(), this.apps.element, this.results);
     replaceChildren(this.root, ...parts);
     if ('answered' in panel && panel.answered) this.answered('Sending…');
     if (panel.kind === 'tool') {
+      if (panel.app) this.apps.show(panel.app);
       this.renderResults(panel.results);
       this.setRunning(this.state?.runningCallId);
     }
@@ -349,6 +363,7 @@ class App {
     if (panel?.kind !== 'tool' || this.state?.runningCallId !== undefined) return;
     if (!this.checkBeforeSending()) return;
     this.status.textContent = '';
+    performance.mark('mcp-host:submit');
     this.bridge.send({ type: 'submit', values: panel.values });
   }
 
