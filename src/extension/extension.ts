@@ -10,6 +10,7 @@ import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, pointer } from '../core/forms';
 import { toResultView, type ResultView } from '../core/results';
 import { registerCommands } from './commands';
+import { registerResourceDocuments } from './resources/resourceDocuments';
 import { elicitationHandlerFor } from './elicitationUi';
 import { FileSelections } from './fileSelections';
 import { formErrors } from './formDialog';
@@ -73,6 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   context.subscriptions.push(
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
+    registerResourceDocuments(manager),
   );
   registerCommands(context, manager);
   registerWalkthrough(context);

@@ -72,7 +72,9 @@ for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
 }
 
 /** Settings read when a connection is created: changing one restarts the running servers. */
-const CONNECTION_SETTINGS = ['mcpHost.files.advertiseFileInputs', 'mcpHost.files.transfer', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds'];
+const CONNECTION_SETTINGS = [
+  'mcpHost.files.advertiseFileInputs', 'mcpHost.files.transfer', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds', 'mcpHost.maxMessageMiB',
+];
 
 class GlobalStateEraCache implements EraCache {
   constructor(private readonly memento: vscode.Memento) {
@@ -326,6 +328,7 @@ export class ServerManager implements vscode.Disposable {
       eraCache: this.eraCache,
       capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
+      maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
     });
     let previous = connection.state.kind;

@@ -16,6 +16,7 @@ import { defaultValues, toPayload, validateForm } from '../forms/values';
 import type { ElicitationHandlerOptions, ElicitationUi, FormAnswer } from './types';
 import { destinationPolicyFor, refuseInsecureUrl } from '../net/destination';
 import { uploadMultipart } from './upload';
+import { getOwn } from '../io/own';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 /** The SEP-1306 per-file upload limit (`maxFileSize`) when the host names none. */
@@ -178,7 +179,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
           content[key] = field.multiple ? uris : uris[0];
           continue;
         }
-        const endpoint = params.uploadEndpoints?.[key];
+        const endpoint = getOwn(params.uploadEndpoints, key);
         await uploadField(ctx, key, endpoint, files, (sent) => uploadedBytes + sent, uploadTotal, confirmed);
         uploadedBytes += files.reduce((n, f) => n + f.size, 0);
         const meta = files.map((f) => ({ name: f.name, size: f.size, mimeType: f.mediaType, uploadId: endpoint!.uploadId ?? '' }));

@@ -7,6 +7,7 @@ import { fileOfBlock, fileOfResourceContents, findFileValues } from '../files/tr
 import type { FileValue } from '../files/transfer/protocol';
 import { ajvMessages, compileSchema } from '../forms/validate';
 import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from './model';
+import { getOwn } from '../io/own';
 
 export const RESULT_LIMITS = {
   /** Decoded bytes of an image/audio/blob kept for the preview. */
@@ -146,7 +147,7 @@ function saveForFileOutput(out: FileOutput): SaveItem {
 function structuredAt(structured: unknown, ref: string): FileOutput | undefined {
   let v = structured;
   const path = ref.split('/').slice(1).map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
-  for (const key of path) v = Array.isArray(v) ? v[Number(key)] : isObject(v) ? v[key] : undefined;
+  for (const key of path) v = Array.isArray(v) ? v[Number(key)] : isObject(v) ? getOwn(v, key) : undefined;
   return fileOutputAt(v);
 }
 
