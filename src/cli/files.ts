@@ -8,6 +8,7 @@ import {
   type CheckedFile, type FileSlot, type FileTransport, type FileUploader, type InlineLimitOverrides, type InlineLimits, type ToolLike,
 } from '../core/files';
 import type { Logger } from '../core/log';
+import { TransferFailedError } from './transfer';
 
 /** One line per file slot: `image  file  accept image/png, image/jpeg  max 5 MiB  required`, then warnings. */
 export function describeFileSlots(tool: ToolLike): string[] {
@@ -181,7 +182,7 @@ export async function applyFileOptions(
       } catch (e) {
         if (e instanceof InputRefusedError) throw e;
         // A failed upload (the store's answer, a cancel) is not a local refusal: the server was involved.
-        if (file.upload) throw new Error(`${slot.label}: ${file.name}: ${(e as Error).message}`);
+        if (file.upload) throw new TransferFailedError(`${slot.label}: ${file.name}: ${(e as Error).message}`);
         throw new InputRefusedError((e as Error).message, slot.label);
       }
       log.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) ${file.upload ? 'uploaded' : 'attached'}`);

@@ -22,12 +22,12 @@ import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core
 import { Logger, type LogLevel } from '../core/log';
 import { promptResultView, RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
-import { cliFeatureOptions, parseLogLevel, printServerLog } from './clientFeatures';
+import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
 import { commandHelp, generalHelp, VERSION } from './help';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
-import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
+import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
 import { parseJsonBounded } from '../core/io/json';
 import { requestSizeProblem } from '../core/io/requestSize';
 
@@ -42,6 +42,8 @@ export const USAGE = `usage:
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
   mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
                                                           or its bytes to a new FILE
+  mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
+                                                          the server's suggestions for an argument (--args: those filled in)
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
@@ -51,6 +53,7 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
+  Exit 5 also when an upload or a --save-files download fails or does not match its size or sha-256 (nothing is left behind).
   --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
@@ -83,6 +86,9 @@ export interface ParsedArgs {
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
+  /** complete: --prompt NAME or --resource-template URI. */
+  prompt?: string;
+  resourceTemplate?: string;
   /** Declare SEP-2631 out-of-band transfer (off with --no-file-transfer). */
   fileTransfer: boolean;
   inlineMax?: number;
@@ -97,6 +103,7 @@ export interface ParsedArgs {
 
 const VALUE_OPTIONS = new Set([
   '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
+  '--prompt', '--resource-template',
 ]);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
 
@@ -128,6 +135,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
         case '--args': parsed.args = value; break;
         case '--file': parsed.files.push(value); break;
         case '--elicit': parsed.elicit = value; break;
+        case '--prompt': parsed.prompt = value; break;
+        case '--resource-template': parsed.resourceTemplate = value; break;
         case '--log-level': {
           const level = parseLogLevel(value);
           if (!isMcpLogLevel(level)) throw usageError(level);
@@ -269,8 +278,8 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false,
-  features?: { a: ParsedArgs; io: CliIo }, files = false) {
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, files = false,
+  features?: { a: ParsedArgs; io: CliIo }) {
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
     capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
@@ -333,7 +342,7 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, { a, io });
+  const connection = await connect(server, log, undefined, a.timeout, false, false, { a, io });
   return withConnection(connection, io, async () => {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
@@ -395,7 +404,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, { a, io }, a.fileTransfer);
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, a.fileTransfer, { a, io });
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -505,7 +514,7 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
   const args = parseToolArgs(a.args);
   const server = await resolveTarget(a, io);
-  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, { a, io });
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
   return withConnection(connection, io, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
@@ -532,6 +541,28 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+async function commandComplete(a: ParsedArgs, io: CliIo): Promise<number> {
+  const ref = completionRef(a);
+  if (!ref) throw usageError('complete needs --prompt NAME or --resource-template URI (one of them)');
+  const [argument, value, ...extra] = a.positional;
+  if (argument === undefined || value === undefined) throw usageError('complete needs the argument\'s name and the value typed so far (it may be "")');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const context = parseToolArgs(a.args);
+  for (const [key, v] of Object.entries(context)) {
+    if (typeof v !== 'string') throw new CliError(`--args: the arguments filled in are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(v))})`, EXIT.usage);
+  }
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
+  return withConnection(connection, io, async () => {
+    if (!connection.supportsCompletions) throw new CliError(`server "${server.name}" offers no completions`, EXIT.toolError);
+    const answer = await connection.complete({ ref, argument: { name: argument, value }, context: Object.keys(context).length ? context as Record<string, string> : undefined },
+      { signal: io.interrupt, timeoutMs: a.timeout });
+    io.stdout.write(completionText(answer, a.json));
+    if (!a.json && answer.cut) io.stderr.write(`mcp-host: ${answer.cut}\n`);
+    return EXIT.ok;
+  });
+}
+
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
@@ -544,6 +575,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
       case 'resource': return await commandResource(a, io);
+      case 'complete': return await commandComplete(a, io);
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
     }
@@ -582,7 +614,7 @@ function errorExit(e: unknown): [string, number] {
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];
-  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError) return [e.message, EXIT.toolError];
+  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError || e instanceof TransferFailedError) return [e.message, EXIT.toolError];
   return [e instanceof Error ? e.message : String(e), EXIT.server];
 }
 

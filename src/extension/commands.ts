@@ -9,6 +9,7 @@ import { offeredToUser, toolAppUri } from '../core/apps';
 import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
 import { pointer } from '../core/forms';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
+import { templateVariables } from './resources/templates';
 import { readResourceInEditor } from './resultActions';
 import { toolLabel } from './serverDescriptions';
 import { serverState, type ManagedServer, type ServerManager } from './serverManager';
@@ -66,6 +67,11 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
   });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
     if (server && uri) await readResourceInEditor(manager, server, uri);
+  });
+  register('mcpHost.openResourceTemplate', async (server?: string, uriTemplate?: string) => {
+    const template = server ? manager.get(server)?.connection?.resourceTemplates.find((t) => t.uriTemplate === uriTemplate) : undefined;
+    if (!server || !template) return;
+    await ToolPanel.showTemplate(panels, server, { kind: 'template', template, variables: await templateVariables(template) });
   });
 
   register('mcpHost.openWorkspaceConfig', async () => {

@@ -10,6 +10,7 @@ import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, pointer } from '../core/forms';
 import { toResultView, type ResultView } from '../core/results';
 import { registerCommands } from './commands';
+import { registerResourceDocuments } from './resources/resourceDocuments';
 import { elicitationHandlerFor } from './elicitationUi';
 import { FileSelections } from './fileSelections';
 import { formErrors } from './formDialog';
@@ -73,6 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   context.subscriptions.push(
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
+    registerResourceDocuments(manager),
   );
   registerCommands(context, manager);
   registerWalkthrough(context);
@@ -134,6 +136,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         legacyName: settings.legacyNameParameter,
         workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         serverIsLocalStdio: connection.server.transport === 'stdio',
+        uploader: connection.files, server: connection.name,
       });
       const pending = connection.callTool(tool.name, payload, { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false });
       payload = undefined;

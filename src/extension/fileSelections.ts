@@ -6,9 +6,10 @@ import { promises as fsp } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import {
-  checkFile, describeAccept, effectiveLimit, fileInputValue, formatBytes, getAtPath, readCheckedFile, setAtPath,
-  type CheckedFile, type FileSlot, type InlineLimits,
+  checkFile, describeAccept, effectiveLimit, encodeCheckedFile, fileInputValue, formatBytes, getAtPath, setAtPath,
+  type CheckedFile, type FileSlot, type FileUploader, type InlineLimits,
 } from '../core/files';
+import { startUploadProgress, type UploadProgress } from './uploadProgress';
 import { pointer } from '../core/forms';
 import type { ChosenFiles, FileSource, FileSummary, FormValues, WebviewNotification } from '../shared/protocol';
 import type { McpPanel } from './webviewPanel';
@@ -139,9 +140,20 @@ export class FileSelections {
    * with the filename companion when the user left it empty. The caller drops `args` after dispatch.
    */
   async encodeInto(args: Record<string, unknown>, options: EncodeOptions): Promise<void> {
+    const uploads = [...this.entries()].flatMap((e) => e.files.filter((f) => f.upload));
+    // Files that go by upload are sent first, under one progress notification with Cancel.
+    const progress = uploads.length ? await startUploadProgress(uploads, options.signal) : undefined;
+    try {
+      await this.encodeEach(args, { ...options, ...(progress ? { signal: progress.signal } : {}) }, progress);
+    } finally {
+      progress?.done();
+    }
+  }
+
+  private async encodeEach(args: Record<string, unknown>, options: EncodeOptions, progress: UploadProgress | undefined): Promise<void> {
     for (const { slot, files } of this.entries()) {
       const values: unknown[] = [];
-      for (const file of files) values.push(await encodeFile(file, slot, this.limits(slot), options));
+      for (const file of files) values.push(await encodeFile(file, slot, this.limits(slot), options, progress));
       setAtPath(args, slot.path, slot.multiple ? values : values[0]);
       const companion = slot.filenameCompanion;
       if (companion && files.length === 1 && [undefined, ''].includes(getAtPath(args, companion) as string | undefined)) {
@@ -155,10 +167,20 @@ export interface EncodeOptions {
   legacyName: boolean;
   workspaceRoots: string[];
   serverIsLocalStdio: boolean;
+  /** SEP-2631: the connection's transfer client, for files their check marked for upload. */
+  uploader?: FileUploader;
+  server?: string;
+  signal?: AbortSignal;
 }
 
-async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, options: EncodeOptions): Promise<unknown> {
-  if (slot.origin !== 'file-input-object') return readCheckedFile(file, slot, limits, { legacyName: options.legacyName });
+async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, options: EncodeOptions, progress?: UploadProgress): Promise<unknown> {
+  if (slot.origin !== 'file-input-object') {
+    return encodeCheckedFile(file, slot, limits, {
+      server: options.server ?? 'the server', legacyName: options.legacyName,
+      ...(options.uploader ? { uploader: options.uploader } : {}), ...(options.signal ? { signal: options.signal } : {}),
+      ...(progress ? { onUploadBytes: (sent: number) => progress.report(file, sent) } : {}),
+    });
+  }
   const modes = slot.objectModes ?? [];
   const mode = modes.includes('content') ? 'content' : modes.includes('path') ? 'path' : 's3';
   return fileInputValue(file, slot, { mode, workspaceRoots: options.workspaceRoots, serverIsLocalStdio: options.serverIsLocalStdio, limits });

@@ -15,6 +15,8 @@ export interface HostSettings {
   trace: boolean;
   /** Start servers defined in a (trusted) workspace without asking first. */
   trustWorkspaceServers: boolean;
+  /** SEP-2631 out-of-band file transfer (the `files` capability, uploads and file-output downloads). */
+  fileTransfer: boolean;
 }
 
 export function readSettings(): HostSettings {
@@ -29,6 +31,7 @@ export function readSettings(): HostSettings {
     maxMessageBytes: Math.min(1024, Math.max(1, c.get<number>('maxMessageMiB', 32))) * 1024 * 1024,
     trace: c.get<boolean>('trace', false),
     trustWorkspaceServers: c.get<boolean>('trustWorkspaceServers', false),
+    fileTransfer: c.get<boolean>('files.transfer', true),
   };
 }
 
@@ -47,5 +50,6 @@ export function inlineLimitsFromSettings(transport: FileTransport): InlineLimits
     stdioMaxBytes: userSet('stdioMaxBytes', true),
     httpMaxBytes: userSet('httpMaxBytes', true),
     warnAboveBytes: userSet('warnAboveBytes'),
+    transfer: readSettings().fileTransfer ? { inlineUpToBytes: userSet('inlineUpToBytes') } : false,
   });
 }

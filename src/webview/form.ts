@@ -18,6 +18,8 @@ export interface FormHost {
   changed(fieldId: string): void;
   pickFile(fieldId: string, source: FileSource): void;
   removeFile(fieldId: string, index: number): void;
+  /** The server's suggestions for a text field as typed so far; undefined when superseded by a later request. */
+  suggest?(fieldId: string, value: string): Promise<string[] | undefined>;
 }
 
 interface ErrorLine {
@@ -174,6 +176,21 @@ export class FormView {
     return line;
   }
 
+  /** Fills a datalist under the input with the server's suggestions as the user types (and on focus). */
+  private offerSuggestions(input: HTMLInputElement, fieldId: string): void {
+    const list = h('datalist', { attrs: { id: uniqueId('suggestions') } });
+    input.setAttribute('list', list.id);
+    input.setAttribute('autocomplete', 'off');
+    this.element.append(list);
+    const ask = (): void => {
+      void this.host.suggest?.(fieldId, input.value).then((values) => {
+        if (values) replaceChildren(list, ...values.map((v) => h('option', { attrs: { value: v } })));
+      }, () => undefined);
+    };
+    input.addEventListener('input', ask);
+    input.addEventListener('focus', ask);
+  }
+
   /** The input element of a leaf field (string, number, boolean, enum, variant, json). */
   private control(field: FormField, path: ValuePath, id: string, describedBy: string | undefined, label: string): HTMLElement {
     const common = { id, 'aria-describedby': describedBy, 'aria-required': field.required ? 'true' : undefined };
@@ -191,6 +208,7 @@ export class FormView {
           this.set(path, raw === '' ? undefined : raw, field.id);
         });
         if (type === 'text') this.textInputs.set(field.id, { input, path });
+        if (type === 'text' && this.host.suggest && !field.readOnly) this.offerSuggestions(input, field.id);
         return input;
       }
       case 'number':

@@ -6,6 +6,7 @@ import type { FieldErrors } from '../core/forms/model';
 import type { SaveItem } from '../core/results/model';
 import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, ToolPanelInit } from '../shared/protocol';
 import { AppArea } from './apps';
+import { LatestCompletion } from '../core/completion';
 import { Bridge } from './bridge';
 import { h, icon, longText, replaceChildren } from './dom';
 import { FormView } from './form';
@@ -14,6 +15,8 @@ import { failedValidation, renderResult } from './results';
 import { clientErrors, withoutSecrets } from './values';
 
 const VALIDATE_DELAY_MS = 300;
+/** How long typing pauses before the server is asked for suggestions. */
+const COMPLETE_DELAY_MS = 250;
 
 class App {
   private readonly root = document.getElementById('app') ?? document.body;
@@ -173,6 +176,7 @@ class App {
         changed: (id) => this.changed(id),
         pickFile: (field, source) => this.bridge.send({ type: 'pickFile', field, source }),
         removeFile: (field, index) => this.bridge.send({ type: 'removeFile', field, index }),
+        suggest: panel.kind === 'tool' && panel.completions ? (field, value) => this.suggest(field, value) : undefined,
       });
       parts.push(this.form.element, this.actions(panel));
     }
@@ -334,6 +338,16 @@ class App {
     } catch {
       // The host may not validate this panel kind; the client checks stay.
     }
+  }
+
+  /** Debounced per field; a newer request for the field drops the older one's answer. */
+  private readonly completions = new LatestCompletion<string[]>(COMPLETE_DELAY_MS);
+
+  private suggest(field: string, value: string): Promise<string[] | undefined> {
+    return this.completions.request(field, async () => {
+      const values = this.panel && 'values' in this.panel ? this.panel.values : {};
+      return (await this.bridge.request('complete', { field, value, values })).values;
+    });
   }
 
   /** A new form puts the keyboard in its first field, so the user can type at once. */

@@ -7,6 +7,7 @@ import { z, type ZodType } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
+import { boundCompletion, type Completion, type CompletionRequest } from '../completion';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -36,6 +37,7 @@ const ELICITATION_REPLAY_GRACE_MS = 10_000;
  */
 export const LIST_MAX_PAGES = 256;
 
+const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
 
 /** The SDK client, with `mode: "binary"` (SEP-1306) elicitations routed around the SDK's mode/result checks. */
@@ -198,6 +200,9 @@ export class ServerConnection {
   /** `notifications/message`: the server's own log line (also written to `log` at the matching level). */
   readonly onDidLog = this.serverLogEmitter.event;
   private serverLogLevel?: McpLogLevel;
+  private readonly resourceUpdatedEmitter = new Emitter<string>();
+  /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
+  readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
 
   private _tools: Tool[] = [];
   private _prompts: Prompt[] = [];
@@ -323,6 +328,7 @@ export class ServerConnection {
     client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
     client.logLevel = this.serverLogLevel;
     client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
+    client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
     if (this.options.roots) {
       const roots = this.options.roots;
       client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
@@ -743,6 +749,25 @@ export class ServerConnection {
     }
   }
 
+  /** Whether the server offers completions (`completion/complete`). */
+  get supportsCompletions(): boolean { return !!this.client?.getServerCapabilities()?.completions; }
+
+  /** The server's suggestions for one argument, bounded (`boundCompletion`); none when it offers no completions. */
+  async complete(request: CompletionRequest, opts: CallOptions = {}): Promise<Completion> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
+    try {
+      // A loose result schema: an answer over the spec's 100 values is cut by boundCompletion, not refused whole.
+      const answer = await client.request({
+        method: 'completion/complete',
+        params: { ref: request.ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
+      }, LooseCompleteResult, { signal: opts.signal, timeout: opts.timeoutMs ?? 10_000 });
+      return boundCompletion(answer.completion);
+    } catch (e) {
+      throw this.requestError(e, `completing "${request.argument.name}"`, opts.signal, undefined);
+    }
+  }
+
   /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
   async request<T>(method: string, params: Record<string, unknown>, schema: ZodType<T>, opts: CallOptions = {}): Promise<T> {
     const client = this.requireClient();
@@ -767,6 +792,38 @@ export class ServerConnection {
     return this._files;
   }
 
+  /** Whether the server sends updates of a resource the host subscribes to. */
+  get supportsSubscriptions(): boolean { return !!this.client?.getServerCapabilities()?.resources?.subscribe; }
+
+  /**
+   * Subscribes to a resource's updates (`onDidUpdateResource`), in the shape of the era: `resources/subscribe`
+   * (2025-11-25) or a `subscriptions/listen` stream (2026-07-28). Undefined when the server offers no
+   * subscriptions. Disposing unsubscribes; a subscription ends with the connection.
+   */
+  async subscribeResource(uri: string): Promise<Disposable | undefined> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.resources?.subscribe) return undefined;
+    const timeout = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    try {
+      if (client.getProtocolEra() === 'modern') {
+        const listening = await client.listen({ resourceSubscriptions: [uri] }, { timeout });
+        this.log.info(`listening for updates of ${uri}`);
+        return { dispose: () => { void listening.close().catch(() => undefined); } };
+      }
+      await client.subscribeResource({ uri }, { timeout });
+    } catch (e) {
+      throw this.requestError(e, `subscribing to ${uri}`, undefined, undefined);
+    }
+    this.log.info(`subscribed to ${uri}`);
+    return {
+      dispose: () => {
+        if (this.client !== client) return;
+        void client.unsubscribeResource({ uri }, { timeout }).then(
+          () => this.log.info(`unsubscribed from ${uri}`), (e) => this.log.debug(`unsubscribing from ${uri}: ${describe(e)}`));
+      },
+    };
+  }
+
   /** Stops the server and drops every listener. */
   async dispose(): Promise<void> {
     await this.stop();
@@ -774,13 +831,16 @@ export class ServerConnection {
     this.listsEmitter.dispose();
     this.elicitationCompleteEmitter.dispose();
     this.serverLogEmitter.dispose();
+    this.resourceUpdatedEmitter.dispose();
   }
 }
 
 export type { Disposable };
-// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
-// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
-export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
+// Loaded with this bundle by the extension (resource templates are expanded with the SDK's RFC 6570 implementation).
+export { UriTemplate } from '@modelcontextprotocol/client';
 
 /** A server's log message (`notifications/message`), as written to the connection's log. */
 export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: string }
+// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
+// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
+export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
