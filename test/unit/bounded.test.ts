@@ -182,9 +182,11 @@ describe('a hostile HTTP server', () => {
     assert.deepEqual(there.received, []);
   });
 
-  test('{"result": null} ends the call at once, naming the server (exit 5)', async () => {
-    const r = await cli(['call', 'echo', '--timeout', '20000', '--url', url('null-result')]);
-    expect(r, { code: 5, err: /tool "echo" failed: server "127\.0\.0\.1:\d+" sent an answer the host cannot use/, withinMs: 10_000, rssMb: 250 });
+  test('{"result": null}, as a JSON body or as a server-sent event, ends the call at once, naming the server (exit 5)', async () => {
+    for (const mode of ['null-result', 'null-result-sse']) {
+      const r = await cli(['call', 'echo', '--timeout', '20000', '--url', url(mode)]);
+      expect(r, { code: 5, err: /tool "echo" failed: server "127\.0\.0\.1:\d+" sent an answer the host cannot use/, withinMs: 10_000, rssMb: 250 });
+    }
   });
 });
 

@@ -37,6 +37,17 @@ test('one event over the limit errors the stream and reports it; many small even
   assert.equal(reported.length, 1);
 });
 
+test('each whole message event can be checked and replaced; its id and type are kept, other events pass as they are', async () => {
+  const stream = 'id: 7\nevent: message\ndata: {"id":1,\ndata: "result":null}\n\nevent: ping\ndata: x\n\ndata: keep\n\n';
+  const seen: string[] = [];
+  const fetch = boundedFetch({
+    maxMessageBytes: 1024, signal: new AbortController().signal,
+    eventData: (data) => { seen.push(data); return data.includes('null') ? '{"fixed":true}' : data; },
+  }, serving([stream], 'text/event-stream'));
+  assert.equal(await (await fetch('http://x')).text(), 'id: 7\nevent: message\ndata: {"fixed":true}\n\nevent: ping\ndata: x\n\ndata: keep\n\n');
+  assert.deepEqual(seen, ['{"id":1,\n"result":null}', 'keep']);
+});
+
 test('a JSON body is capped as a whole; a declared length over the limit is refused before reading', async () => {
   const bounds = { maxMessageBytes: 10, signal: new AbortController().signal };
   assert.equal(await (await boundedFetch(bounds, serving(['{"a":', '1}'], 'application/json'))('http://x')).text(), '{"a":1}');
