@@ -42,10 +42,9 @@ export interface FileOptionSettings {
   serverIsLocalStdio?: boolean;
   /** SEP-2631: the connection's transfer client (files the check marked for upload go through it). */
   uploader?: FileUploader;
-  server?: string;
   signal?: AbortSignal;
   /** A progress reporter for each uploaded file. */
-  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; done(): void };
+  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; destination(host: string): void; done(): void };
 }
 
 function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]> {
@@ -180,7 +179,6 @@ export function cliEncodeSettings(transport: TransportKind, settings: FileOption
     workspaceRoots: settings.workspaceRoots ?? [process.cwd()],
     serverIsLocalStdio: settings.serverIsLocalStdio ?? transport === 'stdio',
     ...(settings.uploader ? { uploader: settings.uploader } : {}),
-    ...(settings.server ? { server: settings.server } : {}),
   };
 }
 
@@ -188,15 +186,17 @@ export function cliEncodeSettings(transport: TransportKind, settings: FileOption
 export function cliUploadReporter(line: FileOptionSettings['uploadProgress'], signal?: AbortSignal): UploadReporter | undefined {
   if (!line) return signal ? { signal, report: () => undefined, done: () => undefined } : undefined;
   let current: { file: CheckedFile; line: ReturnType<NonNullable<FileOptionSettings['uploadProgress']>> } | undefined;
+  const lineFor = (file: CheckedFile) => {
+    if (current?.file !== file) {
+      current?.line.done();
+      current = { file, line: line(file.name, file.size) };
+    }
+    return current.line;
+  };
   return {
     ...(signal ? { signal } : {}),
-    report(file, sent) {
-      if (current?.file !== file) {
-        current?.line.done();
-        current = { file, line: line(file.name, file.size) };
-      }
-      current.line.onBytes(sent);
-    },
+    report: (file, sent) => lineFor(file).onBytes(sent),
+    destination: (file, host) => lineFor(file).destination(host),
     done() { current?.line.done(); current = undefined; },
   };
 }

@@ -130,7 +130,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       const { view } = await runTool(connection, { tool, input: { form: model, values: { ...defaultValues(model), ...args } }, files: choices }, {
         elicitation: new WebviewElicitationUi(context.extensionUri, connection.server.transport, connection.log),
         timeoutMs: settings.requestTimeoutMs || undefined,
-        encode: { ...encodeSettings(connection.server.transport), uploader: connection.files, server: connection.name },
+        encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
       });
       return view;
     },

@@ -234,9 +234,12 @@ export class RunPanel {
       elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
       waitForRetry: askToRetry,
       onProgress, signal, timeoutMs,
-      encode: { ...encodeSettings(connection.server.transport), uploader: connection.files, server: connection.name },
+      encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
       // Files that go by upload are sent first, under one progress notification with Cancel.
-      uploadProgress: (uploads, outer) => startUploadProgress(uploads, outer),
+      uploadProgress: async (uploads, outer) => {
+        const progress = await startUploadProgress(uploads, outer);
+        return { signal: progress.signal, report: (file, sent) => progress.report(file, sent), destination: (_file, host) => progress.destination(host), done: () => progress.done() };
+      },
     });
   }
 

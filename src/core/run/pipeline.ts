@@ -45,14 +45,14 @@ export interface EncodeSettings {
   serverIsLocalStdio: boolean;
   /** SEP-2631: the connection's transfer client; files the check marked for upload go through it. */
   uploader?: FileUploader;
-  /** The server's name, for upload refusals. */
-  server?: string;
 }
 
 /** Hears how the uploads of one run go; its signal (when given) cancels them. */
 export interface UploadReporter {
   signal?: AbortSignal;
   report(file: CheckedFile, sent: number): void;
+  /** The host a file's bytes go to, once the server has authorized the upload (before any byte leaves). */
+  destination?(file: CheckedFile, host: string): void;
   done(): void;
 }
 
@@ -136,11 +136,11 @@ async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimit
     const signal = progress?.reporter?.signal ?? progress?.signal;
     const reporter = progress?.reporter;
     return encodeCheckedFile(file, slot, limits, {
-      server: settings.server ?? 'the server',
       ...(settings.uploader ? { uploader: settings.uploader } : {}),
       ...(settings.legacyName ? { legacyName: true } : {}),
       ...(signal ? { signal } : {}),
       ...(reporter ? { onUploadBytes: (sent: number) => reporter.report(file, sent) } : {}),
+      ...(reporter?.destination ? { onDestination: (host: string) => reporter.destination?.(file, host) } : {}),
     });
   }
   const modes = slot.objectModes ?? [];
