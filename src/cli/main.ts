@@ -18,10 +18,12 @@ import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TI
 import { InputRefusedError } from '../core/errors';
 import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
+import { callsAsTask } from '../core/tasks';
 import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
+import { callAsTask, taskCommand, TASK_ACTIONS, type TaskAction } from './tasks';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
 import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
@@ -37,6 +39,8 @@ export const USAGE = `usage:
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
   mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
                                                           the server's suggestions for an argument (--args: those filled in)
+  mcp-host task get|result|cancel ID [--json] TARGET      a task's status, its result (waits for it), or cancel it
+  A tool that runs as a task (server-declared) is followed to its end, its status on stderr; call --no-wait prints its id.
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
@@ -78,6 +82,8 @@ export interface ParsedArgs {
   binaryUploads: boolean;
   /** --log-level: the server's log messages from this level up are printed to stderr. */
   logLevel?: McpLogLevel;
+  /** call: print the task id instead of waiting for the task. */
+  noWait: boolean;
   /** complete: --prompt NAME or --resource-template URI. */
   prompt?: string;
   resourceTemplate?: string;
@@ -89,12 +95,12 @@ export interface ParsedArgs {
 
 const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files',
   '--log-level', '--prompt', '--resource-template']);
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true };
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true, noWait: false };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -108,6 +114,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (name === '--json') parsed.json = true;
       else if (name === '--verbose') parsed.verbose = true;
       else if (name === '--no-file-transfer') parsed.fileTransfer = false;
+      else if (name === '--no-wait') parsed.noWait = true;
       else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
@@ -395,8 +402,12 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
     });
+    // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
+    const asTask = callsAsTask(connection, tool);
+    if (a.noWait && !asTask) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
-    const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
+    const result = asTask ? await callAsTask(connection, toolName, args, { noWait: a.noWait, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout, stderr: io.stderr })
+      : await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
       log,
       waitForRetry: elicitation.waitForRetry,
       call: {
@@ -408,6 +419,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     }).catch((e: unknown) => { throw elicitation.refusal ?? e; });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
     if (elicitation.refusal) throw elicitation.refusal;
+    if (!result) return EXIT.ok;  // --no-wait: the task id is printed
     // Validated against the tool as listed now (a list_changed during the call re-lists before this).
     const view = toResultView(result, connection.tools.find((t) => t.name === toolName) ?? tool);
     if (a.json) {
@@ -489,6 +501,22 @@ async function commandComplete(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+async function commandTask(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [action, taskId, ...extra] = a.positional;
+  if (!TASK_ACTIONS.includes(action as TaskAction) || !taskId) throw usageError('task needs get, result or cancel, then the task id');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
+  return withConnection(connection, io, async () => {
+    const result = await taskCommand(connection, action as TaskAction, taskId, { json: a.json, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout });
+    if (!result) return EXIT.ok;
+    const view = toResultView(result);
+    const text = a.json ? JSON.stringify(result, null, 2) : resultText(view);
+    (view.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    return view.isError ? EXIT.toolError : EXIT.ok;
+  });
+}
+
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
@@ -499,6 +527,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
       case 'complete': return await commandComplete(a, io);
+      case 'task': return await commandTask(a, io);
       case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);

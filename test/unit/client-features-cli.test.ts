@@ -79,3 +79,30 @@ test('complete: an answer of 10,000 values shows the first 100 and says so; usag
   assert.equal(nonString.code, 1);
   assert.match(nonString.err, /"n" is 1/);
 });
+
+test('call follows a required task to its end with status lines on stderr; --no-wait prints the id', async () => {
+  const r = await cli(['call', 'simulate-research-query', '--args', '{"topic":"tides"}', ...EVERYTHING]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /# Research Report: tides/);
+  assert.match(r.err, /^task [\w-]+: working — Gathering sources/m);
+  const noWait = await cli(['call', 'simulate-research-query', '--args', '{"topic":"tides"}', '--no-wait', ...EVERYTHING]);
+  assert.equal(noWait.code, 0, noWait.err);
+  assert.match(noWait.out, /^[\w-]+\n$/);
+  const notTask = await cli(['call', 'echo', '--args', '{"message":"x"}', '--no-wait', ...EVERYTHING]);
+  assert.equal(notTask.code, 1);
+  assert.match(notTask.err, /--no-wait: "echo" does not run as a task/);
+});
+
+test('task get|cancel ID; an unknown id is named; bad usage exits 1', async () => {
+  const get = await cli(['task', 'get', 'endless-1', ...PAGED]);
+  assert.equal(get.code, 0, get.err);
+  assert.equal(get.out, 'task endless-1: working — still going\n');
+  const cancel = await cli(['task', 'cancel', 'endless-1', '--json', ...PAGED]);
+  assert.equal(JSON.parse(cancel.out).status, 'cancelled');
+  const unknown = await cli(['task', 'get', 'nope', ...PAGED]);
+  assert.equal(unknown.code, 5);
+  assert.match(unknown.err, /has no task nope \(unknown, or expired after its ttl\)/);
+  const bad = await cli(['task', 'frob', 'x', ...PAGED]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /task needs get, result or cancel, then the task id/);
+});

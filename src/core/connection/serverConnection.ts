@@ -186,6 +186,9 @@ export class ServerConnection {
   private readonly resourceUpdatedEmitter = new Emitter<string>();
   /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
   readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
+  private readonly taskStatusEmitter = new Emitter<Record<string, unknown>>();
+  /** `notifications/tasks/status` (2025-11-25 tasks): the task as the server reports it now. */
+  readonly onDidUpdateTask = this.taskStatusEmitter.event;
 
   private _tools: Tool[] = [];
   private _prompts: Prompt[] = [];
@@ -307,6 +310,9 @@ export class ServerConnection {
     client.logLevel = this.serverLogLevel;
     client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
     client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
+    // Not in the SDK's typed map (tasks are experimental in 2025-11-25), but its wire schema knows it.
+    client.setNotificationHandler('notifications/tasks/status' as 'notifications/message',
+      (n) => this.taskStatusEmitter.fire(n.params as unknown as Record<string, unknown>));
     if (this.options.roots) {
       const roots = this.options.roots;
       client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
@@ -750,6 +756,9 @@ export class ServerConnection {
     return this._files;
   }
 
+  /** What the server declared it can do, once running. */
+  get serverCapabilities() { return this.client?.getServerCapabilities(); }
+
   /** Whether the server sends updates of a resource the host subscribes to. */
   get supportsSubscriptions(): boolean { return !!this.client?.getServerCapabilities()?.resources?.subscribe; }
 
@@ -790,6 +799,7 @@ export class ServerConnection {
     this.elicitationCompleteEmitter.dispose();
     this.serverLogEmitter.dispose();
     this.resourceUpdatedEmitter.dispose();
+    this.taskStatusEmitter.dispose();
   }
 }
 
