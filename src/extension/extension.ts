@@ -11,6 +11,8 @@ import { buildForm, defaultValues, pointer } from '../core/forms';
 import { toResultView, type ResultView } from '../core/results';
 import { registerCommands } from './commands';
 import { registerResourceDocuments } from './resources/resourceDocuments';
+import { registerTasks, tasks, type TrackedTask } from './tasks/taskRegistry';
+import { TasksTreeProvider } from './tasks/tasksView';
 import { elicitationHandlerFor } from './elicitationUi';
 import { FileSelections } from './fileSelections';
 import { formErrors } from './formDialog';
@@ -23,6 +25,9 @@ import { ToolPanel } from './toolPanel';
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
   activationMs: number;
+  /** The Tasks view's rows: every task of this window, newest first; `tasksView` is its provider. */
+  tasks(): TrackedTask[];
+  tasksView: { children(): TrackedTask[]; item(task: TrackedTask): vscode.TreeItem };
   servers: {
     list(): { name: string; state: ConnectionState; definition: ServerDefinition }[];
     /** Fires when a server is added, removed or changes state, or its lists change. */
@@ -74,6 +79,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
     registerResourceDocuments(manager),
+    registerTasks(manager, (registry) => {
+      const provider = new TasksTreeProvider(registry);
+      return vscode.Disposable.from(provider, vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider }));
+    }),
   );
   registerCommands(context, manager);
   await manager.reload();
@@ -96,8 +105,12 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
     if (!server) throw new Error(`There is no MCP server named "${name}".`);
     return { server: server.definition, declared: server.declaredInputs };
   };
+  const taskRows = new TasksTreeProvider(tasks());
+  context.subscriptions.push(taskRows);
   return {
     activationMs: 0,
+    tasks: () => tasks().list(),
+    tasksView: { children: () => taskRows.getChildren(), item: (task) => taskRows.getTreeItem(task) },
     servers: {
       list: () => manager.list().map((s) => ({ name: s.name, state: serverState(s), definition: s.definition })),
       onDidChange: manager.onDidChange,
@@ -135,7 +148,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         serverIsLocalStdio: connection.server.transport === 'stdio',
       });
-      const pending = connection.callTool(tool.name, payload, { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false });
+      const pending = tasks().callTool(connection, tool, payload, { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false });
       payload = undefined;
       return toResultView(await pending, tool);
     },

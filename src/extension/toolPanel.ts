@@ -17,6 +17,7 @@ import { WebviewElicitationUi } from './elicitationUi';
 import { formErrors } from './formDialog';
 import { completeFormField, completionRefOf } from './formCompletions';
 import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
+import { tasks } from './tasks/taskRegistry';
 import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { inlineLimitsFromSettings, readSettings } from './settings';
@@ -103,7 +104,8 @@ export class ToolPanel {
   readonly model: FormModel;
   readonly files: FileSelections;
   private values: FormValues;
-  private running?: { callId: string; abort: AbortController };
+  /** `task`: the call runs as a task, which outlives this panel (closing it does not cancel the task). */
+  private running?: { callId: string; abort: AbortController; task?: boolean };
 
   private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly subject: PanelSubject,
     private readonly results: SessionResults) {
@@ -131,7 +133,7 @@ export class ToolPanel {
         void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
       });
     });
-    this.panel.onDidDispose(() => this.running?.abort.abort());
+    this.panel.onDidDispose(() => { if (!this.running?.task) this.running?.abort.abort(); });
   }
 
   private init(): ToolPanelInit {
@@ -229,7 +231,16 @@ export class ToolPanel {
     });
     // A 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then retried.
     // Output is validated by toResultView, which keeps the raw value beside the errors.
-    const pending = callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(connection, tool.name, args,
+    // A tool that must run as a task goes through the window's tasks (shown in the Tasks view, status as progress).
+    const running = this.running;
+    const taskAware = {
+      name: connection.name,
+      onDidCompleteElicitation: connection.onDidCompleteElicitation,
+      callTool: (name: string, a: Record<string, unknown>, o?: ToolCallOptions) => tasks().callTool(connection, tool, a, {
+        ...o, onStatus: (t) => { if (running) running.task = true; onProgress({ progress: 0, message: `${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''}` }); },
+      }),
+    };
+    const pending = callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(taskAware, tool.name, args,
       new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log), {
         log: connection.log,
         call: { signal, onProgress, timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false },

@@ -2,9 +2,11 @@
 // by polling `tasks/get` within the server's pollInterval (and `notifications/tasks/status`), its result is
 // fetched with `tasks/result` (which also carries the server's questions while the task is input_required),
 // and Cancel sends `tasks/cancel`. A task that never ends is bounded by its ttl.
-import { z } from 'zod';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { CallCancelledError, CallTimeoutError, ServerRequestError, type CallOptions, type Disposable } from '../connection';
+// No zod here: this module is part of the extension's start-up bundle (the SDK and zod load with the connection).
+import type { CallToolResult, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
+import { CallCancelledError, CallTimeoutError, ServerRequestError } from '../connection/errors';
+import type { Disposable } from '../connection/events';
+import type { CallOptions } from '../connection/types';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
@@ -25,21 +27,45 @@ export interface TaskInfo {
 export interface TaskConnection {
   readonly name: string;
   readonly serverCapabilities: { tasks?: { requests?: { tools?: { call?: unknown } }; cancel?: unknown } } | undefined;
-  request<T>(method: string, params: Record<string, unknown>, schema: z.ZodType<T>, opts?: CallOptions): Promise<T>;
+  request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions): Promise<T>;
   onDidUpdateTask(listener: (task: Record<string, unknown>) => void): Disposable;
 }
 
-const TaskSchema = z.looseObject({
-  taskId: z.string().max(1000),
-  status: z.string().max(100),
-  statusMessage: z.string().optional().catch(undefined),
-  createdAt: z.string().optional().catch(undefined),
-  lastUpdatedAt: z.string().optional().catch(undefined),
-  ttl: z.number().nullable().optional().catch(undefined),
-  pollInterval: z.number().optional().catch(undefined),
+/** A task as the server sent it, checked: an id and a status are required, the rest kept when well typed. */
+export function parseTask(raw: unknown): TaskInfo {
+  const t = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  if (typeof t.taskId !== 'string' || t.taskId === '' || t.taskId.length > 1000) throw new Error('the task has no valid taskId');
+  if (typeof t.status !== 'string' || t.status.length > 100) throw new Error(`task ${t.taskId} has no valid status`);
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  return {
+    taskId: t.taskId, status: t.status, statusMessage: str(t.statusMessage)?.slice(0, 2000), createdAt: str(t.createdAt),
+    lastUpdatedAt: str(t.lastUpdatedAt), ttl: t.ttl === null ? null : num(t.ttl), pollInterval: num(t.pollInterval),
+  };
+}
+
+/** A result schema (Standard Schema, as the SDK's request() takes) from a plain checking function. */
+function schemaOf<T>(check: (value: unknown) => T): StandardSchemaV1<unknown, T> {
+  return {
+    '~standard': {
+      version: 1, vendor: 'mcp-host',
+      validate: (value: unknown) => {
+        try { return { value: check(value) }; } catch (e) { return { issues: [{ message: e instanceof Error ? e.message : String(e) }] }; }
+      },
+    },
+  };
+}
+
+const TaskSchema = schemaOf(parseTask);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const CallOrTaskResult = schemaOf((v) => {
+  if (!isObject(v)) throw new Error('the result is not an object');
+  return v.task === undefined ? { result: v as unknown as CallToolResult } : { task: parseTask(v.task) };
 });
-const CallOrTaskResult = z.looseObject({ task: TaskSchema.optional() });
-const AnyResult = z.looseObject({});
+const AnyResult = schemaOf((v) => {
+  if (!isObject(v)) throw new Error('the result is not an object');
+  return v as unknown as CallToolResult;
+});
 
 /** Bounds on polling: never faster than this, never slower than that, whatever the server suggests. */
 export const TASK_POLL_MIN_MS = 200;
@@ -70,9 +96,6 @@ export function isTerminal(status: string): boolean {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
 
-function toInfo(task: z.infer<typeof TaskSchema>): TaskInfo {
-  return { ...task, statusMessage: task.statusMessage?.slice(0, 2000) };
-}
 
 export interface TaskCallOptions extends CallOptions {
   /** Called with the task as soon as the server created it, and with each new status. */
@@ -91,8 +114,8 @@ export async function callToolAsTask(connection: TaskConnection, name: string, a
   opts: TaskCallOptions = {}): Promise<TaskCallOutcome> {
   const created = await connection.request('tools/call', { name, arguments: args, task: { ttl: TASK_REQUESTED_TTL_MS } }, CallOrTaskResult,
     { signal: opts.signal, timeoutMs: opts.timeoutMs });
-  if (!created.task) return { result: created as unknown as CallToolResult };
-  const task = toInfo(created.task);
+  if (!created.task) return { result: created.result };
+  const task = created.task;
   opts.onStatus?.(task);
   if (opts.wait === false) return { task };
   return { task, result: await followTask(connection, task, opts) };
@@ -109,8 +132,9 @@ export async function followTask(connection: TaskConnection, first: TaskInfo, op
   };
   let wake: (() => void) | undefined;
   const subscription = connection.onDidUpdateTask((raw) => {
-    const parsed = TaskSchema.safeParse(raw);
-    if (parsed.success && parsed.data.taskId === task.taskId) { report(toInfo(parsed.data)); wake?.(); }
+    let update: TaskInfo;
+    try { update = parseTask(raw); } catch { return; }
+    if (update.taskId === task.taskId) { report(update); wake?.(); }
   });
   const createdAt = Date.parse(task.createdAt ?? '') || Date.now();
   const deadline = createdAt + (typeof task.ttl === 'number' && task.ttl > 0 ? task.ttl : TASK_MAX_WAIT_MS);
@@ -144,22 +168,22 @@ export async function followTask(connection: TaskConnection, first: TaskInfo, op
 }
 
 export async function getTask(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<TaskInfo> {
-  return toInfo(await connection.request('tasks/get', { taskId }, TaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
+  return connection.request('tasks/get', { taskId }, TaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
-  }));
+  });
 }
 
 /** The task's result (a CallToolResult for a tool call); waits while the task runs. */
 export async function taskResult(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<CallToolResult> {
-  return await connection.request('tasks/result', { taskId }, AnyResult, opts).catch((e: unknown) => {
+  return connection.request('tasks/result', { taskId }, AnyResult, opts).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
-  }) as unknown as CallToolResult;
+  });
 }
 
 export async function cancelTask(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<TaskInfo> {
-  return toInfo(await connection.request('tasks/cancel', { taskId }, TaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
+  return connection.request('tasks/cancel', { taskId }, TaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
-  }));
+  });
 }
 
 /** A server's "no such task" (invalid params) named as such; other errors unchanged. */
