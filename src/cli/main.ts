@@ -3,6 +3,7 @@
 //   5 the tool reported isError, its structured content broke its output schema, a URL it required was
 //   not visited, or the server answered with a JSON-RPC error.
 // In text mode everything a server supplies is printed terminal-safe (control characters shown, not obeyed).
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -14,33 +15,38 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
   ServerStartError, isMcpLogLevel, type ElicitationHandler, type McpLogLevel,
 } from '../core/connection';
+import { offeredToUser, toolAppUri } from '../core/apps';
 import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
 import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { callsAsTask } from '../core/tasks';
-import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
+import { promptResultView, RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
+import { commandHelp, generalHelp, VERSION } from './help';
 import { callAsTask, taskCommand, TASK_ACTIONS, type TaskAction } from './tasks';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
-import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
+import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
+import { parseJsonBounded } from '../core/io/json';
+import { requestSizeProblem } from '../core/io/requestSize';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
 export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
-  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
+  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
-                [--save-files DIR] [--timeout MS] [--json] [--verbose] TARGET
+                [--save-files DIR] [--no-wait] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
+  mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
+                                                          or its bytes to a new FILE
   mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
                                                           the server's suggestions for an argument (--args: those filled in)
   mcp-host task get|result|cancel ID [--json] TARGET      a task's status, its result (waits for it), or cancel it
-  A tool that runs as a task (server-declared) is followed to its end, its status on stderr; call --no-wait prints its id.
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
@@ -50,6 +56,7 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
+  Exit 5 also when an upload or a --save-files download fails or does not match its size or sha-256 (nothing is left behind).
   --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
@@ -76,12 +83,12 @@ export interface ParsedArgs {
   timeout?: number;
   /** --url-wait, in milliseconds. */
   urlWaitMs?: number;
+  /** --out FILE: where `resource read` writes the resource's bytes. */
+  out?: string;
   json: boolean;
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
-  /** --log-level: the server's log messages from this level up are printed to stderr. */
-  logLevel?: McpLogLevel;
   /** call: print the task id instead of waiting for the task. */
   noWait: boolean;
   /** complete: --prompt NAME or --resource-template URI. */
@@ -91,10 +98,18 @@ export interface ParsedArgs {
   fileTransfer: boolean;
   inlineMax?: number;
   saveFiles?: string;
+  /** --log-level: the server's log messages from this level up are printed to stderr. */
+  logLevel?: McpLogLevel;
+  /** --help / -h: show the help of the command given (or the whole help) instead of running it. */
+  help?: boolean;
+  /** --version / -V */
+  version?: boolean;
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files',
-  '--log-level', '--prompt', '--resource-template']);
+const VALUE_OPTIONS = new Set([
+  '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
+  '--prompt', '--resource-template',
+]);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -134,6 +149,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
           parsed.logLevel = level;
           break;
         }
+        case '--out': parsed.out = value; break;
         case '--timeout': {
           const ms = Number(value);
           if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
@@ -157,7 +173,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
         }
       }
     } else if (arg === '-h' || arg === '--help') {
-      parsed.command = 'help';
+      parsed.help = true;
+    } else if (arg === '-V' || arg === '--version') {
+      parsed.version = true;
     } else if (arg.startsWith('-')) {
       throw usageError(`unknown option ${arg}`);
     } else if (!parsed.command) {
@@ -239,7 +257,7 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
 
   const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));
   const config = await loadMcpConfig(file);
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   const def: ServerDefinition | undefined = config.servers.find((s) => s.name === a.server);
   if (!def) {
     const names = config.servers.map((s) => s.name);
@@ -308,6 +326,8 @@ function toolLine(tool: Tool): string {
   const parts = [terminalLine(tool.name, 100)];
   if (title && title !== tool.name) parts.push(`(${terminalLine(title, 100)})`);
   if (tool.description) parts.push(`— ${terminalLine(tool.description, 200)}`);
+  const app = toolAppUri(tool);
+  if (app) parts.push(`[app ${terminalLine(app, 200)}]`);
   return parts.join('  ');
 }
 
@@ -319,7 +339,7 @@ async function commandServers(a: ParsedArgs, io: CliIo): Promise<number> {
     const where = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : s.url;
     io.stdout.write(`${terminalText(`${s.name}\t${s.type}\t${where}`)}\n`);
   }
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   if (config.servers.length === 0 && config.errors.length === 0) io.stderr.write(`no servers in ${file}\n`);
   return config.errors.length ? EXIT.usage : EXIT.ok;
 }
@@ -333,7 +353,8 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
     } else {
-      for (const tool of connection.tools) {
+      // Tools only an app may call (visibility ["app"]) are not offered; --json lists everything.
+      for (const tool of connection.tools.filter(offeredToUser)) {
         io.stdout.write(`${toolLine(tool)}\n`);
         for (const line of describeFileSlots(tool)) io.stdout.write(`    ${terminalLine(line, 300)}\n`);
       }
@@ -360,7 +381,7 @@ async function withConnection(connection: ServerConnection, io: CliIo, work: () 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
-  try { value = JSON.parse(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
+  try { value = parseJsonBounded(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--args must be a JSON object, e.g. --args \'{"text":"hi"}\'');
   return value as Record<string, unknown>;
 }
@@ -379,6 +400,9 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  // Refused before the server is even started when --args alone is too large.
+  const argsTooLarge = requestSizeProblem(args, transport);
+  if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
   const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
@@ -402,6 +426,8 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
     });
+    const tooLarge = requestSizeProblem(args, connection.transportInUse ?? transport);
+    if (tooLarge) throw new InputRefusedError(`--args: ${tooLarge}`);
     // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
     const asTask = callsAsTask(connection, tool);
     if (a.noWait && !asTask) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
@@ -409,6 +435,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     const result = asTask ? await callAsTask(connection, toolName, args, { noWait: a.noWait, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout, stderr: io.stderr })
       : await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
       log,
+      totalTimeoutMs: a.timeout,
       waitForRetry: elicitation.waitForRetry,
       call: {
         signal: io.interrupt,
@@ -423,7 +450,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     // Validated against the tool as listed now (a list_changed during the call re-lists before this).
     const view = toResultView(result, connection.tools.find((t) => t.name === toolName) ?? tool);
     if (a.json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
     } else {
       const text = resultText(view);
       (view.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
@@ -445,6 +472,52 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       return EXIT.toolError;
     }
     return view.isError ? EXIT.toolError : EXIT.ok;
+  });
+}
+
+/**
+ * The result as received; for a tool with an app, its `_meta` also carries the tool's `ui` (the app's
+ * `resourceUri`), so a script can read the app with `mcp-host resource read`. The result's own keys win.
+ */
+function withToolUi<R extends { _meta?: Record<string, unknown> }>(result: R, tool: Tool): R {
+  const uri = toolAppUri(tool);
+  if (!uri) return result;
+  const ui = tool._meta?.ui && typeof tool._meta.ui === 'object' ? tool._meta.ui : { resourceUri: uri };
+  return { ...result, _meta: { ui, ...result._meta } };
+}
+
+async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [verb, uri, ...extra] = a.positional;
+  if (verb !== 'read') throw usageError(verb ? `unknown resource command "${verb}" (only "read")` : 'resource needs a command: read URI');
+  if (!uri) throw usageError('resource read needs the URI of a resource');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  if (a.out !== undefined && a.json) throw usageError('--out and --json do not go together');
+  const outPath = a.out === undefined ? undefined : resolve(io.cwd, a.out);
+  if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  return withConnection(connection, io, async () => {
+    const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
+    if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
+    const contents = read.contents ?? [];
+    if (outPath) {
+      if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
+      const item = contents[0];
+      const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
+      await writeNewFile(outPath, bytes);
+      io.stderr.write(`mcp-host: wrote ${formatBytes(bytes.length)} to ${outPath}\n`);
+      return EXIT.ok;
+    }
+    for (const item of contents) {
+      if ('text' in item && typeof item.text === 'string') {
+        io.stdout.write(item.text.endsWith('\n') ? terminalText(item.text) : `${terminalText(item.text)}\n`);
+      } else if ('blob' in item && typeof item.blob === 'string') {
+        const size = Math.floor(item.blob.length * 3 / 4);
+        io.stdout.write(`${terminalText(`[resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}, ${formatBytes(size)}]`)}\n`);
+        io.stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
+      }
+    }
+    return EXIT.ok;
   });
 }
 
@@ -521,20 +594,34 @@ async function commandTask(a: ParsedArgs, io: CliIo): Promise<number> {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const a = parseArgs(argv);
+    if (a.version) { io.stdout.write(`${VERSION}\n`); return EXIT.ok; }
+    if (a.help || a.command === 'help') return showHelp(a.command === 'help' ? a.positional[0] : a.command, io);
     switch (a.command) {
       case 'servers': return await commandServers(a, io);
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
+      case 'resource': return await commandResource(a, io);
       case 'complete': return await commandComplete(a, io);
       case 'task': return await commandTask(a, io);
-      case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
     }
   } catch (e) {
     return report(e, io);
   }
+}
+
+/** `mcp-host --help`, `mcp-host COMMAND --help`, `mcp-host help [COMMAND]`. */
+function showHelp(command: string | undefined, io: CliIo): number {
+  if (!command) {
+    io.stdout.write(`${generalHelp(USAGE)}\n`);
+    return EXIT.ok;
+  }
+  const help = commandHelp(USAGE, command);
+  if (!help) throw usageError(`unknown command "${command}"`);
+  io.stdout.write(`${help}\n`);
+  return EXIT.ok;
 }
 
 /** Writes the error for the user and returns its exit code. */
@@ -555,7 +642,7 @@ function errorExit(e: unknown): [string, number] {
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];
-  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError) return [e.message, EXIT.toolError];
+  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError || e instanceof TransferFailedError) return [e.message, EXIT.toolError];
   return [e instanceof Error ? e.message : String(e), EXIT.server];
 }
 
@@ -570,7 +657,9 @@ if (require.main === module) {
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,
   }).then((code) => {
     process.exitCode = code;
-    // Let pending writes flush, then leave even if a handle (a lingering socket) is still open.
-    setTimeout(() => process.exit(code), 50).unref();
+    // Once what was written has reached stdout and stderr (a pipe takes large output in pieces), leave even
+    // if a handle (a lingering socket) is still open.
+    const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => { stream.write('', () => resolve()); });
+    void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => { setTimeout(() => process.exit(code), 50).unref(); });
   });
 }

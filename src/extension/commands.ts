@@ -1,9 +1,11 @@
 // The MCP commands: run a tool (palette, tree, Explorer), get a prompt, server lifecycle,
 // configuration files, the guided Add Server…, and server inputs.
 
-import { promises as fsp } from 'node:fs';
+import { readBoundedText } from '../core/io/boundedRead';
+import { FILE_LIMITS } from '../core/io/limits';
 import * as vscode from 'vscode';
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
+import { offeredToUser, toolAppUri } from '../core/apps';
 import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
 import { pointer } from '../core/forms';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
@@ -128,11 +130,11 @@ interface PickKind<T> {
 const TOOLS: PickKind<Tool> = {
   title: 'MCP: Run Tool',
   placeholder: 'Choose a tool to run',
-  entries: (connection) => connection.tools,
+  entries: (connection) => connection.tools.filter(offeredToUser),
   fromNode: (node) => (node.kind === 'tool' ? node.tool : undefined),
   item: (tool) => ({
-    label: `${findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
-    detail: tool.description?.split('\n')[0]?.slice(0, 200),
+    label: `${toolAppUri(tool) ? '$(window) ' : findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
+    detail: [toolAppUri(tool) ? 'App' : '', tool.description?.split('\n')[0]?.slice(0, 200)].filter(Boolean).join(' — ') || undefined,
   }),
 };
 
@@ -275,7 +277,7 @@ async function addServer(manager: ServerManager): Promise<void> {
   }
 
   const target = manager.workspaceConfigUris[0] ?? manager.userConfigUri;
-  const text = await fsp.readFile(target.fsPath, 'utf8').catch(() => '');
+  const text = await readBoundedText(target.fsPath, FILE_LIMITS.config, 'the config file').catch(() => '');
   const taken = [...serverNamesIn(text), ...manager.list().map((s) => s.name)];
   const name = await vscode.window.showInputBox({
     title: 'MCP: Add Server (2/2)', prompt: `A name for the server (written to ${vscode.workspace.asRelativePath(target)})`,
@@ -314,7 +316,7 @@ async function runToolWithFile(manager: ServerManager, panels: ToolPanelContext,
     for (const s of manager.list()) {
       if (s.connection?.state.kind !== 'running') continue;
       const limits = inlineLimitsFromSettings(s.connection.transportInUse ?? s.definition.type);
-      for (const tool of s.connection.tools) {
+      for (const tool of s.connection.tools.filter(offeredToUser)) {
         for (const slot of findFileSlots(tool).slots) {
           const check = await checkFile(path, slot, limits);
           if (check.ok) {

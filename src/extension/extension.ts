@@ -21,6 +21,7 @@ import { serverState, ServerManager } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings, readSettings } from './settings';
 import { ToolPanel } from './toolPanel';
+import { registerWalkthrough } from './walkthrough';
 
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
@@ -85,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     }),
   );
   registerCommands(context, manager);
+  registerWalkthrough(context);
   await manager.reload();
 
   const api = createApi(context, manager, tree);
@@ -147,6 +149,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         legacyName: settings.legacyNameParameter,
         workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         serverIsLocalStdio: connection.server.transport === 'stdio',
+        uploader: connection.files, server: connection.name,
       });
       const pending = tasks().callTool(connection, tool, payload, { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false });
       payload = undefined;

@@ -5,12 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { CallToolResult, Prompt, Tool } from '@modelcontextprotocol/client';
+import { toolAppUri } from '../core/apps';
 import type { ServerConnection, ToolCallOptions } from '../core/connection';
 import { callToolWithUrlElicitation, type UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, promptArgumentsSchema, toPayload, type FormModel, type FormValues } from '../core/forms';
 import { promptResultView, toResultView, type ResultLike, type ResultView } from '../core/results';
 import type { ResultEntry, ToolPanelInit, WebviewNotification } from '../shared/protocol';
+import { ToolPanelApps } from './apps/toolPanelApps';
 import { FileSelections, handleFileMessage } from './fileSelections';
 import { readResourceInEditor, saveResultItem } from './resultActions';
 import { WebviewElicitationUi } from './elicitationUi';
@@ -106,6 +108,8 @@ export class ToolPanel {
   private values: FormValues;
   /** `task`: the call runs as a task, which outlives this panel (closing it does not cancel the task). */
   private running?: { callId: string; abort: AbortController; task?: boolean };
+  /** The tool's MCP App, when it has one. */
+  private readonly apps?: ToolPanelApps;
 
   private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly subject: PanelSubject,
     private readonly results: SessionResults) {
@@ -123,7 +127,9 @@ export class ToolPanel {
       extensionUri: context.extensionUri,
       init: () => this.init(),
       onProblem: (m) => this.problem(m),
+      appFrames: subject.kind === 'tool' && toolAppUri(subject.tool) !== undefined,
     });
+    if (subject.kind === 'tool' && toolAppUri(subject.tool)) this.apps = new ToolPanelApps(this.panel, context, server, subject.tool);
     this.panel.onRequest('validate', ({ values }) => ({ errors: formErrors(this.model, values, this.files) }));
     const ref = completionRefOf(subject);
     if (ref) this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params));
@@ -147,6 +153,7 @@ export class ToolPanel {
       files: this.files.summaries(),
       results: this.results.entries,
       runningCallId: this.running?.callId,
+      app: this.apps?.current,
       completions: !!completionRefOf(this.subject) && !!this.context.manager.get(this.server)?.connection?.supportsCompletions,
     };
   }
@@ -201,6 +208,8 @@ export class ToolPanel {
       this.results.raw.set(callId, result);
       this.panel.post({ type: 'result', callId, view: entry.view });
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
+      // The app (if any) comes after the plain result, which is shown at once.
+      if (this.apps) void this.apps.showFor(connection, callId, toPayload(this.model, values), result as CallToolResult);
     } catch (e) {
       progress.flush();
       // Not `instanceof CallCancelledError`: the connection's classes live in their own bundle.
@@ -228,6 +237,7 @@ export class ToolPanel {
       legacyName: settings.legacyNameParameter,
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       serverIsLocalStdio: connection.server.transport === 'stdio',
+      uploader: connection.files, server: connection.name, signal,
     });
     // A 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then retried.
     // Output is validated by toResultView, which keeps the raw value beside the errors.

@@ -79,8 +79,7 @@ export class FormView {
   setFiles(fieldId: string, files: FileSummary[]): void {
     const slot = this.fileSlots.get(fieldId);
     if (!slot) return;
-    slot.refusal.hidden = true;
-    slot.refusal.textContent = '';
+    this.clearRefusal(slot);
     this.renderFileList(fieldId, slot, files);
     if (slot.field.filenameField) this.fillFilename(slot.field.filenameField, files.length === 1 ? files[0].name : '');
   }
@@ -97,11 +96,21 @@ export class FormView {
     this.set(target.path, name === '' ? undefined : name, fieldId);
   }
 
+  /** A refused file: the reason, and what Run sends for this slot now (the files still listed, or none). */
   showRefusal(fieldId: string, reason: string): void {
     const slot = this.fileSlots.get(fieldId);
     if (!slot) return;
-    slot.refusal.textContent = reason;
+    const kept = this.host.files(fieldId).length;
+    const sends = kept > 0
+      ? `Run sends the ${kept === 1 ? 'file' : `${kept} files`} listed above, not this one.`
+      : slot.field.required ? 'Choose another file: this one is required.' : 'Run sends no file for this slot.';
+    slot.refusal.textContent = `${reason} ${sends}`;
     slot.refusal.hidden = false;
+  }
+
+  private clearRefusal(slot: FileSlotView): void {
+    slot.refusal.hidden = true;
+    slot.refusal.textContent = '';
   }
 
   showUploadProgress(fieldId: string, sent: number, total: number): void {
@@ -371,7 +380,7 @@ export class FormView {
     };
     this.fileSlots.set(field.id, slot);
     const pick = (source: FileSource, text: string, iconName: string) =>
-      h('button', { className: 'secondary', attrs: { type: 'button', 'aria-describedby': descriptionId }, on: { click: () => this.host.pickFile(field.id, source) } }, icon(iconName), ` ${text}`);
+      h('button', { className: 'secondary', attrs: { type: 'button', 'aria-describedby': descriptionId }, on: { click: () => { this.clearRefusal(slot); this.host.pickFile(field.id, source); } } }, icon(iconName), ` ${text}`);
     const group = h(
       'div',
       { className: 'field field-file', attrs: { role: 'group', 'aria-labelledby': labelId, 'aria-describedby': `${descriptionId} ${error.element.id}` } },

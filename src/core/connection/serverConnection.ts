@@ -4,6 +4,7 @@ import {
   type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import { boundCompletion, type Completion, type CompletionRequest } from '../completion';
@@ -16,6 +17,9 @@ import {
 import { Emitter, type Disposable } from './events';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
+import { endHttpSession } from './httpSession';
+import { boundedFetch } from '../io/boundedFetch';
+import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
 } from './types';
@@ -163,6 +167,19 @@ export interface ToolCallOptions extends CallOptions {
   validateOutput?: boolean;
 }
 
+/** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
+export const CANCELLED_BY_USER = 'Cancelled by the user';
+
+/** The caller's signal, aborting with CANCELLED_BY_USER unless the caller gave a reason in words. */
+function withCancelReason(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const own = new AbortController();
+  const forward = () => own.abort(typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return own.signal;
+}
+
 /**
  * One connection to one MCP server: transport, era negotiation, lifecycle state, capabilities, lists,
  * calls. Start/stop/restart are serialised.
@@ -197,6 +214,10 @@ export class ServerConnection {
   private client?: HostClient;
   private transport?: Transport;
   private transportKind?: 'stdio' | 'http' | 'sse';
+  /** Ends every HTTP request of the current transport (stop, a start that ran out of time). */
+  private httpRequests?: AbortController;
+  /** Why the host closed the HTTP connection on its own (a message over the size limit). */
+  private httpCloseReason?: string;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
   /** `shutdown` was called: nothing starts any more. */
@@ -288,6 +309,7 @@ export class ServerConnection {
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
     if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
+    if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
     return caps as ClientCapabilities;
   }
 
@@ -471,17 +493,36 @@ export class ServerConnection {
   private createTransport(kind: 'stdio' | 'http' | 'sse'): Transport {
     const server = this.server;
     let transport: Transport;
+    const maxMessageBytes = byteLimit(this.options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES);
     if (server.transport === 'stdio') {
-      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs);
+      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes);
     } else {
       const requestInit: RequestInit = { headers: server.headers };
+      this.httpRequests?.abort();
+      this.httpRequests = new AbortController();
+      this.httpCloseReason = undefined;
+      // Like a stdio line over the limit, a body over it closes the connection: what it answered is lost.
+      const fetch = boundedFetch({
+        maxMessageBytes, signal: this.httpRequests.signal,
+        onTooLarge: (e) => {
+          if (this.transport !== transport || this.httpCloseReason) return;
+          this.httpCloseReason = `${e.message}; the connection was closed`;
+          this.log.error(this.httpCloseReason);
+          void transport.close();
+        },
+      });
       transport = kind === 'sse'
-        ? new SSEClientTransport(new URL(server.url), { requestInit })
-        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
+        ? new SSEClientTransport(new URL(server.url), { requestInit, fetch })
+        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch });
     }
     // Always installed, so turning trace on later takes effect at once; lines are built only when it is on.
     traceTraffic(transport, this.log);
     return transport;
+  }
+
+  /** Starting waits at most this long per step: the connect timeout, else the request timeout up to 30 s. */
+  private connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? Math.min(DEFAULT_CONNECT_TIMEOUT_MS, this.options.requestTimeoutMs ?? Infinity);
   }
 
   private async connectOnce(kind: 'stdio' | 'http' | 'sse', prior: PriorDiscovery | undefined): Promise<void> {
@@ -492,7 +533,7 @@ export class ServerConnection {
     this.transport = transport;
     this.transportKind = kind;
     try {
-      await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, prior });
+      await client.connect(transport, { timeout: this.connectTimeoutMs(), prior });
     } catch (e) {
       // The transport stays readable for the caller: it knows how a stdio process ended.
       this.client = undefined;
@@ -605,7 +646,7 @@ export class ServerConnection {
     this.transport = undefined;
     if (this.stopping) return;
     const exit = transport instanceof StdioProcessTransport ? transport.exit : undefined;
-    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : undefined;
+    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : this.httpCloseReason;
     const reason = closeReason ?? (exit
       ? `the server exited (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`
       : 'the connection to the server closed');
@@ -622,12 +663,9 @@ export class ServerConnection {
     this.stopping = true;
     this.log.info('stopping');
     this.client = undefined;
-    const transport = this.transport;
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-      // Tell a sessionful server it can drop the session (HTTP DELETE), as VS Code does.
-      await transport.terminateSession().catch((e) => this.log.debug(`ending the HTTP session: ${describe(e)}`));
-    }
+    await endHttpSession(this.transport, this.log);
     await client.close().catch((e) => this.log.debug(`close: ${describe(e)}`));
+    this.httpRequests?.abort();
     this.transport = undefined;
     this._tools = [];
     this._prompts = [];
@@ -652,6 +690,10 @@ export class ServerConnection {
     if (this.stopping) return new CallCancelledError(`${what} was cancelled: the server was stopped`);
     if (this._state.kind === 'crashed') {
       return new ServerCrashedError(`${what} failed: ${this._state.reason}`, this._state.exitCode, this._state.signal ?? null);
+    }
+    // The SDK's own check of an HTTP answer (a zod error listing every branch it tried) says little to a person.
+    if ((e as { name?: unknown })?.name === 'ZodError' || Array.isArray((e as { issues?: unknown })?.issues)) {
+      return new ServerRequestError(`${what} failed: server "${this.name}" sent an answer the host cannot use (not valid JSON-RPC)`);
     }
     if (e instanceof SdkError) {
       if (e.code === SdkErrorCode.ConnectionClosed || e.code === SdkErrorCode.NotConnected || e.code === SdkErrorCode.SendFailed) {
@@ -680,7 +722,7 @@ export class ServerConnection {
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
       return restoreDraftShapes(await client.callTool({ name, arguments: args }, {
-        signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+        signal: withCancelReason(opts.signal), timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
       }) as CallToolResult);
     } catch (e) {
@@ -694,7 +736,7 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return restoreDraftShapes(await client.readResource({ uri }, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
       }));
     } catch (e) {
@@ -706,7 +748,7 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return await client.getPrompt({ name, arguments: args }, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       });
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
@@ -737,7 +779,7 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return await client.request({ method, params }, schema, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }) as T;
     } catch (e) {
       throw this.requestError(e, method, opts.signal, undefined);

@@ -75,6 +75,8 @@ export interface ConnectionOptions {
   capabilities?: {
     /** Declare the SEP-2356 `fileInputs: {}` capability (a compatibility toggle; off by default). */
     fileInputs?: boolean;
+    /** Declare the MCP Apps extension (`extensions["io.modelcontextprotocol/ui"]`): the host renders app interfaces. */
+    apps?: boolean;
     /** Declare SEP-1306 `elicitation.binary` and route `mode: "binary"` requests to `elicitation`. */
     binaryElicitation?: BinaryElicitationOptions | false;
     /** Declare SEP-2631 `files: {upload, download, transports: ["https"]}` and allow out-of-band transfer. */
@@ -86,8 +88,10 @@ export interface ConnectionOptions {
   inputRequired?: { maxRounds?: number };
   /** Default per-call timeout (default 60 s); time spent in elicitation handlers is not counted, progress restarts it. */
   requestTimeoutMs?: number;
-  /** Timeout for starting and the handshake (default 30 s). */
+  /** Timeout for starting and the handshake (default: requestTimeoutMs, at most 30 s). */
   connectTimeoutMs?: number;
+  /** The most bytes one message from the server may have: a stdio line, an HTTP body, an SSE event (default 32 MiB). */
+  maxMessageBytes?: number;
   /** stdio stop: wait this long after closing stdin before SIGTERM, and again before SIGKILL (default 5 s). */
   stopGraceMs?: number;
 }
