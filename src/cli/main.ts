@@ -51,6 +51,8 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
   The current directory is offered to the server as its root.
+  --sampling-command CMD (any command with a TARGET): a server's sampling request goes as JSON to CMD's stdin and
+    its stdout, {"role":"assistant","content":{...},"model":"..."}, is the answer; without it sampling is declined.
   --config defaults to .vscode/mcp.json in the current directory.
   \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
@@ -89,6 +91,8 @@ export interface ParsedArgs {
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
+  /** Sampling requests go as JSON to this command's stdin; its stdout is the answer (declined without it). */
+  samplingCommand?: string;
   /** call: print the task id instead of waiting for the task. */
   noWait: boolean;
   /** complete: --prompt NAME or --resource-template URI. */
@@ -108,7 +112,7 @@ export interface ParsedArgs {
 
 const VALUE_OPTIONS = new Set([
   '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
-  '--prompt', '--resource-template',
+  '--prompt', '--resource-template', '--sampling-command',
 ]);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait']);
 
@@ -142,6 +146,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
         case '--file': parsed.files.push(value); break;
         case '--elicit': parsed.elicit = value; break;
         case '--prompt': parsed.prompt = value; break;
+        case '--sampling-command': parsed.samplingCommand = value; break;
         case '--resource-template': parsed.resourceTemplate = value; break;
         case '--log-level': {
           const level = parseLogLevel(value);
@@ -289,7 +294,7 @@ async function connect(server: ResolvedServer, log: Logger, elicitation: Elicita
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
     capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
-    ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel) : {}),
+    ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel, features.a.samplingCommand, features.io.env) : {}),
   });
   if (features) printServerLog(connection, features.a.logLevel, features.io.stderr);
   try {

@@ -106,3 +106,19 @@ test('task get|cancel ID; an unknown id is named; bad usage exits 1', async () =
   assert.equal(bad.code, 1);
   assert.match(bad.err, /task needs get, result or cancel, then the task id/);
 });
+
+test('sampling: declared and declined by default with the reason; --sampling-command answers; the host refuses bad requests', async () => {
+  const declined = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', ...EVERYTHING]);
+  assert.notEqual(declined.code, 0);
+  assert.match(declined.out + declined.err, /declines sampling unless it is given --sampling-command/);
+  const script = 'node -e "let s=\'\';process.stdin.on(\'data\',d=>s+=d).on(\'end\',()=>{const r=JSON.parse(s);console.log(JSON.stringify({role:\'assistant\',model:\'echo\',content:{type:\'text\',text:\'saw \'+r.messages[0].content.text}}))})"';
+  const answered = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', '--sampling-command', script, ...EVERYTHING]);
+  assert.equal(answered.code, 0, answered.err);
+  assert.match(answered.out, /saw Resource trigger-sampling-request context: hi/);
+  const huge = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi","maxTokens":1000000000}', '--sampling-command', script, ...EVERYTHING]);
+  assert.notEqual(huge.code, 0);
+  assert.match(huge.out + huge.err, /maxTokens 1000000000 is outside what the host allows \(1 to 1000000\)/);
+  const big = await cli(['call', 'trigger-sampling-request', '--args', JSON.stringify({ prompt: 'x'.repeat(6 * 1024 * 1024) }), '--sampling-command', script, ...EVERYTHING]);
+  assert.notEqual(big.code, 0);
+  assert.match(big.out + big.err, /the sampling request's messages are \d+ bytes; the host accepts at most 4194304/);
+});

@@ -8,6 +8,7 @@ import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import { boundCompletion, type Completion, type CompletionRequest } from '../completion';
+import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -308,6 +309,7 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
+    if (this.options.sampling) caps.sampling = {};
     if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
     if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
     return caps as ClientCapabilities;
@@ -331,6 +333,10 @@ export class ServerConnection {
     client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
     client.logLevel = this.serverLogLevel;
     client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
+    if (this.options.sampling) {
+      client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
+        (await this.handleSampling(request.params as unknown as SamplingRequest, ctx.mcpReq.signal)) as never);
+    }
     client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
     // Not in the SDK's typed map (tasks are experimental in 2025-11-25), but its wire schema knows it.
     client.setNotificationHandler('notifications/tasks/status' as 'notifications/message',
@@ -461,6 +467,27 @@ export class ServerConnection {
     if (this.client !== client) return;
     this._resourceTemplates = resourceTemplates;
     this.listsEmitter.fire();
+  }
+
+  /** Checks the request against the host's limits, then asks the handler; a decline or refusal is an error to the server. */
+  private async handleSampling(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+    const problem = samplingRequestProblem(request);
+    if (problem) {
+      this.log.warn(`sampling request refused: ${problem}`);
+      throw new ProtocolError(-32602, `Sampling request refused by the host: ${problem}`);
+    }
+    this.log.info(`the server asks for a model's answer (sampling, maxTokens ${request.maxTokens})`);
+    const client = this.client;
+    client?.pauseRequestTimeouts();
+    try {
+      return await this.options.sampling!(request, { server: this.name, signal });
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      this.log.info(`sampling declined: ${why}`);
+      throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
+    } finally {
+      client?.resumeRequestTimeouts();
+    }
   }
 
   private onServerLog(params: { level: string; logger?: string; data?: unknown }): void {
