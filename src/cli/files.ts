@@ -42,10 +42,9 @@ export interface FileOptionSettings {
   serverIsLocalStdio?: boolean;
   /** SEP-2631: the connection's transfer client (files the check marked for upload go through it). */
   uploader?: FileUploader;
-  server?: string;
   signal?: AbortSignal;
   /** A progress reporter for each uploaded file. */
-  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; done(): void };
+  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; destination(host: string): void; done(): void };
 }
 
 function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]> {
@@ -205,11 +204,10 @@ async function encodeFor(
     const progress = file.upload ? settings.uploadProgress?.(file.name, file.size) : undefined;
     try {
       return await encodeCheckedFile(file, slot, limits, {
-        server: settings.server ?? 'the server',
         ...(settings.uploader ? { uploader: settings.uploader } : {}),
         ...(settings.legacyName ? { legacyName: true } : {}),
         ...(settings.signal ? { signal: settings.signal } : {}),
-        ...(progress ? { onUploadBytes: (n: number) => progress.onBytes(n) } : {}),
+        ...(progress ? { onUploadBytes: (n: number) => progress.onBytes(n), onDestination: (host: string) => progress.destination(host) } : {}),
       });
     } finally {
       progress?.done();

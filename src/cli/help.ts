@@ -11,7 +11,8 @@ export const EXIT_CODES_HELP = `exit codes:
   1    usage error, or an input refused locally (a file, value or answers-file key; nothing of it is sent)
   4    the server could not start, be reached, or died; or the call timed out
   5    the tool reported an error, its structured content broke (or lacked) its output schema, a URL it
-       required was declined, or the server answered with an error
+       required was declined, the server answered with an error, or a file upload or download failed (or did
+       not match its size or sha-256; nothing is left behind)
   130  interrupted (Ctrl-C)`;
 
 const TARGET_HELP = `TARGET, the server to talk to (one of):

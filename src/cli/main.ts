@@ -58,7 +58,6 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
-  Exit 5 also when an upload or a --save-files download fails or does not match its size or sha-256 (nothing is left behind).
   --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
@@ -427,7 +426,6 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log, {
       limits: { transfer },
       uploader: connection.files,
-      server: connection.name,
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
     });

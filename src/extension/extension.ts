@@ -149,7 +149,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         legacyName: settings.legacyNameParameter,
         workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         serverIsLocalStdio: connection.server.transport === 'stdio',
-        uploader: connection.files, server: connection.name,
+        uploader: connection.files,
       });
       const pending = tasks().callTool(connection, tool, payload, { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false });
       payload = undefined;

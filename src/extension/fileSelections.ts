@@ -120,7 +120,7 @@ export class FileSelections {
   /** The modal confirmation's detail text. */
   confirmationDetail(server: string, target: string): string {
     const files = this.entries().flatMap(({ slot, files: list }) =>
-      list.map((f) => ({ label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType })));
+      list.map((f) => ({ label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType, upload: f.upload === true })));
     return confirmationDetail(files, server, target);
   }
 
@@ -169,16 +169,15 @@ export interface EncodeOptions {
   serverIsLocalStdio: boolean;
   /** SEP-2631: the connection's transfer client, for files their check marked for upload. */
   uploader?: FileUploader;
-  server?: string;
   signal?: AbortSignal;
 }
 
 async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, options: EncodeOptions, progress?: UploadProgress): Promise<unknown> {
   if (slot.origin !== 'file-input-object') {
     return encodeCheckedFile(file, slot, limits, {
-      server: options.server ?? 'the server', legacyName: options.legacyName,
+      legacyName: options.legacyName,
       ...(options.uploader ? { uploader: options.uploader } : {}), ...(options.signal ? { signal: options.signal } : {}),
-      ...(progress ? { onUploadBytes: (sent: number) => progress.report(file, sent) } : {}),
+      ...(progress ? { onUploadBytes: (sent: number) => progress.report(file, sent), onDestination: (host: string) => progress.destination(host) } : {}),
     });
   }
   const modes = slot.objectModes ?? [];

@@ -9,6 +9,7 @@ import { formatBytes } from '../core/files';
 import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
 import type { ServerConnection } from '../core/connection';
 import type { FileValue } from '../core/files';
+import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
 import { openResourceDocument } from './resources/resourceDocuments';
 import type { ServerManager } from './serverManager';
 
@@ -97,7 +98,7 @@ async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Pr
     token.onCancellationRequested(() => abort.abort());
     let reported = 0;
     await connection.files.saveFile(file, target, {
-      maxBytes: DOWNLOAD_MAX_BYTES, signal: abort.signal,
+      maxBytes: FILE_OUTPUT_MAX_BYTES, signal: abort.signal,
       onBytes: (n) => {
         if (file.size && n - reported >= file.size / 100) {
           progress.report({ increment: ((n - reported) / file.size) * 100, message: `${formatBytes(n)} of ${formatBytes(file.size)}` });

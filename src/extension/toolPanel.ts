@@ -237,7 +237,7 @@ export class ToolPanel {
       legacyName: settings.legacyNameParameter,
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       serverIsLocalStdio: connection.server.transport === 'stdio',
-      uploader: connection.files, server: connection.name, signal,
+      uploader: connection.files, signal,
     });
     // A 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then retried.
     // Output is validated by toResultView, which keeps the raw value beside the errors.

@@ -8,6 +8,8 @@ export interface UploadProgress {
   /** Aborted by the notification's Cancel or by the caller's signal. */
   signal: AbortSignal;
   report(file: CheckedFile, sent: number): void;
+  /** The host the bytes go to (shown in the notification). */
+  destination(host: string): void;
   done(): void;
 }
 
@@ -35,6 +37,7 @@ export async function startUploadProgress(files: readonly CheckedFile[], outer?:
   const progress = await onScreen;
   let reportedPercent = 0;
   let lastAt = 0;
+  let to = '';
   return {
     signal: abort.signal,
     report(file, sent) {
@@ -44,8 +47,12 @@ export async function startUploadProgress(files: readonly CheckedFile[], outer?:
       lastAt = now;
       const percent = total > 0 ? (done / total) * 100 : 100;
       const rate = done / Math.max((now - started) / 1000, 0.001);
-      progress.report({ increment: percent - reportedPercent, message: `${formatBytes(done)} of ${formatBytes(total)}, ${formatBytes(Math.round(rate))}/s` });
+      progress.report({ increment: percent - reportedPercent, message: `${to}${formatBytes(done)} of ${formatBytes(total)}, ${formatBytes(Math.round(rate))}/s` });
       reportedPercent = percent;
+    },
+    destination(host) {
+      to = `to ${host}: `;
+      progress.report({ message: `${to}starting` });
     },
     done() { finish(); },
   };

@@ -8,9 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { run, type CliIo } from '../../src/cli/main';
 import { ServerConnection } from '../../src/core/connection';
 import { checkFile, findFileSlots, inlineLimitsFor } from '../../src/core/files';
 import { planTransfer } from '../../src/core/files/transfer/mode';
@@ -18,7 +16,8 @@ import { restoreDraftShapes, shieldDraftShapes } from '../../src/core/files/tran
 import { addressKind, checkDestination, destinationPolicyFor } from '../../src/core/net/destination';
 import { Logger } from '../../src/core/log';
 import { toResultView } from '../../src/core/results';
-import { fixturePath, httpServer, repoRoot, startObjectStore, startTransferHttp } from '../fixtures/servers';
+import { runCli } from '../fixtures/cli';
+import { fixturePath, httpServer, startObjectStore, startTransferHttp } from '../fixtures/servers';
 
 const MiB = 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-transfer-'));
@@ -52,17 +51,7 @@ function storeRequests(): Array<{ method: string; path: string; authorization: s
   }
 }
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: process.env, cwd: repoRoot, interactive: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[]) => runCli(argv);
 
 const server = (...args: string[]) => ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--store', store.url, ...args];
 
@@ -81,7 +70,8 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server()]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out), { via: 'upload', size: 200 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
-    assert.match(r.err, /uploading dataset\.bin: 200 MiB of 200 MiB \(100%\)/);
+    // The progress line names where the bytes go.
+    assert.ok(r.err.includes(`uploading dataset.bin to ${new URL(store.url).host}: 200 MiB of 200 MiB (100%)`), r.err);
     const posts = storeRequests().slice(before).filter((q) => q.method === 'POST');
     assert.equal(posts.length, 1);
     assert.equal(posts[0]!.authorization, null);
@@ -153,6 +143,15 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const m = await cli(['call', 'inspect_upload', '--file', `doc=${big.path}`, ...server('--max-upload', String(8 * MiB))]);
     assert.equal(m.code, 1);
     assert.match(m.err, /refused files\/authorizeUpload \(-32602\): .*maxSizeExceeded \(maxSize 8 MiB \(8388608 bytes\), actual size 9 MiB \(9437184 bytes\)\)/);
+  });
+
+  test('an elicitation field that takes files only by upload gets a file URI, and the server reads the bytes back', async () => {
+    const file = await makeFile('asked.bin', 3 * MiB);
+    const answers = join(dir, 'answers.json');
+    writeFileSync(answers, JSON.stringify({ action: 'accept', files: { doc: file.path } }));
+    const r = await cli(['call', 'ask_upload', '--elicit', `@${answers}`, ...server()]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out), { answer: 'accept', via: 'upload', size: 3 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
   });
 
   test('a presigned PUT descriptor is honoured as well', async () => {

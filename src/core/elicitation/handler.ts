@@ -175,7 +175,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
         const key = field.path[0]!;
         if (field.transfer === 'inline') {
           const uris: string[] = [];
-          for (const f of files) uris.push(await encodeCheckedFile(f, slot, inline, { ...(ctx.uploader ? { uploader: ctx.uploader } : {}), server: ctx.server, signal: ctx.signal }));
+          for (const f of files) uris.push(await encodeCheckedFile(f, slot, inline, { ...(ctx.uploader ? { uploader: ctx.uploader } : {}), signal: ctx.signal }));
           content[key] = field.multiple ? uris : uris[0];
           continue;
         }

@@ -13,6 +13,10 @@ import { changedSinceCheck, type CheckedFile } from '../check';
 import { openRegularFile } from '../../io/boundedRead';
 
 const CHUNK_BYTES = 256 * 1024;
+/** The largest file output saved when the server states no smaller size (a bound on a body that never ends). */
+export const FILE_OUTPUT_MAX_BYTES = 64 * 1024 * 1024 * 1024;
+/** Headers the data plane sets itself: a descriptor's value for them is not sent. */
+const OWN_HEADERS = new Set(['content-length', 'transfer-encoding', 'host', 'connection']);
 /** How much of an error body is read to describe the failure. */
 const ERROR_BODY_BYTES = 4096;
 
@@ -74,6 +78,10 @@ function statusError(what: string, origin: string, status: number, body: string)
   return new TransferHttpError(status, body, `${what} ${origin} answered HTTP ${status}${redirect}${first ? `: ${first}` : ''}`);
 }
 
+function withoutOwnHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k, v]) => !OWN_HEADERS.has(k.toLowerCase()) && !/[\r\n]/.test(v)));
+}
+
 /** One piece of a request body: bytes, or a checked file's content streamed from disk. */
 export type BodySegment = Buffer | { file: CheckedFile };
 
@@ -107,7 +115,7 @@ export async function streamUpload(opts: StreamUploadOptions): Promise<void> {
       method: opts.method,
       signal: opts.signal,
       lookup: guardedLookup(opts.policy) as never,
-      headers: { ...opts.headers, 'Content-Length': String(length) },
+      headers: { ...withoutOwnHeaders(opts.headers), 'Content-Length': String(length) },
     }, (res) => {
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) {
@@ -219,7 +227,7 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
   try {
     await new Promise<void>((resolve, reject) => {
       const req = (url.protocol === 'https:' ? https : http).get(url, {
-        signal: opts.signal, headers: opts.headers ?? {}, lookup: guardedLookup(opts.policy) as never,
+        signal: opts.signal, headers: withoutOwnHeaders(opts.headers ?? {}), lookup: guardedLookup(opts.policy) as never,
       }, (res) => {
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {
