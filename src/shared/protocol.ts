@@ -46,8 +46,8 @@ export interface AppFrame {
   document: string;
   /** The tool's arguments as sent, file contents left out. */
   toolInput: Record<string, unknown>;
-  /** The CallToolResult as received. */
-  toolResult: Record<string, unknown>;
+  /** The CallToolResult as received; absent while the call runs (the app starts with the call). */
+  toolResult?: Record<string, unknown>;
   /** Permissions the resource asked for; none is granted. */
   permissionsAsked: string[];
   warnings: string[];
@@ -125,7 +125,10 @@ export type HostNotification =
   /** Show an MCP App for a result (replacing the one shown, which is torn down first). */
   | { type: 'appShow'; app: AppFrame }
   /** The app of a result could not be shown (its resource failed); the text result stays. */
-  | { type: 'appFailed'; callId: string; message: string };
+  | { type: 'appFailed'; callId: string; message: string }
+  /** The call an app was started for ended: its result, or why there is none. */
+  | { type: 'appToolResult'; callId: string; toolResult: Record<string, unknown> }
+  | { type: 'appToolCancelled'; callId: string; reason: string };
 
 // ---- Webview -> host notifications -------------------------------------------------
 
@@ -289,6 +292,10 @@ export function isHostMessage(x: unknown): x is HostMessage {
       return isObject(x.app) && isString(x.app.callId) && isString(x.app.document);
     case 'appFailed':
       return isString(x.callId) && isString(x.message);
+    case 'appToolResult':
+      return isString(x.callId) && isObject(x.toolResult);
+    case 'appToolCancelled':
+      return isString(x.callId) && isString(x.reason);
     case 'response':
       return isNumber(x.id) && isString(x.method) && (x.ok === true || (x.ok === false && isString(x.error)));
     default:

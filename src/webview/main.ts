@@ -120,6 +120,12 @@ class App {
       case 'appFailed':
         this.apps.failed(message.callId, message.message);
         break;
+      case 'appToolResult':
+        this.apps.toolResult(message.callId, message.toolResult);
+        break;
+      case 'appToolCancelled':
+        this.apps.toolCancelled(message.callId, message.reason);
+        break;
     }
   }
 

@@ -123,9 +123,11 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await polite.getByRole('button', { name: 'Run' }).click();
       // (hidden, and so not a region to getByRole, while the new app is fullscreen)
       await polite.locator('section.results article.result').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
-      for (let i = 0; i < 50 && !reports().some((c) => c.arguments.findings?.teardown); i++) await wb.page.waitForTimeout(200);
-      const order = reports().map((c) => (c.arguments.findings?.teardown ? 'teardown' : c.tool));
-      assert.ok(order.lastIndexOf('teardown') > order.lastIndexOf('show_polite'), `torn down after the new result: ${order.join(', ')}`);
+      const order = () => reports().map((c) => (c.arguments.findings?.teardown ? 'teardown' : c.arguments.findings?.input ? 'started' : c.tool));
+      for (let i = 0; i < 100 && order().filter((o) => o === 'started').length < 2; i++) await wb.page.waitForTimeout(200);
+      const seen = order();
+      assert.ok(seen.indexOf('teardown') > seen.indexOf('started') && seen.indexOf('teardown') < seen.lastIndexOf('started'),
+        `the first app was torn down before the second started: ${seen.join(', ')}`);
       await polite.locator('section.app.fullscreen[data-app-state="running"]').waitFor({ timeout: 30_000 });
       await polite.getByRole('button', { name: 'Exit full screen' }).click();
       await wb.page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 10_000 });

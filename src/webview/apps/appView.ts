@@ -56,6 +56,7 @@ export class AppView {
   private windowStart = 0;
   private messagesInWindow = 0;
   private malformed = 0;
+  private cancelled: string | undefined;
 
   constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void) {
     this.iframe = h('iframe', {
@@ -93,6 +94,7 @@ export class AppView {
     const { AppBridge, PostMessageTransport } = lib;
     if (this.state === 'closed') return;
     window.addEventListener('message', this.guard);
+    performance.mark(`mcp-host:app-frame:${this.frame.callId}`);
     this.iframe.srcdoc = this.frame.document;
     this.appWindow = this.iframe.contentWindow;
     if (!this.appWindow) return this.cutOff('The app frame could not be created.');
@@ -105,7 +107,7 @@ export class AppView {
       performance.mark(`mcp-host:app-initialized:${this.frame.callId}`);
       this.setState('running', '');
       void bridge.sendToolInput({ arguments: this.frame.toolInput }).catch(() => undefined);
-      void bridge.sendToolResult(this.frame.toolResult as Parameters<AppBridge['sendToolResult']>[0]).catch(() => undefined);
+      this.deliverOutcome();
     };
     bridge.onsizechange = ({ height }) => {
       if (this.displayMode === 'inline' && typeof height === 'number' && Number.isFinite(height)) {
@@ -140,6 +142,30 @@ export class AppView {
     this.initTimer = setTimeout(() => {
       if (this.state === 'starting') this.cutOff(`The app did not start within ${APP_LIMITS.initTimeoutMs / 1000} s and was closed.`);
     }, APP_LIMITS.initTimeoutMs);
+  }
+
+  /** The call this app was started for ended with a result. */
+  toolResult(result: Record<string, unknown>): void {
+    this.frame.toolResult = result;
+    if (this.state === 'running') this.deliverOutcome();
+  }
+
+  /** The call ended without a result (cancelled or failed). */
+  toolCancelled(reason: string): void {
+    this.cancelled = reason;
+    if (this.state === 'running') this.deliverOutcome();
+  }
+
+  private deliverOutcome(): void {
+    const bridge = this.bridge;
+    if (!bridge) return;
+    if (this.frame.toolResult) {
+      void bridge.sendToolResult(this.frame.toolResult as Parameters<AppBridge['sendToolResult']>[0]).catch(() => undefined);
+      // For `npm run bench`: the app is up and has the result.
+      performance.mark(`mcp-host:app-ready:${this.frame.callId}`);
+    } else if (this.cancelled !== undefined) {
+      void bridge.sendToolCancelled({ reason: this.cancelled }).catch(() => undefined);
+    }
   }
 
   get running(): boolean { return this.state === 'running'; }

@@ -21,6 +21,7 @@ export class AppArea {
 
   /** Shows the app of a result; the same result's app already running is left as it is. */
   show(frame: AppFrame): void {
+    performance.mark(`mcp-host:app-show:${frame.callId}`);
     if (this.view && this.view.frame.callId === frame.callId && !this.view.closed) return;
     const previous = this.view;
     const view = new AppView(frame, this.request, (on) => document.body.classList.toggle('app-fullscreen', on));
@@ -31,6 +32,14 @@ export class AppArea {
     };
     if (previous) void previous.teardown('Replaced by a newer result.').finally(mount);
     else mount();
+  }
+
+  toolResult(callId: string, result: Record<string, unknown>): void {
+    if (this.view?.frame.callId === callId) this.view.toolResult(result);
+  }
+
+  toolCancelled(callId: string, reason: string): void {
+    if (this.view?.frame.callId === callId) this.view.toolCancelled(reason);
   }
 
   failed(callId: string, message: string): void {
