@@ -135,14 +135,24 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await wb.page.locator('.tabs-container .tab', { hasText: 'show_polite (apps)' }).click();
       await wb.page.waitForTimeout(500);
 
-      // 8. An app that never initialises is closed with a note.
+      // 8. An app that loops forever: the panel stays responsive and the app can be closed.
+      const looping = await runToolFromPalette(wb, 'show_loop', 'apps');
+      await looping.getByRole('button', { name: 'Run' }).click();
+      await looping.locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      await wb.page.waitForTimeout(1000);
+      await looping.getByRole('button', { name: 'Close app' }).click({ timeout: 10_000 });
+      await looping.locator('section.app[data-app-state="closed"]').waitFor({ timeout: 10_000 });
+      assert.equal(await looping.locator('iframe.app-frame').count(), 0);
+      await wb.shot('looping-app-closed');
+
+      // 9. An app that never initialises is closed with a note.
       const silent = await runToolFromPalette(wb, 'show_silent', 'apps');
       await silent.getByRole('button', { name: 'Run' }).click();
       const silentNote = silent.getByRole('region', { name: 'App' }).getByRole('alert');
       await silentNote.waitFor({ timeout: 60_000 });
       assert.match(await silentNote.innerText(), /did not start within \d+ s/);
 
-      // 9. A hostile app: every attempt fails, and its flood cuts it off with a note.
+      // 10. A hostile app: every attempt fails, and its flood cuts it off with a note.
       const hostile = await runToolFromPalette(wb, 'show_hostile', 'apps');
       await hostile.getByRole('button', { name: 'Run' }).click();
       await newestResult(hostile).waitFor({ timeout: 30_000 });
@@ -170,7 +180,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await hostile.getByRole('button', { name: 'Run' }).click();
       await hostile.getByRole('region', { name: 'Results' }).locator('article.result').nth(1).waitFor({ timeout: 30_000 });
 
-      // 10. An app over the size limit is refused with its size; the text result is shown.
+      // 11. An app over the size limit is refused with its size; the text result is shown.
       const big = await runToolFromPalette(wb, 'show_big', 'apps');
       await big.getByRole('button', { name: 'Run' }).click();
       const failed = big.locator('.app-failed');
