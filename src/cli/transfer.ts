@@ -8,6 +8,9 @@ import { formatBytes } from '../core/files';
 import { planSave, resolveSave, type ResultLike, type ResultView } from '../core/results';
 import { terminalText } from './terminal';
 
+/** A file upload or download failed, or a download did not match what the server said (exit 5). */
+export class TransferFailedError extends Error {}
+
 /** The largest file output `--save-files` downloads. */
 export const SAVE_FILES_MAX_BYTES = 64 * 1024 * 1024 * 1024;
 
@@ -71,7 +74,7 @@ export async function saveFileOutputs(view: ResultView, result: ResultLike, conn
     try {
       await connection.files.saveFile(source.file, target, { maxBytes: SAVE_FILES_MAX_BYTES, ...(signal ? { signal } : {}) });
     } catch (e) {
-      throw new Error(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+      throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
     }
     saved.push(target);
   }

@@ -1,13 +1,15 @@
 // The MCP commands: run a tool (palette, tree, Explorer), get a prompt, server lifecycle,
 // configuration files, the guided Add Server…, and server inputs.
 
-import { promises as fsp } from 'node:fs';
+import { readBoundedText } from '../core/io/boundedRead';
+import { FILE_LIMITS } from '../core/io/limits';
 import * as vscode from 'vscode';
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import { offeredToUser, toolAppUri } from '../core/apps';
 import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
 import { pointer } from '../core/forms';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
+import { templateVariables } from './resources/templates';
 import { readResourceInEditor } from './resultActions';
 import { toolLabel } from './serverDescriptions';
 import { serverState, type ManagedServer, type ServerManager } from './serverManager';
@@ -65,6 +67,11 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
   });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
     if (server && uri) await readResourceInEditor(manager, server, uri);
+  });
+  register('mcpHost.openResourceTemplate', async (server?: string, uriTemplate?: string) => {
+    const template = server ? manager.get(server)?.connection?.resourceTemplates.find((t) => t.uriTemplate === uriTemplate) : undefined;
+    if (!server || !template) return;
+    await ToolPanel.showTemplate(panels, server, { kind: 'template', template, variables: await templateVariables(template) });
   });
 
   register('mcpHost.openWorkspaceConfig', async () => {
@@ -270,7 +277,7 @@ async function addServer(manager: ServerManager): Promise<void> {
   }
 
   const target = manager.workspaceConfigUris[0] ?? manager.userConfigUri;
-  const text = await fsp.readFile(target.fsPath, 'utf8').catch(() => '');
+  const text = await readBoundedText(target.fsPath, FILE_LIMITS.config, 'the config file').catch(() => '');
   const taken = [...serverNamesIn(text), ...manager.list().map((s) => s.name)];
   const name = await vscode.window.showInputBox({
     title: 'MCP: Add Server (2/2)', prompt: `A name for the server (written to ${vscode.workspace.asRelativePath(target)})`,

@@ -58,7 +58,9 @@ let connectionModule: typeof import('../core/connection/serverConnection.js') | 
 process.on('exit', () => connectionModule?.killRemainingStdioServers());
 
 /** Settings read when a connection is created: changing one restarts the running servers. */
-const CONNECTION_SETTINGS = ['mcpHost.files.advertiseFileInputs', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds'];
+const CONNECTION_SETTINGS = [
+  'mcpHost.files.advertiseFileInputs', 'mcpHost.files.transfer', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds', 'mcpHost.maxMessageMiB',
+];
 
 class GlobalStateEraCache implements EraCache {
   constructor(private readonly memento: vscode.Memento) {
@@ -310,8 +312,9 @@ export class ServerManager implements vscode.Disposable {
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
       eraCache: this.eraCache,
-      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
+      maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
     });
     let previous = connection.state.kind;

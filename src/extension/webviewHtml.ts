@@ -1,5 +1,5 @@
 // The HTML of every MCP Host webview: a strict CSP with a per-render nonce and nothing inline
-// but the one nonce'd script tag that loads media/webview.js. Kept free of `vscode` so it is
+// but the one nonce'd script tag that loads media/webview.js. "Loading…" shows until the app renders. Kept free of `vscode` so it is
 // tested in plain Node.
 import type { AppCsp } from '../core/apps/csp';
 
@@ -54,7 +54,7 @@ export function webviewHtml(parts: WebviewHtmlParts): string {
 <title>${escapeHtml(parts.title)}</title>
 </head>
 <body>
-<main id="app"></main>
+<main id="app"><p class="loading" role="status">Loading…</p></main>
 ${parts.app && parts.appBridgeUri ? `<script nonce="${attr(parts.nonce)}" src="${attr(parts.appBridgeUri)}"></script>
 ` : ''}<script nonce="${attr(parts.nonce)}" src="${attr(parts.scriptUri)}"></script>
 </body>

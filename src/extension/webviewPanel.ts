@@ -202,6 +202,7 @@ export class McpPanel implements vscode.Disposable {
     try {
       if (!handler) throw new Error(`no handler for '${request.method}'`);
       const result = (await handler(request.params)) as RequestResult<typeof request.method>;
+      // The union of methods does not narrow by `request.method`; the handler was registered for this method.
       response = { type: 'response', id: request.id, method: request.method, ok: true, result } as HostResponse;
     } catch (error) {
       response = { type: 'response', id: request.id, method: request.method, ok: false, error: errorText(error) };

@@ -67,6 +67,8 @@ export interface ToolPanelInit {
   runningCallId?: string;
   /** The newest result's app, when its tool has one. */
   app?: AppFrame;
+  /** The server suggests values for the form's text fields (`complete` requests). */
+  completions?: boolean;
 }
 
 export interface FormElicitationInit {
@@ -159,6 +161,8 @@ export interface RequestMap {
   appReadResource: { params: { uri: string }; result: Record<string, unknown> };
   appOpenLink: { params: { url: string }; result: { opened: boolean } };
   appDisplayMode: { params: { mode: string }; result: { mode: 'inline' | 'fullscreen' } };
+  /** The server's suggestions for a text field as typed so far (the other values go as context). */
+  complete: { params: { field: string; value: string; values: FormValues }; result: { values: string[]; note?: string } };
 }
 
 export type RequestMethod = keyof RequestMap;
@@ -262,6 +266,8 @@ function isRequestParams(method: string, params: unknown): boolean {
       return isObject(params) && isString(params.url);
     case 'appDisplayMode':
       return isObject(params) && isString(params.mode);
+    case 'complete':
+      return isObject(params) && isString(params.field) && isString(params.value) && params.value.length <= 10_000 && isValues(params.values);
     default:
       return false;
   }

@@ -4,7 +4,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { installExtension, openBrowser, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
@@ -46,6 +46,10 @@ export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
   /** The workspace's own .vscode/settings.json. */
   workspaceSettings?: Record<string, unknown>;
+  /** No .vscode/mcp.json at all: a workspace where no server is configured yet. */
+  withoutServers?: boolean;
+  /** The workspace folder's name, as the Explorer and the title show it (default: a temporary name). */
+  folderName?: string;
 }
 
 export class Workbench {
@@ -208,15 +212,30 @@ export class Workbench {
     writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
     await this.browser.close();
     await this.server.stop();
-    rmSync(this.folder, { recursive: true, force: true });
+    rmSync(madeIn(this.folder), { recursive: true, force: true });
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
   }
 }
 
-/** A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path. */
+/** The temporary folder a workspace was made in (the workspace itself, or its parent when it was named). */
+function madeIn(folder: string): string {
+  return basename(dirname(folder)).startsWith(WORKSPACE_PREFIX) ? dirname(folder) : folder;
+}
+
+const WORKSPACE_PREFIX = 'mcp-host-ws-';
+
+/**
+ * A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path
+ * (or has no mcp.json, `withoutServers`).
+ */
 function makeWorkspace(options: WorkbenchOptions): string {
-  const folder = mkdtempSync(join(tmpdir(), 'mcp-host-ws-'));
+  const made = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
+  const folder = options.folderName ? join(made, options.folderName) : made;
   cpSync(join(root, 'examples/workspace'), folder, { recursive: true });
+  if (options.withoutServers) {
+    rmSync(join(folder, '.vscode'), { recursive: true, force: true });
+    return folder;
+  }
   const config = {
     ...(options.inputs ? { inputs: options.inputs } : {}),
     servers: { demo: { type: 'stdio', command: 'node', args: [demoServer] }, ...options.servers },

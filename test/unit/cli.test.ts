@@ -154,10 +154,10 @@ describe('against a stdio server', () => {
     assert.deepEqual(JSON.parse(r.out), { action: 'decline' });
   });
 
-  test('--timeout cuts off a call that takes too long', async () => {
-    const r = await cli(['call', 'slow', '--args', '{"steps":1,"delayMs":2000}', '--timeout', '150', ...FIXTURE]);
+  test('--timeout cuts off a call that takes too long (it bounds starting too, so it leaves room for that)', async () => {
+    const r = await cli(['call', 'slow', '--args', '{"steps":1,"delayMs":10000}', '--timeout', '3000', ...FIXTURE]);
     assert.equal(r.code, 4);
-    assert.match(r.err, /no answer within 150 ms/);
+    assert.match(r.err, /no answer within 3000 ms/);
   });
 
   test('--verbose prints the connection log to stderr', async () => {
@@ -230,15 +230,19 @@ test('Ctrl-C cancels the call in flight and exits 130', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli', 'main.ts'), 'call', 'slow',
     '--args', '{"steps":100,"delayMs":100}', '--verbose', ...FIXTURE], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
+  let interruptedAt = 0;
   child.stderr.on('data', (d) => {
     err += d;
-    if (/progress 1\/100/.test(err)) child.kill('SIGINT');
+    if (!interruptedAt && /progress 1\/100/.test(err)) {
+      interruptedAt = Date.now();
+      child.kill('SIGINT');
+    }
   });
-  const started = Date.now();
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   assert.equal(code, 130);
   assert.match(err, /was cancelled/);
-  assert.ok(Date.now() - started < 10_000, 'it did not wait for the 10 s call');
+  // measured from Ctrl-C, not from the start (compiling the CLI on a loaded machine takes seconds)
+  assert.ok(Date.now() - interruptedAt < 8_000, 'it did not wait for the 10 s call');
 });
 
 describe('hostile server text in the terminal', () => {

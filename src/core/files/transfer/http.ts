@@ -4,12 +4,13 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, link, open, unlink } from 'node:fs/promises';
+import { copyFile, link, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, join } from 'node:path';
 import { checkDestination, DestinationRefusedError, guardedLookup, type DestinationPolicy } from '../../net/destination';
 import { changedSinceCheck, type CheckedFile } from '../check';
+import { openRegularFile } from '../../io/boundedRead';
 
 const CHUNK_BYTES = 256 * 1024;
 /** How much of an error body is read to describe the failure. */
@@ -22,7 +23,7 @@ export function digestText(hash: Buffer): string {
 
 /** The sha-256 (base64url) of a file, read in one streaming pass; refuses a file that changed size meanwhile. */
 export async function fileSha256(file: Pick<CheckedFile, 'path' | 'name' | 'size'>, signal?: AbortSignal): Promise<string> {
-  const handle = await open(file.path, 'r');
+  const { handle } = await openRegularFile(file.path);
   try {
     const hash = createHash('sha256');
     const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
@@ -129,7 +130,7 @@ export async function streamUpload(opts: StreamUploadOptions): Promise<void> {
       for (const segment of opts.segments) {
         if (Buffer.isBuffer(segment)) { await write(segment); continue; }
         const file = segment.file;
-        const handle = await open(file.path, 'r');
+        const { handle } = await openRegularFile(file.path);
         try {
           let bytes = 0;
           for (;;) {

@@ -1,0 +1,170 @@
+// `npm run screenshots`: the pictures of the README (the Marketplace listing) and of the walkthrough, taken
+// in the real workbench by the end-to-end harness on the demo workspace, then made small with sharp:
+//   docs/images/main-flow.gif         Run Tool from the palette → form → From workspace… → confirmation → result
+//   docs/images/elicitation.png       a server's question with a file field
+//   docs/images/structured-result.png a result with structured content
+//   docs/images/mcp-view.png          the MCP view: servers, tools, prompts, resources
+//   media/walkthrough/*.png           one picture per walkthrough step (these go into the .vsix)
+// Self-contained: installs what is missing, builds, and fails (exit 1) if a step or a size limit fails.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import sharp from 'sharp';
+import { answerDialog, chooseFromWorkspace, describePngFromWorkspace, newestResult, runToolFromPalette } from '../test/e2e/steps.mjs';
+import { root, withWorkbench, type Workbench } from '../test/e2e/workbench.mjs';
+import { packageVsix } from './package.mjs';
+import { ensurePrerequisites } from './prerequisites.mjs';
+
+/** Each listing image stays under this, so the Marketplace page loads fast. */
+export const LISTING_MAX_BYTES = 400 * 1024;
+/** Walkthrough pictures ship in the .vsix: smaller. */
+const WALKTHROUGH_MAX_BYTES = 200 * 1024;
+const LISTING_WIDTH = 1000;
+const WALKTHROUGH_WIDTH = 800;
+
+const docsImages = join(root, 'docs/images');
+const walkthroughImages = join(root, 'media/walkthrough');
+
+/** The main flow's frames: the step screenshots `describePngFromWorkspace` takes, and how long each shows. */
+const MAIN_FLOW: { shot: string; ms: number }[] = [
+  { shot: 'palette', ms: 1600 },
+  { shot: 'run-tool-quick-pick', ms: 1600 },
+  { shot: 'tool-form', ms: 1600 },
+  { shot: 'workspace-files-photo.png', ms: 1600 },
+  { shot: 'file-chosen', ms: 1400 },
+  { shot: 'confirmation', ms: 2200 },
+  { shot: 'result', ms: 4000 },
+];
+
+/** The screenshot a step took, by the name it gave `wb.shot` (the newest, when taken more than once). */
+function shotFile(wb: Workbench, name: string): string {
+  const files = readdirSync(wb.artifacts).filter((f) => f.endsWith(`-${name}.png`)).sort();
+  if (files.length === 0) throw new Error(`no screenshot named ${name} in ${wb.artifacts}`);
+  return join(wb.artifacts, files[files.length - 1]);
+}
+
+/** A palette-PNG at `width`, made smaller until it fits in `maxBytes`. */
+async function stillImage(input: Buffer | string, width: number, maxBytes: number): Promise<Buffer> {
+  for (let w = width; ; w = Math.round(w * 0.9)) {
+    const out = await sharp(input).resize({ width: w }).png({ palette: true, colours: 128, effort: 10, compressionLevel: 9 }).toBuffer();
+    if (out.length <= maxBytes) return out;
+    if (w < width / 2) throw new Error(`a picture stays over ${maxBytes} bytes even at ${w} px wide`);
+  }
+}
+
+/** An animated GIF of the frames, each shown for its time, made smaller until it fits in `maxBytes`. */
+async function animation(frames: { file: string; ms: number }[], width: number, maxBytes: number): Promise<Buffer> {
+  for (let w = width; ; w = Math.round(w * 0.9)) {
+    const resized = await Promise.all(frames.map((f) => sharp(f.file).resize({ width: w }).png().toBuffer()));
+    const out = await sharp(resized, { join: { animated: true } })
+      .gif({ delay: frames.map((f) => f.ms), loop: 0, colours: 128, effort: 10, interFrameMaxError: 4, interPaletteMaxError: 8 })
+      .toBuffer();
+    if (out.length <= maxBytes) return out;
+    if (w < width / 2) throw new Error(`the animation stays over ${maxBytes} bytes even at ${w} px wide`);
+  }
+}
+
+function write(file: string, data: Buffer, maxBytes: number): void {
+  if (data.length > maxBytes) throw new Error(`${file} is ${data.length} bytes, over ${maxBytes}`);
+  writeFileSync(file, data);
+  console.log(`${relative(root, file)}: ${(data.length / 1024).toFixed(0)} KB`);
+}
+
+/** Types a line into the integrated terminal and waits until `expect` shows in it. */
+async function terminalLine(wb: Workbench, line: string, expect?: RegExp): Promise<void> {
+  await wb.page.keyboard.type(line);
+  await wb.page.keyboard.press('Enter');
+  if (expect) await wb.page.locator('.terminal-wrapper.active .xterm-rows').filter({ hasText: expect }).first().waitFor({ timeout: 30_000 });
+}
+
+async function takeScreenshots(): Promise<void> {
+  mkdirSync(docsImages, { recursive: true });
+  mkdirSync(walkthroughImages, { recursive: true });
+  // the extension as users get it: the packaged .vsix, installed (no "Extension Development Host" in the title)
+  const vsix = packageVsix(join(root, '.cache/mcp-host-screenshots.vsix'));
+  // the terminal's DOM renderer, so the CLI's output can be waited for as text
+  const settings = { 'terminal.integrated.gpuAcceleration': 'off' };
+  await withWorkbench('screenshots', { folderName: 'my-project', vsix, settings }, async (wb) => {
+    // ── the main flow ──
+    await wb.openPalette('MCP: Run Tool…');
+    await wb.shot('palette');
+    await wb.page.keyboard.press('Escape');
+    await describePngFromWorkspace(wb);
+    write(join(docsImages, 'main-flow.gif'), await animation(MAIN_FLOW.map((f) => ({ file: shotFile(wb, f.shot), ms: f.ms })), LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
+    write(join(walkthroughImages, 'run-tool.png'), await stillImage(shotFile(wb, 'result'), WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+    write(join(walkthroughImages, 'attach-file.png'), await stillImage(shotFile(wb, 'confirmation'), WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+
+    // ── a structured result ──
+    const report = await runToolFromPalette(wb, 'Export a report');
+    await report.getByRole('button', { name: 'Run' }).click();
+    const structured = newestResult(report).filter({ hasText: /Generated Weekly-report\.csv/ }).locator('details.structured');
+    await structured.getByRole('group').first().waitFor({ timeout: 30_000 });
+    await structured.scrollIntoViewIfNeeded();
+    write(join(docsImages, 'structured-result.png'), await stillImage(await readShot(wb, 'structured-result'), LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
+
+    // ── a server's question with a file field ──
+    const receipt = await runToolFromPalette(wb, 'Record a receipt');
+    await receipt.getByRole('button', { name: 'Run' }).click();
+    const question = wb.webview();
+    await question.getByLabel('Message').waitFor({ timeout: 30_000 });
+    await chooseFromWorkspace(wb, question, 'Receipt photo', 'photo.png');
+    await question.getByRole('list', { name: 'Chosen files for Receipt photo' }).getByText('photo.png').waitFor();
+    await question.getByRole('textbox', { name: 'Merchant' }).fill('Corner Café');
+    await question.getByRole('spinbutton', { name: 'Total' }).or(question.getByRole('textbox', { name: 'Total' })).fill('12.5');
+    const elicitation = await readShot(wb, 'elicitation');
+    write(join(docsImages, 'elicitation.png'), await stillImage(elicitation, LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
+    write(join(walkthroughImages, 'answer-question.png'), await stillImage(elicitation, WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+    await question.getByRole('button', { name: 'Accept' }).click();
+    await answerDialog(wb, 'Send');
+    await newestResult(wb.webview()).filter({ hasText: /Recorded a receipt/ }).waitFor({ timeout: 30_000 });
+
+    // ── the MCP view, the demo server's tools shown ──
+    await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
+    const tree = wb.page.getByRole('tree', { name: 'Servers' });
+    const demo = tree.getByRole('treeitem', { name: /^demo, / });
+    await demo.waitFor({ timeout: 30_000 });
+    if ((await demo.getAttribute('aria-expanded')) !== 'true') await demo.click();
+    await tree.getByRole('treeitem').filter({ hasText: 'Describe a file' }).first().waitFor({ timeout: 30_000 });
+    write(join(docsImages, 'mcp-view.png'), await stillImage(await readShot(wb, 'mcp-view'), LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
+
+    // ── MCP: Add Server… ──
+    await wb.runCommand('MCP: Add Server…');
+    await wb.quickPickRow('Command (stdio)').first().waitFor({ timeout: 15_000 });
+    write(join(walkthroughImages, 'add-server.png'), await stillImage(await readShot(wb, 'add-server'), WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+    await wb.page.keyboard.press('Escape');
+
+    // ── the CLI in the integrated terminal, on the workspace's .vscode/mcp.json ──
+    await wb.runCommand('Terminal: Create New Terminal');
+    const terminal = wb.page.locator('.terminal-wrapper.active .xterm').first();
+    await terminal.locator('.xterm-rows').filter({ hasText: /[$#>]/ }).waitFor({ timeout: 30_000 }); // the shell's prompt
+    await terminal.click();
+    await terminal.locator('textarea.xterm-helper-textarea').and(wb.page.locator(':focus')).waitFor({ timeout: 10_000 });
+    await terminalLine(wb, `export PS1='$ '; alias mcp-host='node ${join(root, 'dist/cli.js')}'; clear`);
+    await wb.page.waitForTimeout(1000);
+    await terminalLine(wb, 'mcp-host tools --server demo', /export_report/);
+    await terminalLine(wb, 'mcp-host call describe_file --file file=photo.png --server demo', /64 × 48 pixels/);
+    await readShot(wb, 'cli');
+    const panel = await wb.page.locator('.part.panel').screenshot();
+    write(join(walkthroughImages, 'cli.png'), await stillImage(panel, WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+  });
+}
+
+/** A screenshot of the whole window, kept with the others, as bytes. */
+async function readShot(wb: Workbench, name: string): Promise<Buffer> {
+  await wb.page.waitForTimeout(300); // let the last layout and fade settle
+  return readFileSync(await wb.shot(name));
+}
+
+await ensurePrerequisites({ workbench: true });
+const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
+try {
+  await takeScreenshots();
+  for (const dir of [docsImages, walkthroughImages]) {
+    for (const f of readdirSync(dir)) console.log(`  ${relative(root, join(dir, f))} ${statSync(join(dir, f)).size} bytes`);
+  }
+} catch (e) {
+  console.error(`screenshots failed: ${(e as Error).stack ?? e}`);
+  process.exit(1);
+}
+process.exit(0);
