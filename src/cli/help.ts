@@ -41,6 +41,11 @@ const DETAILS: Record<string, string> = {
   resource: `Reads a resource of a server.
   --out FILE      write its bytes to FILE, a new file
   --json          print the raw result`,
+  complete: `Prints the server's suggestions for one argument of a prompt or a resource template, one per line.
+  --prompt NAME               the prompt whose argument ARG is completed
+  --resource-template URI     the resource template whose variable ARG is completed
+  --args JSON                 the other arguments already filled in, a JSON object of strings (sent as context)
+  --json                      print the raw answer`,
 };
 
 /** The lines of `usage` that belong to `command` (its first line and the indented lines after it). */
