@@ -15,7 +15,7 @@ import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
 
-/** App resources per connection: a restart starts afresh, and a list change on the server drops them. */
+/** App resources per connection: a restart starts afresh; a list change drops them, an update drops that one. */
 const caches = new WeakMap<ServerConnection, AppResourceCache>();
 
 function cacheFor(connection: ServerConnection): AppResourceCache {
@@ -23,6 +23,7 @@ function cacheFor(connection: ServerConnection): AppResourceCache {
   if (!cache) {
     const created = new AppResourceCache();
     connection.onDidChangeLists(() => created.invalidate(connection.name));
+    connection.onDidUpdateResource((uri) => created.invalidate(connection.name, uri));
     caches.set(connection, (cache = created));
   }
   return cache;
