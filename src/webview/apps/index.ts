@@ -27,6 +27,8 @@ export class AppArea {
     const view = new AppView(frame, this.request, (on) => document.body.classList.toggle('app-fullscreen', on));
     this.view = view;
     const mount = () => {
+      // A newer app may have come while the previous one was being torn down.
+      if (this.view !== view) return;
       this.element.replaceChildren(view.element);
       void view.start();
     };
@@ -44,6 +46,8 @@ export class AppArea {
 
   failed(callId: string, message: string): void {
     if (this.view?.frame.callId === callId) return;
+    void this.view?.teardown('Replaced by a newer result.');
+    this.view = undefined;
     this.element.replaceChildren(h('div', { className: 'warning app-failed', attrs: { role: 'alert' } }, icon('warning'), ' ', message));
   }
 
