@@ -54,11 +54,6 @@ export class ToolPanelApps {
     panel.onDidDispose(() => { if (this.fullscreen) void this.setFullscreen(false); });
   }
 
-  /** Whether results of this tool come with an app. */
-  get hasApp(): boolean {
-    return toolAppUri(this.tool) !== undefined;
-  }
-
   /**
    * As a call starts: reads the app (cached) and shows it with the tool's input, so it loads while the tool
    * runs; `finish` then hands it the result. A failure is shown in the panel; the result stays.
