@@ -178,6 +178,8 @@ export class ToolPanel {
         return readResourceInEditor(this.context.manager, this.server, message.uri);
       case 'saveOutput':
         return this.saveOutput(message.resultId, message.itemId);
+      case 'appClosed':
+        return this.apps?.closed(message.callId);
     }
   }
 

@@ -150,7 +150,9 @@ export type WebviewNotification =
   /** `itemId` is the `SaveItem.ref` of the item to save. */
   | { type: 'saveOutput'; resultId: string; itemId: string }
   /** The typed values changed (debounced); lets the host keep them for a restored panel. */
-  | { type: 'valuesChanged'; values: FormValues };
+  | { type: 'valuesChanged'; values: FormValues }
+  /** The app of `callId` was closed (by the user, itself, or for misbehaving): it is not shown again. */
+  | { type: 'appClosed'; callId: string };
 
 // ---- Requests (webview -> host) with typed responses -------------------------------
 
@@ -247,6 +249,8 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isString(x.uri);
     case 'saveOutput':
       return isString(x.resultId) && isString(x.itemId);
+    case 'appClosed':
+      return isString(x.callId);
     case 'request':
       return isNumber(x.id) && isString(x.method) && isRequestParams(x.method, x.params);
     default:

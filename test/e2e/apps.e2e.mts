@@ -144,6 +144,14 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await looping.locator('section.app[data-app-state="closed"]').waitFor({ timeout: 10_000 });
       assert.equal(await looping.locator('iframe.app-frame').count(), 0);
       await wb.shot('looping-app-closed');
+      // Panels shown again: a running app comes back with its panel, a closed one stays closed.
+      await wb.page.locator('.tabs-container .tab', { hasText: 'Get Time (vanilla)' }).click();
+      await wb.webview().locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      await wb.page.locator('.tabs-container .tab', { hasText: 'show_loop (apps)' }).click();
+      const loopAgain = wb.webview();
+      await loopAgain.getByRole('heading', { level: 1, name: 'show_loop' }).waitFor({ timeout: 15_000 });
+      await loopAgain.locator('section.results article.result').first().waitFor({ timeout: 15_000 });
+      assert.equal(await loopAgain.locator('section.app').count(), 0, 'a closed app stays closed');
 
       // 9. An app that never initialises is closed with a note.
       const silent = await runToolFromPalette(wb, 'show_silent', 'apps');

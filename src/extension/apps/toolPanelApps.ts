@@ -81,6 +81,11 @@ export class ToolPanelApps {
     }
   }
 
+  /** The webview closed the app of `callId`: a panel shown again does not bring it back. */
+  closed(callId: string): void {
+    if (this.current?.callId === callId) this.current = undefined;
+  }
+
   /** The call ended: its result, or why it has none (cancelled, failed). */
   finish(callId: string, outcome: { result: CallToolResult } | { reason: string }): void {
     if (this.call?.id !== callId) return;

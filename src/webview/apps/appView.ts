@@ -58,7 +58,8 @@ export class AppView {
   private malformed = 0;
   private cancelled: string | undefined;
 
-  constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void) {
+  constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void,
+    private readonly onClosed: () => void) {
     this.iframe = h('iframe', {
       className: 'app-frame',
       attrs: {
@@ -176,23 +177,27 @@ export class AppView {
     if (this.state !== 'closed') this.bridge?.setHostContext(this.context());
   }
 
-  /** Sends ui/resource-teardown (bounded wait), then removes the frame. */
-  async teardown(note: string): Promise<void> {
+  /**
+   * Sends ui/resource-teardown (bounded wait), then removes the frame. `remember: false` when the page itself is
+   * going away (a hidden panel): the host then shows the app again with the panel.
+   */
+  async teardown(note: string, remember = true): Promise<void> {
     if (this.state === 'closed') return;
     const bridge = this.bridge;
     if (bridge && this.state === 'running') {
       await bridge.teardownResource({}, { timeout: APP_LIMITS.teardownTimeoutMs }).catch(() => undefined);
     }
-    this.close(note);
+    this.close(note, remember);
   }
 
   /** Removes the frame at once (no teardown: the app misbehaved, or the page is going away). */
-  close(note: string): void {
+  close(note: string, remember = true): void {
     if (this.state === 'closed') return;
     clearTimeout(this.initTimer);
     if (this.displayMode === 'fullscreen') void this.leaveFullscreen();
     this.state = 'closed';
     this.element.dataset.appState = 'closed';
+    if (remember) this.onClosed();
     void this.transport?.close().catch(() => undefined);
     this.iframe.remove();
     this.frameBox.hidden = true;

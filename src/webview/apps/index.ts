@@ -9,14 +9,14 @@ export class AppArea {
   private view: AppView | undefined;
   private contextTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly request: AppRequest) {
+  constructor(private readonly request: AppRequest, private readonly onClosed: (callId: string) => void) {
     // VS Code's theme is in the body's classes and the root's style: a change reaches the app.
     const observer = new MutationObserver(() => this.contextChanged());
     observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
     new ResizeObserver(() => this.contextChanged()).observe(this.element);
     // The panel is going away (closed, or hidden and discarded): the app is told, as far as it can still hear.
-    window.addEventListener('pagehide', () => void this.view?.teardown('Closed.'));
+    window.addEventListener('pagehide', () => void this.view?.teardown('Closed.', false));
   }
 
   /** Shows the app of a result; the same result's app already running is left as it is. */
@@ -24,7 +24,7 @@ export class AppArea {
     performance.mark(`mcp-host:app-show:${frame.callId}`);
     if (this.view && this.view.frame.callId === frame.callId && !this.view.closed) return;
     const previous = this.view;
-    const view = new AppView(frame, this.request, (on) => document.body.classList.toggle('app-fullscreen', on));
+    const view = new AppView(frame, this.request, (on) => document.body.classList.toggle('app-fullscreen', on), () => this.onClosed(frame.callId));
     this.view = view;
     const mount = () => {
       // A newer app may have come while the previous one was being torn down.
