@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { answerDialog, chooseFromWorkspace, describePngFromWorkspace, newestResult, runToolFromPalette } from '../test/e2e/steps.mjs';
 import { root, withWorkbench, type Workbench } from '../test/e2e/workbench.mjs';
@@ -16,7 +17,7 @@ import { packageVsix } from './package.mjs';
 import { ensurePrerequisites } from './prerequisites.mjs';
 
 /** Each listing image stays under this, so the Marketplace page loads fast. */
-export const LISTING_MAX_BYTES = 400 * 1024;
+const LISTING_MAX_BYTES = 400 * 1024;
 /** Walkthrough pictures ship in the .vsix: smaller. */
 const WALKTHROUGH_MAX_BYTES = 200 * 1024;
 const LISTING_WIDTH = 1000;
@@ -43,10 +44,20 @@ function shotFile(wb: Workbench, name: string): string {
   return join(wb.artifacts, files[files.length - 1]);
 }
 
-/** A palette-PNG at `width`, made smaller until it fits in `maxBytes`. */
-async function stillImage(input: Buffer | string, width: number, maxBytes: number): Promise<Buffer> {
-  for (let w = width; ; w = Math.round(w * 0.9)) {
-    const out = await sharp(input).resize({ width: w }).png({ palette: true, colours: 128, effort: 10, compressionLevel: 9 }).toBuffer();
+interface Box { x: number; y: number; width: number; height: number }
+
+/** A palette-PNG of `input` (cut to `box`, when given) at `width`, made smaller until it fits in `maxBytes`. */
+async function stillImage(input: Buffer | string, width: number, maxBytes: number, box?: Box): Promise<Buffer> {
+  let region: { left: number; top: number; width: number; height: number } | undefined;
+  if (box) {
+    const { width: imageWidth = 0, height: imageHeight = 0 } = await sharp(input).metadata();
+    const left = Math.max(0, Math.round(box.x));
+    const top = Math.max(0, Math.round(box.y));
+    region = { left, top, width: Math.min(Math.round(box.width), imageWidth - left), height: Math.min(Math.round(box.height), imageHeight - top) };
+  }
+  const source = region ? await sharp(input).extract(region).toBuffer() : input;
+  for (let w = Math.min(width, region?.width ?? width); ; w = Math.round(w * 0.9)) {
+    const out = await sharp(source).resize({ width: w }).png({ palette: true, colours: 128, effort: 10, compressionLevel: 9 }).toBuffer();
     if (out.length <= maxBytes) return out;
     if (w < width / 2) throw new Error(`a picture stays over ${maxBytes} bytes even at ${w} px wide`);
   }
@@ -62,6 +73,16 @@ async function animation(frames: { file: string; ms: number }[], width: number, 
     if (out.length <= maxBytes) return out;
     if (w < width / 2) throw new Error(`the animation stays over ${maxBytes} bytes even at ${w} px wide`);
   }
+}
+
+/** A README picture, docs/images/<name>. */
+async function listingImage(name: string, input: Buffer | string): Promise<void> {
+  write(join(docsImages, name), await stillImage(input, LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
+}
+
+/** A walkthrough step's picture, media/walkthrough/<name>: the part of the window the step is about. */
+async function walkthroughImage(name: string, input: Buffer | string, box: Box): Promise<void> {
+  write(join(walkthroughImages, name), await stillImage(input, WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES, box), WALKTHROUGH_MAX_BYTES);
 }
 
 function write(file: string, data: Buffer, maxBytes: number): void {
@@ -91,8 +112,9 @@ async function takeScreenshots(): Promise<void> {
     await wb.page.keyboard.press('Escape');
     await describePngFromWorkspace(wb);
     write(join(docsImages, 'main-flow.gif'), await animation(MAIN_FLOW.map((f) => ({ file: shotFile(wb, f.shot), ms: f.ms })), LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
-    write(join(walkthroughImages, 'run-tool.png'), await stillImage(shotFile(wb, 'result'), WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
-    write(join(walkthroughImages, 'attach-file.png'), await stillImage(shotFile(wb, 'confirmation'), WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+    const editor = await box(wb.page.locator('.part.editor'));
+    await walkthroughImage('run-tool.png', shotFile(wb, 'result'), editor);
+    await walkthroughImage('attach-file.png', shotFile(wb, 'confirmation'), editor);
 
     // ── a structured result ──
     const report = await runToolFromPalette(wb, 'Export a report');
@@ -100,7 +122,7 @@ async function takeScreenshots(): Promise<void> {
     const structured = newestResult(report).filter({ hasText: /Generated Weekly-report\.csv/ }).locator('details.structured');
     await structured.getByRole('group').first().waitFor({ timeout: 30_000 });
     await structured.scrollIntoViewIfNeeded();
-    write(join(docsImages, 'structured-result.png'), await stillImage(await readShot(wb, 'structured-result'), LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
+    await listingImage('structured-result.png', await readShot(wb, 'structured-result'));
 
     // ── a server's question with a file field ──
     const receipt = await runToolFromPalette(wb, 'Record a receipt');
@@ -112,8 +134,8 @@ async function takeScreenshots(): Promise<void> {
     await question.getByRole('textbox', { name: 'Merchant' }).fill('Corner Café');
     await question.getByRole('spinbutton', { name: 'Total' }).or(question.getByRole('textbox', { name: 'Total' })).fill('12.5');
     const elicitation = await readShot(wb, 'elicitation');
-    write(join(docsImages, 'elicitation.png'), await stillImage(elicitation, LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
-    write(join(walkthroughImages, 'answer-question.png'), await stillImage(elicitation, WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+    await listingImage('elicitation.png', elicitation);
+    await walkthroughImage('answer-question.png', elicitation, editor);
     await question.getByRole('button', { name: 'Accept' }).click();
     await answerDialog(wb, 'Send');
     await newestResult(wb.webview()).filter({ hasText: /Recorded a receipt/ }).waitFor({ timeout: 30_000 });
@@ -125,12 +147,15 @@ async function takeScreenshots(): Promise<void> {
     await demo.waitFor({ timeout: 30_000 });
     if ((await demo.getAttribute('aria-expanded')) !== 'true') await demo.click();
     await tree.getByRole('treeitem').filter({ hasText: 'Describe a file' }).first().waitFor({ timeout: 30_000 });
-    write(join(docsImages, 'mcp-view.png'), await stillImage(await readShot(wb, 'mcp-view'), LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
+    await listingImage('mcp-view.png', await readShot(wb, 'mcp-view'));
 
     // ── MCP: Add Server… ──
     await wb.runCommand('MCP: Add Server…');
     await wb.quickPickRow('Command (stdio)').first().waitFor({ timeout: 15_000 });
-    write(join(walkthroughImages, 'add-server.png'), await stillImage(await readShot(wb, 'add-server'), WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+    // the quick pick with the MCP view beside it
+    const pick = await box(wb.quickInput);
+    const sideBar = await box(wb.page.locator('.part.sidebar'));
+    await walkthroughImage('add-server.png', await readShot(wb, 'add-server'), { x: 0, y: 0, width: pick.x + pick.width + 24, height: Math.max(pick.y + pick.height + 24, sideBar.height * 0.45) });
     await wb.page.keyboard.press('Escape');
 
     // ── the CLI in the integrated terminal, on the workspace's .vscode/mcp.json ──
@@ -143,10 +168,15 @@ async function takeScreenshots(): Promise<void> {
     await wb.page.waitForTimeout(1000);
     await terminalLine(wb, 'mcp-host tools --server demo', /export_report/);
     await terminalLine(wb, 'mcp-host call describe_file --file file=photo.png --server demo', /64 × 48 pixels/);
-    await readShot(wb, 'cli');
-    const panel = await wb.page.locator('.part.panel').screenshot();
-    write(join(walkthroughImages, 'cli.png'), await stillImage(panel, WALKTHROUGH_WIDTH, WALKTHROUGH_MAX_BYTES), WALKTHROUGH_MAX_BYTES);
+    await walkthroughImage('cli.png', await readShot(wb, 'cli'), await box(wb.page.locator('.part.panel')));
   });
+}
+
+/** Where an element is in the window. */
+async function box(element: Locator): Promise<Box> {
+  const found = await element.boundingBox();
+  if (!found) throw new Error(`${element} is not shown`);
+  return found;
 }
 
 /** A screenshot of the whole window, kept with the others, as bytes. */

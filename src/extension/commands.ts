@@ -176,6 +176,8 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
   quickPick.matchOnDetail = true;
   quickPick.keepScrollPosition = true;
   const needsAsking = new Set<string>();
+  /** Workspace servers not trusted yet: started (and asked about) only when the user picks them. */
+  const needsTrust = new Set<string>();
   const pending = new Set<string>();
   // Servers in the order their rows first appeared: a server that finishes starting adds its rows
   // below the ones shown, so no row moves under the pointer.
@@ -192,7 +194,8 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
       if (state.kind === 'running' && s.connection) {
         for (const entry of kind.entries(s.connection)) items.push({ ...kind.item(entry), description: s.name, server: s.name, entry });
       } else if (!pending.has(s.name)) {
-        const why = state.kind === 'error' || state.kind === 'crashed' ? ` (${state.kind}: ${state.reason})` : needsAsking.has(s.name) ? ' (asks for its inputs)' : '';
+        const why = state.kind === 'error' || state.kind === 'crashed' ? ` (${state.kind}: ${state.reason})`
+          : needsTrust.has(s.name) ? ' (defined in this workspace: asks for your trust)' : needsAsking.has(s.name) ? ' (asks for its inputs)' : '';
         items.push({ label: `$(debug-start) Start ${s.name}…`, description: why.trim() || undefined, server: s.name });
       }
     }
@@ -203,6 +206,10 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
   for (const s of manager.list()) {
     const kind = serverState(s).kind;
     if (kind !== 'stopped' && kind !== 'starting') continue;
+    if (!manager.trust.isTrusted(s.definition)) {
+      needsTrust.add(s.name);
+      continue;
+    }
     if (!(await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs }))) {
       needsAsking.add(s.name);
       continue;
@@ -309,7 +316,8 @@ async function runToolWithFile(manager: ServerManager, panels: ToolPanelContext,
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Finding MCP tools that take this file…', cancellable: false }, async () => {
     const startable: Promise<unknown>[] = [];
     for (const s of manager.list()) {
-      if (serverState(s).kind !== 'stopped') continue;
+      // Only servers that start unasked: no trust question or inputs form pops up from a context menu.
+      if (serverState(s).kind !== 'stopped' || !manager.trust.isTrusted(s.definition)) continue;
       if (await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs })) startable.push(manager.start(s.name).catch(() => undefined));
     }
     await Promise.race([Promise.allSettled(startable), new Promise((r) => setTimeout(r, EXPLORER_START_WAIT_MS))]);

@@ -57,6 +57,20 @@ let connectionModule: typeof import('../core/connection/serverConnection.js') | 
  */
 process.on('exit', () => connectionModule?.killRemainingStdioServers());
 
+/**
+ * A signal ends the extension host without `deactivate` or the `exit` event (code-server stopped with SIGTERM,
+ * a terminal closed): the server groups are killed first, then, when nothing else handles the signal, the
+ * host ends as the signal would have ended it.
+ */
+for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+  process.on(signal, function onSignal() {
+    connectionModule?.killRemainingStdioServers();
+    if (process.listenerCount(signal) > 1) return;
+    process.removeListener(signal, onSignal);
+    process.kill(process.pid, signal);
+  });
+}
+
 /** Settings read when a connection is created: changing one restarts the running servers. */
 const CONNECTION_SETTINGS = [
   'mcpHost.files.advertiseFileInputs', 'mcpHost.files.transfer', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds', 'mcpHost.maxMessageMiB',

@@ -1,14 +1,15 @@
 // A workspace with no server yet: the MCP view's welcome offers Add Server… (which writes .vscode/mcp.json)
-// and the walkthrough, which opens from the palette with its steps, the first step's button working and
-// done once a server was added.
+// and the walkthrough, which opens from the palette with its steps; its first step's button works and
+// adding a server, running a tool and answering a server's question tick their steps.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'jsonc-parser';
+import { newestResult, runToolFromPalette } from './steps.mjs';
 import { demoServer, withWorkbench } from './workbench.mjs';
 
-test('first run: the welcome view adds a server to .vscode/mcp.json, and the walkthrough opens from the palette', async () => {
+test('first run: the welcome view adds a server to .vscode/mcp.json; the walkthrough opens from the palette and its steps tick as they are done', async () => {
   await withWorkbench('first-run', { withoutServers: true }, async (wb) => {
     const config = join(wb.folder, '.vscode/mcp.json');
     assert.equal(existsSync(config), false);
@@ -80,5 +81,18 @@ test('first run: the welcome view adds a server to .vscode/mcp.json, and the wal
     const added = parse(readFileSync(config, 'utf8')) as { servers: Record<string, unknown> };
     assert.deepEqual(added.servers.remote, { type: 'http', url: 'https://example.com/mcp' });
     assert.deepEqual(added.servers.demo, written.servers.demo);
+
+    // ── running a tool and answering its server's question tick their steps ──
+    const panel = await runToolFromPalette(wb, 'Record a receipt');
+    await panel.getByRole('button', { name: 'Run' }).click();
+    const question = wb.webview();
+    await question.getByLabel('Message').waitFor({ timeout: 30_000 });
+    await question.getByRole('button', { name: 'Decline' }).click();
+    await newestResult(wb.webview()).filter({ hasText: /you chose decline/ }).waitFor({ timeout: 30_000 });
+    await wb.page.locator('.tabs-container .tab', { hasText: 'Welcome' }).click();
+    await step('runTool').and(wb.page.locator('[aria-checked="true"]')).waitFor({ timeout: 15_000 });
+    await step('answerQuestion').and(wb.page.locator('[aria-checked="true"]')).waitFor({ timeout: 15_000 });
+    assert.equal(await step('attachFile').getAttribute('aria-checked'), 'false');
+    await wb.shot('walkthrough-steps-done');
   });
 });

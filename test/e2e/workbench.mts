@@ -46,6 +46,10 @@ export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
   /** The workspace's own .vscode/settings.json. */
   workspaceSettings?: Record<string, unknown>;
+  /** Servers of the user's own mcp.json (in the extension's global storage). */
+  userServers?: Record<string, ServerEntry>;
+  /** Open the workspace untrusted: VS Code's Restricted Mode. */
+  restrictedMode?: boolean;
   /** No .vscode/mcp.json at all: a workspace where no server is configured yet. */
   withoutServers?: boolean;
   /** The workspace folder's name, as the Explorer and the title show it (default: a temporary name). */
@@ -85,9 +89,19 @@ export class Workbench {
       workspace: folder,
       extensionsDir,
       // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
-      settings: { 'mcpHost.trustWorkspaceServers': true, ...options.settings },
+      settings: {
+        'mcpHost.trustWorkspaceServers': true,
+        ...(options.restrictedMode ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+        ...options.settings,
+      },
+      workspaceTrust: options.restrictedMode,
       logFile: join(artifacts, 'code-server.log'),
     });
+    if (options.userServers) {
+      const userConfig = join(server.userDataDir, 'User/globalStorage/mcp-host.mcp-host/mcp.json');
+      mkdirSync(dirname(userConfig), { recursive: true });
+      writeFileSync(userConfig, JSON.stringify({ servers: options.userServers }, null, 2));
+    }
     const browser = await openBrowser();
     const page = browser.pages()[0] ?? (await browser.newPage());
     const payload: [string, string][] | undefined = options.vsix

@@ -85,8 +85,13 @@ async function cli(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv
   return { code, out, outLines, err, ms, peakRssMb: peak / 1024, left };
 }
 
+/** One line per CLI run, printed at the end: the measurements behind the bounds. */
+const measured: string[] = [];
+after(() => { process.stdout.write(`${measured.map((m) => `# ${m}`).join('\n')}\n`); });
+
 /** The checks every case makes. */
 function expect(r: Outcome, want: { code: number; err?: RegExp; out?: RegExp; withinMs: number; rssMb: number }): void {
+  measured.push(`exit ${r.code}, ${r.ms} ms, peak RSS ${r.peakRssMb.toFixed(0)} MB: ${(want.err ?? want.out ?? /./).source.slice(0, 70)}`);
   const context = `exit ${r.code} after ${r.ms} ms, peak ${r.peakRssMb.toFixed(0)} MB\nstderr: ${r.err.slice(0, 2000)}\nstdout: ${r.out.slice(0, 500)}`;
   assert.equal(r.code, want.code, context);
   if (want.err) assert.match(r.err, want.err, context);
@@ -177,9 +182,11 @@ describe('a hostile HTTP server', () => {
     assert.deepEqual(there.received, []);
   });
 
-  test('{"result": null} ends the call at once, naming the server (exit 5)', async () => {
-    const r = await cli(['call', 'echo', '--timeout', '20000', '--url', url('null-result')]);
-    expect(r, { code: 5, err: /tool "echo" failed: server "127\.0\.0\.1:\d+" sent an answer the host cannot use/, withinMs: 10_000, rssMb: 250 });
+  test('{"result": null}, as a JSON body or as a server-sent event, ends the call at once, naming the server (exit 5)', async () => {
+    for (const mode of ['null-result', 'null-result-sse']) {
+      const r = await cli(['call', 'echo', '--timeout', '20000', '--url', url(mode)]);
+      expect(r, { code: 5, err: /tool "echo" failed: server "127\.0\.0\.1:\d+" sent an answer the host cannot use/, withinMs: 10_000, rssMb: 250 });
+    }
   });
 });
 
@@ -246,6 +253,15 @@ describe('files and input the user names', () => {
   test('--config naming a FIFO or /dev/zero is refused at once, unread', async () => {
     expect(await cli(['servers', '--config', fifo('config.fifo')]), { code: 1, err: /the config file .*config\.fifo is not a regular file \(it is a pipe\)/, withinMs: 5000, rssMb: 200 });
     expect(await cli(['servers', '--config', '/dev/zero']), { code: 1, err: /the config file \/dev\/zero is not a regular file/, withinMs: 5000, rssMb: 200 });
+  });
+
+  test('an envFile naming a FIFO is refused at once, and the server is not started', async () => {
+    const record = recordFile();
+    const args = ['--import', 'tsx', fixturePath('raw-stdio-server.ts'), 'ok'];
+    const dir = configDir(JSON.stringify({ servers: { s: { command: process.execPath, args, cwd: repoRoot, envFile: fifo('env.fifo'), env: { RAW_RECORD: record } } } }));
+    const r = await cli(['call', 'echo', '--server', 's'], { cwd: dir });
+    expect(r, { code: 1, err: /server "s": the envFile .*env\.fifo is not a regular file \(it is a pipe\)/, withinMs: 5000, rssMb: 200 });
+    assert.equal(received(record), '');
   });
 
   test('--elicit @FIFO and @/dev/zero are refused before the server starts', async () => {

@@ -33,3 +33,12 @@ export function answerOrError(message: JSONRPCMessage, server: string): JSONRPCM
     error: { code: INVALID_ANSWER_CODE, message: `server "${server}" sent an answer the host cannot use: it ${problem}` },
   } as JSONRPCMessage;
 }
+
+/** `answerOrError` on a message as JSON text: the same text when it is fine (or not JSON at all). */
+export function answerOrErrorText(text: string, server: string): string {
+  let message: unknown;
+  try { message = JSON.parse(text); } catch { return text; }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return text;
+  const checked = answerOrError(message as JSONRPCMessage, server);
+  return checked === message ? text : JSON.stringify(checked);
+}

@@ -18,6 +18,7 @@ import { Emitter, type Disposable } from './events';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import { endHttpSession } from './httpSession';
+import { answerOrErrorText } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
 import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import type {
@@ -498,6 +499,8 @@ export class ServerConnection {
       // Like a stdio line over the limit, a body over it closes the connection: what it answered is lost.
       const fetch = boundedFetch({
         maxMessageBytes, signal: this.httpRequests.signal,
+        // An answer in an event stream that the SDK would drop (after logging it) ends its request instead.
+        eventData: (data) => answerOrErrorText(data, this.name),
         onTooLarge: (e) => {
           if (this.transport !== transport || this.httpCloseReason) return;
           this.httpCloseReason = `${e.message}; the connection was closed`;

@@ -19,6 +19,8 @@ export interface FetchBounds {
   signal: AbortSignal;
   /** A body went over the limit (its transfer is stopped; the caller closes the connection, as on stdio). */
   onTooLarge?: (error: MessageTooLargeError) => void;
+  /** Sees the data of each whole `message` event and may replace it (an answer the SDK would drop). */
+  eventData?: (data: string) => string;
 }
 
 /** A fetch whose bodies are capped and whose requests end with `bounds.signal`. */
@@ -34,7 +36,7 @@ export function boundedFetch(bounds: FetchBounds, base: Fetch = fetch): Fetch {
       await response.body.cancel().catch(() => undefined);
       throw tooLarge(new MessageTooLargeError(bounds.maxMessageBytes, `an answer of ${formatBytes(declared)},`));
     }
-    const body = response.body.pipeThrough(isEventStream ? eventCap(bounds.maxMessageBytes, tooLarge) : totalCap(bounds.maxMessageBytes, tooLarge));
+    const body = response.body.pipeThrough(isEventStream ? eventCap(bounds.maxMessageBytes, tooLarge, bounds.eventData) : totalCap(bounds.maxMessageBytes, tooLarge));
     const capped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     // The SDK reads where a redirect came from; a new Response has no URL of its own.
     Object.defineProperty(capped, 'url', { value: response.url });
@@ -61,8 +63,9 @@ function totalCap(max: number, tooLarge: OnTooLarge): TransformStream<Uint8Array
  * the stream once one event is over `max` bytes. Handing the SDK's event parser whole events keeps its work
  * linear: fed an endless event piece by piece, it slows down as the event grows.
  */
-function eventCap(max: number, tooLarge: OnTooLarge): TransformStream<Uint8Array, Uint8Array> {
+function eventCap(max: number, tooLarge: OnTooLarge, eventData?: (data: string) => string): TransformStream<Uint8Array, Uint8Array> {
   let pending: Uint8Array[] = [];
+  const pass = (event: Uint8Array) => (eventData ? rewriteEvent(event, eventData) : event);
   let eventBytes = 0;
   let atLineStart = true;
   let afterCr = false;
@@ -77,7 +80,7 @@ function eventCap(max: number, tooLarge: OnTooLarge): TransformStream<Uint8Array
           if (atLineStart) {
             // A blank line: the event is complete (a CR may still be followed by its LF, which goes with the next).
             pending.push(chunk.subarray(from, i + 1));
-            controller.enqueue(pending.length === 1 ? pending[0]! : concat(pending));
+            controller.enqueue(pass(pending.length === 1 ? pending[0]! : concat(pending)));
             pending = [];
             from = i + 1;
             eventBytes = 0;
@@ -99,6 +102,21 @@ function eventCap(max: number, tooLarge: OnTooLarge): TransformStream<Uint8Array
       if (pending.length) controller.enqueue(concat(pending));
     },
   });
+}
+
+/** One whole event with its data replaced by `eventData`'s answer; unchanged when the answer is the same. */
+function rewriteEvent(event: Uint8Array, eventData: (data: string) => string): Uint8Array {
+  const lines = new TextDecoder().decode(event).split(/\r\n|\r|\n/);
+  const field = (line: string) => { const c = line.indexOf(':'); return c === -1 ? [line, ''] : [line.slice(0, c), line.slice(c + 1).replace(/^ /, '')]; };
+  const type = lines.map(field).find(([name]) => name === 'event')?.[1];
+  if (type !== undefined && type !== 'message') return event;
+  const data = lines.map(field).filter(([name]) => name === 'data').map(([, value]) => value);
+  if (data.length === 0) return event;
+  const before = data.join('\n');
+  const after = eventData(before);
+  if (after === before) return event;
+  const kept = lines.filter((line) => line !== '' && !/^data(:|$)/.test(line));
+  return new TextEncoder().encode(`${[...kept, ...after.split('\n').map((l) => `data: ${l}`)].join('\n')}\n\n`);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
