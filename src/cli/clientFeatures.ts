@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMcpLogLevel, MCP_LOG_LEVELS, type ConnectionOptions, type McpLogLevel, type ServerConnection } from '../core/connection';
 import type { Completion, CompletionRef } from '../shared/completion';
+import { cliSamplingHandler } from './sampling';
 import { terminalLine, terminalText } from './terminal';
 
 /** --log-level's value, checked: one of the MCP levels. */
@@ -11,10 +12,11 @@ export function parseLogLevel(value: string): McpLogLevel | string {
   return isMcpLogLevel(value) ? value : `--log-level must be one of ${MCP_LOG_LEVELS.join(', ')} (got "${value}")`;
 }
 
-/** Connection options for the CLI's client features. */
-export function cliFeatureOptions(cwd: string, logLevel: McpLogLevel | undefined): Partial<ConnectionOptions> {
+/** Connection options for the CLI's client features (sampling is declared, and declined without a command). */
+export function cliFeatureOptions(cwd: string, logLevel: McpLogLevel | undefined, samplingCommand: string | undefined,
+  env: NodeJS.ProcessEnv): Partial<ConnectionOptions> {
   const root = { uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd };
-  return { roots: () => [root], serverLogLevel: logLevel };
+  return { roots: () => [root], serverLogLevel: logLevel, sampling: cliSamplingHandler(samplingCommand, { cwd, env }) };
 }
 
 /** With --log-level, each message of the server is printed to stderr as `[level] [server:logger] text`. */

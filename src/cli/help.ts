@@ -35,7 +35,14 @@ const DETAILS: Record<string, string> = {
                          {"action":"accept","content":{...},"files":{"field":"path"},"allowUploadOrigins":[...]}
                          (without it, each question is prompted on a terminal)
   --timeout MS           cancel the call after this long
+  --no-wait              a tool that runs as a task: print the task id instead of following the task
+                         (without it, the task's status goes to stderr until its result is printed)
   --json                 print the raw result`,
+  task: `Asks a server about one of its tasks (the ids that call --no-wait prints).
+  get ID          the task's status and message
+  result ID       its result (waits until the task ends)
+  cancel ID       cancel it
+  --json          print the raw answer`,
   prompt: `Gets a prompt and prints its messages, each under its role.
   --args JSON     the prompt's arguments, a JSON object of strings
   --json          print the raw result`,

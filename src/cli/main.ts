@@ -18,14 +18,16 @@ import {
 import { offeredToUser, toolAppUri } from '../core/apps';
 import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { errorText, InputRefusedError } from '../core/errors';
-import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
+import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { RESULT_LIMITS, writeNewFile, type ResultView } from '../core/results';
-import { runPrompt, runTool } from '../core/run';
+import { callsAsTask } from '../core/tasks';
+import { RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
+import { preparedArguments, resultViewOf, runPrompt, runTool, type RunHooks } from '../core/run';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
 import { cliEncodeSettings, cliUploadReporter, describeFileSlots, fileOptionChoices, type FileOptionSettings } from './files';
 import { commandHelp, generalHelp, VERSION } from './help';
+import { callAsTask, taskCommand, TASK_ACTIONS, type TaskAction } from './tasks';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
 import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
@@ -40,16 +42,19 @@ export const USAGE = `usage:
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
-                [--save-files DIR] [--timeout MS] [--json] [--verbose] TARGET
+                [--save-files DIR] [--no-wait] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
   mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
                                                           or its bytes to a new FILE
   mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
                                                           the server's suggestions for an argument (--args: those filled in)
+  mcp-host task get|result|cancel ID [--json] TARGET      a task's status, its result (waits for it), or cancel it
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
   The current directory is offered to the server as its root.
+  --sampling-command CMD (any command with a TARGET): a server's sampling request goes as JSON to CMD's stdin and
+    its stdout, {"role":"assistant","content":{...},"model":"..."}, is the answer; without it sampling is declined.
   --config defaults to .vscode/mcp.json in the current directory.
   \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
@@ -58,7 +63,7 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
-    are uploaded (default ${formatBytes(DEFAULT_INLINE_UP_TO_BYTES)}, never above the transport's inline limit).
+    are uploaded (default and most: the transport's inline limit, so a server without uploads gets every file that fits).
   --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).`;
 
 /** An error that ends the command with a given exit code. */
@@ -87,6 +92,10 @@ export interface ParsedArgs {
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
+  /** Sampling requests go as JSON to this command's stdin; its stdout is the answer (declined without it). */
+  samplingCommand?: string;
+  /** call: print the task id instead of waiting for the task. */
+  noWait: boolean;
   /** complete: --prompt NAME or --resource-template URI. */
   prompt?: string;
   resourceTemplate?: string;
@@ -104,14 +113,14 @@ export interface ParsedArgs {
 
 const VALUE_OPTIONS = new Set([
   '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
-  '--prompt', '--resource-template',
+  '--prompt', '--resource-template', '--sampling-command',
 ]);
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true };
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true, noWait: false };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -125,6 +134,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (name === '--json') parsed.json = true;
       else if (name === '--verbose') parsed.verbose = true;
       else if (name === '--no-file-transfer') parsed.fileTransfer = false;
+      else if (name === '--no-wait') parsed.noWait = true;
       else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
@@ -137,6 +147,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
         case '--file': parsed.files.push(value); break;
         case '--elicit': parsed.elicit = value; break;
         case '--prompt': parsed.prompt = value; break;
+        case '--sampling-command': parsed.samplingCommand = value; break;
         case '--resource-template': parsed.resourceTemplate = value; break;
         case '--log-level': {
           const level = parseLogLevel(value);
@@ -284,7 +295,7 @@ async function connect(server: ResolvedServer, log: Logger, elicitation: Elicita
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
     capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
-    ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel) : {}),
+    ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel, features.a.samplingCommand, features.io.env) : {}),
   });
   if (features) printServerLog(connection, features.a.logLevel, features.io.stderr);
   try {
@@ -400,7 +411,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   // Refused before the server is even started when --args alone is too large.
   const argsTooLarge = requestSizeProblem(args, transport);
   if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
-  const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
+  const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
     limits: { transfer },
@@ -424,9 +435,10 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
     };
     const files = await fileOptionChoices(tool, args, a.files, inUse, log, fileSettings);
-    // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
-    // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
-    const { result, view } = await runTool(connection, { tool, input: { json: args }, files }, {
+    // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
+    const asTask = callsAsTask(connection, tool);
+    if (a.noWait && !asTask) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
+    const hooks: RunHooks = {
       elicitation: elicitation.ui,
       totalTimeoutMs: a.timeout,
       uploadProgress: () => cliUploadReporter(fileSettings.uploadProgress, io.interrupt),
@@ -439,9 +451,21 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       timeoutMs: a.timeout,
       onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
       encode: cliEncodeSettings(inUse, fileSettings),
-    }).catch((e: unknown) => { throw elicitation.refusal ?? e; });
+    };
+    const request = { tool, input: { json: args }, files };
+    // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
+    // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
+    const outcome = await (asTask
+      ? preparedArguments(connection, request, hooks).then(async (encoded) => {
+        const taskResult = await callAsTask(connection, toolName, encoded, { noWait: a.noWait, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout, stderr: io.stderr });
+        return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
+      })
+      : runTool(connection, request, hooks)
+    ).catch((e: unknown) => { throw elicitation.refusal ?? e; });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
     if (elicitation.refusal) throw elicitation.refusal;
+    if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed
+    const { result, view } = outcome;
     if (a.json) {
       io.stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
     } else {
@@ -567,6 +591,22 @@ async function commandComplete(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+async function commandTask(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [action, taskId, ...extra] = a.positional;
+  if (!TASK_ACTIONS.includes(action as TaskAction) || !taskId) throw usageError('task needs get, result or cancel, then the task id');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
+  return withConnection(connection, io, async () => {
+    const result = await taskCommand(connection, action as TaskAction, taskId, { json: a.json, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout });
+    if (!result) return EXIT.ok;
+    const view = toResultView(result);
+    const text = a.json ? JSON.stringify(result, null, 2) : resultText(view);
+    (view.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    return view.isError ? EXIT.toolError : EXIT.ok;
+  });
+}
+
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
@@ -580,6 +620,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'prompt': return await commandPrompt(a, io);
       case 'resource': return await commandResource(a, io);
       case 'complete': return await commandComplete(a, io);
+      case 'task': return await commandTask(a, io);
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
     }

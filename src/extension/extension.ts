@@ -12,6 +12,8 @@ import type { ResultView } from '../core/results';
 import { FileChoices, runTool } from '../core/run';
 import { registerCommands } from './commands';
 import { registerResourceDocuments } from './resources/resourceDocuments';
+import { registerTasks, tasks, type TrackedTask } from './tasks/taskRegistry';
+import { TasksTreeProvider } from './tasks/tasksView';
 import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
 import { serverState, ServerManager } from './serverManager';
@@ -23,6 +25,9 @@ import { registerWalkthrough } from './walkthrough';
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
   activationMs: number;
+  /** The Tasks view's rows: every task of this window, newest first; `tasksView` is its provider. */
+  tasks(): TrackedTask[];
+  tasksView: { children(): TrackedTask[]; item(task: TrackedTask): vscode.TreeItem };
   servers: {
     list(): { name: string; state: ConnectionState; definition: ServerDefinition }[];
     /** Fires when a server is added, removed or changes state, or its lists change. */
@@ -74,6 +79,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
     registerResourceDocuments(manager),
+    registerTasks(manager, (registry) => {
+      const provider = new TasksTreeProvider(registry);
+      return vscode.Disposable.from(provider, vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider }));
+    }),
   );
   registerCommands(context, manager);
   registerWalkthrough(context);
@@ -97,8 +106,12 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
     if (!server) throw new Error(`There is no MCP server named "${name}".`);
     return { server: server.definition, declared: server.declaredInputs };
   };
+  const taskRows = new TasksTreeProvider(tasks());
+  context.subscriptions.push(taskRows);
   return {
     activationMs: 0,
+    tasks: () => tasks().list(),
+    tasksView: { children: () => taskRows.getChildren(), item: (task) => taskRows.getTreeItem(task) },
     servers: {
       list: () => manager.list().map((s) => ({ name: s.name, state: serverState(s), definition: s.definition })),
       onDidChange: manager.onDidChange,
@@ -131,6 +144,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         elicitation: new WebviewElicitationUi(context.extensionUri, connection.server.transport, connection.log),
         timeoutMs: settings.requestTimeoutMs || undefined,
         encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
+        callTool: (_name, a, o) => tasks().callTool(connection, tool, a, o ?? {}),
       });
       return view;
     },

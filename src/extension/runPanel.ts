@@ -21,6 +21,7 @@ import { WebviewElicitationUi } from './elicitationUi';
 import { completeFormField, completionRefOf } from './formCompletions';
 import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
 import { startUploadProgress } from './uploadProgress';
+import { tasks } from './tasks/taskRegistry';
 import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
@@ -108,7 +109,8 @@ export class RunPanel {
   readonly model: FormModel;
   readonly files: FileChoices;
   private values: FormValues;
-  private running?: { callId: string; abort: AbortController };
+  /** `task`: the call runs as a task, which outlives this panel (closing it does not cancel the task). */
+  private running?: { callId: string; abort: AbortController; task?: boolean };
   /** The tool's MCP App, when it has one. */
   private readonly apps?: ToolPanelApps;
 
@@ -140,7 +142,7 @@ export class RunPanel {
         void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
       });
     });
-    this.panel.onDidDispose(() => this.running?.abort.abort());
+    this.panel.onDidDispose(() => { if (!this.running?.task) this.running?.abort.abort(); });
   }
 
   private init(): RunPanelInit {
@@ -181,6 +183,8 @@ export class RunPanel {
         return readResourceInEditor(this.context.manager, this.server, message.uri);
       case 'saveOutput':
         return this.saveOutput(message.resultId, message.itemId);
+      case 'appClosed':
+        return this.apps?.closed(message.callId);
     }
   }
 
@@ -202,6 +206,8 @@ export class RunPanel {
     const progress = throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p }));
     try {
       const connection = await this.context.manager.start(this.server);
+      // The tool's app (if any) loads while the tool runs, with the arguments (file contents left out).
+      if (this.apps) void this.apps.begin(connection, callId, toPayload(this.model, values));
       const { result, view } = await this.call(connection, values, abort.signal, progress.report);
       progress.flush();
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
@@ -209,12 +215,12 @@ export class RunPanel {
       this.results.raw.set(callId, result);
       this.panel.post({ type: 'result', callId, view: entry.view });
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
-      // The app (if any) comes after the plain result, which is shown at once.
-      if (this.apps) void this.apps.showFor(connection, callId, toPayload(this.model, values), result as CallToolResult);
+      this.apps?.finish(callId, { result: result as CallToolResult });
     } catch (e) {
       progress.flush();
       // Not `instanceof CallCancelledError`: the connection's classes live in their own bundle.
       const cancelled = abort.signal.aborted;
+      this.apps?.finish(callId, { reason: cancelled ? 'The call was cancelled.' : errorText(e) });
       this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
     } finally {
       progress.stop();
@@ -230,12 +236,18 @@ export class RunPanel {
     const input = { form: this.model, values };
     if (this.subject.kind === 'template') return readTemplate(connection, this.subject, toPayload(this.model, values) as Record<string, string>, signal);
     if (this.subject.kind === 'prompt') return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs });
-    return runTool(connection, { tool: this.subject.tool, input, files: this.files }, {
+    const tool = this.subject.tool;
+    const running = this.running;
+    return runTool(connection, { tool, input, files: this.files }, {
       elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
       waitForRetry: askToRetry,
       onProgress, signal, timeoutMs,
       encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
       // Files that go by upload are sent first, under one progress notification with Cancel.
+      // A tool that must run as a task goes through the window's tasks (shown in the Tasks view, status as progress).
+      callTool: (name, a, o) => tasks().callTool(connection, tool, a, {
+        ...o, onStatus: (t) => { if (running) running.task = true; onProgress({ progress: 0, message: `${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''}` }); },
+      }),
       uploadProgress: async (uploads, outer) => {
         const progress = await startUploadProgress(uploads, outer);
         return { signal: progress.signal, report: (file, sent) => progress.report(file, sent), destination: (_file, host) => progress.destination(host), done: () => progress.done() };

@@ -79,3 +79,46 @@ test('complete: an answer of 10,000 values shows the first 100 and says so; usag
   assert.equal(nonString.code, 1);
   assert.match(nonString.err, /"n" is 1/);
 });
+
+test('call follows a required task to its end with status lines on stderr; --no-wait prints the id', async () => {
+  const r = await cli(['call', 'simulate-research-query', '--args', '{"topic":"tides"}', ...EVERYTHING]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /# Research Report: tides/);
+  assert.match(r.err, /^task [\w-]+: working — Gathering sources/m);
+  const noWait = await cli(['call', 'simulate-research-query', '--args', '{"topic":"tides"}', '--no-wait', ...EVERYTHING]);
+  assert.equal(noWait.code, 0, noWait.err);
+  assert.match(noWait.out, /^[\w-]+\n$/);
+  const notTask = await cli(['call', 'echo', '--args', '{"message":"x"}', '--no-wait', ...EVERYTHING]);
+  assert.equal(notTask.code, 1);
+  assert.match(notTask.err, /--no-wait: "echo" does not run as a task/);
+});
+
+test('task get|cancel ID; an unknown id is named; bad usage exits 1', async () => {
+  const get = await cli(['task', 'get', 'endless-1', ...PAGED]);
+  assert.equal(get.code, 0, get.err);
+  assert.equal(get.out, 'task endless-1: working — still going\n');
+  const cancel = await cli(['task', 'cancel', 'endless-1', '--json', ...PAGED]);
+  assert.equal(JSON.parse(cancel.out).status, 'cancelled');
+  const unknown = await cli(['task', 'get', 'nope', ...PAGED]);
+  assert.equal(unknown.code, 5);
+  assert.match(unknown.err, /has no task nope \(unknown, or expired after its ttl\)/);
+  const bad = await cli(['task', 'frob', 'x', ...PAGED]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /task needs get, result or cancel, then the task id/);
+});
+
+test('sampling: declared and declined by default with the reason; --sampling-command answers; the host refuses bad requests', async () => {
+  const declined = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', ...EVERYTHING]);
+  assert.notEqual(declined.code, 0);
+  assert.match(declined.out + declined.err, /declines sampling unless it is given --sampling-command/);
+  const script = 'node -e "let s=\'\';process.stdin.on(\'data\',d=>s+=d).on(\'end\',()=>{const r=JSON.parse(s);console.log(JSON.stringify({role:\'assistant\',model:\'echo\',content:{type:\'text\',text:\'saw \'+r.messages[0].content.text}}))})"';
+  const answered = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', '--sampling-command', script, ...EVERYTHING]);
+  assert.equal(answered.code, 0, answered.err);
+  assert.match(answered.out, /saw Resource trigger-sampling-request context: hi/);
+  const huge = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi","maxTokens":1000000000}', '--sampling-command', script, ...EVERYTHING]);
+  assert.notEqual(huge.code, 0);
+  assert.match(huge.out + huge.err, /maxTokens 1000000000 is outside what the host allows \(1 to 1000000\)/);
+  const big = await cli(['call', 'trigger-sampling-request', '--args', JSON.stringify({ prompt: 'x'.repeat(6 * 1024 * 1024) }), '--sampling-command', script, ...EVERYTHING]);
+  assert.notEqual(big.code, 0);
+  assert.match(big.out + big.err, /the sampling request's messages are \d+ bytes; the host accepts at most 4194304/);
+});

@@ -8,6 +8,7 @@ import {
 } from '../../src/core/connection';
 import { boundCompletion } from '../../src/shared/completion';
 import { LatestCompletion } from '../../src/webview/latestCompletion';
+import { samplingRequestProblem } from '../../src/core/sampling';
 import { Logger, type LogLevel } from '../../src/core/log';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
 
@@ -212,4 +213,12 @@ describe('resource subscriptions (server-everything)', () => {
       await c.stop();
     }
   });
+});
+
+test('sampling requests the host cannot show are refused before anyone sees them, naming what is wrong', () => {
+  const ok = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 100 };
+  assert.equal(samplingRequestProblem(ok), undefined);
+  assert.match(samplingRequestProblem({ ...ok, messages: [{ role: 'user', content: { type: 'hologram' } }] })!, /message 1 has content of type "hologram"/);
+  assert.match(samplingRequestProblem({ ...ok, maxTokens: 1e9 })!, /maxTokens 1000000000 is outside/);
+  assert.match(samplingRequestProblem({ ...ok, systemPrompt: 'x'.repeat(10 * 1024 * 1024) })!, /host accepts at most 4194304/);
 });

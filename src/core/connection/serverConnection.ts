@@ -1,13 +1,14 @@
 import {
   ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport,
   type CallToolResult, type ClientCapabilities, type ClientContext, type PriorDiscovery,
-  type Prompt, type ReadResourceResult, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
+  type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
+import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -108,6 +109,9 @@ export class ServerConnection {
   private readonly resourceUpdatedEmitter = new Emitter<string>();
   /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
   readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
+  private readonly taskStatusEmitter = new Emitter<Record<string, unknown>>();
+  /** `notifications/tasks/status` (2025-11-25 tasks): the task as the server reports it now. */
+  readonly onDidUpdateTask = this.taskStatusEmitter.event;
 
   private _tools: Tool[] = [];
   private _prompts: Prompt[] = [];
@@ -211,6 +215,7 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
+    if (this.options.sampling) caps.sampling = {};
     if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
     if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
     return caps as ClientCapabilities;
@@ -234,7 +239,14 @@ export class ServerConnection {
     client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
     client.logLevel = this.serverLogLevel;
     client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
+    if (this.options.sampling) {
+      client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
+        (await this.handleSampling(request.params as unknown as SamplingRequest, ctx.mcpReq.signal)) as never);
+    }
     client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
+    // Not in the SDK's typed map (tasks are experimental in 2025-11-25), but its wire schema knows it.
+    client.setNotificationHandler('notifications/tasks/status' as 'notifications/message',
+      (n) => this.taskStatusEmitter.fire(n.params as unknown as Record<string, unknown>));
     if (this.options.roots) {
       const roots = this.options.roots;
       client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
@@ -361,6 +373,27 @@ export class ServerConnection {
     if (this.client !== client) return;
     this._resourceTemplates = resourceTemplates;
     this.listsEmitter.fire();
+  }
+
+  /** Checks the request against the host's limits, then asks the handler; a decline or refusal is an error to the server. */
+  private async handleSampling(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+    const problem = samplingRequestProblem(request);
+    if (problem) {
+      this.log.warn(`sampling request refused: ${problem}`);
+      throw new ProtocolError(-32602, `Sampling request refused by the host: ${problem}`);
+    }
+    this.log.info(`the server asks for a model's answer (sampling, maxTokens ${request.maxTokens})`);
+    const client = this.client;
+    client?.pauseRequestTimeouts();
+    try {
+      return await this.options.sampling!(request, { server: this.name, signal });
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      this.log.info(`sampling declined: ${why}`);
+      throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
+    } finally {
+      client?.resumeRequestTimeouts();
+    }
   }
 
   private onServerLog(params: { level: string; logger?: string; data?: unknown }): void {
@@ -708,7 +741,7 @@ export class ServerConnection {
   }
 
   /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
-  async request<T>(method: string, params: Record<string, unknown>, schema: ZodType<T>, opts: CallOptions = {}): Promise<T> {
+  async request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions = {}): Promise<T> {
     const client = this.requireClient();
     try {
       return await client.request({ method, params }, schema, {
@@ -730,6 +763,9 @@ export class ServerConnection {
     this._files ??= new FileTransfers(this, this.options.capabilities?.files === true);
     return this._files;
   }
+
+  /** What the server declared it can do, once running. */
+  get serverCapabilities() { return this.client?.getServerCapabilities(); }
 
   /** Whether the server sends updates of a resource the host subscribes to. */
   get supportsSubscriptions(): boolean { return !!this.client?.getServerCapabilities()?.resources?.subscribe; }
@@ -771,6 +807,7 @@ export class ServerConnection {
     this.elicitationCompleteEmitter.dispose();
     this.serverLogEmitter.dispose();
     this.resourceUpdatedEmitter.dispose();
+    this.taskStatusEmitter.dispose();
   }
 }
 

@@ -2,6 +2,7 @@ import type { Implementation, ProtocolEra, Root } from '@modelcontextprotocol/cl
 import type { FileUploader } from '../files/transfer/encode';
 import type { Logger } from '../log';
 import type { EraCache } from './eraCache';
+import type { SamplingHandler } from '../sampling';
 import type { McpLogLevel } from './serverLog';
 
 export type { ProtocolEra };
@@ -82,6 +83,8 @@ export interface ConnectionOptions {
     /** Declare SEP-2631 `files: {upload, download, transports: ["https"]}` and allow out-of-band transfer. */
     files?: boolean;
   };
+  /** Declares `sampling` and answers `sampling/createMessage` with this handler (after the host's limits). */
+  sampling?: SamplingHandler;
   /** The least severe server log message wanted (`logging/setLevel`, or `_meta` in 2026-07-28); unset: the server decides. */
   serverLogLevel?: McpLogLevel;
   /** 2026-07-28 multi-round-trip requests: how many input rounds one call may take (default 10). */

@@ -69,6 +69,8 @@ export interface RunHooks {
   /** A bound on the whole call, every required URL and retry included (the CLI's --timeout). */
   totalTimeoutMs?: number;
   encode: EncodeSettings;
+  /** How the tool is called (e.g. as a task, when the server runs it as one); default: the connection's callTool. */
+  callTool?: (name: string, args: Record<string, unknown>, opts?: ToolCallOptions) => Promise<CallToolResult>;
   /** Called with the encoded arguments just before they are sent; throws to refuse them (nothing is sent). */
   checkEncoded?: (args: Record<string, unknown>) => void;
   /** Called once before files that go by upload are sent (SEP-2631), with those files. */
@@ -153,7 +155,10 @@ async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimit
  * retried. Output is not validated here (resultViewOf does, keeping the raw value beside the errors).
  */
 export function callWithUrlRetry(connection: RunConnection, tool: Tool, args: Record<string, unknown>, hooks: RunHooks): Promise<CallToolResult> {
-  return callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(connection, tool.name, args, hooks.elicitation, {
+  const caller = hooks.callTool
+    ? { name: connection.name, onDidCompleteElicitation: connection.onDidCompleteElicitation?.bind(connection), callTool: hooks.callTool }
+    : connection;
+  return callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(caller, tool.name, args, hooks.elicitation, {
     log: connection.log,
     call: { signal: hooks.signal, onProgress: hooks.onProgress, timeoutMs: hooks.timeoutMs, validateOutput: false },
     waitForRetry: hooks.waitForRetry,
@@ -167,7 +172,7 @@ export function resultViewOf(connection: RunConnection, tool: Tool, result: Call
 }
 
 /** Step 2 with the caller's upload progress: the files that go by upload are announced first. */
-async function encodeFiles(args: Record<string, unknown>, files: FileChoices, hooks: RunHooks, log: Logger): Promise<void> {
+async function encodeFiles(args: Record<string, unknown>, files: FileChoices, hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal'>, log: Logger): Promise<void> {
   const slots = files.entries();
   const uploads = slots.flatMap((e) => e.files.filter((f) => f.upload));
   const reporter = uploads.length && hooks.uploadProgress ? await hooks.uploadProgress(uploads, hooks.signal) : undefined;
@@ -179,17 +184,27 @@ async function encodeFiles(args: Record<string, unknown>, files: FileChoices, ho
 }
 
 /**
- * Runs a tool: form values are checked first (ArgumentsRefusedError), then the steps above. The arguments,
- * file contents included, are dropped once dispatched.
+ * Steps 1 and 2 together: the arguments as they will be sent, files encoded (for a caller that sends them its own
+ * way, e.g. the CLI's task calls). Form values are checked first (ArgumentsRefusedError).
  */
-export async function runTool(connection: RunConnection, request: ToolRunRequest, hooks: RunHooks): Promise<RunOutcome & { result: CallToolResult }> {
+export async function preparedArguments(connection: RunConnection, request: ToolRunRequest,
+  hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal' | 'checkEncoded'>): Promise<Record<string, unknown>> {
   if ('form' in request.input) {
     const errors = checkValues(request.input.form, request.input.values, request.files);
     if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
   }
-  let args: Record<string, unknown> | undefined = argumentsOf(request.input);
+  const args = argumentsOf(request.input);
   if (request.files) await encodeFiles(args, request.files, hooks, connection.log);
   hooks.checkEncoded?.(args);
+  return args;
+}
+
+/**
+ * Runs a tool: form values are checked first (ArgumentsRefusedError), then the steps above. The arguments,
+ * file contents included, are dropped once dispatched.
+ */
+export async function runTool(connection: RunConnection, request: ToolRunRequest, hooks: RunHooks): Promise<RunOutcome & { result: CallToolResult }> {
+  let args: Record<string, unknown> | undefined = await preparedArguments(connection, request, hooks);
   const pending = callWithUrlRetry(connection, request.tool, args, hooks);
   args = undefined;
   const result = await pending;

@@ -96,3 +96,40 @@ describe('resources in editors', () => {
     await waitFor('the unsubscription', async () => ((await logOf('everything')).includes(`unsubscribed from ${uri}`) ? true : undefined));
   });
 });
+
+describe('tasks', () => {
+  after(async () => (await api()).servers.stop('everything'));
+
+  it("runs server-everything's simulate-research-query as a task, with its status in the Tasks view", async () => {
+    const host = await api();
+    await host.servers.start('everything');
+    await waitFor('simulate-research-query', () => host.servers.tools('everything').some((t) => t.name === 'simulate-research-query') || undefined);
+    const seen = new Set<string>();
+    const pending = host.callTool('everything', 'simulate-research-query', { topic: 'tides' });
+    const watcher = setInterval(() => {
+      for (const task of host.tasksView.children()) seen.add(String(host.tasksView.item(task).description));
+    }, 100);
+    const view = await pending.finally(() => clearInterval(watcher));
+    assert.match(view.items.map((i) => (i.kind === 'text' ? i.text : '')).join(''), /# Research Report: tides/);
+    assert.ok([...seen].some((d) => /^working — (Gathering sources|Analyzing content)/.test(d)), [...seen].join(' | '));
+    const [done] = host.tasks();
+    assert.equal(done.status, 'completed');
+    assert.equal(host.tasksView.item(done).contextValue, 'mcpTask.done');
+  });
+
+  it('cancels a running task from its row (tasks/cancel), and a restart ends the tasks of the old connection', async () => {
+    const host = await api();
+    const pending = host.callTool('everything', 'simulate-research-query', { topic: 'storms' });
+    const running = await waitFor('a running task', () => host.tasks().find((t) => t.tool === 'simulate-research-query' && t.endedAt === undefined));
+    assert.equal(host.tasksView.item(running).contextValue, 'mcpTask.running');
+    await vscode.commands.executeCommand('mcpHost.cancelTask', running);
+    await assert.rejects(pending);
+    assert.equal(running.status, 'cancelled');
+
+    const again = host.callTool('everything', 'simulate-research-query', { topic: 'waves' });
+    const second = await waitFor('another running task', () => host.tasks().find((t) => t !== running && t.endedAt === undefined));
+    await host.servers.restart('everything');
+    await assert.rejects(again);
+    assert.match(second.statusMessage ?? '', /a task ends with the connection that started it/);
+  });
+});

@@ -1,0 +1,145 @@
+// The window's tasks: every task-augmented call of every server, running or finished, for the Tasks section
+// of the MCP view. A task outlives the panel that started it, not its server's connection: when the server
+// stops or restarts, a task still running is marked as ended with it.
+import * as vscode from 'vscode';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { ServerConnection, ToolCallOptions } from '../../core/connection';
+import { callsAsTask, callToolAsTask, isTerminal, type TaskInfo } from '../../core/tasks';
+import type { ServerManager } from '../serverManager';
+
+export interface TrackedTask {
+  /** `<server>\0<taskId>` */
+  readonly key: string;
+  readonly server: string;
+  readonly tool: string;
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  readonly startedAt: number;
+  endedAt?: number;
+  readonly abort: AbortController;
+  readonly connection: ServerConnection;
+}
+
+const LOST = 'the server stopped or restarted: a task ends with the connection that started it';
+
+/** Finished tasks kept for the view. */
+const FINISHED_KEPT = 50;
+
+export class TaskRegistry implements vscode.Disposable {
+  private readonly tasks = new Map<string, TrackedTask>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly manager: ServerManager) {
+    this.subscription = manager.onDidChange(() => this.noteLostConnections());
+  }
+
+  list(): TrackedTask[] {
+    return [...this.tasks.values()].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  get(key: string): TrackedTask | undefined {
+    return this.tasks.get(key);
+  }
+
+  /**
+   * Calls the tool, as a task when it must (taskSupport required, or optional on a server that runs tool calls as
+   * tasks); otherwise a plain call. `onStatus` gets each status of a task (for the panel's progress line).
+   */
+  async callTool(connection: ServerConnection, tool: Tool, args: Record<string, unknown>, opts: ToolCallOptions & {
+    onStatus?: (task: TaskInfo) => void;
+  }): Promise<CallToolResult> {
+    if (!callsAsTask(connection, tool)) return connection.callTool(tool.name, args, opts);
+    let tracked: TrackedTask | undefined;
+    const abort = new AbortController();
+    opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    try {
+      const out = await callToolAsTask(connection, tool.name, args, {
+        signal: abort.signal, timeoutMs: opts.timeoutMs,
+        onStatus: (task) => {
+          tracked ??= this.track(connection, tool.name, task, abort);
+          tracked.status = task.status;
+          tracked.statusMessage = task.statusMessage;
+          if (isTerminal(task.status)) tracked.endedAt ??= Date.now();
+          this.changed.fire();
+          opts.onStatus?.(task);
+        },
+      });
+      if (tracked) {
+        tracked.status = tracked.status === 'working' || tracked.status === 'input_required' ? 'completed' : tracked.status;
+        tracked.endedAt ??= Date.now();
+        this.changed.fire();
+      }
+      return out.result!;
+    } catch (e) {
+      if (tracked && !isTerminal(tracked.status)) {
+        // Known by name: the connection's error classes live in their own bundle.
+        const name = (e as Error | undefined)?.name;
+        const lost = this.connectionLost(tracked) || name === 'NotRunningError' || name === 'ServerCrashedError';
+        tracked.status = abort.signal.aborted && !lost ? 'cancelled' : 'failed';
+        tracked.statusMessage = lost ? LOST : e instanceof Error ? e.message : String(e);
+        tracked.endedAt = Date.now();
+        this.changed.fire();
+      }
+      throw e;
+    }
+  }
+
+  /** Cancels a running task (tasks/cancel goes to the server). */
+  cancel(key: string): void {
+    this.tasks.get(key)?.abort.abort();
+  }
+
+  private track(connection: ServerConnection, tool: string, task: TaskInfo, abort: AbortController): TrackedTask {
+    const tracked: TrackedTask = {
+      key: `${connection.name}\u0000${task.taskId}`, server: connection.name, tool, taskId: task.taskId,
+      status: task.status, statusMessage: task.statusMessage, startedAt: Date.now(), abort, connection,
+    };
+    this.tasks.set(tracked.key, tracked);
+    const finished = this.list().filter((t) => t.endedAt !== undefined);
+    for (const old of finished.slice(FINISHED_KEPT)) this.tasks.delete(old.key);
+    return tracked;
+  }
+
+  private noteLostConnections(): void {
+    let changed = false;
+    for (const task of this.tasks.values()) {
+      if (task.endedAt !== undefined) continue;
+      if (!this.connectionLost(task)) continue;
+      task.status = 'failed';
+      task.statusMessage = LOST;
+      task.endedAt = Date.now();
+      task.abort.abort();
+      changed = true;
+    }
+    if (changed) this.changed.fire();
+  }
+
+  private connectionLost(task: TrackedTask): boolean {
+    const current = this.manager.get(task.server)?.connection;
+    return current !== task.connection || current.state.kind !== 'running';
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+let current: TaskRegistry | undefined;
+
+/** Creates the window's task registry, its Tasks view and the Cancel Task command (once, at activation). */
+export function registerTasks(manager: ServerManager, view: (registry: TaskRegistry) => vscode.Disposable): vscode.Disposable {
+  current = new TaskRegistry(manager);
+  const registry = current;
+  return vscode.Disposable.from(registry, view(registry),
+    vscode.commands.registerCommand('mcpHost.cancelTask', (task?: TrackedTask) => { if (task) registry.cancel(task.key); }));
+}
+
+/** The window's task registry (tool calls that must run as tasks go through it). */
+export function tasks(): TaskRegistry {
+  if (!current) throw new Error('MCP tasks are not available before the extension is active');
+  return current;
+}

@@ -1,0 +1,50 @@
+// The Tasks section of the MCP view: each task with its status, message, start time and elapsed time.
+// A running task can be cancelled from its row; a finished one opens its tool's panel, where its result is.
+import * as vscode from 'vscode';
+import type { TaskRegistry, TrackedTask } from './taskRegistry';
+
+function elapsed(task: TrackedTask, now: number): string {
+  const seconds = Math.round(((task.endedAt ?? now) - task.startedAt) / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+const ICONS: Record<string, string> = {
+  working: 'sync~spin', input_required: 'question', completed: 'pass', failed: 'error', cancelled: 'circle-slash',
+};
+
+export class TasksTreeProvider implements vscode.TreeDataProvider<TrackedTask>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+  private readonly ticker: NodeJS.Timeout;
+
+  constructor(private readonly registry: TaskRegistry) {
+    this.subscription = registry.onDidChange(() => this.changed.fire(undefined));
+    // Elapsed times of running tasks move on.
+    this.ticker = setInterval(() => { if (registry.list().some((t) => t.endedAt === undefined)) this.changed.fire(undefined); }, 1000);
+  }
+
+  getChildren(node?: TrackedTask): TrackedTask[] {
+    return node ? [] : this.registry.list();
+  }
+
+  getTreeItem(task: TrackedTask): vscode.TreeItem {
+    const item = new vscode.TreeItem(`${task.tool} (${task.server})`, vscode.TreeItemCollapsibleState.None);
+    item.id = task.key;
+    const running = task.endedAt === undefined;
+    item.description = `${task.status}${task.statusMessage ? ` — ${task.statusMessage.slice(0, 120)}` : ''} · ${elapsed(task, Date.now())}`;
+    item.tooltip = [`Task ${task.taskId}`, `Status: ${task.status}`, task.statusMessage, `Started ${new Date(task.startedAt).toLocaleTimeString()}`,
+      `Elapsed ${elapsed(task, Date.now())}`].filter(Boolean).join('\n');
+    item.iconPath = new vscode.ThemeIcon(ICONS[task.status] ?? 'circle-outline');
+    item.contextValue = running ? 'mcpTask.running' : 'mcpTask.done';
+    item.accessibilityInformation = { label: `${task.tool} on ${task.server}, ${task.status}${task.statusMessage ? `, ${task.statusMessage}` : ''}` };
+    if (!running) item.command = { command: 'mcpHost.runTool', title: 'Open Result', arguments: [task.server, task.tool] };
+    return item;
+  }
+
+  dispose(): void {
+    clearInterval(this.ticker);
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
