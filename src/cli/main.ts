@@ -12,13 +12,17 @@ import {
 } from '../core/config';
 import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
-  ServerStartError, type ElicitationHandler,
+  ServerStartError, type ElicitationHandler, type SignInProvider,
 } from '../core/connection';
 import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
 import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
+import {
+  applyAuthOption, AUTH_USAGE, cliOAuthProvider, describeSignIn, forgetTokens, isAuthFlagOption, isAuthValueOption, logout,
+  newAuthArgs, SecretSourceError, tokenStoreFor, type CliAuthArgs,
+} from './auth';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { applyFileOptions, describeFileSlots } from './files';
 import { terminalLine, terminalText } from './terminal';
@@ -37,7 +41,8 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
-  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).`;
+  --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
+${AUTH_USAGE}`;
 
 /** An error that ends the command with a given exit code. */
 export class CliError extends Error {
@@ -63,6 +68,8 @@ export interface ParsedArgs {
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
+  /** OAuth sign-in options. */
+  auth: CliAuthArgs;
 }
 
 const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait']);
@@ -71,7 +78,7 @@ const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads']);
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true };
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, auth: newAuthArgs() };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -80,7 +87,13 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const arg = head[i];
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq === -1 ? arg : arg.slice(0, eq);
-    if (FLAG_OPTIONS.has(name)) {
+    if (isAuthFlagOption(name) || isAuthValueOption(name)) {
+      if (isAuthFlagOption(name) && eq !== -1) throw usageError(`${name} takes no value`);
+      const value = isAuthFlagOption(name) ? undefined : eq !== -1 ? arg.slice(eq + 1) : head[++i];
+      if (isAuthValueOption(name) && value === undefined) throw usageError(`${name} needs a value`);
+      const problem = applyAuthOption(parsed.auth, name, value);
+      if (problem) throw usageError(problem);
+    } else if (FLAG_OPTIONS.has(name)) {
       if (eq !== -1) throw usageError(`${name} takes no value`);
       if (name === '--json') parsed.json = true;
       else if (name === '--verbose') parsed.verbose = true;
@@ -220,9 +233,9 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false) {
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, oauth?: SignInProvider) {
   const connection = new ServerConnection(server, {
-    log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
+    log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000, oauth,
     capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false },
   });
   try {
@@ -278,7 +291,7 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout);
+  const connection = await connect(server, log, undefined, a.timeout, false, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
@@ -334,7 +347,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads);
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -384,7 +397,8 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
   const args = parseToolArgs(a.args);
   const server = await resolveTarget(a, io);
-  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  const log = makeLogger(a, io);
+  const connection = await connect(server, log, undefined, a.timeout, false, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
@@ -411,6 +425,31 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+/** The OAuth provider for an HTTP server, signing in through the browser when the user can (`login` always). */
+async function signInFor(a: ParsedArgs, io: CliIo, server: ResolvedServer, log: Logger) {
+  return cliOAuthProvider(server, a.auth, io, log, tokenStoreFor(a.auth, io.env));
+}
+
+/** `login`: forgets the server's tokens (not its client registration), connects, and signs in on the way. */
+async function commandLogin(a: ParsedArgs, io: CliIo): Promise<number> {
+  if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
+  const server = await resolveTarget(a, io);
+  if (server.transport === 'stdio') throw usageError('login needs an HTTP server (--url or an http/sse entry in the config)');
+  const store = tokenStoreFor(a.auth, io.env);
+  await forgetTokens(store, server.url);
+  const log = makeLogger(a, io);
+  const connection = await connect(server, log, undefined, a.timeout, false, await cliOAuthProvider(server, a.auth, io, log, store, true));
+  await connection.stop();
+  io.stdout.write(`${await describeSignIn(store, server)}\n`);
+  return EXIT.ok;
+}
+
+async function commandLogout(a: ParsedArgs, io: CliIo): Promise<number> {
+  if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
+  await logout(await resolveTarget(a, io), a.auth, io.env, io.stdout);
+  return EXIT.ok;
+}
+
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
@@ -420,6 +459,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
+      case 'login': return await commandLogin(a, io);
+      case 'logout': return await commandLogout(a, io);
       case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
@@ -443,7 +484,7 @@ const MAX_ERROR_CHARS = 4000;
 
 function errorExit(e: unknown): [string, number] {
   if (e instanceof CliError) return [e.message, e.exitCode];
-  if (e instanceof InputRefusedError) return [e.message, EXIT.usage];
+  if (e instanceof InputRefusedError || e instanceof SecretSourceError) return [e.message, EXIT.usage];
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];

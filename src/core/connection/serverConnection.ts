@@ -1,5 +1,5 @@
 import {
-  Client, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport,
+  Client, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
   type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type JSONRPCResponse, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
@@ -11,6 +11,7 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
 } from './errors';
 import { Emitter, type Disposable } from './events';
+import { signInKind } from './signIn';
 import { StdioProcessTransport } from './stdioTransport';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
@@ -22,6 +23,11 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const ELICITATION_MEMORY = 64;
 /** How long an answer still serves a replay after it was given (HTTP resumption replays arrive right after). */
 const ELICITATION_REPLAY_GRACE_MS = 10_000;
+
+/** Browser sign-ins one start or one request may go through (a server that keeps refusing fresh tokens ends there). */
+const MAX_SIGN_INS = 2;
+/** 403 insufficient_scope re-authorizations per request (the transport's step-up), before it fails. */
+const MAX_STEP_UPS = 2;
 
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
 
@@ -379,9 +385,10 @@ export class ServerConnection {
       transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs);
     } else {
       const requestInit: RequestInit = { headers: server.headers };
+      const authProvider = this.options.oauth;
       transport = kind === 'sse'
-        ? new SSEClientTransport(new URL(server.url), { requestInit })
-        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
+        ? new SSEClientTransport(new URL(server.url), { requestInit, authProvider })
+        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, authProvider, maxStepUpRetries: MAX_STEP_UPS });
     }
     // Always installed, so turning trace on later takes effect at once; lines are built only when it is on.
     traceTraffic(transport, this.log);
@@ -415,6 +422,8 @@ export class ServerConnection {
       let prior = priorFrom(cache ? await cache.get(key) : undefined);
       let kind: 'stdio' | 'http' | 'sse' = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
       let toolsListed = false;
+      let signIns = 0;
+      if (server.transport !== 'stdio') await this.options.oauth?.prepare?.();
       for (;;) {
         try {
           await this.connectOnce(kind, prior);
@@ -424,6 +433,11 @@ export class ServerConnection {
         } catch (e) {
           const half = this.client;
           this.client = undefined;
+          if (signIns < MAX_SIGN_INS && await this.completeSignIn(e)) {
+            signIns++;
+            await half?.close().catch(() => undefined);
+            continue;
+          }
           await half?.close().catch(() => undefined);
           const startError = startErrorIn(e);
           if (startError) throw startError;
@@ -471,9 +485,10 @@ export class ServerConnection {
       this.client = undefined;
       this.transport = undefined;
       await client?.close().catch(() => undefined);
+      const signIn = signInKind(e);
       this.setState(crashed && !(e instanceof ServerStartError)
         ? { kind: 'crashed', exitCode: crashed.code, signal: crashed.signal, reason }
-        : { kind: 'error', reason });
+        : { kind: 'error', reason, ...(signIn ? { signIn } : {}) });
       throw e instanceof ServerStartError ? e : new ServerStartError(reason, { cause: e });
     }
   }
@@ -485,7 +500,11 @@ export class ServerConnection {
     if (t instanceof StdioProcessTransport && t.exit && !t.exitedOnRequest) {
       return `the server exited during startup (${t.exit.signal ? `signal ${t.exit.signal}` : `exit code ${t.exit.code}`})`;
     }
+    if (signInKind(e)) return describe(e);
     const status = httpStatusOf(e);
+    if ((status === 401 || status === 403 || UnauthorizedError.isInstance(e)) && this.options.oauth) {
+      return `the server refused the connection (HTTP ${status ?? 401}) even after signing in`;
+    }
     if (status === 401 || status === 403) return `the server refused the connection (HTTP ${status}): check the credentials in "headers"`;
     const url = (this.server as { url?: string }).url;
     for (let cur = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
@@ -538,6 +557,34 @@ export class ServerConnection {
     this.log.info('stopped');
   }
 
+  /**
+   * A request failed because the server wants a sign-in that the provider started in the browser: once the
+   * redirect arrives (no request timer runs meanwhile), the transport redeems the code (the SDK's finishAuth,
+   * which checks `iss`) and the caller tries again.
+   */
+  private async completeSignIn(e: unknown): Promise<boolean> {
+    const oauth = this.options.oauth;
+    const transport = this.transport;
+    if (!oauth || !UnauthorizedError.isInstance(e)) return false;
+    const callback = await oauth.pendingSignIn();
+    if (!callback || !(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) return false;
+    await transport.finishAuth(callback);
+    this.log.info('signed in; trying again');
+    return true;
+  }
+
+  /** Runs a request; a sign-in it needed (step-up, an expired grant) is completed and the request sent again. */
+  private async withSignIn<T>(work: () => Promise<T>): Promise<T> {
+    for (let signIns = 0; ; signIns++) {
+      try {
+        return await work();
+      } catch (e) {
+        if (signIns < MAX_SIGN_INS && await this.completeSignIn(e)) continue;
+        throw e;
+      }
+    }
+  }
+
   private requireClient(): HostClient {
     if (!this.client || this._state.kind !== 'running') {
       throw new NotRunningError(`server "${this.name}" is not running (${this._state.kind})`);
@@ -579,10 +626,10 @@ export class ServerConnection {
     // The SDK validates against the definition it is given; one without an outputSchema means "do not".
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
-      return await client.callTool({ name, arguments: args }, {
+      return await this.withSignIn(() => client.callTool({ name, arguments: args }, {
         signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
-      }) as CallToolResult;
+      })) as CallToolResult;
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
@@ -593,10 +640,10 @@ export class ServerConnection {
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
     try {
-      return await client.readResource({ uri }, {
+      return await this.withSignIn(() => client.readResource({ uri }, {
         signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
-      });
+      }));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
     }
@@ -605,9 +652,9 @@ export class ServerConnection {
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
     const client = this.requireClient();
     try {
-      return await client.getPrompt({ name, arguments: args }, {
+      return await this.withSignIn(() => client.getPrompt({ name, arguments: args }, {
         signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      });
+      }));
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
     }
