@@ -139,11 +139,11 @@ export function tokenStoreFor(auth: CliAuthArgs, env: NodeJS.ProcessEnv): TokenS
 }
 
 /** Runs `$BROWSER URL` (the convention git, gh and Python follow; `%s` in it is replaced by the URL). */
-function runBrowser(browser: string, url: string): Promise<void> {
+function runBrowser(browser: string, url: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolveRun, reject) => {
     const child = process.platform === 'win32'
-      ? spawn(browser, [url], { stdio: 'ignore', detached: true })
-      : spawn('/bin/sh', ['-c', browser.includes('%s') ? browser.replace(/%s/g, '"$1"') : `${browser} "$1"`, 'sh', url], { stdio: 'ignore', detached: true });
+      ? spawn(browser, [url], { stdio: 'ignore', detached: true, env })
+      : spawn('/bin/sh', ['-c', browser.includes('%s') ? browser.replace(/%s/g, '"$1"') : `${browser} "$1"`, 'sh', url], { stdio: 'ignore', detached: true, env });
     child.once('error', reject);
     child.once('spawn', () => { child.unref(); resolveRun(); });
   });
@@ -155,7 +155,7 @@ export function cliSignInUi(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
       const browser = env.BROWSER?.trim();
       if (browser) {
         stderr.write(`Signing in to "${terminalText(server)}" at ${terminalText(authorizationHost)}: opening the browser (${terminalText(browser)})…\n`);
-        try { await runBrowser(browser, authorizationUrl.href); return; } catch (e) {
+        try { await runBrowser(browser, authorizationUrl.href, env); return; } catch (e) {
           stderr.write(`mcp-host: could not run $BROWSER (${(e as Error).message})\n`);
         }
       }

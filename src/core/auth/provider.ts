@@ -3,7 +3,7 @@
 // receives the redirect.
 import { randomBytes } from 'node:crypto';
 import {
-  createPrivateKeyJwtAuth, DpopSession, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
+  createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DpopSession, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
   type AddClientAuthentication, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider,
   type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
@@ -87,6 +87,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private expectedState?: string;
   private discovery?: OAuthDiscoveryState;
   private pending?: Promise<URLSearchParams>;
+  /** Client registrations made in this flow, stored once a sign-in with them succeeds. */
+  private readonly newClients = new Map<string, StoredOAuthClientInformation>();
+  /** Between a redirect to the authorization server and the tokens it leads to. */
+  private awaitingCallback = false;
   private issuer?: string;
   private resource?: string;
   private dpopSession?: Promise<DpopSession>;
@@ -181,15 +185,20 @@ export class HostOAuthProvider implements OAuthClientProvider {
         ...(s.issuer ? { issuer: s.issuer } : {}),
       } as StoredOAuthClientInformation;
     }
+    const fresh = ctx?.issuer ? [...this.newClients].find(([k]) => sameIssuer(k, ctx.issuer))?.[1] : undefined;
+    if (fresh) return fresh;
     return this.record().then((r) => this.entry(r, ctx)?.client as StoredOAuthClientInformation | undefined);
   }
 
+  /** A registration is kept in memory until a sign-in with it succeeds: a flow that fails stores nothing. */
   async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
     if (this.settings.clientId) return; // configured credentials stay where they were configured
     const issuer = ctx?.issuer ?? info.issuer;
     if (!issuer) return;
     if ('client_secret' in info && typeof info.client_secret === 'string') this.options.log.maskSecrets([info.client_secret]);
-    await this.update((r) => { r.issuers[issuer] = { ...r.issuers[issuer], client: info }; });
+    const stored = this.entry(await this.record(), { issuer })?.client;
+    if (stored) await this.update((r) => { r.issuers[issuer] = { ...r.issuers[issuer], client: info }; });
+    else this.newClients.set(issuer, info);
   }
 
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
@@ -203,12 +212,15 @@ export class HostOAuthProvider implements OAuthClientProvider {
       throw new SignInFailedError(`the authorization server of server "${this.options.server}" answered without an access token; nothing was stored`);
     }
     this.mask(tokens);
+    this.awaitingCallback = false;
     const issuer = ctx?.issuer ?? tokens.issuer ?? this.issuer;
     if (!issuer) return;
+    const client = [...this.newClients].find(([k]) => sameIssuer(k, issuer))?.[1];
     await this.update((r) => {
-      r.issuers[issuer] = { ...r.issuers[issuer], tokens: { ...tokens, savedAt: Date.now() } };
+      r.issuers[issuer] = { ...r.issuers[issuer], ...(client ? { client } : {}), tokens: { ...tokens, savedAt: Date.now() } };
       r.lastIssuer = issuer;
     });
+    this.newClients.clear();
     const account = accountOf(tokens);
     this.options.log.info(`signed in at ${new URL(issuer).host}${account ? ` as ${account}` : ''}`);
   }
@@ -237,12 +249,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const receiver = this.receiver;
     const answer = receiver.waitForRedirect(state, this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS);
     answer.catch(() => undefined);
-    const pending = (async () => {
-      await ui.openAuthorization({ server, authorizationUrl, authorizationHost: host });
-      return answer;
-    })();
+    // The redirect's time limit covers the question to the user too.
+    const pending = Promise.all([ui.openAuthorization({ server, authorizationUrl, authorizationHost: host }), answer]).then(([, q]) => q);
     pending.catch(() => undefined);
     this.pending = pending;
+    this.awaitingCallback = true;
   }
 
   /**
@@ -252,7 +263,12 @@ export class HostOAuthProvider implements OAuthClientProvider {
   async pendingSignIn(): Promise<URLSearchParams | undefined> {
     const p = this.pending;
     this.pending = undefined;
-    return p;
+    try {
+      return await p;
+    } catch (e) {
+      this.awaitingCallback = false;
+      throw e;
+    }
   }
 
   saveCodeVerifier(codeVerifier: string): void { this.verifier = codeVerifier; }
@@ -262,7 +278,12 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void { this.discovery = state; }
-  discoveryState(): OAuthDiscoveryState | undefined { return this.discovery; }
+  /**
+   * Handed back only for the callback leg of a browser sign-in (the code is bound to the authorization
+   * server it came from): every other run discovers afresh, so a server whose authorization server moved
+   * is followed to the new one, where the host registers again.
+   */
+  discoveryState(): OAuthDiscoveryState | undefined { return this.awaitingCallback ? this.discovery : undefined; }
   saveAuthorizationServerUrl(issuer: string): void { this.issuer = issuer; }
   authorizationServerUrl(): string | undefined { return this.issuer; }
   saveResourceUrl(resource: string): void { this.resource = resource; }
@@ -270,6 +291,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'verifier' || scope === 'all') this.verifier = undefined;
+    if (scope === 'client' || scope === 'all') this.newClients.clear();
     if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
     if (scope === 'all') { await forgetServer(this.options.store, this.options.serverUrl); return; }
     if (scope === 'client' || scope === 'tokens') {
@@ -280,6 +302,20 @@ export class HostOAuthProvider implements OAuthClientProvider {
           if (!e.client && !e.tokens) delete r.issuers[issuer];
         }
       });
+    }
+  }
+
+  /**
+   * Whether the RFC 8414 issuer check may be waived after it failed: only for a server of the 2025-03-26
+   * era, which publishes no protected resource metadata, so its authorization server's location was
+   * derived from the server URL rather than advertised, and no issuer was named to check against.
+   */
+  async issuerCheckWaivable(): Promise<boolean> {
+    try {
+      await discoverOAuthProtectedResourceMetadata(this.options.serverUrl);
+      return false;
+    } catch {
+      return true;
     }
   }
 

@@ -1,5 +1,5 @@
 import {
-  Client, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
+  Client, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError, IssuerMismatchError,
   type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type JSONRPCResponse, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
@@ -180,6 +180,8 @@ export class ServerConnection {
   private toolsRefresh?: Promise<void>;
   private toolsGeneration = 0;
   private readonly elicitations = new Map<string, Promise<ElicitResultLoose>>();
+  /** A 2025-03-26-era server (no resource metadata) whose authorization server's metadata names another issuer. */
+  private issuerCheckWaived = false;
 
   constructor(readonly server: ResolvedServer, private readonly options: ConnectionOptions) {
     this.name = server.name;
@@ -347,7 +349,7 @@ export class ServerConnection {
     const generation = ++this.toolsGeneration;
     const run = (async () => {
       if (!client.getServerCapabilities()?.tools) { this._tools = []; return; }
-      const { tools } = await client.listTools(undefined, { cacheMode: 'refresh' });
+      const { tools } = await this.withSignIn(() => client.listTools(undefined, { cacheMode: 'refresh' }));
       if (this.client !== client) return;
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
       if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
@@ -363,7 +365,7 @@ export class ServerConnection {
   async refreshPrompts(): Promise<void> {
     const client = this.client;
     if (!client?.getServerCapabilities()?.prompts) { this._prompts = []; return; }
-    const { prompts } = await client.listPrompts(undefined, { cacheMode: 'refresh' });
+    const { prompts } = await this.withSignIn(() => client.listPrompts(undefined, { cacheMode: 'refresh' }));
     if (this.client !== client) return;
     this._prompts = prompts;
     this.listsEmitter.fire();
@@ -372,7 +374,7 @@ export class ServerConnection {
   async refreshResources(): Promise<void> {
     const client = this.client;
     if (!client?.getServerCapabilities()?.resources) { this._resources = []; return; }
-    const { resources } = await client.listResources(undefined, { cacheMode: 'refresh' });
+    const { resources } = await this.withSignIn(() => client.listResources(undefined, { cacheMode: 'refresh' }));
     if (this.client !== client) return;
     this._resources = resources;
     this.listsEmitter.fire();
@@ -386,9 +388,10 @@ export class ServerConnection {
     } else {
       const requestInit: RequestInit = { headers: server.headers };
       const authProvider = this.options.oauth;
+      const skipIssuerMetadataValidation = this.issuerCheckWaived;
       transport = kind === 'sse'
-        ? new SSEClientTransport(new URL(server.url), { requestInit, authProvider })
-        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, authProvider, maxStepUpRetries: MAX_STEP_UPS });
+        ? new SSEClientTransport(new URL(server.url), { requestInit, authProvider, skipIssuerMetadataValidation })
+        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, authProvider, skipIssuerMetadataValidation, maxStepUpRetries: MAX_STEP_UPS });
     }
     // Always installed, so turning trace on later takes effect at once; lines are built only when it is on.
     traceTraffic(transport, this.log);
@@ -435,6 +438,12 @@ export class ServerConnection {
           this.client = undefined;
           if (signIns < MAX_SIGN_INS && await this.completeSignIn(e)) {
             signIns++;
+            await half?.close().catch(() => undefined);
+            continue;
+          }
+          if (!this.issuerCheckWaived && IssuerMismatchError.isInstance(e) && (e as IssuerMismatchError).kind === 'metadata' && await this.options.oauth?.issuerCheckWaivable?.()) {
+            this.log.warn(`the authorization server's metadata names another issuer (${describe(e)}); accepted for a server without resource metadata (2025-03-26)`);
+            this.issuerCheckWaived = true;
             await half?.close().catch(() => undefined);
             continue;
           }
