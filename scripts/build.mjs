@@ -10,6 +10,9 @@ const production = process.argv.includes('--production');
 // --outdir DIR writes dist/ and media/ under DIR instead of this folder (packaging, benchmarks)
 const outdirAt = process.argv.indexOf('--outdir');
 const outRoot = outdirAt >= 0 ? process.argv[outdirAt + 1] : root;
+// --only NAME builds dist/NAME.js alone (the CLI package needs only `cli`)
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'info', absWorkingDir: root };
 // 'module' first: jsonc-parser's UMD main cannot be bundled (it requires its files dynamically).
@@ -30,7 +33,10 @@ const builds = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
-].map((b) => ({ ...b, outfile: join(outRoot, b.outfile) }));
+]
+  .filter((b) => !only || b.outfile === `dist/${only}.js`)
+  .map((b) => ({ ...b, outfile: join(outRoot, b.outfile) }));
+if (builds.length === 0) throw new Error(`--only ${only}: no such bundle`);
 
 function copyCodicons() {
   const from = join(root, 'node_modules/@vscode/codicons/dist');
@@ -39,7 +45,7 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(from, f), join(to, f));
 }
 
-copyCodicons();
+if (!only) copyCodicons();
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {

@@ -3,11 +3,11 @@
 //   system   Debian packages: chromium (drives the workbench), libkrb5-dev, python3, make and g++
 //            (code-server's native modules). Installed with apt-get as root or with passwordless sudo;
 //            otherwise one message names the exact command to run.
-//   npm      the project's dependencies (`npm ci`), when node_modules is missing or older than the lock.
+//   npm      the project's dependencies (`npm ci`), when node_modules lacks a package at its locked version.
 //   tools    Node 24 and code-server into .cache/tools (scripts/vscode-tools.mjs), once.
 // Only Node's built-in modules are imported here: this runs before the dependencies exist.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -16,7 +16,7 @@ const MIN_NODE_MAJOR = 20;
 
 /** Each Debian package with the test that tells it is there. */
 const SYSTEM_PACKAGES = [
-  { name: 'chromium', present: () => onPath('chromium') || existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'), workbench: true },
+  { name: 'chromium', present: () => (process.env.CHROMIUM_PATH ? existsSync(process.env.CHROMIUM_PATH) : onPath('chromium')), workbench: true },
   { name: 'libkrb5-dev', present: () => existsSync('/usr/include/gssapi/gssapi.h') || existsSync('/usr/include/krb5.h'), workbench: true },
   { name: 'python3', present: () => onPath('python3'), workbench: true },
   { name: 'make', present: () => onPath('make'), workbench: true },
@@ -60,13 +60,41 @@ export function ensureSystemPackages({ workbench = true } = {}) {
   if (!ok || still.length) fail(`Installing ${still.join(', ') || missing.join(', ')} failed. Run:\n\n  sudo sh -c '${command}'`);
 }
 
-/** `npm ci` when node_modules is missing or older than package-lock.json. */
+/**
+ * The packages of package-lock.json that are not installed at the locked version (optional ones for other
+ * platforms excepted). Versions are compared, not dates: a checkout gives the lock a new date without
+ * changing what it asks for.
+ */
+function packagesOutOfDate() {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  const wrong = [];
+  for (const [path, entry] of Object.entries(lock.packages ?? {})) {
+    if (!path.startsWith('node_modules/') || entry.link) continue;
+    let installed;
+    try { installed = JSON.parse(readFileSync(join(root, path, 'package.json'), 'utf8')).version; } catch { /* missing */ }
+    if (installed === entry.version) continue;
+    if (installed === undefined && entry.optional) continue;
+    wrong.push(path.slice('node_modules/'.length));
+  }
+  return wrong;
+}
+
+/**
+ * `npm ci` when node_modules is missing or does not hold what package-lock.json asks for. A node_modules that
+ * is a symbolic link (shared between checkouts) is never emptied by `npm ci`: `npm install` adds what is missing.
+ */
 export function ensureNpmDependencies() {
   const lock = join(root, 'package-lock.json');
-  const installed = join(root, 'node_modules/.package-lock.json');
-  const stale = !existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs);
-  if (!stale) return;
-  const args = existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  const modules = join(root, 'node_modules');
+  if (!existsSync(lock)) {
+    if (!existsSync(modules) && !run('npm', ['install', '--no-audit', '--no-fund'], 'installing npm dependencies')) fail('npm install failed: see its output above.');
+    return;
+  }
+  const wrong = existsSync(modules) ? packagesOutOfDate() : ['(all)'];
+  if (wrong.length === 0) return;
+  console.log(`[prerequisites] not installed at the locked version: ${wrong.slice(0, 5).join(', ')}${wrong.length > 5 ? ` and ${wrong.length - 5} more` : ''}`);
+  const shared = existsSync(modules) && lstatSync(modules).isSymbolicLink();
+  const args = shared ? ['install', '--no-audit', '--no-fund'] : ['ci', '--no-audit', '--no-fund'];
   if (!run('npm', args, 'installing npm dependencies')) fail(`npm ${args[0]} failed: see its output above.`);
 }
 
@@ -90,7 +118,14 @@ export async function ensurePrerequisites({ workbench = true } = {}) {
   if (workbench) await ensureWorkbenchTools();
 }
 
+// `node scripts/prerequisites.mjs [--no-workbench] [--system-only]`
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await ensurePrerequisites({ workbench: !process.argv.includes('--no-workbench') });
+  const workbench = !process.argv.includes('--no-workbench');
+  if (process.argv.includes('--system-only')) {
+    checkNode();
+    ensureSystemPackages({ workbench });
+  } else {
+    await ensurePrerequisites({ workbench });
+  }
   console.log('[prerequisites] ready');
 }

@@ -32,9 +32,7 @@ export interface CliAuthArgs {
   tokenStore: boolean;
 }
 
-export const AUTH_USAGE = `  mcp-host login [AUTH OPTIONS] TARGET                  sign in to an HTTP server now (forgets its old tokens first)
-  mcp-host logout TARGET                                forget the server's tokens and client registration
-AUTH OPTIONS (tools, call, prompt, login), for servers that ask for OAuth sign-in:
+export const AUTH_OPTIONS_HELP = `AUTH OPTIONS (tools, call, prompt, resource, login), for HTTP servers that ask for an OAuth sign-in:
   --client-id ID               a client registered in advance with the server's authorization server
   --client-secret SOURCE       its secret; SOURCE is env:NAME or file:PATH (never the value itself)
   --private-key SOURCE         a PEM private key for private_key_jwt client authentication (env:NAME or file:PATH)

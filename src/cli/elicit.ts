@@ -10,7 +10,7 @@ import { createElicitationHandler } from '../core/elicitation/handler';
 import type { ElicitationUi, FormAnswer, FormElicitationRequest, UrlElicitationRequest } from '../core/elicitation/types';
 import type { UrlRetryOptions } from '../core/elicitation/urlRetry';
 import { InputRefusedError } from '../core/errors';
-import { formatBytes } from '../core/files/limits';
+import { formatBytes, inlineLimitsFor, type InlineLimitOverrides } from '../core/files/limits';
 import type { FormField } from '../core/forms/model';
 import type { Logger } from '../core/log';
 import { terminalText } from './terminal';
@@ -275,6 +275,8 @@ export interface CliElicitContext {
   log: Logger;
   /** SEP-1306: the per-file upload limit the CLI declared (maxFileSize). */
   binaryMaxFileSize?: number;
+  /** Inline limit overrides, SEP-2631 transfer included (files over the inline size are uploaded where allowed). */
+  limits?: InlineLimitOverrides;
   /** With an answers file: how long to wait for a required URL's completion before retrying (default URL_DONE_WAIT_MS). */
   urlWaitMs?: number;
   /** Prompts read from here (default process.stdin) and are written to `output` (default process.stderr). */
@@ -300,7 +302,9 @@ export function createCliElicitationHandler(option: string | undefined, context:
   else if (interactive) { const prompts = promptUi(context.input ?? process.stdin, out); ui = prompts; waitForRetry = prompts.waitForRetry; }
   else ui = noTerminalUi(out, log);
 
-  const handler = createElicitationHandler(ui, { log, transport: context.transport, interactive, binaryMaxFileSize: context.binaryMaxFileSize });
+  const handler = createElicitationHandler(ui, {
+    log, transport: context.transport, interactive, binaryMaxFileSize: context.binaryMaxFileSize, limits: inlineLimitsFor(context.transport, context.limits),
+  });
   let refusal: InputRefusedError | undefined;
   const wrapped = async (...args: Parameters<ElicitationHandler>) => {
     try {

@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import { InputRefusedError } from '../core/errors';
 import {
   checkDataUriValue, checkFile, checkTotalSize, describeAccept, describeDataUri, fileInputValue, findFileSlots, formatBytes, getAtPath,
-  inlineLimitsFor, readCheckedFile, setAtPath,
-  type CheckedFile, type FileSlot, type FileTransport, type InlineLimitOverrides, type InlineLimits, type ToolLike,
+  encodeCheckedFile, inlineLimitsFor, setAtPath,
+  type CheckedFile, type FileSlot, type FileTransport, type FileUploader, type InlineLimitOverrides, type InlineLimits, type ToolLike,
 } from '../core/files';
 import type { Logger } from '../core/log';
 
@@ -39,6 +39,12 @@ export interface FileOptionSettings {
   workspaceRoots?: string[];
   /** The server was started over stdio on this machine (FileInput `path` is only allowed then). */
   serverIsLocalStdio?: boolean;
+  /** SEP-2631: the connection's transfer client (files the check marked for upload go through it). */
+  uploader?: FileUploader;
+  server?: string;
+  signal?: AbortSignal;
+  /** A progress reporter for each uploaded file. */
+  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; done(): void };
 }
 
 function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]> {
@@ -150,9 +156,12 @@ export async function applyFileOptions(
       try {
         values.push(await encodeFor(file, slot, transport, limits, settings));
       } catch (e) {
+        if (e instanceof InputRefusedError) throw e;
+        // A failed upload (the store's answer, a cancel) is not a local refusal: the server was involved.
+        if (file.upload) throw new Error(`${slot.label}: ${file.name}: ${(e as Error).message}`);
         throw new InputRefusedError((e as Error).message, slot.label);
       }
-      log.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) attached`);
+      log.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) ${file.upload ? 'uploaded' : 'attached'}`);
     }
     setAtPath(args, slot.path, slot.multiple ? values : values[0]);
     if (slot.filenameCompanion && files.length === 1 && getAtPath(args, slot.filenameCompanion) === undefined) {
@@ -169,7 +178,18 @@ async function encodeFor(
   settings: FileOptionSettings,
 ): Promise<unknown> {
   if (slot.origin !== 'file-input-object') {
-    return readCheckedFile(file, slot, limits, { legacyName: settings.legacyName });
+    const progress = file.upload ? settings.uploadProgress?.(file.name, file.size) : undefined;
+    try {
+      return await encodeCheckedFile(file, slot, limits, {
+        server: settings.server ?? 'the server',
+        ...(settings.uploader ? { uploader: settings.uploader } : {}),
+        ...(settings.legacyName ? { legacyName: true } : {}),
+        ...(settings.signal ? { signal: settings.signal } : {}),
+        ...(progress ? { onUploadBytes: (n: number) => progress.onBytes(n) } : {}),
+      });
+    } finally {
+      progress?.done();
+    }
   }
   const modes = slot.objectModes ?? [];
   const mode = modes.includes('content') ? 'content' : modes.includes('path') ? 'path' : 's3';

@@ -3,6 +3,7 @@
 //   5 the tool reported isError, its structured content broke its output schema, a URL it required was
 //   not visited, or the server answered with a JSON-RPC error.
 // In text mode everything a server supplies is printed terminal-safe (control characters shown, not obeyed).
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -12,37 +13,54 @@ import {
 } from '../core/config';
 import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
-  ServerStartError, type ElicitationHandler, type SignInProvider,
+  ServerStartError, isMcpLogLevel, type ElicitationHandler, type McpLogLevel, type SignInProvider,
 } from '../core/connection';
+import { offeredToUser, toolAppUri } from '../core/apps';
 import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
-import { formatBytes, redactDataUris } from '../core/files';
+import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { promptResultView, RESULT_LIMITS, toResultView, type ResultView } from '../core/results';
+import { promptResultView, RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
 import {
-  applyAuthOption, AUTH_USAGE, cliOAuthProvider, describeSignIn, forgetTokens, isAuthFlagOption, isAuthValueOption, logout,
+  applyAuthOption, AUTH_OPTIONS_HELP, cliOAuthProvider, describeSignIn, forgetTokens, isAuthFlagOption, isAuthValueOption, logout,
   newAuthArgs, SecretSourceError, tokenStoreFor, type CliAuthArgs,
 } from './auth';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
+import { cliFeatureOptions, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
+import { commandHelp, generalHelp, VERSION } from './help';
+import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
+import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
 export const USAGE = `usage:
   mcp-host servers [--config FILE]                        list configured servers
-  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs)
+  mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
-                [--url-wait SECONDS] [--no-binary-uploads] [--timeout MS] [--json] [--verbose] TARGET
+                [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
+                [--save-files DIR] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
+  mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
+                                                          or its bytes to a new FILE
+  mcp-host login [AUTH OPTIONS] TARGET                    sign in to an HTTP server now (its old tokens are forgotten first)
+  mcp-host logout TARGET                                  forget the server's tokens and client registrations
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
+  --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
+    notice, warning, error, critical, alert, emergency) and print them to stderr.
+  The current directory is offered to the server as its root.
   --config defaults to .vscode/mcp.json in the current directory.
   \${input:ID} in the config comes from the environment variable MCP_INPUT_<ID>, or a prompt on a terminal.
   --verbose prints the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace adds the JSON-RPC traffic.
   --url-wait: with --elicit @answers.json, how long to wait for the server to report a required URL done
     before calling again anyway (default ${URL_DONE_WAIT_MS / 1000}).
   --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
-${AUTH_USAGE}`;
+  --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
+  --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
+    are uploaded (default ${formatBytes(DEFAULT_INLINE_UP_TO_BYTES)}, never above the transport's inline limit).
+  --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).
+${AUTH_OPTIONS_HELP}`;
 
 /** An error that ends the command with a given exit code. */
 export class CliError extends Error {
@@ -64,21 +82,35 @@ export interface ParsedArgs {
   timeout?: number;
   /** --url-wait, in milliseconds. */
   urlWaitMs?: number;
+  /** --out FILE: where `resource read` writes the resource's bytes. */
+  out?: string;
   json: boolean;
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
+  /** Declare SEP-2631 out-of-band transfer (off with --no-file-transfer). */
+  fileTransfer: boolean;
+  inlineMax?: number;
+  saveFiles?: string;
+  /** --log-level: the server's log messages from this level up are printed to stderr. */
+  logLevel?: McpLogLevel;
+  /** --help / -h: show the help of the command given (or the whole help) instead of running it. */
+  help?: boolean;
+  /** --version / -V */
+  version?: boolean;
   /** OAuth sign-in options. */
   auth: CliAuthArgs;
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait']);
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads']);
+const VALUE_OPTIONS = new Set([
+  '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
+]);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, auth: newAuthArgs() };
+  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true, auth: newAuthArgs() };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -97,6 +129,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (eq !== -1) throw usageError(`${name} takes no value`);
       if (name === '--json') parsed.json = true;
       else if (name === '--verbose') parsed.verbose = true;
+      else if (name === '--no-file-transfer') parsed.fileTransfer = false;
       else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
@@ -108,10 +141,24 @@ export function parseArgs(argv: string[]): ParsedArgs {
         case '--args': parsed.args = value; break;
         case '--file': parsed.files.push(value); break;
         case '--elicit': parsed.elicit = value; break;
+        case '--log-level': {
+          const level = parseLogLevel(value);
+          if (!isMcpLogLevel(level)) throw usageError(level);
+          parsed.logLevel = level;
+          break;
+        }
+        case '--out': parsed.out = value; break;
         case '--timeout': {
           const ms = Number(value);
           if (!Number.isInteger(ms) || ms <= 0) throw usageError(`--timeout must be a positive whole number of milliseconds (got "${value}")`);
           parsed.timeout = ms;
+          break;
+        }
+        case '--save-files': parsed.saveFiles = value; break;
+        case '--inline-max': {
+          const bytes = Number(value);
+          if (value.trim() === '' || !Number.isInteger(bytes) || bytes < 1) throw usageError(`--inline-max must be a whole number of bytes above 0 (got "${value}")`);
+          parsed.inlineMax = bytes;
           break;
         }
         case '--url-wait': {
@@ -124,7 +171,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
         }
       }
     } else if (arg === '-h' || arg === '--help') {
-      parsed.command = 'help';
+      parsed.help = true;
+    } else if (arg === '-V' || arg === '--version') {
+      parsed.version = true;
     } else if (arg.startsWith('-')) {
       throw usageError(`unknown option ${arg}`);
     } else if (!parsed.command) {
@@ -233,11 +282,14 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, oauth?: SignInProvider) {
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false,
+  features?: { a: ParsedArgs; io: CliIo }, files = false, oauth?: SignInProvider) {
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000, oauth,
-    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false },
+    capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
+    ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel) : {}),
   });
+  if (features) printServerLog(connection, features.a.logLevel, features.io.stderr);
   try {
     await connection.start();
   } catch (e) {
@@ -259,10 +311,11 @@ export function resultText(view: ResultView): string {
       case 'resourceLink': lines.push(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`); break;
       case 'resourceBlob': lines.push(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`); break;
       case 'fileOutput': lines.push(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`); break;
+      case 'file': lines.push(fileOutputLine(item)); break;
       case 'unknown': lines.push(`[${item.type} content]`); break;
     }
   }
-  if (!view.items.some((i) => i.kind !== 'fileOutput') && view.structured?.json !== undefined) lines.push(view.structured.json);
+  if (!view.items.some((i) => i.kind !== 'fileOutput' && i.kind !== 'file') && view.structured?.json !== undefined) lines.push(view.structured.json);
   return terminalText(lines.join('\n'));
 }
 
@@ -271,6 +324,8 @@ function toolLine(tool: Tool): string {
   const parts = [terminalLine(tool.name, 100)];
   if (title && title !== tool.name) parts.push(`(${terminalLine(title, 100)})`);
   if (tool.description) parts.push(`— ${terminalLine(tool.description, 200)}`);
+  const app = toolAppUri(tool);
+  if (app) parts.push(`[app ${terminalLine(app, 200)}]`);
   return parts.join('  ');
 }
 
@@ -291,12 +346,13 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, undefined, a.timeout, false, { a, io }, false, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
     } else {
-      for (const tool of connection.tools) {
+      // Tools only an app may call (visibility ["app"]) are not offered; --json lists everything.
+      for (const tool of connection.tools.filter(offeredToUser)) {
         io.stdout.write(`${toolLine(tool)}\n`);
         for (const line of describeFileSlots(tool)) io.stdout.write(`    ${terminalLine(line, 300)}\n`);
       }
@@ -342,12 +398,14 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
+    limits: { transfer },
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, { a, io }, a.fileTransfer, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -356,7 +414,13 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       const names = connection.tools.map((t) => terminalLine(t.name, 100));
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
-    await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log);
+    await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log, {
+      limits: { transfer },
+      uploader: connection.files,
+      server: connection.name,
+      ...(io.interrupt ? { signal: io.interrupt } : {}),
+      uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
+    });
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
       log,
@@ -373,13 +437,18 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     // Validated against the tool as listed now (a list_changed during the call re-lists before this).
     const view = toResultView(result, connection.tools.find((t) => t.name === toolName) ?? tool);
     if (a.json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
     } else {
       const text = resultText(view);
       (view.isError ? io.stderr : io.stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
       // Text over the display cap is shown in part (previews do not apply to a terminal).
       const notes = view.warnings.filter((w) => !/preview/.test(w));
       if (notes.length) io.stderr.write(`mcp-host: ${notes.join(' ')} --json prints the whole result.\n`);
+    }
+    if (a.saveFiles !== undefined) {
+      for (const path of await saveFileOutputs(view, result, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
+        io.stderr.write(`saved ${terminalText(path)}\n`);
+      }
     }
     const structured = view.structured;
     if (structured?.status === 'invalid' || structured?.status === 'missing') {
@@ -393,12 +462,59 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
 }
 
+/**
+ * The result as received; for a tool with an app, its `_meta` also carries the tool's `ui` (the app's
+ * `resourceUri`), so a script can read the app with `mcp-host resource read`. The result's own keys win.
+ */
+function withToolUi<R extends { _meta?: Record<string, unknown> }>(result: R, tool: Tool): R {
+  const uri = toolAppUri(tool);
+  if (!uri) return result;
+  const ui = tool._meta?.ui && typeof tool._meta.ui === 'object' ? tool._meta.ui : { resourceUri: uri };
+  return { ...result, _meta: { ui, ...result._meta } };
+}
+
+async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
+  const [verb, uri, ...extra] = a.positional;
+  if (verb !== 'read') throw usageError(verb ? `unknown resource command "${verb}" (only "read")` : 'resource needs a command: read URI');
+  if (!uri) throw usageError('resource read needs the URI of a resource');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  if (a.out !== undefined && a.json) throw usageError('--out and --json do not go together');
+  const outPath = a.out === undefined ? undefined : resolve(io.cwd, a.out);
+  if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
+  const server = await resolveTarget(a, io);
+  const log = makeLogger(a, io);
+  const connection = await connect(server, log, undefined, a.timeout, false, undefined, false, await signInFor(a, io, server, log));
+  return withConnection(connection, io, async () => {
+    const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
+    if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
+    const contents = read.contents ?? [];
+    if (outPath) {
+      if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
+      const item = contents[0];
+      const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
+      await writeNewFile(outPath, bytes);
+      io.stderr.write(`mcp-host: wrote ${formatBytes(bytes.length)} to ${outPath}\n`);
+      return EXIT.ok;
+    }
+    for (const item of contents) {
+      if ('text' in item && typeof item.text === 'string') {
+        io.stdout.write(item.text.endsWith('\n') ? terminalText(item.text) : `${terminalText(item.text)}\n`);
+      } else if ('blob' in item && typeof item.blob === 'string') {
+        const size = Math.floor(item.blob.length * 3 / 4);
+        io.stdout.write(`${terminalText(`[resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}, ${formatBytes(size)}]`)}\n`);
+        io.stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
+      }
+    }
+    return EXIT.ok;
+  });
+}
+
 async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
   const args = parseToolArgs(a.args);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, undefined, a.timeout, false, { a, io }, false, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
@@ -438,7 +554,7 @@ async function commandLogin(a: ParsedArgs, io: CliIo): Promise<number> {
   const store = tokenStoreFor(a.auth, io.env);
   await forgetTokens(store, server.url);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, await cliOAuthProvider(server, a.auth, io, log, store, true));
+  const connection = await connect(server, log, undefined, a.timeout, false, undefined, false, await cliOAuthProvider(server, a.auth, io, log, store, true));
   await connection.stop();
   io.stdout.write(`${await describeSignIn(store, server)}\n`);
   return EXIT.ok;
@@ -454,20 +570,34 @@ async function commandLogout(a: ParsedArgs, io: CliIo): Promise<number> {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const a = parseArgs(argv);
+    if (a.version) { io.stdout.write(`${VERSION}\n`); return EXIT.ok; }
+    if (a.help || a.command === 'help') return showHelp(a.command === 'help' ? a.positional[0] : a.command, io);
     switch (a.command) {
       case 'servers': return await commandServers(a, io);
       case 'tools': return await commandTools(a, io);
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
+      case 'resource': return await commandResource(a, io);
       case 'login': return await commandLogin(a, io);
       case 'logout': return await commandLogout(a, io);
-      case 'help': io.stdout.write(`${USAGE}\n`); return EXIT.ok;
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
     }
   } catch (e) {
     return report(e, io);
   }
+}
+
+/** `mcp-host --help`, `mcp-host COMMAND --help`, `mcp-host help [COMMAND]`. */
+function showHelp(command: string | undefined, io: CliIo): number {
+  if (!command) {
+    io.stdout.write(`${generalHelp(USAGE)}\n`);
+    return EXIT.ok;
+  }
+  const help = commandHelp(USAGE, command);
+  if (!help) throw usageError(`unknown command "${command}"`);
+  io.stdout.write(`${help}\n`);
+  return EXIT.ok;
 }
 
 /** Writes the error for the user and returns its exit code. */
@@ -495,14 +625,9 @@ function errorExit(e: unknown): [string, number] {
 if (require.main === module) {
   // Output piped into `head` and the like: stop quietly once the reader has gone.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
-  // Ctrl-C cancels the call in flight (the server is told) and the command ends with 130. If it has not
-  // ended 3 s later (still connecting, say), it ends then; a second Ctrl-C ends it at once.
+  // Ctrl-C (or the parent's death) cancels the call in flight (the server is told), stops the servers, exits 130.
   const interrupt = new AbortController();
-  process.on('SIGINT', () => {
-    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
-    interrupt.abort();
-    setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
-  });
+  bindProcessLifetime(interrupt);
   void run(process.argv.slice(2), {
     stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,

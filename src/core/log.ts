@@ -45,7 +45,8 @@ export class Logger {
     let line = message;
     for (const secret of this.secrets) line = line.split(secret).join(SECRET_MASK);
     for (const [shape, mask] of CREDENTIAL_SHAPES) line = line.replace(shape, mask);
-    this.sink(level, redactDataUris(line));
+    // A sink that fails (an output channel VS Code closed during shutdown) must never break what is being logged.
+    try { this.sink(level, redactDataUris(line)); } catch { /* the line is lost, the caller carries on */ }
   }
 }
 

@@ -4,6 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
+import { offeredToUser, toolAppUri } from '../core/apps';
 import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
 import { pointer } from '../core/forms';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
@@ -134,11 +135,11 @@ interface PickKind<T> {
 const TOOLS: PickKind<Tool> = {
   title: 'MCP: Run Tool',
   placeholder: 'Choose a tool to run',
-  entries: (connection) => connection.tools,
+  entries: (connection) => connection.tools.filter(offeredToUser),
   fromNode: (node) => (node.kind === 'tool' ? node.tool : undefined),
   item: (tool) => ({
-    label: `${findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
-    detail: tool.description?.split('\n')[0]?.slice(0, 200),
+    label: `${toolAppUri(tool) ? '$(window) ' : findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
+    detail: [toolAppUri(tool) ? 'App' : '', tool.description?.split('\n')[0]?.slice(0, 200)].filter(Boolean).join(' — ') || undefined,
   }),
 };
 
@@ -320,7 +321,7 @@ async function runToolWithFile(manager: ServerManager, panels: ToolPanelContext,
     for (const s of manager.list()) {
       if (s.connection?.state.kind !== 'running') continue;
       const limits = inlineLimitsFromSettings(s.connection.transportInUse ?? s.definition.type);
-      for (const tool of s.connection.tools) {
+      for (const tool of s.connection.tools.filter(offeredToUser)) {
         for (const slot of findFileSlots(tool).slots) {
           const check = await checkFile(path, slot, limits);
           if (check.ok) {

@@ -83,9 +83,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   return api;
 }
 
-/** VS Code waits for this promise: servers get their graceful stop before the host exits. */
+/** VS Code waits for this promise (a few seconds at most): every server is stopped within a shorter budget. */
 export function deactivate(): Promise<void> | undefined {
-  return activeManager?.stopAll();
+  return activeManager?.shutdown();
 }
 
 function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider): McpHostApi {

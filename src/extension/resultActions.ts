@@ -7,6 +7,8 @@ import { unlink } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { formatBytes } from '../core/files';
 import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
+import type { ServerConnection } from '../core/connection';
+import type { FileValue } from '../core/files';
 import type { ServerManager } from './serverManager';
 
 const DOWNLOAD_MAX_BYTES = 512 * 1024 * 1024;
@@ -38,8 +40,13 @@ async function chooseSaveTarget(item: SaveItem, sizeText: string | undefined): P
   return target.fsPath;
 }
 
-export async function saveResultItem(result: ResultLike, item: SaveItem): Promise<void> {
+export async function saveResultItem(result: ResultLike, item: SaveItem, connect?: () => Promise<ServerConnection>): Promise<void> {
   const source = resolveSave(result, item);
+  if (source.kind === 'file') {
+    if (!connect) throw new Error('This file output can only be saved from its tool panel.');
+    await saveFileOutput(source.file, item, connect);
+    return;
+  }
   if (source.kind === 'path') {
     if (!(await pathInsideWorkspace(source.path, workspaceRoots()))) {
       void vscode.window.showWarningMessage(`The server names a file outside the workspace (${source.path}); it is not opened.`);
@@ -71,6 +78,36 @@ export async function saveResultItem(result: ResultLike, item: SaveItem): Promis
   await vscode.workspace.fs.createDirectory(vscode.Uri.file(dirname(target)));
   await writeNewFile(target, source.bytes);
   void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}.`);
+}
+
+/**
+ * A SEP-2631 file output: nothing is downloaded until the user chose where to save it; then it is downloaded
+ * with progress and Cancel, verified (size, sha-256) in a temporary file beside the target, and linked into place.
+ */
+async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Promise<ServerConnection>): Promise<void> {
+  const sizeText = file.size !== undefined ? formatBytes(file.size) : undefined;
+  const target = await chooseSaveTarget(item, sizeText);
+  if (!target) return;
+  const connection = await connect();
+  await vscode.window.withProgress({
+    location: vscode.ProgressLocation.Notification, title: `Downloading ${safeFileName(item.name)}`, cancellable: true,
+  }, async (progress, token) => {
+    const abort = new AbortController();
+    token.onCancellationRequested(() => abort.abort());
+    let reported = 0;
+    await connection.files.saveFile(file, target, {
+      maxBytes: DOWNLOAD_MAX_BYTES, signal: abort.signal,
+      onBytes: (n) => {
+        if (file.size && n - reported >= file.size / 100) {
+          progress.report({ increment: ((n - reported) / file.size) * 100, message: `${formatBytes(n)} of ${formatBytes(file.size)}` });
+          reported = n;
+        }
+      },
+    });
+  });
+  const open = await vscode.window.showInformationMessage(
+    `Saved ${vscode.workspace.asRelativePath(target)}${file.digest ? ' (sha-256 verified)' : ''}.`, 'Open');
+  if (open === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
 }
 
 /** Reads a resource and shows it: text in an editor, bytes offered for saving. */

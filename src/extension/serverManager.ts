@@ -13,6 +13,8 @@ import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, Serv
 import { Logger, type LogLevel } from '../core/log';
 import { UPLOAD_MAX_BYTES } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
+import { mcpLevelOfChannel } from './serverLogLevel';
+import { ServerNotTrustedError, ServerTrust } from './serverTrust';
 import { SignInService } from './signIn';
 import { readSettings } from './settings';
 
@@ -46,6 +48,18 @@ function definitionKey(def: ServerDefinition, declared: InputDefinition[]): stri
   return JSON.stringify([def, declared.filter((i) => used.has(i.id))]);
 }
 
+/** How long `deactivate` may take to stop every server: well under the time VS Code gives it. */
+export const SHUTDOWN_BUDGET_MS = 3000;
+
+/** The connection bundle, once the first server start has loaded it. */
+let connectionModule: typeof import('../core/connection/serverConnection.js') | undefined;
+
+/**
+ * The last resort when the extension host exits without a deactivate that finished: every stdio server's
+ * process group (detached, so it would outlive the host) is killed on the way out.
+ */
+process.on('exit', () => connectionModule?.killRemainingStdioServers());
+
 /** Settings read when a connection is created: changing one restarts the running servers. */
 const CONNECTION_SETTINGS = ['mcpHost.files.advertiseFileInputs', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds'];
 
@@ -78,6 +92,7 @@ export class ServerManager implements vscode.Disposable {
   private readonly starting = new Map<string, Promise<ServerConnection>>();
   private errors: ConfigError[] = [];
   private reloading: Promise<void> = Promise.resolve();
+  readonly trust: ServerTrust;
   /** Fires when a server is added, removed or changes state, or its lists change. */
   readonly onDidChange = this.changed.event;
   /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
@@ -90,6 +105,7 @@ export class ServerManager implements vscode.Disposable {
     private readonly elicitationFor: (server: ResolvedServer, log: Logger) => ElicitationHandler,
   ) {
     this.eraCache = new GlobalStateEraCache(context.globalState);
+    this.trust = new ServerTrust(context.workspaceState, () => this.userConfigUri.fsPath);
     this.signIn = new SignInService(context.secrets);
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
     const userWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, USER_CONFIG_NAME));
@@ -101,6 +117,7 @@ export class ServerManager implements vscode.Disposable {
         for (const s of this.servers.values()) void s.connection?.notifyRootsChanged();
         void this.reload();
       }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel();
         if (CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(key))) this.restartRunning('a setting it uses changed');
@@ -172,8 +189,14 @@ export class ServerManager implements vscode.Disposable {
     this.changed.fire();
     const autoStart = readSettings().autoStart && !this.loaded;
     this.loaded = true;
-    for (const name of this.servers.keys()) {
-      if (restarts.includes(name) || autoStart) void this.start(name).catch((e) => this.reportStartFailure(name, e));
+    for (const [name, server] of this.servers) {
+      // A restart of a changed definition goes through start(), so a changed command is asked about again.
+      if (!restarts.includes(name) && !autoStart) continue;
+      if (!vscode.workspace.isTrusted && !this.trust.isUserLevel(server.definition)) {
+        server.log.info('not started: the workspace is in Restricted Mode');
+        continue;
+      }
+      void this.start(name).catch((e) => this.reportStartFailure(name, e));
     }
   }
 
@@ -214,10 +237,19 @@ export class ServerManager implements vscode.Disposable {
 
   private createServer(definition: ServerDefinition, declaredInputs: InputDefinition[]): ManagedServer {
     const existingChannel = this.channels.get(definition.name);
-    const channel = existingChannel ?? vscode.window.createOutputChannel(`MCP: ${definition.name}`, { log: true });
+    const channel = existingChannel ?? this.createChannel(definition.name);
     this.channels.set(definition.name, channel);
     const log = new Logger((level, message) => writeLog(channel, level, message), logLevel());
     return { name: definition.name, definition, declaredInputs, channel, log };
+  }
+
+  private createChannel(name: string): vscode.LogOutputChannel {
+    const channel = vscode.window.createOutputChannel(`MCP: ${name}`, { log: true });
+    // The server is asked for the messages its channel shows (logging/setLevel, or each request's _meta).
+    this.disposables.push(channel.onDidChangeLogLevel((level) => {
+      void this.servers.get(name)?.connection?.setServerLogLevel(mcpLevelOfChannel(level));
+    }));
+    return channel;
   }
 
   /** Channels outlive a server's config changes so its history stays in one place. */
@@ -243,8 +275,10 @@ export class ServerManager implements vscode.Disposable {
   }
 
   private async doStart(name: string): Promise<ServerConnection> {
+    if (this.shuttingDown) throw new Error('the window is closing');
     const server = this.requireServer(name);
     if (server.connection?.state.kind === 'running') return server.connection;
+    await this.trust.ensureTrusted(server.definition);
     if (!server.connection) server.connection = await this.createConnection(server);
     await server.connection.start();
     return server.connection;
@@ -274,15 +308,17 @@ export class ServerManager implements vscode.Disposable {
     server.setupError = undefined;
     const settings = readSettings();
     // Loaded on the first start: the MCP SDK is most of the bundle's start-up cost, and activation need not pay it.
-    const { ServerConnection } = await import('../core/connection/serverConnection.js');
+    connectionModule ??= await import('../core/connection/serverConnection.js');
+    const { ServerConnection } = connectionModule;
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
       eraCache: this.eraCache,
-      capabilities: { fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
+      serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
       oauth: this.signIn.providerFor(resolved, server.log),
     });
     let previous = connection.state.kind;
@@ -305,6 +341,7 @@ export class ServerManager implements vscode.Disposable {
   }
 
   reportStartFailure(name: string, error: unknown): void {
+    if (error instanceof ServerNotTrustedError && error.declined) return;   // the user's own answer
     const server = this.servers.get(name);
     const state = server && serverState(server);
     if (state?.kind === 'error' && state.signIn) {
@@ -379,13 +416,30 @@ export class ServerManager implements vscode.Disposable {
     return server;
   }
 
-  /** Stops every server (stdio servers get their graceful shutdown). */
-  async stopAll(): Promise<void> {
-    await Promise.allSettled([...this.servers.values()].map((s) => s.connection?.stop()));
+  /** `shutdown` was called: the window is going away and nothing starts any more. */
+  private shuttingDown = false;
+
+  /**
+   * Stops every server at once within SHUTDOWN_BUDGET_MS: stdin ended, SIGTERM to its process group after
+   * 1 s, SIGKILL after another; HTTP sessions closed meanwhile. Servers whose stop was already under way (a
+   * configuration change) are hurried too. Never waits on logging (a closed channel is ignored).
+   */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    const stops = [
+      ...[...this.servers.values()].map((s) => s.connection?.shutdown()),
+      connectionModule?.stopAllStdioServers(),
+    ];
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(stops),
+      new Promise((resolve) => { timer = setTimeout(resolve, SHUTDOWN_BUDGET_MS); }),
+    ]);
+    clearTimeout(timer);
   }
 
   dispose(): void {
-    void this.stopAll();
+    void this.shutdown();
     this.servers.clear();
     for (const c of this.channels.values()) c.dispose();
     for (const d of this.disposables) d.dispose();

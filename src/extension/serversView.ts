@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import type { Prompt, Resource, Tool } from '@modelcontextprotocol/client';
+import { offeredToUser, toolAppUri } from '../core/apps';
 import type { ConfigError } from '../core/config';
 import { findFileSlots } from '../core/files';
 import { describeState, serverContextValue, statusBarText, toolLabel } from './serverDescriptions';
@@ -41,7 +42,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
       return groups;
     }
     if (node.kind === 'group' && connection) {
-      if (node.group === 'tools') return connection.tools.map((tool) => ({ kind: 'tool', server: node.server, tool }));
+      // A tool only its app may call (visibility ["app"]) is not a tool for the user.
+      if (node.group === 'tools') return connection.tools.filter(offeredToUser).map((tool) => ({ kind: 'tool', server: node.server, tool }));
       if (node.group === 'prompts') return connection.prompts.map((prompt) => ({ kind: 'prompt', server: node.server, prompt }));
       return connection.resources.map((resource) => ({ kind: 'resource', server: node.server, resource }));
     }
@@ -66,7 +68,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
         return this.serverItem(node.server);
       case 'group': {
         const connection = this.manager.get(node.server)?.connection;
-        const count = connection ? connection[node.group].length : 0;
+        const count = connection ? (node.group === 'tools' ? connection.tools.filter(offeredToUser) : connection[node.group]).length : 0;
         const item = new vscode.TreeItem(GROUP_LABELS[node.group], vscode.TreeItemCollapsibleState.Expanded);
         item.id = `${node.server}\u0000${node.group}`;
         item.description = String(count);
@@ -77,10 +79,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
         const hasFiles = findFileSlots(node.tool).slots.length > 0;
         const item = new vscode.TreeItem(toolLabel(node.tool), vscode.TreeItemCollapsibleState.None);
         item.id = `${node.server}\u0000tool\u0000${node.tool.name}`;
-        item.description = toolLabel(node.tool) !== node.tool.name ? node.tool.name : undefined;
-        item.tooltip = node.tool.description ? `${node.tool.name}\n\n${node.tool.description.slice(0, 2000)}` : node.tool.name;
-        item.iconPath = new vscode.ThemeIcon(hasFiles ? 'file-binary' : 'tools');
-        item.contextValue = hasFiles ? 'mcpTool.files' : 'mcpTool';
+        const app = toolAppUri(node.tool);
+        const name = toolLabel(node.tool) !== node.tool.name ? node.tool.name : undefined;
+        item.description = app ? [name, 'app'].filter(Boolean).join(' · ') : name;
+        const tooltip = node.tool.description ? `${node.tool.name}\n\n${node.tool.description.slice(0, 2000)}` : node.tool.name;
+        item.tooltip = app ? `${tooltip}\n\nHas an interface (MCP App): ${app}` : tooltip;
+        item.iconPath = new vscode.ThemeIcon(app ? 'window' : hasFiles ? 'file-binary' : 'tools');
+        item.contextValue = `${hasFiles ? 'mcpTool.files' : 'mcpTool'}${app ? '.app' : ''}`;
         item.command = { command: 'mcpHost.runTool', title: 'Run Tool…', arguments: [node.server, node.tool.name] };
         return item;
       }

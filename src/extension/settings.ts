@@ -11,6 +11,8 @@ export interface HostSettings {
   /** 0: no limit. */
   requestTimeoutMs: number;
   trace: boolean;
+  /** Start servers defined in a (trusted) workspace without asking first. */
+  trustWorkspaceServers: boolean;
 }
 
 export function readSettings(): HostSettings {
@@ -23,6 +25,7 @@ export function readSettings(): HostSettings {
     binaryUploads: c.get<boolean>('elicitation.binaryUploads', true),
     requestTimeoutMs: Math.max(0, c.get<number>('requestTimeoutSeconds', 300)) * 1000,
     trace: c.get<boolean>('trace', false),
+    trustWorkspaceServers: c.get<boolean>('trustWorkspaceServers', false),
   };
 }
 
@@ -32,13 +35,14 @@ export function readSettings(): HostSettings {
  */
 export function inlineLimitsFromSettings(transport: FileTransport): InlineLimits {
   const c = vscode.workspace.getConfiguration('mcpHost.files');
-  const userSet = (key: string): number | undefined => {
+  const userSet = (key: string, userOnly = false): number | undefined => {
     const i = c.inspect<number>(key);
-    return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+    // The ceilings are machine-scoped: a workspace may not raise what is sent (VS Code ignores it there too).
+    return userOnly ? i?.globalValue : i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
   };
   return inlineLimitsFor(transport, {
-    stdioMaxBytes: userSet('stdioMaxBytes'),
-    httpMaxBytes: userSet('httpMaxBytes'),
+    stdioMaxBytes: userSet('stdioMaxBytes', true),
+    httpMaxBytes: userSet('httpMaxBytes', true),
     warnAboveBytes: userSet('warnAboveBytes'),
   });
 }

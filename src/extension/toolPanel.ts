@@ -232,7 +232,7 @@ export class ToolPanel {
   private async saveOutput(resultId: string, itemId: string): Promise<void> {
     const result = this.results.raw.get(resultId);
     const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
-    if (result && save) await saveResultItem(result, save);
+    if (result && save) await saveResultItem(result, save, () => this.context.manager.start(this.server));
   }
 }
 

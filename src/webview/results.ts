@@ -138,6 +138,11 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
       const details = [item.name, item.size !== undefined ? formatBytes(item.size) : '', item.mimeType ?? ''].filter(Boolean).join(' · ');
       return h('div', { className: 'result-item file-output' }, icon('file'), h('span', {}, ` ${details} `), save);
     }
+    case 'file': {
+      const details = [item.name, item.size !== undefined ? formatBytes(item.size) : 'size not given', item.mimeType ?? 'type not given',
+        item.digest ? 'sha-256 given' : 'no digest'].join(' · ');
+      return h('div', { className: 'result-item file-output', attrs: { 'data-file-uri': item.uri } }, icon('file'), h('span', {}, ` ${details} `), save);
+    }
     case 'unknown':
       return h('details', { className: 'result-item' }, h('summary', {}, `Unknown content type "${item.type}"`), h('pre', { className: 'text' }, item.json));
   }

@@ -42,7 +42,10 @@ export interface WorkbenchOptions {
   inputs?: unknown[];
   /** Install this .vsix instead of loading the development folder. */
   vsix?: string;
+  /** User settings (over the harness's, which trust the test workspace's servers: see `trustWorkspaceServers`). */
   settings?: Record<string, unknown>;
+  /** The workspace's own .vscode/settings.json. */
+  workspaceSettings?: Record<string, unknown>;
 }
 
 export class Workbench {
@@ -77,7 +80,8 @@ export class Workbench {
     const server = await startCodeServer({
       workspace: folder,
       extensionsDir,
-      settings: options.settings,
+      // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
+      settings: { 'mcpHost.trustWorkspaceServers': true, ...options.settings },
       logFile: join(artifacts, 'code-server.log'),
     });
     const browser = await openBrowser();
@@ -218,6 +222,7 @@ function makeWorkspace(options: WorkbenchOptions): string {
     servers: { demo: { type: 'stdio', command: 'node', args: [demoServer] }, ...options.servers },
   };
   writeFileSync(join(folder, '.vscode/mcp.json'), JSON.stringify(config, null, 2));
+  if (options.workspaceSettings) writeFileSync(join(folder, '.vscode/settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
   return folder;
 }
 

@@ -3,8 +3,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
 
-export function run(): Promise<void> {
+export async function run(): Promise<void> {
+  // The suite starts the test workspace's servers without the trust prompt (a user setting, as a user would).
+  await vscode.workspace.getConfiguration('mcpHost').update('trustWorkspaceServers', true, vscode.ConfigurationTarget.Global);
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
   const grep = process.env.MCP_HOST_TEST_GREP;
   if (grep) mocha.grep(grep);

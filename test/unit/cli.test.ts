@@ -230,15 +230,19 @@ test('Ctrl-C cancels the call in flight and exits 130', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli', 'main.ts'), 'call', 'slow',
     '--args', '{"steps":100,"delayMs":100}', '--verbose', ...FIXTURE], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
+  let interruptedAt = 0;
   child.stderr.on('data', (d) => {
     err += d;
-    if (/progress 1\/100/.test(err)) child.kill('SIGINT');
+    if (!interruptedAt && /progress 1\/100/.test(err)) {
+      interruptedAt = Date.now();
+      child.kill('SIGINT');
+    }
   });
-  const started = Date.now();
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   assert.equal(code, 130);
   assert.match(err, /was cancelled/);
-  assert.ok(Date.now() - started < 10_000, 'it did not wait for the 10 s call');
+  // measured from Ctrl-C, not from the start (compiling the CLI on a loaded machine takes seconds)
+  assert.ok(Date.now() - interruptedAt < 8_000, 'it did not wait for the 10 s call');
 });
 
 describe('hostile server text in the terminal', () => {

@@ -268,13 +268,14 @@ test('an elicitation form pairs a file field with a filename field too', () => {
   assert.deepEqual(slots[0].filenameCompanion, ['doc_filename']);
 });
 
-test('a SEP-2631 descriptor that allows only upload transfer is not filled inline, with a warning; inline is fine', () => {
+test('SEP-2631 transferModes are kept on the slot; an unknown mode list is a malformed keyword', () => {
   const { slots, warnings } = findFileSlots(tool({
     up: uri({ 'x-mcp-file': { transferModes: ['upload'] } }),
     both: uri({ 'x-mcp-file': { transferModes: ['inline', 'upload'], maxSize: 10 } }),
+    odd: uri({ 'x-mcp-file': { transferModes: ['carrier-pigeon'] } }),
   }));
-  assert.deepEqual(slots.map((s) => s.label), ['both']);
-  assert.match(warnings[0], /property 'up': its x-mcp-file keyword asks only for upload transfer \(SEP-2631\)/);
+  assert.deepEqual(slots.map((s) => [s.label, s.transferModes]), [['up', ['upload']], ['both', ['inline', 'upload']]]);
+  assert.match(warnings[0], /property 'odd': its x-mcp-file keyword has a transferModes \(carrier-pigeon\) with no mode this host knows/);
 });
 
 test('slot scans are plain JSON: they survive a JSON round trip unchanged', () => {

@@ -1,9 +1,12 @@
 import {
-  Client, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError, IssuerMismatchError,
+  Client, IssuerMismatchError, LOG_LEVEL_META_KEY, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
   type CallToolResult, type ClientCapabilities, type ClientContext, type JSONRPCRequest, type JSONRPCResponse, type PriorDiscovery,
-  type Prompt, type ReadResourceResult, type Resource, type Result, type Tool, type Transport,
+  type Prompt, type ReadResourceResult, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
+import { FileTransfers } from '../files/transfer/client';
+import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -11,8 +14,9 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
 } from './errors';
 import { Emitter, type Disposable } from './events';
+import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
 import { signInKind } from './signIn';
-import { StdioProcessTransport } from './stdioTransport';
+import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
 } from './types';
@@ -24,6 +28,11 @@ const ELICITATION_MEMORY = 64;
 /** How long an answer still serves a replay after it was given (HTTP resumption replays arrive right after). */
 const ELICITATION_REPLAY_GRACE_MS = 10_000;
 
+/**
+ * How many pages one list (tools, prompts, resources, templates) may take: every `nextCursor` is followed to
+ * the end, and a server whose cursor never ends is stopped here with an error naming the list.
+ */
+export const LIST_MAX_PAGES = 256;
 /** Browser sign-ins one start or one request may go through (a server that keeps refusing fresh tokens ends there). */
 const MAX_SIGN_INS = 2;
 /** 403 insufficient_scope re-authorizations per request (the transport's step-up), before it fails. */
@@ -34,6 +43,13 @@ const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: 
 /** The SDK client, with `mode: "binary"` (SEP-1306) elicitations routed around the SDK's mode/result checks. */
 class HostClient extends Client {
   routeBinaryElicitation = false;
+  /** 2026-07-28: the least severe server log level wanted, sent in every request's `_meta` (there is no logging/setLevel). */
+  logLevel?: McpLogLevel;
+
+  protected override _outboundMetaEnvelope() {
+    const envelope = super._outboundMetaEnvelope();
+    return envelope && this.logLevel ? { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel } : envelope;
+  }
   /**
    * Each tool's top-level `inputFiles` (an older SEP-2356 draft's sidecar map) as the server sent it in
    * tools/list: the SDK's Tool schema drops fields it does not know.
@@ -41,6 +57,7 @@ class HostClient extends Client {
   readonly toolInputFiles = new Map<string, unknown>();
 
   protected override _onresponse(response: JSONRPCResponse): void {
+    shieldDraftShapes((response as { result?: unknown }).result);
     const tools = (response as { result?: { tools?: unknown } }).result?.tools;
     if (Array.isArray(tools)) {
       for (const tool of tools as Array<{ name?: unknown; inputFiles?: unknown } | null>) {
@@ -166,15 +183,22 @@ export class ServerConnection {
   readonly onDidChangeLists = this.listsEmitter.event;
   /** `notifications/elicitation/complete` arrived (2025-11-25 URL mode); the argument is the elicitationId. */
   readonly onDidCompleteElicitation = this.elicitationCompleteEmitter.event;
+  private readonly serverLogEmitter = new Emitter<ServerLogMessage>();
+  /** `notifications/message`: the server's own log line (also written to `log` at the matching level). */
+  readonly onDidLog = this.serverLogEmitter.event;
+  private serverLogLevel?: McpLogLevel;
 
   private _tools: Tool[] = [];
   private _prompts: Prompt[] = [];
   private _resources: Resource[] = [];
+  private _resourceTemplates: ResourceTemplate[] = [];
   private client?: HostClient;
   private transport?: Transport;
   private transportKind?: 'stdio' | 'http' | 'sse';
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  /** `shutdown` was called: nothing starts any more. */
+  private shutDown = false;
   /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
   private fellBackToSse = false;
   private toolsRefresh?: Promise<void>;
@@ -187,12 +211,14 @@ export class ServerConnection {
     this.name = server.name;
     this.log = options.log;
     this.log.maskSecrets(server.secrets ?? []);
+    this.serverLogLevel = options.serverLogLevel;
   }
 
   get state(): ConnectionState { return this._state; }
   get tools(): Tool[] { return this._tools; }
   get prompts(): Prompt[] { return this._prompts; }
   get resources(): Resource[] { return this._resources; }
+  get resourceTemplates(): ResourceTemplate[] { return this._resourceTemplates; }
   /** The transport in use once running: `http` may have fallen back to `sse`. */
   get transportInUse(): 'stdio' | 'http' | 'sse' | undefined { return this.transportKind; }
   /** The server's self-description (name, version), once running. */
@@ -221,6 +247,22 @@ export class ServerConnection {
     return this.serial(() => this.doStop());
   }
 
+  /**
+   * Stops the server for a host that is going away, in about 3 × `graceMs`: not queued behind a start or stop
+   * under way (either is cut short), stdin ended, SIGTERM to its process group after `graceMs`, SIGKILL after
+   * another; an HTTP session is closed (DELETE) meanwhile. No start is made after it.
+   */
+  async shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+    this.shutDown = true;
+    const transport = this.transport;
+    if (transport instanceof StdioProcessTransport) transport.hurry(graceMs);
+    await Promise.all([
+      this.doStop(),
+      // A stop already under way has let go of its client: wait for its process here.
+      transport instanceof StdioProcessTransport ? transport.close() : undefined,
+    ]);
+  }
+
   restart(): Promise<void> {
     return this.serial(async () => {
       await this.doStop();
@@ -245,6 +287,8 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
+    if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
+    if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
     return caps as ClientCapabilities;
   }
 
@@ -255,14 +299,17 @@ export class ServerConnection {
         capabilities: this.capabilities(),
         versionNegotiation: { mode: 'auto' },
         inputRequired: { maxRounds: this.options.inputRequired?.maxRounds ?? 10 },
+        listMaxPages: LIST_MAX_PAGES,
         listChanged: {
           tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('tools') },
           prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('prompts') },
-          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('resources') },
+          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => { this.onListChanged('resources'); this.onListChanged('resourceTemplates'); } },
         },
       },
     );
     client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
+    client.logLevel = this.serverLogLevel;
+    client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
     if (this.options.roots) {
       const roots = this.options.roots;
       client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
@@ -301,6 +348,7 @@ export class ServerConnection {
     const mode = params.mode ?? 'form';
     this.log.info(`the server asks for input (${mode} elicitation)`);
     const context: ElicitationContext = { server: this.name, signal: ctx.mcpReq.signal };
+    if (this.files.enabled) context.uploader = this.files;
     if (mode === 'binary') {
       const token = (params._meta as { progressToken?: string | number } | undefined)?.progressToken ?? ctx.mcpReq._meta?.progressToken;
       context.progressToken = token;
@@ -336,9 +384,10 @@ export class ServerConnection {
     return result;
   }
 
-  private onListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+  private onListChanged(kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'): void {
     this.log.debug(`${kind} list changed; listing again`);
-    const refresh = kind === 'tools' ? this.refreshTools() : kind === 'prompts' ? this.refreshPrompts() : this.refreshResources();
+    const refresh = kind === 'tools' ? this.refreshTools() : kind === 'prompts' ? this.refreshPrompts()
+      : kind === 'resources' ? this.refreshResources() : this.refreshResourceTemplates();
     refresh.catch((e) => this.log.warn(`re-listing ${kind} failed: ${describe(e)}`));
   }
 
@@ -380,6 +429,42 @@ export class ServerConnection {
     this.listsEmitter.fire();
   }
 
+  async refreshResourceTemplates(): Promise<void> {
+    const client = this.client;
+    if (!client?.getServerCapabilities()?.resources) { this._resourceTemplates = []; return; }
+    const { resourceTemplates } = await client.listResourceTemplates(undefined, { cacheMode: 'refresh' });
+    if (this.client !== client) return;
+    this._resourceTemplates = resourceTemplates;
+    this.listsEmitter.fire();
+  }
+
+  private onServerLog(params: { level: string; logger?: string; data?: unknown }): void {
+    const level = isMcpLogLevel(params.level) ? params.level : 'info';
+    const text = formatServerLog({ level, logger: params.logger, data: params.data });
+    this.log[hostLevelOf(level)](text);
+    this.serverLogEmitter.fire({ level, logger: typeof params.logger === 'string' ? params.logger : undefined, text });
+  }
+
+  /**
+   * The least severe server log level wanted. 2025-11-25: `logging/setLevel` (when the server declares logging);
+   * 2026-07-28: carried in every later request's `_meta`. Kept for restarts.
+   */
+  async setServerLogLevel(level: McpLogLevel): Promise<void> {
+    this.serverLogLevel = level;
+    const client = this.client;
+    if (!client) return;
+    client.logLevel = level;
+    await this.sendLogLevel(client);
+  }
+
+  private async sendLogLevel(client: HostClient): Promise<void> {
+    const level = this.serverLogLevel;
+    if (!level || client.getProtocolEra() === 'modern' || !client.getServerCapabilities()?.logging) return;
+    await client.setLoggingLevel(level).then(
+      () => this.log.info(`asked the server for log messages from ${level} up`),
+      (e) => this.log.warn(`logging/setLevel ${level}: ${describe(e)}`));
+  }
+
   private createTransport(kind: 'stdio' | 'http' | 'sse'): Transport {
     const server = this.server;
     let transport: Transport;
@@ -399,6 +484,7 @@ export class ServerConnection {
   }
 
   private async connectOnce(kind: 'stdio' | 'http' | 'sse', prior: PriorDiscovery | undefined): Promise<void> {
+    if (this.shutDown) throw new ServerStartError('the host is shutting down');
     const client = this.createClient();
     const transport = this.createTransport(kind);
     this.client = client;
@@ -479,11 +565,13 @@ export class ServerConnection {
       await Promise.all([
         // A server that answers tools/list with an error is up, but offers no tools: reported, not fatal.
         toolsListed ? undefined : this.refreshTools().catch((e) => {
-          if (!(e instanceof ProtocolError)) throw e;
+          if (!(e instanceof ProtocolError) && !(e instanceof SdkError && e.code === SdkErrorCode.ListPaginationExceeded)) throw e;
           this.log.error(`tools/list failed: ${describe(e)}; running with no tools`);
         }),
         this.refreshPrompts().catch((e) => this.log.warn(`prompts/list failed: ${describe(e)}`)),
         this.refreshResources().catch((e) => this.log.warn(`resources/list failed: ${describe(e)}`)),
+        this.refreshResourceTemplates().catch((e) => this.log.warn(`resources/templates/list failed: ${describe(e)}`)),
+        this.sendLogLevel(client),
       ]);
       this.setState({ kind: 'running', era, protocolVersion: client.getNegotiatedProtocolVersion() });
     } catch (e) {
@@ -561,6 +649,7 @@ export class ServerConnection {
     this._tools = [];
     this._prompts = [];
     this._resources = [];
+    this._resourceTemplates = [];
     this.elicitations.clear();
     this.setState({ kind: 'stopped' });
     this.log.info('stopped');
@@ -635,10 +724,10 @@ export class ServerConnection {
     // The SDK validates against the definition it is given; one without an outputSchema means "do not".
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
-      return await this.withSignIn(() => client.callTool({ name, arguments: args }, {
+      return restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args }, {
         signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
-      })) as CallToolResult;
+      })) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
@@ -649,10 +738,10 @@ export class ServerConnection {
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
     try {
-      return await this.withSignIn(() => client.readResource({ uri }, {
+      return restoreDraftShapes(await this.withSignIn(() => client.readResource({ uri }, {
         signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
-      }));
+      })));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
     }
@@ -669,13 +758,44 @@ export class ServerConnection {
     }
   }
 
+  /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
+  async request<T>(method: string, params: Record<string, unknown>, schema: ZodType<T>, opts: CallOptions = {}): Promise<T> {
+    const client = this.requireClient();
+    try {
+      return await client.request({ method, params }, schema, {
+        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      }) as T;
+    } catch (e) {
+      throw this.requestError(e, method, opts.signal, undefined);
+    }
+  }
+
+  /** The MCP server's URL, or undefined for a stdio server (a process on this machine). */
+  get serverUrl(): string | undefined {
+    return this.server.transport === 'stdio' ? undefined : this.server.url;
+  }
+
+  private _files?: FileTransfers;
+  /** SEP-2631 out-of-band upload and download for this server (enabled when the `files` capability is declared). */
+  get files(): FileTransfers {
+    this._files ??= new FileTransfers(this, this.options.capabilities?.files === true);
+    return this._files;
+  }
+
   /** Stops the server and drops every listener. */
   async dispose(): Promise<void> {
     await this.stop();
     this.stateEmitter.dispose();
     this.listsEmitter.dispose();
     this.elicitationCompleteEmitter.dispose();
+    this.serverLogEmitter.dispose();
   }
 }
 
 export type { Disposable };
+// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
+// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
+export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
+
+/** A server's log message (`notifications/message`), as written to the connection's log. */
+export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: string }

@@ -12,6 +12,28 @@ export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export interface ExitInfo { code: number | null; signal: string | null }
 
+/** The grace between the steps of a stop (stdin end, SIGTERM, SIGKILL) when the host is going away. */
+export const SHUTDOWN_GRACE_MS = 1000;
+
+/** Every stdio server process of this host that has not exited yet. */
+const liveTransports = new Set<StdioProcessTransport>();
+
+/**
+ * Stops every stdio server of this process at once, each with `graceMs` between the steps (servers already
+ * stopping are hurried); resolves once all have exited. For a process that is about to end.
+ */
+export async function stopAllStdioServers(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+  await Promise.all([...liveTransports].map((t) => { t.hurry(graceMs); return t.close(); }));
+}
+
+/**
+ * SIGKILLs the process group of every stdio server still alive, synchronously: the last resort of a process
+ * that is exiting now (`process.on('exit')`), since the groups are detached and would outlive it.
+ */
+export function killRemainingStdioServers(): void {
+  for (const t of liveTransports) t.killNow();
+}
+
 /** Finds `command` on PATH the way a shell would (with PATHEXT on Windows); undefined when it is not there. */
 export function findExecutable(command: string, env: Record<string, string>, cwd: string | undefined,
   platform: NodeJS.Platform = process.platform): string | undefined {
@@ -94,8 +116,11 @@ export class StdioProcessTransport implements Transport {
   /** Why the host closed the connection on its own, when it did (a message over the size limit). */
   closeReason?: string;
 
+  /** Lowered while a wait is under way by `hurry`. */
+  private shortenWait?: (ms: number) => void;
+
   constructor(private readonly server: ResolvedStdioServer, private readonly log: Logger,
-    private readonly graceMs = 5000) {}
+    private graceMs = 5000) {}
 
   get pid(): number | null { return this.child?.pid ?? null; }
   get stderr(): Readable | null { return this.child?.stderr ?? null; }
@@ -117,11 +142,13 @@ export class StdioProcessTransport implements Transport {
       detached: process.platform !== 'win32',
     });
     this.child = child;
+    liveTransports.add(this);
 
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (e: NodeJS.ErrnoException) => {
         this.child = undefined;
+        liveTransports.delete(this);
         reject(e.code === 'ENOENT'
           ? new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`)
           : e.code === 'EACCES'
@@ -133,6 +160,7 @@ export class StdioProcessTransport implements Transport {
     child.on('error', (e) => this.onerror?.(e));
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
+        liveTransports.delete(this);
         this.exit = { code, signal };
         this.exitedOnRequest = this.closing;
         resolve(this.exit);
@@ -208,13 +236,12 @@ export class StdioProcessTransport implements Transport {
     if (!child || this.closing) { await this.exited; return; }
     this.closing = true;
     const exited = this.exited!;
-    const waitFor = (ms: number) => Promise.race([exited.then(() => true),
-      new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    // Logging may fail here (a closed output channel); the Logger swallows that, so the stop goes on.
     try { child.stdin?.end(); } catch { /* already closed */ }
-    if (!(await waitFor(this.graceMs))) {
+    if (!(await this.waitForExit(exited))) {
       this.log.info(`server did not exit after stdin closed; sending SIGTERM`);
       this.kill(child, 'SIGTERM');
-      if (!(await waitFor(this.graceMs))) {
+      if (!(await this.waitForExit(exited))) {
         this.log.warn(`server did not exit after SIGTERM; sending SIGKILL`);
         this.kill(child, 'SIGKILL');
         await exited;
@@ -222,6 +249,32 @@ export class StdioProcessTransport implements Transport {
     }
     // The group may hold grandchildren that outlive the server (an npx wrapper's child).
     this.kill(child, 'SIGTERM');
+  }
+
+  /** Shortens the grace of this stop (and of one under way) to at most `graceMs`: the host is going away. */
+  hurry(graceMs: number): void {
+    this.graceMs = Math.min(this.graceMs, graceMs);
+    this.shortenWait?.(this.graceMs);
+  }
+
+  /** SIGKILL to the process group, now (see killRemainingStdioServers). */
+  killNow(): void {
+    if (this.child) this.kill(this.child, 'SIGKILL');
+  }
+
+  /** true once the process exited, false after the grace (which `hurry` may shorten meanwhile). */
+  private waitForExit(exited: Promise<ExitInfo>): Promise<boolean> {
+    return new Promise((resolve) => {
+      let end = Date.now() + this.graceMs;
+      let timer = setTimeout(() => resolve(false), this.graceMs);
+      this.shortenWait = (ms) => {
+        if (Date.now() + ms >= end) return;
+        clearTimeout(timer);
+        end = Date.now() + ms;
+        timer = setTimeout(() => resolve(false), ms);
+      };
+      void exited.then(() => { clearTimeout(timer); resolve(true); });
+    }).finally(() => { this.shortenWait = undefined; }) as Promise<boolean>;
   }
 
   /** Signals the server's whole process tree (an `npx` wrapper and the server it started). */

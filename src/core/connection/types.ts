@@ -1,7 +1,9 @@
 import type { Implementation, ProtocolEra, Root } from '@modelcontextprotocol/client';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { FileUploader } from '../files/transfer/encode';
 import type { Logger } from '../log';
 import type { EraCache } from './eraCache';
+import type { McpLogLevel } from './serverLog';
 
 export type { ProtocolEra };
 
@@ -50,6 +52,8 @@ export interface ElicitationContext {
   serverOrigin?: string;
   /** Binary mode over HTTP: the configured `Authorization` header, to send only to `serverOrigin`. */
   authHeader?: string;
+  /** SEP-2631: uploads files out of band for x-mcp-file fields (present when the `files` capability is declared). */
+  uploader?: FileUploader;
 }
 
 export type ElicitationHandler = (params: ElicitRequestParamsLoose, ctx: ElicitationContext) => Promise<ElicitResultLoose>;
@@ -73,9 +77,15 @@ export interface ConnectionOptions {
   capabilities?: {
     /** Declare the SEP-2356 `fileInputs: {}` capability (a compatibility toggle; off by default). */
     fileInputs?: boolean;
+    /** Declare the MCP Apps extension (`extensions["io.modelcontextprotocol/ui"]`): the host renders app interfaces. */
+    apps?: boolean;
     /** Declare SEP-1306 `elicitation.binary` and route `mode: "binary"` requests to `elicitation`. */
     binaryElicitation?: BinaryElicitationOptions | false;
+    /** Declare SEP-2631 `files: {upload, download, transports: ["https"]}` and allow out-of-band transfer. */
+    files?: boolean;
   };
+  /** The least severe server log message wanted (`logging/setLevel`, or `_meta` in 2026-07-28); unset: the server decides. */
+  serverLogLevel?: McpLogLevel;
   /** 2026-07-28 multi-round-trip requests: how many input rounds one call may take (default 10). */
   inputRequired?: { maxRounds?: number };
   /** Default per-call timeout (default 60 s); time spent in elicitation handlers is not counted, progress restarts it. */

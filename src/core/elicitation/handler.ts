@@ -6,14 +6,15 @@ import type {
   ElicitationContext, ElicitationHandler, ElicitRequestParamsLoose, ElicitResultLoose, UploadEndpoint,
 } from '../connection/types';
 import { InputRefusedError } from '../errors';
-import { checkFile, checkTotalSize, readCheckedFile, type CheckedFile } from '../files/check';
+import { checkFile, checkTotalSize, type CheckedFile } from '../files/check';
+import { encodeCheckedFile } from '../files/transfer/encode';
 import { formatBytes, inlineLimitsFor, type InlineLimits } from '../files/limits';
 import { findElicitationFileFields, type FileSlot } from '../files/slots';
 import { buildForm } from '../forms/build';
 import type { FieldErrors, FileField, FormModel, FormValues } from '../forms/model';
 import { defaultValues, toPayload, validateForm } from '../forms/values';
 import type { ElicitationHandlerOptions, ElicitationUi, FormAnswer } from './types';
-import { refuseInsecureUrl } from '../results/save';
+import { destinationPolicyFor, refuseInsecureUrl } from '../net/destination';
 import { uploadMultipart } from './upload';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -149,7 +150,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
         const key = field.path[0]!;
         if (field.transfer === 'inline') {
           const uris: string[] = [];
-          for (const f of files) uris.push(await readCheckedFile(f, slot, inline));
+          for (const f of files) uris.push(await encodeCheckedFile(f, slot, inline, { ...(ctx.uploader ? { uploader: ctx.uploader } : {}), server: ctx.server, signal: ctx.signal }));
           content[key] = field.multiple ? uris : uris[0];
           continue;
         }
@@ -210,7 +211,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     };
     try {
       await uploadMultipart({
-        url: url.href, method: method as 'POST' | 'PUT', files, signal: ctx.signal,
+        url: url.href, method: method as 'POST' | 'PUT', files, signal: ctx.signal, policy: await destinationPolicyFor(ctx.serverOrigin),
         ...(sameOrigin && ctx.authHeader ? { authorization: ctx.authHeader } : {}),
         onBytes: (sent) => report(sent),
       });

@@ -9,6 +9,7 @@ import { describeAccept, matchesAccept } from './accept';
 import { encodeDataUri } from './dataUri';
 import { formatBytes, type InlineLimits } from './limits';
 import type { FileSlot } from './slots';
+import { mayUpload, planTransfer } from './transfer/mode';
 import { mimeTable, signatureTable } from './typeTables';
 
 /** A file that passed its checks: identity and types, never its bytes. Plain JSON. */
@@ -18,8 +19,10 @@ export interface CheckedFile {
   size: number;
   /** The slot's label: the argument (or elicitation field) the file was checked for. */
   argument: string;
-  /** Its bytes travel inside the message (false for a FileInput object that only takes a path). */
+  /** Its bytes travel inside the message (false for a FileInput object that only takes a path, and for a file uploaded out of band). */
   inline: boolean;
+  /** SEP-2631: the file goes by out-of-band upload and its file URI is sent (decided at check time from slot and size). */
+  upload?: boolean;
   /** The type that will be sent: the content's type when known (the extension's when it refines a container such as zip), else the extension's, else octet-stream. */
   mediaType: string;
   /** From the file name. */
@@ -100,9 +103,9 @@ export function sendsInline(slot: FileSlot): boolean {
 
 /** The most bytes a file may have for this slot, and the reason, in words. */
 export function effectiveLimit(slot: FileSlot, limits: InlineLimits): { bytes: number; because: string } {
-  if (!sendsInline(slot)) {
+  if (!sendsInline(slot) || mayUpload(slot, limits)) {
     return slot.maxSize === undefined
-      ? { bytes: Number.POSITIVE_INFINITY, because: 'a file passed by path has no inline limit' }
+      ? { bytes: Number.POSITIVE_INFINITY, because: sendsInline(slot) ? 'an uploaded file has no inline limit' : 'a file passed by path has no inline limit' }
       : { bytes: slot.maxSize, because: `this tool accepts at most ${describeSize(slot.maxSize)}` };
   }
   if (slot.maxSize !== undefined && slot.maxSize <= limits.ceilingBytes) {
@@ -182,6 +185,8 @@ export async function checkFile(path: string, slot: FileSlot, limits: InlineLimi
     return refusal(slot, name, code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(e)})`);
   }
   if (!stats.isFile()) return refusal(slot, name, `is not a regular file${stats.isDirectory() ? ' (it is a folder)' : ''}`);
+  const plan = planTransfer(slot, stats.size, limits);
+  if ('refused' in plan) return refusal(slot, name, `cannot be sent: ${plan.refused}`);
   const limit = effectiveLimit(slot, limits);
   if (stats.size > limit.bytes) return refusal(slot, name, `is ${describeSize(stats.size)}; ${limit.because}`);
 
@@ -197,13 +202,15 @@ export async function checkFile(path: string, slot: FileSlot, limits: InlineLimi
   if (!matchesAccept(slot.accept, { mediaType: verdict.mediaType, fileName: name })) {
     return refusal(slot, name, `is ${verdict.mediaType}; this tool accepts ${describeAccept(slot.accept)}`);
   }
-  const inline = sendsInline(slot);
+  const upload = plan.mode === 'upload';
+  const inline = sendsInline(slot) && !upload;
   if (inline && slot.maxSize === undefined && stats.size > limits.warnAboveBytes) {
     warnings.push(`${slot.label}: ${name} is ${formatBytes(stats.size)}; the tool declares no size limit, so the server may refuse it`);
   }
   const file: CheckedFile = {
     path, name, size: stats.size, argument: slot.label, inline, mediaType: verdict.mediaType, mtimeMs: stats.mtimeMs, headerSha256: sha256(header),
   };
+  if (upload) file.upload = true;
   if (verdict.extensionType) file.extensionType = verdict.extensionType;
   if (verdict.contentType) file.contentType = verdict.contentType;
   return { ok: true, file, warnings };

@@ -4,7 +4,7 @@ export { parseDataUri, dataUriBytes, encodeDataUri, encodeLegacyName, type Parse
 export { checkDataUriValue, describeDataUri, type DataUriValueCheck } from './validateValue';
 export { matchesAccept, describeAccept, type AcceptSubject } from './accept';
 export {
-  inlineLimitsFor, formatBytes, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
+  inlineLimitsFor, formatBytes, DEFAULT_INLINE_UP_TO_BYTES, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
   type InlineLimits, type InlineLimitOverrides, type FileTransport,
 } from './limits';
 export {
@@ -19,3 +19,10 @@ export {
   fileInputValue, findFileOutputs, fileOutputAt, setAtPath, getAtPath,
   type FileInputOptions, type FileOutput, type FileOutputSource,
 } from './fileObjects';
+export { encodeCheckedFile, type EncodeOptions, type FileUploader } from './transfer/encode';
+export { planTransfer, mayUpload, usableModes, inlineThreshold, type TransferPlan } from './transfer/mode';
+export { asFileValue, fileOfBlock, fileOfResourceContents, findFileValues } from './transfer/outputs';
+export {
+  AUTHORIZE_DOWNLOAD, AUTHORIZE_UPLOAD, FILES_CAPABILITY, SEP_2631_REVISION,
+  type FileValue, type FileDigest, type TransferDescriptor, type AuthorizedFile, type AuthorizedUpload, type TransferMode,
+} from './transfer/protocol';

@@ -10,13 +10,23 @@ export interface InlineLimits {
   ceilingReason: string;
   /** With no maxSize declared, files above this size get a warning. */
   warnAboveBytes: number;
+  /**
+   * Present when the host uploads files out of band (SEP-2631): files above `inlineUpToBytes` (or above the
+   * ceiling) go by upload where the slot allows it.
+   */
+  upload?: { inlineUpToBytes: number };
 }
 
 export interface InlineLimitOverrides {
   stdioMaxBytes?: number;
   httpMaxBytes?: number;
   warnAboveBytes?: number;
+  /** SEP-2631 upload: false turns it off; a number is the largest file still sent inline where the host chooses. */
+  transfer?: false | { inlineUpToBytes?: number };
 }
+
+/** Where the host may choose, files up to this size are sent inline and larger ones uploaded. */
+export const DEFAULT_INLINE_UP_TO_BYTES = 4 * 1024 * 1024;
 
 const MiB = 1024 * 1024;
 
@@ -40,18 +50,21 @@ function positive(value: number | undefined, fallback: number): number {
 
 export function inlineLimitsFor(transport: FileTransport, overrides: InlineLimitOverrides = {}): InlineLimits {
   const warnAboveBytes = positive(overrides.warnAboveBytes, DEFAULT_WARN_ABOVE_BYTES);
+  const upload = overrides.transfer === undefined || overrides.transfer === false
+    ? undefined
+    : { upload: { inlineUpToBytes: positive(overrides.transfer.inlineUpToBytes, DEFAULT_INLINE_UP_TO_BYTES) } };
   if (transport === 'stdio') {
     const ceilingBytes = positive(overrides.stdioMaxBytes, DEFAULT_STDIO_MAX_BYTES);
     const reason = overrides.stdioMaxBytes
       ? 'the configured stdio limit'
       : "the MCP SDK's stdio transport drops messages over 10 MiB";
-    return { transport, ceilingBytes, ceilingReason: reason, warnAboveBytes };
+    return { transport, ceilingBytes, ceilingReason: reason, warnAboveBytes, ...upload };
   }
   const ceilingBytes = positive(overrides.httpMaxBytes, DEFAULT_HTTP_MAX_BYTES);
   const reason = overrides.httpMaxBytes
     ? 'the configured HTTP limit'
     : 'HTTP servers built on the MCP SDK refuse request bodies over 4 MiB';
-  return { transport, ceilingBytes, ceilingReason: reason, warnAboveBytes };
+  return { transport, ceilingBytes, ceilingReason: reason, warnAboveBytes, ...upload };
 }
 
 /** "70 bytes", "64 KiB", "7 MiB", "1.5 MiB". */

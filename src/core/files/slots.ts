@@ -7,6 +7,7 @@
 // A malformed or misplaced keyword is ignored with a warning naming the property.
 
 import type { Logger } from '../log';
+import { readTransferModes, type TransferMode } from './transfer/protocol';
 
 export type FileSlotOrigin =
   | 'x-mcp-file'
@@ -33,6 +34,8 @@ export interface FileSlot {
   accept?: string[];
   /** Decoded bytes per file. */
   maxSize?: number;
+  /** SEP-2631 (draft): how the file may travel; absent = the host chooses. */
+  transferModes?: TransferMode[];
   origin: FileSlotOrigin;
   /** For FileInput objects: the sources the schema offers. */
   objectModes?: FileInputMode[];
@@ -79,6 +82,7 @@ function quote(path: string[]): string {
 interface Descriptor {
   accept?: string[];
   maxSize?: number;
+  transferModes?: TransferMode[];
 }
 
 /** Validates a `{accept?, maxSize?}` descriptor; returns the problem as text when it is malformed. */
@@ -97,10 +101,9 @@ function readDescriptor(value: unknown): Descriptor | string {
     }
     out.maxSize = value.maxSize;
   }
-  // SEP-2631 (draft): `transferModes: ["upload"]` requires files/authorizeUpload, which this host does not do.
-  if (Array.isArray(value.transferModes) && !value.transferModes.includes('inline')) {
-    return `asks only for ${value.transferModes.map(String).join('/')} transfer (SEP-2631), which this host does not support; only inline data: URIs are sent`;
-  }
+  const modes = readTransferModes(value.transferModes);
+  if (typeof modes === 'string') return modes;
+  if (modes) out.transferModes = modes;
   return out;
 }
 

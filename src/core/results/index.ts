@@ -1,3 +1,3 @@
 export * from './model';
 export { toResultView, promptResultView, resourceContentsView, resolveSave, RESULT_LIMITS, type ResultLike, type ToolLike, type SaveSource } from './view';
-export { planSave, writeNewFile, pathInsideWorkspace, downloadToFile, safeFileName, isLoopbackHost, refuseInsecureUrl, type DownloadOptions } from './save';
+export { planSave, writeNewFile, pathInsideWorkspace, downloadToFile, safeFileName, type DownloadOptions } from './save';

@@ -30,6 +30,8 @@ export type ResultItem =
   | (ItemBase & { kind: 'resourceText'; uri: string; mimeType?: string; text: string; truncated?: { totalChars: number } })
   | (ItemBase & { kind: 'resourceBlob'; uri: string; mimeType?: string; size: number; data?: string; tooLargeToPreview?: boolean })
   | (ItemBase & { kind: 'fileOutput'; name: string; mimeType?: string; size?: number })
+  /** A SEP-2631 file output (content block, FileValue in structured content, or file-backed resource): downloaded only on Save. */
+  | (ItemBase & { kind: 'file'; name: string; uri: string; mimeType?: string; size?: number; digest: boolean })
   | (ItemBase & { kind: 'unknown'; type: string; json: string });
 
 /** Something the user can save into the workspace (or open, or download after consent). */
@@ -40,10 +42,16 @@ export interface SaveItem {
   name: string;
   mimeType?: string;
   size?: number;
-  /** `inline`: bytes in the result; `path`: a file the server names; `url`: a presigned URL to download. */
-  source: 'inline' | 'path' | 'url';
+  /**
+   * `inline`: bytes in the result; `path`: a file the server names; `url`: a presigned URL to download;
+   * `file`: a SEP-2631 file URI, downloaded through files/authorizeDownload and verified.
+   */
+  source: 'inline' | 'path' | 'url' | 'file';
   path?: string;
   url?: string;
+  /** For `file`: the file URI, and the sha-256 the server stated (checked after the download). */
+  fileUri?: string;
+  digest?: { algorithm: string; value: string };
 }
 
 export type StructuredStatus =

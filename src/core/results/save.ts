@@ -6,6 +6,7 @@ import { access, open, realpath, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { refuseInsecureUrl } from '../net/destination';
 import type { SaveItem } from './model';
 
 /** A file name that is safe on every platform: no directories, no control or reserved characters. */
@@ -70,18 +71,6 @@ export interface DownloadOptions {
   consent: boolean;
   maxBytes: number;
   signal?: AbortSignal;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
-
-/** HTTPS, or plain HTTP to this machine only. Returns the reason a URL is refused, or undefined. */
-export function refuseInsecureUrl(url: URL): string | undefined {
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
-  return `${url.protocol}//${url.host} is not HTTPS; only HTTPS (or this machine over HTTP) is allowed`;
 }
 
 /**

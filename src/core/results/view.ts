@@ -3,6 +3,8 @@
 import { decodedSize } from '../files/redact';
 import { fileOutputAt, findFileOutputs, type FileOutput } from '../files/fileObjects';
 import { pointer } from '../forms/build';
+import { fileOfBlock, fileOfResourceContents, findFileValues } from '../files/transfer/outputs';
+import type { FileValue } from '../files/transfer/protocol';
 import { ajvMessages, compileSchema } from '../forms/validate';
 import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from './model';
 
@@ -107,9 +109,28 @@ function blockView(block: unknown, index: number): ResultItem {
         : undefined;
       return withAnn({ kind: 'resourceText', uri, ...(mimeType ? { mimeType } : {}), ...capped, ...(save ? { save } : {}) });
     }
+    case 'file': {
+      const file = fileOfBlock(block);
+      if (file) return withAnn(fileItem(file, ref, index));
+      return withAnn({ kind: 'unknown', type: 'file', json: capText(JSON.stringify(block)).text });
+    }
     default:
       return withAnn({ kind: 'unknown', type: String(block.type).slice(0, 100), json: capText(JSON.stringify(block)).text });
   }
+}
+
+/** A SEP-2631 file output as an item: shown by name, type and size, downloaded (and verified) only on Save. */
+function fileItem(file: FileValue, ref: string, index: number): ResultItem {
+  const name = file.name ?? nameFromUri(file.uri) ?? `file-${index + 1}${extensionFor(file.mimeType)}`;
+  const save: SaveItem = {
+    ref, name, source: 'file', fileUri: file.uri,
+    ...(file.mimeType ? { mimeType: file.mimeType } : {}), ...(file.size !== undefined ? { size: file.size } : {}),
+    ...(file.digest ? { digest: file.digest } : {}),
+  };
+  return {
+    kind: 'file', name: capText(name).text.slice(0, 300), uri: file.uri.slice(0, 2000), digest: file.digest !== undefined,
+    ...(file.mimeType ? { mimeType: file.mimeType.slice(0, 200) } : {}), ...(file.size !== undefined ? { size: file.size } : {}), save,
+  };
 }
 
 function saveForFileOutput(out: FileOutput): SaveItem {
@@ -158,6 +179,7 @@ export function toResultView(result: ResultLike, tool?: ToolLike): ResultView {
   for (const save of findFileOutputs(result?.structuredContent, tool?.outputSchema).slice(0, 1000).map(saveForFileOutput)) {
     items.push({ kind: 'fileOutput', name: save.name, ...(save.mimeType ? { mimeType: save.mimeType } : {}), ...(save.size !== undefined ? { size: save.size } : {}), save });
   }
+  findFileValues(result?.structuredContent).forEach(({ path, file }, i) => items.push(fileItem(file, `structured${pointer(path)}`, items.length + i)));
   for (const item of items) {
     if ('truncated' in item && item.truncated && item.kind === 'text') warnings.push(`A text of ${item.truncated.totalChars} characters is shown in part.`);
     if ('tooLargeToPreview' in item && item.tooLargeToPreview) warnings.push(`A ${item.kind} of ${item.size} bytes is too large to preview; save it to view it.`);
@@ -191,17 +213,29 @@ export function promptResultView(answer: { messages?: unknown }): { result: Resu
 /** Items for the contents of a `resources/read` answer (a resource link read on demand). */
 export function resourceContentsView(read: { contents?: unknown[] }): ResultItem[] {
   const contents = Array.isArray(read?.contents) ? read.contents.slice(0, RESULT_LIMITS.blocks) : [];
-  return contents.map((resource, i) => blockView({ type: 'resource', resource }, i));
+  return contents.map((resource, i) => {
+    const file = fileOfResourceContents(resource);
+    return file ? fileItem(file, `contents/${i}`, i) : blockView({ type: 'resource', resource }, i);
+  });
 }
 
 export type SaveSource =
   | { kind: 'bytes'; bytes: Buffer }
   | { kind: 'path'; path: string }
-  | { kind: 'url'; url: string };
+  | { kind: 'url'; url: string }
+  | { kind: 'file'; file: FileValue };
 
 /** What a save item stands for, read from the original result (the view keeps no full bytes). */
 export function resolveSave(result: ResultLike, save: SaveItem): SaveSource {
   const [root, ...rest] = save.ref.split('/');
+  if (save.source === 'file' && save.fileUri) {
+    // The item names the file; the result is the authority for its size and digest.
+    const file: FileValue = { uri: save.fileUri, name: save.name };
+    if (save.mimeType) file.mimeType = save.mimeType;
+    if (save.size !== undefined) file.size = save.size;
+    if (save.digest) file.digest = save.digest;
+    return { kind: 'file', file };
+  }
   if (root === 'content') {
     const block = result.content?.[Number(rest[0])];
     if (isObject(block)) {

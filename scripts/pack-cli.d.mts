@@ -1,0 +1,1 @@
+export function packCli(outDir?: string): string;

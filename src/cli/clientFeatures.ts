@@ -1,0 +1,23 @@
+// The client features the CLI declares beyond tools: the current directory as its one root, and the
+// server's log messages printed to stderr at the level asked with --log-level.
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isMcpLogLevel, MCP_LOG_LEVELS, type ConnectionOptions, type McpLogLevel, type ServerConnection } from '../core/connection';
+import { terminalText } from './terminal';
+
+/** --log-level's value, checked: one of the MCP levels. */
+export function parseLogLevel(value: string): McpLogLevel | string {
+  return isMcpLogLevel(value) ? value : `--log-level must be one of ${MCP_LOG_LEVELS.join(', ')} (got "${value}")`;
+}
+
+/** Connection options for the CLI's client features. */
+export function cliFeatureOptions(cwd: string, logLevel: McpLogLevel | undefined): Partial<ConnectionOptions> {
+  const root = { uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd };
+  return { roots: () => [root], serverLogLevel: logLevel };
+}
+
+/** With --log-level, each message of the server is printed to stderr as `[level] [server:logger] text`. */
+export function printServerLog(connection: ServerConnection, logLevel: McpLogLevel | undefined, stderr: NodeJS.WritableStream): void {
+  if (!logLevel) return;
+  connection.onDidLog((m) => stderr.write(`[${m.level}] ${terminalText(m.text)}\n`));
+}

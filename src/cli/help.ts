@@ -1,0 +1,75 @@
+// `mcp-host --help`, `mcp-host <command> --help` (or `mcp-host help <command>`) and `mcp-host --version`.
+// A command's help is its own lines of the usage, then what its options mean, then TARGET and the exit codes,
+// so a command added to the usage has help at once.
+import { version } from '../../package.json';
+import { AUTH_OPTIONS_HELP } from './auth';
+
+/** The version of the package this CLI was built from (esbuild keeps only this field of package.json). */
+export const VERSION: string = version;
+
+export const EXIT_CODES_HELP = `exit codes:
+  0    ok
+  1    usage error, or an input refused locally (a file, value or answers-file key; nothing of it is sent)
+  4    the server could not start, be reached, or died; or the call timed out
+  5    the tool reported an error, its structured content broke (or lacked) its output schema, a URL it
+       required was declined, or the server answered with an error
+  130  interrupted (Ctrl-C)`;
+
+const TARGET_HELP = `TARGET, the server to talk to (one of):
+  --server NAME [--config FILE]   a server of an mcp.json (default: .vscode/mcp.json here); \${input:ID}
+                                  values come from MCP_INPUT_<ID>, or a prompt on a terminal
+  --url URL                       a Streamable HTTP server (a URL ending in /sse: legacy HTTP+SSE)
+  -- COMMAND [ARGS...]            a stdio server started with this command (always last)`;
+
+const DETAILS: Record<string, string> = {
+  servers: `Lists the servers of an mcp.json: name, transport, and the command or URL.
+  --config FILE   the mcp.json to read (default: .vscode/mcp.json in the current directory)`,
+  tools: `Lists the tools of a server, one short line each: name, title, description, file inputs.
+  --json          print the tools as the server listed them`,
+  call: `Calls a tool and prints the text of its result.
+  --args JSON            the tool's arguments, a JSON object
+  --file ARG=PATH        read a local file into the file argument ARG (repeat for more)
+  --elicit decline|cancel|@answers.json
+                         answer the server's questions so, or from a file:
+                         {"action":"accept","content":{...},"files":{"field":"path"},"allowUploadOrigins":[...]}
+                         (without it, each question is prompted on a terminal)
+  --url-wait SECONDS     how long to wait for a server to report a required URL visited
+  --no-binary-uploads    do not declare SEP-1306 binary uploads (declared by default)
+  --timeout MS           cancel the call after this long
+  --json                 print the raw result
+  --verbose              print the connection log (file contents redacted) to stderr`,
+  login: `Signs in to an HTTP server now: its stored tokens are forgotten (its client registration is kept), the
+sign-in page opens in the browser ($BROWSER, or its URL is printed) and the redirect comes back to 127.0.0.1.
+Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no-token-store.`,
+  logout: `Forgets what is stored for an HTTP server: its tokens, refresh tokens and client registrations.`,
+  prompt: `Gets a prompt and prints its messages, each under its role.
+  --args JSON     the prompt's arguments, a JSON object of strings
+  --json          print the raw result`,
+};
+
+/** The lines of `usage` that belong to `command` (its first line and the indented lines after it). */
+function usageLines(usage: string, command: string): string | undefined {
+  const lines = usage.split('\n');
+  const start = lines.findIndex((l) => l.trimStart().startsWith(`mcp-host ${command} `) || l.trim() === `mcp-host ${command}`);
+  if (start < 0) return undefined;
+  let end = start + 1;
+  while (end < lines.length && /^\s{4,}\S/.test(lines[end]) && !lines[end].trimStart().startsWith('mcp-host ')) end++;
+  return lines.slice(start, end).map((l, i) => (i === 0 ? '' : '    ') + l.trim()).join('\n');
+}
+
+/** The help for `command`, or undefined when `usage` has no such command. */
+export function commandHelp(usage: string, command: string): string | undefined {
+  const synopsis = usageLines(usage, command);
+  if (!synopsis) return undefined;
+  const parts = [`usage:\n  ${synopsis.split('\n').join('\n  ')}`];
+  if (DETAILS[command]) parts.push(DETAILS[command]);
+  if (['tools', 'call', 'prompt', 'resource', 'login'].includes(command)) parts.push(AUTH_OPTIONS_HELP);
+  if (/TARGET/.test(synopsis)) parts.push(TARGET_HELP);
+  parts.push(EXIT_CODES_HELP);
+  return parts.join('\n\n');
+}
+
+/** The whole help: the usage, the exit codes, and where a command's own help is. */
+export function generalHelp(usage: string): string {
+  return `mcp-host ${VERSION}: Model Context Protocol tools from the command line.\n\n${usage}\n\n${EXIT_CODES_HELP}\n\nmcp-host COMMAND --help shows a command's options.`;
+}

@@ -1,0 +1,79 @@
+// SEP-2631 in the CLI: the upload progress line on stderr, the file outputs of a result as lines, and
+// `--save-files DIR` (each file output downloaded, verified, and saved under a free name).
+
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ServerConnection } from '../core/connection';
+import { formatBytes } from '../core/files';
+import { planSave, resolveSave, type ResultLike, type ResultView } from '../core/results';
+import { terminalText } from './terminal';
+
+/** The largest file output `--save-files` downloads. */
+export const SAVE_FILES_MAX_BYTES = 64 * 1024 * 1024 * 1024;
+
+/**
+ * A progress reporter for one upload: "uploading NAME: 12 MiB of 200 MiB (6%), 85 MiB/s" on one stderr line,
+ * rewritten at most four times a second (on a terminal; elsewhere only every 10%), ended with a newline.
+ */
+export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: boolean, name: string, total: number): { onBytes(sent: number): void; done(): void } {
+  const started = Date.now();
+  let last = 0;
+  let lastTenth = -1;
+  let shown = false;
+  const line = (sent: number) => {
+    const seconds = Math.max((Date.now() - started) / 1000, 0.001);
+    const percent = total > 0 ? Math.floor((sent / total) * 100) : 100;
+    return `uploading ${terminalText(name)}: ${formatBytes(sent)} of ${formatBytes(total)} (${percent}%), ${formatBytes(Math.round(sent / seconds))}/s`;
+  };
+  return {
+    onBytes(sent) {
+      const now = Date.now();
+      if (terminal) {
+        if (now - last < 250 && sent < total) return;
+        last = now;
+        stderr.write(`\r${line(sent)}\x1b[K`);
+        shown = true;
+      } else {
+        const tenth = total > 0 ? Math.floor((sent / total) * 10) : 10;
+        if (tenth === lastTenth) return;
+        lastTenth = tenth;
+        stderr.write(`${line(sent)}\n`);
+      }
+    },
+    done() { if (shown) stderr.write('\n'); },
+  };
+}
+
+function fileItems(view: ResultView) {
+  return view.items.filter((i): i is Extract<ResultView['items'][number], { kind: 'file' }> => i.kind === 'file');
+}
+
+/** `[file NAME, SIZE, TYPE, URI]` for each file output (terminal-safe by the caller). */
+export function fileOutputLine(item: { name: string; uri: string; mimeType?: string; size?: number; digest: boolean }): string {
+  const size = item.size !== undefined ? `${formatBytes(item.size)}` : 'size not given';
+  return `[file ${item.name}, ${size}, ${item.mimeType ?? 'type not given'}, ${item.uri}${item.digest ? '' : ', no digest'}]`;
+}
+
+/**
+ * Saves every file output of a result into `dir` (created if needed) under a free name: downloaded through
+ * files/authorizeDownload, verified, then linked into place. Returns the saved paths; throws at the first failure.
+ */
+export async function saveFileOutputs(view: ResultView, result: ResultLike, connection: ServerConnection, dir: string, signal?: AbortSignal): Promise<string[]> {
+  const items = fileItems(view);
+  if (items.length === 0) return [];
+  const folder = resolve(dir);
+  await mkdir(folder, { recursive: true });
+  const saved: string[] = [];
+  for (const item of items) {
+    const source = resolveSave(result, item.save!);
+    if (source.kind !== 'file') continue;
+    const target = await planSave(item.save!, folder);
+    try {
+      await connection.files.saveFile(source.file, target, { maxBytes: SAVE_FILES_MAX_BYTES, ...(signal ? { signal } : {}) });
+    } catch (e) {
+      throw new Error(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+    }
+    saved.push(target);
+  }
+  return saved;
+}

@@ -1,0 +1,3 @@
+export * from './discovery';
+export * from './csp';
+export * from './resource';

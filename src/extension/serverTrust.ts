@@ -1,0 +1,82 @@
+// Whether a server may start: a server from a workspace's .vscode/mcp.json is a command line written by
+// whoever wrote the repository, so it starts only in a trusted workspace (not in Restricted Mode) and only
+// after the user said yes to that exact definition once. The yes is remembered in the workspace's state by a
+// hash of the definition: a changed command asks again. Servers from the user's own configuration never ask.
+
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ServerDefinition } from '../core/config';
+import { readSettings } from './settings';
+
+const TRUSTED_KEY = 'mcpHost.trustedServerDefinitions';
+export const TRUST_AND_START = 'Trust and start';
+
+/** Why a server did not start: the workspace is in Restricted Mode, or the user did not trust it (`declined`). */
+export class ServerNotTrustedError extends Error {
+  constructor(message: string, readonly declined = false) { super(message); }
+}
+
+/** The hash a trust answer is remembered by: everything that decides what runs or where it connects. */
+export function definitionHash(def: ServerDefinition): string {
+  const { name: _name, file: _file, ...what } = def;
+  return createHash('sha256').update(JSON.stringify(what)).digest('hex');
+}
+
+/** The command line (or URL) as written in the configuration, for the user to read before trusting it. */
+export function describeDefinition(def: ServerDefinition): string {
+  if (def.type !== 'stdio') {
+    const headers = Object.keys(def.headers);
+    return `${def.type === 'sse' ? 'Connects (legacy SSE) to' : 'Connects to'} ${def.url}${headers.length ? `\nwith the headers ${headers.join(', ')}` : ''}`;
+  }
+  const quote = (a: string) => (/^[\w@%+=:,./${}-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  const env = Object.keys(def.env);
+  return [
+    `Runs: ${[def.command, ...def.args].map(quote).join(' ')}`,
+    def.cwd ? `in ${def.cwd}` : undefined,
+    env.length ? `with the environment variables ${env.join(', ')}` : undefined,
+    def.envFile ? `and the variables of ${def.envFile}` : undefined,
+  ].filter(Boolean).join('\n');
+}
+
+export class ServerTrust {
+  constructor(private readonly workspaceState: vscode.Memento, private readonly userConfigFile: () => string) {}
+
+  /** A server from the user's own mcp.json (never asked about). */
+  isUserLevel(def: ServerDefinition): boolean {
+    return def.file === this.userConfigFile();
+  }
+
+  /** Whether `def` may start without asking (user-level, trusted before, or trusted by setting). */
+  isTrusted(def: ServerDefinition): boolean {
+    if (this.isUserLevel(def)) return true;
+    if (!vscode.workspace.isTrusted) return false;
+    return readSettings().trustWorkspaceServers || this.trusted().includes(definitionHash(def));
+  }
+
+  /**
+   * Resolves when the server may start; asks the user the first time a workspace definition starts.
+   * Throws ServerNotTrustedError in Restricted Mode or when the user does not trust it.
+   */
+  async ensureTrusted(def: ServerDefinition): Promise<void> {
+    if (this.isTrusted(def)) return;
+    if (!vscode.workspace.isTrusted) {
+      throw new ServerNotTrustedError('servers defined in a workspace do not start in Restricted Mode (trust the workspace first)');
+    }
+    const where = vscode.workspace.asRelativePath(def.file);
+    const choice = await vscode.window.showWarningMessage(
+      `Start the MCP server "${def.name}" defined in ${where}?`,
+      {
+        modal: true,
+        detail: `${describeDefinition(def)}\n\nDefined in ${def.file}. A workspace's configuration comes from whoever wrote it: `
+          + 'start it only if you trust them. You are asked again if this definition changes.',
+      },
+      TRUST_AND_START,
+    );
+    if (choice !== TRUST_AND_START) throw new ServerNotTrustedError('its definition was not trusted', true);
+    await this.workspaceState.update(TRUSTED_KEY, [...new Set([...this.trusted(), definitionHash(def)])]);
+  }
+
+  private trusted(): string[] {
+    return this.workspaceState.get<string[]>(TRUSTED_KEY, []);
+  }
+}
