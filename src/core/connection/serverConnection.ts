@@ -15,7 +15,7 @@ import {
 } from './errors';
 import { Emitter, type Disposable } from './events';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
-import { signInKind } from './signIn';
+import { signInFailure, signInKind } from './signIn';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
@@ -578,6 +578,8 @@ export class ServerConnection {
       const crashed = this.transport instanceof StdioProcessTransport && !this.transport.exitedOnRequest ? this.transport.exit : undefined;
       const reason = this.startFailureReason(e);
       this.log.error(`could not start: ${reason}`);
+      // A refused token is forgotten, so the next start signs in afresh.
+      if (this.refusedAfterSignIn(e)) await Promise.resolve(this.options.oauth?.invalidateCredentials?.('tokens')).catch(() => undefined);
       const client = this.client;
       this.client = undefined;
       this.transport = undefined;
@@ -590,6 +592,13 @@ export class ServerConnection {
     }
   }
 
+  /** The server refused the connection though the host signed in (or holds a token): the token is of no use. */
+  private refusedAfterSignIn(e: unknown): boolean {
+    if (!this.options.oauth || signInKind(e)) return false;
+    const status = httpStatusOf(e);
+    return status === 401 || status === 403 || UnauthorizedError.isInstance(e);
+  }
+
   private startFailureReason(e: unknown): string {
     if (e instanceof ServerStartError) return e.message;
     const t = this.transport;
@@ -599,9 +608,7 @@ export class ServerConnection {
     }
     if (signInKind(e)) return describe(e);
     const status = httpStatusOf(e);
-    if ((status === 401 || status === 403 || UnauthorizedError.isInstance(e)) && this.options.oauth) {
-      return `the server refused the connection (HTTP ${status ?? 401}) even after signing in`;
-    }
+    if (this.refusedAfterSignIn(e)) return `the server refused the connection (HTTP ${status ?? 401}) even after signing in`;
     if (status === 401 || status === 403) return `the server refused the connection (HTTP ${status}): check the credentials in "headers"`;
     const url = (this.server as { url?: string }).url;
     for (let cur = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
@@ -666,7 +673,11 @@ export class ServerConnection {
     if (!oauth || !UnauthorizedError.isInstance(e)) return false;
     const callback = await oauth.pendingSignIn();
     if (!callback || !(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) return false;
-    await transport.finishAuth(callback);
+    try {
+      await transport.finishAuth(callback);
+    } catch (err) {
+      throw signInFailure(err, this.name);
+    }
     this.log.info('signed in; trying again');
     return true;
   }
