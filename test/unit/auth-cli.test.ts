@@ -6,9 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { run, type CliIo } from '../../src/cli/main';
+import { runCli } from '../fixtures/cli';
 import { fixturePath, repoRoot } from '../fixtures/servers';
 
 interface OAuthFixture { url: string; issuer: string; child: ChildProcess; log: string; stop(): Promise<void> }
@@ -44,17 +43,8 @@ function home() {
   return { dir, tokenFile: join(dir, 'mcp-host', 'tokens.json'), browserLog: join(dir, 'browser.log') };
 }
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: { ...process.env, BROWSER: undefined, ...env }, cwd: repoRoot, interactive: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+/** The CLI with no $BROWSER unless the test gives one. */
+const cli = (argv: string[], env: NodeJS.ProcessEnv) => runCli(argv, { BROWSER: undefined, ...env });
 
 const tokensIn = (file: string) => {
   const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;

@@ -7,9 +7,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { run, type CliIo } from '../../src/cli/main';
+import { runCli } from '../fixtures/cli';
 import { LoopbackRedirect } from '../../src/core/auth';
 import { Logger } from '../../src/core/log';
 import { repoRoot } from '../fixtures/servers';
@@ -70,15 +69,6 @@ async function hostile(mode: Mode) {
 
 const browser = `"${process.execPath}" "${join(repoRoot, 'test/conformance/browser.mjs')}"`;
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let err = '';
-  stdout.resume();
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: { ...process.env, ...env }, cwd: repoRoot, interactive: false };
-  return { code: await run(argv, io), err };
-}
 
 const cases: Array<[Mode, RegExp]> = [
   ['no-s256', /does not support PKCE with S256; refusing to sign in/],
@@ -94,7 +84,7 @@ describe('sign-in against a misbehaving authorization server', () => {
       const h = await hostile(mode);
       try {
         const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
-        const r = await cli(['tools', '--sign-in', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
+        const r = await runCli(['tools', '--sign-in', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
         assert.equal(r.code, 4, r.err);
         assert.match(r.err, new RegExp(`cannot start server "${h.origin.replace('http://', '').replace(/\./g, '\\.')}"`));
         assert.match(r.err, message);
