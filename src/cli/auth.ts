@@ -162,6 +162,8 @@ export function cliSignInUi(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
   };
 }
 
+const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
+
 /** The provider for an HTTP server (none for stdio, or when the config sends its own Authorization header). */
 export async function cliOAuthProvider(
   server: ResolvedServer, auth: CliAuthArgs, io: { env: NodeJS.ProcessEnv; cwd: string; stderr: NodeJS.WritableStream; interactive: boolean },
@@ -170,9 +172,12 @@ export async function cliOAuthProvider(
   if (server.transport === 'stdio') return undefined;
   if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
   const interactive = forceInteractive || auth.signIn || io.interactive;
+  // The server entry's pre-registered client (mcp.json `oauth`), unless the command line names one.
+  const flags = await authSettings(auth, io.env, io.cwd);
+  const configured = server.oauth ?? {};
+  const settings = flags.clientId ? flags : { ...flags, ...definedOnly(configured), ...definedOnly({ scope: flags.scope, clientMetadataUrl: flags.clientMetadataUrl }) };
   return new HostOAuthProvider({
-    server: server.name, serverUrl: server.url, store, log,
-    settings: await authSettings(auth, io.env, io.cwd),
+    server: server.name, serverUrl: server.url, store, log, settings,
     ui: interactive ? cliSignInUi(io.env, io.stderr) : undefined,
     clientName: 'MCP Host CLI',
     signInHint: 'run `mcp-host login` with this target on a terminal, or give client credentials (--grant client_credentials)',

@@ -27,7 +27,8 @@ export class SignInService {
     const clientMetadataUrl = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl') || DEFAULT_CLIENT_METADATA_URL;
     return new HostOAuthProvider({
       server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',
-      settings: { clientMetadataUrl },
+      // A pre-registered client from the server's entry (`oauth` in mcp.json).
+      settings: { clientMetadataUrl, ...Object.fromEntries(Object.entries(server.oauth ?? {}).filter(([, v]) => v !== '')) },
     });
   }
 

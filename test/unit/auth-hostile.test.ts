@@ -3,7 +3,7 @@
 // stand-in one of the conformance runs (it follows the authorization server's redirects).
 import { strict as assert } from 'node:assert';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { Logger } from '../../src/core/log';
 import { repoRoot } from '../fixtures/servers';
 
 type Mode = 'no-s256' | 'wrong-state' | 'no-access-token' | 'refuses-tokens' | 'foreign-resource';
-interface Seen { method: string; path: string; authorization?: string; body: string }
+interface Seen { method: string; path: string; query?: string; authorization?: string; body: string }
 
 const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 const body = (req: IncomingMessage) => new Promise<string>((resolve) => { let t = ''; req.on('data', (c) => { t += c; }); req.on('end', () => resolve(t)); });
@@ -27,7 +27,7 @@ async function hostile(mode: Mode) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url!, origin);
     const text = await body(req);
-    seen.push({ method: req.method!, path: url.pathname, authorization: req.headers.authorization, body: text });
+    seen.push({ method: req.method!, path: url.pathname, query: url.search, authorization: req.headers.authorization, body: text });
     const json = (status: number, value: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
     switch (url.pathname) {
       case '/mcp':
@@ -100,6 +100,28 @@ describe('sign-in against a misbehaving authorization server', () => {
         h.close();
       }
     });
+  }
+});
+
+test('a pre-registered client from the server entry in mcp.json is used instead of registering', async () => {
+  const h = await hostile('refuses-tokens');
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-config-'));
+    mkdirSync(join(dir, '.vscode'));
+    writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({
+      inputs: [{ type: 'promptString', id: 'secret', password: true }],
+      servers: { notes: { type: 'http', url: h.url, oauth: { clientId: 'from-config', clientSecret: '${input:secret}' } } },
+    }));
+    const r = await runCli(['tools', '--sign-in', '--verbose', '--server', 'notes'], {
+      XDG_CONFIG_HOME: dir, BROWSER: browser, MCP_INPUT_secret: 'config-secret-value',
+    }, dir);
+    assert.equal(r.code, 4, r.err);
+    assert.ok(!h.seen.some((s) => s.path === '/register'), 'no registration');
+    assert.match(h.seen.find((s) => s.path === '/authorize')!.query!, /client_id=from-config/);
+    assert.match(h.seen.find((s) => s.path === '/token')!.body, /client_id=from-config/);
+    assert.ok(!r.err.includes('config-secret-value'), 'the secret is masked in the log');
+  } finally {
+    h.close();
   }
 });
 

@@ -87,6 +87,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private expectedState?: string;
   private discovery?: OAuthDiscoveryState;
   private pending?: Promise<URLSearchParams>;
+  private pendingAbort?: AbortController;
   /** Client registrations made in this flow, stored once a sign-in with them succeeds. */
   private readonly newClients = new Map<string, StoredOAuthClientInformation>();
   /** Between a redirect to the authorization server and the tokens it leads to. */
@@ -247,13 +248,24 @@ export class HostOAuthProvider implements OAuthClientProvider {
     // The SDK's flow ends here (auth() answers REDIRECT and the request fails at once, so no request or
     // handshake timer runs while the user is in the browser); the connection then awaits pendingSignIn().
     const receiver = this.receiver;
-    const answer = receiver.waitForRedirect(state, this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS);
+    this.pendingAbort?.abort();
+    const abort = new AbortController();
+    this.pendingAbort = abort;
+    const answer = receiver.waitForRedirect(state, this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, abort.signal);
     answer.catch(() => undefined);
     // The redirect's time limit covers the question to the user too.
     const pending = Promise.all([ui.openAuthorization({ server, authorizationUrl, authorizationHost: host }), answer]).then(([, q]) => q);
     pending.catch(() => undefined);
     this.pending = pending;
     this.awaitingCallback = true;
+  }
+
+  /** Gives up a browser sign-in nobody will wait for (the connection failed or stopped). */
+  cancelPendingSignIn(): void {
+    this.pendingAbort?.abort();
+    this.pendingAbort = undefined;
+    this.pending = undefined;
+    this.awaitingCallback = false;
   }
 
   /**

@@ -578,6 +578,7 @@ export class ServerConnection {
       const crashed = this.transport instanceof StdioProcessTransport && !this.transport.exitedOnRequest ? this.transport.exit : undefined;
       const reason = this.startFailureReason(e);
       this.log.error(`could not start: ${reason}`);
+      this.options.oauth?.cancelPendingSignIn?.();
       // A refused token is forgotten, so the next start signs in afresh.
       if (this.refusedAfterSignIn(e)) await Promise.resolve(this.options.oauth?.invalidateCredentials?.('tokens')).catch(() => undefined);
       const client = this.client;
@@ -689,6 +690,7 @@ export class ServerConnection {
         return await work();
       } catch (e) {
         if (signIns < MAX_SIGN_INS && await this.completeSignIn(e)) continue;
+        this.options.oauth?.cancelPendingSignIn?.();
         throw e;
       }
     }

@@ -102,6 +102,8 @@ export interface ConnectionOptions {
 export interface SignInProvider extends OAuthClientProvider {
   /** Called before each connect (starts the redirect receiver). */
   prepare?(): Promise<void>;
+  /** Gives up a browser sign-in nobody will wait for (the start failed, or the connection stopped). */
+  cancelPendingSignIn?(): void;
   /** After an RFC 8414 issuer mismatch: true when the server predates protected resource metadata (the check may be waived). */
   issuerCheckWaivable?(): Promise<boolean>;
   /** Waits for the browser sign-in the last failed request started (its authorization response), once; undefined when none did. */
