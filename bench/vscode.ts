@@ -28,6 +28,7 @@ function productionBuild(dir: string): Record<string, string> {
     extension: join(dir, 'dist/extension.js'),
     connection: join(dir, 'dist/connection.js'),
     webview: join(dir, 'media/webview.js'),
+    appBridge: join(dir, 'media/app-bridge.js'),
     cli: join(dir, 'dist/cli.js'),
   };
 }
@@ -140,7 +141,8 @@ async function main(): Promise<void> {
     for (const [name, file] of Object.entries(bundles)) {
       const size = statSync(file).size;
       const gz = gzipSync(readFileSync(file)).length;
-      const role = name === 'extension' ? '  (loaded on activation)' : name === 'connection' ? '  (loaded on the first server start)' : '';
+      const role = name === 'extension' ? '  (loaded on activation)' : name === 'connection' ? '  (loaded on the first server start)'
+        : name === 'appBridge' ? '  (loaded by panels of tools with an MCP App)' : '';
       console.log(`  ${name.padEnd(10)} ${kb(size).padStart(10)}  (gzip ${kb(gz)})${role}`);
     }
     // The goal is for the extension's code as a whole, whichever file it loads from.
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
     manifest.activationEvents = manifest.activationEvents.filter((e: string) => e !== 'onStartupFinished');
     writeFileSync(join(extensionDir, 'package.json'), JSON.stringify(manifest, null, 2));
     for (const f of readdirSync(join(root, 'media'))) {
-      if (!/^(webview\.js|codicons)$|\.map$/.test(f)) cpSync(join(root, 'media', f), join(extensionDir, 'media', f), { recursive: true });
+      if (!/^(webview\.js|app-bridge\.js|codicons)$|\.map$/.test(f)) cpSync(join(root, 'media', f), join(extensionDir, 'media', f), { recursive: true });
     }
     const runs = await activationTimes(extensionDir);
     const ours = median(runs.map((r) => r.ours));

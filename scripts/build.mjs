@@ -33,6 +33,8 @@ const builds = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
+  // MCP Apps' host bridge: loaded only by panels that may show an app.
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/apps/bridgeBundle.mts'], outfile: 'media/app-bridge.js' },
 ]
   .filter((b) => !only || b.outfile === `dist/${only}.js`)
   .map((b) => ({ ...b, outfile: join(outRoot, b.outfile) }));

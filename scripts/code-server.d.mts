@@ -21,6 +21,8 @@ export interface StartOptions {
   port?: number;
   env?: Record<string, string>;
   keepDirs?: boolean;
+  /** Keep VS Code's workspace trust on (the default passes --disable-workspace-trust). */
+  workspaceTrust?: boolean;
 }
 
 export function freePort(): Promise<number>;

@@ -76,7 +76,7 @@ export function installExtension(vsix, extensionsDir) {
 
 /**
  * @param {{ workspace?: string, settings?: object, extensionsDir?: string, logFile?: string, port?: number,
- *           env?: Record<string,string>, keepDirs?: boolean }} options
+ *           env?: Record<string,string>, keepDirs?: boolean, workspaceTrust?: boolean }} options
  */
 export async function startCodeServer(options = {}) {
   const { node24, codeServerEntry } = ensureTools();
@@ -100,7 +100,8 @@ export async function startCodeServer(options = {}) {
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    // Trust stays on only when a test needs Restricted Mode.
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--reconnection-grace-time', '5',
     '--vscode-option', 'enable-smoke-test-driver',

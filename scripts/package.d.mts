@@ -1,2 +1,3 @@
 export function zipEntries(file: string): string[];
+export function zipEntry(file: string, name: string): Buffer;
 export function packageVsix(out?: string): string;

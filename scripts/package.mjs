@@ -5,27 +5,49 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inflateRawSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const staging = join(root, '.cache/vsix-staging');
 const BUILT_MEDIA = /^(webview\.js|codicons)$|\.map$/;
 
-/** The names of the files in a zip archive, read from its central directory. */
-export function zipEntries(file) {
-  const zip = readFileSync(file);
+/** The entries of a zip archive's central directory: name, compression method, sizes, local header offset. */
+function centralDirectory(zip, file) {
   const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   if (end < 0) throw new Error(`${file} is not a zip archive`);
   const count = zip.readUInt16LE(end + 10);
   let at = zip.readUInt32LE(end + 16);
-  const names = [];
+  const entries = [];
   for (let i = 0; i < count; i++) {
     const nameLength = zip.readUInt16LE(at + 28);
     const extraLength = zip.readUInt16LE(at + 30);
     const commentLength = zip.readUInt16LE(at + 32);
-    names.push(zip.toString('utf8', at + 46, at + 46 + nameLength));
+    entries.push({
+      name: zip.toString('utf8', at + 46, at + 46 + nameLength),
+      method: zip.readUInt16LE(at + 10),
+      compressedSize: zip.readUInt32LE(at + 20),
+      localHeader: zip.readUInt32LE(at + 42),
+    });
     at += 46 + nameLength + extraLength + commentLength;
   }
-  return names;
+  return entries;
+}
+
+/** The names of the files in a zip archive, read from its central directory. */
+export function zipEntries(file) {
+  return centralDirectory(readFileSync(file), file).map((e) => e.name);
+}
+
+/** The bytes of one file in a zip archive (stored or deflated). */
+export function zipEntry(file, name) {
+  const zip = readFileSync(file);
+  const entry = centralDirectory(zip, file).find((e) => e.name === name);
+  if (!entry) throw new Error(`${name} is not in ${file}`);
+  const start = entry.localHeader + 30 + zip.readUInt16LE(entry.localHeader + 26) + zip.readUInt16LE(entry.localHeader + 28);
+  const data = zip.subarray(start, start + entry.compressedSize);
+  if (entry.method === 0) return Buffer.from(data);
+  if (entry.method === 8) return inflateRawSync(data);
+  throw new Error(`${name} in ${file} uses compression method ${entry.method}`);
 }
 
 export function packageVsix(out) {
@@ -41,10 +63,19 @@ export function packageVsix(out) {
     const r = spawnSync(cmd, args, { cwd, stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})`);
   };
+  // vsce's warnings (a missing field, a README image it cannot resolve, too many files…) fail the package
+  const vsceWithoutWarnings = (args, cwd) => {
+    const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status})`);
+    const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /\bWARNING\b/i.test(l));
+    if (warnings.length) throw new Error(`vsce package warned:\n${warnings.join('\n')}`);
+  };
   run(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--outdir', staging], root);
   rmSync(join(staging, 'dist/demo-server.js'), { force: true });
   const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
-  run(process.execPath, [vsce, 'package', '--no-dependencies', '--out', target], staging);
+  vsceWithoutWarnings([vsce, 'package', '--no-dependencies', '--out', target], staging);
   console.log(`${target}: ${(statSync(target).size / 1024).toFixed(0)} KB`);
   return target;
 }

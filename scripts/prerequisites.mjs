@@ -65,13 +65,13 @@ export function ensureSystemPackages({ workbench = true } = {}) {
  * platforms excepted). Versions are compared, not dates: a checkout gives the lock a new date without
  * changing what it asks for.
  */
-function packagesOutOfDate() {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+export function packagesOutOfDate(dir = root) {
+  const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8'));
   const wrong = [];
   for (const [path, entry] of Object.entries(lock.packages ?? {})) {
     if (!path.startsWith('node_modules/') || entry.link) continue;
     let installed;
-    try { installed = JSON.parse(readFileSync(join(root, path, 'package.json'), 'utf8')).version; } catch { /* missing */ }
+    try { installed = JSON.parse(readFileSync(join(dir, path, 'package.json'), 'utf8')).version; } catch { /* missing */ }
     if (installed === entry.version) continue;
     if (installed === undefined && entry.optional) continue;
     wrong.push(path.slice('node_modules/'.length));

@@ -1,4 +1,4 @@
-// Writes the demo workspace's sample files and the extension icon: real, valid files of known
+// Writes the demo workspace's sample files: real, valid files of known
 // dimensions and sizes, built with zlib only so anyone can regenerate them byte for byte.
 //   node scripts/sample-files.mjs
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -89,27 +89,6 @@ function noise(seed) {
   };
 }
 
-function icon(x, y) {
-  const size = 128;
-  const r = 22;
-  const cx = Math.min(Math.max(x, r), size - 1 - r);
-  const cy = Math.min(Math.max(y, r), size - 1 - r);
-  if ((x - cx) ** 2 + (y - cy) ** 2 > r * r) return [0, 0, 0, 0];
-  // three connected nodes: a host and two servers
-  const nodes = [
-    [40, 64],
-    [92, 38],
-    [92, 90],
-  ];
-  for (const [nx, ny] of nodes) if ((x - nx) ** 2 + (y - ny) ** 2 <= 12 ** 2) return [255, 255, 255, 255];
-  const nearLine = (ax, ay, bx, by) => {
-    const t = Math.max(0, Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
-    return (x - (ax + t * (bx - ax))) ** 2 + (y - (ay + t * (by - ay))) ** 2 <= 16;
-  };
-  if (nearLine(40, 64, 92, 38) || nearLine(40, 64, 92, 90)) return [255, 255, 255, 255];
-  return [0x1e + ((y * 40) / size) | 0, 0x6f, 0xc8 - ((y * 40) / size) | 0, 255];
-}
-
 mkdirSync(workspace, { recursive: true });
 writeFileSync(join(workspace, 'photo.png'), png(64, 48, (x, y) => [x * 4, y * 5, 160, 255]));
 writeFileSync(join(workspace, 'chart.png'), png(32, 32, (x, y) => (x > y ? [30, 120, 200, 255] : [240, 240, 240, 255])));
@@ -120,5 +99,3 @@ writeFileSync(
   join(workspace, 'notes.txt'),
   'Meeting notes\n\n- Try the demo tools from the MCP Servers view or the palette (MCP: Run Tool...).\n- photo.png is 64x48; large-photo.png is larger than the demo server accepts.\n',
 );
-mkdirSync(join(root, 'media'), { recursive: true });
-writeFileSync(join(root, 'media/icon.png'), png(128, 128, icon));

@@ -3,7 +3,8 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMcpLogLevel, MCP_LOG_LEVELS, type ConnectionOptions, type McpLogLevel, type ServerConnection } from '../core/connection';
-import { terminalText } from './terminal';
+import type { Completion, CompletionRef } from '../core/completion';
+import { terminalLine, terminalText } from './terminal';
 
 /** --log-level's value, checked: one of the MCP levels. */
 export function parseLogLevel(value: string): McpLogLevel | string {
@@ -20,4 +21,16 @@ export function cliFeatureOptions(cwd: string, logLevel: McpLogLevel | undefined
 export function printServerLog(connection: ServerConnection, logLevel: McpLogLevel | undefined, stderr: NodeJS.WritableStream): void {
   if (!logLevel) return;
   connection.onDidLog((m) => stderr.write(`[${m.level}] ${terminalText(m.text)}\n`));
+}
+
+/** What `complete` completes: --prompt NAME or --resource-template URI (exactly one). */
+export function completionRef(a: { prompt?: string; resourceTemplate?: string }): CompletionRef | undefined {
+  if ((a.prompt === undefined) === (a.resourceTemplate === undefined)) return undefined;
+  return a.prompt !== undefined ? { type: 'ref/prompt', name: a.prompt } : { type: 'ref/resource', uri: a.resourceTemplate! };
+}
+
+/** The suggestions, one a line (terminal-safe), or the bounded answer as JSON. */
+export function completionText(answer: Completion, json: boolean): string {
+  if (json) return `${JSON.stringify(answer, null, 2)}\n`;
+  return answer.values.map((v) => `${terminalLine(v, 1000)}\n`).join('');
 }

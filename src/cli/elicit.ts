@@ -2,7 +2,6 @@
 // `--elicit` was given. The same answers serve elicitation requests and the URLs a -32042 error names.
 // The CLI never opens URLs: it prints them.
 
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { ElicitationHandler } from '../core/connection/types';
@@ -12,6 +11,10 @@ import type { UrlRetryOptions } from '../core/elicitation/urlRetry';
 import { InputRefusedError } from '../core/errors';
 import { formatBytes, inlineLimitsFor, type InlineLimitOverrides } from '../core/files/limits';
 import type { FormField } from '../core/forms/model';
+import { FileReadError, readBoundedTextSync } from '../core/io/boundedRead';
+import { parseJsonBounded } from '../core/io/json';
+import { FILE_LIMITS } from '../core/io/limits';
+import { setOwn } from '../core/io/own';
 import type { Logger } from '../core/log';
 import { terminalText } from './terminal';
 
@@ -32,12 +35,18 @@ interface AnswersFile {
 function readAnswers(spec: string): AnswersFile {
   const file = resolve(spec.slice(1));
   const bad = (why: string) => new InputRefusedError(`--elicit ${spec}: ${why}`, '--elicit');
+  let text: string;
+  try {
+    text = readBoundedTextSync(file, FILE_LIMITS.answers, 'the answers file');
+  } catch (e) {
+    const code = (e as FileReadError).code;
+    throw bad(code === 'ENOTREG' || code === 'EFBIG' ? (e as Error).message : `cannot read the file (${code ?? (e as Error).message})`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = parseJsonBounded(text);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw bad(code ? `cannot read the file (${code})` : `not valid JSON (${(e as Error).message})`);
+    throw bad(`not valid JSON (${(e as Error).message})`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('must hold a JSON object like {"action":"accept","content":{...}}');
   const o = raw as Record<string, unknown>;
@@ -50,7 +59,7 @@ function readAnswers(spec: string): AnswersFile {
       const list = Array.isArray(v) ? v : [v];
       if (!list.every((p) => typeof p === 'string' && p !== '')) throw bad(`"files.${field}" must be a path or a list of paths`);
       if (list.some((p) => /^data:/i.test(p as string))) throw bad(`"files.${field}" must name local files, not data URIs`);
-      files[field] = (list as string[]).map((p) => resolve(dirname(file), p));
+      setOwn(files, field, (list as string[]).map((p) => resolve(dirname(file), p)));
     }
   }
   const origins = Array.isArray(o.allowUploadOrigins) ? o.allowUploadOrigins.filter((x): x is string => typeof x === 'string') : [];

@@ -4,10 +4,11 @@ import { resolve } from 'node:path';
 import { InputRefusedError } from '../core/errors';
 import {
   checkDataUriValue, checkFile, checkTotalSize, describeAccept, describeDataUri, fileInputValue, findFileSlots, formatBytes, getAtPath,
-  encodeCheckedFile, inlineLimitsFor, setAtPath,
+  encodeCheckedFile, inlineLimitsFor, pathInsideRoots, setAtPath,
   type CheckedFile, type FileSlot, type FileTransport, type FileUploader, type InlineLimitOverrides, type InlineLimits, type ToolLike,
 } from '../core/files';
 import type { Logger } from '../core/log';
+import { TransferFailedError } from './transfer';
 
 /** One line per file slot: `image  file  accept image/png, image/jpeg  max 5 MiB  required`, then warnings. */
 export function describeFileSlots(tool: ToolLike): string[] {
@@ -41,10 +42,9 @@ export interface FileOptionSettings {
   serverIsLocalStdio?: boolean;
   /** SEP-2631: the connection's transfer client (files the check marked for upload go through it). */
   uploader?: FileUploader;
-  server?: string;
   signal?: AbortSignal;
   /** A progress reporter for each uploaded file. */
-  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; done(): void };
+  uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; destination(host: string): void; done(): void };
 }
 
 function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]> {
@@ -99,6 +99,27 @@ function checkGivenValue(slot: FileSlot, value: unknown, log: Logger): void {
 }
 
 /**
+ * A FileInput object given in --args: a `path` in it obeys the rule of one filled from --file (a local stdio
+ * server, inside the working folder), and is sent as its real path.
+ */
+async function checkGivenObject(slot: FileSlot, value: unknown, transport: FileTransport, settings: FileOptionSettings): Promise<void> {
+  const items = Array.isArray(value) ? value : [value];
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null || !Object.hasOwn(item, 'path')) continue;
+    const path = (item as { path: unknown }).path;
+    if (typeof path !== 'string') throw new InputRefusedError(`${slot.label}: --args gives a "path" that is not a string`, slot.label);
+    if (!(settings.serverIsLocalStdio ?? transport === 'stdio')) {
+      throw new InputRefusedError(`${slot.label}: a file path can only be given to a server running on this machine over stdio`, slot.label);
+    }
+    try {
+      (item as { path: string }).path = await pathInsideRoots(slot, path, settings.workspaceRoots ?? [process.cwd()]);
+    } catch (e) {
+      throw new InputRefusedError((e as Error).message, slot.label);
+    }
+  }
+}
+
+/**
  * Fills the tool's file slots in `args` from `--file ARG=PATH` options; run it for every call (with no
  * specs it still refuses a missing required file and checks file values given in --args). Every file is checked first
  * (existence, size from stat, accept from its content); any refusal throws InputRefusedError before
@@ -118,7 +139,9 @@ export async function applyFileOptions(
   const bySlot = parseSpecs(specs, slots);
   for (const slot of slots) {
     const given = getAtPath(args, slot.path);
-    if (!bySlot.has(slot) && given !== undefined && slot.origin !== 'file-input-object') checkGivenValue(slot, given, log);
+    if (bySlot.has(slot) || given === undefined) continue;
+    if (slot.origin !== 'file-input-object') checkGivenValue(slot, given, log);
+    else await checkGivenObject(slot, given, transport, settings);
   }
 
   const missing = slots.filter((s) => s.required && !bySlot.has(s) && getAtPath(args, s.path) === undefined);
@@ -158,7 +181,7 @@ export async function applyFileOptions(
       } catch (e) {
         if (e instanceof InputRefusedError) throw e;
         // A failed upload (the store's answer, a cancel) is not a local refusal: the server was involved.
-        if (file.upload) throw new Error(`${slot.label}: ${file.name}: ${(e as Error).message}`);
+        if (file.upload) throw new TransferFailedError(`${slot.label}: ${file.name}: ${(e as Error).message}`);
         throw new InputRefusedError((e as Error).message, slot.label);
       }
       log.info(`${slot.label}: ${file.name} (${file.mediaType}, ${formatBytes(file.size)}) ${file.upload ? 'uploaded' : 'attached'}`);
@@ -181,11 +204,10 @@ async function encodeFor(
     const progress = file.upload ? settings.uploadProgress?.(file.name, file.size) : undefined;
     try {
       return await encodeCheckedFile(file, slot, limits, {
-        server: settings.server ?? 'the server',
         ...(settings.uploader ? { uploader: settings.uploader } : {}),
         ...(settings.legacyName ? { legacyName: true } : {}),
         ...(settings.signal ? { signal: settings.signal } : {}),
-        ...(progress ? { onUploadBytes: (n: number) => progress.onBytes(n) } : {}),
+        ...(progress ? { onUploadBytes: (n: number) => progress.onBytes(n), onDestination: (host: string) => progress.destination(host) } : {}),
       });
     } finally {
       progress?.done();

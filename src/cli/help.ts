@@ -12,7 +12,8 @@ export const EXIT_CODES_HELP = `exit codes:
   1    usage error, or an input refused locally (a file, value or answers-file key; nothing of it is sent)
   4    the server could not start, be reached, or died; or the call timed out
   5    the tool reported an error, its structured content broke (or lacked) its output schema, a URL it
-       required was declined, or the server answered with an error
+       required was declined, the server answered with an error, or a file upload or download failed (or did
+       not match its size or sha-256; nothing is left behind)
   130  interrupted (Ctrl-C)`;
 
 const TARGET_HELP = `TARGET, the server to talk to (one of):
@@ -21,10 +22,11 @@ const TARGET_HELP = `TARGET, the server to talk to (one of):
   --url URL                       a Streamable HTTP server (a URL ending in /sse: legacy HTTP+SSE)
   -- COMMAND [ARGS...]            a stdio server started with this command (always last)`;
 
+/** What a command does and the options the usage's notes do not explain. */
 const DETAILS: Record<string, string> = {
   servers: `Lists the servers of an mcp.json: name, transport, and the command or URL.
   --config FILE   the mcp.json to read (default: .vscode/mcp.json in the current directory)`,
-  tools: `Lists the tools of a server, one short line each: name, title, description, file inputs.
+  tools: `Lists the tools of a server, one short line each.
   --json          print the tools as the server listed them`,
   call: `Calls a tool and prints the text of its result.
   --args JSON            the tool's arguments, a JSON object
@@ -33,11 +35,8 @@ const DETAILS: Record<string, string> = {
                          answer the server's questions so, or from a file:
                          {"action":"accept","content":{...},"files":{"field":"path"},"allowUploadOrigins":[...]}
                          (without it, each question is prompted on a terminal)
-  --url-wait SECONDS     how long to wait for a server to report a required URL visited
-  --no-binary-uploads    do not declare SEP-1306 binary uploads (declared by default)
   --timeout MS           cancel the call after this long
-  --json                 print the raw result
-  --verbose              print the connection log (file contents redacted) to stderr`,
+  --json                 print the raw result`,
   login: `Signs in to an HTTP server now: its stored tokens are forgotten (its client registration is kept), the
 sign-in page opens in the browser ($BROWSER, or its URL is printed) and the redirect comes back to 127.0.0.1.
 Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no-token-store.`,
@@ -45,6 +44,14 @@ Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no
   prompt: `Gets a prompt and prints its messages, each under its role.
   --args JSON     the prompt's arguments, a JSON object of strings
   --json          print the raw result`,
+  resource: `Reads a resource of a server.
+  --out FILE      write its bytes to FILE, a new file
+  --json          print the raw result`,
+  complete: `Prints the server's suggestions for one argument of a prompt or a resource template, one per line.
+  --prompt NAME               the prompt whose argument ARG is completed
+  --resource-template URI     the resource template whose variable ARG is completed
+  --args JSON                 the other arguments already filled in, a JSON object of strings (sent as context)
+  --json                      print the raw answer`,
 };
 
 /** The lines of `usage` that belong to `command` (its first line and the indented lines after it). */
@@ -57,6 +64,27 @@ function usageLines(usage: string, command: string): string | undefined {
   return lines.slice(start, end).map((l, i) => (i === 0 ? '' : '    ') + l.trim()).join('\n');
 }
 
+/**
+ * The notes after the usage's TARGET line that concern a command: those about an option of its synopsis,
+ * and, for a command that takes a TARGET, those about no option in particular or about every such command.
+ */
+function usageNotes(usage: string, synopsis: string): string[] {
+  const lines = usage.split('\n');
+  const target = lines.findIndex((l) => l.startsWith('TARGET'));
+  if (target < 0) return [];
+  const notes: string[] = [];
+  for (const line of lines.slice(target + 1)) {
+    if (/^ {2}\S/.test(line)) notes.push(line);
+    else if (notes.length && /^ {3,}\S/.test(line)) notes[notes.length - 1] += `\n${line}`;
+  }
+  const takesTarget = /TARGET/.test(synopsis);
+  return notes.filter((note) => {
+    const option = /^\s*(--[\w-]+)/.exec(note)?.[1];
+    if (option) return synopsis.includes(option) || (takesTarget && /with a TARGET/.test(note));
+    return takesTarget;
+  });
+}
+
 /** The help for `command`, or undefined when `usage` has no such command. */
 export function commandHelp(usage: string, command: string): string | undefined {
   const synopsis = usageLines(usage, command);
@@ -64,6 +92,8 @@ export function commandHelp(usage: string, command: string): string | undefined 
   const parts = [`usage:\n  ${synopsis.split('\n').join('\n  ')}`];
   if (DETAILS[command]) parts.push(DETAILS[command]);
   if (['tools', 'call', 'prompt', 'resource', 'login'].includes(command)) parts.push(AUTH_OPTIONS_HELP);
+  const notes = usageNotes(usage, synopsis);
+  if (notes.length) parts.push(`notes:\n${notes.join('\n')}`);
   if (/TARGET/.test(synopsis)) parts.push(TARGET_HELP);
   parts.push(EXIT_CODES_HELP);
   return parts.join('\n\n');

@@ -26,12 +26,14 @@ import {
   newAuthArgs, SecretSourceError, tokenStoreFor, type CliAuthArgs,
 } from './auth';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
-import { cliFeatureOptions, parseLogLevel, printServerLog } from './clientFeatures';
+import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
 import { applyFileOptions, describeFileSlots } from './files';
 import { commandHelp, generalHelp, VERSION } from './help';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
-import { fileOutputLine, saveFileOutputs, uploadProgressLine } from './transfer';
+import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
+import { parseJsonBounded } from '../core/io/json';
+import { requestSizeProblem } from '../core/io/requestSize';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -46,6 +48,8 @@ export const USAGE = `usage:
                                                           or its bytes to a new FILE
   mcp-host login [AUTH OPTIONS] TARGET                    sign in to an HTTP server now (its old tokens are forgotten first)
   mcp-host logout TARGET                                  forget the server's tokens and client registrations
+  mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
+                                                          the server's suggestions for an argument (--args: those filled in)
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
@@ -88,6 +92,9 @@ export interface ParsedArgs {
   verbose: boolean;
   /** Declare SEP-1306 binary elicitation (off with --no-binary-uploads). */
   binaryUploads: boolean;
+  /** complete: --prompt NAME or --resource-template URI. */
+  prompt?: string;
+  resourceTemplate?: string;
   /** Declare SEP-2631 out-of-band transfer (off with --no-file-transfer). */
   fileTransfer: boolean;
   inlineMax?: number;
@@ -104,6 +111,7 @@ export interface ParsedArgs {
 
 const VALUE_OPTIONS = new Set([
   '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
+  '--prompt', '--resource-template',
 ]);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer']);
 
@@ -141,6 +149,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
         case '--args': parsed.args = value; break;
         case '--file': parsed.files.push(value); break;
         case '--elicit': parsed.elicit = value; break;
+        case '--prompt': parsed.prompt = value; break;
+        case '--resource-template': parsed.resourceTemplate = value; break;
         case '--log-level': {
           const level = parseLogLevel(value);
           if (!isMcpLogLevel(level)) throw usageError(level);
@@ -255,7 +265,7 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
 
   const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));
   const config = await loadMcpConfig(file);
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   const def: ServerDefinition | undefined = config.servers.find((s) => s.name === a.server);
   if (!def) {
     const names = config.servers.map((s) => s.name);
@@ -282,8 +292,8 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
   return new Logger((lvl, message) => io.stderr.write(`[${lvl}] ${terminalText(message)}\n`), level);
 }
 
-async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false,
-  features?: { a: ParsedArgs; io: CliIo }, files = false, oauth?: SignInProvider) {
+async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, files = false,
+  features?: { a: ParsedArgs; io: CliIo }, oauth?: SignInProvider) {
   const connection = new ServerConnection(server, {
     log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000, oauth,
     capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
@@ -337,7 +347,7 @@ async function commandServers(a: ParsedArgs, io: CliIo): Promise<number> {
     const where = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : s.url;
     io.stdout.write(`${terminalText(`${s.name}\t${s.type}\t${where}`)}\n`);
   }
-  for (const e of config.errors) io.stderr.write(`${formatConfigError(e)}\n`);
+  for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
   if (config.servers.length === 0 && config.errors.length === 0) io.stderr.write(`no servers in ${file}\n`);
   return config.errors.length ? EXIT.usage : EXIT.ok;
 }
@@ -346,7 +356,7 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, { a, io }, false, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, undefined, a.timeout, false, false, { a, io }, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
@@ -379,7 +389,7 @@ async function withConnection(connection: ServerConnection, io: CliIo, work: () 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
-  try { value = JSON.parse(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
+  try { value = parseJsonBounded(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--args must be a JSON object, e.g. --args \'{"text":"hi"}\'');
   return value as Record<string, unknown>;
 }
@@ -398,6 +408,9 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
   const transport = server.transport;
+  // Refused before the server is even started when --args alone is too large.
+  const argsTooLarge = requestSizeProblem(args, transport);
+  if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
   const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
@@ -405,7 +418,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, { a, io }, a.fileTransfer, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, a.fileTransfer, { a, io }, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -417,13 +430,15 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     await applyFileOptions(tool, args, a.files, connection.transportInUse ?? transport, log, {
       limits: { transfer },
       uploader: connection.files,
-      server: connection.name,
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       uploadProgress: (name, size) => uploadProgressLine(io.stderr, io.interactive, name, size),
     });
+    const tooLarge = requestSizeProblem(args, connection.transportInUse ?? transport);
+    if (tooLarge) throw new InputRefusedError(`--args: ${tooLarge}`);
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     const result = await callToolWithUrlElicitation(connection, toolName, args, elicitation.ui, {
       log,
+      totalTimeoutMs: a.timeout,
       waitForRetry: elicitation.waitForRetry,
       call: {
         signal: io.interrupt,
@@ -483,7 +498,7 @@ async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
   if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, undefined, false, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, undefined, a.timeout, false, false, undefined, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
     if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
@@ -514,7 +529,7 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const args = parseToolArgs(a.args);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, { a, io }, false, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, undefined, a.timeout, false, false, { a, io }, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
@@ -554,7 +569,7 @@ async function commandLogin(a: ParsedArgs, io: CliIo): Promise<number> {
   const store = tokenStoreFor(a.auth, io.env);
   await forgetTokens(store, server.url);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, undefined, false, await cliOAuthProvider(server, a.auth, io, log, store, true));
+  const connection = await connect(server, log, undefined, a.timeout, false, false, undefined, await cliOAuthProvider(server, a.auth, io, log, store, true));
   await connection.stop();
   io.stdout.write(`${await describeSignIn(store, server)}\n`);
   return EXIT.ok;
@@ -564,6 +579,28 @@ async function commandLogout(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   await logout(await resolveTarget(a, io), a.auth, io.env, io.stdout);
   return EXIT.ok;
+}
+
+async function commandComplete(a: ParsedArgs, io: CliIo): Promise<number> {
+  const ref = completionRef(a);
+  if (!ref) throw usageError('complete needs --prompt NAME or --resource-template URI (one of them)');
+  const [argument, value, ...extra] = a.positional;
+  if (argument === undefined || value === undefined) throw usageError('complete needs the argument\'s name and the value typed so far (it may be "")');
+  if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
+  const context = parseToolArgs(a.args);
+  for (const [key, v] of Object.entries(context)) {
+    if (typeof v !== 'string') throw new CliError(`--args: the arguments filled in are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(v))})`, EXIT.usage);
+  }
+  const server = await resolveTarget(a, io);
+  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
+  return withConnection(connection, io, async () => {
+    if (!connection.supportsCompletions) throw new CliError(`server "${server.name}" offers no completions`, EXIT.toolError);
+    const answer = await connection.complete({ ref, argument: { name: argument, value }, context: Object.keys(context).length ? context as Record<string, string> : undefined },
+      { signal: io.interrupt, timeoutMs: a.timeout });
+    io.stdout.write(completionText(answer, a.json));
+    if (!a.json && answer.cut) io.stderr.write(`mcp-host: ${answer.cut}\n`);
+    return EXIT.ok;
+  });
 }
 
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
@@ -578,6 +615,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'call': return await commandCall(a, io);
       case 'prompt': return await commandPrompt(a, io);
       case 'resource': return await commandResource(a, io);
+      case 'complete': return await commandComplete(a, io);
       case 'login': return await commandLogin(a, io);
       case 'logout': return await commandLogout(a, io);
       case '': throw usageError('give a command');
@@ -618,7 +656,7 @@ function errorExit(e: unknown): [string, number] {
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];
-  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError) return [e.message, EXIT.toolError];
+  if (e instanceof ServerRequestError || e instanceof UrlElicitationIncompleteError || e instanceof TransferFailedError) return [e.message, EXIT.toolError];
   return [e instanceof Error ? e.message : String(e), EXIT.server];
 }
 
@@ -633,7 +671,9 @@ if (require.main === module) {
     interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,
   }).then((code) => {
     process.exitCode = code;
-    // Let pending writes flush, then leave even if a handle (a lingering socket) is still open.
-    setTimeout(() => process.exit(code), 50).unref();
+    // Once what was written has reached stdout and stderr (a pipe takes large output in pieces), leave even
+    // if a handle (a lingering socket) is still open.
+    const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => { stream.write('', () => resolve()); });
+    void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => { setTimeout(() => process.exit(code), 50).unref(); });
   });
 }

@@ -5,25 +5,27 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ServerConnection } from '../core/connection';
 import { formatBytes } from '../core/files';
+import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
 import { planSave, resolveSave, type ResultLike, type ResultView } from '../core/results';
 import { terminalText } from './terminal';
 
-/** The largest file output `--save-files` downloads. */
-export const SAVE_FILES_MAX_BYTES = 64 * 1024 * 1024 * 1024;
+/** A file upload or download failed, or a download did not match what the server said (exit 5). */
+export class TransferFailedError extends Error {}
 
 /**
  * A progress reporter for one upload: "uploading NAME: 12 MiB of 200 MiB (6%), 85 MiB/s" on one stderr line,
  * rewritten at most four times a second (on a terminal; elsewhere only every 10%), ended with a newline.
  */
-export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: boolean, name: string, total: number): { onBytes(sent: number): void; done(): void } {
+export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: boolean, name: string, total: number): { onBytes(sent: number): void; destination(host: string): void; done(): void } {
   const started = Date.now();
   let last = 0;
   let lastTenth = -1;
   let shown = false;
+  let to = '';
   const line = (sent: number) => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
     const percent = total > 0 ? Math.floor((sent / total) * 100) : 100;
-    return `uploading ${terminalText(name)}: ${formatBytes(sent)} of ${formatBytes(total)} (${percent}%), ${formatBytes(Math.round(sent / seconds))}/s`;
+    return `uploading ${terminalText(name)}${to}: ${formatBytes(sent)} of ${formatBytes(total)} (${percent}%), ${formatBytes(Math.round(sent / seconds))}/s`;
   };
   return {
     onBytes(sent) {
@@ -40,6 +42,7 @@ export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: bool
         stderr.write(`${line(sent)}\n`);
       }
     },
+    destination(host) { to = ` to ${terminalText(host)}`; },
     done() { if (shown) stderr.write('\n'); },
   };
 }
@@ -69,9 +72,9 @@ export async function saveFileOutputs(view: ResultView, result: ResultLike, conn
     if (source.kind !== 'file') continue;
     const target = await planSave(item.save!, folder);
     try {
-      await connection.files.saveFile(source.file, target, { maxBytes: SAVE_FILES_MAX_BYTES, ...(signal ? { signal } : {}) });
+      await connection.files.saveFile(source.file, target, { maxBytes: FILE_OUTPUT_MAX_BYTES, ...(signal ? { signal } : {}) });
     } catch (e) {
-      throw new Error(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+      throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
     }
     saved.push(target);
   }

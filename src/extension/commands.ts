@@ -1,13 +1,15 @@
 // The MCP commands: run a tool (palette, tree, Explorer), get a prompt, server lifecycle,
 // configuration files, the guided Add Server…, and server inputs.
 
-import { promises as fsp } from 'node:fs';
+import { readBoundedText } from '../core/io/boundedRead';
+import { FILE_LIMITS } from '../core/io/limits';
 import * as vscode from 'vscode';
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import { offeredToUser, toolAppUri } from '../core/apps';
 import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
 import { pointer } from '../core/forms';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
+import { templateVariables } from './resources/templates';
 import { readResourceInEditor } from './resultActions';
 import { toolLabel } from './serverDescriptions';
 import { serverState, type ManagedServer, type ServerManager } from './serverManager';
@@ -77,6 +79,11 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
   });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
     if (server && uri) await readResourceInEditor(manager, server, uri);
+  });
+  register('mcpHost.openResourceTemplate', async (server?: string, uriTemplate?: string) => {
+    const template = server ? manager.get(server)?.connection?.resourceTemplates.find((t) => t.uriTemplate === uriTemplate) : undefined;
+    if (!server || !template) return;
+    await ToolPanel.showTemplate(panels, server, { kind: 'template', template, variables: await templateVariables(template) });
   });
 
   register('mcpHost.openWorkspaceConfig', async () => {
@@ -181,6 +188,8 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
   quickPick.matchOnDetail = true;
   quickPick.keepScrollPosition = true;
   const needsAsking = new Set<string>();
+  /** Workspace servers not trusted yet: started (and asked about) only when the user picks them. */
+  const needsTrust = new Set<string>();
   const pending = new Set<string>();
   // Servers in the order their rows first appeared: a server that finishes starting adds its rows
   // below the ones shown, so no row moves under the pointer.
@@ -197,7 +206,8 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
       if (state.kind === 'running' && s.connection) {
         for (const entry of kind.entries(s.connection)) items.push({ ...kind.item(entry), description: s.name, server: s.name, entry });
       } else if (!pending.has(s.name)) {
-        const why = state.kind === 'error' || state.kind === 'crashed' ? ` (${state.kind}: ${state.reason})` : needsAsking.has(s.name) ? ' (asks for its inputs)' : '';
+        const why = state.kind === 'error' || state.kind === 'crashed' ? ` (${state.kind}: ${state.reason})`
+          : needsTrust.has(s.name) ? ' (defined in this workspace: asks for your trust)' : needsAsking.has(s.name) ? ' (asks for its inputs)' : '';
         items.push({ label: `$(debug-start) Start ${s.name}…`, description: why.trim() || undefined, server: s.name });
       }
     }
@@ -208,6 +218,10 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
   for (const s of manager.list()) {
     const kind = serverState(s).kind;
     if (kind !== 'stopped' && kind !== 'starting') continue;
+    if (!manager.trust.isTrusted(s.definition)) {
+      needsTrust.add(s.name);
+      continue;
+    }
     if (!(await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs }))) {
       needsAsking.add(s.name);
       continue;
@@ -282,7 +296,7 @@ async function addServer(manager: ServerManager): Promise<void> {
   }
 
   const target = manager.workspaceConfigUris[0] ?? manager.userConfigUri;
-  const text = await fsp.readFile(target.fsPath, 'utf8').catch(() => '');
+  const text = await readBoundedText(target.fsPath, FILE_LIMITS.config, 'the config file').catch(() => '');
   const taken = [...serverNamesIn(text), ...manager.list().map((s) => s.name)];
   const name = await vscode.window.showInputBox({
     title: 'MCP: Add Server (2/2)', prompt: `A name for the server (written to ${vscode.workspace.asRelativePath(target)})`,
@@ -314,7 +328,8 @@ async function runToolWithFile(manager: ServerManager, panels: ToolPanelContext,
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Finding MCP tools that take this file…', cancellable: false }, async () => {
     const startable: Promise<unknown>[] = [];
     for (const s of manager.list()) {
-      if (serverState(s).kind !== 'stopped') continue;
+      // Only servers that start unasked: no trust question or inputs form pops up from a context menu.
+      if (serverState(s).kind !== 'stopped' || !manager.trust.isTrusted(s.definition)) continue;
       if (await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs })) startable.push(manager.start(s.name).catch(() => undefined));
     }
     await Promise.race([Promise.allSettled(startable), new Promise((r) => setTimeout(r, EXPLORER_START_WAIT_MS))]);

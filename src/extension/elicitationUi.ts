@@ -17,6 +17,7 @@ import type { AnswerAction } from '../shared/protocol';
 import { FileSelections } from './fileSelections';
 import { showFormDialog } from './formDialog';
 import { inlineLimitsFromSettings } from './settings';
+import { markQuestionAnswered } from './walkthrough';
 import { McpPanel } from './webviewPanel';
 
 /** The most bytes one file may have for a SEP-1306 upload (declared to servers as `maxFileSize`). */
@@ -73,6 +74,11 @@ export class WebviewElicitationUi implements ElicitationUi {
     const slots = fields.map(slotOf);
     const files = new FileSelections(slots, (slot) =>
       slot.origin === 'binary-elicitation' ? uploadLimits(this.transport) : inlineLimitsFromSettings(this.transport));
+    // The files the user had chosen when they cancelled the file confirmation: chosen again (checked anew).
+    for (const field of fields) {
+      const paths = request.files?.[field.path[0]];
+      if (paths?.length) await files.add(field.id, paths);
+    }
     const heading = { title: `${request.server} asks`, server: request.server };
     let panel: McpPanel | undefined;
     const answer = await showFormDialog({
@@ -91,6 +97,7 @@ export class WebviewElicitationUi implements ElicitationUi {
       },
       keepOpenOnAccept: true,
     });
+    if (answer.action !== 'cancel') markQuestionAnswered();
     if (answer.action !== 'accept') return answer;
     const uploads = fields.filter((f) => f.transfer === 'upload').map((f) => ({ id: f.id, bytes: files.totalBytes(f.id) })).filter((f) => f.bytes > 0);
     if (panel) this.answered = { panel, fields: uploads };
@@ -153,9 +160,16 @@ export class WebviewElicitationUi implements ElicitationUi {
 
   async confirmFiles(request: FileConfirmRequest): Promise<boolean> {
     const lines = request.files.map((f) => `• ${f.field}: ${f.name} (${formatBytes(f.size)}, ${f.mediaType}) → ${f.destination}`);
+    // One question for everything, uploads elsewhere included (SEP-1306): it says plainly where they go.
+    const elsewhere = [...new Set(request.files.filter((f) => f.otherOrigin).map((f) => f.destination))];
+    const toServer = request.files.some((f) => !f.otherOrigin);
+    const to = [...(toServer ? [request.server] : []), ...elsewhere].join(' and ');
+    const notServer = elsewhere.length
+      ? `\n\n${elsewhere.join(', ')} ${elsewhere.length === 1 ? 'is' : 'are'} not ${request.server}'s own address: the files are uploaded there without your MCP credentials.`
+      : '';
     const choice = await vscode.window.showWarningMessage(
-      `Send ${request.files.length === 1 ? '1 file' : `${request.files.length} files`} to ${request.server}?`,
-      { modal: true, detail: `${lines.join('\n')}\n\nThe files are read and sent only if you choose Send.` },
+      `Send ${request.files.length === 1 ? '1 file' : `${request.files.length} files`} to ${to}?`,
+      { modal: true, detail: `${lines.join('\n')}${notServer}\n\nThe files are read and sent only if you choose Send; Cancel returns to the question.` },
       'Send',
     );
     return choice === 'Send';

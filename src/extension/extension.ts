@@ -10,6 +10,7 @@ import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, pointer } from '../core/forms';
 import { toResultView, type ResultView } from '../core/results';
 import { registerCommands } from './commands';
+import { registerResourceDocuments } from './resources/resourceDocuments';
 import { elicitationHandlerFor } from './elicitationUi';
 import { FileSelections } from './fileSelections';
 import { formErrors } from './formDialog';
@@ -18,6 +19,7 @@ import { serverState, ServerManager } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings, readSettings } from './settings';
 import { ToolPanel } from './toolPanel';
+import { registerWalkthrough } from './walkthrough';
 
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
@@ -72,8 +74,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   context.subscriptions.push(
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
+    registerResourceDocuments(manager),
   );
   registerCommands(context, manager);
+  registerWalkthrough(context);
   await manager.reload();
 
   const api = createApi(context, manager, tree);
@@ -132,6 +136,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         legacyName: settings.legacyNameParameter,
         workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         serverIsLocalStdio: connection.server.transport === 'stdio',
+        uploader: connection.files,
       });
       const pending = connection.callTool(tool.name, payload, { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false });
       payload = undefined;

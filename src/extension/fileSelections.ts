@@ -6,9 +6,10 @@ import { promises as fsp } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import {
-  checkFile, describeAccept, fileInputValue, formatBytes, getAtPath, readCheckedFile, setAtPath,
-  type CheckedFile, type FileSlot, type InlineLimits,
+  checkFile, describeAccept, effectiveLimit, encodeCheckedFile, fileInputValue, formatBytes, getAtPath, setAtPath,
+  type CheckedFile, type FileSlot, type FileUploader, type InlineLimits,
 } from '../core/files';
+import { startUploadProgress, type UploadProgress } from './uploadProgress';
 import { pointer } from '../core/forms';
 import type { ChosenFiles, FileSource, FileSummary, FormValues, WebviewNotification } from '../shared/protocol';
 import type { McpPanel } from './webviewPanel';
@@ -39,6 +40,11 @@ export class FileSelections {
 
   slot(field: string): FileSlot | undefined {
     return this.slotsById.get(field);
+  }
+
+  /** The most bytes a file of this slot may have (its maxSize, or the transport's ceiling), and why. */
+  limitOf(slot: FileSlot): { bytes: number; because: string } {
+    return effectiveLimit(slot, this.limits(slot));
   }
 
   summaries(): ChosenFiles {
@@ -114,7 +120,7 @@ export class FileSelections {
   /** The modal confirmation's detail text. */
   confirmationDetail(server: string, target: string): string {
     const files = this.entries().flatMap(({ slot, files: list }) =>
-      list.map((f) => ({ label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType })));
+      list.map((f) => ({ label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType, upload: f.upload === true })));
     return confirmationDetail(files, server, target);
   }
 
@@ -134,9 +140,20 @@ export class FileSelections {
    * with the filename companion when the user left it empty. The caller drops `args` after dispatch.
    */
   async encodeInto(args: Record<string, unknown>, options: EncodeOptions): Promise<void> {
+    const uploads = [...this.entries()].flatMap((e) => e.files.filter((f) => f.upload));
+    // Files that go by upload are sent first, under one progress notification with Cancel.
+    const progress = uploads.length ? await startUploadProgress(uploads, options.signal) : undefined;
+    try {
+      await this.encodeEach(args, { ...options, ...(progress ? { signal: progress.signal } : {}) }, progress);
+    } finally {
+      progress?.done();
+    }
+  }
+
+  private async encodeEach(args: Record<string, unknown>, options: EncodeOptions, progress: UploadProgress | undefined): Promise<void> {
     for (const { slot, files } of this.entries()) {
       const values: unknown[] = [];
-      for (const file of files) values.push(await encodeFile(file, slot, this.limits(slot), options));
+      for (const file of files) values.push(await encodeFile(file, slot, this.limits(slot), options, progress));
       setAtPath(args, slot.path, slot.multiple ? values : values[0]);
       const companion = slot.filenameCompanion;
       if (companion && files.length === 1 && [undefined, ''].includes(getAtPath(args, companion) as string | undefined)) {
@@ -150,10 +167,19 @@ export interface EncodeOptions {
   legacyName: boolean;
   workspaceRoots: string[];
   serverIsLocalStdio: boolean;
+  /** SEP-2631: the connection's transfer client, for files their check marked for upload. */
+  uploader?: FileUploader;
+  signal?: AbortSignal;
 }
 
-async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, options: EncodeOptions): Promise<unknown> {
-  if (slot.origin !== 'file-input-object') return readCheckedFile(file, slot, limits, { legacyName: options.legacyName });
+async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, options: EncodeOptions, progress?: UploadProgress): Promise<unknown> {
+  if (slot.origin !== 'file-input-object') {
+    return encodeCheckedFile(file, slot, limits, {
+      legacyName: options.legacyName,
+      ...(options.uploader ? { uploader: options.uploader } : {}), ...(options.signal ? { signal: options.signal } : {}),
+      ...(progress ? { onUploadBytes: (sent: number) => progress.report(file, sent), onDestination: (host: string) => progress.destination(host) } : {}),
+    });
+  }
   const modes = slot.objectModes ?? [];
   const mode = modes.includes('content') ? 'content' : modes.includes('path') ? 'path' : 's3';
   return fileInputValue(file, slot, { mode, workspaceRoots: options.workspaceRoots, serverIsLocalStdio: options.serverIsLocalStdio, limits });
@@ -164,8 +190,8 @@ function summary(chosen: ChosenFile): FileSummary {
 }
 
 /** Runs the picker the webview asked for; the local paths chosen, or undefined when dismissed. */
-export function pickFiles(source: FileSource, slot: FileSlot): Promise<string[] | undefined> {
-  return source === 'workspace' ? pickFromWorkspace(slot) : browseForFiles(slot);
+export function pickFiles(source: FileSource, slot: FileSlot, limitBytes = Infinity): Promise<string[] | undefined> {
+  return source === 'workspace' ? pickFromWorkspace(slot, limitBytes) : browseForFiles(slot);
 }
 
 async function browseForFiles(slot: FileSlot): Promise<string[] | undefined> {
@@ -187,18 +213,33 @@ interface WorkspaceFileItem extends vscode.QuickPickItem {
   mtimeMs: number;
 }
 
-async function pickFromWorkspace(slot: FileSlot): Promise<string[] | undefined> {
+/**
+ * "From workspace…": the files whose extension fits the slot, newest first. A file over the slot's limit is
+ * marked (it would be refused); the title says how many files of other types are not listed, and that
+ * Browse… chooses any file.
+ */
+async function pickFromWorkspace(slot: FileSlot, limitBytes: number): Promise<string[] | undefined> {
   const filesExclude = vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude');
-  const uris = await vscode.workspace.findFiles(workspaceGlob(slot.accept), workspaceExclude(filesExclude), WORKSPACE_PICK_LIMIT);
+  const exclude = workspaceExclude(filesExclude);
+  const glob = workspaceGlob(slot.accept);
+  const [uris, all] = await Promise.all([
+    vscode.workspace.findFiles(glob, exclude, WORKSPACE_PICK_LIMIT),
+    glob === '**/*' ? undefined : vscode.workspace.findFiles('**/*', exclude, WORKSPACE_PICK_LIMIT),
+  ]);
+  const hidden = all ? Math.max(0, all.length - uris.length) : 0;
+  const hiddenNote = hidden > 0
+    ? `${hidden}${all!.length >= WORKSPACE_PICK_LIMIT ? '+' : ''} ${hidden === 1 ? 'file' : 'files'} of other types not listed; Browse… chooses any file`
+    : '';
   const items: WorkspaceFileItem[] = [];
   await Promise.all(uris.filter((u) => u.scheme === 'file').map(async (uri) => {
     try {
       const stats = await fsp.stat(uri.fsPath);
+      const over = stats.size > limitBytes;
       items.push({
         label: basename(uri.fsPath),
         description: vscode.workspace.asRelativePath(uri, true),
-        detail: formatBytes(stats.size),
-        iconPath: vscode.ThemeIcon.File,
+        detail: over ? `${formatBytes(stats.size)}: over this slot's ${formatBytes(limitBytes)} limit, it would be refused` : formatBytes(stats.size),
+        iconPath: over ? new vscode.ThemeIcon('warning') : vscode.ThemeIcon.File,
         path: uri.fsPath,
         mtimeMs: stats.mtimeMs,
       });
@@ -207,19 +248,20 @@ async function pickFromWorkspace(slot: FileSlot): Promise<string[] | undefined> 
     }
   }));
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`No workspace file matches ${describeAccept(slot.accept)}. Use Browse… to choose a file elsewhere.`);
+    void vscode.window.showInformationMessage(`No workspace file matches ${describeAccept(slot.accept)}${hidden ? ` (${hiddenNote.replace(/; Browse….*/, '')})` : ''}. Use Browse… to choose a file elsewhere.`);
     return undefined;
   }
   const sorted = byRecency(items);
+  const title = `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${hiddenNote ? ` · ${hiddenNote}` : ''}`;
   if (slot.multiple) {
     const picked = await vscode.window.showQuickPick(sorted, {
-      canPickMany: true, matchOnDescription: true, title: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}`,
+      canPickMany: true, matchOnDescription: true, title,
       placeHolder: 'Choose workspace files (most recently changed first)',
     });
     return picked && picked.length > 0 ? picked.map((p) => p.path) : undefined;
   }
   const picked = await vscode.window.showQuickPick(sorted, {
-    matchOnDescription: true, title: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}`,
+    matchOnDescription: true, title,
     placeHolder: 'Choose a workspace file (most recently changed first)',
   });
   return picked ? [picked.path] : undefined;
@@ -243,7 +285,7 @@ export async function handleFileMessage(
   }
   busyPanels.add(panel);
   try {
-    const paths = await pickFiles(message.source, slot);
+    const paths = await pickFiles(message.source, slot, files.limitOf(slot).bytes);
     if (!paths) return;
     const outcome = await files.add(message.field, paths);
     panel.post(outcome.ok

@@ -9,6 +9,8 @@ import { formatBytes } from '../core/files';
 import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
 import type { ServerConnection } from '../core/connection';
 import type { FileValue } from '../core/files';
+import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
+import { openResourceDocument } from './resources/resourceDocuments';
 import type { ServerManager } from './serverManager';
 
 const DOWNLOAD_MAX_BYTES = 512 * 1024 * 1024;
@@ -96,7 +98,7 @@ async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Pr
     token.onCancellationRequested(() => abort.abort());
     let reported = 0;
     await connection.files.saveFile(file, target, {
-      maxBytes: DOWNLOAD_MAX_BYTES, signal: abort.signal,
+      maxBytes: FILE_OUTPUT_MAX_BYTES, signal: abort.signal,
       onBytes: (n) => {
         if (file.size && n - reported >= file.size / 100) {
           progress.report({ increment: ((n - reported) / file.size) * 100, message: `${formatBytes(n)} of ${formatBytes(file.size)}` });
@@ -110,15 +112,13 @@ async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Pr
   if (open === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
 }
 
-/** Reads a resource and shows it: text in an editor, bytes offered for saving. */
+/** Reads a resource and shows it: text in its read-only `mcp-host-resource:` editor, bytes offered for saving. */
 export async function readResourceInEditor(manager: ServerManager, server: string, uri: string): Promise<void> {
   const connection = await manager.start(server);
   const read = await connection.readResource(uri);
+  if ((read.contents ?? []).some((c) => 'text' in c && typeof c.text === 'string')) await openResourceDocument(server, uri, read);
   for (const content of read.contents ?? []) {
-    if ('text' in content && typeof content.text === 'string') {
-      const doc = await vscode.workspace.openTextDocument({ content: content.text, language: languageFor(content.mimeType) });
-      await vscode.window.showTextDocument(doc, { preview: true });
-    } else if ('blob' in content && typeof content.blob === 'string') {
+    if ('blob' in content && typeof content.blob === 'string') {
       const name = safeFileName(basename(content.uri.replace(/[?#].*$/, '')), 'resource');
       const item: SaveItem = { ref: 'content/0', name, mimeType: content.mimeType, source: 'inline' };
       await saveResultItem({ content: [{ type: 'resource', resource: content }] }, item);
@@ -126,10 +126,3 @@ export async function readResourceInEditor(manager: ServerManager, server: strin
   }
 }
 
-function languageFor(mimeType: string | undefined): string {
-  if (!mimeType) return 'plaintext';
-  if (mimeType.includes('json')) return 'json';
-  if (mimeType.includes('markdown')) return 'markdown';
-  if (mimeType.includes('html')) return 'html';
-  return 'plaintext';
-}

@@ -60,8 +60,24 @@ let connectionModule: typeof import('../core/connection/serverConnection.js') | 
  */
 process.on('exit', () => connectionModule?.killRemainingStdioServers());
 
+/**
+ * A signal ends the extension host without `deactivate` or the `exit` event (code-server stopped with SIGTERM,
+ * a terminal closed): the server groups are killed first, then, when nothing else handles the signal, the
+ * host ends as the signal would have ended it.
+ */
+for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+  process.on(signal, function onSignal() {
+    connectionModule?.killRemainingStdioServers();
+    if (process.listenerCount(signal) > 1) return;
+    process.removeListener(signal, onSignal);
+    process.kill(process.pid, signal);
+  });
+}
+
 /** Settings read when a connection is created: changing one restarts the running servers. */
-const CONNECTION_SETTINGS = ['mcpHost.files.advertiseFileInputs', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds'];
+const CONNECTION_SETTINGS = [
+  'mcpHost.files.advertiseFileInputs', 'mcpHost.files.transfer', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds', 'mcpHost.maxMessageMiB',
+];
 
 class GlobalStateEraCache implements EraCache {
   constructor(private readonly memento: vscode.Memento) {
@@ -316,8 +332,9 @@ export class ServerManager implements vscode.Disposable {
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
       eraCache: this.eraCache,
-      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
+      maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
       oauth: this.signIn.providerFor(resolved, server.log),
     });

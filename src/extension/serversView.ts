@@ -1,7 +1,7 @@
 // The Servers tree (activity bar "MCP") and the status bar item with running/failed counts.
 
 import * as vscode from 'vscode';
-import type { Prompt, Resource, Tool } from '@modelcontextprotocol/client';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { offeredToUser, toolAppUri } from '../core/apps';
 import type { ConfigError } from '../core/config';
 import { findFileSlots } from '../core/files';
@@ -10,13 +10,14 @@ import { serverState, type ServerManager } from './serverManager';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
-  | { kind: 'group'; server: string; group: 'tools' | 'prompts' | 'resources' }
+  | { kind: 'group'; server: string; group: 'tools' | 'prompts' | 'resources' | 'resourceTemplates' }
   | { kind: 'tool'; server: string; tool: Tool }
   | { kind: 'prompt'; server: string; prompt: Prompt }
   | { kind: 'resource'; server: string; resource: Resource }
+  | { kind: 'template'; server: string; template: ResourceTemplate }
   | { kind: 'configError'; error: ConfigError };
 
-const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources' } as const;
+const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
 
 export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNode> {
   private readonly changed = new vscode.EventEmitter<ServerTreeNode | undefined>();
@@ -39,12 +40,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
       const groups: ServerTreeNode[] = [{ kind: 'group', server: node.server, group: 'tools' }];
       if (connection.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
       if (connection.resources.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resources' });
+      if (connection.resourceTemplates.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resourceTemplates' });
       return groups;
     }
     if (node.kind === 'group' && connection) {
       // A tool only its app may call (visibility ["app"]) is not a tool for the user.
       if (node.group === 'tools') return connection.tools.filter(offeredToUser).map((tool) => ({ kind: 'tool', server: node.server, tool }));
       if (node.group === 'prompts') return connection.prompts.map((prompt) => ({ kind: 'prompt', server: node.server, prompt }));
+      if (node.group === 'resourceTemplates') return connection.resourceTemplates.map((template) => ({ kind: 'template', server: node.server, template }));
       return connection.resources.map((resource) => ({ kind: 'resource', server: node.server, resource }));
     }
     return [];
@@ -106,6 +109,16 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
         item.iconPath = new vscode.ThemeIcon('file-code');
         item.contextValue = 'mcpResource';
         item.command = { command: 'mcpHost.readResource', title: 'Read Resource', arguments: [node.server, node.resource.uri] };
+        return item;
+      }
+      case 'template': {
+        const item = new vscode.TreeItem(node.template.title ?? node.template.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.server}\u0000template\u0000${node.template.uriTemplate}`;
+        item.description = node.template.uriTemplate;
+        item.tooltip = [node.template.uriTemplate, node.template.description?.slice(0, 2000)].filter(Boolean).join('\n\n');
+        item.iconPath = new vscode.ThemeIcon('symbol-variable');
+        item.contextValue = 'mcpResourceTemplate';
+        item.command = { command: 'mcpHost.openResourceTemplate', title: 'Open Resource Template…', arguments: [node.server, node.template.uriTemplate] };
         return item;
       }
     }

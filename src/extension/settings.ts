@@ -10,9 +10,13 @@ export interface HostSettings {
   binaryUploads: boolean;
   /** 0: no limit. */
   requestTimeoutMs: number;
+  /** The largest message a server may send (a stdio line, an HTTP body, an SSE event). */
+  maxMessageBytes: number;
   trace: boolean;
   /** Start servers defined in a (trusted) workspace without asking first. */
   trustWorkspaceServers: boolean;
+  /** SEP-2631 out-of-band file transfer (the `files` capability, uploads and file-output downloads). */
+  fileTransfer: boolean;
 }
 
 export function readSettings(): HostSettings {
@@ -24,8 +28,10 @@ export function readSettings(): HostSettings {
     advertiseFileInputs: c.get<boolean>('files.advertiseFileInputs', false),
     binaryUploads: c.get<boolean>('elicitation.binaryUploads', true),
     requestTimeoutMs: Math.max(0, c.get<number>('requestTimeoutSeconds', 300)) * 1000,
+    maxMessageBytes: Math.min(1024, Math.max(1, c.get<number>('maxMessageMiB', 32))) * 1024 * 1024,
     trace: c.get<boolean>('trace', false),
     trustWorkspaceServers: c.get<boolean>('trustWorkspaceServers', false),
+    fileTransfer: c.get<boolean>('files.transfer', true),
   };
 }
 
@@ -44,5 +50,6 @@ export function inlineLimitsFromSettings(transport: FileTransport): InlineLimits
     stdioMaxBytes: userSet('stdioMaxBytes', true),
     httpMaxBytes: userSet('httpMaxBytes', true),
     warnAboveBytes: userSet('warnAboveBytes'),
+    transfer: readSettings().fileTransfer ? { inlineUpToBytes: userSet('inlineUpToBytes') } : false,
   });
 }

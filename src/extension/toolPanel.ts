@@ -5,16 +5,20 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { CallToolResult, Prompt, Tool } from '@modelcontextprotocol/client';
+import { toolAppUri } from '../core/apps';
 import type { ServerConnection, ToolCallOptions } from '../core/connection';
 import { callToolWithUrlElicitation, type UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, promptArgumentsSchema, toPayload, type FormModel, type FormValues } from '../core/forms';
 import { promptResultView, toResultView, type ResultLike, type ResultView } from '../core/results';
 import type { ResultEntry, ToolPanelInit, WebviewNotification } from '../shared/protocol';
+import { ToolPanelApps } from './apps/toolPanelApps';
 import { FileSelections, handleFileMessage } from './fileSelections';
 import { readResourceInEditor, saveResultItem } from './resultActions';
 import { WebviewElicitationUi } from './elicitationUi';
 import { formErrors } from './formDialog';
+import { completeFormField, completionRefOf } from './formCompletions';
+import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
 import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { inlineLimitsFromSettings, readSettings } from './settings';
@@ -35,15 +39,25 @@ interface SessionResults {
   raw: Map<string, ResultLike>;
 }
 
-/** What a panel runs: a tool, or a prompt (prompts/get with the form's values as its arguments). */
-export type PanelSubject = { kind: 'tool'; tool: Tool } | { kind: 'prompt'; prompt: Prompt };
+/**
+ * What a panel runs: a tool, a prompt (prompts/get with the form's values as its arguments), or a resource
+ * template (its variables as the form; the URI they name is read and opened).
+ */
+export type PanelSubject = { kind: 'tool'; tool: Tool } | { kind: 'prompt'; prompt: Prompt } | TemplateSubject;
 
 function subjectTitle(subject: PanelSubject): string {
+  if (subject.kind === 'template') return subject.template.title ?? subject.template.name;
   return subject.kind === 'tool' ? toolLabel(subject.tool) : subject.prompt.title ?? subject.prompt.name;
 }
 
 function subjectName(subject: PanelSubject): string {
+  if (subject.kind === 'template') return subject.template.uriTemplate;
   return subject.kind === 'tool' ? subject.tool.name : subject.prompt.name;
+}
+
+function subjectDescription(subject: PanelSubject): string | undefined {
+  if (subject.kind === 'template') return subject.template.description ?? subject.template.uriTemplate;
+  return subject.kind === 'tool' ? subject.tool.description : subject.prompt.description;
 }
 
 export class ToolPanel {
@@ -58,6 +72,11 @@ export class ToolPanel {
   /** Opens (or reveals) a prompt's panel. */
   static showPrompt(context: ToolPanelContext, server: string, prompt: Prompt): Promise<ToolPanel> {
     return ToolPanel.showSubject(context, server, { kind: 'prompt', prompt });
+  }
+
+  /** Opens (or reveals) a resource template's panel. */
+  static showTemplate(context: ToolPanelContext, server: string, subject: TemplateSubject): Promise<ToolPanel> {
+    return ToolPanel.showSubject(context, server, subject);
   }
 
   private static async showSubject(context: ToolPanelContext, server: string, subject: PanelSubject,
@@ -87,11 +106,15 @@ export class ToolPanel {
   readonly files: FileSelections;
   private values: FormValues;
   private running?: { callId: string; abort: AbortController };
+  /** The tool's MCP App, when it has one. */
+  private readonly apps?: ToolPanelApps;
 
   private constructor(private readonly context: ToolPanelContext, readonly server: string, readonly subject: PanelSubject,
     private readonly results: SessionResults) {
     const scan = subject.kind === 'tool' ? findFileSlots(subject.tool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
-    this.model = buildForm(subject.kind === 'tool' ? subject.tool.inputSchema : promptArgumentsSchema(subject.prompt.arguments), 'tool', scan.slots);
+    const schema = subject.kind === 'tool' ? subject.tool.inputSchema
+      : promptArgumentsSchema(subject.kind === 'prompt' ? subject.prompt.arguments : templateArguments(subject.variables));
+    this.model = buildForm(schema, 'tool', scan.slots);
     this.model.warnings.push(...scan.warnings);
     this.values = defaultValues(this.model);
     const transport = () => context.manager.get(server)?.connection?.transportInUse ?? transportOf(context.manager, server);
@@ -102,8 +125,12 @@ export class ToolPanel {
       extensionUri: context.extensionUri,
       init: () => this.init(),
       onProblem: (m) => this.problem(m),
+      appFrames: subject.kind === 'tool' && toolAppUri(subject.tool) !== undefined,
     });
+    if (subject.kind === 'tool' && toolAppUri(subject.tool)) this.apps = new ToolPanelApps(this.panel, context, server, subject.tool);
     this.panel.onRequest('validate', ({ values }) => ({ errors: formErrors(this.model, values, this.files) }));
+    const ref = completionRefOf(subject);
+    if (ref) this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params));
     this.panel.onMessage((message) => {
       this.handle(message).catch((e: unknown) => {
         this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
@@ -117,14 +144,15 @@ export class ToolPanel {
     return {
       kind: 'tool',
       heading: {
-        title: subjectTitle(this.subject), server: this.server,
-        description: this.subject.kind === 'tool' ? this.subject.tool.description : this.subject.prompt.description,
+        title: subjectTitle(this.subject), server: this.server, description: subjectDescription(this.subject),
       },
       form: this.model,
       values: this.values,
       files: this.files.summaries(),
       results: this.results.entries,
       runningCallId: this.running?.callId,
+      app: this.apps?.current,
+      completions: !!completionRefOf(this.subject) && !!this.context.manager.get(this.server)?.connection?.supportsCompletions,
     };
   }
 
@@ -178,6 +206,8 @@ export class ToolPanel {
       this.results.raw.set(callId, result);
       this.panel.post({ type: 'result', callId, view: entry.view });
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
+      // The app (if any) comes after the plain result, which is shown at once.
+      if (this.apps) void this.apps.showFor(connection, callId, toPayload(this.model, values), result as CallToolResult);
     } catch (e) {
       progress.flush();
       // Not `instanceof CallCancelledError`: the connection's classes live in their own bundle.
@@ -193,6 +223,7 @@ export class ToolPanel {
   private async call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
     onProgress: (p: { progress: number; total?: number; message?: string }) => void): Promise<{ result: ResultLike; view: ResultView }> {
     const settings = readSettings();
+    if (this.subject.kind === 'template') return readTemplate(connection, this.subject, toPayload(this.model, values) as Record<string, string>, signal);
     if (this.subject.kind === 'prompt') {
       const answer = await connection.getPrompt(this.subject.prompt.name, toPayload(this.model, values) as Record<string, string>,
         { signal, timeoutMs: settings.requestTimeoutMs || undefined });
@@ -204,6 +235,7 @@ export class ToolPanel {
       legacyName: settings.legacyNameParameter,
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       serverIsLocalStdio: connection.server.transport === 'stdio',
+      uploader: connection.files, signal,
     });
     // A 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then retried.
     // Output is validated by toResultView, which keeps the raw value beside the errors.
@@ -220,7 +252,7 @@ export class ToolPanel {
   }
 
   private async confirm(): Promise<boolean> {
-    const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : 'Get';
+    const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : this.subject.kind === 'prompt' ? 'Get' : 'Read';
     const choice = await vscode.window.showWarningMessage(
       `${what} the ${this.subject.kind} "${subjectTitle(this.subject)}" on "${this.server}"?`,
       { modal: true, detail: this.files.confirmationDetail(this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`) },

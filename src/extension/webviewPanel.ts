@@ -16,6 +16,7 @@ import {
   type WebviewNotification,
   type WebviewRequest,
 } from '../shared/protocol';
+import { EMPTY_CSP, type AppCsp } from '../core/apps/csp';
 import { webviewHtml } from './webviewHtml';
 
 export interface McpPanelOptions {
@@ -23,6 +24,8 @@ export interface McpPanelOptions {
   init: () => PanelInit;
   /** Receives messages that failed validation or handlers that threw; nothing is logged otherwise. */
   onProblem?: (message: string) => void;
+  /** The panel may hold MCP App frames: its policy lets in their nonce and the origins they declared. */
+  appFrames?: boolean;
 }
 
 export interface CreatePanelOptions extends McpPanelOptions {
@@ -69,6 +72,9 @@ export class McpPanel implements vscode.Disposable {
   private readonly requestHandlers = new Map<RequestMethod, AnyRequestHandler>();
   private readonly disposeHandlers = new Set<() => void>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** The script nonce of app frames in this panel (never the webview's own), and the origins allowed so far. */
+  readonly appNonce = randomBytes(18).toString('base64');
+  private appSources: AppCsp = { ...EMPTY_CSP };
 
   private constructor(
     readonly panel: vscode.WebviewPanel,
@@ -91,6 +97,23 @@ export class McpPanel implements vscode.Disposable {
   }
   set title(value: string) {
     this.panel.title = value;
+  }
+
+  /**
+   * Widens the panel's policy to the origins an app declared, reloading the webview when that adds any (the
+   * webview then asks for `init` again). The app's own policy still holds it to its own declaration.
+   */
+  allowAppSources(csp: AppCsp): void {
+    let grew = false;
+    const merged = { ...this.appSources };
+    for (const key of Object.keys(merged) as (keyof AppCsp)[]) {
+      const added = csp[key].filter((s) => !merged[key].includes(s));
+      if (added.length) { merged[key] = [...merged[key], ...added]; grew = true; }
+    }
+    if (!grew || this.disposed) return;
+    this.appSources = merged;
+    this.live = false;
+    this.panel.webview.html = this.html();
   }
 
   get isDisposed(): boolean {
@@ -179,7 +202,8 @@ export class McpPanel implements vscode.Disposable {
     try {
       if (!handler) throw new Error(`no handler for '${request.method}'`);
       const result = (await handler(request.params)) as RequestResult<typeof request.method>;
-      response = { type: 'response', id: request.id, method: request.method, ok: true, result };
+      // The union of methods does not narrow by `request.method`; the handler was registered for this method.
+      response = { type: 'response', id: request.id, method: request.method, ok: true, result } as HostResponse;
     } catch (error) {
       response = { type: 'response', id: request.id, method: request.method, ok: false, error: errorText(error) };
     }
@@ -196,6 +220,8 @@ export class McpPanel implements vscode.Disposable {
       scriptUri: media('webview.js'),
       styleUri: media('webview.css'),
       codiconsUri: media('codicons', 'codicon.css'),
+      app: this.options.appFrames ? { nonce: this.appNonce, csp: this.appSources } : undefined,
+      appBridgeUri: this.options.appFrames ? media('app-bridge.js') : undefined,
     });
   }
 }

@@ -37,6 +37,25 @@ export interface PanelHeading {
   description?: string;
 }
 
+/** An MCP App to show above a tool's results (plain JSON; see src/webview/apps). */
+export interface AppFrame {
+  /** The callId of the result it belongs to. */
+  callId: string;
+  uri: string;
+  /** The app's HTML with its policy and frame nonce already in place (core/apps `appDocument`). */
+  document: string;
+  /** The tool's arguments as sent, file contents left out. */
+  toolInput: Record<string, unknown>;
+  /** The CallToolResult as received. */
+  toolResult: Record<string, unknown>;
+  /** Permissions the resource asked for; none is granted. */
+  permissionsAsked: string[];
+  warnings: string[];
+  /** VS Code's display language (BCP 47). */
+  locale: string;
+  prefersBorder?: boolean;
+}
+
 export interface ToolPanelInit {
   kind: 'tool';
   heading: PanelHeading;
@@ -46,6 +65,10 @@ export interface ToolPanelInit {
   results: ResultEntry[];
   /** Set when the panel is (re)opened while a call is in flight. */
   runningCallId?: string;
+  /** The newest result's app, when its tool has one. */
+  app?: AppFrame;
+  /** The server suggests values for the form's text fields (`complete` requests). */
+  completions?: boolean;
 }
 
 export interface FormElicitationInit {
@@ -100,7 +123,11 @@ export type HostNotification =
   | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'result'; callId: string; view: ResultView }
   | { type: 'callEnded'; callId: string; outcome: CallOutcome; error?: string }
-  | { type: 'uploadProgress'; field: string; sent: number; total: number };
+  | { type: 'uploadProgress'; field: string; sent: number; total: number }
+  /** Show an MCP App for a result (replacing the one shown, which is torn down first). */
+  | { type: 'appShow'; app: AppFrame }
+  /** The app of a result could not be shown (its resource failed); the text result stays. */
+  | { type: 'appFailed'; callId: string; message: string };
 
 // ---- Webview -> host notifications -------------------------------------------------
 
@@ -126,6 +153,13 @@ export type WebviewNotification =
 
 export interface RequestMap {
   validate: { params: { values: FormValues }; result: { errors: FieldErrors } };
+  /** MCP Apps: what the app shown asks the host for (the webview's AppBridge relays it). */
+  appCallTool: { params: { name: string; arguments: Record<string, unknown> }; result: Record<string, unknown> };
+  appReadResource: { params: { uri: string }; result: Record<string, unknown> };
+  appOpenLink: { params: { url: string }; result: { opened: boolean } };
+  appDisplayMode: { params: { mode: string }; result: { mode: 'inline' | 'fullscreen' } };
+  /** The server's suggestions for a text field as typed so far (the other values go as context). */
+  complete: { params: { field: string; value: string; values: FormValues }; result: { values: string[]; note?: string } };
 }
 
 export type RequestMethod = keyof RequestMap;
@@ -221,6 +255,16 @@ function isRequestParams(method: string, params: unknown): boolean {
   switch (method) {
     case 'validate':
       return isObject(params) && isValues(params.values);
+    case 'appCallTool':
+      return isObject(params) && isString(params.name) && isObject(params.arguments);
+    case 'appReadResource':
+      return isObject(params) && isString(params.uri);
+    case 'appOpenLink':
+      return isObject(params) && isString(params.url);
+    case 'appDisplayMode':
+      return isObject(params) && isString(params.mode);
+    case 'complete':
+      return isObject(params) && isString(params.field) && isString(params.value) && params.value.length <= 10_000 && isValues(params.values);
     default:
       return false;
   }
@@ -247,6 +291,10 @@ export function isHostMessage(x: unknown): x is HostMessage {
       return isString(x.callId) && isString(x.outcome) && OUTCOMES.includes(x.outcome) && isOptional(x.error, isString);
     case 'uploadProgress':
       return isString(x.field) && isNumber(x.sent) && isNumber(x.total);
+    case 'appShow':
+      return isObject(x.app) && isString(x.app.callId) && isString(x.app.document);
+    case 'appFailed':
+      return isString(x.callId) && isString(x.message);
     case 'response':
       return isNumber(x.id) && isString(x.method) && (x.ok === true || (x.ok === false && isString(x.error)));
     default:

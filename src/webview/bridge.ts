@@ -21,6 +21,18 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
+/** Whether `source` is a frame inside this page (VS Code's webview script shadows window.parent, so walk up from it). */
+function fromDescendantFrame(source: MessageEventSource | null): boolean {
+  let w = source as Window | null;
+  for (let depth = 0; w && depth < 20; depth++) {
+    const up: Window | null = w.parent;
+    if (up === window) return w !== window;
+    if (!up || up === w) return false;
+    w = up;
+  }
+  return false;
+}
+
 type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void };
 
 export class Bridge {
@@ -30,6 +42,8 @@ export class Bridge {
 
   constructor(onNotification: (message: HostNotification) => void) {
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      // The host's messages come from the frame above; an app frame (or one nested in it) is never the host.
+      if (fromDescendantFrame(event.source)) return;
       const message = event.data;
       if (!isHostMessage(message)) return;
       if (message.type === 'response') this.settle(message);

@@ -45,3 +45,21 @@ let nextId = 0;
 export function uniqueId(prefix: string): string {
   return `${prefix}-${++nextId}`;
 }
+
+/** How much of a long text (a server's description) is shown before "Show all". */
+export const LONG_TEXT_SHOWN = 4096;
+
+/**
+ * Text that may be huge (a server's 2 MB tool description): the first LONG_TEXT_SHOWN characters at once,
+ * and a "Show all" button for the rest, so the panel opens without laying out megabytes.
+ */
+export function longText(text: string, className: string): HTMLElement {
+  if (text.length <= LONG_TEXT_SHOWN) return h('p', { className }, text);
+  const shown = h('p', { className }, `${text.slice(0, LONG_TEXT_SHOWN)}…`);
+  const more = h('button', { className: 'secondary show-all', attrs: { type: 'button' } }, `Show all (${text.length.toLocaleString('en-US')} characters)`);
+  more.addEventListener('click', () => {
+    shown.textContent = text;
+    more.remove();
+  });
+  return h('div', { className: 'long-text' }, shown, more);
+}

@@ -18,6 +18,8 @@ export interface FormHost {
   changed(fieldId: string): void;
   pickFile(fieldId: string, source: FileSource): void;
   removeFile(fieldId: string, index: number): void;
+  /** The server's suggestions for a text field as typed so far; undefined when superseded by a later request. */
+  suggest?(fieldId: string, value: string): Promise<string[] | undefined>;
 }
 
 interface ErrorLine {
@@ -77,8 +79,7 @@ export class FormView {
   setFiles(fieldId: string, files: FileSummary[]): void {
     const slot = this.fileSlots.get(fieldId);
     if (!slot) return;
-    slot.refusal.hidden = true;
-    slot.refusal.textContent = '';
+    this.clearRefusal(slot);
     this.renderFileList(fieldId, slot, files);
     if (slot.field.filenameField) this.fillFilename(slot.field.filenameField, files.length === 1 ? files[0].name : '');
   }
@@ -95,11 +96,21 @@ export class FormView {
     this.set(target.path, name === '' ? undefined : name, fieldId);
   }
 
+  /** A refused file: the reason, and what Run sends for this slot now (the files still listed, or none). */
   showRefusal(fieldId: string, reason: string): void {
     const slot = this.fileSlots.get(fieldId);
     if (!slot) return;
-    slot.refusal.textContent = reason;
+    const kept = this.host.files(fieldId).length;
+    const sends = kept > 0
+      ? `Run sends the ${kept === 1 ? 'file' : `${kept} files`} listed above, not this one.`
+      : slot.field.required ? 'Choose another file: this one is required.' : 'Run sends no file for this slot.';
+    slot.refusal.textContent = `${reason} ${sends}`;
     slot.refusal.hidden = false;
+  }
+
+  private clearRefusal(slot: FileSlotView): void {
+    slot.refusal.hidden = true;
+    slot.refusal.textContent = '';
   }
 
   showUploadProgress(fieldId: string, sent: number, total: number): void {
@@ -165,6 +176,21 @@ export class FormView {
     return line;
   }
 
+  /** Fills a datalist under the input with the server's suggestions as the user types (and on focus). */
+  private offerSuggestions(input: HTMLInputElement, fieldId: string): void {
+    const list = h('datalist', { attrs: { id: uniqueId('suggestions') } });
+    input.setAttribute('list', list.id);
+    input.setAttribute('autocomplete', 'off');
+    this.element.append(list);
+    const ask = (): void => {
+      void this.host.suggest?.(fieldId, input.value).then((values) => {
+        if (values) replaceChildren(list, ...values.map((v) => h('option', { attrs: { value: v } })));
+      }, () => undefined);
+    };
+    input.addEventListener('input', ask);
+    input.addEventListener('focus', ask);
+  }
+
   /** The input element of a leaf field (string, number, boolean, enum, variant, json). */
   private control(field: FormField, path: ValuePath, id: string, describedBy: string | undefined, label: string): HTMLElement {
     const common = { id, 'aria-describedby': describedBy, 'aria-required': field.required ? 'true' : undefined };
@@ -182,6 +208,7 @@ export class FormView {
           this.set(path, raw === '' ? undefined : raw, field.id);
         });
         if (type === 'text') this.textInputs.set(field.id, { input, path });
+        if (type === 'text' && this.host.suggest && !field.readOnly) this.offerSuggestions(input, field.id);
         return input;
       }
       case 'number':
@@ -353,7 +380,7 @@ export class FormView {
     };
     this.fileSlots.set(field.id, slot);
     const pick = (source: FileSource, text: string, iconName: string) =>
-      h('button', { className: 'secondary', attrs: { type: 'button', 'aria-describedby': descriptionId }, on: { click: () => this.host.pickFile(field.id, source) } }, icon(iconName), ` ${text}`);
+      h('button', { className: 'secondary', attrs: { type: 'button', 'aria-describedby': descriptionId }, on: { click: () => { this.clearRefusal(slot); this.host.pickFile(field.id, source); } } }, icon(iconName), ` ${text}`);
     const group = h(
       'div',
       { className: 'field field-file', attrs: { role: 'group', 'aria-labelledby': labelId, 'aria-describedby': `${descriptionId} ${error.element.id}` } },

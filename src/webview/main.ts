@@ -5,14 +5,18 @@
 import type { FieldErrors } from '../core/forms/model';
 import type { SaveItem } from '../core/results/model';
 import type { AnswerAction, HostNotification, PanelInit, PersistedState, ResultEntry, ToolPanelInit } from '../shared/protocol';
+import { AppArea } from './apps';
+import { LatestCompletion } from '../core/completion';
 import { Bridge } from './bridge';
-import { h, icon, replaceChildren } from './dom';
+import { h, icon, longText, replaceChildren } from './dom';
 import { FormView } from './form';
 import { percent } from './format';
-import { renderResult } from './results';
+import { failedValidation, renderResult } from './results';
 import { clientErrors, withoutSecrets } from './values';
 
 const VALIDATE_DELAY_MS = 300;
+/** How long typing pauses before the server is asked for suggestions. */
+const COMPLETE_DELAY_MS = 250;
 
 class App {
   private readonly root = document.getElementById('app') ?? document.body;
@@ -35,6 +39,8 @@ class App {
   private readonly progressMessage = h('span', { className: 'progress-message' });
   private readonly status = h('div', { className: 'status', attrs: { role: 'status' } });
   private readonly results = h('section', { className: 'results', attrs: { 'aria-label': 'Results', 'aria-live': 'polite' } });
+  /** The newest result's MCP App (tool panels). */
+  private readonly apps = new AppArea((method, params) => this.bridge.request(method, params));
   private runButton: HTMLButtonElement | undefined;
   private runningArea: HTMLElement | undefined;
 
@@ -58,7 +64,9 @@ class App {
     const state = this.state;
     if (!state) return;
     const { panel } = state;
-    this.bridge.state = 'form' in panel ? { ...state, panel: { ...panel, values: withoutSecrets(panel.form.fields, panel.values) } } : state;
+    // An app's document is not kept: the host sends it again with `init`.
+    const kept = panel.kind === 'tool' && panel.app ? { ...panel, app: undefined } : panel;
+    this.bridge.state = 'form' in kept ? { ...state, panel: { ...kept, values: withoutSecrets(kept.form.fields, kept.values) } } : { ...state, panel: kept };
   }
 
   private receive(message: HostNotification): void {
@@ -98,14 +106,22 @@ class App {
         break;
       case 'result':
         this.addResult({ id: message.callId, at: Date.now(), view: message.view });
+        // For `npm run bench`: when the plain result was on screen.
+        performance.mark(`mcp-host:result:${message.callId}`);
         break;
       case 'callEnded':
         if (this.state?.runningCallId === message.callId) this.setRunning(undefined);
-        this.status.className = `status${message.outcome === 'failed' ? ' error' : ''}`;
+        this.status.className = `status${message.outcome === 'failed' || (message.outcome === 'done' && newestFailed(this.panel)) ? ' error' : ''}`;
         this.status.textContent = message.outcome === 'cancelled' ? 'Cancelled.' : message.outcome === 'failed' ? `Failed: ${message.error ?? 'unknown error'}` : resultAnnouncement(this.panel);
         break;
       case 'uploadProgress':
         this.form?.showUploadProgress(message.field, message.sent, message.total);
+        break;
+      case 'appShow':
+        this.apps.show(message.app);
+        break;
+      case 'appFailed':
+        this.apps.failed(message.callId, message.message);
         break;
     }
   }
@@ -145,7 +161,7 @@ class App {
       {},
       h('h1', {}, heading.title),
       h('div', { className: 'server' }, icon('server'), ' ', heading.server),
-      heading.description ? h('p', { className: 'description' }, heading.description) : null,
+      heading.description ? longText(heading.description, 'description') : null,
     );
     const parts: HTMLElement[] = [header];
     if (panel.kind === 'elicitation') parts.push(h('p', { className: 'message', attrs: { 'aria-label': 'Message' } }, panel.message));
@@ -160,13 +176,15 @@ class App {
         changed: (id) => this.changed(id),
         pickFile: (field, source) => this.bridge.send({ type: 'pickFile', field, source }),
         removeFile: (field, index) => this.bridge.send({ type: 'removeFile', field, index }),
+        suggest: panel.kind === 'tool' && panel.completions ? (field, value) => this.suggest(field, value) : undefined,
       });
       parts.push(this.form.element, this.actions(panel));
     }
-    if (panel.kind === 'tool') parts.push(this.toolStatus(), this.results);
+    if (panel.kind === 'tool') parts.push(this.toolStatus(), this.apps.element, this.results);
     replaceChildren(this.root, ...parts);
-    if ('answered' in panel && panel.answered) this.answered('Sent.');
+    if ('answered' in panel && panel.answered) this.answered('Sending…');
     if (panel.kind === 'tool') {
+      if (panel.app) this.apps.show(panel.app);
       this.renderResults(panel.results);
       this.setRunning(this.state?.runningCallId);
     }
@@ -322,6 +340,16 @@ class App {
     }
   }
 
+  /** Debounced per field; a newer request for the field drops the older one's answer. */
+  private readonly completions = new LatestCompletion<string[]>(COMPLETE_DELAY_MS);
+
+  private suggest(field: string, value: string): Promise<string[] | undefined> {
+    return this.completions.request(field, async () => {
+      const values = this.panel && 'values' in this.panel ? this.panel.values : {};
+      return (await this.bridge.request('complete', { field, value, values })).values;
+    });
+  }
+
   /** A new form puts the keyboard in its first field, so the user can type at once. */
   private focusFirstField(): void {
     if (this.locked || !this.form) return;
@@ -349,6 +377,7 @@ class App {
     if (panel?.kind !== 'tool' || this.state?.runningCallId !== undefined) return;
     if (!this.checkBeforeSending()) return;
     this.status.textContent = '';
+    performance.mark('mcp-host:submit');
     this.bridge.send({ type: 'submit', values: panel.values });
   }
 
@@ -361,7 +390,8 @@ class App {
     } else {
       this.bridge.send({ type: 'answer', action });
     }
-    this.answered(action === 'accept' ? 'Sent.' : action === 'decline' ? 'Declined.' : 'Cancelled.');
+    // An accepted answer is on its way until the host closes the panel (a file confirmation may still be open).
+    this.answered(action === 'accept' ? 'Sending…' : action === 'decline' ? 'Declined.' : 'Cancelled.');
   }
 
   /** After an answer the buttons are disabled: the host closes the panel (or re-inits it for a new question). */
@@ -383,11 +413,17 @@ class App {
   }
 }
 
+function newestFailed(panel: PanelInit | undefined): boolean {
+  const newest = panel?.kind === 'tool' ? panel.results[0] : undefined;
+  return newest !== undefined && (newest.view.isError || failedValidation(newest.view));
+}
+
 /** What the status region says when a call ends with a result (screen readers announce it). */
 function resultAnnouncement(panel: PanelInit | undefined): string {
   const newest = panel?.kind === 'tool' ? panel.results[0] : undefined;
   if (!newest) return 'Done.';
-  return newest.view.isError ? 'The tool returned an error; see Results.' : 'New result; see Results.';
+  if (newest.view.isError) return 'The tool returned an error; see Results.';
+  return failedValidation(newest.view) ? "The result failed the tool's output schema; see Results." : 'New result; see Results.';
 }
 
 /** The host as written in the URL (punycode stays punycode), or '' when it does not parse. */

@@ -1,7 +1,7 @@
 // Renders ResultViews (newest first). Server text is inserted as text; images and audio come
 // from data: URLs built from base64 the core already capped; nothing is fetched.
 
-import type { ResultItem, SaveItem, StructuredView } from '../core/results/model';
+import type { ResultItem, ResultView, SaveItem, StructuredView } from '../core/results/model';
 import type { ResultEntry } from '../shared/protocol';
 import { append, h, icon } from './dom';
 import { formatBytes } from '../core/files/limits';
@@ -25,11 +25,12 @@ function dataUrl(mimeType: string, data: string | undefined): string | undefined
 export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLElement {
   const { view } = entry;
   const time = new Date(entry.at).toLocaleTimeString();
-  const status = view.isError ? 'Error' : 'Result';
+  const failed = view.isError || failedValidation(view);
+  const status = view.isError ? 'Error' : failedValidation(view) ? 'Result that failed output validation' : 'Result';
   const article = h(
     'article',
-    { className: `result${view.isError ? ' result-error' : ''}`, attrs: { 'aria-label': `${status} at ${time}`, 'data-call-id': entry.id } },
-    h('header', { className: 'result-header' }, icon(view.isError ? 'error' : 'pass'), ` ${status} · ${time}`),
+    { className: `result${failed ? ' result-error' : ''}`, attrs: { 'aria-label': `${status} at ${time}`, 'data-call-id': entry.id } },
+    h('header', { className: 'result-header' }, icon(failed ? 'error' : 'pass'), ` ${status} · ${time}`),
   );
   for (const warning of view.warnings) article.append(h('div', { className: 'warning' }, icon('warning'), ' ', warning));
   view.items.forEach((item, index) => {
@@ -43,6 +44,11 @@ export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLEl
   for (const save of view.saves) if (!linked.has(save.ref)) article.append(saveRow(entry.id, save, actions));
   if (view.items.length === 0 && !view.structured && view.saves.length === 0) article.append(h('p', { className: 'description' }, '(empty result)'));
   return article;
+}
+
+/** The structured content breaks (or lacks) the tool's output schema: the result is not what the tool promised. */
+export function failedValidation(view: ResultView): boolean {
+  return view.structured?.status === 'invalid' || view.structured?.status === 'missing';
 }
 
 /** Where in the result a saved file comes from, so two buttons for files of the same name can be told apart. */

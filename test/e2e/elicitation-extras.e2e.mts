@@ -1,5 +1,6 @@
-// URL-mode elicitation (consent before anything opens), a SEP-1306 upload from the elicitation panel,
-// an answered panel that stays locked when hidden and shown again, and a double click on
+// URL-mode elicitation (consent before anything opens), a SEP-1306 upload from the elicitation panel
+// (Cancel in its file confirmation returns to the question, files kept), an answered panel that stays
+// locked ("Sending…") when hidden and shown again, and a double click on
 // "From workspace…" that opens one picker: one workbench, a screenshot at each step.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -157,6 +158,14 @@ test('elicitation extras: URL consent opens only on accept; a SEP-1306 upload sh
       const box = dialog(wb);
       await box.waitFor({ timeout: 15_000 });
       assert.match(await box.innerText(), /notes\.txt/);
+      assert.equal(await question.getByRole('status').filter({ hasText: 'Sending…' }).count(), 1, 'not "Sent." while the confirmation is open');
+      // Cancel in the confirmation returns to the question, the file still chosen; the server is not answered
+      await answerDialog(wb, 'Cancel');
+      question = wb.webview();
+      await question.getByRole('list', { name: 'Chosen files for Document' }).getByText('notes.txt').waitFor({ timeout: 15_000 });
+      await wb.shot('back-to-question-after-cancel');
+      await question.getByRole('button', { name: 'Accept' }).click();
+      await box.waitFor({ timeout: 15_000 });
       // the server is paused while the upload runs, so the answered panel stays open
       process.kill(upload.child.pid!, 'SIGSTOP');
       try {
@@ -173,7 +182,7 @@ test('elicitation extras: URL consent opens only on accept; a SEP-1306 upload sh
         await wb.shot('answered-panel-hidden');
         await wb.page.locator('.tabs-container .tab', { hasText: 'uploader asks' }).click();
         question = wb.webview();
-        await question.getByRole('status').filter({ hasText: 'Sent.' }).waitFor({ timeout: 15_000 });
+        await question.getByRole('status').filter({ hasText: 'Sending…' }).waitFor({ timeout: 15_000 });
         await wb.shot('answered-panel-shown-again');
         for (const name of ['Accept', 'Decline', 'Cancel']) {
           assert.equal(await question.getByRole('button', { name, exact: true }).isDisabled(), true, `${name} stays disabled`);

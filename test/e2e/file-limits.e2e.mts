@@ -6,17 +6,28 @@ import { test } from 'node:test';
 import { chooseFromWorkspace, fileSlot, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, withWorkbench } from './workbench.mjs';
 
-test('a 75 KiB PNG for a 64 KiB slot is refused inside the slot, naming the limit, and the server receives nothing', async () => {
+test('a 75 KiB PNG for a 64 KiB slot is marked in the workspace list, refused inside the slot naming the limit, and the server receives nothing', async () => {
   const record = join(mkdtempSync(join(tmpdir(), 'mcp-host-record-')), 'calls.jsonl');
   const servers = { files: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('file-server')], env: { FILE_FIXTURE_RECORD: record } } };
   await withWorkbench('2-file-too-large', { servers }, async (wb) => {
     const panel = await runToolFromPalette(wb, 'inspect_image', 'files');
+    // The workspace list marks the file over the limit and says what the type filter hides
+    await fileSlot(panel, 'image').getByRole('button', { name: 'From workspace…' }).click();
+    const title = wb.quickInput.locator('.quick-input-title');
+    await title.filter({ hasText: /\d+ files? of other types not listed; Browse… chooses any file/ }).waitFor({ timeout: 15_000 });
+    const largeRow = wb.quickPickRowLabelled('large-photo.png').first();
+    await largeRow.waitFor({ timeout: 15_000 });
+    assert.match(await largeRow.innerText(), /7\d(\.\d)? KiB: over this slot's 64 KiB limit, it would be refused/);
+    assert.doesNotMatch(await wb.quickPickRowLabelled('photo.png').first().innerText(), /over this slot/);
+    await wb.shot('workspace-list-marks-over-limit');
+    await wb.page.keyboard.press('Escape');
     await chooseFromWorkspace(wb, panel, 'image', 'large-photo.png');
     const refusal = fileSlot(panel, 'image').getByRole('alert');
     await refusal.waitFor();
     await wb.shot('refused-in-slot');
     const reason = await refusal.innerText();
     assert.match(reason, /64 KiB|65,?536/, reason);
+    assert.match(reason, /Choose another file: this one is required\.$/, 'it says what Run would do');
     assert.equal(await panel.getByRole('list', { name: 'Chosen files for image' }).getByText('large-photo.png').count(), 0);
 
     // Run with the slot still empty: the form refuses, nothing is sent

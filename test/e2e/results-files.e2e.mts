@@ -2,27 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { answerDialog, chooseManyFromWorkspace, dialog, fileSlot, newestResult, runToolFromPalette } from './steps.mjs';
-import { withWorkbench, type Workbench } from './workbench.mjs';
+import { acceptSaveDialog, answerDialog, chooseManyFromWorkspace, dialog, fileSlot, newestResult, runToolFromPalette } from './steps.mjs';
+import { withWorkbench } from './workbench.mjs';
 
 /** What export_report generates with its defaults (title "Weekly report", 5 rows). */
 const REPORT = '# Weekly report\nday,visits,signups\n1,37,7\n2,74,1\n3,10,8\n4,47,2\n5,84,9\n';
-
-/** Accepts the save dialog as VS Code presents it here (the simple file dialog, a quick input) with the proposed name. */
-async function acceptSaveDialog(wb: Workbench, expectedName: string): Promise<void> {
-  const input = wb.quickInput.locator('.quick-input-box input');
-  await input.waitFor({ timeout: 15_000 });
-  await wb.page.waitForFunction(
-    ({ selector, name }) => (document.querySelector<HTMLInputElement>(selector)?.value ?? '').endsWith(name),
-    { selector: '.quick-input-widget .quick-input-box input', name: expectedName },
-  );
-  await wb.shot(`save-dialog-${expectedName}`);
-  await wb.page.keyboard.press('Enter');
-  await wb.quickInput.waitFor({ state: 'hidden' });
-  // the new file shows up in the Explorer (the "Saved …" message goes to the notification centre)
-  await wb.explorerItem(expectedName).waitFor({ timeout: 15_000 });
-  await wb.shot(`saved-${expectedName}`);
-}
 
 test('results and files: an image array slot, a file output saved without overwriting, and confirmEveryCall', async () => {
   await withWorkbench('results-files', { settings: { 'mcpHost.confirmEveryCall': true } }, async (wb) => {

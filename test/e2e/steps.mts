@@ -129,3 +129,19 @@ export async function describePngFromWorkspace(wb: Workbench): Promise<void> {
   assert.match(text, /7214 bytes/);
   assert.match(text, /64 × 48 pixels/);
 }
+
+/** Accepts the save dialog as VS Code presents it here (the simple file dialog, a quick input) with the proposed name. */
+export async function acceptSaveDialog(wb: Workbench, expectedName: string): Promise<void> {
+  const input = wb.quickInput.locator('.quick-input-box input');
+  await input.waitFor({ timeout: 15_000 });
+  await wb.page.waitForFunction(
+    ({ selector, name }) => (document.querySelector<HTMLInputElement>(selector)?.value ?? '').endsWith(name),
+    { selector: '.quick-input-widget .quick-input-box input', name: expectedName },
+  );
+  await wb.shot(`save-dialog-${expectedName}`);
+  await wb.page.keyboard.press('Enter');
+  await wb.quickInput.waitFor({ state: 'hidden' });
+  // the new file shows up in the Explorer (the "Saved …" message goes to the notification centre)
+  await wb.explorerItem(expectedName).waitFor({ timeout: 15_000 });
+  await wb.shot(`saved-${expectedName}`);
+}

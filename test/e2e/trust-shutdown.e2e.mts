@@ -57,8 +57,16 @@ test('trust: autoStart from a workspace runs nothing, the first start asks with 
     assert.equal(await dialog(wb).count(), 0, 'no question asked');
     await wb.shot('nothing-started');
 
-    // 2. The first start shows the exact command line and where it is defined; Trust and start runs it.
-    await startServer(wb, 'ignores-term');
+    // 2. Run Tool… starts no untrusted server by itself: it offers to start it. The first start shows the
+    //    exact command line and where it is defined; Trust and start runs it.
+    await wb.runCommand('MCP: Run Tool…');
+    const offer = wb.quickPickRow('Start ignores-term').filter({ hasText: 'asks for your trust' }).first();
+    await offer.waitFor({ timeout: 30_000 });
+    await wb.page.waitForTimeout(1000);
+    assert.equal(await dialog(wb).count(), 0, 'opening Run Tool… asks nothing');
+    assert.deepEqual(pidsWith(token), [], 'and starts nothing');
+    await wb.shot('run-tool-offers-start');
+    await offer.click();
     const box = dialog(wb);
     await box.waitFor({ timeout: 15_000 });
     const text = await box.innerText();
@@ -68,6 +76,10 @@ test('trust: autoStart from a workspace runs nothing, the first start asks with 
     await wb.shot('trust-prompt');
     await box.getByRole('button', { name: 'Trust and start', exact: true }).click();
     await waitUntil('ignores-term runs', () => pidsWith(ignoresTerm).length > 0, 30_000);
+    // Run Tool… opens again with the server's tools; closed here
+    await wb.quickPickRow('hang').first().waitFor({ timeout: 30_000 });
+    await wb.page.keyboard.press('Escape');
+    await wb.quickInput.waitFor({ state: 'hidden' });
     await startServer(wb, 'ignores-stdin');
     await box.getByRole('button', { name: 'Trust and start', exact: true }).click();
     await waitUntil('ignores-stdin runs', () => pidsWith(ignoresStdin).length > 0, 30_000);
@@ -102,4 +114,35 @@ test('trust: autoStart from a workspace runs nothing, the first start asks with 
     await wb.page.close();
     await waitUntil('no server survives the closed window', () => pidsWith(token).length === 0, GONE_WITHIN_MS);
   });
+});
+
+test('Restricted Mode: a workspace server does not start, a user-level server does, without a question', async () => {
+  const fixture = await fixtureServer('sigterm-ignoring-server');
+  const token = randomBytes(6).toString('hex');
+  const inWorkspace = `--e2e-${token}-workspace`;
+  const ofUser = `--e2e-${token}-user`;
+  await withWorkbench('restricted-mode', {
+    restrictedMode: true,
+    servers: { 'from-workspace': { type: 'stdio', command: 'node', args: [fixture, '--exit-on-sigterm', inWorkspace] } },
+    userServers: { 'from-user': { type: 'stdio', command: 'node', args: [fixture, '--exit-on-sigterm', ofUser] } },
+  }, async (wb) => {
+    await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: 30_000 });
+    await wb.shot('restricted-mode');
+
+    await startServer(wb, 'from-workspace');
+    // (toasts stay hidden in this headless window: the message is read in the notification centre)
+    await wb.runCommand('Notifications: Show Notifications');
+    await wb.page.locator('.notifications-center .notification-list-item', { hasText: /"from-workspace" could not start: .*Restricted Mode/ })
+      .first().waitFor({ timeout: 15_000 });
+    await wb.shot('workspace-server-refused');
+    await wb.page.keyboard.press('Escape');
+    assert.deepEqual(pidsWith(inWorkspace), [], 'the workspace server did not run');
+    assert.equal(await dialog(wb).count(), 0, 'nothing was asked');
+
+    await startServer(wb, 'from-user');
+    await waitUntil('the user-level server runs', () => pidsWith(ofUser).length > 0, 30_000);
+    assert.equal(await dialog(wb).count(), 0, 'a user-level server is not asked about');
+    await wb.shot('user-server-running');
+  });
+  await waitUntil('no server left after the window closed', () => pidsWith(token).length === 0, GONE_WITHIN_MS);
 });

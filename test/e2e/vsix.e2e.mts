@@ -1,14 +1,21 @@
 // Runs by `npm test -- vsix`, which packages the extension first (MCP_HOST_TEST_VSIX names the file).
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { zipEntries } from '../../scripts/package.mjs';
+import { zipEntries, zipEntry } from '../../scripts/package.mjs';
 import { describePngFromWorkspace } from './steps.mjs';
-import { withWorkbench } from './workbench.mjs';
+import { root, withWorkbench } from './workbench.mjs';
 
-test('the .vsix holds the bundles, media, README, CHANGELOG and LICENSE, no sources, tests or maps, under 5 MB', () => {
+/** The .vsix named by MCP_HOST_TEST_VSIX (`npm test -- vsix` packages it first). */
+function builtVsix(): string {
   const vsix = process.env.MCP_HOST_TEST_VSIX;
   assert.ok(vsix && existsSync(vsix), 'MCP_HOST_TEST_VSIX names a built .vsix (run `npm test -- vsix`)');
+  return vsix;
+}
+
+test('the .vsix holds the bundles, media, README, CHANGELOG and LICENSE, no sources, tests, fixtures or maps, under 5 MB', () => {
+  const vsix = builtVsix();
   assert.ok(statSync(vsix).size < 5 * 1024 * 1024, `${statSync(vsix).size} bytes`);
   const files = zipEntries(vsix).filter((f) => f.startsWith('extension/'));
   for (const expected of [
@@ -17,13 +24,53 @@ test('the .vsix holds the bundles, media, README, CHANGELOG and LICENSE, no sour
   ]) {
     assert.ok(files.includes(expected), `${expected} missing from ${files.join(', ')}`);
   }
-  const unwanted = files.filter((f) => /\.(ts|mts|map)$|node_modules\/|^extension\/(src|test|scripts|examples|bench)\//.test(f));
+  const unwanted = files.filter((f) =>
+    /\.(ts|mts|map|tgz|vsix)$|node_modules\/|fixtures?\/|^extension\/(src|test|scripts|examples|bench|docs|cli|\.cache|\.artifacts)\//.test(f));
   assert.deepEqual(unwanted, []);
 });
 
+test('the listing: icon, banner, preview and Q&A in the manifest, the walkthrough\'s pictures inside, every README picture resolving', () => {
+  const vsix = builtVsix();
+  const files = zipEntries(vsix);
+  const manifest = JSON.parse(zipEntry(vsix, 'extension/package.json').toString('utf8')) as {
+    icon: string; galleryBanner?: { color?: string; theme?: string }; preview?: boolean; qna?: string; repository: { url: string };
+    categories: string[]; keywords: string[];
+    contributes: { walkthroughs?: { steps: { id: string; media: { image?: string }; completionEvents?: string[] }[] }[] };
+  };
+  assert.ok(files.includes(`extension/${manifest.icon}`), `the icon ${manifest.icon} is in the package`);
+  const icon = zipEntry(vsix, `extension/${manifest.icon}`);
+  assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128], 'the icon is 128 × 128');
+  assert.match(manifest.galleryBanner?.color ?? '', /^#[0-9a-f]{6}$/i);
+  assert.ok(['dark', 'light'].includes(manifest.galleryBanner?.theme ?? ''));
+  assert.equal(manifest.preview, true);
+  assert.match(manifest.qna ?? '', /^https:\/\//);
+  assert.ok(manifest.categories.length > 0 && manifest.keywords.length > 0 && manifest.keywords.length <= 30);
+
+  const steps = manifest.contributes.walkthroughs?.flatMap((w) => w.steps) ?? [];
+  assert.equal(steps.length, 5);
+  for (const step of steps) {
+    assert.ok(step.media.image && files.includes(`extension/${step.media.image}`), `the picture of the step ${step.id} (${step.media.image}) is in the package`);
+    assert.ok(step.completionEvents?.length, `the step ${step.id} has a completion event`);
+  }
+
+  // vsce rewrites the README's relative pictures to the repository; each must be a file of this repository,
+  // small enough for the listing page
+  const readme = zipEntry(vsix, 'extension/readme.md').toString('utf8');
+  const base = `${manifest.repository.url.replace(/\.git$/, '')}/raw/HEAD/`;
+  const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)|<img[^>]+src="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
+  assert.ok(pictures.length >= 4, `the README shows the main flow and three more pictures (found ${pictures.length})`);
+  for (const url of pictures) {
+    assert.ok(url.startsWith(base), `${url} points into the repository (${base})`);
+    const path = url.slice(base.length);
+    assert.doesNotMatch(path, /\.svg$/i, 'the Marketplace refuses SVG pictures in a README');
+    const local = join(root, decodeURIComponent(path));
+    assert.ok(existsSync(local), `${path} exists`);
+    assert.ok(statSync(local).size < 400 * 1024, `${path} is ${statSync(local).size} bytes, under 400 KB`);
+  }
+});
+
 test('the packaged .vsix, installed into a fresh VS Code, runs describe_file on a workspace PNG', async () => {
-  const vsix = process.env.MCP_HOST_TEST_VSIX;
-  assert.ok(vsix && existsSync(vsix), 'MCP_HOST_TEST_VSIX names a built .vsix (run `npm test -- vsix`)');
+  const vsix = builtVsix();
   await withWorkbench('vsix-installed', { vsix }, async (wb) => {
     // installed, not a development folder: the window is not an Extension Development Host
     assert.doesNotMatch(await wb.page.title(), /Extension Development Host/);

@@ -4,7 +4,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { installExtension, openBrowser, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
@@ -46,6 +46,14 @@ export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
   /** The workspace's own .vscode/settings.json. */
   workspaceSettings?: Record<string, unknown>;
+  /** Servers of the user's own mcp.json (in the extension's global storage). */
+  userServers?: Record<string, ServerEntry>;
+  /** Open the workspace untrusted: VS Code's Restricted Mode. */
+  restrictedMode?: boolean;
+  /** No .vscode/mcp.json at all: a workspace where no server is configured yet. */
+  withoutServers?: boolean;
+  /** The workspace folder's name, as the Explorer and the title show it (default: a temporary name). */
+  folderName?: string;
 }
 
 export class Workbench {
@@ -81,9 +89,19 @@ export class Workbench {
       workspace: folder,
       extensionsDir,
       // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
-      settings: { 'mcpHost.trustWorkspaceServers': true, ...options.settings },
+      settings: {
+        'mcpHost.trustWorkspaceServers': true,
+        ...(options.restrictedMode ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+        ...options.settings,
+      },
+      workspaceTrust: options.restrictedMode,
       logFile: join(artifacts, 'code-server.log'),
     });
+    if (options.userServers) {
+      const userConfig = join(server.userDataDir, 'User/globalStorage/mcp-host.mcp-host/mcp.json');
+      mkdirSync(dirname(userConfig), { recursive: true });
+      writeFileSync(userConfig, JSON.stringify({ servers: options.userServers }, null, 2));
+    }
     const browser = await openBrowser();
     const page = browser.pages()[0] ?? (await browser.newPage());
     const payload: [string, string][] | undefined = options.vsix
@@ -208,15 +226,30 @@ export class Workbench {
     writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
     await this.browser.close();
     await this.server.stop();
-    rmSync(this.folder, { recursive: true, force: true });
+    rmSync(madeIn(this.folder), { recursive: true, force: true });
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
   }
 }
 
-/** A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path. */
+/** The temporary folder a workspace was made in (the workspace itself, or its parent when it was named). */
+function madeIn(folder: string): string {
+  return basename(dirname(folder)).startsWith(WORKSPACE_PREFIX) ? dirname(folder) : folder;
+}
+
+const WORKSPACE_PREFIX = 'mcp-host-ws-';
+
+/**
+ * A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path
+ * (or has no mcp.json, `withoutServers`).
+ */
 function makeWorkspace(options: WorkbenchOptions): string {
-  const folder = mkdtempSync(join(tmpdir(), 'mcp-host-ws-'));
+  const made = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
+  const folder = options.folderName ? join(made, options.folderName) : made;
   cpSync(join(root, 'examples/workspace'), folder, { recursive: true });
+  if (options.withoutServers) {
+    rmSync(join(folder, '.vscode'), { recursive: true, force: true });
+    return folder;
+  }
   const config = {
     ...(options.inputs ? { inputs: options.inputs } : {}),
     servers: { demo: { type: 'stdio', command: 'node', args: [demoServer] }, ...options.servers },

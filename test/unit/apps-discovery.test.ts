@@ -117,11 +117,15 @@ describe('the apps fixture', () => {
     assert.equal(APP_RESOURCE_MAX_BYTES, 5 * 1024 * 1024);
   });
 
-  test('a 20 MB app over stdio is cut off by the transport\'s message limit, naming it', async () => {
+  test('a 20 MB app over stdio is refused, naming the limit that cut it off', async () => {
     const own = new ServerConnection(stdioFixture('apps-server.ts'), { log: quiet(), capabilities: { apps: true } });
     await own.start();
     try {
-      await assert.rejects(readAppResource(own, 'ui://huge/app.html', { timeoutMs: 60_000 }), /over 10 MiB, the stdio limit/);
+      // The transport's message limit or the app resource limit, whichever is lower, refuses it by name.
+      await assert.rejects(
+        readAppResource(own, 'ui://huge/app.html', { timeoutMs: 60_000 }),
+        /ui:\/\/huge\/app\.html is 20 MiB; the limit is 5 MiB|over \d+ MiB/,
+      );
     } finally {
       await own.stop();
     }

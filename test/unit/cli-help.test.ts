@@ -2,22 +2,12 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { run, USAGE, type CliIo } from '../../src/cli/main';
+import { USAGE } from '../../src/cli/main';
+import { runCli } from '../fixtures/cli';
 import { repoRoot } from '../fixtures/servers';
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: process.env, cwd: repoRoot, interactive: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[]) => runCli(argv);
 
 const COMMANDS = [...USAGE.matchAll(/^ {2}mcp-host (\w+)/gm)].map((m) => m[1]);
 
@@ -61,6 +51,16 @@ test('COMMAND --help shows that command only, with its options, TARGET and exit 
   }
   assert.match(call, /^TARGET/m);
   assert.doesNotMatch((await cli(['servers', '--help'])).out, /^TARGET/m);
+});
+
+test('every option of a command\'s synopsis is explained in its help', async () => {
+  for (const command of COMMANDS) {
+    const help = (await cli([command, '--help'])).out;
+    const [synopsis, explained] = [help.slice(0, help.indexOf('\n\n')), help.slice(help.indexOf('\n\n'))];
+    for (const [option] of synopsis.matchAll(/--[\w-]+/g)) {
+      assert.match(explained, new RegExp(`^\\s+${option}\\b`, 'm'), `mcp-host ${command} --help explains ${option}`);
+    }
+  }
 });
 
 test('help for an unknown command is a usage error (exit 1) that names it', async () => {

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { repoRoot } from '../fixtures/servers';
@@ -31,10 +31,11 @@ before(async () => {
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function inProject(cmd: string, args: string[]) {
-  const r = spawnSync(cmd, args, { cwd: project, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+function inFolder(cwd: string, cmd: string, args: string[]) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
+const inProject = (cmd: string, args: string[]) => inFolder(project, cmd, args);
 
 test('the tarball holds only the CLI bundle, its README, package.json and LICENSE; no dependencies, Node 20+', () => {
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
@@ -79,4 +80,11 @@ test('npm install <tgz> into an empty folder, then npx mcp-host: --version, --he
   const usage = inProject(npx, ['--no-install', 'mcp-host', 'tools']);
   assert.equal(usage.code, 1);
   assert.match(usage.err, /give a TARGET/);
+});
+
+test('npx ./mcp-host-<version>.tgz runs the CLI straight from the tarball', () => {
+  const folder = dirname(tarball);
+  const tools = inFolder(folder, npx, ['--yes', `./${basename(tarball)}`, 'tools', '--', process.execPath, demoServer]);
+  assert.equal(tools.code, 0, tools.err);
+  assert.match(tools.out, /^describe_file\b/m);
 });

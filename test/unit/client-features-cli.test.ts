@@ -52,3 +52,30 @@ test('the current directory is the root server-everything\'s get-roots-list repo
   assert.equal(r.code, 0, r.err);
   assert.ok(r.out.includes(pathToFileURL(cwd).href), r.out);
 });
+
+test('complete: server-everything suggests departments, then names for the department given as context', async () => {
+  const dept = await cli(['complete', '--prompt', 'completable-prompt', 'department', 'E', ...EVERYTHING]);
+  assert.equal(dept.code, 0, dept.err);
+  assert.equal(dept.out, 'Engineering\n');
+  const name = await cli(['complete', '--prompt', 'completable-prompt', 'name', '', '--args', '{"department":"Sales"}', ...EVERYTHING]);
+  assert.equal(name.out, 'David\nEve\nFrank\n');
+  const template = await cli(['complete', '--resource-template', 'demo://resource/dynamic/text/{resourceId}', 'resourceId', '7', '--json', ...EVERYTHING]);
+  assert.deepEqual(JSON.parse(template.out).values, ['7']);
+});
+
+test('complete: an answer of 10,000 values shows the first 100 and says so; usage errors name what is missing', async () => {
+  const r = await cli(['complete', '--prompt', 'many', 'word', 'w', '--args', '{"other":"x"}', ...PAGED]);
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.trim().split('\n');
+  assert.equal(lines.length, 100);
+  assert.equal(lines[0], 'w0 {"other":"x"}', 'the filled arguments went as context');
+  assert.match(r.err, /the server sent 10000 suggestions; the first 100 are shown/);
+  const neither = await cli(['complete', 'word', 'w', ...PAGED]);
+  assert.equal(neither.code, 1);
+  assert.match(neither.err, /complete needs --prompt NAME or --resource-template URI/);
+  const noValue = await cli(['complete', '--prompt', 'many', 'word', ...PAGED]);
+  assert.match(noValue.err, /complete needs the argument's name and the value typed so far/);
+  const nonString = await cli(['complete', '--prompt', 'many', 'word', 'w', '--args', '{"n":1}', ...PAGED]);
+  assert.equal(nonString.code, 1);
+  assert.match(nonString.err, /"n" is 1/);
+});

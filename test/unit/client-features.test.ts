@@ -6,6 +6,7 @@ import type { ResolvedServer } from '../../src/core/config';
 import {
   formatServerLog, hostLevelOf, LIST_MAX_PAGES, mcpLevelFor, ServerConnection, type ConnectionOptions, type ServerLogMessage,
 } from '../../src/core/connection';
+import { boundCompletion, LatestCompletion } from '../../src/core/completion';
 import { Logger, type LogLevel } from '../../src/core/log';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
 
@@ -139,6 +140,73 @@ describe('roots (server-everything)', () => {
       assert.match(answer, /file:\/\/\/work\/two/);
       assert.match(answer, /file:\/\/\/work\/three/);
       assert.doesNotMatch(answer, /file:\/\/\/work\/one/);
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+describe('completions', () => {
+  test('boundCompletion keeps strings only, at most 100, and says how many were dropped', () => {
+    const b = boundCompletion({ values: [...Array.from({ length: 150 }, (_, i) => `v${i}`), 5], total: 150 });
+    assert.equal(b.values.length, 100);
+    assert.equal(b.hasMore, true);
+    assert.equal(b.total, 150);
+    assert.match(b.cut!, /150 suggestions; the first 100/);
+    assert.deepEqual(boundCompletion(null), { values: [], hasMore: false });
+  });
+
+  test('LatestCompletion: requests typed in quick succession reach the server once, and only the latest answer is used', async () => {
+    const latest = new LatestCompletion<string>(50);
+    const asked: string[] = [];
+    const ask = (v: string) => latest.request('field', async () => { asked.push(v); return v; });
+    const [a, b, c] = await Promise.all([ask('a'), ask('ab'), ask('abc')]);
+    assert.deepEqual([a, b, c], [undefined, undefined, 'abc']);
+    assert.deepEqual(asked, ['abc']);
+    // A slow answer overtaken by a newer request is dropped.
+    let release!: () => void;
+    const slow = latest.request('field', () => new Promise<string>((r) => { release = () => r('slow'); }));
+    await new Promise((r) => setTimeout(r, 80));
+    const fast = latest.request('field', async () => 'fast');
+    release();
+    assert.equal(await slow, undefined);
+    assert.equal(await fast, 'fast');
+  });
+
+  test('a connection completes with the filled arguments as context (server-everything)', async () => {
+    const { c } = connection(everythingStdio());
+    await c.start();
+    try {
+      assert.equal(c.supportsCompletions, true);
+      const answer = await c.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'name', value: 'G' }, context: { department: 'Marketing' } });
+      assert.deepEqual(answer.values, ['Grace']);
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+describe('resource subscriptions (server-everything)', () => {
+  test('a subscribed resource reports updates while toggle-subscriber-updates runs; templates are listed', async () => {
+    const { c, lines } = connection(everythingStdio());
+    await c.start();
+    const updates: string[] = [];
+    c.onDidUpdateResource((uri) => updates.push(uri));
+    try {
+      assert.equal(c.supportsSubscriptions, true);
+      assert.ok(c.resourceTemplates.some((t) => t.uriTemplate === 'demo://resource/dynamic/text/{resourceId}'));
+      const uri = c.resources[0].uri;
+      const subscription = await c.subscribeResource(uri);
+      assert.ok(subscription);
+      await until(() => c.tools.some((t) => t.name === 'toggle-subscriber-updates'), 'the tool');
+      await c.callTool('toggle-subscriber-updates', {});
+      try {
+        await until(() => updates.includes(uri), 'an update of the subscribed resource');
+        subscription.dispose();
+        await until(() => lines.some((l) => l.includes(`unsubscribed from ${uri}`)), 'the unsubscription');
+      } finally {
+        await c.callTool('toggle-subscriber-updates', {});
+      }
     } finally {
       await c.stop();
     }

@@ -148,7 +148,8 @@ describe('a 2025-era server over stdio', () => {
     await assert.rejects(call, (e: unknown) => e instanceof CallCancelledError);
     assert.deepEqual(progress.map((p) => [p.progress, p.total, p.message]), [[1, 40, 'step 1'], [2, 40, 'step 2']]);
     for (let i = 0; i < 50 && !lines.some((l) => /slow: stopped at step \d+, the client cancelled/.test(l)); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.ok(lines.some((l) => /slow: stopped at step \d+, the client cancelled/.test(l)), 'the server saw the cancellation');
+    assert.ok(lines.some((l) => /slow: stopped at step \d+, the client cancelled \(reason: Cancelled by the user\)/.test(l)),
+      `the server saw the cancellation, with a reason meant for people: ${lines.filter((l) => l.includes('slow:')).join('; ')}`);
     assert.equal(c.state.kind, 'running');
   });
 

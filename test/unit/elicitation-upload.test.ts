@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ServerConnection } from '../../src/core/connection';
-import { createElicitationHandler, type ElicitationUi, type FormAnswer, type FormElicitationRequest, type UploadConsentRequest } from '../../src/core/elicitation';
+import { createElicitationHandler, type ElicitationUi, type FileConfirmRequest, type FormAnswer, type FormElicitationRequest, type UploadConsentRequest } from '../../src/core/elicitation';
 import { Logger } from '../../src/core/log';
 import { httpServer, startUploadFixture } from '../fixtures/servers';
 
@@ -220,4 +220,42 @@ test('a file over the host\'s own upload limit (the declared maxFileSize) is ref
     assert.doesNotMatch(e.message, /document: document:/, 'the field is named once');
     return true;
   });
+});
+
+test('with a file confirmation: one question names another origin plainly, and its Cancel returns to the form with values and files kept', async () => {
+  const confirmations: FileConfirmRequest[] = [];
+  let confirmAnswers = [false, true];
+  const withConfirm = Object.assign(Object.create(ui) as UploadUi, {
+    async confirmFiles(req: FileConfirmRequest) { confirmations.push(req); return confirmAnswers.shift() ?? false; },
+  });
+  ui.reset();
+  const handler = createElicitationHandler(withConfirm, { log, transport: 'http', interactive: true, binaryMaxFileSize: 64 * 1024 * 1024 });
+  const c = new ServerConnection(httpServer('uploads-confirmed', `${ownOrigin}/mcp`, { Authorization: 'Bearer test-token' }), {
+    log, elicitation: handler, capabilities: { binaryElicitation: { maxFileSize: 64 * 1024 * 1024 } },
+  });
+  await c.start();
+  try {
+    ui.answer = (req) => req.files
+      ? { action: 'accept', values: req.values, files: req.files }   // the user sends again what the form kept
+      : { action: 'accept', values: { ...req.values, note: 'kept' }, files: { document: [notes] } };
+    const r = await c.callTool('upload', { target: 'foreign' });
+    const out = JSON.parse((r.content[0] as { text: string }).text) as Outcome;
+    assert.equal(out.result.action, 'accept');
+    assert.equal(out.upload!.authorization, null, 'the MCP token stays with the MCP server');
+    assert.equal(ui.forms.length, 2, 'Cancel in the confirmation asked the question again');
+    assert.equal(ui.forms[1]!.values.note, 'kept');
+    assert.deepEqual(ui.forms[1]!.files, { document: [notes] });
+    assert.equal(confirmations.length, 2);
+    assert.deepEqual(confirmations[1]!.files.map((f) => [f.name, f.destination, f.otherOrigin]), [['notes.txt', foreignOrigin, true]]);
+    assert.equal(ui.consents.length, 0, 'no second question about the origin');
+
+    ui.reset();
+    confirmAnswers = [true];
+    confirmations.length = 0;
+    ui.answer = (req) => ({ action: 'accept', values: req.values, files: { document: [notes] } });
+    await c.callTool('upload', { target: 'same' });
+    assert.equal(confirmations[0]!.files[0]!.otherOrigin, undefined, 'the server\'s own origin is not flagged');
+  } finally {
+    await c.stop();
+  }
 });

@@ -26,3 +26,29 @@ test('with every system package present, the check passes without installing any
   assert.doesNotMatch(r.stdout, /installing/);
   assert.match(r.stdout, /\[prerequisites\] ready/);
 });
+
+test('npm dependencies count as installed by their versions, not by the dates a checkout gives the files', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, utimesSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { pathToFileURL } = await import('node:url');
+  const { packagesOutOfDate } = await import(pathToFileURL(script).href) as { packagesOutOfDate(dir: string): string[] };
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-prereq-'));
+  const installed = (name: string, version: string) => {
+    mkdirSync(join(dir, 'node_modules', name), { recursive: true });
+    writeFileSync(join(dir, 'node_modules', name, 'package.json'), JSON.stringify({ name, version }));
+  };
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ packages: {
+    '': { name: 'x' },
+    'node_modules/a': { version: '1.0.0' },
+    'node_modules/b': { version: '2.0.0' },
+    'node_modules/@esbuild/darwin-arm64': { version: '0.1.0', optional: true },
+  } }));
+  installed('a', '1.0.0');
+  installed('b', '2.0.0');
+  // A checkout made the lock newer than everything installed: nothing to do.
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(dir, 'package-lock.json'), later, later);
+  assert.deepEqual(packagesOutOfDate(dir), []);
+  installed('b', '1.9.0');
+  assert.deepEqual(packagesOutOfDate(dir), ['b']);
+});

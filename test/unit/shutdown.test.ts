@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ServerConnection, stopAllStdioServers } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
-import { repoRoot, stdioFixture } from '../fixtures/servers';
+import { httpServer, repoRoot, startHttpFixture, stdioFixture } from '../fixtures/servers';
 
 function isAlive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
@@ -71,6 +71,26 @@ test('shutdown() during a start that waits on a silent server ends the process a
   await assert.rejects(starting);
   assert.equal(isAlive(pid), false);
   assert.ok(Date.now() - started < 2500);
+});
+
+test('shutdown() closes an HTTP session (DELETE with its id) within the budget', async () => {
+  const fixture = await startHttpFixture('era2025-server.ts', '--http');
+  let stderr = '';
+  fixture.child.stderr!.on('data', (d) => { stderr += d; });
+  const { state, log } = closingLog();
+  const c = new ServerConnection(httpServer('sessionful', fixture.url), { log });
+  try {
+    await c.start();
+    state.closed = true;
+    const started = Date.now();
+    await c.shutdown(300);
+    assert.ok(Date.now() - started < 3000, `shutdown took ${Date.now() - started} ms`);
+    for (let i = 0; i < 50 && !/DELETE session [\w-]+/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.match(stderr, /DELETE session [0-9a-f-]{36}/, 'the server was told the session ended');
+    assert.equal(c.state.kind, 'stopped');
+  } finally {
+    await fixture.stop();
+  }
 });
 
 test('stopAllStdioServers() stops every live server process, whoever owns it', async () => {

@@ -1,3 +1,4 @@
 export * from './discovery';
 export * from './csp';
 export * from './resource';
+export * from './document';

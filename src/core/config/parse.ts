@@ -1,16 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { FileReadError, readBoundedText } from '../io/boundedRead';
+import { lineColumns, tooDeepAt } from '../io/json';
+import { setOwn } from '../io/own';
+import { FILE_LIMITS, MAX_JSON_DEPTH, MAX_REPORTED_CONFIG_ERRORS } from '../io/limits';
 import type { ConfigError, InputDefinition, ParsedConfig, ServerDefinition } from './types';
-
-/** 1-based line and column of a character offset. */
-function position(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) { line++; lineStart = i + 1; }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
 
 const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
   InvalidSymbol: 'invalid symbol',
@@ -58,8 +51,8 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
     if (raw.env !== undefined) {
       if (!isRecord(raw.env)) return `server "${name}": "env" must be an object`;
       for (const [k, v] of Object.entries(raw.env)) {
-        if (v === null) env[k] = null;
-        else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') env[k] = String(v);
+        if (v === null) setOwn(env, k, null);
+        else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') setOwn(env, k, String(v));
         else return `server "${name}": env "${k}" must be a string, a number or null`;
       }
     }
@@ -72,7 +65,7 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
     };
   }
 
-  const httpType = type === 'url' ? undefined : HTTP_ALIASES[type];
+  const httpType = type === 'url' || !Object.hasOwn(HTTP_ALIASES, type) ? undefined : HTTP_ALIASES[type];
   if (type !== 'url' && !httpType) return `server "${name}": unknown type "${type}" (expected "stdio", "http" or "sse")`;
   if (typeof raw.url !== 'string' || raw.url.trim() === '') return `server "${name}": "url" must be a non-empty string`;
   const headers: Record<string, string> = {};
@@ -80,7 +73,7 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
     if (!isRecord(raw.headers)) return `server "${name}": "headers" must be an object`;
     for (const [k, v] of Object.entries(raw.headers)) {
       if (typeof v !== 'string' && typeof v !== 'number') return `server "${name}": header "${k}" must be a string`;
-      headers[k] = String(v);
+      setOwn(headers, k, String(v));
     }
   }
   let oauth: Record<string, string> | undefined;
@@ -126,25 +119,44 @@ function toInput(raw: unknown): InputDefinition | string {
  * A syntax error loads no server from this file; a bad server entry skips only that server.
  */
 export function parseMcpConfig(text: string, file: string): ParsedConfig {
-  const errors: ConfigError[] = [];
-  const errorAt = (offset: number, message: string, server?: string) =>
-    errors.push({ file, ...position(text, offset), message, server });
+  // A leading byte order mark is not content (VS Code reads such files too).
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const found: Array<{ offset: number; message: string; server?: string }> = [];
+  const errorAt = (offset: number, message: string, server?: string) => { found.push({ offset, message, server }); };
+  // Line and column of every error in one pass; past the first few, only how many more there are.
+  const result = (servers: ServerDefinition[], inputs: InputDefinition[]): ParsedConfig => {
+    const shown = found.slice(0, MAX_REPORTED_CONFIG_ERRORS);
+    const positions = lineColumns(text, shown.map((e) => e.offset));
+    const errors: ConfigError[] = shown.map((e, i) => ({ file, ...positions[i]!, message: e.message, server: e.server }));
+    if (found.length > shown.length) {
+      const last = errors[errors.length - 1]!;
+      errors.push({ file, line: last.line, column: last.column, message: `and ${found.length - shown.length} more errors` });
+    }
+    return { servers, inputs, errors };
+  };
 
+  // jsonc-parser's parser recurses: deep nesting would overflow the stack.
+  const tooDeep = tooDeepAt(text, MAX_JSON_DEPTH, true);
+  if (tooDeep !== undefined) {
+    errorAt(tooDeep, `nested too deeply (more than ${MAX_JSON_DEPTH} levels)`);
+    return result([], []);
+  }
   const syntax: ParseError[] = [];
   const root = parseTree(text, syntax, { allowTrailingComma: true, disallowComments: false });
   if (syntax.length > 0) {
     for (const e of syntax) {
       const code = printParseErrorCode(e.error);
-      errorAt(e.offset, SYNTAX_MESSAGES[code] ?? code);
+      errorAt(e.offset, Object.hasOwn(SYNTAX_MESSAGES, code) ? SYNTAX_MESSAGES[code]! : code);
     }
-    return { servers: [], inputs: [], errors };
+    return result([], []);
   }
   if (!root || root.type !== 'object') {
     if (text.trim() !== '') errorAt(root?.offset ?? 0, 'the file must hold a JSON object');
-    return { servers: [], inputs: [], errors };
+    return result([], []);
   }
 
   const servers: ServerDefinition[] = [];
+  const names = new Set<string>();
   for (const key of ['servers', 'mcpServers']) {
     const node = findNodeAtLocation(root, [key]);
     if (!node) continue;
@@ -154,8 +166,8 @@ export function parseMcpConfig(text: string, file: string): ParsedConfig {
       const name = String(keyNode.value);
       const parsed = toServer(name, valueNode ? getNodeValue(valueNode) : undefined, file);
       if (typeof parsed === 'string') errorAt(valueNode?.offset ?? keyNode.offset, parsed, name);
-      else if (servers.some((s) => s.name === name)) errorAt(keyNode.offset, `server "${name}" is defined twice`, name);
-      else servers.push(parsed);
+      else if (names.has(name)) errorAt(keyNode.offset, `server "${name}" is defined twice`, name);
+      else { names.add(name); servers.push(parsed); }
     }
   }
 
@@ -171,17 +183,20 @@ export function parseMcpConfig(text: string, file: string): ParsedConfig {
       }
     }
   }
-  return { servers, inputs, errors };
+  return result(servers, inputs);
 }
 
-/** Reads and parses one config file; a missing file is an empty config. */
+/**
+ * Reads and parses one config file; a missing file is an empty config. Anything but a regular file, or a
+ * file over FILE_LIMITS.config, is an error and is not read.
+ */
 export async function loadMcpConfig(file: string): Promise<ParsedConfig> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readBoundedText(file, FILE_LIMITS.config, 'the config file');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { servers: [], inputs: [], errors: [] };
-    return { servers: [], inputs: [], errors: [{ file, line: 1, column: 1, message: `cannot read the file: ${(e as Error).message}` }] };
+    if (e instanceof FileReadError && e.code === 'ENOENT') return { servers: [], inputs: [], errors: [] };
+    return { servers: [], inputs: [], errors: [{ file, line: 1, column: 1, message: (e as Error).message }] };
   }
   return parseMcpConfig(text, file);
 }
@@ -191,19 +206,16 @@ export async function loadMcpConfig(file: string): Promise<ParsedConfig> {
  * the same name. A broken file contributes its errors and no servers; the other files keep working.
  */
 export async function loadMcpConfigs(files: string[]): Promise<ParsedConfig> {
-  const merged: ParsedConfig = { servers: [], inputs: [], errors: [] };
+  const servers = new Map<string, ServerDefinition>();
+  const inputs = new Map<string, InputDefinition>();
+  const errors: ConfigError[] = [];
   for (const parsed of await Promise.all(files.map(loadMcpConfig))) {
-    for (const s of parsed.servers) {
-      merged.servers = merged.servers.filter((o) => o.name !== s.name);
-      merged.servers.push(s);
-    }
-    for (const i of parsed.inputs) {
-      merged.inputs = merged.inputs.filter((o) => o.id !== i.id);
-      merged.inputs.push(i);
-    }
-    merged.errors.push(...parsed.errors);
+    // A replaced entry moves to the end, where the later file put it.
+    for (const s of parsed.servers) { servers.delete(s.name); servers.set(s.name, s); }
+    for (const i of parsed.inputs) { inputs.delete(i.id); inputs.set(i.id, i); }
+    errors.push(...parsed.errors);
   }
-  return merged;
+  return { servers: [...servers.values()], inputs: [...inputs.values()], errors };
 }
 
 /** "file:line:column: message", the form editors and terminals turn into links. */

@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { readBoundedText } from '../io/boundedRead';
+import { FILE_LIMITS } from '../io/limits';
+import { getOwn, setOwn } from '../io/own';
 import type { ResolvedServer, ServerDefinition, VariableContext } from './types';
 
 const VARIABLE = /\$\{([^}]+)\}/g;
@@ -48,7 +50,7 @@ export function parseEnvFile(text: string): Record<string, string> {
     } else {
       value = value.replace(/\s+#.*$/, '');
     }
-    out[m[1]] = value;
+    setOwn(out, m[1]!, value);
   }
   return out;
 }
@@ -81,34 +83,34 @@ export async function resolveServer(def: ServerDefinition, vars: VariableContext
     if (name === 'workspaceFolder') return vars.workspaceFolder ?? whole;
     if (name === 'userHome') return home;
     if (name === 'pathSeparator' || name === '/') return process.platform === 'win32' ? '\\' : '/';
-    if (name.startsWith('env:')) return env[name.slice(4)] ?? '';
+    if (name.startsWith('env:')) return getOwn(env, name.slice(4)) ?? '';
     if (name.startsWith('input:')) return inputValues.get(name.slice(6)) ?? whole;
     return whole;
   });
 
   if (def.type !== 'stdio') {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(def.headers)) headers[k] = sub(v);
+    for (const [k, v] of Object.entries(def.headers)) setOwn(headers, k, sub(v));
     const oauth = def.oauth ? Object.fromEntries(Object.entries(def.oauth).map(([k, v]) => [k, sub(v)])) : undefined;
     return { name: def.name, transport: def.type, url: sub(def.url), headers, secrets, ...(oauth ? { oauth } : {}) };
   }
 
   const merged: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) setOwn(merged, k, v);
   const base = vars.workspaceFolder ?? process.cwd();
   if (def.envFile) {
     const envFile = resolvePath(base, untildify(sub(def.envFile), home));
     let text: string;
     try {
-      text = await readFile(envFile, 'utf8');
+      text = await readBoundedText(envFile, FILE_LIMITS.envFile, 'the envFile');
     } catch (e) {
-      throw new Error(`server "${def.name}": cannot read envFile ${envFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new Error(`server "${def.name}": ${(e as Error).message}`);
     }
-    Object.assign(merged, parseEnvFile(text));
+    for (const [k, v] of Object.entries(parseEnvFile(text))) setOwn(merged, k, v);
   }
   for (const [k, v] of Object.entries(def.env)) {
     if (v === null) delete merged[k];
-    else merged[k] = sub(v);
+    else setOwn(merged, k, sub(v));
   }
   const cwdRaw = def.cwd ? untildify(sub(def.cwd), home) : vars.workspaceFolder;
   const cwd = cwdRaw === undefined ? undefined : isAbsolute(cwdRaw) ? cwdRaw : resolvePath(base, cwdRaw);

@@ -7,6 +7,7 @@ import { z, type ZodType } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
+import { boundCompletion, type Completion, type CompletionRequest } from '../completion';
 import type { ResolvedServer } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
@@ -17,6 +18,10 @@ import { Emitter, type Disposable } from './events';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
 import { signInFailure, signInKind } from './signIn';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
+import { endHttpSession } from './httpSession';
+import { answerOrErrorText } from './invalidAnswers';
+import { boundedFetch } from '../io/boundedFetch';
+import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
 } from './types';
@@ -38,6 +43,7 @@ const MAX_SIGN_INS = 2;
 /** 403 insufficient_scope re-authorizations per request (the transport's step-up), before it fails. */
 const MAX_STEP_UPS = 2;
 
+const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
 
 /** The SDK client, with `mode: "binary"` (SEP-1306) elicitations routed around the SDK's mode/result checks. */
@@ -167,6 +173,19 @@ export interface ToolCallOptions extends CallOptions {
   validateOutput?: boolean;
 }
 
+/** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
+export const CANCELLED_BY_USER = 'Cancelled by the user';
+
+/** The caller's signal, aborting with CANCELLED_BY_USER unless the caller gave a reason in words. */
+function withCancelReason(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const own = new AbortController();
+  const forward = () => own.abort(typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return own.signal;
+}
+
 /**
  * One connection to one MCP server: transport, era negotiation, lifecycle state, capabilities, lists,
  * calls. Start/stop/restart are serialised.
@@ -187,6 +206,9 @@ export class ServerConnection {
   /** `notifications/message`: the server's own log line (also written to `log` at the matching level). */
   readonly onDidLog = this.serverLogEmitter.event;
   private serverLogLevel?: McpLogLevel;
+  private readonly resourceUpdatedEmitter = new Emitter<string>();
+  /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
+  readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
 
   private _tools: Tool[] = [];
   private _prompts: Prompt[] = [];
@@ -195,6 +217,10 @@ export class ServerConnection {
   private client?: HostClient;
   private transport?: Transport;
   private transportKind?: 'stdio' | 'http' | 'sse';
+  /** Ends every HTTP request of the current transport (stop, a start that ran out of time). */
+  private httpRequests?: AbortController;
+  /** Why the host closed the HTTP connection on its own (a message over the size limit). */
+  private httpCloseReason?: string;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
   /** `shutdown` was called: nothing starts any more. */
@@ -310,6 +336,7 @@ export class ServerConnection {
     client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
     client.logLevel = this.serverLogLevel;
     client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
+    client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
     if (this.options.roots) {
       const roots = this.options.roots;
       client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
@@ -468,19 +495,40 @@ export class ServerConnection {
   private createTransport(kind: 'stdio' | 'http' | 'sse'): Transport {
     const server = this.server;
     let transport: Transport;
+    const maxMessageBytes = byteLimit(this.options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES);
     if (server.transport === 'stdio') {
-      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs);
+      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes);
     } else {
       const requestInit: RequestInit = { headers: server.headers };
+      this.httpRequests?.abort();
+      this.httpRequests = new AbortController();
+      this.httpCloseReason = undefined;
+      // Like a stdio line over the limit, a body over it closes the connection: what it answered is lost.
+      const fetch = boundedFetch({
+        maxMessageBytes, signal: this.httpRequests.signal,
+        // An answer in an event stream that the SDK would drop (after logging it) ends its request instead.
+        eventData: (data) => answerOrErrorText(data, this.name),
+        onTooLarge: (e) => {
+          if (this.transport !== transport || this.httpCloseReason) return;
+          this.httpCloseReason = `${e.message}; the connection was closed`;
+          this.log.error(this.httpCloseReason);
+          void transport.close();
+        },
+      });
       const authProvider = this.options.oauth;
       const skipIssuerMetadataValidation = this.issuerCheckWaived;
       transport = kind === 'sse'
-        ? new SSEClientTransport(new URL(server.url), { requestInit, authProvider, skipIssuerMetadataValidation })
-        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, authProvider, skipIssuerMetadataValidation, maxStepUpRetries: MAX_STEP_UPS });
+        ? new SSEClientTransport(new URL(server.url), { requestInit, fetch, authProvider, skipIssuerMetadataValidation })
+        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch, authProvider, skipIssuerMetadataValidation, maxStepUpRetries: MAX_STEP_UPS });
     }
     // Always installed, so turning trace on later takes effect at once; lines are built only when it is on.
     traceTraffic(transport, this.log);
     return transport;
+  }
+
+  /** Starting waits at most this long per step: the connect timeout, else the request timeout up to 30 s. */
+  private connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? Math.min(DEFAULT_CONNECT_TIMEOUT_MS, this.options.requestTimeoutMs ?? Infinity);
   }
 
   private async connectOnce(kind: 'stdio' | 'http' | 'sse', prior: PriorDiscovery | undefined): Promise<void> {
@@ -491,7 +539,7 @@ export class ServerConnection {
     this.transport = transport;
     this.transportKind = kind;
     try {
-      await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, prior });
+      await client.connect(transport, { timeout: this.connectTimeoutMs(), prior });
     } catch (e) {
       // The transport stays readable for the caller: it knows how a stdio process ended.
       this.client = undefined;
@@ -630,7 +678,7 @@ export class ServerConnection {
     this.transport = undefined;
     if (this.stopping) return;
     const exit = transport instanceof StdioProcessTransport ? transport.exit : undefined;
-    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : undefined;
+    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : this.httpCloseReason;
     const reason = closeReason ?? (exit
       ? `the server exited (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`
       : 'the connection to the server closed');
@@ -647,12 +695,9 @@ export class ServerConnection {
     this.stopping = true;
     this.log.info('stopping');
     this.client = undefined;
-    const transport = this.transport;
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-      // Tell a sessionful server it can drop the session (HTTP DELETE), as VS Code does.
-      await transport.terminateSession().catch((e) => this.log.debug(`ending the HTTP session: ${describe(e)}`));
-    }
+    await endHttpSession(this.transport, this.log);
     await client.close().catch((e) => this.log.debug(`close: ${describe(e)}`));
+    this.httpRequests?.abort();
     this.transport = undefined;
     this._tools = [];
     this._prompts = [];
@@ -711,6 +756,10 @@ export class ServerConnection {
     if (this._state.kind === 'crashed') {
       return new ServerCrashedError(`${what} failed: ${this._state.reason}`, this._state.exitCode, this._state.signal ?? null);
     }
+    // The SDK's own check of an HTTP answer (a zod error listing every branch it tried) says little to a person.
+    if ((e as { name?: unknown })?.name === 'ZodError' || Array.isArray((e as { issues?: unknown })?.issues)) {
+      return new ServerRequestError(`${what} failed: server "${this.name}" sent an answer the host cannot use (not valid JSON-RPC)`);
+    }
     if (e instanceof SdkError) {
       if (e.code === SdkErrorCode.ConnectionClosed || e.code === SdkErrorCode.NotConnected || e.code === SdkErrorCode.SendFailed) {
         return new ServerCrashedError(`${what} failed: the connection to the server closed`, null, null);
@@ -738,7 +787,7 @@ export class ServerConnection {
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
       return restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args }, {
-        signal: opts.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+        signal: withCancelReason(opts.signal), timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
       })) as CallToolResult);
     } catch (e) {
@@ -752,7 +801,7 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return restoreDraftShapes(await this.withSignIn(() => client.readResource({ uri }, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
       })));
     } catch (e) {
@@ -764,10 +813,29 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return await this.withSignIn(() => client.getPrompt({ name, arguments: args }, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }));
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
+    }
+  }
+
+  /** Whether the server offers completions (`completion/complete`). */
+  get supportsCompletions(): boolean { return !!this.client?.getServerCapabilities()?.completions; }
+
+  /** The server's suggestions for one argument, bounded (`boundCompletion`); none when it offers no completions. */
+  async complete(request: CompletionRequest, opts: CallOptions = {}): Promise<Completion> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
+    try {
+      // A loose result schema: an answer over the spec's 100 values is cut by boundCompletion, not refused whole.
+      const answer = await client.request({
+        method: 'completion/complete',
+        params: { ref: request.ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
+      }, LooseCompleteResult, { signal: opts.signal, timeout: opts.timeoutMs ?? 10_000 });
+      return boundCompletion(answer.completion);
+    } catch (e) {
+      throw this.requestError(e, `completing "${request.argument.name}"`, opts.signal, undefined);
     }
   }
 
@@ -776,7 +844,7 @@ export class ServerConnection {
     const client = this.requireClient();
     try {
       return await client.request({ method, params }, schema, {
-        signal: opts.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }) as T;
     } catch (e) {
       throw this.requestError(e, method, opts.signal, undefined);
@@ -795,6 +863,38 @@ export class ServerConnection {
     return this._files;
   }
 
+  /** Whether the server sends updates of a resource the host subscribes to. */
+  get supportsSubscriptions(): boolean { return !!this.client?.getServerCapabilities()?.resources?.subscribe; }
+
+  /**
+   * Subscribes to a resource's updates (`onDidUpdateResource`), in the shape of the era: `resources/subscribe`
+   * (2025-11-25) or a `subscriptions/listen` stream (2026-07-28). Undefined when the server offers no
+   * subscriptions. Disposing unsubscribes; a subscription ends with the connection.
+   */
+  async subscribeResource(uri: string): Promise<Disposable | undefined> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.resources?.subscribe) return undefined;
+    const timeout = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    try {
+      if (client.getProtocolEra() === 'modern') {
+        const listening = await client.listen({ resourceSubscriptions: [uri] }, { timeout });
+        this.log.info(`listening for updates of ${uri}`);
+        return { dispose: () => { void listening.close().catch(() => undefined); } };
+      }
+      await client.subscribeResource({ uri }, { timeout });
+    } catch (e) {
+      throw this.requestError(e, `subscribing to ${uri}`, undefined, undefined);
+    }
+    this.log.info(`subscribed to ${uri}`);
+    return {
+      dispose: () => {
+        if (this.client !== client) return;
+        void client.unsubscribeResource({ uri }, { timeout }).then(
+          () => this.log.info(`unsubscribed from ${uri}`), (e) => this.log.debug(`unsubscribing from ${uri}: ${describe(e)}`));
+      },
+    };
+  }
+
   /** Stops the server and drops every listener. */
   async dispose(): Promise<void> {
     await this.stop();
@@ -802,13 +902,16 @@ export class ServerConnection {
     this.listsEmitter.dispose();
     this.elicitationCompleteEmitter.dispose();
     this.serverLogEmitter.dispose();
+    this.resourceUpdatedEmitter.dispose();
   }
 }
 
 export type { Disposable };
-// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
-// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
-export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
+// Loaded with this bundle by the extension (resource templates are expanded with the SDK's RFC 6570 implementation).
+export { UriTemplate } from '@modelcontextprotocol/client';
 
 /** A server's log message (`notifications/message`), as written to the connection's log. */
 export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: string }
+// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
+// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
+export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';

@@ -6,9 +6,13 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '../log';
 import type { ResolvedStdioServer } from '../config/types';
 import { ServerStartError } from './errors';
+import { answerOrError } from './invalidAnswers';
+import { MessageTooLargeError } from '../io/boundedFetch';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
+import { BoundedLines } from '../io/lineTail';
 
-/** The SDK's per-message ceiling on stdio; a longer line is dropped and the transport closed. */
-export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** The default ceiling of one line from the server; a longer line is dropped and the transport closed. */
+export const STDIO_MAX_MESSAGE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 
 export interface ExitInfo { code: number | null; signal: string | null }
 
@@ -120,7 +124,7 @@ export class StdioProcessTransport implements Transport {
   private shortenWait?: (ms: number) => void;
 
   constructor(private readonly server: ResolvedStdioServer, private readonly log: Logger,
-    private graceMs = 5000) {}
+    private graceMs = 5000, private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES) {}
 
   get pid(): number | null { return this.child?.pid ?? null; }
   get stderr(): Readable | null { return this.child?.stderr ?? null; }
@@ -168,15 +172,11 @@ export class StdioProcessTransport implements Transport {
     });
     child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
     child.stdin!.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
-    let stderrRest = '';
+    const stderrLines = new BoundedLines((line) => this.log.warn(`[server stderr] ${line}`));
     child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (text: string) => {
-      const lines = (stderrRest + text).split(/\r?\n/);
-      stderrRest = lines.pop() ?? '';
-      for (const line of lines) if (line) this.log.warn(`[server stderr] ${line}`);
-    });
+    child.stderr!.on('data', (text: string) => stderrLines.push(text));
     child.once('close', () => {
-      if (stderrRest) this.log.warn(`[server stderr] ${stderrRest}`);
+      stderrLines.end();
       this.child = undefined;
       this.onclose?.();
     });
@@ -196,10 +196,12 @@ export class StdioProcessTransport implements Transport {
     if (start < chunk.length) {
       this.buffer.push(start === 0 ? chunk : chunk.subarray(start));
       this.bufferedBytes += chunk.length - start;
-      if (this.bufferedBytes > STDIO_MAX_MESSAGE_BYTES) {
+      if (this.bufferedBytes > this.maxMessageBytes) {
         this.buffer = [];
         this.bufferedBytes = 0;
-        this.closeReason = `the server sent a message over ${STDIO_MAX_MESSAGE_BYTES / (1024 * 1024)} MiB, the stdio limit; the connection was closed`;
+        // Nothing more is read: the server's next write fails, and it is being stopped.
+        this.child?.stdout?.destroy();
+        this.closeReason = `${new MessageTooLargeError(this.maxMessageBytes, 'a message').message}; the connection was closed`;
         this.log.error(this.closeReason);
         void this.close();
       }
@@ -220,7 +222,7 @@ export class StdioProcessTransport implements Transport {
       this.log.warn(`[server stdout, not JSON-RPC] ${line.slice(0, 200)}`);
       return;
     }
-    this.onmessage?.(message);
+    this.onmessage?.(answerOrError(message, this.server.name));
   }
 
   send(message: JSONRPCMessage): Promise<void> {

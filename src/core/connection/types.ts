@@ -90,8 +90,10 @@ export interface ConnectionOptions {
   inputRequired?: { maxRounds?: number };
   /** Default per-call timeout (default 60 s); time spent in elicitation handlers is not counted, progress restarts it. */
   requestTimeoutMs?: number;
-  /** Timeout for starting and the handshake (default 30 s). */
+  /** Timeout for starting and the handshake (default: requestTimeoutMs, at most 30 s). */
   connectTimeoutMs?: number;
+  /** The most bytes one message from the server may have: a stdio line, an HTTP body, an SSE event (default 32 MiB). */
+  maxMessageBytes?: number;
   /** stdio stop: wait this long after closing stdin before SIGTERM, and again before SIGKILL (default 5 s). */
   stopGraceMs?: number;
   /** HTTP servers: sign in with OAuth when the server asks (`HostOAuthProvider` from core/auth). */

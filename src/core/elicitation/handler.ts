@@ -16,6 +16,7 @@ import { defaultValues, toPayload, validateForm } from '../forms/values';
 import type { ElicitationHandlerOptions, ElicitationUi, FormAnswer } from './types';
 import { destinationPolicyFor, refuseInsecureUrl } from '../net/destination';
 import { uploadMultipart } from './upload';
+import { getOwn } from '../io/own';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 /** The SEP-1306 per-file upload limit (`maxFileSize`) when the host names none. */
@@ -100,8 +101,10 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     const max = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     let values: FormValues = defaultValues(model);
     let errors: FieldErrors | undefined;
+    let files: Record<string, string[]> | undefined;
     for (let attempt = 1; attempt <= max; attempt++) {
-      const request = { server: ctx.server, message: String(params.message ?? ''), mode, form: model, values, attempt, ...(errors ? { errors } : {}) } as const;
+      const request = { server: ctx.server, message: String(params.message ?? ''), mode, form: model, values, attempt,
+        ...(errors ? { errors } : {}), ...(files ? { files } : {}) } as const;
       const answer = await untilAborted(ui.form(request, ctx.signal), ctx.signal);
       if (answer === 'aborted') return { action: 'cancel' };
       if (answer.action !== 'accept') return { action: answer.action };
@@ -113,7 +116,17 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       // The transport limit is per message: inline files that fit one by one may not fit together.
       const together = checkTotalSize(checked.filter((c) => c.field.transfer === 'inline').flatMap((c) => c.files), inline);
       if (together) found[''] ??= together;
-      if (Object.keys(found).length === 0) return accept(params, ctx, model, answer.values, checked);
+      if (Object.keys(found).length === 0) {
+        const confirmed = await confirmFiles(params, ctx, checked);
+        if (confirmed === 'aborted') return { action: 'cancel' };
+        if (confirmed) return accept(params, ctx, model, answer.values, checked, confirmed === 'confirmed');
+        // Cancel in the confirmation: back to the form, values and files kept.
+        log.info(`Sending the files to ${ctx.server} was cancelled; the question is asked again.`);
+        values = answer.values;
+        errors = undefined;
+        files = answer.files;
+        continue;
+      }
 
       // The file engine's refusals already start with the field's name.
       const summary = Object.entries(found).map(([id, msg]) => {
@@ -128,21 +141,33 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     return refuseOrCancel(`The elicitation from ${ctx.server} was cancelled after ${max} refused answers.`);
   }
 
+  /** The user's yes to the checked files: 'confirmed' when asked, true when there was nothing to ask. */
+  async function confirmFiles(
+    params: ElicitRequestParamsLoose, ctx: ElicitationContext, checked: CheckedFieldFiles[],
+  ): Promise<'confirmed' | boolean | 'aborted'> {
+    const withFiles = checked.filter((c) => c.files.length > 0);
+    if (!withFiles.length || !ui.confirmFiles) return true;
+    const serverOrigin = ctx.serverOrigin ? originOf(ctx.serverOrigin) : undefined;
+    const ok = await untilAborted(ui.confirmFiles({
+      server: ctx.server,
+      files: withFiles.flatMap((c) => c.files.map((f) => {
+        const upload = c.field.transfer === 'upload' ? originOf(params.uploadEndpoints?.[c.field.path[0]!]?.url) : undefined;
+        return {
+          field: c.field.label, name: f.name, size: f.size, mediaType: f.mediaType,
+          destination: upload ?? ctx.server,
+          ...(upload !== undefined && upload !== serverOrigin ? { otherOrigin: true } : {}),
+        };
+      })),
+    }, ctx.signal).catch(() => false), ctx.signal);
+    return ok === 'aborted' ? ok : ok === true ? 'confirmed' : false;
+  }
+
   async function accept(
     params: ElicitRequestParamsLoose, ctx: ElicitationContext, model: FormModel, values: FormValues, checked: CheckedFieldFiles[],
+    confirmed: boolean,
   ): Promise<ElicitResultLoose> {
     const content = toPayload(model, values);
     const withFiles = checked.filter((c) => c.files.length > 0);
-    if (withFiles.length && ui.confirmFiles) {
-      const ok = await untilAborted(ui.confirmFiles({
-        server: ctx.server,
-        files: withFiles.flatMap((c) => c.files.map((f) => ({
-          field: c.field.label, name: f.name, size: f.size, mediaType: f.mediaType,
-          destination: c.field.transfer === 'upload' ? originOf(params.uploadEndpoints?.[c.field.path[0]!]?.url) : ctx.server,
-        }))),
-      }, ctx.signal).catch(() => false), ctx.signal);
-      if (ok !== true) return { action: 'cancel' };
-    }
     try {
       let uploadedBytes = 0;
       const uploadTotal = withFiles.filter((c) => c.field.transfer === 'upload').reduce((n, c) => n + c.files.reduce((m, f) => m + f.size, 0), 0);
@@ -150,12 +175,12 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
         const key = field.path[0]!;
         if (field.transfer === 'inline') {
           const uris: string[] = [];
-          for (const f of files) uris.push(await encodeCheckedFile(f, slot, inline, { ...(ctx.uploader ? { uploader: ctx.uploader } : {}), server: ctx.server, signal: ctx.signal }));
+          for (const f of files) uris.push(await encodeCheckedFile(f, slot, inline, { ...(ctx.uploader ? { uploader: ctx.uploader } : {}), signal: ctx.signal }));
           content[key] = field.multiple ? uris : uris[0];
           continue;
         }
-        const endpoint = params.uploadEndpoints?.[key];
-        await uploadField(ctx, key, endpoint, files, (sent) => uploadedBytes + sent, uploadTotal);
+        const endpoint = getOwn(params.uploadEndpoints, key);
+        await uploadField(ctx, key, endpoint, files, (sent) => uploadedBytes + sent, uploadTotal, confirmed);
         uploadedBytes += files.reduce((n, f) => n + f.size, 0);
         const meta = files.map((f) => ({ name: f.name, size: f.size, mimeType: f.mediaType, uploadId: endpoint!.uploadId ?? '' }));
         content[key] = field.multiple ? meta : meta[0];
@@ -174,7 +199,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
 
   async function uploadField(
     ctx: ElicitationContext, key: string, endpoint: UploadEndpoint | undefined, files: CheckedFile[],
-    progressOf: (sent: number) => number, total: number,
+    progressOf: (sent: number) => number, total: number, confirmed: boolean,
   ): Promise<void> {
     const fail = (why: string) => new ElicitationCancelled(`Upload for "${key}" to ${ctx.server} failed: ${why}. The request was cancelled.`);
     if (!endpoint || typeof endpoint.url !== 'string') throw fail('the server gave no upload endpoint for this field');
@@ -185,7 +210,8 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     const insecure = refuseInsecureUrl(url);
     if (insecure) throw fail(insecure);
     const sameOrigin = ctx.serverOrigin !== undefined && url.origin === new URL(ctx.serverOrigin).origin;
-    if (!sameOrigin) {
+    // The file confirmation named this destination as another origin: that yes is the consent.
+    if (!sameOrigin && !confirmed) {
       const consent = ui.confirmUploadDestination
         ? await untilAborted(ui.confirmUploadDestination({
           server: ctx.server, field: key, fileName: files.map((f) => f.name).join(', '),

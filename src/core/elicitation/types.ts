@@ -17,6 +17,8 @@ export interface FormElicitationRequest {
   values: FormValues;
   /** Why the previous answer was refused, per field; absent on the first ask. */
   errors?: FieldErrors;
+  /** Files to show as chosen (local paths by top-level field name): the user's, when they cancelled the file confirmation. */
+  files?: Record<string, string[]>;
   /** 1 on the first ask. */
   attempt: number;
 }
@@ -53,7 +55,8 @@ export interface UploadConsentRequest {
 
 export interface FileConfirmRequest {
   server: string;
-  files: { field: string; name: string; size: number; mediaType: string; destination: string }[];
+  /** `otherOrigin`: an upload to somewhere other than the server's own origin (no MCP credentials go there). */
+  files: { field: string; name: string; size: number; mediaType: string; destination: string; otherOrigin?: boolean }[];
 }
 
 export interface ElicitationUi {
@@ -63,7 +66,11 @@ export interface ElicitationUi {
   url(request: UrlElicitationRequest, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'>;
   /** SEP-1306: consent to upload a file to an origin other than the MCP server's. Absent: refused. */
   confirmUploadDestination?(request: UploadConsentRequest, signal: AbortSignal): Promise<boolean>;
-  /** The checked files, before they are encoded or uploaded. Absent: the form's accept is the confirmation. */
+  /**
+   * The checked files, before they are encoded or uploaded; false returns to the form with everything kept.
+   * It is also the consent to upload to another origin (`otherOrigin`): no second question. Absent: the
+   * form's accept is the confirmation.
+   */
   confirmFiles?(request: FileConfirmRequest, signal: AbortSignal): Promise<boolean>;
   /** A message the user must see (a failed upload, a refused answer). */
   notify?(message: string, severity: 'info' | 'warning' | 'error'): void;

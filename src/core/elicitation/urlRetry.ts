@@ -3,6 +3,7 @@
 
 import type { CallOptions } from '../connection/types';
 import type { Disposable } from '../connection/events';
+import { CallTimeoutError } from '../connection/errors';
 import type { Logger } from '../log';
 import { describeUrl } from './handler';
 import type { ElicitationUi, UrlElicitationRequest } from './types';
@@ -24,6 +25,8 @@ export interface UrlRetryOptions<O extends CallOptions = CallOptions> {
   completionTimeoutMs?: number;
   /** How many -32042 answers one call may get (default 3). */
   maxRounds?: number;
+  /** A bound on the whole call, every URL and retry included (the CLI's --timeout); none by default. */
+  totalTimeoutMs?: number;
 }
 
 /** How long a required URL may take to be reported done before the call gives up: 10 minutes. */
@@ -56,14 +59,24 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
   conn: UrlRetryConnection<R, O>, name: string, args: Record<string, unknown>, ui: ElicitationUi, opts: UrlRetryOptions<O>,
 ): Promise<R> {
   const maxRounds = opts.maxRounds ?? 3;
-  const signal = opts.call?.signal ?? new AbortController().signal;
+  const total = opts.totalTimeoutMs;
+  const deadline = total !== undefined ? AbortSignal.timeout(total) : undefined;
+  const callerSignal = opts.call?.signal;
+  const signals = [callerSignal, deadline].filter((x): x is AbortSignal => !!x);
+  const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
+  const started = Date.now();
+  const outOfTime = () => new CallTimeoutError(`tool "${name}" did not finish within ${total} ms (the server required URLs to be visited)`, total!);
   for (let round = 0; ; round++) {
+    if (deadline?.aborted && !callerSignal?.aborted) throw outOfTime();
+    // Each call gets what is left of the whole bound, at most its own timeout.
+    const left = total !== undefined ? Math.max(1, total - (Date.now() - started)) : undefined;
+    const call = (left !== undefined ? { ...opts.call, timeoutMs: Math.min(opts.call?.timeoutMs ?? left, left) } : opts.call) as O | undefined;
     const completed = new Set<string>();
     let onComplete: (() => void) | undefined;
     const sub = conn.onDidCompleteElicitation?.((id) => { completed.add(id); onComplete?.(); });
     try {
       try {
-        return await conn.callTool(name, args, opts.call);
+        return await conn.callTool(name, args, call);
       } catch (e) {
         const needed = urlElicitationsOf(e);
         if (!needed) throw e;
@@ -77,11 +90,13 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
             ...(el.elicitationId ? { elicitationId: el.elicitationId } : {}),
           };
           const answer = await ui.url(request, signal);
+          if (deadline?.aborted && !callerSignal?.aborted) throw outOfTime();
           if (answer !== 'accept') {
             throw new UrlElicitationIncompleteError(`${conn.name} needs you to open ${el.url} before "${name}" can run; you ${answer === 'decline' ? 'declined' : 'cancelled'}.`);
           }
           opts.log.info(`Waiting for ${conn.name} to report that ${described.domain} is done${el.elicitationId ? ` (${el.elicitationId})` : ''}.`);
           const outcome = await waitForCompletion(el, request, completed, (f) => { onComplete = f; }, signal, opts);
+          if (outcome === 'cancel' && deadline?.aborted && !callerSignal?.aborted) throw outOfTime();
           if (outcome !== 'done') {
             throw new UrlElicitationIncompleteError(outcome === 'timeout'
               ? `${conn.name} did not report ${described.domain} as done within ${Math.round((opts.completionTimeoutMs ?? URL_COMPLETION_TIMEOUT_MS) / 1000)} s.`

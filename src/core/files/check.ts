@@ -4,6 +4,7 @@
 
 import * as crypto from 'node:crypto';
 import { promises as fsp } from 'node:fs';
+import { openRegularFile, type FileReadError } from '../io/boundedRead';
 import { basename, extname } from 'node:path';
 import { describeAccept, matchesAccept } from './accept';
 import { encodeDataUri } from './dataUri';
@@ -137,7 +138,7 @@ export async function changedSinceCheck(file: CheckedFile): Promise<string | und
     return statChangedSinceCheck(file, await fsp.stat(file.path)) ?? startChangedSinceCheck(file, await readHeader(file.path, file.size));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? 'no longer exists' : `cannot be read (${code ?? String(e)})`;
+    return code === 'ENOENT' ? 'no longer exists' : code === 'ENOTREG' ? 'is no longer a regular file' : `cannot be read (${code ?? String(e)})`;
   }
 }
 
@@ -160,7 +161,7 @@ function startChangedSinceCheck(file: CheckedFile, start: Uint8Array): string | 
 }
 
 async function readHeader(path: string, size: number): Promise<Uint8Array> {
-  const handle = await fsp.open(path, 'r');
+  const { handle } = await openRegularFile(path);
   try {
     const buffer = Buffer.alloc(Math.min(HEADER_BYTES, size));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
@@ -225,10 +226,17 @@ export async function readCheckedBytes(file: CheckedFile, slot: FileSlot, limits
   const limit = effectiveLimit(slot, limits);
   const changed = (why = 'changed after it was checked'): Error => new Error(`${slot.label}: ${file.name} ${why}; choose it again`);
   if (file.size > limit.bytes) throw new Error(`${slot.label}: ${file.name} is ${describeSize(file.size)}; ${limit.because}`);
-  const handle = await fsp.open(file.path, 'r');
+  // Opened without blocking, and judged by the opened descriptor: a file swapped for a FIFO is refused, not waited on.
+  let opened;
   try {
-    const stats = await handle.stat();
-    if (statChangedSinceCheck(file, stats)) throw changed();
+    opened = await openRegularFile(file.path);
+  } catch (e) {
+    const code = (e as FileReadError).code;
+    throw changed(code === 'ENOTREG' ? 'is no longer a regular file' : code === 'ENOENT' ? 'no longer exists' : `cannot be read (${code ?? String(e)})`);
+  }
+  const { handle } = opened;
+  try {
+    if (statChangedSinceCheck(file, opened)) throw changed();
     // Exactly the size the check saw (fstat above confirmed it).
     const buffer = Buffer.allocUnsafe(file.size);
     let total = 0;

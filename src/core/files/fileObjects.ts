@@ -48,11 +48,24 @@ export async function fileInputValue(file: CheckedFile, slot: FileSlot, options:
   if (!options.serverIsLocalStdio) {
     throw new Error(`${slot.label}: a file path can only be given to a server running on this machine over stdio`);
   }
-  const real = await fsp.realpath(resolve(file.path));
-  if (!(await insideRoots(real, options.workspaceRoots))) {
-    throw new Error(`${slot.label}: ${file.name} resolves to a place outside the workspace folders; only files inside the workspace can be passed by path`);
+  return { path: await pathInsideRoots(slot, file.path, options.workspaceRoots, file.name), ...meta };
+}
+
+/**
+ * The real path of `path` when it resolves (symlinks followed) inside one of `roots`; otherwise throws an Error
+ * naming the argument. The one rule for every FileInput `path` the host sends, chosen or typed.
+ */
+export async function pathInsideRoots(slot: FileSlot, path: string, roots: string[], shown = path): Promise<string> {
+  let real: string;
+  try {
+    real = await fsp.realpath(resolve(path));
+  } catch (e) {
+    throw new Error(`${slot.label}: ${shown} cannot be passed by path (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  return { path: real, ...meta };
+  if (!(await insideRoots(real, roots))) {
+    throw new Error(`${slot.label}: ${shown} resolves to a place outside the workspace folders; only files inside the workspace can be passed by path`);
+  }
+  return real;
 }
 
 export type FileOutputSource =
@@ -174,7 +187,7 @@ export function setAtPath(args: Record<string, unknown>, path: readonly string[]
 export function getAtPath(args: unknown, path: readonly string[]): unknown {
   let current = args;
   for (const key of path) {
-    if (!isObject(current)) return undefined;
+    if (!isObject(current) || !Object.hasOwn(current, key)) return undefined;
     current = current[key];
   }
   return current;

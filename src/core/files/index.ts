@@ -16,7 +16,7 @@ export {
   type CheckedFile, type FileCheck, type TypeVerdict,
 } from './check';
 export {
-  fileInputValue, findFileOutputs, fileOutputAt, setAtPath, getAtPath,
+  fileInputValue, pathInsideRoots, findFileOutputs, fileOutputAt, setAtPath, getAtPath,
   type FileInputOptions, type FileOutput, type FileOutputSource,
 } from './fileObjects';
 export { encodeCheckedFile, type EncodeOptions, type FileUploader } from './transfer/encode';

@@ -115,7 +115,7 @@ function followRefs(root: unknown, schema: unknown): unknown {
     let target: unknown = root;
     for (const part of ref.slice(2).split('/')) {
       const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isObject(target) ? target[key] : undefined;
+      target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
     }
     if (target === undefined) return current;
     current = target;

@@ -6,6 +6,7 @@ import type {
 } from './model';
 import { compileSchema } from './validate';
 import type { FileSlot } from '../files/slots';
+import { getOwn } from '../io/own';
 
 /** The part of the file engine's FileSlot the form reads: where the slot is, its policy and its origin. */
 export type FormFileSlot = Pick<FileSlot, 'path' | 'accept' | 'maxSize' | 'multiple'> & Partial<Pick<FileSlot, 'origin' | 'filenameCompanion'>>;
@@ -63,7 +64,7 @@ function resolveRef(schema: Schema, ctx: BuildContext): Schema | undefined {
     let target: unknown = ctx.root;
     for (const raw of ref.slice(1).split('/').filter(Boolean)) {
       const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isObject(target) ? target[key] : undefined;
+      target = isObject(target) ? getOwn(target, key) : undefined;
     }
     if (!isObject(target)) return undefined;
     const { $ref: _ref, ...siblings } = current;
@@ -269,7 +270,7 @@ function withoutFileFields(schema: Schema, paths: string[][]): Schema {
   for (const path of paths) {
     let parent: unknown = copy;
     for (const key of path.slice(0, -1)) {
-      parent = isObject(parent) && isObject(parent.properties) ? parent.properties[key] : undefined;
+      parent = isObject(parent) && isObject(parent.properties) ? getOwn(parent.properties, key) : undefined;
     }
     const last = path[path.length - 1]!;
     if (isObject(parent) && isObject(parent.properties)) {

@@ -5,6 +5,7 @@ import type { ErrorObject } from 'ajv';
 import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from './model';
 import { compileSchema, describeAjvError } from './validate';
 import { pointer } from './build';
+import { getOwn } from '../io/own';
 
 const ABSENT = Symbol('absent');
 type Coerced = unknown | typeof ABSENT;
@@ -88,7 +89,7 @@ function coerceAll(model: FormModel, values: FormValues, errors: FieldErrors): R
   const out: Record<string, unknown> = {};
   for (const field of model.fields) {
     const key = field.path[field.path.length - 1]!;
-    const c = coerce(field, values?.[key], errors);
+    const c = coerce(field, isObject(values) ? getOwn(values, key) : undefined, errors);
     if (c !== ABSENT) out[key] = c;
   }
   return out;
@@ -100,7 +101,7 @@ function allFields(fields: readonly FormField[]): FormField[] {
 
 function valueAt(values: unknown, path: string[]): unknown {
   let v = values;
-  for (const key of path) v = isObject(v) ? v[key] : undefined;
+  for (const key of path) v = isObject(v) ? getOwn(v, key) : undefined;
   return v;
 }
 

@@ -9,9 +9,16 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 
 import { refuseInsecureUrl } from '../net/destination';
 import type { SaveItem } from './model';
 
-/** A file name that is safe on every platform: no directories, no control or reserved characters. */
+/**
+ * Characters that change how a name displays without being seen: bidirectional embeddings, overrides, isolates
+ * and marks, zero-width characters, the BOM, and C1 controls. A name like `report\u202Egpj.exe` would
+ * display as `reportexe.jpg`.
+ */
+const INVISIBLE = /[\u0080-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** A file name that is safe on every platform and shows what it is: no directories, no control, invisible or reserved characters. */
 export function safeFileName(wanted: string, fallback = 'output'): string {
-  const base = basename(wanted.replace(/\\/g, '/'))
+  const base = basename(wanted.replace(INVISIBLE, '').replace(/\\/g, '/'))
     .replace(/[\x00-\x1f\x7f<>:"/\\|?*]/g, '_')
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .slice(0, 200);

@@ -7,6 +7,7 @@ import { fileOfBlock, fileOfResourceContents, findFileValues } from '../files/tr
 import type { FileValue } from '../files/transfer/protocol';
 import { ajvMessages, compileSchema } from '../forms/validate';
 import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from './model';
+import { getOwn } from '../io/own';
 
 export const RESULT_LIMITS = {
   /** Decoded bytes of an image/audio/blob kept for the preview. */
@@ -146,7 +147,7 @@ function saveForFileOutput(out: FileOutput): SaveItem {
 function structuredAt(structured: unknown, ref: string): FileOutput | undefined {
   let v = structured;
   const path = ref.split('/').slice(1).map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
-  for (const key of path) v = Array.isArray(v) ? v[Number(key)] : isObject(v) ? v[key] : undefined;
+  for (const key of path) v = Array.isArray(v) ? v[Number(key)] : isObject(v) ? getOwn(v, key) : undefined;
   return fileOutputAt(v);
 }
 
@@ -179,7 +180,12 @@ export function toResultView(result: ResultLike, tool?: ToolLike): ResultView {
   for (const save of findFileOutputs(result?.structuredContent, tool?.outputSchema).slice(0, 1000).map(saveForFileOutput)) {
     items.push({ kind: 'fileOutput', name: save.name, ...(save.mimeType ? { mimeType: save.mimeType } : {}), ...(save.size !== undefined ? { size: save.size } : {}), save });
   }
-  findFileValues(result?.structuredContent).forEach(({ path, file }, i) => items.push(fileItem(file, `structured${pointer(path)}`, items.length + i)));
+  // A file the content already shows (a `file` block) is not listed again for its structured copy.
+  const shown = new Set(items.flatMap((i) => (i.kind === 'file' ? [i.uri] : [])));
+  for (const { path, file } of findFileValues(result?.structuredContent)) {
+    if (!shown.has(file.uri)) items.push(fileItem(file, `structured${pointer(path)}`, items.length));
+    shown.add(file.uri);
+  }
   for (const item of items) {
     if ('truncated' in item && item.truncated && item.kind === 'text') warnings.push(`A text of ${item.truncated.totalChars} characters is shown in part.`);
     if ('tooLargeToPreview' in item && item.tooLargeToPreview) warnings.push(`A ${item.kind} of ${item.size} bytes is too large to preview; save it to view it.`);

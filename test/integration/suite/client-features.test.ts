@@ -67,3 +67,32 @@ describe('client features', () => {
     assert.ok(text.includes(folder.name));
   });
 });
+
+describe('resources in editors', () => {
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await (await api()).servers.stop('everything');
+  });
+
+  it('opens a resource read-only under mcp-host-resource:, refreshes it on updates while open, and unsubscribes on close', async () => {
+    const host = await api();
+    await host.servers.start('everything');
+    const uri = 'demo://resource/dynamic/text/1';
+    await vscode.commands.executeCommand('mcpHost.readResource', 'everything', uri);
+    const doc = await waitFor('the resource document', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-host-resource'
+      && Buffer.from(d.uri.query, 'base64url').toString().includes(uri)));
+    assert.equal(vscode.window.activeTextEditor?.document, doc, 'shown in the editor');
+    assert.match(doc.getText(), /Resource 1/);
+    await waitFor('the subscription', async () => ((await logOf('everything')).includes(`subscribed to ${uri}`) ? true : undefined));
+    const first = doc.getText();
+    await host.callTool('everything', 'toggle-subscriber-updates', {});
+    try {
+      // Each read says the time (to the second); updates come every 5 s.
+      await waitFor('the document refreshed by an update', () => (doc.getText() !== first ? true : undefined), 30_000);
+    } finally {
+      await host.callTool('everything', 'toggle-subscriber-updates', {});
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor('the unsubscription', async () => ((await logOf('everything')).includes(`unsubscribed from ${uri}`) ? true : undefined));
+  });
+});

@@ -49,7 +49,7 @@ export interface PreparedUpload {
   foreign: boolean;
 }
 
-export interface UploadProgress { onBytes?: (sent: number) => void; signal?: AbortSignal }
+export interface UploadProgress { onBytes?: (sent: number) => void; signal?: AbortSignal; onDestination?: (host: string) => void }
 
 function errorCode(e: unknown): number | undefined {
   const code = (e as { code?: unknown })?.code;
@@ -141,6 +141,7 @@ export class FileTransfers {
         attempt++;
       }
       try {
+        opts.onDestination?.(hostOf(current.authorized.upload.url));
         await this.send(current.file, current.authorized.upload, opts);
         break;
       } catch (e) {
@@ -214,6 +215,10 @@ export class FileTransfers {
     this.conn.log.info(`saved ${value.name ?? value.uri} (${formatBytes(result.bytes)}${file.digest ? ', sha-256 verified' : ', no digest given'})`);
     return { bytes: result.bytes };
   }
+}
+
+function hostOf(url: string): string {
+  try { return new URL(url).host; } catch { return 'an invalid address'; }
 }
 
 /** The size and digest the result itself stated: they must hold whatever the authorization says. */

@@ -9,17 +9,18 @@ import { inlineRefusal } from './mode';
 
 /** What encoding needs of a connection's transfer client (FileTransfers). */
 export interface FileUploader {
-  uploadFile(file: CheckedFile, opts: { signal?: AbortSignal; onBytes?: (sent: number) => void }): Promise<string>;
+  uploadFile(file: CheckedFile, opts: { signal?: AbortSignal; onBytes?: (sent: number) => void; onDestination?: (host: string) => void }): Promise<string>;
 }
 
 export interface EncodeOptions {
   /** The connection's transfer client; without it an upload is refused. */
   uploader?: FileUploader;
-  server: string;
   legacyName?: boolean;
   signal?: AbortSignal;
   /** Bytes of this file uploaded so far. */
   onUploadBytes?: (sent: number) => void;
+  /** The host the bytes go to, once the server has authorized the upload (before any byte leaves). */
+  onDestination?: (host: string) => void;
 }
 
 /**
@@ -30,7 +31,10 @@ export async function encodeCheckedFile(file: CheckedFile, slot: FileSlot, limit
   if (!file.upload) return readCheckedFile(file, slot, limits, { legacyName: opts.legacyName });
   if (!opts.uploader) throw new InputRefusedError(`${slot.label}: ${file.name} must be uploaded, but out-of-band transfer is not available here`, slot.label);
   try {
-    return await opts.uploader.uploadFile(file, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onUploadBytes ? { onBytes: opts.onUploadBytes } : {}) });
+    return await opts.uploader.uploadFile(file, {
+      ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onUploadBytes ? { onBytes: opts.onUploadBytes } : {}),
+      ...(opts.onDestination ? { onDestination: opts.onDestination } : {}),
+    });
   } catch (e) {
     const kind = (e as { transferError?: string }).transferError;
     const message = (e as Error).message;

@@ -4,14 +4,19 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, link, open, unlink } from 'node:fs/promises';
+import { copyFile, link, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, join } from 'node:path';
 import { checkDestination, DestinationRefusedError, guardedLookup, type DestinationPolicy } from '../../net/destination';
 import { changedSinceCheck, type CheckedFile } from '../check';
+import { openRegularFile } from '../../io/boundedRead';
 
 const CHUNK_BYTES = 256 * 1024;
+/** The largest file output saved when the server states no smaller size (a bound on a body that never ends). */
+export const FILE_OUTPUT_MAX_BYTES = 64 * 1024 * 1024 * 1024;
+/** Headers the data plane sets itself: a descriptor's value for them is not sent. */
+const OWN_HEADERS = new Set(['content-length', 'transfer-encoding', 'host', 'connection']);
 /** How much of an error body is read to describe the failure. */
 const ERROR_BODY_BYTES = 4096;
 
@@ -22,7 +27,7 @@ export function digestText(hash: Buffer): string {
 
 /** The sha-256 (base64url) of a file, read in one streaming pass; refuses a file that changed size meanwhile. */
 export async function fileSha256(file: Pick<CheckedFile, 'path' | 'name' | 'size'>, signal?: AbortSignal): Promise<string> {
-  const handle = await open(file.path, 'r');
+  const { handle } = await openRegularFile(file.path);
   try {
     const hash = createHash('sha256');
     const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
@@ -73,6 +78,10 @@ function statusError(what: string, origin: string, status: number, body: string)
   return new TransferHttpError(status, body, `${what} ${origin} answered HTTP ${status}${redirect}${first ? `: ${first}` : ''}`);
 }
 
+function withoutOwnHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k, v]) => !OWN_HEADERS.has(k.toLowerCase()) && !/[\r\n]/.test(v)));
+}
+
 /** One piece of a request body: bytes, or a checked file's content streamed from disk. */
 export type BodySegment = Buffer | { file: CheckedFile };
 
@@ -106,7 +115,7 @@ export async function streamUpload(opts: StreamUploadOptions): Promise<void> {
       method: opts.method,
       signal: opts.signal,
       lookup: guardedLookup(opts.policy) as never,
-      headers: { ...opts.headers, 'Content-Length': String(length) },
+      headers: { ...withoutOwnHeaders(opts.headers), 'Content-Length': String(length) },
     }, (res) => {
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) {
@@ -129,7 +138,7 @@ export async function streamUpload(opts: StreamUploadOptions): Promise<void> {
       for (const segment of opts.segments) {
         if (Buffer.isBuffer(segment)) { await write(segment); continue; }
         const file = segment.file;
-        const handle = await open(file.path, 'r');
+        const { handle } = await openRegularFile(file.path);
         try {
           let bytes = 0;
           for (;;) {
@@ -218,7 +227,7 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
   try {
     await new Promise<void>((resolve, reject) => {
       const req = (url.protocol === 'https:' ? https : http).get(url, {
-        signal: opts.signal, headers: opts.headers ?? {}, lookup: guardedLookup(opts.policy) as never,
+        signal: opts.signal, headers: withoutOwnHeaders(opts.headers ?? {}), lookup: guardedLookup(opts.policy) as never,
       }, (res) => {
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {

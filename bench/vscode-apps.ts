@@ -1,0 +1,52 @@
+// `npm run bench` (MCP Apps): in the real workbench, the time an MCP App adds after a tool's result: from the
+// plain result on screen to the app's `initialized`, for the npm example server-basic-vanillajs, against the
+// time from Run to the plain result (the baseline, measured in the same runs). The first run reads the app's
+// resource; the others use the cached one. Goal: the app adds under 300 ms once its resource is cached.
+import { join } from 'node:path';
+
+const RUNS = Number(process.env.MCP_HOST_BENCH_APP_RUNS ?? 7);
+const GOAL_MS = 300;
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+interface Run { plain: number; app: number }
+
+async function main(): Promise<void> {
+  const { withWorkbench, root } = await import('../test/e2e/workbench.mjs');
+  const { newestResult, runToolFromPalette } = await import('../test/e2e/steps.mjs');
+  const vanilla = { type: 'stdio' as const, command: 'node', args: [join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] };
+  const runs: Run[] = [];
+  await withWorkbench('bench-apps', { servers: { vanilla } }, async (wb) => {
+    const panel = await runToolFromPalette(wb, 'Get Time', 'vanilla');
+    for (let i = 0; i <= RUNS; i++) {
+      const before = await panel.getByRole('region', { name: 'Results' }).locator('article.result').count();
+      await panel.getByRole('button', { name: 'Run' }).click();
+      await panel.getByRole('region', { name: 'Results' }).locator('article.result').nth(before).waitFor({ timeout: 60_000 });
+      const callId = await newestResult(panel).getAttribute('data-call-id');
+      await panel.locator(`section.app[data-call-id="${callId}"][data-app-state="running"]`).waitFor({ timeout: 60_000 });
+      const marks = await panel.locator('body').evaluate((_body, id) => {
+        const at = (name: string) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime ?? NaN;
+        return { submit: at('mcp-host:submit'), result: at(`mcp-host:result:${id}`), app: at(`mcp-host:app-initialized:${id}`) };
+      }, callId);
+      runs.push({ plain: marks.result - marks.submit, app: marks.app - marks.result });
+    }
+  });
+  const [cold, ...warm] = runs;
+  const plain = median(warm.map((r) => r.plain));
+  const app = median(warm.map((r) => r.app));
+  const list = (key: keyof Run) => warm.map((r) => r[key].toFixed(0)).join(', ');
+  console.log(`MCP App (server-basic-vanillajs get-time) in the real workbench, ${warm.length} runs with the resource cached:`);
+  console.log(`  Run -> plain result shown        median ${plain.toFixed(0)} ms  (runs: ${list('plain')})`);
+  console.log(`  plain result -> app initialized  median ${app.toFixed(0)} ms  (runs: ${list('app')})`);
+  console.log(`  first run (resource read): plain ${cold.plain.toFixed(0)} ms, app +${cold.app.toFixed(0)} ms`);
+  console.log(`  ratio app/plain ${(app / plain).toFixed(2)}; goal: the app adds < ${GOAL_MS} ms once cached: ${app < GOAL_MS ? 'met' : 'NOT MET'}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

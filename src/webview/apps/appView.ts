@@ -1,0 +1,239 @@
+// One MCP App in the tool panel: a sandboxed iframe (opaque origin, no permissions) holding the app's
+// document, and the official host side of the protocol (ext-apps AppBridge over PostMessageTransport).
+// What the app asks of the host is relayed to the extension, which decides (tool calls, resources, links,
+// display modes); messages and model context it sends are shown here as text. An app that floods the
+// bridge, sends garbage, or never initialises is cut off with a note; the user can always close it.
+import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import type { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import type { AppFrame, RequestMap } from '../../shared/protocol';
+import { h, icon } from '../dom';
+import { hostContext, type DisplayMode } from './hostContext';
+
+export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode'>(
+  method: M, params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
+
+export const APP_LIMITS = {
+  minHeight: 48,
+  /** Inline, the frame grows with its content up to this; fullscreen, it fills the panel. */
+  maxInlineHeight: 2400,
+  initialHeight: 320,
+  /** An app that has not completed the handshake by then is closed. */
+  initTimeoutMs: 20_000,
+  /** Messages from the app per second before it is cut off. */
+  messagesPerSecond: 400,
+  /** Malformed messages before it is cut off. */
+  malformedMessages: 50,
+  teardownTimeoutMs: 1500,
+  noteChars: 4000,
+  notes: 50,
+};
+
+const HOST_INFO = { name: 'mcp-host', version: '0.1.0' };
+const HOST_CAPABILITIES = {
+  openLinks: {},
+  serverTools: {},
+  serverResources: {},
+  logging: {},
+  message: { text: {} },
+  updateModelContext: { text: {}, structuredContent: {} },
+};
+
+type State = 'starting' | 'running' | 'closed';
+
+export class AppView {
+  readonly element: HTMLElement;
+  private readonly frameBox: HTMLElement;
+  private readonly notes: HTMLElement;
+  private readonly statusLine: HTMLElement;
+  private readonly iframe: HTMLIFrameElement;
+  private readonly exitFullscreen: HTMLButtonElement;
+  private appWindow: Window | null = null;
+  private bridge: AppBridge | undefined;
+  private transport: PostMessageTransport | undefined;
+  private state: State = 'starting';
+  private displayMode: DisplayMode = 'inline';
+  private initTimer: ReturnType<typeof setTimeout> | undefined;
+  private windowStart = 0;
+  private messagesInWindow = 0;
+  private malformed = 0;
+
+  constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void) {
+    this.iframe = h('iframe', {
+      className: 'app-frame',
+      attrs: {
+        // Scripts only: an opaque origin (no allow-same-origin), no popups, forms, top navigation or downloads.
+        sandbox: 'allow-scripts',
+        // No permission the resource asks for (camera, microphone, geolocation, clipboard) is delegated.
+        allow: '',
+        referrerpolicy: 'no-referrer',
+        title: `App ${frame.uri}`,
+      },
+    });
+    this.iframe.style.height = `${APP_LIMITS.initialHeight}px`;
+    this.frameBox = h('div', { className: 'app-frame-box' }, this.iframe);
+    this.notes = h('div', { className: 'app-notes', attrs: { role: 'log', 'aria-label': 'Messages from the app' } });
+    this.statusLine = h('div', { className: 'app-status', attrs: { role: 'status' } }, 'Starting the app…');
+    const close = h('button', { className: 'secondary', attrs: { type: 'button', 'aria-label': 'Close app' } }, icon('close'), ' Close');
+    close.addEventListener('click', () => void this.teardown('Closed.'));
+    this.exitFullscreen = h('button', { className: 'secondary', attrs: { type: 'button', hidden: true } }, icon('screen-normal'), ' Exit full screen');
+    this.exitFullscreen.addEventListener('click', () => void this.leaveFullscreen());
+    const warnings = [...frame.warnings];
+    if (frame.permissionsAsked.length) warnings.push(`The app asked for ${frame.permissionsAsked.join(', ')}; not granted here.`);
+    this.element = h('section', { className: `app${frame.prefersBorder === false ? ' borderless' : ''}`, attrs: { 'aria-label': 'App', 'data-app-state': 'starting', 'data-call-id': frame.callId } },
+      h('div', { className: 'app-header' }, icon('window'), ' ', h('span', { className: 'app-uri' }, frame.uri), this.exitFullscreen, close),
+      ...warnings.map((w) => h('div', { className: 'warning' }, icon('warning'), ' ', w)),
+      this.frameBox, this.statusLine, this.notes);
+  }
+
+  /** Call once the element is in the document (the frame needs a window). */
+  async start(): Promise<void> {
+    // media/app-bridge.js (a script of its own, loaded before this one by panels that show apps).
+    const lib = (globalThis as { mcpHostAppBridge?: Pick<typeof AppBridgeModule, 'AppBridge' | 'PostMessageTransport'> }).mcpHostAppBridge;
+    if (!lib) return this.cutOff('The app bridge is not loaded in this panel.');
+    const { AppBridge, PostMessageTransport } = lib;
+    if (this.state === 'closed') return;
+    window.addEventListener('message', this.guard);
+    this.iframe.srcdoc = this.frame.document;
+    this.appWindow = this.iframe.contentWindow;
+    if (!this.appWindow) return this.cutOff('The app frame could not be created.');
+    const bridge = new AppBridge(null, HOST_INFO, HOST_CAPABILITIES, { hostContext: this.context() });
+    this.bridge = bridge;
+    bridge.oninitialized = () => {
+      if (this.state !== 'starting') return;
+      clearTimeout(this.initTimer);
+      // For `npm run bench`: from the result's mark to this one is what the app adds.
+      performance.mark(`mcp-host:app-initialized:${this.frame.callId}`);
+      this.setState('running', '');
+      void bridge.sendToolInput({ arguments: this.frame.toolInput }).catch(() => undefined);
+      void bridge.sendToolResult(this.frame.toolResult as Parameters<AppBridge['sendToolResult']>[0]).catch(() => undefined);
+    };
+    bridge.onsizechange = ({ height }) => {
+      if (this.displayMode === 'inline' && typeof height === 'number' && Number.isFinite(height)) {
+        this.iframe.style.height = `${Math.round(Math.min(APP_LIMITS.maxInlineHeight, Math.max(APP_LIMITS.minHeight, height)))}px`;
+      }
+    };
+    bridge.oncalltool = async (params) =>
+      (await this.request('appCallTool', { name: params.name, arguments: params.arguments ?? {} })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+    bridge.onreadresource = async (params) =>
+      (await this.request('appReadResource', { uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
+    bridge.onopenlink = async ({ url }) => ((await this.request('appOpenLink', { url })).opened ? {} : { isError: true });
+    bridge.onmessage = async ({ role, content }) => {
+      this.note(`Message from the app (${role})`, contentText(content));
+      return {};
+    };
+    bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      const parts = [content ? contentText(content) : '', structuredContent ? JSON.stringify(structuredContent, null, 2) : ''].filter(Boolean);
+      this.note('Context the app offers a model', parts.join('\n'));
+      return {};
+    };
+    bridge.onrequestdisplaymode = async ({ mode }) => {
+      const answer = await this.request('appDisplayMode', { mode });
+      this.setDisplayMode(answer.mode);
+      return { mode: answer.mode };
+    };
+    bridge.onrequestteardown = () => void this.teardown('The app closed itself.');
+    bridge.onerror = () => {
+      if (++this.malformed > APP_LIMITS.malformedMessages) this.cutOff(`The app sent more than ${APP_LIMITS.malformedMessages} malformed messages and was stopped.`);
+    };
+    this.transport = new PostMessageTransport(this.appWindow, this.appWindow);
+    void bridge.connect(this.transport).catch((e: unknown) => this.cutOff(`The app bridge failed: ${String(e)}`));
+    this.initTimer = setTimeout(() => {
+      if (this.state === 'starting') this.cutOff(`The app did not start within ${APP_LIMITS.initTimeoutMs / 1000} s and was closed.`);
+    }, APP_LIMITS.initTimeoutMs);
+  }
+
+  get running(): boolean { return this.state === 'running'; }
+  get closed(): boolean { return this.state === 'closed'; }
+
+  /** The theme, size or display mode changed: the app is told (only what changed is sent). */
+  updateContext(): void {
+    if (this.state !== 'closed') this.bridge?.setHostContext(this.context());
+  }
+
+  /** Sends ui/resource-teardown (bounded wait), then removes the frame. */
+  async teardown(note: string): Promise<void> {
+    if (this.state === 'closed') return;
+    const bridge = this.bridge;
+    if (bridge && this.state === 'running') {
+      await bridge.teardownResource({}, { timeout: APP_LIMITS.teardownTimeoutMs }).catch(() => undefined);
+    }
+    this.close(note);
+  }
+
+  /** Removes the frame at once (no teardown: the app misbehaved, or the page is going away). */
+  close(note: string): void {
+    if (this.state === 'closed') return;
+    clearTimeout(this.initTimer);
+    if (this.displayMode === 'fullscreen') void this.leaveFullscreen();
+    this.state = 'closed';
+    this.element.dataset.appState = 'closed';
+    void this.transport?.close().catch(() => undefined);
+    this.iframe.remove();
+    this.frameBox.hidden = true;
+    this.statusLine.textContent = note;
+    // Messages the app queued before it went keep arriving for a moment: the guard drops them.
+    setTimeout(() => window.removeEventListener('message', this.guard), 5000);
+  }
+
+  private cutOff(reason: string): void {
+    this.close(reason);
+    this.statusLine.classList.add('error');
+    this.statusLine.setAttribute('role', 'alert');
+  }
+
+  /** Runs before the bridge's own listener: counts the app's messages and drops them once it is cut off. */
+  private readonly guard = (event: MessageEvent): void => {
+    if (!this.appWindow || event.source !== this.appWindow) return;
+    if (this.state === 'closed') { event.stopImmediatePropagation(); return; }
+    const now = performance.now();
+    if (now - this.windowStart > 1000) { this.windowStart = now; this.messagesInWindow = 0; }
+    if (++this.messagesInWindow > APP_LIMITS.messagesPerSecond) {
+      event.stopImmediatePropagation();
+      this.cutOff(`The app sent more than ${APP_LIMITS.messagesPerSecond} messages in a second and was stopped.`);
+    }
+  };
+
+  private setState(state: State, status: string): void {
+    this.state = state;
+    this.element.dataset.appState = state;
+    this.statusLine.textContent = status;
+  }
+
+  /** Back to inline: the panel's editor group is restored, and the app is told. */
+  private async leaveFullscreen(): Promise<void> {
+    this.setDisplayMode('inline');
+    await this.request('appDisplayMode', { mode: 'inline' }).catch(() => undefined);
+  }
+
+  private setDisplayMode(mode: DisplayMode): void {
+    if (mode === this.displayMode) return;
+    this.displayMode = mode;
+    this.exitFullscreen.hidden = mode !== 'fullscreen';
+    this.element.classList.toggle('fullscreen', mode === 'fullscreen');
+    if (mode === 'fullscreen') this.iframe.style.height = '';
+    else this.iframe.style.height = `${APP_LIMITS.initialHeight}px`;
+    this.onFullscreen(mode === 'fullscreen');
+    this.updateContext();
+  }
+
+  private context() {
+    return hostContext({
+      locale: this.frame.locale, displayMode: this.displayMode,
+      width: Math.round(this.frameBox?.clientWidth || document.documentElement.clientWidth),
+      maxHeight: this.displayMode === 'fullscreen' ? window.innerHeight : APP_LIMITS.maxInlineHeight,
+    });
+  }
+
+  private note(title: string, text: string): void {
+    const cut = text.length > APP_LIMITS.noteChars ? `${text.slice(0, APP_LIMITS.noteChars)}… (${text.length} characters)` : text;
+    this.notes.prepend(h('div', { className: 'app-note' }, h('strong', {}, title), h('pre', { className: 'text' }, cut)));
+    while (this.notes.childElementCount > APP_LIMITS.notes) this.notes.lastElementChild?.remove();
+  }
+}
+
+/** Content blocks as plain text: text as it is, anything else named by its type. */
+function contentText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content.map((block: { type?: unknown; text?: unknown }) =>
+    block?.type === 'text' && typeof block.text === 'string' ? block.text : `[${String(block?.type ?? 'unknown')} content]`).join('\n');
+}

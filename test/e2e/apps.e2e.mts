@@ -1,0 +1,183 @@
+// MCP Apps in the real workbench: the npm example's app renders in the tool panel, its button calls the
+// server's tool through the bridge, a link it opens is asked about first (full URL shown), a message it
+// sends is shown, a theme switch reaches it; then a hostile app's attempts each fail, and an app too large
+// is refused with the text result kept.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { FrameLocator, Page } from 'playwright-core';
+import { dialog, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import { fixtureServer, root, withWorkbench } from './workbench.mjs';
+
+const vanillaEntry = join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
+
+function appFrame(panel: FrameLocator): FrameLocator {
+  return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
+}
+
+
+test('MCP Apps: the example app renders, calls its tool, asks before a link, follows the theme; a hostile app is contained', async () => {
+  const record = join(tmpdir(), `apps-record-${process.pid}-${Date.now()}.jsonl`);
+  writeFileSync(record, '');
+  let outsideHits = 0;
+  const outside = createServer((_req, res) => { outsideHits++; res.setHeader('access-control-allow-origin', '*'); res.end('reached'); });
+  await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve));
+  const outsidePort = (outside.address() as { port: number }).port;
+  const servers = {
+    vanilla: { type: 'stdio' as const, command: 'node', args: [vanillaEntry, '--stdio'] },
+    apps: {
+      type: 'stdio' as const, command: 'node', args: [await fixtureServer('apps-server')],
+      env: { APPS_FIXTURE_RECORD: record, APPS_FIXTURE_OUTSIDE_ORIGIN: `http://127.0.0.1:${outsidePort}/` },
+    },
+  };
+  try {
+    await withWorkbench('apps', { servers, settings: { 'workbench.colorTheme': 'Default Light Modern' } }, async (wb) => {
+      const popups: Page[] = [];
+      wb.browser.on('page', (p) => popups.push(p));
+
+      // 1. The tool is marked as an app in Run Tool; its app renders above the plain result, which stays.
+      const pickRow = wb.quickPickRow('Get Time').filter({ hasText: 'vanilla' }).first();
+      await openQuickPick(wb, 'MCP: Run Tool…', 'MCP: Run Tool', 'Get Time', pickRow);
+      assert.match(await pickRow.innerText(), /App — Returns the current server time/);
+      assert.equal(await wb.quickPickRow('report').count(), 0, 'an app-only tool is not offered');
+      await wb.page.keyboard.press('Escape');
+      const panel = await runToolFromPalette(wb, 'Get Time', 'vanilla');
+      await panel.getByRole('button', { name: 'Run' }).click();
+      await newestResult(panel).waitFor({ timeout: 30_000 });
+      const section = panel.getByRole('region', { name: 'App' });
+      await section.and(panel.locator('[data-app-state="running"]')).waitFor({ timeout: 30_000 });
+      const app = appFrame(panel);
+      const time = app.locator('#server-time');
+      await time.filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor({ timeout: 15_000 });
+      const first = await time.innerText();
+      assert.match(await newestResult(panel).innerText(), new RegExp(first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the app shows the tool result the plain view shows');
+      await wb.shot('app-rendered');
+
+      // 2. Its sandbox: an opaque origin with the declared (empty) policy, no permissions.
+      const frameAttrs = await section.locator('iframe.app-frame').evaluate((f: HTMLIFrameElement) => [f.getAttribute('sandbox'), f.getAttribute('allow')]);
+      assert.deepEqual(frameAttrs, ['allow-scripts', '']);
+      assert.equal(await app.locator('html').evaluate(() => window.origin), 'null');
+
+      // 3. Its button calls get-time through the bridge and the host; the app shows the new answer.
+      await app.getByRole('button', { name: 'Get Server Time' }).click();
+      await time.filter({ hasNotText: first }).waitFor({ timeout: 30_000 });
+      assert.match(await time.innerText(), /^\d{4}-\d\d-\d\dT/);
+      await wb.shot('app-called-tool');
+
+      // 4. A message from the app is shown in the panel, as text.
+      await app.locator('#message-text').fill('<b>hello</b> from the app');
+      await app.getByRole('button', { name: 'Send Message' }).click();
+      const notes = panel.getByRole('log', { name: 'Messages from the app' });
+      await notes.getByText('<b>hello</b> from the app').waitFor({ timeout: 15_000 });
+      assert.equal(await notes.locator('b').count(), 0);
+
+      // 5. A link is asked about first, with the full URL; declined, nothing opens.
+      const url = await app.locator('#link-url').inputValue();
+      await app.getByRole('button', { name: 'Open Link' }).click();
+      const box = dialog(wb);
+      await box.waitFor({ timeout: 15_000 });
+      assert.ok((await box.innerText()).includes(new URL(url).href), `the dialog shows ${url}`);
+      await wb.shot('app-link-consent');
+      await box.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await box.waitFor({ state: 'hidden' });
+      await wb.page.waitForTimeout(500);
+      assert.equal(popups.length, 0, 'nothing opened without consent');
+
+      // 6. The theme reaches the app: light now, then dark after switching VS Code's theme.
+      const theme = () => app.locator('html').getAttribute('data-theme');
+      assert.equal(await theme(), 'light');
+      const lightBackground = await app.locator('html').evaluate((el) => el.style.getPropertyValue('--color-background-primary'));
+      await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+      for (let i = 0; i < 50 && (await theme()) !== 'dark'; i++) await wb.page.waitForTimeout(200);
+      assert.equal(await theme(), 'dark');
+      const darkBackground = await app.locator('html').evaluate((el) => el.style.getPropertyValue('--color-background-primary'));
+      assert.ok(lightBackground && darkBackground && lightBackground !== darkBackground, `${lightBackground} -> ${darkBackground}`);
+      await wb.shot('app-dark-theme');
+
+      // 7. A well-behaved app gets the tool's input and result and the host context; malformed messages and an
+      //    unknown method do not break it; fullscreen maximises the panel; a newer result tears it down first.
+      const reports = () => readFileSync(record, 'utf8').trim().split('\n').filter(Boolean)
+        .map((l) => JSON.parse(l) as { tool: string; arguments: { findings?: Record<string, unknown> } });
+      const polite = await runToolFromPalette(wb, 'show_polite', 'apps');
+      await polite.getByLabel('note').fill('hi');
+      await polite.getByRole('button', { name: 'Run' }).click();
+      await polite.locator('section.app.fullscreen[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      await wb.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
+      await wb.shot('app-fullscreen');
+      const started = reports().find((c) => c.tool === 'report' && c.arguments.findings?.input)?.arguments.findings;
+      assert.ok(started, JSON.stringify(reports()));
+      assert.deepEqual(started.input, { note: 'hi' });
+      assert.deepEqual(started.result, { tool: 'show_polite' });
+      assert.equal(started.theme, 'dark');
+      assert.equal(started.displayMode, 'inline');
+      assert.deepEqual(started.availableDisplayModes, ['inline', 'fullscreen']);
+      assert.equal(started.platform, 'desktop');
+      assert.ok(typeof started.locale === 'string' && (started.width as number) > 100 && (started.variables as number) > 10, JSON.stringify(started));
+      assert.equal(started.unknownMethod, -32601);
+      assert.equal(started.fullscreen, 'fullscreen');
+      await polite.getByRole('button', { name: 'Exit full screen' }).click();
+      await wb.page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 10_000 });
+      await polite.getByRole('button', { name: 'Run' }).click();
+      // (hidden, and so not a region to getByRole, while the new app is fullscreen)
+      await polite.locator('section.results article.result').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
+      for (let i = 0; i < 50 && !reports().some((c) => c.arguments.findings?.teardown); i++) await wb.page.waitForTimeout(200);
+      const order = reports().map((c) => (c.arguments.findings?.teardown ? 'teardown' : c.tool));
+      assert.ok(order.lastIndexOf('teardown') > order.lastIndexOf('show_polite'), `torn down after the new result: ${order.join(', ')}`);
+      await polite.locator('section.app.fullscreen[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      await polite.getByRole('button', { name: 'Exit full screen' }).click();
+      await wb.page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 10_000 });
+      // the keyboard back in the workbench (the palette is opened with F1)
+      await wb.page.locator('.tabs-container .tab', { hasText: 'show_polite (apps)' }).click();
+      await wb.page.waitForTimeout(500);
+
+      // 8. An app that never initialises is closed with a note.
+      const silent = await runToolFromPalette(wb, 'show_silent', 'apps');
+      await silent.getByRole('button', { name: 'Run' }).click();
+      const silentNote = silent.getByRole('region', { name: 'App' }).getByRole('alert');
+      await silentNote.waitFor({ timeout: 60_000 });
+      assert.match(await silentNote.innerText(), /did not start within \d+ s/);
+
+      // 9. A hostile app: every attempt fails, and its flood cuts it off with a note.
+      const hostile = await runToolFromPalette(wb, 'show_hostile', 'apps');
+      await hostile.getByRole('button', { name: 'Run' }).click();
+      await newestResult(hostile).waitFor({ timeout: 30_000 });
+      const cutOff = hostile.getByRole('region', { name: 'App' }).getByRole('alert');
+      await cutOff.waitFor({ timeout: 60_000 });
+      assert.match(await cutOff.innerText(), /more than \d+ messages in a second/);
+      await wb.shot('hostile-cut-off');
+      const calls = reports().filter((c) => c.tool === 'show_hostile' || c.arguments.findings?.parentPostMessage);
+      const findings = calls.find((c) => c.tool === 'report')?.arguments.findings as Record<string, string> | undefined;
+      assert.ok(findings, `the app reported: ${JSON.stringify(calls)}`);
+      console.log(`hostile app findings: ${JSON.stringify(findings)}`);
+      assert.equal(findings.initialize, 'ok');
+      for (const key of ['cookie', 'localStorage', 'parentDocument', 'vscodeApi', 'fetchOutside']) assert.match(findings[key]!, /^blocked/, `${key}: ${findings[key]}`);
+      assert.match(findings.callModelOnly!, /^refused: .*not available to apps/);
+      assert.match(findings.openJavascript!, /^refused: javascript: links are not opened/);
+      assert.match(findings.openFile!, /^refused: file: links are not opened/);
+      assert.match(findings.readOtherServer!, /^refused/);
+      assert.equal(outsideHits, 0, 'nothing reached the origin outside the app\'s policy');
+      assert.deepEqual(calls.map((c) => c.tool), ['show_hostile', 'report'], 'the forged submit ran nothing');
+      assert.ok(!reports().some((c) => c.tool === 'model_only'), 'model_only never ran');
+      assert.equal(await hostile.getByText('FORGED BY APP').count(), 0);
+      assert.equal(await dialog(wb).count(), 0, 'refused links asked nothing');
+      assert.equal(popups.length, 0);
+      // the panel still works
+      await hostile.getByRole('button', { name: 'Run' }).click();
+      await hostile.getByRole('region', { name: 'Results' }).locator('article.result').nth(1).waitFor({ timeout: 30_000 });
+
+      // 10. An app over the size limit is refused with its size; the text result is shown.
+      const big = await runToolFromPalette(wb, 'show_big', 'apps');
+      await big.getByRole('button', { name: 'Run' }).click();
+      const failed = big.locator('.app-failed');
+      await failed.waitFor({ timeout: 60_000 });
+      assert.match(await failed.innerText(), /is 8(\.\d+)? MiB; the limit is 5 MiB/);
+      assert.match(await newestResult(big).innerText(), /show_big done/);
+      await wb.shot('big-app-refused');
+    });
+  } finally {
+    outside.close();
+  }
+});

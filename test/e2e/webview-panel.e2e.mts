@@ -1,0 +1,162 @@
+// The webview app alone in Chromium (no workbench: fast): the HTML MCP Host serves, media/webview.js as
+// built, a stand-in for VS Code's acquireVsCodeApi that records what the app posts, and host messages
+// posted to the page. Checks what a first walk-through tripped on in the tool and question panels.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { openBrowser } from '../../scripts/code-server.mjs';
+import { buildForm } from '../../src/core/forms/index.js';
+import type { HostNotification, PanelInit, ResultView } from '../../src/shared/protocol.js';
+import { webviewHtml } from '../../src/extension/webviewHtml.js';
+import { root } from './workbench.mjs';
+
+const ORIGIN = 'http://webview.test';
+let browser: BrowserContext;
+
+before(async () => { browser = await openBrowser(); });
+after(async () => { await browser.close(); });
+
+/** Opens the panel page; the script is served after `scriptDelayMs` (a slow first load). */
+async function openPanel(scriptDelayMs = 0): Promise<Page> {
+  const page = await browser.newPage();
+  const html = webviewHtml({
+    cspSource: ORIGIN, nonce: 'n0nce', title: 'panel',
+    scriptUri: `${ORIGIN}/media/webview.js`, styleUri: `${ORIGIN}/media/webview.css`, codiconsUri: `${ORIGIN}/media/none.css`,
+  });
+  await page.route(`${ORIGIN}/**`, async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/') return route.fulfill({ contentType: 'text/html', body: html });
+    if (path === '/media/webview.js') {
+      await new Promise((r) => setTimeout(r, scriptDelayMs));
+      return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(root, 'media/webview.js')) });
+    }
+    if (path === '/media/webview.css') return route.fulfill({ contentType: 'text/css', body: readFileSync(join(root, 'media/webview.css')) });
+    return route.fulfill({ status: 404, body: '' });
+  });
+  // A string, not a function: the test runner's transpiler would add helpers the page does not have.
+  await page.addInitScript(`{
+    const sent = [];
+    let state;
+    window.sent = sent;
+    window.acquireVsCodeApi = () => ({ postMessage: (m) => sent.push(m), getState: () => state, setState: (s) => { state = s; } });
+  }`);
+  await page.goto(`${ORIGIN}/`, { waitUntil: 'commit' });
+  return page;
+}
+
+function post(page: Page, message: HostNotification): Promise<void> {
+  return page.evaluate(`window.postMessage(${JSON.stringify(message)}, '*')`);
+}
+
+function sent(page: Page): Promise<{ type: string; [key: string]: unknown }[]> {
+  return page.evaluate('window.sent');
+}
+
+/** The app has started (it posts `ready` first). */
+async function started(page: Page): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await sent(page).catch(() => [])).some((m) => m.type === 'ready')) {
+    if (Date.now() > deadline) throw new Error('the webview app did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const heading = { title: 'Describe a file', server: 'demo' };
+
+function toolInit(overrides: Partial<Extract<PanelInit, { kind: 'tool' }>> = {}): PanelInit {
+  const schema = { type: 'object', properties: { file: { type: 'string', format: 'uri', 'x-mcp-file': { accept: ['image/png'], maxSize: 10 } } } };
+  const form = buildForm(schema, 'tool', [{ path: ['file'], multiple: false, accept: ['image/png'], maxSize: 10 }]);
+  return { kind: 'tool', heading, form, values: {}, files: {}, results: [], ...overrides };
+}
+
+test('the panel says "Loading…" at once, before its script has loaded, and the form replaces it', async () => {
+  const page = await openPanel(1500);
+  await page.getByRole('status').filter({ hasText: 'Loading…' }).waitFor({ timeout: 1000 });
+  await started(page);
+  await post(page, { type: 'init', panel: toolInit() });
+  await page.getByRole('button', { name: 'Run' }).waitFor();
+  assert.equal(await page.getByText('Loading…').count(), 0);
+  await page.close();
+});
+
+test('a 2 MB tool description shows its first 4 KB and a "Show all" button', async () => {
+  const page = await openPanel();
+  const description = `${'A long description. '.repeat(100_000)}THE END`;
+  await started(page);
+  await post(page, { type: 'init', panel: toolInit({ heading: { ...heading, description } }) });
+  const shown = page.locator('header .description');
+  await shown.waitFor();
+  const text = await shown.innerText();
+  assert.ok(text.length <= 4100, `${text.length} characters shown`);
+  assert.ok(!text.includes('THE END'));
+  await page.getByRole('button', { name: 'Show all (2,000,007 characters)' }).click();
+  assert.ok((await shown.innerText()).endsWith('THE END'));
+  await page.close();
+});
+
+test('a result whose structured content breaks the output schema is marked failed in its header, the status line and the announcement', async () => {
+  const page = await openPanel();
+  await started(page);
+  await post(page, { type: 'init', panel: toolInit() });
+  const view: ResultView = {
+    isError: false, items: [{ kind: 'text', text: '{"sum":"x"}' }], saves: [], warnings: [],
+    structured: { status: 'invalid', json: '{"sum":"x"}', errors: ['/sum: must be number'] },
+  };
+  await post(page, { type: 'callStarted', callId: 'c1' });
+  await post(page, { type: 'result', callId: 'c1', view });
+  await post(page, { type: 'callEnded', callId: 'c1', outcome: 'done' });
+  const article = page.locator('article[data-call-id="c1"]');
+  await article.waitFor();
+  assert.match(await article.getAttribute('aria-label') ?? '', /^Result that failed output validation at /);
+  assert.match(await article.locator('header').innerText(), /failed output validation/);
+  assert.match(await article.getAttribute('class') ?? '', /result-error/);
+  assert.equal(await article.locator('header .codicon-error').count(), 1, 'not the success icon');
+  const status = page.locator('.tool-status [role="status"]');
+  assert.equal(await status.innerText(), "The result failed the tool's output schema; see Results.");
+  assert.match(await status.getAttribute('class') ?? '', /\berror\b/);
+  await page.close();
+});
+
+test('a refused file says what Run will send, and the refusal clears when the slot changes', async () => {
+  const page = await openPanel();
+  await started(page);
+  await post(page, { type: 'init', panel: toolInit() });
+  const slot = page.getByRole('group', { name: 'file' });
+  await post(page, { type: 'fileRefused', field: '/file', reason: 'file: big.png is 20 bytes; the limit is 10 bytes.' });
+  const refusal = slot.getByRole('alert').filter({ hasText: 'big.png' });
+  await refusal.waitFor();
+  assert.equal(await refusal.innerText(), 'file: big.png is 20 bytes; the limit is 10 bytes. Run sends no file for this slot.');
+  await slot.getByRole('button', { name: 'From workspace…' }).click();
+  await refusal.waitFor({ state: 'hidden' });
+  assert.deepEqual((await sent(page)).filter((m) => m.type === 'pickFile').map((m) => m.field), ['/file']);
+
+  // With a file still chosen, the refusal says that file is what Run sends.
+  await post(page, { type: 'fileSelected', field: '/file', files: [{ name: 'ok.png', size: 8, mediaType: 'image/png', warnings: [] }] });
+  await post(page, { type: 'fileRefused', field: '/file', reason: 'file: big.png is 20 bytes; the limit is 10 bytes.' });
+  await refusal.waitFor();
+  assert.match(await refusal.innerText(), /Run sends the file listed above, not this one\.$/);
+  await post(page, { type: 'fileSelected', field: '/file', files: [] });
+  await refusal.waitFor({ state: 'hidden' });
+  await page.close();
+});
+
+test('an accepted question says "Sending…" (not "Sent.") until the host closes it, and a re-init after a cancelled confirmation unlocks it', async () => {
+  const page = await openPanel();
+  await started(page);
+  const form = buildForm({ type: 'object', properties: { note: { type: 'string' } } }, 'elicitation');
+  const init: PanelInit = { kind: 'elicitation', mode: 'form', heading: { title: 'demo asks', server: 'demo' }, message: 'Add a note', form, values: { note: 'hi' }, files: {} };
+  await post(page, { type: 'init', panel: init });
+  await page.getByRole('button', { name: 'Accept' }).click();
+  await page.getByRole('status').filter({ hasText: 'Sending…' }).waitFor();
+  assert.equal(await page.getByText('Sent.').count(), 0);
+  assert.equal(await page.getByRole('button', { name: 'Accept' }).isDisabled(), true);
+  const answers = (await sent(page)).filter((m) => m.type === 'answer');
+  assert.deepEqual(answers, [{ type: 'answer', action: 'accept', values: { note: 'hi' } }]);
+  // The host asks again with the values kept (the file confirmation was cancelled).
+  await post(page, { type: 'init', panel: { ...init, values: { note: 'hi' } } });
+  await page.getByRole('button', { name: 'Accept' }).and(page.locator(':enabled')).waitFor();
+  assert.equal(await page.getByLabel('note').inputValue(), 'hi');
+  await page.close();
+});

@@ -1,0 +1,272 @@
+// SEP-2631 out-of-band transfer against a real object store (s3rver) and a real MCP server of each SDK era
+// (transfer-server.ts): uploads byte-identical, modes honoured, refusals named, downloads verified, nothing of
+// the MCP session's credentials at the store. The CLI runs in-process (`run`); the core is driven directly
+// where a test needs the HTTP transport with an Authorization header or a cancel.
+import { strict as assert } from 'node:assert';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ServerConnection } from '../../src/core/connection';
+import { checkFile, findFileSlots, inlineLimitsFor } from '../../src/core/files';
+import { planTransfer } from '../../src/core/files/transfer/mode';
+import { restoreDraftShapes, shieldDraftShapes } from '../../src/core/files/transfer/protocol';
+import { addressKind, checkDestination, destinationPolicyFor } from '../../src/core/net/destination';
+import { Logger } from '../../src/core/log';
+import { toResultView } from '../../src/core/results';
+import { runCli } from '../fixtures/cli';
+import { fixturePath, httpServer, startObjectStore, startTransferHttp } from '../fixtures/servers';
+
+const MiB = 1024 * 1024;
+const dir = mkdtempSync(join(tmpdir(), 'mcp-host-transfer-'));
+const storeLog = join(dir, 'store.log');
+let store: { url: string; stop(): Promise<void> };
+
+/** A file of `size` bytes (a random MiB repeated, each copy stamped with its index), and its sha-256. */
+async function makeFile(name: string, size: number): Promise<{ path: string; sha256: string }> {
+  const path = join(dir, name);
+  const block = randomBytes(Math.min(size, MiB));
+  const hash = createHash('sha256');
+  const handle = await open(path, 'w');
+  try {
+    for (let at = 0, i = 0; at < size; at += block.length, i++) {
+      block.writeUInt32BE(i, 0);
+      const piece = block.subarray(0, Math.min(block.length, size - at));
+      hash.update(piece);
+      await handle.write(piece);
+    }
+  } finally {
+    await handle.close();
+  }
+  return { path, sha256: hash.digest('base64url') };
+}
+
+function storeRequests(): Array<{ method: string; path: string; authorization: string | null; status: number }> {
+  try {
+    return readFileSync(storeLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}
+
+const cli = (argv: string[]) => runCli(argv);
+
+const server = (...args: string[]) => ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--store', store.url, ...args];
+
+before(async () => {
+  store = await startObjectStore(storeLog);
+});
+after(async () => {
+  await store?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('mcp-host call with SEP-2631 file slots', () => {
+  test('a 200 MiB file for an ["upload"] slot arrives byte-identical, uploaded without the session\'s credentials', async () => {
+    const file = await makeFile('dataset.bin', 200 * MiB);
+    const before = storeRequests().length;
+    const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server()]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out), { via: 'upload', size: 200 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
+    // The progress line names where the bytes go.
+    assert.ok(r.err.includes(`uploading dataset.bin to ${new URL(store.url).host}: 200 MiB of 200 MiB (100%)`), r.err);
+    const posts = storeRequests().slice(before).filter((q) => q.method === 'POST');
+    assert.equal(posts.length, 1);
+    assert.equal(posts[0]!.authorization, null);
+  });
+
+  test('["inline"] is never uploaded, even from a host that could; a small file under no transferModes goes inline too (2025 era)', async () => {
+    const file = await makeFile('small.bin', 100 * 1024);
+    for (const [tool, era] of [['inspect_inline', '2026'], ['inspect_any', '2025']] as const) {
+      const r = await cli(['call', tool, '--file', `doc=${file.path}`, ...server('--era', era)]);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(JSON.parse(r.out).via, 'inline');
+      assert.equal(JSON.parse(r.out).sha256, file.sha256);
+    }
+    const stats = await cli(['call', 'stats', ...server()]);
+    assert.equal(JSON.parse(stats.out)['files/authorizeUpload'], undefined);
+  });
+
+  test('with no transferModes a file over the inline size is uploaded (both eras); --inline-max moves the line', async () => {
+    const file = await makeFile('eight.bin', 8 * MiB);
+    for (const era of ['2025', '2026']) {
+      const r = await cli(['call', 'inspect_any', '--file', `doc=${file.path}`, ...server('--era', era)]);
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(JSON.parse(r.out), { via: 'upload', size: 8 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
+    }
+    const small = await makeFile('two.bin', 2 * MiB);
+    const r = await cli(['call', 'inspect_any', '--inline-max', String(MiB), '--file', `doc=${small.path}`, ...server()]);
+    assert.equal(JSON.parse(r.out).via, 'upload');
+  });
+
+  test('a server without SEP-2631: a file over the inline ceiling is refused naming the limit and -32601; an ["upload"] slot too', async () => {
+    const big = await makeFile('nine.bin', 9 * MiB);
+    const r = await cli(['call', 'inspect_any', '--file', `doc=${big.path}`, ...server('--no-transfer')]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /doc: nine\.bin is 9 MiB; at most 7 MiB can be sent inline to a stdio server \(.*\), and node does not support files\/authorizeUpload \(-32601\)/);
+    const small = await makeFile('tiny.txt', 10);
+    const u = await cli(['call', 'inspect_upload', '--file', `doc=${small.path}`, ...server('--no-transfer', '--era', '2025')]);
+    assert.equal(u.code, 1);
+    assert.match(u.err, /doc: tiny\.txt: this tool takes files only by out-of-band upload, and node does not support files\/authorizeUpload \(-32601\)/);
+    const off = await cli(['call', 'inspect_upload', '--no-file-transfer', '--file', `doc=${small.path}`, ...server()]);
+    assert.equal(off.code, 1);
+    assert.match(off.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload .* turned off/);
+  });
+
+  test('an expired descriptor is authorized again, once', async () => {
+    const file = await makeFile('late.bin', 300 * 1024);
+    const r = await cli(['call', 'inspect_upload', '--verbose', '--file', `doc=${file.path}`, ...server('--expire-first')]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).sha256, file.sha256);
+    assert.equal((r.err.match(/upload descriptor for late\.bin expired at .*; authorizing again/g) ?? []).length, 1);
+  });
+
+  test('a descriptor pointing at a link-local or private address is refused before any byte leaves', async () => {
+    const file = await makeFile('secret.bin', 1000);
+    for (const url of ['https://169.254.169.254/latest/upload', 'https://10.1.2.3/upload']) {
+      const before = storeRequests().length;
+      const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server('--upload-url', url)]);
+      assert.equal(r.code, 5, r.err);
+      assert.match(r.err, /upload refused: .*(link-local|private network) address, and the MCP server \(a local \(stdio\) server\) is not on one/);
+      assert.equal(storeRequests().length, before);
+    }
+  });
+
+  test('the store refusing the upload is named with its status and its message; a server refusal shows its numbers', async () => {
+    const file = await makeFile('nobucket.bin', 1000);
+    const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server('--upload-url', `${store.url}/no-such-bucket`)]);
+    assert.equal(r.code, 5);
+    assert.match(r.err, /the upload endpoint http:\/\/127\.0\.0\.1:\d+ answered HTTP 404: NoSuchBucket/);
+    const big = await makeFile('toolarge.bin', 9 * MiB);
+    const m = await cli(['call', 'inspect_upload', '--file', `doc=${big.path}`, ...server('--max-upload', String(8 * MiB))]);
+    assert.equal(m.code, 1);
+    assert.match(m.err, /refused files\/authorizeUpload \(-32602\): .*maxSizeExceeded \(maxSize 8 MiB \(8388608 bytes\), actual size 9 MiB \(9437184 bytes\)\)/);
+  });
+
+  test('an elicitation field that takes files only by upload gets a file URI, and the server reads the bytes back', async () => {
+    const file = await makeFile('asked.bin', 3 * MiB);
+    const answers = join(dir, 'answers.json');
+    writeFileSync(answers, JSON.stringify({ action: 'accept', files: { doc: file.path } }));
+    const r = await cli(['call', 'ask_upload', '--elicit', `@${answers}`, ...server()]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out), { answer: 'accept', via: 'upload', size: 3 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
+  });
+
+  test('a presigned PUT descriptor is honoured as well', async () => {
+    const file = await makeFile('put.bin', 5 * MiB);
+    const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server('--put')]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).sha256, file.sha256);
+  });
+});
+
+describe('file outputs', () => {
+  test('listed as lines, saved with --save-files after the digest checked (both eras); a corrupted download leaves nothing', async () => {
+    for (const era of ['2026', '2025']) {
+      const out = mkdtempSync(join(dir, 'saved-'));
+      const r = await cli(['call', 'make_file', '--args', '{"size":3000000}', '--save-files', out, ...server('--era', era)]);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /\[file report\.bin, 2\.9 MiB, application\/octet-stream, mcp-file:\/\/transfer-fixture\/[0-9a-f-]+\]/);
+      assert.equal((r.out.match(/\[file /g) ?? []).length, 1, 'a file in content and structuredContent is listed once');
+      assert.deepEqual(readdirSync(out), ['report.bin']);
+      assert.equal(readFileSync(join(out, 'report.bin')).length, 3000000);
+      // Saved again: a free name, never an overwrite.
+      const again = await cli(['call', 'make_file', '--args', '{"size":10}', '--save-files', out, ...server('--era', era)]);
+      assert.equal(again.code, 0, again.err);
+      assert.deepEqual(readdirSync(out).sort(), ['report (1).bin', 'report.bin']);
+
+      const bad = mkdtempSync(join(dir, 'corrupt-'));
+      const c = await cli(['call', 'make_file', '--args', '{"size":300000,"corrupt":true}', '--save-files', bad, ...server('--era', era)]);
+      assert.equal(c.code, 5);
+      assert.match(c.err, /saving report\.bin failed: digest mismatch: the sha-256 of the 300000 bytes that arrived is \S+, the server said \S+; nothing was saved/);
+      assert.deepEqual(readdirSync(bad), []);
+    }
+  });
+});
+
+describe('the core over Streamable HTTP', () => {
+  test('no Authorization header of the MCP session reaches the store; an upload is cancelled mid-way; a file block survives HTTP and is saved', async () => {
+    const mcp = await startTransferHttp(['--store', store.url]);
+    const secret = 'Bearer session-secret-4711';
+    const conn = new ServerConnection(httpServer('transfer', mcp.url, { Authorization: secret }), {
+      log: new Logger(() => undefined, 'error'), capabilities: { files: true },
+    });
+    try {
+      await conn.start();
+      const file = await makeFile('http.bin', 20 * MiB);
+      const tool = conn.tools.find((t) => t.name === 'inspect_upload')!;
+      const slot = findFileSlots(tool).slots[0]!;
+      const limits = inlineLimitsFor('http', { transfer: {} });
+      const check = await checkFile(file.path, slot, limits);
+      assert.ok(check.ok && check.file.upload);
+      const uri = await conn.files.uploadFile(check.file, {});
+      const result = await conn.callTool('inspect_upload', { doc: uri });
+      assert.equal(JSON.parse((result.content[0] as { text: string }).text).sha256, file.sha256);
+
+      const abort = new AbortController();
+      await assert.rejects(conn.files.uploadFile(check.file, { signal: abort.signal, onBytes: (n) => { if (n > MiB) abort.abort(); } }), /cancelled/);
+      assert.ok(storeRequests().length > 0);
+      assert.ok(storeRequests().every((q) => q.authorization !== secret && !(q.authorization ?? '').includes('session-secret')));
+
+      // A file output read back through files/authorizeDownload: a `file` block over HTTP survives the SDK.
+      const made = await conn.callTool('make_file', { size: 1000 });
+      const view = toResultView(made);
+      const item = view.items.find((i) => i.kind === 'file');
+      assert.ok(item && item.kind === 'file' && item.digest && item.size === 1000);
+      const target = join(dir, 'from-http.bin');
+      assert.deepEqual(await conn.files.saveFile({ uri: item.uri, size: 1000, digest: item.save!.digest! }, target, { maxBytes: MiB }), { bytes: 1000 });
+      await assert.rejects(conn.files.saveFile({ uri: 'mcp-file://transfer-fixture/nope', name: 'x' }, join(dir, 'nope.bin'), { maxBytes: MiB }), /unknown or expired file URI/);
+    } finally {
+      await conn.stop();
+      await mcp.stop();
+    }
+  });
+});
+
+describe('rules', () => {
+  test('transfer modes: inline only, upload only (never inline, even small), or the host\'s choice by size', () => {
+    const slot = (modes?: ('inline' | 'upload')[]) => ({ path: ['f'], label: 'f', multiple: false, required: true, origin: 'x-mcp-file' as const, ...(modes ? { transferModes: modes } : {}) });
+    const on = inlineLimitsFor('stdio', { transfer: { inlineUpToBytes: 1000 } });
+    const off = inlineLimitsFor('stdio');
+    assert.deepEqual(planTransfer(slot(['inline']), 10 * MiB, on), { mode: 'inline' });
+    assert.deepEqual(planTransfer(slot(['upload']), 1, on), { mode: 'upload' });
+    assert.deepEqual(planTransfer(slot(), 1000, on), { mode: 'inline' });
+    assert.deepEqual(planTransfer(slot(), 1001, on), { mode: 'upload' });
+    assert.deepEqual(planTransfer(slot(), 10 * MiB, off), { mode: 'inline' });
+    assert.match((planTransfer(slot(['upload']), 1, off) as { refused: string }).refused, /turned off/);
+  });
+
+  test('addresses: loopback, private, link-local and public; a server may point only at its own kind', async () => {
+    assert.equal(addressKind('127.0.0.1'), 'loopback');
+    assert.equal(addressKind('::ffff:10.0.0.1'), 'private');
+    assert.equal(addressKind('169.254.169.254'), 'link-local');
+    assert.equal(addressKind('fe80::1'), 'link-local');
+    assert.equal(addressKind('fd00::1'), 'private');
+    assert.equal(addressKind('93.184.216.34'), 'public');
+    const local = await destinationPolicyFor(undefined);
+    assert.ok('url' in await checkDestination('http://127.0.0.1:9/x', local));
+    assert.match((await checkDestination('http://example.com/x', local) as { refused: string }).refused, /not HTTPS/);
+    const remote = await destinationPolicyFor('https://93.184.216.34/mcp');
+    assert.match((await checkDestination('https://127.0.0.1/x', remote) as { refused: string }).refused, /loopback/);
+    assert.match((await checkDestination('https://user:pw@93.184.216.34/x', remote) as { refused: string }).refused, /user name or password/);
+  });
+
+  test('draft shapes pass the SDK\'s schemas shielded and come back as sent', () => {
+    const block = { type: 'file', file: { uri: 'mcp-file://s/1', name: 'a.pdf', size: 3 } };
+    const resource = { uri: 'mcp-resource://r/monthly.pdf', mimeType: 'application/pdf', content: { uri: 'mcp-file://s/2' } };
+    const raw = { content: [{ type: 'text', text: 'hi' }, block], contents: [resource] };
+    shieldDraftShapes(raw);
+    assert.equal((raw.content[1] as { type: string }).type, 'text');
+    assert.equal(typeof (raw.contents[0] as { text?: string }).text, 'string');
+    restoreDraftShapes(raw);
+    assert.deepEqual(raw, { content: [{ type: 'text', text: 'hi' }, block], contents: [resource] });
+  });
+
+  test('a 10-byte file output written to disk by hand is not taken for a file: FileValues need a uri and metadata', () => {
+    writeFileSync(join(dir, 'x'), 'x');
+    const view = toResultView({ content: [], structuredContent: { a: { uri: 'https://x' }, b: { uri: 'mcp-file://s/1', size: 5 } } });
+    assert.deepEqual(view.items.map((i) => i.kind === 'file' && i.uri), ['mcp-file://s/1']);
+  });
+});
