@@ -18,7 +18,7 @@ import {
 import { offeredToUser, toolAppUri } from '../core/apps';
 import { callToolWithUrlElicitation, DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { InputRefusedError } from '../core/errors';
-import { DEFAULT_INLINE_UP_TO_BYTES, formatBytes, redactDataUris } from '../core/files';
+import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { promptResultView, RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
 import {
@@ -62,7 +62,7 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --no-binary-uploads: do not declare SEP-1306 binary elicitation (declared by default, ${formatBytes(DEFAULT_UPLOAD_MAX_BYTES)} per file).
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
-    are uploaded (default ${formatBytes(DEFAULT_INLINE_UP_TO_BYTES)}, never above the transport's inline limit).
+    are uploaded (default and most: the transport's inline limit, so a server without uploads gets every file that fits).
   --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).
 ${AUTH_OPTIONS_HELP}`;
 
@@ -411,7 +411,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   // Refused before the server is even started when --args alone is too large.
   const argsTooLarge = requestSizeProblem(args, transport);
   if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
-  const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax ?? DEFAULT_INLINE_UP_TO_BYTES } : false as const;
+  const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
     interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
     limits: { transfer },

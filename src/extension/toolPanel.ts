@@ -178,6 +178,8 @@ export class ToolPanel {
         return readResourceInEditor(this.context.manager, this.server, message.uri);
       case 'saveOutput':
         return this.saveOutput(message.resultId, message.itemId);
+      case 'appClosed':
+        return this.apps?.closed(message.callId);
     }
   }
 
@@ -199,6 +201,8 @@ export class ToolPanel {
     const progress = throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p }));
     try {
       const connection = await this.context.manager.start(this.server);
+      // The tool's app (if any) loads while the tool runs, with the arguments (file contents left out).
+      if (this.apps) void this.apps.begin(connection, callId, toPayload(this.model, values));
       const { result, view } = await this.call(connection, values, abort.signal, progress.report);
       progress.flush();
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
@@ -206,12 +210,12 @@ export class ToolPanel {
       this.results.raw.set(callId, result);
       this.panel.post({ type: 'result', callId, view: entry.view });
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
-      // The app (if any) comes after the plain result, which is shown at once.
-      if (this.apps) void this.apps.showFor(connection, callId, toPayload(this.model, values), result as CallToolResult);
+      this.apps?.finish(callId, { result: result as CallToolResult });
     } catch (e) {
       progress.flush();
       // Not `instanceof CallCancelledError`: the connection's classes live in their own bundle.
       const cancelled = abort.signal.aborted;
+      this.apps?.finish(callId, { reason: cancelled ? 'The call was cancelled.' : errorText(e) });
       this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
     } finally {
       progress.stop();

@@ -46,8 +46,8 @@ export interface AppFrame {
   document: string;
   /** The tool's arguments as sent, file contents left out. */
   toolInput: Record<string, unknown>;
-  /** The CallToolResult as received. */
-  toolResult: Record<string, unknown>;
+  /** The CallToolResult as received; absent while the call runs (the app starts with the call). */
+  toolResult?: Record<string, unknown>;
   /** Permissions the resource asked for; none is granted. */
   permissionsAsked: string[];
   warnings: string[];
@@ -127,7 +127,10 @@ export type HostNotification =
   /** Show an MCP App for a result (replacing the one shown, which is torn down first). */
   | { type: 'appShow'; app: AppFrame }
   /** The app of a result could not be shown (its resource failed); the text result stays. */
-  | { type: 'appFailed'; callId: string; message: string };
+  | { type: 'appFailed'; callId: string; message: string }
+  /** The call an app was started for ended: its result, or why there is none. */
+  | { type: 'appToolResult'; callId: string; toolResult: Record<string, unknown> }
+  | { type: 'appToolCancelled'; callId: string; reason: string };
 
 // ---- Webview -> host notifications -------------------------------------------------
 
@@ -147,7 +150,9 @@ export type WebviewNotification =
   /** `itemId` is the `SaveItem.ref` of the item to save. */
   | { type: 'saveOutput'; resultId: string; itemId: string }
   /** The typed values changed (debounced); lets the host keep them for a restored panel. */
-  | { type: 'valuesChanged'; values: FormValues };
+  | { type: 'valuesChanged'; values: FormValues }
+  /** The app of `callId` was closed (by the user, itself, or for misbehaving): it is not shown again. */
+  | { type: 'appClosed'; callId: string };
 
 // ---- Requests (webview -> host) with typed responses -------------------------------
 
@@ -244,6 +249,8 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isString(x.uri);
     case 'saveOutput':
       return isString(x.resultId) && isString(x.itemId);
+    case 'appClosed':
+      return isString(x.callId);
     case 'request':
       return isNumber(x.id) && isString(x.method) && isRequestParams(x.method, x.params);
     default:
@@ -295,6 +302,10 @@ export function isHostMessage(x: unknown): x is HostMessage {
       return isObject(x.app) && isString(x.app.callId) && isString(x.app.document);
     case 'appFailed':
       return isString(x.callId) && isString(x.message);
+    case 'appToolResult':
+      return isString(x.callId) && isObject(x.toolResult);
+    case 'appToolCancelled':
+      return isString(x.callId) && isString(x.reason);
     case 'response':
       return isNumber(x.id) && isString(x.method) && (x.ok === true || (x.ok === false && isString(x.error)));
     default:

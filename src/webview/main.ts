@@ -40,7 +40,8 @@ class App {
   private readonly status = h('div', { className: 'status', attrs: { role: 'status' } });
   private readonly results = h('section', { className: 'results', attrs: { 'aria-label': 'Results', 'aria-live': 'polite' } });
   /** The newest result's MCP App (tool panels). */
-  private readonly apps = new AppArea((method, params) => this.bridge.request(method, params));
+  private readonly apps = new AppArea((method, params) => this.bridge.request(method, params),
+    (callId) => this.bridge.send({ type: 'appClosed', callId }));
   private runButton: HTMLButtonElement | undefined;
   private runningArea: HTMLElement | undefined;
 
@@ -122,6 +123,12 @@ class App {
         break;
       case 'appFailed':
         this.apps.failed(message.callId, message.message);
+        break;
+      case 'appToolResult':
+        this.apps.toolResult(message.callId, message.toolResult);
+        break;
+      case 'appToolCancelled':
+        this.apps.toolCancelled(message.callId, message.reason);
         break;
     }
   }

@@ -123,9 +123,11 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await polite.getByRole('button', { name: 'Run' }).click();
       // (hidden, and so not a region to getByRole, while the new app is fullscreen)
       await polite.locator('section.results article.result').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
-      for (let i = 0; i < 50 && !reports().some((c) => c.arguments.findings?.teardown); i++) await wb.page.waitForTimeout(200);
-      const order = reports().map((c) => (c.arguments.findings?.teardown ? 'teardown' : c.tool));
-      assert.ok(order.lastIndexOf('teardown') > order.lastIndexOf('show_polite'), `torn down after the new result: ${order.join(', ')}`);
+      const order = () => reports().map((c) => (c.arguments.findings?.teardown ? 'teardown' : c.arguments.findings?.input ? 'started' : c.tool));
+      for (let i = 0; i < 100 && order().filter((o) => o === 'started').length < 2; i++) await wb.page.waitForTimeout(200);
+      const seen = order();
+      assert.ok(seen.indexOf('teardown') > seen.indexOf('started') && seen.indexOf('teardown') < seen.lastIndexOf('started'),
+        `the first app was torn down before the second started: ${seen.join(', ')}`);
       await polite.locator('section.app.fullscreen[data-app-state="running"]').waitFor({ timeout: 30_000 });
       await polite.getByRole('button', { name: 'Exit full screen' }).click();
       await wb.page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 10_000 });
@@ -133,14 +135,32 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await wb.page.locator('.tabs-container .tab', { hasText: 'show_polite (apps)' }).click();
       await wb.page.waitForTimeout(500);
 
-      // 8. An app that never initialises is closed with a note.
+      // 8. An app that loops forever: the panel stays responsive and the app can be closed.
+      const looping = await runToolFromPalette(wb, 'show_loop', 'apps');
+      await looping.getByRole('button', { name: 'Run' }).click();
+      await looping.locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      await wb.page.waitForTimeout(1000);
+      await looping.getByRole('button', { name: 'Close app' }).click({ timeout: 10_000 });
+      await looping.locator('section.app[data-app-state="closed"]').waitFor({ timeout: 10_000 });
+      assert.equal(await looping.locator('iframe.app-frame').count(), 0);
+      await wb.shot('looping-app-closed');
+      // Panels shown again: a running app comes back with its panel, a closed one stays closed.
+      await wb.page.locator('.tabs-container .tab', { hasText: 'Get Time (vanilla)' }).click();
+      await wb.webview().locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      await wb.page.locator('.tabs-container .tab', { hasText: 'show_loop (apps)' }).click();
+      const loopAgain = wb.webview();
+      await loopAgain.getByRole('heading', { level: 1, name: 'show_loop' }).waitFor({ timeout: 15_000 });
+      await loopAgain.locator('section.results article.result').first().waitFor({ timeout: 15_000 });
+      assert.equal(await loopAgain.locator('section.app').count(), 0, 'a closed app stays closed');
+
+      // 9. An app that never initialises is closed with a note.
       const silent = await runToolFromPalette(wb, 'show_silent', 'apps');
       await silent.getByRole('button', { name: 'Run' }).click();
       const silentNote = silent.getByRole('region', { name: 'App' }).getByRole('alert');
       await silentNote.waitFor({ timeout: 60_000 });
       assert.match(await silentNote.innerText(), /did not start within \d+ s/);
 
-      // 9. A hostile app: every attempt fails, and its flood cuts it off with a note.
+      // 10. A hostile app: every attempt fails, and its flood cuts it off with a note.
       const hostile = await runToolFromPalette(wb, 'show_hostile', 'apps');
       await hostile.getByRole('button', { name: 'Run' }).click();
       await newestResult(hostile).waitFor({ timeout: 30_000 });
@@ -168,7 +188,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await hostile.getByRole('button', { name: 'Run' }).click();
       await hostile.getByRole('region', { name: 'Results' }).locator('article.result').nth(1).waitFor({ timeout: 30_000 });
 
-      // 10. An app over the size limit is refused with its size; the text result is shown.
+      // 11. An app over the size limit is refused with its size; the text result is shown.
       const big = await runToolFromPalette(wb, 'show_big', 'apps');
       await big.getByRole('button', { name: 'Run' }).click();
       const failed = big.locator('.app-failed');

@@ -4,7 +4,7 @@ export { parseDataUri, dataUriBytes, encodeDataUri, encodeLegacyName, type Parse
 export { checkDataUriValue, describeDataUri, type DataUriValueCheck } from './validateValue';
 export { matchesAccept, describeAccept, type AcceptSubject } from './accept';
 export {
-  inlineLimitsFor, formatBytes, DEFAULT_INLINE_UP_TO_BYTES, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
+  inlineLimitsFor, formatBytes, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
   type InlineLimits, type InlineLimitOverrides, type FileTransport,
 } from './limits';
 export {

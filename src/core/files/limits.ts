@@ -11,10 +11,10 @@ export interface InlineLimits {
   /** With no maxSize declared, files above this size get a warning. */
   warnAboveBytes: number;
   /**
-   * Present when the host uploads files out of band (SEP-2631): files above `inlineUpToBytes` (or above the
-   * ceiling) go by upload where the slot allows it.
+   * Present when the host uploads files out of band (SEP-2631): where the slot allows either way, files above
+   * `inlineUpToBytes` (when the user set it) or above the ceiling go by upload.
    */
-  upload?: { inlineUpToBytes: number };
+  upload?: { inlineUpToBytes?: number };
 }
 
 export interface InlineLimitOverrides {
@@ -24,9 +24,6 @@ export interface InlineLimitOverrides {
   /** SEP-2631 upload: false turns it off; a number is the largest file still sent inline where the host chooses. */
   transfer?: false | { inlineUpToBytes?: number };
 }
-
-/** Where the host may choose, files up to this size are sent inline and larger ones uploaded. */
-export const DEFAULT_INLINE_UP_TO_BYTES = 4 * 1024 * 1024;
 
 const MiB = 1024 * 1024;
 
@@ -52,7 +49,9 @@ export function inlineLimitsFor(transport: FileTransport, overrides: InlineLimit
   const warnAboveBytes = positive(overrides.warnAboveBytes, DEFAULT_WARN_ABOVE_BYTES);
   const upload = overrides.transfer === undefined || overrides.transfer === false
     ? undefined
-    : { upload: { inlineUpToBytes: positive(overrides.transfer.inlineUpToBytes, DEFAULT_INLINE_UP_TO_BYTES) } };
+    // Unset, the line is the transport's ceiling: a file that fits inline goes inline, so a server without
+    // files/authorizeUpload (every server before SEP-2631) still gets every file it could get before.
+    : { upload: overrides.transfer.inlineUpToBytes === undefined ? {} : { inlineUpToBytes: positive(overrides.transfer.inlineUpToBytes, Number.POSITIVE_INFINITY) } };
   if (transport === 'stdio') {
     const ceilingBytes = positive(overrides.stdioMaxBytes, DEFAULT_STDIO_MAX_BYTES);
     const reason = overrides.stdioMaxBytes

@@ -15,7 +15,7 @@ import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
 
-/** App resources per connection: a restart starts afresh, and a list change on the server drops them. */
+/** App resources per connection: a restart starts afresh; a list change drops them, an update drops that one. */
 const caches = new WeakMap<ServerConnection, AppResourceCache>();
 
 function cacheFor(connection: ServerConnection): AppResourceCache {
@@ -23,6 +23,7 @@ function cacheFor(connection: ServerConnection): AppResourceCache {
   if (!cache) {
     const created = new AppResourceCache();
     connection.onDidChangeLists(() => created.invalidate(connection.name));
+    connection.onDidUpdateResource((uri) => created.invalidate(connection.name, uri));
     caches.set(connection, (cache = created));
   }
   return cache;
@@ -38,8 +39,10 @@ export interface ToolPanelAppsContext {
 }
 
 export class ToolPanelApps {
-  /** The app shown (the newest result's), sent again with every `init`. */
+  /** The app shown (the newest call's), sent again with every `init`. */
   current: AppFrame | undefined;
+  /** The newest call, and its outcome once known (the app may still be loading). */
+  private call: { id: string; result?: CallToolResult; reason?: string } | undefined;
   private fullscreen = false;
 
   constructor(private readonly panel: McpPanel, private readonly context: ToolPanelAppsContext, private readonly server: string,
@@ -51,29 +54,49 @@ export class ToolPanelApps {
     panel.onDidDispose(() => { if (this.fullscreen) void this.setFullscreen(false); });
   }
 
-  /** Whether results of this tool come with an app. */
-  get hasApp(): boolean {
-    return toolAppUri(this.tool) !== undefined;
-  }
-
-  /** After a result: reads the app (cached) and shows it. A failure is shown in the panel; the result stays. */
-  async showFor(connection: ServerConnection, callId: string, toolInput: Record<string, unknown>, result: CallToolResult): Promise<void> {
+  /**
+   * As a call starts: reads the app (cached) and shows it with the tool's input, so it loads while the tool
+   * runs; `finish` then hands it the result. A failure is shown in the panel; the result stays.
+   */
+  async begin(connection: ServerConnection, callId: string, toolInput: Record<string, unknown>): Promise<void> {
     const tool = connection.tools.find((t) => t.name === this.tool.name) ?? this.tool;
     const uri = toolAppUri(tool);
     if (!uri) return;
+    this.call = { id: callId };
     try {
       const listed = connection.resources.find((r) => r.uri === uri);
       const app = await cacheFor(connection).get(this.server, uri, () => readAppResource(connection, uri, { listedMeta: listed?._meta }));
+      if (this.call?.id !== callId) return;
       this.panel.allowAppSources(app.csp);
       this.current = {
         callId, uri, document: appDocument(app.html, app.csp, this.panel.appNonce),
-        toolInput, toolResult: result as unknown as Record<string, unknown>,
+        toolInput, toolResult: this.call.result as unknown as Record<string, unknown> | undefined,
         permissionsAsked: app.permissionsAsked, warnings: app.warnings, locale: vscode.env.language, prefersBorder: app.prefersBorder,
       };
       this.panel.post({ type: 'appShow', app: this.current });
+      if (this.call.reason !== undefined) this.panel.post({ type: 'appToolCancelled', callId, reason: this.call.reason });
     } catch (e) {
       connection.log.warn(`app ${uri}: ${errorText(e)}`);
       this.panel.post({ type: 'appFailed', callId, message: `The app could not be shown: ${errorText(e)}` });
+    }
+  }
+
+  /** The webview closed the app of `callId`: a panel shown again does not bring it back. */
+  closed(callId: string): void {
+    if (this.current?.callId === callId) this.current = undefined;
+  }
+
+  /** The call ended: its result, or why it has none (cancelled, failed). */
+  finish(callId: string, outcome: { result: CallToolResult } | { reason: string }): void {
+    if (this.call?.id !== callId) return;
+    if ('result' in outcome) this.call.result = outcome.result;
+    else this.call.reason = outcome.reason;
+    if (this.current?.callId !== callId) return;
+    if ('result' in outcome) {
+      this.current.toolResult = outcome.result as unknown as Record<string, unknown>;
+      this.panel.post({ type: 'appToolResult', callId, toolResult: this.current.toolResult });
+    } else {
+      this.panel.post({ type: 'appToolCancelled', callId, reason: outcome.reason });
     }
   }
 

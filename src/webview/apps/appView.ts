@@ -56,8 +56,10 @@ export class AppView {
   private windowStart = 0;
   private messagesInWindow = 0;
   private malformed = 0;
+  private cancelled: string | undefined;
 
-  constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void) {
+  constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void,
+    private readonly onClosed: () => void) {
     this.iframe = h('iframe', {
       className: 'app-frame',
       attrs: {
@@ -93,6 +95,7 @@ export class AppView {
     const { AppBridge, PostMessageTransport } = lib;
     if (this.state === 'closed') return;
     window.addEventListener('message', this.guard);
+    performance.mark(`mcp-host:app-frame:${this.frame.callId}`);
     this.iframe.srcdoc = this.frame.document;
     this.appWindow = this.iframe.contentWindow;
     if (!this.appWindow) return this.cutOff('The app frame could not be created.');
@@ -105,7 +108,7 @@ export class AppView {
       performance.mark(`mcp-host:app-initialized:${this.frame.callId}`);
       this.setState('running', '');
       void bridge.sendToolInput({ arguments: this.frame.toolInput }).catch(() => undefined);
-      void bridge.sendToolResult(this.frame.toolResult as Parameters<AppBridge['sendToolResult']>[0]).catch(() => undefined);
+      this.deliverOutcome();
     };
     bridge.onsizechange = ({ height }) => {
       if (this.displayMode === 'inline' && typeof height === 'number' && Number.isFinite(height)) {
@@ -142,6 +145,30 @@ export class AppView {
     }, APP_LIMITS.initTimeoutMs);
   }
 
+  /** The call this app was started for ended with a result. */
+  toolResult(result: Record<string, unknown>): void {
+    this.frame.toolResult = result;
+    if (this.state === 'running') this.deliverOutcome();
+  }
+
+  /** The call ended without a result (cancelled or failed). */
+  toolCancelled(reason: string): void {
+    this.cancelled = reason;
+    if (this.state === 'running') this.deliverOutcome();
+  }
+
+  private deliverOutcome(): void {
+    const bridge = this.bridge;
+    if (!bridge) return;
+    if (this.frame.toolResult) {
+      void bridge.sendToolResult(this.frame.toolResult as Parameters<AppBridge['sendToolResult']>[0]).catch(() => undefined);
+      // For `npm run bench`: the app is up and has the result.
+      performance.mark(`mcp-host:app-ready:${this.frame.callId}`);
+    } else if (this.cancelled !== undefined) {
+      void bridge.sendToolCancelled({ reason: this.cancelled }).catch(() => undefined);
+    }
+  }
+
   get running(): boolean { return this.state === 'running'; }
   get closed(): boolean { return this.state === 'closed'; }
 
@@ -150,23 +177,27 @@ export class AppView {
     if (this.state !== 'closed') this.bridge?.setHostContext(this.context());
   }
 
-  /** Sends ui/resource-teardown (bounded wait), then removes the frame. */
-  async teardown(note: string): Promise<void> {
+  /**
+   * Sends ui/resource-teardown (bounded wait), then removes the frame. `remember: false` when the page itself is
+   * going away (a hidden panel): the host then shows the app again with the panel.
+   */
+  async teardown(note: string, remember = true): Promise<void> {
     if (this.state === 'closed') return;
     const bridge = this.bridge;
     if (bridge && this.state === 'running') {
       await bridge.teardownResource({}, { timeout: APP_LIMITS.teardownTimeoutMs }).catch(() => undefined);
     }
-    this.close(note);
+    this.close(note, remember);
   }
 
   /** Removes the frame at once (no teardown: the app misbehaved, or the page is going away). */
-  close(note: string): void {
+  close(note: string, remember = true): void {
     if (this.state === 'closed') return;
     clearTimeout(this.initTimer);
     if (this.displayMode === 'fullscreen') void this.leaveFullscreen();
     this.state = 'closed';
     this.element.dataset.appState = 'closed';
+    if (remember) this.onClosed();
     void this.transport?.close().catch(() => undefined);
     this.iframe.remove();
     this.frameBox.hidden = true;
