@@ -2,6 +2,7 @@
 // A command's help is its own lines of the usage, then what its options mean, then TARGET and the exit codes,
 // so a command added to the usage has help at once.
 import { version } from '../../package.json';
+import { AUTH_OPTIONS_HELP } from './auth';
 
 /** The version of the package this CLI was built from (esbuild keeps only this field of package.json). */
 export const VERSION: string = version;
@@ -43,6 +44,10 @@ const DETAILS: Record<string, string> = {
   result ID       its result (waits until the task ends)
   cancel ID       cancel it
   --json          print the raw answer`,
+  login: `Signs in to an HTTP server now: its stored tokens are forgotten (its client registration is kept), the
+sign-in page opens in the browser ($BROWSER, or its URL is printed) and the redirect comes back to 127.0.0.1.
+Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no-token-store.`,
+  logout: `Forgets what is stored for an HTTP server: its tokens, refresh tokens and client registrations.`,
   prompt: `Gets a prompt and prints its messages, each under its role.
   --args JSON     the prompt's arguments, a JSON object of strings
   --json          print the raw result`,
@@ -93,6 +98,7 @@ export function commandHelp(usage: string, command: string): string | undefined 
   if (!synopsis) return undefined;
   const parts = [`usage:\n  ${synopsis.split('\n').join('\n  ')}`];
   if (DETAILS[command]) parts.push(DETAILS[command]);
+  if (['tools', 'call', 'prompt', 'resource', 'login'].includes(command)) parts.push(AUTH_OPTIONS_HELP);
   const notes = usageNotes(usage, synopsis);
   if (notes.length) parts.push(`notes:\n${notes.join('\n')}`);
   if (/TARGET/.test(synopsis)) parts.push(TARGET_HELP);

@@ -13,7 +13,7 @@ import {
 } from '../core/config';
 import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
-  ServerStartError, isMcpLogLevel, type ElicitationHandler, type McpLogLevel,
+  ServerStartError, isMcpLogLevel, type ElicitationHandler, type McpLogLevel, type SignInProvider,
 } from '../core/connection';
 import { offeredToUser, toolAppUri } from '../core/apps';
 import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
@@ -23,6 +23,10 @@ import { Logger, type LogLevel } from '../core/log';
 import { callsAsTask } from '../core/tasks';
 import { RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
 import { preparedArguments, resultViewOf, runPrompt, runTool, type RunHooks } from '../core/run';
+import {
+  applyAuthOption, AUTH_OPTIONS_HELP, cliOAuthProvider, describeSignIn, forgetTokens, isAuthFlagOption, isAuthValueOption, logout,
+  newAuthArgs, SecretSourceError, tokenStoreFor, type CliAuthArgs,
+} from './auth';
 import { createCliElicitationHandler, URL_DONE_WAIT_MS } from './elicit';
 import { cliFeatureOptions, completionRef, completionText, parseLogLevel, printServerLog } from './clientFeatures';
 import { cliEncodeSettings, cliUploadReporter, describeFileSlots, fileOptionChoices, type FileOptionSettings } from './files';
@@ -46,6 +50,8 @@ export const USAGE = `usage:
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
   mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
                                                           or its bytes to a new FILE
+  mcp-host login [AUTH OPTIONS] TARGET                    sign in to an HTTP server now (its old tokens are forgotten first)
+  mcp-host logout TARGET                                  forget the server's tokens and client registrations
   mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
                                                           the server's suggestions for an argument (--args: those filled in)
   mcp-host task get|result|cancel ID [--json] TARGET      a task's status, its result (waits for it), or cancel it
@@ -64,7 +70,8 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
     are uploaded (default and most: the transport's inline limit, so a server without uploads gets every file that fits).
-  --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).`;
+  --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).
+${AUTH_OPTIONS_HELP}`;
 
 /** An error that ends the command with a given exit code. */
 export class CliError extends Error {
@@ -109,6 +116,8 @@ export interface ParsedArgs {
   help?: boolean;
   /** --version / -V */
   version?: boolean;
+  /** OAuth sign-in options. */
+  auth: CliAuthArgs;
 }
 
 const VALUE_OPTIONS = new Set([
@@ -120,7 +129,9 @@ const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--n
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
   const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const parsed: ParsedArgs = { command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true, noWait: false };
+  const parsed: ParsedArgs = {
+    command: '', positional: [], files: [], json: false, verbose: false, binaryUploads: true, fileTransfer: true, noWait: false, auth: newAuthArgs(),
+  };
   if (dashdash !== -1) {
     parsed.stdio = argv.slice(dashdash + 1);
     if (parsed.stdio.length === 0) throw usageError('"--" must be followed by the command that starts the server');
@@ -129,7 +140,13 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const arg = head[i];
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq === -1 ? arg : arg.slice(0, eq);
-    if (FLAG_OPTIONS.has(name)) {
+    if (isAuthFlagOption(name) || isAuthValueOption(name)) {
+      if (isAuthFlagOption(name) && eq !== -1) throw usageError(`${name} takes no value`);
+      const value = isAuthFlagOption(name) ? undefined : eq !== -1 ? arg.slice(eq + 1) : head[++i];
+      if (isAuthValueOption(name) && value === undefined) throw usageError(`${name} needs a value`);
+      const problem = applyAuthOption(parsed.auth, name, value);
+      if (problem) throw usageError(problem);
+    } else if (FLAG_OPTIONS.has(name)) {
       if (eq !== -1) throw usageError(`${name} takes no value`);
       if (name === '--json') parsed.json = true;
       else if (name === '--verbose') parsed.verbose = true;
@@ -291,9 +308,9 @@ function makeLogger(a: ParsedArgs, io: CliIo): Logger {
 }
 
 async function connect(server: ResolvedServer, log: Logger, elicitation: ElicitationHandler | undefined, timeoutMs?: number, binaryUploads = false, files = false,
-  features?: { a: ParsedArgs; io: CliIo }) {
+  features?: { a: ParsedArgs; io: CliIo }, oauth?: SignInProvider) {
   const connection = new ServerConnection(server, {
-    log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000,
+    log, elicitation, requestTimeoutMs: timeoutMs, clientInfo: { name: 'mcp-host-cli', version: '0.1.0' }, stopGraceMs: 2000, oauth,
     capabilities: { binaryElicitation: binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files },
     ...(features ? cliFeatureOptions(features.io.cwd, features.a.logLevel, features.a.samplingCommand, features.io.env) : {}),
   });
@@ -355,7 +372,7 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
   if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, false, { a, io });
+  const connection = await connect(server, log, undefined, a.timeout, false, false, { a, io }, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     if (a.json) {
       io.stdout.write(`${JSON.stringify(connection.tools, null, 2)}\n`);
@@ -418,7 +435,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const declared = a.elicit !== undefined || io.interactive;
-  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, a.fileTransfer, { a, io });
+  const connection = await connect(server, log, declared ? elicitation : undefined, a.timeout, declared && a.binaryUploads, a.fileTransfer, { a, io }, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
@@ -512,7 +529,8 @@ async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
   const outPath = a.out === undefined ? undefined : resolve(io.cwd, a.out);
   if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
   const server = await resolveTarget(a, io);
-  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout);
+  const log = makeLogger(a, io);
+  const connection = await connect(server, log, undefined, a.timeout, false, false, undefined, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
     if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
@@ -542,7 +560,8 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
   const args = parseArgsOption(a.args);
   const server = await resolveTarget(a, io);
-  const connection = await connect(server, makeLogger(a, io), undefined, a.timeout, false, false, { a, io });
+  const log = makeLogger(a, io);
+  const connection = await connect(server, log, undefined, a.timeout, false, false, { a, io }, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
@@ -567,6 +586,31 @@ async function commandPrompt(a: ParsedArgs, io: CliIo): Promise<number> {
     }
     return EXIT.ok;
   });
+}
+
+/** The OAuth provider for an HTTP server, signing in through the browser when the user can (`login` always). */
+async function signInFor(a: ParsedArgs, io: CliIo, server: ResolvedServer, log: Logger) {
+  return cliOAuthProvider(server, a.auth, io, log, tokenStoreFor(a.auth, io.env));
+}
+
+/** `login`: forgets the server's tokens (not its client registration), connects, and signs in on the way. */
+async function commandLogin(a: ParsedArgs, io: CliIo): Promise<number> {
+  if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
+  const server = await resolveTarget(a, io);
+  if (server.transport === 'stdio') throw usageError('login needs an HTTP server (--url or an http/sse entry in the config)');
+  const store = tokenStoreFor(a.auth, io.env);
+  await forgetTokens(store, server.url);
+  const log = makeLogger(a, io);
+  const connection = await connect(server, log, undefined, a.timeout, false, false, undefined, await cliOAuthProvider(server, a.auth, io, log, store, true));
+  await connection.stop();
+  io.stdout.write(`${await describeSignIn(store, server)}\n`);
+  return EXIT.ok;
+}
+
+async function commandLogout(a: ParsedArgs, io: CliIo): Promise<number> {
+  if (a.positional.length) throw usageError(`unexpected argument ${a.positional[0]}`);
+  await logout(await resolveTarget(a, io), a.auth, io.env, io.stdout);
+  return EXIT.ok;
 }
 
 async function commandComplete(a: ParsedArgs, io: CliIo): Promise<number> {
@@ -621,6 +665,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'resource': return await commandResource(a, io);
       case 'complete': return await commandComplete(a, io);
       case 'task': return await commandTask(a, io);
+      case 'login': return await commandLogin(a, io);
+      case 'logout': return await commandLogout(a, io);
       case '': throw usageError('give a command');
       default: throw usageError(`unknown command "${a.command}"`);
     }
@@ -655,7 +701,7 @@ const MAX_ERROR_CHARS = 4000;
 
 function errorExit(e: unknown): [string, number] {
   if (e instanceof CliError) return [e.message, e.exitCode];
-  if (e instanceof InputRefusedError) return [e.message, EXIT.usage];
+  if (e instanceof InputRefusedError || e instanceof SecretSourceError) return [e.message, EXIT.usage];
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];
   if (e instanceof CallCancelledError) return [e.message, EXIT.interrupted];

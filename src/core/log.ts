@@ -8,6 +8,12 @@ const ORDER: Record<LogLevel, number> = { trace: 0, debug: 1, info: 2, warn: 3, 
 /** What a secret value is replaced with in a log line. */
 export const SECRET_MASK = '********';
 
+/** Credentials recognisable by their shape: an Authorization header's value, OAuth token fields in JSON. */
+const CREDENTIAL_SHAPES: Array<[RegExp, string]> = [
+  [/\b(Bearer|DPoP)\s+[A-Za-z0-9\-._~+/]{8,}=*/gi, `$1 ${SECRET_MASK}`],
+  [/("(?:access_token|refresh_token|id_token|client_secret|assertion|subject_token|code_verifier)"\s*:\s*")[^"]*"/g, `$1${SECRET_MASK}"`],
+];
+
 /** A leveled logger whose every line is redacted before it reaches the sink. */
 export class Logger {
   /** Secret values and their JSON-escaped forms (as they appear in traced messages), longest first. */
@@ -38,6 +44,7 @@ export class Logger {
     if (!this.isEnabled(level)) return;
     let line = message;
     for (const secret of this.secrets) line = line.split(secret).join(SECRET_MASK);
+    for (const [shape, mask] of CREDENTIAL_SHAPES) line = line.replace(shape, mask);
     // A sink that fails (an output channel VS Code closed during shutdown) must never break what is being logged.
     try { this.sink(level, redactDataUris(line)); } catch { /* the line is lost, the caller carries on */ }
   }

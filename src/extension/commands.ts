@@ -66,6 +66,18 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
       (s) => manager.inputs.uses({ server: s.definition, declared: s.declaredInputs }), 'No configured MCP server uses ${input:…} variables.'));
     if (name) await manager.editInputs(name);
   });
+  const remote = (s: { definition: { type: string } }) => s.definition.type !== 'stdio';
+  register('mcpHost.signIn', async (arg?: ServerArg) => {
+    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Sign in to which MCP server?', remote, 'No configured MCP server is reached over HTTP.'));
+    // The server asks for the sign-in when it starts; the user is asked before the browser opens.
+    if (name) await manager.restart(name).catch((e) => manager.reportStartFailure(name, e));
+  });
+  register('mcpHost.signOut', async (arg?: ServerArg) => {
+    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Sign out of which MCP server?', remote, 'No configured MCP server is reached over HTTP.'));
+    if (!name) return;
+    const had = await manager.signOut(name);
+    void vscode.window.showInformationMessage(had ? `Signed out of MCP server "${name}": its tokens are forgotten.` : `MCP server "${name}" had no sign-in to forget.`);
+  });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
     if (server && uri) await readResourceInEditor(manager, server, uri);
   });

@@ -14,15 +14,21 @@ export interface StateLook {
   tooltip: string;
 }
 
-export function describeState(state: ConnectionState): StateLook {
+export function describeState(state: ConnectionState, signedInAs?: string): StateLook {
   switch (state.kind) {
     case 'running':
-      return { icon: 'circle-filled', color: 'testing.iconPassed', description: 'running', tooltip: `Running (protocol ${state.protocolVersion ?? state.era})` };
+      return {
+        icon: 'circle-filled', color: 'testing.iconPassed', description: signedInAs ? `signed in as ${signedInAs}` : 'running',
+        tooltip: `Running (protocol ${state.protocolVersion ?? state.era})${signedInAs ? `, signed in as ${signedInAs}` : ''}`,
+      };
     case 'starting':
       return { icon: 'loading~spin', description: 'starting…', tooltip: 'Starting' };
     case 'stopped':
       return { icon: 'circle-outline', description: 'stopped', tooltip: 'Stopped: starts on first use' };
     case 'error':
+      if (state.signIn) {
+        return { icon: 'account', color: 'list.warningForeground', description: state.signIn === 'failed' ? 'sign-in failed' : 'needs sign-in', tooltip: `Sign-in: ${state.reason}` };
+      }
       return { icon: 'error', color: 'errorForeground', description: 'error', tooltip: `Error: ${state.reason}` };
     case 'crashed': {
       const how = state.signal ? `signal ${state.signal}` : state.exitCode !== null ? `exit code ${state.exitCode}` : 'no exit code';
@@ -31,9 +37,9 @@ export function describeState(state: ConnectionState): StateLook {
   }
 }
 
-/** `mcpServer.<state>`, plus `.inputs` when the server uses inputs (menus match on it). */
-export function serverContextValue(state: ConnectionState, usesInputs: boolean): string {
-  return `mcpServer.${state.kind}${usesInputs ? '.inputs' : ''}`;
+/** `mcpServer.<state>`, plus `.http` for a remote server (it may sign in) and `.inputs` when it uses inputs (menus match on them). */
+export function serverContextValue(state: ConnectionState, usesInputs: boolean, http = false): string {
+  return `mcpServer.${state.kind}${http ? '.http' : ''}${usesInputs ? '.inputs' : ''}`;
 }
 
 /** The status bar text: `$(plug) 2` or `$(plug) 2 $(error) 1`; undefined hides the item. */

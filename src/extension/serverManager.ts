@@ -15,6 +15,7 @@ import { Logger, type LogLevel } from '../core/log';
 import { ServerInputs } from './serverInputs';
 import { mcpLevelOfChannel } from './serverLogLevel';
 import { ServerNotTrustedError, ServerTrust } from './serverTrust';
+import { SignInService } from './signIn';
 import { readSettings } from './settings';
 
 export const USER_CONFIG_NAME = 'mcp.json';
@@ -31,6 +32,8 @@ export interface ManagedServer {
   connection?: ServerConnection;
   /** Why the server could not be created (inputs refused, variables unresolved); shown as an error state. */
   setupError?: string;
+  /** Who the server's sign-in says you are, once running with a token that says. */
+  signedInAs?: string;
 }
 
 /** What the tree shows and the tests read. */
@@ -108,6 +111,8 @@ export class ServerManager implements vscode.Disposable {
   readonly trust: ServerTrust;
   /** Fires when a server is added, removed or changes state, or its lists change. */
   readonly onDidChange = this.changed.event;
+  /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
+  readonly signIn: SignInService;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -117,6 +122,7 @@ export class ServerManager implements vscode.Disposable {
   ) {
     this.eraCache = new GlobalStateEraCache(context.globalState);
     this.trust = new ServerTrust(context.workspaceState, () => this.userConfigUri.fsPath);
+    this.signIn = new SignInService(context.secrets);
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
     const userWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, USER_CONFIG_NAME));
     for (const w of [watcher, userWatcher]) {
@@ -330,11 +336,15 @@ export class ServerManager implements vscode.Disposable {
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
+      oauth: this.signIn.providerFor(resolved, server.log),
     });
     let previous = connection.state.kind;
     connection.onDidChangeState((state) => {
       if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
       previous = state.kind;
+      if (state.kind === 'running' && resolved.transport !== 'stdio') {
+        void this.signIn.account(resolved.url).then((s) => { server.signedInAs = s.signedIn ? s.account ?? 'you' : undefined; this.changed.fire(); });
+      }
       this.changed.fire();
     });
     connection.onDidChangeLists(() => this.changed.fire());
@@ -350,8 +360,30 @@ export class ServerManager implements vscode.Disposable {
   reportStartFailure(name: string, error: unknown): void {
     if (error instanceof ServerNotTrustedError && error.declined) return;   // the user's own answer
     const server = this.servers.get(name);
+    const state = server && serverState(server);
+    if (state?.kind === 'error' && state.signIn) {
+      const text = state.signIn === 'cancelled' ? `MCP server "${name}" needs you to sign in (${state.reason}).` : `MCP server "${name}" could not sign in: ${state.reason}`;
+      void vscode.window.showWarningMessage(text, 'Sign In', 'Show Output').then((choice) => {
+        if (choice === 'Sign In') void this.restart(name).catch((e) => this.reportStartFailure(name, e));
+        if (choice === 'Show Output') server?.channel.show(true);
+      });
+      return;
+    }
     void vscode.window.showErrorMessage(`MCP server "${name}" could not start: ${(error as Error).message ?? String(error)}`, 'Show Output')
       .then((choice) => { if (choice) server?.channel.show(true); });
+  }
+
+  /** Forgets the server's tokens and client registrations (SecretStorage) and stops it; true when there were some. */
+  async signOut(name: string): Promise<boolean> {
+    const server = this.requireServer(name);
+    const url = server.connection?.server.transport !== 'stdio' ? (server.connection?.server as { url?: string } | undefined)?.url : undefined;
+    const target = url ?? (server.definition.type !== 'stdio' ? server.definition.url : undefined);
+    if (!target) return false;
+    await server.connection?.stop();
+    server.signedInAs = undefined;
+    const had = await this.signIn.signOut(target);
+    this.changed.fire();
+    return had;
   }
 
   async stop(name: string): Promise<void> {

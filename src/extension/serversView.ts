@@ -127,7 +127,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
   private serverItem(name: string): vscode.TreeItem {
     const server = this.manager.get(name);
     const state = server ? serverState(server) : { kind: 'stopped' as const };
-    const look = describeState(state);
+    const look = describeState(state, server?.signedInAs);
     const item = new vscode.TreeItem(name, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `${name}\u0000server\u0000${state.kind === 'running' ? 'running' : 'idle'}`;
     item.description = look.description;
@@ -138,7 +138,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNo
     // Without this, screen readers announce the tooltip, which lacks the server's name.
     item.accessibilityInformation = { label: `${name}, ${look.description}` };
     const usesInputs = server ? this.manager.inputs.uses({ server: server.definition, declared: server.declaredInputs }) : false;
-    item.contextValue = serverContextValue(state, usesInputs);
+    item.contextValue = serverContextValue(state, usesInputs, server?.definition.type !== 'stdio');
     return item;
   }
 }

@@ -74,6 +74,11 @@ test('server states read as words, icons and menu context values', () => {
   assert.equal(describeState({ kind: 'error', reason: 'command not found: npx' }).tooltip, 'Error: command not found: npx');
   assert.match(describeState({ kind: 'crashed', exitCode: 3, reason: 'boom' }).tooltip, /exit code 3/);
   assert.equal(serverContextValue({ kind: 'stopped' }, true), 'mcpServer.stopped.inputs');
+  // Sign-in: an HTTP server is marked for the Sign In / Sign Out menus; its sign-in state is in words.
+  assert.equal(serverContextValue({ kind: 'error', reason: 'x', signIn: 'cancelled' }, false, true), 'mcpServer.error.http');
+  assert.equal(describeState({ kind: 'error', reason: 'the sign-in was cancelled', signIn: 'cancelled' }).description, 'needs sign-in');
+  assert.equal(describeState({ kind: 'error', reason: 'wrong state', signIn: 'failed' }).description, 'sign-in failed');
+  assert.equal(describeState({ kind: 'running', era: 'legacy' }, 'alice@example.test').description, 'signed in as alice@example.test');
   assert.equal(statusBarText([]), undefined);
   assert.equal(statusBarText([{ kind: 'running', era: '2025-11-25' } as never, { kind: 'error', reason: 'x' }])!.text, '$(plug) 1 $(error) 1');
 });

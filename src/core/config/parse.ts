@@ -76,11 +76,23 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
       setOwn(headers, k, String(v));
     }
   }
+  let oauth: Record<string, string> | undefined;
+  if (raw.oauth !== undefined) {
+    if (!isRecord(raw.oauth)) return `server "${name}": "oauth" must be an object`;
+    oauth = {};
+    for (const [k, v] of Object.entries(raw.oauth)) {
+      if (!OAUTH_KEYS.has(k)) return `server "${name}": unknown "oauth" key "${k}" (expected ${[...OAUTH_KEYS].join(', ')})`;
+      if (typeof v !== 'string') return `server "${name}": oauth "${k}" must be a string`;
+      oauth[k] = v;
+    }
+  }
   // A url ending in /sse is the legacy endpoint even when declared "http": Streamable HTTP is not tried there.
-  return { name, file, type: httpType === 'sse' ? 'sse' : inferHttpType(raw.url), url: raw.url, headers };
+  return { name, file, type: httpType === 'sse' ? 'sse' : inferHttpType(raw.url), url: raw.url, headers, ...(oauth ? { oauth } : {}) };
 }
 
 const INPUT_TYPES = new Set(['promptString', 'pickString', 'command']);
+/** The keys of a server's `oauth` object (a pre-registered client). */
+const OAUTH_KEYS = new Set(['clientId', 'clientSecret', 'scope', 'clientMetadataUrl']);
 
 function toInput(raw: unknown): InputDefinition | string {
   if (!isRecord(raw)) return 'each input must be an object';

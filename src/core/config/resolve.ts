@@ -22,7 +22,7 @@ function stringsOf(def: ServerDefinition): string[] {
     return [def.command, ...def.args, ...Object.values(def.env).filter((v): v is string => v !== null),
       def.envFile ?? '', def.cwd ?? ''];
   }
-  return [def.url, ...Object.values(def.headers)];
+  return [def.url, ...Object.values(def.headers), ...Object.values(def.oauth ?? {})];
 }
 
 /** The `${input:ID}` ids a server definition refers to, each once, in order of appearance. */
@@ -91,7 +91,8 @@ export async function resolveServer(def: ServerDefinition, vars: VariableContext
   if (def.type !== 'stdio') {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(def.headers)) setOwn(headers, k, sub(v));
-    return { name: def.name, transport: def.type, url: sub(def.url), headers, secrets };
+    const oauth = def.oauth ? Object.fromEntries(Object.entries(def.oauth).map(([k, v]) => [k, sub(v)])) : undefined;
+    return { name: def.name, transport: def.type, url: sub(def.url), headers, secrets, ...(oauth ? { oauth } : {}) };
   }
 
   const merged: Record<string, string> = {};

@@ -18,10 +18,20 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   cwd?: string;
 }
 
+/** A server entry's `oauth`: a client registered in advance with the server's authorization server (values may use variables). */
+export interface ServerOAuthConfig {
+  clientId?: string;
+  /** Use `${input:ID}` with a password input: the value is then kept in SecretStorage and masked in logs. */
+  clientSecret?: string;
+  scope?: string;
+  clientMetadataUrl?: string;
+}
+
 export interface HttpServerDefinition extends ServerDefinitionBase {
   type: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  oauth?: ServerOAuthConfig;
 }
 
 export type ServerDefinition = StdioServerDefinition | HttpServerDefinition;
@@ -85,6 +95,7 @@ export interface ResolvedHttpServer {
   transport: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  oauth?: ServerOAuthConfig;
   /** Values substituted from secret inputs; the connection masks them in its log. */
   secrets?: string[];
 }

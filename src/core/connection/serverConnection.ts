@@ -1,5 +1,5 @@
 import {
-  ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport,
+  IssuerMismatchError, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
   type CallToolResult, type ClientCapabilities, type ClientContext, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
@@ -20,6 +20,7 @@ import { Emitter, type Disposable } from '../events';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
+import { signInFailure, signInKind } from './signIn';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import { endHttpSession } from './httpSession';
 import { answerOrErrorText } from './invalidAnswers';
@@ -41,6 +42,10 @@ const ELICITATION_REPLAY_GRACE_MS = 10_000;
  * the end, and a server whose cursor never ends is stopped here with an error naming the list.
  */
 export const LIST_MAX_PAGES = 256;
+/** Browser sign-ins one start or one request may go through (a server that keeps refusing fresh tokens ends there). */
+const MAX_SIGN_INS = 2;
+/** 403 insufficient_scope re-authorizations per request (the transport's step-up), before it fails. */
+const MAX_STEP_UPS = 2;
 
 const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
@@ -134,6 +139,8 @@ export class ServerConnection {
   private toolsRefresh?: Promise<void>;
   private toolsGeneration = 0;
   private readonly elicitations = new Map<string, Promise<ElicitResultLoose>>();
+  /** A 2025-03-26-era server (no resource metadata) whose authorization server's metadata names another issuer. */
+  private issuerCheckWaived = false;
 
   constructor(readonly server: ResolvedServer, private readonly options: ConnectionOptions) {
     this.name = server.name;
@@ -335,7 +342,7 @@ export class ServerConnection {
     const generation = ++this.toolsGeneration;
     const run = (async () => {
       if (!client.getServerCapabilities()?.tools) { this._tools = []; return; }
-      const { tools } = await client.listTools(undefined, { cacheMode: 'refresh' });
+      const { tools } = await this.withSignIn(() => client.listTools(undefined, { cacheMode: 'refresh' }));
       if (this.client !== client) return;
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
       if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
@@ -351,7 +358,7 @@ export class ServerConnection {
   async refreshPrompts(): Promise<void> {
     const client = this.client;
     if (!client?.getServerCapabilities()?.prompts) { this._prompts = []; return; }
-    const { prompts } = await client.listPrompts(undefined, { cacheMode: 'refresh' });
+    const { prompts } = await this.withSignIn(() => client.listPrompts(undefined, { cacheMode: 'refresh' }));
     if (this.client !== client) return;
     this._prompts = prompts;
     this.listsEmitter.fire();
@@ -360,7 +367,7 @@ export class ServerConnection {
   async refreshResources(): Promise<void> {
     const client = this.client;
     if (!client?.getServerCapabilities()?.resources) { this._resources = []; return; }
-    const { resources } = await client.listResources(undefined, { cacheMode: 'refresh' });
+    const { resources } = await this.withSignIn(() => client.listResources(undefined, { cacheMode: 'refresh' }));
     if (this.client !== client) return;
     this._resources = resources;
     this.listsEmitter.fire();
@@ -446,9 +453,11 @@ export class ServerConnection {
           void transport.close();
         },
       });
+      const authProvider = this.options.oauth;
+      const skipIssuerMetadataValidation = this.issuerCheckWaived;
       transport = kind === 'sse'
-        ? new SSEClientTransport(new URL(server.url), { requestInit, fetch })
-        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch });
+        ? new SSEClientTransport(new URL(server.url), { requestInit, fetch, authProvider, skipIssuerMetadataValidation })
+        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch, authProvider, skipIssuerMetadataValidation, maxStepUpRetries: MAX_STEP_UPS });
     }
     return transport;
   }
@@ -519,6 +528,8 @@ export class ServerConnection {
       let prior = priorFrom(cache ? await cache.get(key) : undefined);
       let kind: TransportKind = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
       let toolsListed = false;
+      let signIns = 0;
+      if (server.transport !== 'stdio') await this.options.oauth?.prepare?.();
       for (;;) {
         try {
           await this.connectOnce(kind, prior);
@@ -528,6 +539,17 @@ export class ServerConnection {
         } catch (e) {
           const half = this.client;
           this.client = undefined;
+          if (signIns < MAX_SIGN_INS && await this.completeSignIn(e)) {
+            signIns++;
+            await half?.close().catch(() => undefined);
+            continue;
+          }
+          if (!this.issuerCheckWaived && IssuerMismatchError.isInstance(e) && (e as IssuerMismatchError).kind === 'metadata' && await this.options.oauth?.issuerCheckWaivable?.()) {
+            this.log.warn(`the authorization server's metadata names another issuer (${shortErrorText(e)}); accepted for a server without resource metadata (2025-03-26)`);
+            this.issuerCheckWaived = true;
+            await half?.close().catch(() => undefined);
+            continue;
+          }
           await half?.close().catch(() => undefined);
           const startError = startErrorIn(e);
           if (startError) throw startError;
@@ -573,15 +595,26 @@ export class ServerConnection {
       const crashed = this.transport instanceof StdioProcessTransport && !this.transport.exitedOnRequest ? this.transport.exit : undefined;
       const reason = this.startFailureReason(e);
       this.log.error(`could not start: ${reason}`);
+      this.options.oauth?.cancelPendingSignIn?.();
+      // A refused token is forgotten, so the next start signs in afresh.
+      if (this.refusedAfterSignIn(e)) await Promise.resolve(this.options.oauth?.invalidateCredentials?.('tokens')).catch(() => undefined);
       const client = this.client;
       this.client = undefined;
       this.transport = undefined;
       await client?.close().catch(() => undefined);
+      const signIn = signInKind(e);
       this.setState(crashed && !(e instanceof ServerStartError)
         ? { kind: 'crashed', exitCode: crashed.code, signal: crashed.signal, reason }
-        : { kind: 'error', reason });
+        : { kind: 'error', reason, ...(signIn ? { signIn } : {}) });
       throw e instanceof ServerStartError ? e : new ServerStartError(reason, { cause: e });
     }
+  }
+
+  /** The server refused the connection though the host signed in (or holds a token): the token is of no use. */
+  private refusedAfterSignIn(e: unknown): boolean {
+    if (!this.options.oauth || signInKind(e)) return false;
+    const status = httpStatusOf(e);
+    return status === 401 || status === 403 || UnauthorizedError.isInstance(e);
   }
 
   private startFailureReason(e: unknown): string {
@@ -591,7 +624,9 @@ export class ServerConnection {
     if (t instanceof StdioProcessTransport && t.exit && !t.exitedOnRequest) {
       return `the server exited during startup (${t.exit.signal ? `signal ${t.exit.signal}` : `exit code ${t.exit.code}`})`;
     }
+    if (signInKind(e)) return shortErrorText(e);
     const status = httpStatusOf(e);
+    if (this.refusedAfterSignIn(e)) return `the server refused the connection (HTTP ${status ?? 401}) even after signing in`;
     if (status === 401 || status === 403) return `the server refused the connection (HTTP ${status}): check the credentials in "headers"`;
     const url = (this.server as { url?: string }).url;
     for (let cur = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
@@ -642,6 +677,39 @@ export class ServerConnection {
     this.log.info('stopped');
   }
 
+  /**
+   * A request failed because the server wants a sign-in that the provider started in the browser: once the
+   * redirect arrives (no request timer runs meanwhile), the transport redeems the code (the SDK's finishAuth,
+   * which checks `iss`) and the caller tries again.
+   */
+  private async completeSignIn(e: unknown): Promise<boolean> {
+    const oauth = this.options.oauth;
+    const transport = this.transport;
+    if (!oauth || !UnauthorizedError.isInstance(e)) return false;
+    const callback = await oauth.pendingSignIn();
+    if (!callback || !(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) return false;
+    try {
+      await transport.finishAuth(callback);
+    } catch (err) {
+      throw signInFailure(err, this.name);
+    }
+    this.log.info('signed in; trying again');
+    return true;
+  }
+
+  /** Runs a request; a sign-in it needed (step-up, an expired grant) is completed and the request sent again. */
+  private async withSignIn<T>(work: () => Promise<T>): Promise<T> {
+    for (let signIns = 0; ; signIns++) {
+      try {
+        return await work();
+      } catch (e) {
+        if (signIns < MAX_SIGN_INS && await this.completeSignIn(e)) continue;
+        this.options.oauth?.cancelPendingSignIn?.();
+        throw e;
+      }
+    }
+  }
+
   private requireClient(): HostClient {
     if (!this.client || this._state.kind !== 'running') {
       throw new NotRunningError(`server "${this.name}" is not running (${this._state.kind})`);
@@ -687,10 +755,10 @@ export class ServerConnection {
     // The SDK validates against the definition it is given; one without an outputSchema means "do not".
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
     try {
-      return restoreDraftShapes(await client.callTool({ name, arguments: args }, {
+      return restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args }, {
         signal: withCancelReason(opts.signal), timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
-      }) as CallToolResult);
+      })) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
@@ -701,10 +769,10 @@ export class ServerConnection {
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
     try {
-      return restoreDraftShapes(await client.readResource({ uri }, {
+      return restoreDraftShapes(await this.withSignIn(() => client.readResource({ uri }, {
         signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
-      }));
+      })));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
     }
@@ -713,9 +781,9 @@ export class ServerConnection {
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
     const client = this.requireClient();
     try {
-      return await client.getPrompt({ name, arguments: args }, {
+      return await this.withSignIn(() => client.getPrompt({ name, arguments: args }, {
         signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      });
+      }));
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
     }

@@ -1,4 +1,5 @@
 import type { Implementation, ProtocolEra, Root } from '@modelcontextprotocol/client';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { FileUploader } from '../files/transfer/encode';
 import type { Logger } from '../log';
 import type { EraCache } from './eraCache';
@@ -11,7 +12,8 @@ export type ConnectionState =
   | { kind: 'stopped' }
   | { kind: 'starting' }
   | { kind: 'running'; era: ProtocolEra; protocolVersion?: string }
-  | { kind: 'error'; reason: string }
+  /** `signIn`: the server asked for a sign-in that did not happen (required here, cancelled, or failed). */
+  | { kind: 'error'; reason: string; signIn?: 'required' | 'cancelled' | 'failed' }
   | { kind: 'crashed'; exitCode: number | null; signal?: string | null; reason: string };
 
 /** A SEP-1306 upload target for one file field of a binary-mode elicitation. */
@@ -97,6 +99,20 @@ export interface ConnectionOptions {
   maxMessageBytes?: number;
   /** stdio stop: wait this long after closing stdin before SIGTERM, and again before SIGKILL (default 5 s). */
   stopGraceMs?: number;
+  /** HTTP servers: sign in with OAuth when the server asks (`HostOAuthProvider` from core/auth). */
+  oauth?: SignInProvider;
+}
+
+/** The OAuth provider a connection signs in with: the SDK's provider contract plus the browser round trip's result. */
+export interface SignInProvider extends OAuthClientProvider {
+  /** Called before each connect (starts the redirect receiver). */
+  prepare?(): Promise<void>;
+  /** Gives up a browser sign-in nobody will wait for (the start failed, or the connection stopped). */
+  cancelPendingSignIn?(): void;
+  /** After an RFC 8414 issuer mismatch: true when the server predates protected resource metadata (the check may be waived). */
+  issuerCheckWaivable?(): Promise<boolean>;
+  /** Waits for the browser sign-in the last failed request started (its authorization response), once; undefined when none did. */
+  pendingSignIn(): Promise<URLSearchParams | undefined>;
 }
 
 export interface CallOptions {

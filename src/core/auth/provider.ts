@@ -1,0 +1,366 @@
+// The host's OAuthClientProvider: the SDK's auth() runs the flow (discovery, registration, PKCE, token
+// requests, refresh, step-up); this class only keeps its state, asks the host to open the browser and
+// receives the redirect.
+import { randomBytes } from 'node:crypto';
+import {
+  createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DpopSession, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
+  type AddClientAuthentication, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider,
+  type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import type { Logger } from '../log';
+import { LoopbackRedirect } from './loopback';
+import { accountOf } from './account';
+import {
+  SignInFailedError, SignInRequiredError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
+  type ServerAuthRecord, type SignInUi, type TokenStore,
+} from './types';
+
+/** How long a browser sign-in may take before it is given up. */
+export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** The redirect path every receiver uses; a registration made with one port is reused with another (RFC 8252 §7.3). */
+const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/**
+ * The published URL of this client's metadata document (`docs/oauth-client-metadata.json`), used as the
+ * client id where an authorization server supports Client ID Metadata Documents. One home; a setting
+ * (`mcpHost.oauth.clientMetadataUrl`) or `--client-metadata-url` overrides it.
+ */
+export const DEFAULT_CLIENT_METADATA_URL = 'https://raw.githubusercontent.com/mcp-host/mcp-host/main/docs/oauth-client-metadata.json';
+
+/** The storage key of one server's sign-in state. */
+export function authStoreKey(serverUrl: string): string {
+  return `mcp-host.oauth:${new URL(serverUrl).href}`;
+}
+
+export async function readAuthRecord(store: TokenStore, serverUrl: string): Promise<ServerAuthRecord> {
+  const raw = await store.get(authStoreKey(serverUrl));
+  if (!raw) return { issuers: {} };
+  try {
+    const parsed = JSON.parse(raw) as ServerAuthRecord;
+    return parsed && typeof parsed.issuers === 'object' && parsed.issuers ? parsed : { issuers: {} };
+  } catch {
+    return { issuers: {} };
+  }
+}
+
+/** Forgets everything stored for a server (tokens, refresh tokens, client registrations). */
+export async function forgetServer(store: TokenStore, serverUrl: string): Promise<boolean> {
+  const had = (await store.get(authStoreKey(serverUrl))) !== undefined;
+  await store.delete(authStoreKey(serverUrl));
+  return had;
+}
+
+/** Who is signed in to a server, from the stored state (nothing is sent anywhere). */
+export async function signInStatus(store: TokenStore, serverUrl: string): Promise<{ signedIn: boolean; account?: string; issuer?: string }> {
+  const record = await readAuthRecord(store, serverUrl);
+  const issuer = record.lastIssuer;
+  const tokens = issuer ? record.issuers[issuer]?.tokens : undefined;
+  if (!tokens?.access_token) return { signedIn: false };
+  return { signedIn: true, account: accountOf(tokens), issuer };
+}
+
+const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+export interface HostOAuthProviderOptions {
+  /** The server's name, for messages. */
+  server: string;
+  serverUrl: string;
+  store: TokenStore;
+  settings?: OAuthClientSettings;
+  /** Absent: nobody can sign in here, and a needed sign-in is SignInRequiredError. */
+  ui?: SignInUi;
+  /** Where the redirect comes back; default a loopback listener on 127.0.0.1. */
+  redirect?: (preferredPort?: number) => Promise<RedirectReceiver>;
+  log: Logger;
+  clientName?: string;
+  signInTimeoutMs?: number;
+  /** Says how to sign in where no UI can (the CLI names `mcp-host login`). */
+  signInHint?: string;
+}
+
+export class HostOAuthProvider implements OAuthClientProvider {
+  readonly clientMetadataUrl?: string;
+  readonly addClientAuthentication?: AddClientAuthentication;
+  private receiver?: RedirectReceiver;
+  private verifier?: string;
+  private expectedState?: string;
+  private discovery?: OAuthDiscoveryState;
+  private pending?: Promise<URLSearchParams>;
+  private pendingAbort?: AbortController;
+  /** Client registrations made in this flow, stored once a sign-in with them succeeds. */
+  private readonly newClients = new Map<string, StoredOAuthClientInformation>();
+  /** Between a redirect to the authorization server and the tokens it leads to. */
+  private awaitingCallback = false;
+  private issuer?: string;
+  private resource?: string;
+  private dpopSession?: Promise<DpopSession>;
+  private readonly settings: OAuthClientSettings;
+
+  constructor(private readonly options: HostOAuthProviderOptions) {
+    this.settings = options.settings ?? {};
+    const s = this.settings;
+    this.clientMetadataUrl = s.clientMetadataUrl ?? DEFAULT_CLIENT_METADATA_URL;
+    if (s.privateKeyPem) {
+      if (!s.clientId) throw new SignInFailedError('a private key needs the client id it belongs to');
+      this.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: s.clientId, subject: s.clientId, privateKey: s.privateKeyPem, alg: s.signingAlgorithm ?? 'ES256',
+      });
+    }
+    if (s.clientSecret) options.log.maskSecrets([s.clientSecret]);
+  }
+
+  private get grant() { return this.settings.grant ?? 'authorization_code'; }
+  private get interactive() { return this.grant === 'authorization_code'; }
+
+  /** Starts the redirect receiver when this host can sign in interactively (before the first connect). */
+  async prepare(): Promise<void> {
+    if (!this.interactive || !this.options.ui || this.receiver) return;
+    const registered = ((await this.storedClient()) as { redirect_uris?: string[] } | undefined)?.redirect_uris?.[0];
+    const port = registered ? Number(new URL(registered).port) || undefined : undefined;
+    this.receiver = await (this.options.redirect ?? LoopbackRedirect.start)(port);
+  }
+
+  async dispose(): Promise<void> {
+    const r = this.receiver;
+    this.receiver = undefined;
+    await r?.dispose();
+  }
+
+  get redirectUrl(): string | undefined {
+    if (!this.interactive) return undefined;
+    return this.receiver?.redirectUrl ?? PLACEHOLDER_REDIRECT;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const asMethods = this.discovery?.authorizationServerMetadata?.token_endpoint_auth_methods_supported;
+    const grantTypes = this.interactive ? ['authorization_code', 'refresh_token']
+      : this.grant === 'client_credentials' ? ['client_credentials'] : [JWT_BEARER];
+    return {
+      client_name: this.options.clientName ?? 'MCP Host',
+      redirect_uris: this.interactive ? [String(this.redirectUrl)] : [],
+      grant_types: grantTypes,
+      response_types: this.interactive ? ['code'] : [],
+      // A public client where the authorization server allows one (the host keeps no secret of its own).
+      ...(asMethods?.includes('none') ? { token_endpoint_auth_method: 'none' } : {}),
+      ...(this.settings.scope ? { scope: this.settings.scope } : {}),
+    };
+  }
+
+  state(): string {
+    this.expectedState = randomBytes(32).toString('base64url');
+    return this.expectedState;
+  }
+
+  private async record(): Promise<ServerAuthRecord> {
+    return readAuthRecord(this.options.store, this.options.serverUrl);
+  }
+
+  private async update(change: (r: ServerAuthRecord) => void): Promise<void> {
+    const r = await this.record();
+    change(r);
+    if (Object.keys(r.issuers).length === 0) await this.options.store.delete(authStoreKey(this.options.serverUrl));
+    else await this.options.store.set(authStoreKey(this.options.serverUrl), JSON.stringify(r));
+  }
+
+  private entry(r: ServerAuthRecord, ctx?: OAuthClientInformationContext): IssuerRecord | undefined {
+    const issuer = ctx?.issuer ?? r.lastIssuer;
+    if (!issuer) return undefined;
+    const key = Object.keys(r.issuers).find((k) => sameIssuer(k, issuer));
+    return key ? r.issuers[key] : undefined;
+  }
+
+  private async storedClient() {
+    return this.entry(await this.record())?.client;
+  }
+
+  clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> | StoredOAuthClientInformation | undefined {
+    const s = this.settings;
+    if (s.clientId) {
+      if (s.issuer && ctx?.issuer && !sameIssuer(s.issuer, ctx.issuer)) {
+        throw new SignInFailedError(`the client id for server "${this.options.server}" is registered with ${s.issuer}, but the server's authorization server is ${ctx.issuer}; its credentials are not sent there`);
+      }
+      return {
+        client_id: s.clientId,
+        ...(s.clientSecret ? { client_secret: s.clientSecret } : {}),
+        ...(s.issuer ? { issuer: s.issuer } : {}),
+      } as StoredOAuthClientInformation;
+    }
+    const fresh = ctx?.issuer ? [...this.newClients].find(([k]) => sameIssuer(k, ctx.issuer))?.[1] : undefined;
+    if (fresh) return fresh;
+    return this.record().then((r) => this.entry(r, ctx)?.client as StoredOAuthClientInformation | undefined);
+  }
+
+  /** A registration is kept in memory until a sign-in with it succeeds: a flow that fails stores nothing. */
+  async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
+    if (this.settings.clientId) return; // configured credentials stay where they were configured
+    const issuer = ctx?.issuer ?? info.issuer;
+    if (!issuer) return;
+    if ('client_secret' in info && typeof info.client_secret === 'string') this.options.log.maskSecrets([info.client_secret]);
+    const stored = this.entry(await this.record(), { issuer })?.client;
+    if (stored) await this.update((r) => { r.issuers[issuer] = { ...r.issuers[issuer], client: info }; });
+    else this.newClients.set(issuer, info);
+  }
+
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    const tokens = this.entry(await this.record(), ctx)?.tokens;
+    if (tokens) this.mask(tokens);
+    return tokens as StoredOAuthTokens | undefined;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    if (typeof tokens.access_token !== 'string' || tokens.access_token === '') {
+      throw new SignInFailedError(`the authorization server of server "${this.options.server}" answered without an access token; nothing was stored`);
+    }
+    this.mask(tokens);
+    this.awaitingCallback = false;
+    const issuer = ctx?.issuer ?? tokens.issuer ?? this.issuer;
+    if (!issuer) return;
+    const client = [...this.newClients].find(([k]) => sameIssuer(k, issuer))?.[1];
+    await this.update((r) => {
+      r.issuers[issuer] = { ...r.issuers[issuer], ...(client ? { client } : {}), tokens: { ...tokens, savedAt: Date.now() } };
+      r.lastIssuer = issuer;
+    });
+    this.newClients.clear();
+    const account = accountOf(tokens);
+    this.options.log.info(`signed in at ${new URL(issuer).host}${account ? ` as ${account}` : ''}`);
+  }
+
+  private mask(tokens: StoredOAuthTokens): void {
+    this.options.log.maskSecrets([tokens.access_token, tokens.refresh_token, tokens.id_token].filter((t): t is string => typeof t === 'string'));
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const server = this.options.server;
+    const host = authorizationUrl.host;
+    const metadata = this.discovery?.authorizationServerMetadata;
+    // The SDK refuses a server that lists code_challenge_methods without S256; one that lists none is refused too.
+    if (metadata && !metadata.code_challenge_methods_supported?.includes('S256')) {
+      throw new SignInFailedError(`the authorization server of server "${server}" (${host}) does not support PKCE with S256; refusing to sign in`);
+    }
+    const ui = this.options.ui;
+    if (!ui || !this.receiver) {
+      throw new SignInRequiredError(`server "${server}" needs you to sign in (at ${host})${this.options.signInHint ? `: ${this.options.signInHint}` : ''}`);
+    }
+    const state = authorizationUrl.searchParams.get('state') ?? this.expectedState;
+    if (!state) throw new SignInFailedError('no state was sent with the authorization request');
+    this.options.log.info(`signing in to server "${server}" at ${host}`);
+    // The SDK's flow ends here (auth() answers REDIRECT and the request fails at once, so no request or
+    // handshake timer runs while the user is in the browser); the connection then awaits pendingSignIn().
+    const receiver = this.receiver;
+    this.pendingAbort?.abort();
+    const abort = new AbortController();
+    this.pendingAbort = abort;
+    const answer = receiver.waitForRedirect(state, this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, abort.signal);
+    answer.catch(() => undefined);
+    // The redirect's time limit covers the question to the user too.
+    const pending = Promise.all([ui.openAuthorization({ server, authorizationUrl, authorizationHost: host }), answer]).then(([, q]) => q);
+    pending.catch(() => undefined);
+    this.pending = pending;
+    this.awaitingCallback = true;
+  }
+
+  /** Gives up a browser sign-in nobody will wait for (the connection failed or stopped). */
+  cancelPendingSignIn(): void {
+    this.pendingAbort?.abort();
+    this.pendingAbort = undefined;
+    this.pending = undefined;
+    this.awaitingCallback = false;
+  }
+
+  /**
+   * The authorization response of the browser sign-in that the last request started, once (undefined when
+   * none was started): the caller hands it to the transport's finishAuth, which checks `iss` and redeems the code.
+   */
+  async pendingSignIn(): Promise<URLSearchParams | undefined> {
+    const p = this.pending;
+    this.pending = undefined;
+    try {
+      return await p;
+    } catch (e) {
+      this.awaitingCallback = false;
+      throw e;
+    }
+  }
+
+  saveCodeVerifier(codeVerifier: string): void { this.verifier = codeVerifier; }
+  codeVerifier(): string {
+    if (!this.verifier) throw new SignInFailedError('no sign-in is in progress (no PKCE verifier)');
+    return this.verifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void { this.discovery = state; }
+  /**
+   * Handed back only for the callback leg of a browser sign-in (the code is bound to the authorization
+   * server it came from): every other run discovers afresh, so a server whose authorization server moved
+   * is followed to the new one, where the host registers again.
+   */
+  discoveryState(): OAuthDiscoveryState | undefined { return this.awaitingCallback ? this.discovery : undefined; }
+  saveAuthorizationServerUrl(issuer: string): void { this.issuer = issuer; }
+  authorizationServerUrl(): string | undefined { return this.issuer; }
+  saveResourceUrl(resource: string): void { this.resource = resource; }
+  resourceUrl(): string | undefined { return this.resource; }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'verifier' || scope === 'all') this.verifier = undefined;
+    if (scope === 'client' || scope === 'all') this.newClients.clear();
+    if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
+    if (scope === 'all') { await forgetServer(this.options.store, this.options.serverUrl); return; }
+    if (scope === 'client' || scope === 'tokens') {
+      await this.update((r) => {
+        for (const [issuer, e] of Object.entries(r.issuers)) {
+          if (this.issuer && !sameIssuer(issuer, this.issuer)) continue;
+          if (scope === 'client') delete e.client; else delete e.tokens;
+          if (!e.client && !e.tokens) delete r.issuers[issuer];
+        }
+      });
+    }
+  }
+
+  /**
+   * Whether the RFC 8414 issuer check may be waived after it failed: only for a server of the 2025-03-26
+   * era, which publishes no protected resource metadata, so its authorization server's location was
+   * derived from the server URL rather than advertised, and no issuer was named to check against.
+   */
+  async issuerCheckWaivable(): Promise<boolean> {
+    try {
+      await discoverOAuthProtectedResourceMetadata(this.options.serverUrl);
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
+  /** DPoP-bound tokens (RFC 9449) where the authorization server offers them; one key per provider. */
+  dpop(): Promise<DpopSession> | undefined {
+    const algs = (this.discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)?.dpop_signing_alg_values_supported;
+    if (!Array.isArray(algs) || algs.length === 0) return undefined;
+    this.dpopSession ??= DpopSession.create({ alg: algs.includes('ES256') ? 'ES256' : String(algs[0]) as 'ES256' });
+    return this.dpopSession;
+  }
+
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    const s = this.settings;
+    const withScope = (p: Record<string, string>) => new URLSearchParams(scope ? { ...p, scope } : p);
+    switch (this.grant) {
+      case 'authorization_code': return undefined;
+      case 'client_credentials': return withScope({ grant_type: 'client_credentials' });
+      case 'jwt_bearer': {
+        if (!s.assertion) throw new SignInFailedError('the JWT bearer grant needs an assertion');
+        return withScope({ grant_type: JWT_BEARER, assertion: s.assertion });
+      }
+      case 'enterprise': {
+        const idp = s.idp;
+        if (!idp) throw new SignInFailedError('enterprise-managed authorization needs the identity provider\'s ID token, issuer or token endpoint, and client id');
+        if (!this.issuer || !this.resource) throw new SignInFailedError(`server "${this.options.server}" did not name its authorization server and resource`);
+        this.options.log.maskSecrets([idp.idToken, ...(idp.clientSecret ? [idp.clientSecret] : [])]);
+        const common = { audience: this.issuer, resource: this.resource, idToken: idp.idToken, clientId: idp.clientId, clientSecret: idp.clientSecret, scope };
+        const grant = idp.tokenEndpoint
+          ? await requestJwtAuthorizationGrant({ ...common, tokenEndpoint: idp.tokenEndpoint })
+          : await discoverAndRequestJwtAuthGrant({ ...common, idpUrl: idp.issuer ?? '' });
+        this.options.log.maskSecrets([grant.jwtAuthGrant]);
+        return withScope({ grant_type: JWT_BEARER, assertion: grant.jwtAuthGrant });
+      }
+    }
+  }
+}

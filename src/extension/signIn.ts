@@ -1,0 +1,53 @@
+// Sign-in for servers that ask for OAuth: tokens, refresh tokens and client registrations in SecretStorage
+// (keyed by server URL, per issuer inside), the browser opened only after the user chose to sign in, and
+// the redirect received on a loopback listener (127.0.0.1) of the extension host.
+import * as vscode from 'vscode';
+import {
+  DEFAULT_CLIENT_METADATA_URL, forgetServer, HostOAuthProvider, SignInCancelledError, signInStatus,
+  type SignInUi, type TokenStore,
+} from '../core/auth';
+import type { ResolvedServer } from '../core/config';
+import type { Logger } from '../core/log';
+
+export class SignInService {
+  readonly store: TokenStore;
+
+  constructor(secrets: vscode.SecretStorage) {
+    this.store = {
+      get: async (key) => secrets.get(key),
+      set: async (key, value) => { await secrets.store(key, value); },
+      delete: async (key) => { await secrets.delete(key); },
+    };
+  }
+
+  /** The OAuth provider of an HTTP server; none for stdio or when its config sends its own Authorization header. */
+  providerFor(server: ResolvedServer, log: Logger): HostOAuthProvider | undefined {
+    if (server.transport === 'stdio') return undefined;
+    if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
+    const clientMetadataUrl = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl') || DEFAULT_CLIENT_METADATA_URL;
+    return new HostOAuthProvider({
+      server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',
+      // A pre-registered client from the server's entry (`oauth` in mcp.json).
+      settings: { clientMetadataUrl, ...Object.fromEntries(Object.entries(server.oauth ?? {}).filter(([, v]) => v !== '')) },
+    });
+  }
+
+  async account(url: string): Promise<{ signedIn: boolean; account?: string }> {
+    return signInStatus(this.store, url).catch(() => ({ signedIn: false }));
+  }
+
+  signOut(url: string): Promise<boolean> {
+    return forgetServer(this.store, url);
+  }
+}
+
+/** Asks first (naming the authorization server's host), then opens the browser. */
+const consentingUi: SignInUi = {
+  async openAuthorization({ server, authorizationUrl, authorizationHost }) {
+    const choice = await vscode.window.showInformationMessage(
+      `MCP server "${server}" asks you to sign in at ${authorizationHost}.`, 'Sign In', 'Cancel');
+    if (choice !== 'Sign In') throw new SignInCancelledError(`the sign-in at ${authorizationHost} was cancelled`);
+    const opened = await vscode.env.openExternal(vscode.Uri.parse(authorizationUrl.href, true));
+    if (!opened) throw new SignInCancelledError(`the browser could not be opened for the sign-in at ${authorizationHost}`);
+  },
+};
