@@ -4,25 +4,14 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { run, type CliIo } from '../../src/cli/main';
+import { runCli } from '../fixtures/cli';
 import { fixturePath, repoRoot } from '../fixtures/servers';
 
 const VANILLA = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'];
 const APPS = ['--', process.execPath, '--import', 'tsx', fixturePath('apps-server.ts')];
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: process.env, cwd: repoRoot, interactive: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[]) => runCli(argv);
 
 test('tools marks app tools with their resource and leaves app-only tools out (--json keeps them)', async () => {
   const vanilla = await cli(['tools', ...VANILLA]);

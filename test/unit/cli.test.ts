@@ -3,9 +3,9 @@ import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { parseArgs, run, type CliIo } from '../../src/cli/main';
+import { parseArgs } from '../../src/cli/main';
+import { runCli } from '../fixtures/cli';
 import { fixturePath, repoRoot, startHttpFixture, type RunningHttpServer } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
@@ -15,17 +15,7 @@ const HOSTILE = ['--', process.execPath, '--import', 'tsx', fixturePath('hostile
 const EVERYTHING = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==';
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = repoRoot) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: { ...process.env, ...env }, cwd, interactive: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = runCli;
 
 function workspace(config: object | string): string {
   const dir = tempDir('mcp-cli-');

@@ -1,26 +1,15 @@
 // `mcp-host` and the client features: lists read to their last page, --log-level, the current directory as root.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { run, type CliIo } from '../../src/cli/main';
+import { runCli } from '../fixtures/cli';
 import { fixturePath, repoRoot } from '../fixtures/servers';
 
 const PAGED = ['--', process.execPath, '--import', 'tsx', fixturePath('paged-server.ts')];
 export const EVERYTHING = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 
-export async function cli(argv: string[], cwd = repoRoot, env: NodeJS.ProcessEnv = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const io: CliIo = { stdout, stderr, env: { ...process.env, ...env }, cwd, interactive: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+export const cli = (argv: string[], cwd = repoRoot, env: NodeJS.ProcessEnv = {}) => runCli(argv, env, cwd);
 
 test('tools lists all 1,000 tools of a server that pages them 100 at a time', async () => {
   const r = await cli(['tools', ...PAGED]);
