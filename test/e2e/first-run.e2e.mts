@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'jsonc-parser';
-import { newestResult, runToolFromPalette } from './steps.mjs';
+import { newestResult } from './steps.mjs';
 import { demoServer, withWorkbench } from './workbench.mjs';
 
 test('first run: the welcome view adds a server to .vscode/mcp.json; the walkthrough opens from the palette and its steps tick as they are done', async () => {
@@ -62,11 +62,20 @@ test('first run: the welcome view adds a server to .vscode/mcp.json; the walkthr
     await wb.shot('walkthrough');
 
     // ── its button opens MCP: Add Server…, and adding a server completes the step ──
-    await page.getByRole('button', { name: 'Add Server…' }).click();
-    await wb.quickInput.locator('.quick-input-title', { hasText: 'MCP: Add Server (1/2)' }).waitFor({ timeout: 15_000 });
-    await wb.shot('walkthrough-add-server');
-    await wb.pick('HTTP');
-    await wb.quickInput.getByText('The server URL').waitFor();
+    // The Welcome page may take focus back a moment after its button ran the command, which closes the quick pick
+    // before its row is clicked: the button is pressed again then (as openQuickPick does for the palette).
+    for (let attempt = 1; ; attempt++) {
+      await page.getByRole('button', { name: 'Add Server…' }).click();
+      try {
+        await wb.quickInput.locator('.quick-input-title', { hasText: 'MCP: Add Server (1/2)' }).waitFor({ timeout: 15_000 });
+        await wb.shot('walkthrough-add-server');
+        await wb.quickPickRow('HTTP').first().click({ timeout: 10_000 });
+        await wb.quickInput.getByText('The server URL').waitFor({ timeout: 10_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 3 || (await wb.quickInput.isVisible())) throw e;
+      }
+    }
     await input.fill('https://example.com/mcp');
     await wb.page.keyboard.press('Enter');
     await wb.quickInput.getByText('A name for the server').waitFor();
@@ -83,7 +92,20 @@ test('first run: the welcome view adds a server to .vscode/mcp.json; the walkthr
     assert.deepEqual(added.servers.demo, written.servers.demo);
 
     // ── running a tool and answering its server's question tick their steps ──
-    const panel = await runToolFromPalette(wb, 'Record a receipt');
+    // From the MCP view, with no quick pick: while the server added above (example.com, out of reach here) fails
+    // to start, the Run Tool quick pick keeps closing. The palette's way is every other scenario's.
+    const tree = wb.page.getByRole('tree', { name: 'Servers' });
+    await serverRow.hover();
+    await serverRow.getByRole('button', { name: 'Start Server' }).click();
+    await tree.getByRole('treeitem', { name: /^demo, running$/ }).waitFor({ timeout: 30_000 });
+    const toolsGroup = tree.getByRole('treeitem', { name: /^Tools/ });
+    if ((await toolsGroup.getAttribute('aria-expanded')) === 'false') await toolsGroup.click();
+    // the step completes on MCP: Run Tool… (its completion event), which a click in the view does not run
+    await wb.runCommand('MCP: Run Tool…');
+    await wb.page.keyboard.press('Escape');
+    await tree.getByText('Record a receipt from a photo', { exact: true }).click();
+    const panel = wb.webview();
+    await panel.getByRole('button', { name: 'Run' }).waitFor({ timeout: 30_000 });
     await panel.getByRole('button', { name: 'Run' }).click();
     const question = wb.webview();
     await question.getByLabel('Message').waitFor({ timeout: 30_000 });

@@ -7,15 +7,23 @@ import type { Workbench } from './workbench.mjs';
  * Runs a palette command that opens the quick pick titled `title`, types `filter` into it (its list can be
  * longer than it shows) and waits for `row` (servers start on demand). A quick pick closes when focus moves
  * away, as when a panel that just closed hands focus to the next editor a moment later: one that closed
- * before its row came is opened again.
+ * before its row came (or, with `choose`, before its row was clicked) is opened again.
  */
-export async function openQuickPick(wb: Workbench, command: string, title: string, filter: string, row: Locator): Promise<void> {
+export async function openQuickPick(
+  wb: Workbench, command: string, title: string, filter: string, row: Locator,
+  choose?: { beforeClick?: () => Promise<unknown> },
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await wb.runCommand(command);
     try {
       await wb.quickInput.locator('.quick-input-title', { hasText: title }).waitFor({ timeout: 10_000 });
       await wb.quickInput.locator('.quick-input-box input').fill(filter, { timeout: 5_000 });
       await row.waitFor({ timeout: 30_000 });
+      if (choose) {
+        await choose.beforeClick?.();
+        // it can still close between its row appearing and the click
+        await row.click({ timeout: 10_000 });
+      }
       return;
     } catch (e) {
       if (attempt >= 3 || (await wb.quickInput.isVisible())) throw e;
@@ -26,9 +34,7 @@ export async function openQuickPick(wb: Workbench, command: string, title: strin
 /** MCP: Run Tool… from the palette, then the tool's row. */
 export async function runToolFromPalette(wb: Workbench, toolTitle: string, server = 'demo'): Promise<FrameLocator> {
   const row = wb.quickPickRow(toolTitle).filter({ hasText: server }).first();
-  await openQuickPick(wb, 'MCP: Run Tool…', 'MCP: Run Tool', toolTitle, row);
-  await wb.shot('run-tool-quick-pick');
-  await row.click();
+  await openQuickPick(wb, 'MCP: Run Tool…', 'MCP: Run Tool', toolTitle, row, { beforeClick: () => wb.shot('run-tool-quick-pick') });
   const panel = wb.webview();
   await panel.getByRole('button', { name: 'Run' }).waitFor({ timeout: 30_000 });
   // a click on the wrong row would open another tool's form
