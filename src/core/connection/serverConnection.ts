@@ -16,7 +16,7 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
   errorText,
 } from '../errors';
-import { Emitter, type Disposable } from '../events';
+import { Emitter, type IDisposable } from '../events';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
@@ -843,7 +843,7 @@ export class ServerConnection {
    * (2025-11-25) or a `subscriptions/listen` stream (2026-07-28). Undefined when the server offers no
    * subscriptions. Disposing unsubscribes; a subscription ends with the connection.
    */
-  async subscribeResource(uri: string): Promise<Disposable | undefined> {
+  async subscribeResource(uri: string): Promise<IDisposable | undefined> {
     const client = this.requireClient();
     if (!client.getServerCapabilities()?.resources?.subscribe) return undefined;
     const timeout = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -867,6 +867,12 @@ export class ServerConnection {
     };
   }
 
+  /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
+  get listenerCount(): number {
+    return [this.stateEmitter, this.listsEmitter, this.elicitationCompleteEmitter, this.serverLogEmitter, this.resourceUpdatedEmitter,
+      this.taskStatusEmitter].reduce((n, e) => n + e.listenerCount, 0);
+  }
+
   /** Stops the server and drops every listener. */
   async dispose(): Promise<void> {
     await this.stop();
@@ -879,7 +885,7 @@ export class ServerConnection {
   }
 }
 
-export type { Disposable };
+export type { IDisposable };
 // Loaded with this bundle by the extension (resource templates are expanded with the SDK's RFC 6570 implementation).
 export { UriTemplate } from '@modelcontextprotocol/client';
 

@@ -6,7 +6,7 @@
 import type { CallToolResult, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import { CallCancelledError, CallTimeoutError, ServerRequestError } from '../errors';
 import { isObject } from '../../shared/json';
-import type { Disposable } from '../events';
+import type { IDisposable } from '../events';
 import type { CallOptions } from '../connection/types';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -29,7 +29,7 @@ export interface TaskConnection {
   readonly name: string;
   readonly serverCapabilities: { tasks?: { requests?: { tools?: { call?: unknown } }; cancel?: unknown } } | undefined;
   request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions): Promise<T>;
-  onDidUpdateTask(listener: (task: Record<string, unknown>) => void): Disposable;
+  onDidUpdateTask(listener: (task: Record<string, unknown>) => void): IDisposable;
 }
 
 /** A task as the server sent it, checked: an id and a status are required, the rest kept when well typed. */
