@@ -109,7 +109,7 @@ class GlobalStateEraCache implements EraCache {
 export class ServerManager extends Disposable implements vscode.Disposable {
   private readonly servers = new Map<string, ManagedServer>();
   private readonly changed = this.register(new Emitter<void>());
-  /** Each connection this manager created and has not disposed yet, with the listeners it put on it. */
+  /** Each connection this manager created and has not disposed yet, with what goes with it (listeners, sign-in). */
   private readonly connections = new Map<ServerConnection, DisposableStore>();
   private readonly eraCache: EraCache;
   private readonly starting = new Map<string, Promise<ServerConnection>>();
@@ -138,7 +138,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       for (const event of [w.onDidChange, w.onDidCreate, w.onDidDelete]) this.register(event(() => this.reload()));
     }
     this.register(toDisposable(() => {
-      for (const listeners of this.connections.values()) listeners.dispose();
+      for (const owned of this.connections.values()) owned.dispose();
       this.connections.clear();
     }));
     for (const subscription of [
@@ -291,7 +291,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     await this.disposeConnection(server);
   }
 
-  /** Stops the server's connection and disposes it with the manager's listeners on it; the server has none after. */
+  /** Stops the server's connection and disposes it with what goes with it; the server has no connection after. */
   private async disposeConnection(server: ManagedServer): Promise<void> {
     const connection = server.connection;
     if (!connection) return;
@@ -354,6 +354,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     // Loaded on the first start: the MCP SDK is most of the bundle's start-up cost, and activation need not pay it.
     connectionModule ??= await import('../core/connection/serverConnection.js');
     const { ServerConnection } = connectionModule;
+    const oauth = this.signIn.providerFor(resolved, server.log);
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,
@@ -364,12 +365,14 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
-      oauth: this.signIn.providerFor(resolved, server.log),
+      oauth,
     });
-    const listeners = new DisposableStore();
-    this.connections.set(connection, listeners);
+    const owned = new DisposableStore();
+    this.connections.set(connection, owned);
+    // The sign-in's redirect receiver (a loopback listener) serves every start of this connection, and ends with it.
+    if (oauth) owned.add(toDisposable(() => void oauth.dispose().catch(() => undefined)));
     let previous = connection.state.kind;
-    listeners.add(connection.onDidChangeState((state) => {
+    owned.add(connection.onDidChangeState((state) => {
       if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
       previous = state.kind;
       if (state.kind === 'running' && resolved.transport !== 'stdio') {
@@ -377,7 +380,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       }
       this.changed.fire();
     }));
-    listeners.add(connection.onDidChangeLists(() => this.changed.fire()));
+    owned.add(connection.onDidChangeLists(() => this.changed.fire()));
     return connection;
   }
 

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { promises as fsp, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { api, waitFor } from './helpers';
+import { api, startHostileHttpServer, waitFor } from './helpers';
 
 /** The demo server processes this extension host started (stdio servers are its children, in groups of their own). */
 function demoServerPids(): Set<number> {
@@ -21,6 +23,24 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The TCP sockets this extension host listens on (from /proc: its descriptors matched with the kernel's tables). */
+function listeningSockets(): number {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`))?.[1];
+      if (inode) inodes.add(inode);
+    } catch { /* closed meanwhile */ }
+  }
+  let count = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const rows = readFileSync(table, 'utf8').split('\n').slice(1).map((row) => row.trim().split(/\s+/));
+    // column 3: the state (0A = LISTEN), column 9: the socket's inode
+    count += rows.filter((row) => row[3] === '0A' && inodes.has(row[9] ?? '')).length;
+  }
+  return count;
 }
 
 /** MCP: Run Tool… listens to the manager while its quick pick is open, and not after. */
@@ -93,5 +113,36 @@ describe('owned lifetimes', () => {
     const left = await waitFor('every demo process started here gone', () => ([...started].some(alive) ? undefined : true), 20_000)
       .catch(() => [...started].filter(alive));
     assert.equal(left, true, `processes left: ${String(left)}`);
+  });
+
+  it('an HTTP server restarted 10 times keeps one sign-in redirect listener, and none once removed', async function () {
+    this.timeout(180_000);
+    const host = await api();
+    const { base, fixture } = await startHostileHttpServer();
+    const userConfig = host.paths.userConfig.fsPath;
+    const saved = await fsp.readFile(userConfig, 'utf8').catch(() => undefined);
+    try {
+      const withoutIt = listeningSockets();
+      await fsp.mkdir(dirname(userConfig), { recursive: true });
+      await fsp.writeFile(userConfig, JSON.stringify({ servers: { 'well-behaved': { type: 'http', url: `${base}/ok/mcp` } } }));
+      await host.servers.reload();
+      await host.servers.start('well-behaved');
+      const running = listeningSockets();
+      const baseline = host.lifetimes();
+      assert.ok(running > withoutIt, 'a started HTTP server has a loopback listener waiting for a sign-in redirect');
+      for (let i = 0; i < 10; i++) await host.servers.restart('well-behaved');
+      assert.equal(listeningSockets(), running, 'each replaced connection closed its listener');
+      assert.deepEqual(host.lifetimes(), baseline);
+      if (saved === undefined) await fsp.rm(userConfig, { force: true });
+      else await fsp.writeFile(userConfig, saved);
+      await host.servers.reload();
+      await waitFor('the removed server gone', () => !host.servers.list().some((s) => s.name === 'well-behaved'));
+      await waitFor('its listener closed', () => listeningSockets() === withoutIt, 10_000);
+    } finally {
+      if (saved === undefined) await fsp.rm(userConfig, { force: true });
+      else await fsp.writeFile(userConfig, saved);
+      await host.servers.reload();
+      fixture.kill();
+    }
   });
 });
