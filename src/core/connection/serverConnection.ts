@@ -81,14 +81,18 @@ export interface ToolCallOptions extends CallOptions {
 /** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
 export const CANCELLED_BY_USER = 'Cancelled by the user';
 
-/** The caller's signal, aborting with CANCELLED_BY_USER unless the caller gave a reason in words. */
-function withCancelReason(signal: AbortSignal | undefined): AbortSignal | undefined {
-  if (!signal) return undefined;
+/**
+ * The caller's signal for one request, aborting with CANCELLED_BY_USER unless the caller gave a reason in words.
+ * `release` (once the request settled) takes its listener off the caller's signal, which may serve many requests
+ * (a task's polls).
+ */
+function withCancelReason(signal: AbortSignal | undefined): { signal?: AbortSignal; release(): void } {
+  if (!signal) return { release: () => undefined };
   const own = new AbortController();
   const forward = () => own.abort(typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
   if (signal.aborted) forward();
   else signal.addEventListener('abort', forward, { once: true });
-  return own.signal;
+  return { signal: own.signal, release: () => signal.removeEventListener('abort', forward) };
 }
 
 /**
@@ -754,38 +758,47 @@ export class ServerConnection {
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     // The SDK validates against the definition it is given; one without an outputSchema means "do not".
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
+    const cancel = withCancelReason(opts.signal);
     try {
       return restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args }, {
-        signal: withCancelReason(opts.signal), timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+        signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
       })) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
       throw this.requestError(e, `tool "${name}"`, opts.signal, timedOut ? timeoutMs : undefined);
+    } finally {
+      cancel.release();
     }
   }
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return restoreDraftShapes(await this.withSignIn(() => client.readResource({ uri }, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
       })));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return await this.withSignIn(() => client.getPrompt({ name, arguments: args }, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }));
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 
@@ -811,12 +824,15 @@ export class ServerConnection {
   /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
   async request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions = {}): Promise<T> {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return await client.request({ method, params }, schema, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }) as T;
     } catch (e) {
       throw this.requestError(e, method, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 

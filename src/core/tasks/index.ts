@@ -146,9 +146,12 @@ export async function followTask(connection: TaskConnection, first: TaskInfo, op
       }
       const interval = Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, task.pollInterval ?? 1000), deadline - Date.now());
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, Math.max(0, interval));
-        wake = () => { clearTimeout(timer); resolve(); };
-        opts.signal?.addEventListener('abort', () => { clearTimeout(timer); reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); }, { once: true });
+        // Each wait takes its abort listener off the caller's signal again: a long task polls hundreds of times.
+        const onAbort = (): void => { clearTimeout(timer); reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); };
+        const done = (): void => { clearTimeout(timer); opts.signal?.removeEventListener('abort', onAbort); resolve(); };
+        const timer = setTimeout(done, Math.max(0, interval));
+        wake = done;
+        opts.signal?.addEventListener('abort', onAbort, { once: true });
       }).finally(() => { wake = undefined; });
       if (isTerminal(task.status) || task.status === 'input_required') break;
       report(await getTask(connection, task.taskId, opts));
