@@ -336,7 +336,7 @@ export class ServerManager implements vscode.Disposable {
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
-      oauth: this.signIn.providerFor(resolved, server.log),
+      oauth: await this.signIn.providerFor(resolved, server.log),
     });
     let previous = connection.state.kind;
     connection.onDidChangeState((state) => {
