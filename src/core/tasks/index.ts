@@ -10,7 +10,7 @@
 // ends is bounded by its ttl.
 // No zod here: this module is part of the extension's start-up bundle (the SDK and zod load with the connection).
 import type { CallToolResult, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
-import { CallCancelledError, CallTimeoutError, ServerRequestError } from '../errors';
+import { CallCancelledError, CallTimeoutError, isHostError, ServerRequestError } from '../errors';
 import { isObject } from '../../shared/json';
 import type { Disposable } from '../events';
 import type { CallOptions } from '../connection/types';
@@ -143,7 +143,8 @@ export function callsAsTask(connection: Pick<TaskConnection, 'serverCapabilities
 
 /** Whether an error is a 2026-07-28 server's refusal of a call that did not offer the Tasks extension (-32021). */
 export function needsTasksExtension(e: unknown): boolean {
-  if (!(e instanceof ServerRequestError) || e.code !== MISSING_CLIENT_CAPABILITY) return false;
+  // By name: the extension loads the connection (and its copy of the error classes) as a bundle of its own.
+  if (!isHostError(e, 'ServerRequestError') || e.code !== MISSING_CLIENT_CAPABILITY) return false;
   const required = isObject(e.data) && isObject(e.data.requiredCapabilities) ? e.data.requiredCapabilities : undefined;
   return !required || (isObject(required.extensions) && Object.hasOwn(required.extensions, TASKS_EXTENSION_ID));
 }
