@@ -236,17 +236,20 @@ export async function followTask(connection: TaskConnection, first: TaskInfo, op
     const remaining = Math.max(1000, deadline - Date.now());
     return await taskResult(connection, task.taskId, { ...opts, timeoutMs: remaining });
   } catch (e) {
-    if (opts.signal?.aborted) {
-      await cancelTask(connection, task.taskId).catch(() => undefined);
-      throw new CallCancelledError(`task ${task.taskId} was cancelled`);
-    }
-    throw e;
+    return await failedFollowing(connection, task.taskId, e, opts.signal);
   } finally {
     subscription.dispose();
   }
 }
 
-/** Questions of one task answered at once each (keys are unique over a task's life; polls repeat them). */
+/** Following a task failed: when the caller gave up, the task is cancelled on the server and that is the error. */
+async function failedFollowing(connection: TaskConnection, taskId: string, e: unknown, signal: AbortSignal | undefined): Promise<never> {
+  if (!signal?.aborted) throw e;
+  await cancelTask(connection, taskId).catch(() => undefined);
+  throw new CallCancelledError(`task ${taskId} was cancelled`);
+}
+
+/** At most this many new questions of a task are answered per poll (each key once: polls repeat them). */
 const MAX_INPUT_REQUESTS_PER_POLL = 20;
 
 /**
@@ -306,11 +309,7 @@ async function followExtensionTask(connection: TaskConnection, first: TaskInfo, 
       report(await getDetailedTask(connection, info.taskId, opts));
     }
   } catch (e) {
-    if (opts.signal?.aborted) {
-      await cancelTask(connection, first.taskId).catch(() => undefined);
-      throw new CallCancelledError(`task ${first.taskId} was cancelled`);
-    }
-    throw e;
+    return await failedFollowing(connection, first.taskId, e, opts.signal);
   } finally {
     subscription.dispose();
   }
