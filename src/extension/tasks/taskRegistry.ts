@@ -6,8 +6,9 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection, ToolCallOptions } from '../../core/connection';
 import { isHostError } from '../../core/errors';
 import { Disposable } from '../../core/events';
-import { callsAsTask, callToolAsTask, isTerminal, type TaskInfo } from '../../core/tasks';
+import { callsAsTask, callToolAsTask, isTerminal, needsTasksExtension, type TaskInfo } from '../../core/tasks';
 import type { ServerManager } from '../serverManager';
+import { readSettings } from '../settings';
 
 export interface TrackedTask {
   /** `<server>\0<taskId>` */
@@ -47,13 +48,20 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
   }
 
   /**
-   * Calls the tool, as a task when it must (taskSupport required, or optional on a server that runs tool calls as
-   * tasks); otherwise a plain call. `onStatus` gets each status of a task (for the panel's progress line).
+   * Calls the tool, as a task when it must (taskSupport required) or may and `mcpHost.tasks.optionalToolsAsTasks`
+   * says so; otherwise a plain call (one a 2026-07-28 server refuses without a task is made again as a task).
+   * `onStatus` gets each status of a task (for the panel's progress line).
    */
   async callTool(connection: ServerConnection, tool: Tool, args: Record<string, unknown>, opts: ToolCallOptions & {
     onStatus?: (task: TaskInfo) => void;
   }): Promise<CallToolResult> {
-    if (!callsAsTask(connection, tool)) return connection.callTool(tool.name, args, opts);
+    if (!callsAsTask(connection, tool, readSettings().optionalToolsAsTasks)) {
+      try {
+        return await connection.callTool(tool.name, args, opts);
+      } catch (e) {
+        if (!needsTasksExtension(e)) throw e;
+      }
+    }
     let tracked: TrackedTask | undefined;
     const abort = new AbortController();
     opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
