@@ -119,7 +119,7 @@ function describeField(f: FormField): string {
 }
 
 /** Lines from a stream, one at a time; lines typed (or pasted) ahead are kept, not lost. */
-class LineReader {
+export class LineReader {
   private rl?: Interface;
   private readonly lines: string[] = [];
   private waiter?: (line: string | undefined) => void;

@@ -22,7 +22,7 @@ import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { callsAsTask } from '../core/tasks';
 import { RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
-import { preparedArguments, resultViewOf, runPrompt, runTool, type RunHooks } from '../core/run';
+import { authorizeUploads, preparedArguments, resultViewOf, runPrompt, runTool, type RunHooks } from '../core/run';
 import {
   applyAuthOption, AUTH_OPTIONS_HELP, cliOAuthProvider, describeSignIn, forgetTokens, isAuthFlagOption, isAuthValueOption, logout,
   newAuthArgs, SecretSourceError, tokenStoreFor, type CliAuthArgs,
@@ -34,7 +34,7 @@ import { commandHelp, generalHelp, VERSION } from './help';
 import { callAsTask, taskCommand, TASK_ACTIONS, type TaskAction } from './tasks';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
-import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
+import { confirmUploads, fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
 import { parseJsonBounded } from '../core/io/json';
 import { requestSizeProblem } from '../core/io/requestSize';
 import { assertNever } from '../shared/assertNever';
@@ -216,6 +216,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   cwd: string;
   interactive: boolean;
+  /** Where questions asked on the terminal are answered (default process.stdin). */
+  stdin?: NodeJS.ReadableStream;
   /** Fires on Ctrl-C: the call in flight is cancelled. */
   interrupt?: AbortSignal;
 }
@@ -469,7 +471,13 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
       encode: cliEncodeSettings(inUse, fileSettings),
     };
-    const request = { tool, input: { json: args }, files };
+    // Uploads are authorized first, so where their bytes go is shown (and, on a terminal, asked) before any leave.
+    const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt);
+    if (uploads && !(await confirmUploads(uploads, io, server.name, io.interrupt))) {
+      uploads.abandon();
+      throw new CliError('not sent: the uploads were not confirmed; nothing of the files left this machine and the tool was not called', EXIT.usage);
+    }
+    const request = { tool, input: { json: args }, files, ...(uploads ? { uploads } : {}) };
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
     const outcome = await (asTask

@@ -7,6 +7,8 @@ import type { ServerConnection } from '../core/connection';
 import { formatBytes } from '../core/files';
 import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
 import { planSave, resolveSave, type ResultLike, type ResultView } from '../core/results';
+import type { AuthorizedUploads } from '../core/run';
+import { LineReader } from './elicit';
 import { terminalText } from './terminal';
 
 import { TransferFailedError } from '../core/errors';
@@ -46,6 +48,25 @@ export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: bool
     destination(host) { to = ` to ${terminalText(host)}`; },
     done() { if (shown) stderr.write('\n'); },
   };
+}
+
+/**
+ * The CLI's confirmation of authorized uploads, before any byte leaves: "doc: a.bin (200 MiB) uploaded to HOST"
+ * for each file on stderr. On a terminal, when a file goes somewhere other than the MCP server's own origin, the
+ * user is asked; elsewhere the --file option is the consent. False: the user said no (nothing is sent).
+ */
+export async function confirmUploads(uploads: AuthorizedUploads, io: { stderr: NodeJS.WritableStream; stdin?: NodeJS.ReadableStream; interactive: boolean },
+  server: string, signal?: AbortSignal): Promise<boolean> {
+  for (const line of uploads.lines()) io.stderr.write(`${terminalText(line)}\n`);
+  if (!io.interactive || !uploads.foreign) return true;
+  io.stderr.write(`These files go to storage that ${terminalText(server)} authorized, not to the MCP server itself; your MCP credentials are not sent there.\n`);
+  const reader = new LineReader(io.stdin ?? process.stdin);
+  for (;;) {
+    io.stderr.write('Upload and call? [y]es, [n]o: ');
+    const answer = (await reader.next(signal ?? new AbortController().signal)).trim().toLowerCase();
+    if (answer.startsWith('y')) return true;
+    if (answer.startsWith('n')) return false;
+  }
 }
 
 function fileItems(view: ResultView) {

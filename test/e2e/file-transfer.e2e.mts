@@ -1,5 +1,6 @@
-// SEP-2631 in the real workbench: a large workspace file attached to an upload-only slot goes to a real object
-// store (s3rver) with a progress notification; Cancel stops it (the tool is not called), sending again works and
+// SEP-2631 in the real workbench: a large workspace file attached to an upload-only slot is authorized first, so
+// the confirmation names the store's host (refusing it sends nothing); then it goes to a real object store
+// (s3rver) with a progress notification; Cancel stops it (the tool is not called), sending again works and
 // the tool reads the bytes back; a file output is saved from the result view and its bytes match its digest.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { acceptSaveDialog, answerDialog, chooseFromWorkspace, newestResult, runToolFromPalette } from './steps.mjs';
+import { acceptSaveDialog, answerDialog, chooseFromWorkspace, dialog, newestResult, runToolFromPalette } from './steps.mjs';
 import { root, withWorkbench } from './workbench.mjs';
 
 /** Starts a fixture with tsx and waits for its "listening <port>" line. */
@@ -52,11 +53,23 @@ test('file transfer: a large file uploaded with progress, cancelled once, sent a
       const panel = await runToolFromPalette(wb, 'inspect_upload', 'transfer');
       await chooseFromWorkspace(wb, panel, 'doc', 'recording.bin');
       await panel.getByRole('list', { name: 'Chosen files for doc' }).getByText('recording.bin').waitFor();
+      // 0. the confirmation comes after the authorization and names where the bytes go; Cancel sends nothing
+      const storeHost = `127.0.0.1:${store.port}`;
+      const uploadedTo = new RegExp(`doc: recording\\.bin \\(48 MiB, application/octet-stream, uploaded to ${storeHost.replace(/\./g, '\\.')}\\)`);
+      await panel.getByRole('button', { name: 'Run' }).click();
+      await dialog(wb).waitFor({ timeout: 30_000 });
+      assert.match(await dialog(wb).innerText(), uploadedTo);
+      await answerDialog(wb, 'Cancel');
+      await panel.getByRole('status').filter({ hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
+      assert.equal(await newestResult(panel).count(), 0, 'the tool was not called');
+
       await panel.getByRole('button', { name: 'Run' }).click();
       process.kill(store.child.pid!, 'SIGSTOP');
       // toasts stay hidden in this headless window: the notification is read in the notification centre
       const toast = wb.page.locator('.notifications-center .notification-list-item', { hasText: 'Uploading recording.bin' });
       try {
+        await dialog(wb).waitFor({ timeout: 30_000 });
+        assert.match(await dialog(wb).innerText(), uploadedTo);
         await answerDialog(wb, 'Send');
         await wb.runCommand('Notifications: Show Notifications');
         // it says "starting" until the first bytes are on their way

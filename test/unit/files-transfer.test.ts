@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { ServerConnection } from '../../src/core/connection';
 import { checkFile, findFileSlots, inlineLimitsFor } from '../../src/core/files';
@@ -51,7 +52,7 @@ function storeRequests(): Array<{ method: string; path: string; authorization: s
   }
 }
 
-const cli = (argv: string[]) => runCli(argv);
+const cli = (argv: string[], terminal?: { stdin: NodeJS.ReadableStream }) => runCli(argv, {}, undefined, terminal);
 
 const server = (...args: string[]) => ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--store', store.url, ...args];
 
@@ -70,8 +71,11 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server()]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out), { via: 'upload', size: 200 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
-    // The progress line names where the bytes go.
-    assert.ok(r.err.includes(`uploading dataset.bin to ${new URL(store.url).host}: 200 MiB of 200 MiB (100%)`), r.err);
+    // Where the bytes go is said before they leave (authorized first), and again on the progress line.
+    const host = new URL(store.url).host;
+    const said = r.err.indexOf(`doc: dataset.bin (200 MiB) uploaded to ${host}\n`);
+    assert.ok(said >= 0, r.err);
+    assert.ok(r.err.indexOf(`uploading dataset.bin to ${host}: 200 MiB of 200 MiB (100%)`) > said, r.err);
     const posts = storeRequests().slice(before).filter((q) => q.method === 'POST');
     assert.equal(posts.length, 1);
     assert.equal(posts[0]!.authorization, null);
@@ -113,6 +117,23 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const off = await cli(['call', 'inspect_upload', '--no-file-transfer', '--file', `doc=${small.path}`, ...server()]);
     assert.equal(off.code, 1);
     assert.match(off.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload .* turned off/);
+  });
+
+  test('on a terminal the upload host is asked about first: no sends nothing and leaves the authorization unused, yes sends', async () => {
+    const file = await makeFile('asked-first.bin', 2 * MiB);
+    const host = new URL(store.url).host;
+    const before = storeRequests().length;
+    const no = await cli(['call', 'inspect_upload', '--verbose', '--file', `doc=${file.path}`, ...server()], { stdin: Readable.from(['n\n']) });
+    assert.equal(no.code, 1, no.err);
+    assert.match(no.err, new RegExp(`doc: asked-first\\.bin \\(2 MiB\\) uploaded to ${host.replace('.', '\\.')}\n`));
+    assert.match(no.err, /Upload and call\? \[y\]es, \[n\]o/);
+    assert.match(no.err, /the upload of asked-first\.bin to .* was not confirmed: nothing was sent; its authorization \(mcp-file:.*\) is left unused and expires at /);
+    assert.match(no.err, /not sent: the uploads were not confirmed/);
+    assert.equal(storeRequests().length, before, 'no byte reached the store');
+    const yes = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server()], { stdin: Readable.from(['maybe\n', 'y\n']) });
+    assert.equal(yes.code, 0, yes.err);
+    assert.equal(JSON.parse(yes.out).sha256, file.sha256);
+    assert.equal((yes.err.match(/Upload and call\?/g) ?? []).length, 2, 'asked again after an answer that is neither');
   });
 
   test('an expired descriptor is authorized again, once', async () => {
