@@ -432,7 +432,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
   const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
-    interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
+    interactive: io.interactive, transport, log, output: io.stderr, ...(io.stdin ? { input: io.stdin } : {}), binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
     limits: { transfer },
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.

@@ -175,6 +175,23 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.deepEqual(JSON.parse(r.out), { answer: 'accept', via: 'upload', size: 3 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
   });
 
+  test('on a terminal, consent to an elicitation answer\'s upload names the host; no returns to the question and sends nothing', async () => {
+    const file = await makeFile('asked-host.bin', MiB);
+    const host = new URL(store.url).host;
+    const before = storeRequests().length;
+    const no = await cli(['call', 'ask_upload', '--verbose', ...server()], { stdin: Readable.from(['a\n', `${file.path}\n`, 'y\n', 'n\n', 'c\n']) });
+    assert.equal(no.code, 0, no.err);
+    assert.deepEqual(JSON.parse(no.out), { answer: 'cancel' });
+    assert.ok(no.err.includes(`doc: asked-host.bin (1 MiB) uploaded to ${host}\n`), no.err);
+    assert.match(no.err, /Upload\? \[y\]es, \[n\]o \(back to the question\)/);
+    assert.match(no.err, /the upload of asked-host\.bin to .* was not confirmed: nothing was sent/);
+    assert.equal((no.err.match(/Answer\? \[a\]ccept/g) ?? []).length, 2, 'asked again after no');
+    assert.equal(storeRequests().length, before, 'no byte reached the store');
+    const yes = await cli(['call', 'ask_upload', ...server()], { stdin: Readable.from(['a\n', `${file.path}\n`, 'y\n', 'y\n']) });
+    assert.equal(yes.code, 0, yes.err);
+    assert.deepEqual(JSON.parse(yes.out), { answer: 'accept', via: 'upload', size: MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
+  });
+
   test('a presigned PUT descriptor is honoured as well', async () => {
     const file = await makeFile('put.bin', 5 * MiB);
     const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server('--put')]);
