@@ -34,7 +34,7 @@ import { commandHelp, generalHelp, VERSION } from './help';
 import { callAsTask, taskCommand, TASK_ACTIONS, type TaskAction } from './tasks';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
-import { confirmUploads, fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
+import { confirmUploads, fileOutputLine, resourceFiles, resultOfItems, saveFileOutputs, saveResourceFile, TransferFailedError, uploadProgressLine } from './transfer';
 import { parseJsonBounded } from '../core/io/json';
 import { requestSizeProblem } from '../core/io/requestSize';
 import { assertNever } from '../shared/assertNever';
@@ -48,7 +48,8 @@ export const USAGE = `usage:
                 [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
                 [--save-files DIR] [--no-wait] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
-  mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
+  mcp-host resource read URI [--out FILE] [--save-files DIR] [--no-file-transfer] [--json] TARGET
+                                                          read a resource (ui:// apps included): text to stdout,
                                                           or its bytes to a new FILE
   mcp-host login [AUTH OPTIONS] TARGET                    sign in to an HTTP server now (its old tokens are forgotten first)
   mcp-host logout TARGET                                  forget the server's tokens and client registrations
@@ -70,7 +71,8 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
     are uploaded (default and most: the transport's inline limit, so a server without uploads gets every file that fits).
-  --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).
+  --save-files DIR: download the result's file outputs (a resource's files) into DIR (verified; existing files are
+    never overwritten).
 ${AUTH_OPTIONS_HELP}`;
 
 /** An error that ends the command with a given exit code. */
@@ -538,13 +540,20 @@ async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
   if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, false, undefined, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, undefined, a.timeout, false, a.fileTransfer, undefined, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
     if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
     const contents = read.contents ?? [];
+    // SEP-2631 FileResourceContents: the bytes are downloaded (verified) only for --out or --save-files.
+    const files = resourceFiles(read);
     if (outPath) {
       if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
+      if (files.length === 1) {
+        await saveResourceFile(files[0]!, connection, outPath, io.interrupt);
+        io.stderr.write(`mcp-host: wrote ${terminalText(files[0]!.name)} to ${outPath}${files[0]!.digest ? ' (sha-256 verified)' : ''}\n`);
+        return EXIT.ok;
+      }
       const item = contents[0];
       const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
       await writeNewFile(outPath, bytes);
@@ -560,6 +569,12 @@ async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
         io.stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
       }
     }
+    for (const file of files) io.stdout.write(`${terminalText(fileOutputLine(file))}\n`);
+    if (a.saveFiles !== undefined) {
+      for (const path of await saveFileOutputs(resultOfItems(files), {}, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
+        io.stderr.write(`saved ${terminalText(path)}\n`);
+      }
+    } else if (files.length > 0) io.stderr.write('mcp-host: files are not downloaded; --save-files DIR or --out FILE saves them (verified)\n');
     return EXIT.ok;
   });
 }

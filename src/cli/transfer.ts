@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { ServerConnection } from '../core/connection';
 import { formatBytes } from '../core/files';
 import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
-import { planSave, resolveSave, type ResultLike, type ResultView } from '../core/results';
+import { planSave, resolveSave, resourceContentsView, type ResultLike, type ResultView } from '../core/results';
 import type { AuthorizedUploads } from '../core/run';
 import { LineReader } from './elicit';
 import { terminalText } from './terminal';
@@ -77,6 +77,30 @@ function fileItems(view: ResultView) {
 export function fileOutputLine(item: { name: string; uri: string; mimeType?: string; size?: number; digest: boolean }): string {
   const size = item.size !== undefined ? `${formatBytes(item.size)}` : 'size not given';
   return `[file ${item.name}, ${size}, ${item.mimeType ?? 'type not given'}, ${item.uri}${item.digest ? '' : ', no digest'}]`;
+}
+
+type FileItem = ReturnType<typeof fileItems>[number];
+
+/** The FileResourceContents of a resources/read answer, as the result view's file items. */
+export function resourceFiles(read: { contents?: unknown[] }): FileItem[] {
+  return resourceContentsView(read).filter((i): i is FileItem => i.kind === 'file');
+}
+
+/** File items as a result view, for saveFileOutputs. */
+export function resultOfItems(items: FileItem[]): ResultView {
+  return { isError: false, items, saves: [], warnings: [] };
+}
+
+/** One FileResourceContents downloaded to `target` (a new file), verified. */
+export async function saveResourceFile(item: FileItem, connection: ServerConnection, target: string, signal?: AbortSignal): Promise<void> {
+  // A file item names its file itself (uri, size, digest): nothing else of the answer is needed.
+  const source = resolveSave({}, item.save!);
+  if (source.kind !== 'file') throw new TransferFailedError(`${item.name} is not a file to download`);
+  try {
+    await connection.files.saveFile(source.file, target, { maxBytes: FILE_OUTPUT_MAX_BYTES, ...(signal ? { signal } : {}) });
+  } catch (e) {
+    throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+  }
 }
 
 /**

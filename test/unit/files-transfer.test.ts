@@ -201,6 +201,34 @@ describe('mcp-host call with SEP-2631 file slots', () => {
 });
 
 describe('file outputs', () => {
+  test('a resource that is a file (FileResourceContents) is listed, saved with --save-files or --out after its checks; a corrupted one leaves nothing', async () => {
+    const gets = () => storeRequests().filter((q) => q.method === 'GET').length;
+    const before = gets();
+    const listed = await cli(['resource', 'read', 'transfer://outputs/table.bin?size=300000', ...server('--era', '2025')]);
+    assert.equal(listed.code, 0, listed.err);
+    assert.match(listed.out, /^\[file table\.bin, 293 KiB, application\/octet-stream, mcp-file:\/\/transfer-fixture\/[0-9a-f-]+\]\n$/);
+    assert.match(listed.err, /files are not downloaded; --save-files DIR or --out FILE saves them/);
+    assert.equal(gets(), before, 'nothing is downloaded unasked');
+
+    const out = mkdtempSync(join(dir, 'resource-'));
+    const saved = await cli(['resource', 'read', 'transfer://outputs/table.bin?size=300000', '--save-files', out, ...server('--era', '2025')]);
+    assert.equal(saved.code, 0, saved.err);
+    assert.deepEqual(readdirSync(out), ['table.bin']);
+    assert.equal(readFileSync(join(out, 'table.bin')).length, 300000);
+
+    const one = join(out, 'one.bin');
+    const written = await cli(['resource', 'read', 'transfer://outputs/table.bin?size=1000', '--out', one, ...server('--era', '2025')]);
+    assert.equal(written.code, 0, written.err);
+    assert.match(written.err, /wrote table\.bin to .*one\.bin \(sha-256 verified\)/);
+    assert.equal(readFileSync(one).length, 1000);
+
+    const bad = join(out, 'bad.bin');
+    const corrupt = await cli(['resource', 'read', 'transfer://outputs/table.bin?size=1000&corrupt=1', '--out', bad, ...server('--era', '2025')]);
+    assert.equal(corrupt.code, 5, corrupt.err);
+    assert.match(corrupt.err, /saving table\.bin failed: .*sha-256.*nothing was saved for it/);
+    assert.deepEqual(readdirSync(out).sort(), ['one.bin', 'table.bin'], 'nothing is left of the corrupted download');
+  });
+
   test('listed as lines, saved with --save-files after the digest checked (both eras); a corrupted download leaves nothing', async () => {
     for (const era of ['2026', '2025']) {
       const out = mkdtempSync(join(dir, 'saved-'));
