@@ -12,6 +12,7 @@ import type { ResultView } from '../core/results';
 import { FileChoices, runTool } from '../core/run';
 import { registerCommands } from './commands';
 import { registerResourceDocuments } from './resources/resourceDocuments';
+import { removeOpenedFiles } from './resultActions';
 import { registerTasks, tasks, type TrackedTask } from './tasks/taskRegistry';
 import { TasksTreeProvider } from './tasks/tasksView';
 import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
@@ -79,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
     registerResourceDocuments(manager),
+    { dispose: removeOpenedFiles },
     registerTasks(manager, (registry) => {
       const provider = new TasksTreeProvider(registry);
       return vscode.Disposable.from(provider, vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider }));

@@ -16,7 +16,7 @@ import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type Au
 import type { ResultEntry, RunPanelInit, WebviewNotification } from '../shared/protocol';
 import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
-import { readResourceInEditor, saveResultItem } from './resultActions';
+import { openFileOutput, readResourceInEditor, saveResultItem } from './resultActions';
 import { WebviewElicitationUi } from './elicitationUi';
 import { completeFormField, completionRefOf } from './formCompletions';
 import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
@@ -183,6 +183,8 @@ export class RunPanel {
         return readResourceInEditor(this.context.manager, this.server, message.uri);
       case 'saveOutput':
         return this.saveOutput(message.resultId, message.itemId);
+      case 'openOutput':
+        return this.openOutput(message.resultId, message.itemId);
       case 'appClosed':
         return this.apps?.closed(message.callId);
     }
@@ -280,6 +282,11 @@ export class RunPanel {
     const result = this.results.raw.get(resultId);
     const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
     if (result && save) await saveResultItem(result, save, () => this.context.manager.start(this.server));
+  }
+
+  private async openOutput(resultId: string, itemId: string): Promise<void> {
+    const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
+    if (save) await openFileOutput(save, () => this.context.manager.start(this.server));
   }
 }
 

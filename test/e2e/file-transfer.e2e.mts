@@ -1,11 +1,13 @@
 // SEP-2631 in the real workbench: a large workspace file attached to an upload-only slot is authorized first, so
 // the confirmation names the store's host (refusing it sends nothing); then it goes to a real object store
 // (s3rver) with a progress notification; Cancel stops it (the tool is not called), sending again works and
-// the tool reads the bytes back; a file output is saved from the result view and its bytes match its digest.
+// the tool reads the bytes back; a file output is saved from the result view and its bytes match its digest, and
+// opened without saving (a verified copy in the window's own temporary folder).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { acceptSaveDialog, answerDialog, chooseFromWorkspace, dialog, newestResult, runToolFromPalette } from './steps.mjs';
@@ -26,6 +28,12 @@ async function start(file: string, args: string[]): Promise<{ child: ChildProces
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${file} exited with ${code}: ${seen}`)); });
   });
   return { child, port };
+}
+
+/** The files opened without saving: each in a `mcp-host-opened-*` folder of the temporary directory. */
+function openedCopies(): string[] {
+  return readdirSync(tmpdir()).filter((d) => d.startsWith('mcp-host-opened-'))
+    .flatMap((d) => readdirSync(join(tmpdir(), d)).map((f) => join(tmpdir(), d, f)));
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -112,6 +120,15 @@ test('file transfer: a large file uploaded with progress, cancelled once, sent a
       const saved = readFileSync(join(wb.folder, 'report.bin'));
       assert.equal(saved.length, 1024 * 1024);
       assert.equal(createHash('sha256').update(saved).digest('base64url'), digest);
+
+      // 4. Open, without saving first: verified into the window's own temporary folder and shown in an editor
+      const openedBefore = openedCopies();
+      await item.getByRole('button', { name: /Open report\.bin/ }).click();
+      await wb.page.locator('.tabs-container .tab', { hasText: 'report.bin' }).first().waitFor({ timeout: 30_000 });
+      await wb.shot('file-output-opened');
+      const opened = openedCopies().filter((p) => !openedBefore.includes(p));
+      assert.equal(opened.length, 1, `one copy opened: ${opened.join(', ')}`);
+      assert.equal(createHash('sha256').update(readFileSync(opened[0]!)).digest('base64url'), digest);
     });
   } finally {
     await stop(mcp.child);
