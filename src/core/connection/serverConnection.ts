@@ -222,7 +222,7 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
-    if (this.options.sampling) caps.sampling = {};
+    if (this.options.sampling) caps.sampling = this.options.capabilities?.samplingTools ? { tools: {} } : {};
     if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
     if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
     return caps as ClientCapabilities;
