@@ -334,7 +334,7 @@ export class ServerManager implements vscode.Disposable {
       elicitation: this.elicitationFor(resolved, server.log),
       sampling: samplingHandlerFor(this.context.extensionUri, server.log),
       eraCache: this.eraCache,
-      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer, samplingTools: true },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer, samplingTools: true, taskRequests: true },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),

@@ -2,8 +2,12 @@
 // anyone sees it, the 2025-11-25 rules for tools in sampling, the model preselected from the server's hints,
 // and the answer's shape.
 import { strict as assert } from 'node:assert';
-import { test } from 'node:test';
-import { preferredModel, samplingRequestProblem, samplingResult, type SamplingRequest } from '../../src/core/sampling';
+import { describe, test } from 'node:test';
+import { ServerConnection, type ConnectionOptions } from '../../src/core/connection';
+import { Logger } from '../../src/core/log';
+import { preferredModel, SamplingDeclinedError, samplingRequestProblem, samplingResult, type SamplingRequest } from '../../src/core/sampling';
+import { ReceivedTasks } from '../../src/core/tasks/received';
+import { everythingStdio } from '../fixtures/servers';
 
 const text = (t: string) => ({ type: 'text', text: t });
 
@@ -56,4 +60,89 @@ test('the answer is one text block, or the text and tool_use blocks with stopRea
     role: 'assistant', model: 'm', stopReason: 'toolUse',
     content: [{ type: 'tool_use', id: 'c1', name: 'get-weather', input: { city: 'Oslo' } }],
   });
+});
+
+// The host as the receiver of task-augmented requests (2025-11-25): server-everything's async tools send their
+// sampling and elicitation requests with `params.task` and poll tasks/get, then fetch tasks/result.
+describe('sampling and elicitation received as tasks', () => {
+  const everything = (handlers: Partial<ConnectionOptions>, taskRequests = true) => {
+    const lines: string[] = [];
+    const c = new ServerConnection(everythingStdio(), {
+      log: new Logger((l, m) => lines.push(`[${l}] ${m}`), 'debug'), stopGraceMs: 1000,
+      capabilities: { taskRequests }, ...handlers,
+    });
+    return { c, lines };
+  };
+  const toolText = (r: { content?: unknown }) => (r.content as { type: string; text?: string }[]).map((b) => b.text ?? '').join('\n');
+
+  test('a sampling request sent as a task is answered with a task, polled, and its result fetched', async () => {
+    let seen: SamplingRequest | undefined;
+    const { c, lines } = everything({
+      sampling: async (request) => {
+        seen = request;
+        await new Promise((r) => setTimeout(r, 1500)); // the server polls tasks/get meanwhile
+        return samplingResult({ text: 'the answer', toolUses: [], model: 'test-model' });
+      },
+    });
+    await c.start();
+    try {
+      assert.ok(c.tools.some((t) => t.name === 'trigger-sampling-request-async'), 'offered once tasks.requests.sampling is declared');
+      const result = await c.callTool('trigger-sampling-request-async', { prompt: 'tides' });
+      const text = toolText(result);
+      assert.match(text, /\[COMPLETED\] Async sampling completed!/);
+      assert.match(text, /Poll 1: working/);
+      assert.match(text, /"text": "the answer"/);
+      assert.equal(seen && 'task' in seen, false, 'the handler sees the request without its task');
+      assert.ok(lines.some((l) => /received as a task\): completed/.test(l)), lines.join('\n'));
+    } finally {
+      await c.stop();
+    }
+  });
+
+  test('a declined request fails its task with the reason; an elicitation as a task gets the form answer', async () => {
+    const { c } = everything({
+      sampling: async () => { throw new SamplingDeclinedError('the user declined it'); },
+      elicitation: async () => ({ action: 'accept', content: { name: 'Ada', favoriteColor: 'Blue' } }),
+    });
+    await c.start();
+    try {
+      const declined = toolText(await c.callTool('trigger-sampling-request-async', { prompt: 'tides' }));
+      assert.match(declined, /\[FAILED\] User rejected sampling request: the user declined it/);
+      const elicited = toolText(await c.callTool('trigger-elicitation-request-async', {}));
+      assert.match(elicited, /Ada/);
+      assert.match(elicited, /Blue/);
+    } finally {
+      await c.stop();
+    }
+  });
+
+  test('without the capability the async tools are not offered', async () => {
+    const { c } = everything({ sampling: async () => samplingResult({ text: 'x', toolUses: [], model: 'm' }) }, false);
+    await c.start();
+    try {
+      assert.ok(c.tools.some((t) => t.name === 'trigger-sampling-request'));
+      assert.ok(!c.tools.some((t) => t.name === 'trigger-sampling-request-async'));
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+test('received tasks: unknown ids are refused by name, a cancelled task ends its tasks/result at once, a ttl bounds a task', async () => {
+  const store = new ReceivedTasks();
+  assert.throws(() => store.get('nope'), /Unknown task "nope": the host has no such task/);
+  let signal: AbortSignal | undefined;
+  const never = store.start('sampling/createMessage', 60_000, (s) => { signal = s; return new Promise(() => undefined); });
+  assert.equal(never.status, 'working');
+  const waiting = store.result(never.taskId);
+  assert.equal(store.cancel(never.taskId).status, 'cancelled');
+  assert.equal(signal?.aborted, true, 'the handler is told');
+  await assert.rejects(waiting, /ended before its answer: cancelled/);
+  const short = store.start('elicitation/create', 200, () => new Promise(() => undefined));
+  // The store's timers do not hold the process open (a connection does).
+  const alive = setInterval(() => undefined, 1000);
+  await assert.rejects(store.result(short.taskId), /not done within its ttl of 0 s/).finally(() => clearInterval(alive));
+  assert.equal(store.get(short.taskId).status, 'failed');
+  assert.equal(store.list().tasks.length, 2);
+  store.dispose();
 });

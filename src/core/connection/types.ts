@@ -86,6 +86,8 @@ export interface ConnectionOptions {
     files?: boolean;
     /** With `sampling`: declare `sampling.tools` (the handler passes the tools offered to a model). */
     samplingTools?: boolean;
+    /** Declare 2025-11-25 `tasks.requests` for sampling and elicitation: a server may send them as tasks. */
+    taskRequests?: boolean;
   };
   /** Declares `sampling` and answers `sampling/createMessage` with this handler (after the host's limits). */
   sampling?: SamplingHandler;

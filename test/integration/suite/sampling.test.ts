@@ -36,6 +36,16 @@ describe('sampling', () => {
     assert.match(text, /"stopReason": "endTurn"/);
   });
 
+  it('answers a sampling request sent as a task (trigger-sampling-request-async) through the same model, polled to completion', async () => {
+    await samplingTool();
+    const [first] = await vscode.lm.selectChatModels();
+    const view = await (await api()).callTool('everything', 'trigger-sampling-request-async', { prompt: 'waves' });
+    const text = resultText(view);
+    assert.match(text, /\[COMPLETED\] Async sampling completed!/);
+    assert.match(text, /Task created: host-task-/);
+    assert.ok(text.includes(`${first.family}: Resource trigger-sampling-request-async context: waves`), text);
+  });
+
   it('declines with what to install when VS Code has no language model', async () => {
     await samplingTool();
     await vscode.commands.executeCommand('mcpHostTestModel.setAvailable', false);
