@@ -98,7 +98,7 @@ export class SamplingView {
 
   private block(b: SamplingBlock, key: string): HTMLElement {
     switch (b.kind) {
-      case 'text': return this.textBlock(undefined, b.text, key, 'text-block');
+      case 'text': return this.textBlock(undefined, b.text, key, 'text-block', `Message ${Number(key.split('.')[0]) + 1}${key.endsWith('.0') ? '' : `, part ${Number(key.split('.')[1]) + 1}`}`);
       case 'image': return h('img', { className: 'sampling-media', attrs: { src: b.dataUri, alt: `image (${b.mimeType}, ${b.bytes} bytes)` } });
       case 'audio': return h('audio', { className: 'sampling-media', attrs: { src: b.dataUri, controls: true, 'aria-label': `audio (${b.mimeType}, ${b.bytes} bytes)` } });
       case 'toolUse': return h('div', { className: 'tool-use' }, icon('tools'), ' calls ', h('code', {}, b.name), ' ', h('code', {}, b.input));
@@ -107,9 +107,9 @@ export class SamplingView {
   }
 
   /** A text of the request: shown as text, or in a textarea while the user edits the request. */
-  private textBlock(label: string | undefined, text: string, key: string, className: string): HTMLElement {
+  private textBlock(label: string | undefined, text: string, key: string, className: string, name = label): HTMLElement {
     if (this.editing && this.panel.stage === 'ask') {
-      const area = h('textarea', { className: `edit ${className}`, attrs: { 'data-key': key, rows: 3, 'aria-label': label ?? `Message ${key}` } });
+      const area = h('textarea', { className: `edit ${className}`, attrs: { 'data-key': key, rows: 3, 'aria-label': name } });
       area.value = text;
       return h('div', {}, label ? h('div', { className: 'message-role' }, label) : null, area);
     }

@@ -1,6 +1,7 @@
 // Sampling through VS Code's language models: server-everything's trigger-sampling-request opens the
 // approval panel (server, system prompt, message, maxTokens, the test model preselected), Approve streams the
-// test model's answer into it, Send answer returns it to the server; a second request is declined.
+// test model's answer into it, Send answer returns it to the server; a second request is edited before the
+// model sees it and its answer before the server gets it; a third is declined.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -17,7 +18,7 @@ async function toolResult(wb: Workbench, pattern: RegExp): Promise<string> {
   return result.innerText();
 }
 
-test('sampling: the approval panel shows the request, the streamed answer is approved and returned; a decline is reported', async () => {
+test('sampling: the approval panel shows the request, the streamed answer is approved and returned; Edit changes both; a decline is reported', async () => {
   const servers = { everything: { type: 'stdio' as const, command: 'node', args: [everythingEntry, 'stdio'] } };
   await withWorkbench('sampling', { servers, testModel: true }, async (wb) => {
     const prompt = 'tides [slow] rise and fall twice a day along most coasts of the world';
@@ -56,6 +57,20 @@ test('sampling: the approval panel shows the request, the streamed answer is app
     assert.ok(result.includes(`"text": "${expected}"`), result);
     assert.match(result, /"model": "test-echo"/);
     await wb.shot('sampling-result');
+
+    // Edit: the message is changed before the model sees it, and the answer before the server gets it.
+    await wb.webview().getByRole('button', { name: 'Run' }).click();
+    const edited = wb.webview();
+    await edited.getByRole('button', { name: 'Edit' }).click();
+    await edited.getByRole('textbox', { name: 'Message 1', exact: true }).fill('what makes the tides?');
+    await wb.shot('sampling-edit');
+    await edited.getByRole('button', { name: 'Approve' }).click();
+    const editedAnswer = edited.getByRole('textbox', { name: 'Answer text' });
+    await edited.getByRole('button', { name: 'Send answer' }).waitFor({ timeout: 30_000 });
+    assert.equal(await editedAnswer.inputValue(), 'test-echo: what makes the tides?');
+    await editedAnswer.fill('The moon, mostly.');
+    await edited.getByRole('button', { name: 'Send answer' }).click();
+    assert.match(await toolResult(wb, /The moon, mostly\./), /"text": "The moon, mostly\."/);
 
     // A declined request is an error to the server that says so.
     await wb.webview().getByRole('button', { name: 'Run' }).click();
