@@ -2,38 +2,13 @@
 // checks each token's signature, issuer, audience (the resource) and scopes (test/fixtures/oauth-server.ts).
 // The browser is a scripted one that fills oidc-provider's login and consent pages (oidc-browser.mjs).
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot } from '../fixtures/servers';
-
-interface OAuthFixture { url: string; issuer: string; child: ChildProcess; log: string; stop(): Promise<void> }
-
-async function startOAuthFixture(...args: string[]): Promise<OAuthFixture> {
-  const log = join(mkdtempSync(join(tmpdir(), 'mcp-oauth-log-')), 'requests.log');
-  const child = spawn(process.execPath, ['--import', 'tsx', fixturePath('oauth-server.ts'), ...args], {
-    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OAUTH_FIXTURE_LOG: log },
-  });
-  child.stderr!.resume();
-  const ports = await new Promise<[string, string]>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`the OAuth fixture did not start: ${seen}`)), 30_000);
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (c: string) => {
-      seen += c;
-      const m = /listening (\d+) (\d+)/.exec(seen);
-      if (m) { clearTimeout(timer); resolve([m[1], m[2]]); }
-    });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the OAuth fixture exited with ${code}: ${seen}`)); });
-  });
-  return {
-    url: `http://127.0.0.1:${ports[0]}${args.includes('--sse') ? '/sse' : '/mcp'}`, issuer: `http://127.0.0.1:${ports[1]}`, child, log,
-    stop: () => new Promise((resolve) => { if (child.exitCode !== null) resolve(); else { child.once('exit', () => resolve()); child.kill('SIGTERM'); } }),
-  };
-}
+import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauthFixture';
+import { fixturePath } from '../fixtures/servers';
 
 const browser = `"${process.execPath}" "${fixturePath('oidc-browser.mjs')}"`;
 

@@ -62,6 +62,38 @@ export async function signInStatus(store: TokenStore, serverUrl: string): Promis
 
 const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const isLoopback = (u: URL) => u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname);
+
+/**
+ * Whether a redirect URI is one of a registration's: exactly, or a loopback one on another port (RFC 8252
+ * §7.3: the authorization server allows any port there).
+ */
+export function redirectRegistered(redirectUrl: string, registered: readonly string[]): boolean {
+  let want: URL;
+  try { want = new URL(redirectUrl); } catch { return false; }
+  return registered.some((r) => {
+    if (r === redirectUrl) return true;
+    try {
+      const u = new URL(r);
+      return isLoopback(u) && isLoopback(want) && u.hostname === want.hostname && u.pathname === want.pathname;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The port of a registration's loopback redirect URI, to listen on again. */
+function loopbackPort(redirectUri: string | undefined): number | undefined {
+  if (!redirectUri) return undefined;
+  try {
+    const u = new URL(redirectUri);
+    return isLoopback(u) ? Number(u.port) || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface HostOAuthProviderOptions {
   /** The server's name, for messages. */
   server: string;
@@ -117,8 +149,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   async prepare(): Promise<void> {
     if (!this.interactive || !this.options.ui || this.receiver) return;
     const registered = ((await this.storedClient()) as { redirect_uris?: string[] } | undefined)?.redirect_uris?.[0];
-    const port = registered ? Number(new URL(registered).port) || undefined : undefined;
-    this.receiver = await (this.options.redirect ?? LoopbackRedirect.start)(port);
+    this.receiver = await (this.options.redirect ?? LoopbackRedirect.start)(loopbackPort(registered));
   }
 
   async dispose(): Promise<void> {
@@ -188,7 +219,20 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
     const fresh = ctx?.issuer ? [...this.newClients].find(([k]) => sameIssuer(k, ctx.issuer))?.[1] : undefined;
     if (fresh) return fresh;
-    return this.record().then((r) => this.entry(r, ctx)?.client as StoredOAuthClientInformation | undefined);
+    return this.record().then((r) => {
+      const entry = this.entry(r, ctx);
+      const client = entry?.client as StoredOAuthClientInformation | undefined;
+      // A registration made for a redirect this host can no longer receive (a forwarded port that changed)
+      // would be refused at the authorization server: the host registers again, unless a refresh token
+      // (bound to that registration) can still serve without a browser.
+      const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+      if (this.interactive && this.receiver && !entry?.tokens?.refresh_token && Array.isArray(uris) && uris.length > 0
+        && !redirectRegistered(this.receiver.redirectUrl, uris as string[])) {
+        this.options.log.info(`the stored client registration does not list the redirect ${this.receiver.redirectUrl}; registering again`);
+        return undefined;
+      }
+      return client;
+    });
   }
 
   /** A registration is kept in memory until a sign-in with it succeeds: a flow that fails stores nothing. */
