@@ -286,6 +286,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (!ui || !this.receiver) {
       throw new SignInRequiredError(`server "${server}" needs you to sign in (at ${host})${this.options.signInHint ? `: ${this.options.signInHint}` : ''}`);
     }
+    // Another request already opened the browser: this one waits for that sign-in instead of starting a second.
+    if (this.awaitingCallback) {
+      this.options.log.info(`a request to server "${server}" waits for the sign-in in progress`);
+      return;
+    }
     const state = authorizationUrl.searchParams.get('state') ?? this.expectedState;
     if (!state) throw new SignInFailedError('no state was sent with the authorization request');
     this.options.log.info(`signing in to server "${server}" at ${host}`);
@@ -327,7 +332,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  saveCodeVerifier(codeVerifier: string): void { this.verifier = codeVerifier; }
+  /** The first browser sign-in's verifier is kept while it is in progress (requests that join it make their own). */
+  saveCodeVerifier(codeVerifier: string): void { if (!this.awaitingCallback) this.verifier = codeVerifier; }
   codeVerifier(): string {
     if (!this.verifier) throw new SignInFailedError('no sign-in is in progress (no PKCE verifier)');
     return this.verifier;
