@@ -140,3 +140,34 @@ describe('CLI sign-in against oidc-provider (legacy HTTP+SSE)', () => {
     assert.match(r.out, /^erin /);
   });
 });
+
+describe('CLI sign-in with DPoP-bound tokens (oidc-provider binds them to the key, the MCP server checks each proof)', () => {
+  let as: OAuthFixture;
+  before(async () => { as = await startOAuthFixture('--dpop', '--access-ttl=4'); });
+  after(() => as.stop());
+
+  test('the DPoP key is kept beside the tokens (0600): a later run presents and refreshes them with the same key', async () => {
+    const h = home();
+    const login = await cli(['login', '--url', as.url], { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'erin' });
+    assert.equal(login.code, 0, login.err);
+    assert.equal(statSync(h.tokenFile).mode & 0o777, 0o600);
+    const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>)
+      .flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: { alg?: string; privateJwk?: { d?: string } } }> }).issuers));
+    assert.equal(record.tokens?.token_type?.toLowerCase(), 'dpop');
+    assert.equal(record.dpopKey?.alg, 'ES256');
+    assert.ok(record.dpopKey?.privateJwk?.d, 'the private key is stored with the tokens');
+
+    // A new run, no browser: the stored access token with a proof of the stored key (a new key's proof would
+    // be refused, and the token replaced by a refresh).
+    const call = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
+    assert.equal(call.code, 0, call.err);
+    assert.match(call.out, /^erin /);
+    assert.equal(tokensIn(h.tokenFile)[0].access_token, (record.tokens as { access_token: string }).access_token, 'the stored access token served as it was');
+    await new Promise((r) => setTimeout(r, 5000)); // past the 4 s access token lifetime
+    // Another run: the refresh token is bound to the key too.
+    const refreshed = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
+    assert.equal(refreshed.code, 0, refreshed.err);
+    assert.match(refreshed.out, /^erin /);
+    assert.ok(readFileSync(as.log, 'utf8').split('\n').some((l) => / DPoP \S+$/.test(l)), 'the MCP server saw DPoP tokens');
+  });
+});

@@ -3,13 +3,14 @@
 // receives the redirect.
 import { randomBytes } from 'node:crypto';
 import {
-  createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DpopSession, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
+  createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DPOP_SUPPORTED_ALGS, DpopSession, type DpopAlg, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
   type AddClientAuthentication, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider,
   type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../log';
 import { LoopbackRedirect } from './loopback';
 import { accountOf } from './account';
+import { importDpopKey, newDpopKey, type StoredDpopKey } from './dpopKeys';
 import {
   SignInFailedError, SignInRequiredError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
   type ServerAuthRecord, type SignInUi, type TokenStore,
@@ -127,6 +128,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private issuer?: string;
   private resource?: string;
   private dpopSession?: Promise<DpopSession>;
+  /** A DPoP key made in this run, stored with the first tokens bound to it. */
+  private newDpopKey?: StoredDpopKey;
   private readonly settings: OAuthClientSettings;
 
   constructor(private readonly options: HostOAuthProviderOptions) {
@@ -262,7 +265,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (!issuer) return;
     const client = [...this.newClients].find(([k]) => sameIssuer(k, issuer))?.[1];
     await this.update((r) => {
-      r.issuers[issuer] = { ...r.issuers[issuer], ...(client ? { client } : {}), tokens: { ...tokens, savedAt: Date.now() } };
+      const dpopKey = String(tokens.token_type).toLowerCase() === 'dpop' ? this.newDpopKey : undefined;
+      r.issuers[issuer] = { ...r.issuers[issuer], ...(client ? { client } : {}), ...(dpopKey ? { dpopKey } : {}), tokens: { ...tokens, savedAt: Date.now() } };
       r.lastIssuer = issuer;
     });
     this.newClients.clear();
@@ -381,11 +385,25 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  /** DPoP-bound tokens (RFC 9449) where the authorization server offers them; one key per provider. */
-  dpop(): Promise<DpopSession> | undefined {
+  /**
+   * DPoP-bound tokens (RFC 9449) where the authorization server offers them. The key the stored tokens are
+   * bound to is used again (also before this run has discovered anything); a new key is stored with the
+   * first tokens bound to it.
+   */
+  async dpop(): Promise<DpopSession | undefined> {
+    if (this.dpopSession) return this.dpopSession;
     const algs = (this.discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)?.dpop_signing_alg_values_supported;
-    if (!Array.isArray(algs) || algs.length === 0) return undefined;
-    this.dpopSession ??= DpopSession.create({ alg: algs.includes('ES256') ? 'ES256' : String(algs[0]) as 'ES256' });
+    const offered = Array.isArray(algs) ? algs.map(String) : [];
+    const stored = this.entry(await this.record(), this.issuer ? { issuer: this.issuer } : undefined)?.dpopKey;
+    if (offered.length === 0 && !stored) return undefined;
+    this.dpopSession ??= (async () => {
+      const kept = await importDpopKey(stored);
+      if (kept && (offered.length === 0 || offered.includes(kept.alg))) return DpopSession.create({ keyPair: kept });
+      const alg = (offered.includes('ES256') || offered.length === 0 ? 'ES256' : offered.find((a) => (DPOP_SUPPORTED_ALGS as readonly string[]).includes(a)) ?? 'ES256') as DpopAlg;
+      const { keyPair, stored: toKeep } = await newDpopKey(alg);
+      this.newDpopKey = toKeep;
+      return DpopSession.create({ keyPair });
+    })();
     return this.dpopSession;
   }
 
