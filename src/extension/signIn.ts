@@ -49,9 +49,9 @@ const consentingUi: SignInUi = {
     const choice = await vscode.window.showInformationMessage(
       `MCP server "${server}" asks you to sign in at ${authorizationHost}.`, 'Sign In', 'Cancel');
     if (choice !== 'Sign In') throw new SignInCancelledError(`the sign-in at ${authorizationHost} was cancelled`);
-    // The URL goes as a string (the API takes one at run time, though typed Uri): the workbench then opens it
-    // as it is, where a Uri is decoded and encoded again on the way, which in code-server turned the
-    // `resource` parameter's `http://` into `http:/` and the authorization server refused it.
+    // The URL goes as a string (the API takes one at run time, though typed Uri): the workbench opens a string
+    // as it is, where it hands on a Uri decoded and encoded again (`encodeURI`), which leaves URL-valued
+    // parameters such as `redirect_uri` and `resource` unencoded.
     const opened = await vscode.env.openExternal(authorizationUrl.href as unknown as vscode.Uri);
     if (!opened) throw new SignInCancelledError(`the browser could not be opened for the sign-in at ${authorizationHost}`);
   },
