@@ -721,7 +721,8 @@ export class ServerConnection {
         return await work();
       } catch (e) {
         if (signIns < MAX_SIGN_INS && await this.completeSignIn(e, startedAt)) continue;
-        this.options.oauth?.cancelPendingSignIn?.();
+        // (a request that failed for another reason leaves a sign-in other requests wait for alone)
+        if (UnauthorizedError.isInstance(e) || signInKind(e)) this.options.oauth?.cancelPendingSignIn?.();
         throw e;
       }
     }
