@@ -111,7 +111,8 @@ test('sign-in: from the Servers view through the authorization server\'s page, s
       const authorization = new URL(opened[0] ?? tab.url());
       assert.equal(authorization.origin, as.issuer, `the authorization server's page opened: ${authorization.href}`);
       await signInAtAuthorizationServer(wb, tab, 'alice');
-      await tab.close();
+      // back to the workbench's tab, as a person would (the sign-in tab stays open behind it)
+      await wb.page.bringToFront();
       await serverRow(wb, 'notes', 'signed in as alice').waitFor({ timeout: 30_000 });
       await wb.shot('signed-in');
       assert.match(await runWhoami(wb), /^alice mcp:read/m);
