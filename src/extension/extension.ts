@@ -21,6 +21,8 @@ import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from '.
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { RunPanel } from './runPanel';
 import { registerWalkthrough } from './walkthrough';
+import { registerAgentTools, type AgentTools } from './agents/agentTools';
+import { registerChatParticipant } from './agents/chatParticipant';
 
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
@@ -56,6 +58,11 @@ export interface McpHostApi {
   paths: { logFolder: vscode.Uri; userConfig: vscode.Uri };
   /** Opens (or reveals) the Run Tool panel of a tool. */
   openTool(server: string, tool: string): Promise<void>;
+  /** The language model tools chat agents call (files for agents). */
+  agents: {
+    /** The confirmation the last call asked for (the test workbench answers confirmations by itself). */
+    lastConfirmation(): { title: string; message: string } | undefined;
+  };
   inputs: {
     /** Stores an input's value (a password input's in SecretStorage) so starting the server asks nothing. */
     set(server: string, id: string, value: string): Promise<void>;
@@ -86,9 +93,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   );
   registerCommands(context, manager);
   registerWalkthrough(context);
+  const agentTools = registerAgentTools(context, manager);
+  registerChatParticipant(context, manager);
   await manager.reload();
 
-  const api = createApi(context, manager, tree);
+  const api = createApi(context, manager, tree, agentTools);
   api.activationMs = performance.now() - moduleLoadedAt;
   const modulesMs = activateStartedAt - moduleLoadedAt;
   manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms (modules ${modulesMs.toFixed(1)} ms, activate ${(api.activationMs - modulesMs).toFixed(1)} ms)`);
@@ -100,7 +109,7 @@ export function deactivate(): Promise<void> | undefined {
   return activeManager?.shutdown();
 }
 
-function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider): McpHostApi {
+function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider, agentTools: AgentTools): McpHostApi {
   const request = (name: string) => {
     const server = manager.get(name);
     if (!server) throw new Error(`There is no MCP server named "${name}".`);
@@ -154,6 +163,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
       await RunPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
     },
+    agents: { lastConfirmation: () => agentTools.lastConfirmation },
     inputs: {
       set: (name, id, value) => manager.inputs.set(request(name), id, value),
       storedIn: (name, id) => manager.inputs.storedIn(request(name), id),
