@@ -103,3 +103,49 @@ describe('files for agents (language model tools)', function () {
     assert.equal(sent.sha256, createHash('sha256').update(bytes).digest('hex'));
   });
 });
+
+// An agent's request end to end at the API level, as a chat agent runs it: the deterministic test model is offered
+// the MCP Host tools, calls mcpHost_callTool, the call runs through VS Code's tool service, and its result goes back.
+describe('files for agents: an agent request on the test model', function () {
+  this.timeout(60_000);
+
+  before(async function () {
+    if (typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !== 'function') this.skip();
+    await fsp.rm(recordFile(), { force: true });
+  });
+
+  after(async () => (await api()).servers.stop(SERVER));
+
+  it('makes the model call the bridge, which sends the workspace image, and reads the result back', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: 'mcp-host-test', family: 'test-echo' });
+    assert.ok(model, 'the test model is registered');
+    const tools: vscode.LanguageModelChatTool[] = vscode.lm.tools.filter((t) => t.name.startsWith('mcpHost_'))
+      .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    const ask = vscode.LanguageModelChatMessage.User(
+      `Describe photo.png: call mcpHost_callTool ${JSON.stringify({ server: SERVER, tool: 'describe_file', arguments: { file: 'photo.png' } })}`);
+    const messages = [ask];
+    let answer = '';
+    for (let turn = 0; turn < 3; turn++) {
+      const calls: vscode.LanguageModelToolCallPart[] = [];
+      answer = '';
+      for await (const part of (await model.sendRequest(messages, { tools })).stream) {
+        if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+        else if (part instanceof vscode.LanguageModelTextPart) answer += part.value;
+      }
+      if (calls.length === 0) break;
+      messages.push(vscode.LanguageModelChatMessage.Assistant(calls));
+      const results = [];
+      for (const c of calls) {
+        const result = await vscode.lm.invokeTool(c.name, { input: c.input, toolInvocationToken: undefined });
+        results.push(new vscode.LanguageModelToolResultPart(c.callId, result.content));
+      }
+      messages.push(vscode.LanguageModelChatMessage.User(results));
+    }
+    assert.match(answer, /^Tool call-\d+ returned: Type: image\/png/);
+    assert.match(answer, /7214 bytes/);
+    const calls = await recorded();
+    assert.equal(calls.length, 1);
+    const bytes = await fsp.readFile(workspaceFile('photo.png'));
+    assert.equal((calls[0]!.arguments as { file: { sha256: string } }).file.sha256, createHash('sha256').update(bytes).digest('hex'));
+  });
+});
