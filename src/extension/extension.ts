@@ -22,7 +22,7 @@ import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settin
 import { RunPanel } from './runPanel';
 import { registerWalkthrough } from './walkthrough';
 import { registerAgentTools, type AgentTools } from './agents/agentTools';
-import { registerChatParticipant } from './agents/chatParticipant';
+import { registerChatParticipant, type McpChatParticipant } from './agents/chatParticipant';
 
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
@@ -62,6 +62,8 @@ export interface McpHostApi {
   agents: {
     /** The confirmation the last call asked for (the test workbench answers confirmations by itself). */
     lastConfirmation(): { title: string; message: string } | undefined;
+    /** The @mcp chat participant's handler, as chat calls it. */
+    participant: vscode.ChatRequestHandler;
   };
   inputs: {
     /** Stores an input's value (a password input's in SecretStorage) so starting the server asks nothing. */
@@ -94,10 +96,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   registerCommands(context, manager);
   registerWalkthrough(context);
   const agentTools = registerAgentTools(context, manager);
-  registerChatParticipant(context, manager);
+  const participant = registerChatParticipant(context, manager);
   await manager.reload();
 
-  const api = createApi(context, manager, tree, agentTools);
+  const api = createApi(context, manager, tree, { tools: agentTools, participant });
   api.activationMs = performance.now() - moduleLoadedAt;
   const modulesMs = activateStartedAt - moduleLoadedAt;
   manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms (modules ${modulesMs.toFixed(1)} ms, activate ${(api.activationMs - modulesMs).toFixed(1)} ms)`);
@@ -109,7 +111,7 @@ export function deactivate(): Promise<void> | undefined {
   return activeManager?.shutdown();
 }
 
-function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider, agentTools: AgentTools): McpHostApi {
+function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider, agents: { tools: AgentTools; participant: McpChatParticipant }): McpHostApi {
   const request = (name: string) => {
     const server = manager.get(name);
     if (!server) throw new Error(`There is no MCP server named "${name}".`);
@@ -163,7 +165,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
       await RunPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
     },
-    agents: { lastConfirmation: () => agentTools.lastConfirmation },
+    agents: { lastConfirmation: () => agents.tools.lastConfirmation, participant: agents.participant.handle },
     inputs: {
       set: (name, id, value) => manager.inputs.set(request(name), id, value),
       storedIn: (name, id) => manager.inputs.storedIn(request(name), id),

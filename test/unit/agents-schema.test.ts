@@ -2,7 +2,7 @@
 // and no place is left where a model could write a URI or base64 bytes for a file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modelFacingSchema, splitModelArguments } from '../../src/core/agents';
+import { assignReferencedFiles, modelFacingSchema, parseRunTarget, splitModelArguments } from '../../src/core/agents';
 import { findFileSlots, inlineLimitsFor } from '../../src/core/files';
 import { compileSchema } from '../../src/core/forms/validate';
 
@@ -181,4 +181,16 @@ test('the model\'s arguments: URIs, bytes, wrong shapes and missing files are re
   assert.match(reason([1]), /must be a JSON object/);
   const windows = splitModelArguments({ photo: 'C:\\work\\a.png' }, slots);
   assert.ok(windows.ok, 'a Windows drive path is a path');
+});
+
+test('@mcp /run: the tool named (alone, server/tool, tool on server) and referenced files slot by slot', () => {
+  assert.deepEqual(parseRunTarget('describe_file'), { tool: 'describe_file' });
+  assert.deepEqual(parseRunTarget(' demo/describe_file  please'), { server: 'demo', tool: 'describe_file' });
+  assert.deepEqual(parseRunTarget('describe_file on demo'), { tool: 'describe_file', server: 'demo' });
+  assert.deepEqual(parseRunTarget('  '), {});
+  const { slots } = findFileSlots(tool({ one: uri({ 'x-mcp-file': {} }), many: { type: 'array', items: uri({ 'x-mcp-file': {} }) } }));
+  const out = assignReferencedFiles(slots, ['a', 'b', 'c']);
+  assert.deepEqual(out.filled.map((f) => [f.slot.label, f.files]), [['one', ['a']], ['many', ['b', 'c']]]);
+  assert.equal(out.unused, 0);
+  assert.equal(assignReferencedFiles(slots.slice(0, 1), ['a', 'b']).unused, 1);
 });

@@ -4,3 +4,4 @@ export { splitModelArguments, type SlotPaths, type SplitArguments } from './mode
 export { resolveWorkspacePath, secretReason, excludedBy, gitignoredBy, workspaceLabel, type ResolvedPath, type WorkspaceFolderRules } from './workspacePaths';
 export { planAgentCall, describeAgentFiles, type AgentCallPlan, type AgentCallCheck, type AgentCallContext, type AgentFile } from './agentCall';
 export { agentResultParts, type AgentPart } from './agentResult';
+export { parseRunTarget, assignReferencedFiles } from './chatRun';

@@ -6,14 +6,20 @@
 
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
+import { assignReferencedFiles, parseRunTarget } from '../../core/agents';
 import { findFileSlots } from '../../core/files';
 import { pointer } from '../../core/forms';
 import { errorText } from '../../core/errors';
 import { RunPanel } from '../runPanel';
-import type { ServerManager } from '../serverManager';
+import { serverState, type ServerManager } from '../serverManager';
 import { readAgentSettings } from './agentTools';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
+
+/** Text from servers and files shown as text: every Markdown character escaped, line breaks kept. */
+function plain(text: string): vscode.MarkdownString {
+  return new vscode.MarkdownString(text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&').replace(/\n/g, '  \n'));
+}
 
 /** The files a chat request refers to (`#file:…`, drag and drop), in order. */
 function referencedFiles(request: vscode.ChatRequest): vscode.Uri[] {
@@ -33,28 +39,17 @@ function typedText(request: vscode.ChatRequest): string {
   return text.replace(/#file:\S+/g, ' ').trim();
 }
 
-/** `tool`, `server/tool` or `tool on server`. */
-export function parseRunTarget(text: string): { tool?: string; server?: string } {
-  const words = text.split(/\s+/).filter(Boolean);
-  if (words.length === 0) return {};
-  const on = words.indexOf('on');
-  if (on === 1 && words[2]) return { tool: words[0], server: words[2] };
-  const [first] = words;
-  const slash = first!.indexOf('/');
-  return slash > 0 ? { server: first!.slice(0, slash), tool: first!.slice(slash + 1) } : { tool: first };
-}
-
 export class McpChatParticipant {
   constructor(private readonly manager: ServerManager, private readonly extensionUri: vscode.Uri) {}
 
   readonly handle: vscode.ChatRequestHandler = async (request, _context, stream) => {
     try {
-      if (request.command === 'tools') return await this.tools(stream);
+      if (request.command === 'tools') return await this.tools(request, stream);
       if (request.command === 'run') return await this.run(request, stream);
-      stream.markdown(new vscode.MarkdownString().appendText(
+      stream.markdown(plain(
         'Use /tools to list the MCP tools, or /run <tool> [on <server>] with #file references to open a tool with those files in its file arguments.'));
     } catch (e) {
-      stream.markdown(new vscode.MarkdownString().appendText(`MCP: ${errorText(e)}`));
+      stream.markdown(plain(`MCP: ${errorText(e)}`));
     }
     return {};
   };
@@ -64,69 +59,88 @@ export class McpChatParticipant {
     return this.manager.list().map((s) => s.name).filter((n) => !excluded.includes(n));
   }
 
-  private async tools(stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
-    const md = new vscode.MarkdownString();
-    for (const server of this.servers()) {
-      stream.progress(`Starting ${server}…`);
+  /** Running servers' tools; a stopped server is started when named (`/tools <server>`), as starting may ask for its inputs. */
+  private async tools(request: vscode.ChatRequest, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+    const only = typedText(request).split(/\s+/).find(Boolean);
+    if (only && !this.servers().includes(only)) {
+      stream.markdown(plain(`There is no MCP server named "${only}" available to chat.`));
+      return {};
+    }
+    let md = '';
+    const stopped: string[] = [];
+    for (const server of only ? [only] : this.servers()) {
+      const managed = this.manager.get(server);
+      let connection = managed && serverState(managed).kind === 'running' ? managed.connection : undefined;
       try {
-        const connection = await this.manager.start(server);
-        md.appendText(`${server}:\n`);
-        for (const tool of connection.tools) {
-          const files = findFileSlots(tool).slots.map((s) => s.label);
-          md.appendText(`  • ${tool.name}${files.length ? ` (files: ${files.join(', ')})` : ''}${tool.description ? ` — ${tool.description.split('\n')[0]}` : ''}\n`);
+        if (!connection && only) {
+          stream.progress(`Starting ${server}…`);
+          connection = await this.manager.start(server);
         }
       } catch (e) {
-        md.appendText(`${server}: not available (${errorText(e)})\n`);
+        md += `${server}: not available (${errorText(e)})\n`;
+        continue;
+      }
+      if (!connection) { stopped.push(server); continue; }
+      md += `${server}:\n`;
+      for (const tool of connection.tools) {
+        const files = findFileSlots(tool).slots.map((s) => s.label);
+        md += `  • ${tool.name}${files.length ? ` (files: ${files.join(', ')})` : ''}${tool.description ? ` — ${tool.description.split('\n')[0]}` : ''}\n`;
       }
     }
-    stream.markdown(md.value ? md : new vscode.MarkdownString().appendText('No MCP servers are configured.'));
+    if (stopped.length) md += `Stopped: ${stopped.join(', ')} (/tools <server> starts one and lists its tools).`;
+    stream.markdown(plain(md || 'No MCP servers are configured.'));
     return {};
   }
 
   private async findTool(target: { tool?: string; server?: string }): Promise<{ server: string; tool: Tool } | string> {
     if (!target.tool) return 'Name the tool: /run <tool> [on <server>] #file:…';
-    const candidates = target.server ? [target.server] : this.servers();
-    if (target.server && !this.servers().includes(target.server)) return `There is no MCP server named "${target.server}" available to chat.`;
-    for (const server of candidates) {
-      const connection = await this.manager.start(server).catch(() => undefined);
-      const tool = connection?.tools.find((t) => t.name === target.tool);
+    if (target.server) {
+      if (!this.servers().includes(target.server)) return `There is no MCP server named "${target.server}" available to chat.`;
+      const tool = (await this.manager.start(target.server)).tools.find((t) => t.name === target.tool);
+      return tool ? { server: target.server, tool } : `The MCP server "${target.server}" has no tool named "${target.tool}".`;
+    }
+    for (const server of this.servers()) {
+      const managed = this.manager.get(server);
+      const running = managed && serverState(managed).kind === 'running' ? managed.connection : undefined;
+      const tool = running?.tools.find((t) => t.name === target.tool);
       if (tool) return { server, tool };
     }
-    return `No MCP server${target.server ? ` "${target.server}"` : ''} has a tool named "${target.tool}".`;
+    return `No running MCP server has a tool named "${target.tool}"; name its server: /run ${target.tool} on <server>.`;
   }
 
   private async run(request: vscode.ChatRequest, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
     const found = await this.findTool(parseRunTarget(typedText(request)));
     if (typeof found === 'string') {
-      stream.markdown(new vscode.MarkdownString().appendText(found));
+      stream.markdown(plain(found));
       return {};
     }
     const { server, tool } = found;
     const files = referencedFiles(request);
-    const slots = findFileSlots(tool).slots;
+    const { filled, unused } = assignReferencedFiles(findFileSlots(tool).slots, files);
     const context = { manager: this.manager, extensionUri: this.extensionUri };
-    // The referenced files fill the slots in order; a slot that takes several files takes the rest.
-    let next = 0;
-    const filled: string[] = [];
-    await RunPanel.show(context, server, tool);
-    for (const slot of slots) {
-      if (next >= files.length) break;
-      const take = slot.multiple ? files.slice(next) : files.slice(next, next + 1);
-      next += take.length;
-      await RunPanel.show(context, server, tool, { field: pointer(slot.path), paths: take.map((u) => u.fsPath) });
-      filled.push(`${slot.label}: ${take.map((u) => vscode.workspace.asRelativePath(u)).join(', ')}`);
+    let panel = await RunPanel.show(context, server, tool);
+    const named: string[] = [];
+    const refused: string[] = [];
+    for (const { slot, files: uris } of filled) {
+      const field = pointer(slot.path);
+      panel = await RunPanel.show(context, server, tool, { field, paths: uris.map((u) => u.fsPath) });
+      const list = `${slot.label}: ${uris.map((u) => vscode.workspace.asRelativePath(u)).join(', ')}`;
+      (panel.files.summaries()[field]?.length ? named : refused).push(list);
     }
-    const md = new vscode.MarkdownString().appendText(`Opened ${tool.name} on ${server}`);
-    md.appendText(filled.length ? ` with ${filled.join('; ')}. Check the form and press Run; the files are sent only then.` : '. Fill in the form and press Run.');
-    if (next < files.length) md.appendText(` ${files.length - next} referenced file${files.length - next === 1 ? ' was' : 's were'} not used: the tool has no more file arguments.`);
-    stream.markdown(md);
+    let md = `Opened ${tool.name} on ${server}`;
+    md += named.length ? ` with ${named.join('; ')}. Check the form and press Run; the files are sent only then.` : '. Fill in the form and press Run.';
+    if (refused.length) md += ` Refused (the panel says why): ${refused.join('; ')}.`;
+    if (unused > 0) md += ` ${unused} referenced file${unused === 1 ? ' was' : 's were'} not used: the tool has no more file arguments.`;
+    stream.markdown(plain(md));
     return {};
   }
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, manager: ServerManager): void {
-  if (typeof vscode.chat?.createChatParticipant !== 'function') return;
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, new McpChatParticipant(manager, context.extensionUri).handle);
+export function registerChatParticipant(context: vscode.ExtensionContext, manager: ServerManager): McpChatParticipant {
+  const handler = new McpChatParticipant(manager, context.extensionUri);
+  if (typeof vscode.chat?.createChatParticipant !== 'function') return handler;
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler.handle);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   context.subscriptions.push(participant);
+  return handler;
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { api, workspaceFile, workspaceRoot } from './helpers';
+import { api, waitFor, workspaceFile, workspaceRoot } from './helpers';
 
 const SERVER = 'demo-recorded';
 const recordFile = () => join(workspaceRoot().fsPath, '../../../.artifacts/integration/agent-calls.jsonl');
@@ -147,5 +147,43 @@ describe('files for agents: an agent request on the test model', function () {
     assert.equal(calls.length, 1);
     const bytes = await fsp.readFile(workspaceFile('photo.png'));
     assert.equal((calls[0]!.arguments as { file: { sha256: string } }).file.sha256, createHash('sha256').update(bytes).digest('hex'));
+  });
+});
+
+describe('files for agents: the @mcp chat participant', function () {
+  this.timeout(60_000);
+  before(() => fsp.rm(recordFile(), { force: true }));
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await (await api()).servers.stop(SERVER);
+  });
+
+  /** Runs the participant's handler as chat calls it; the response's markdown is collected as text. */
+  async function chat(command: string, prompt: string, files: string[] = []): Promise<string> {
+    const references = files.map((f) => ({ id: 'vscode.file', value: vscode.Uri.file(workspaceFile(f)) }));
+    const request = { command, prompt, references, toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+    let text = '';
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => { text += typeof v === 'string' ? v : v.value; },
+      progress: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    await (await api()).agents.participant(request, { history: [] } as unknown as vscode.ChatContext, stream, new vscode.CancellationTokenSource().token);
+    return text.replace(/\\(.)/g, '$1');
+  }
+
+  it('/tools lists a named server\'s tools with their file arguments', async () => {
+    const text = await chat('tools', SERVER);
+    assert.match(text, /describe_file \(files: file\)/);
+    assert.match(text, /compare_images \(files: images\)/);
+  });
+
+  it('/run opens the tool\'s panel with the referenced file in its file argument; an unfit file is refused', async () => {
+    const text = await chat('run', `describe_file on ${SERVER} #file:photo.png`, ['photo.png']);
+    assert.match(text, /Opened describe_file on demo-recorded with file: photo\.png\. Check the form and press Run/);
+    const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+    await waitFor(`a "Describe a file (demo-recorded)" tab (tabs: ${labels().join(', ')})`, () => labels().some((l) => l.includes('Describe a file (demo-recorded)')) || undefined);
+    const refused = await chat('run', `attach_note on ${SERVER}`, ['large-photo.png']);
+    assert.match(refused, /Refused \(the panel says why\): attachment: large-photo\.png/);
+    assert.deepEqual(await recorded(), [], 'nothing is sent before the user presses Run');
   });
 });
