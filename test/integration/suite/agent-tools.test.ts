@@ -87,6 +87,25 @@ describe('files for agents (language model tools)', function () {
     assert.deepEqual(await recorded(), [], 'the server received no call');
   });
 
+  it('refuse an excluded server, and are withdrawn when the setting turns them off', async () => {
+    const agents = vscode.workspace.getConfiguration('mcpHost.agents');
+    await agents.update('excludedServers', [SERVER], vscode.ConfigurationTarget.Global);
+    try {
+      await assert.rejects(Promise.resolve(call({ file: 'photo.png' })), /excluded from agents \(setting mcpHost\.agents\.excludedServers\)/);
+    } finally {
+      await agents.update('excludedServers', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await agents.update('enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      // Unregistered (and hidden by the contribution's `when`): VS Code has nothing to run.
+      await assert.rejects(Promise.resolve(call({ file: 'photo.png' })), (e: Error) => !/Refused/.test(e.message) || assert.fail(e.message));
+    } finally {
+      await agents.update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the tools registered again', () => Promise.resolve(call({ file: '../x' })).then(() => undefined, (e: Error) => /contains "\.\."/.test(e.message) || undefined));
+    assert.deepEqual(await recorded(), [], 'the server received no call');
+  });
+
   it('send a workspace image to describe_file with the right bytes once the user confirmed the file, its size and type, the tool and the server', async () => {
     const bytes = await fsp.readFile(workspaceFile('photo.png'));
     // The test workbench answers VS Code's confirmation itself (yes); what it asked is checked here.
