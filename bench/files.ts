@@ -196,13 +196,13 @@ async function endToEnd(dir: string, path: string): Promise<void> {
   for (const [label, s] of [['engine + ServerConnection', product], ['engine + bare SDK client', engineOnly], ['bare SDK client, precomputed data URI', baseline]] as const) {
     console.log(`  ${label.padEnd(40)} ${median(s.wall).toFixed(1)} ms; ${cpu(s)}`);
   }
-  const hostCpu = median(product.clientCpu) + median(product.serverCpu);
-  const baseCpu = median(baseline.clientCpu) + median(baseline.serverCpu);
   reportGoal({ name: 'tools/call 7 MiB on stdio, engine + ServerConnection vs bare SDK client with a precomputed data URI', value: ratioOfMedians(product.wall, baseline.wall), goal: CALL_GOAL, unit: 'x',
     detail: `${median(product.wall).toFixed(1)} vs ${median(baseline.wall).toFixed(1)} ms` });
   if (product.serverCpu.length) {
-    reportGoal({ name: 'tools/call 7 MiB on stdio, the same in CPU time (client + server process)', value: hostCpu / baseCpu, goal: CALL_GOAL, unit: 'x',
-      detail: `${hostCpu.toFixed(0)} vs ${baseCpu.toFixed(0)} ms` });
+    // The connection layer alone, in CPU time (this process and the server's): both sides encode the file with the engine.
+    const cpuOf = (s: Side) => median(s.clientCpu) + median(s.serverCpu);
+    reportGoal({ name: 'tools/call 7 MiB on stdio, CPU time (client + server): engine + ServerConnection vs engine + bare SDK client', value: cpuOf(product) / cpuOf(engineOnly), goal: CALL_GOAL, unit: 'x',
+      detail: `${cpuOf(product).toFixed(0)} vs ${cpuOf(engineOnly).toFixed(0)} ms` });
   }
   console.log(`files: the engine alone on the bare SDK client: ratio ${ratioOfMedians(engineOnly.wall, baseline.wall).toFixed(3)} (for information)`);
 }
