@@ -9,6 +9,7 @@ import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
+import { receivedTasksCapability, serveReceivedTasks } from '../tasks/received';
 import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
@@ -235,8 +236,9 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
-    if (this.options.sampling) caps.sampling = {};
+    if (this.options.sampling) caps.sampling = this.options.capabilities?.samplingTools ? { tools: {} } : {};
     if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
+    if (this.options.capabilities?.taskRequests && (this.options.sampling || this.options.elicitation)) caps.tasks = receivedTasksCapability(!!this.options.sampling, !!this.options.elicitation);
     if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
     // 2026-07-28 Tasks extension: every tool call may be answered with a task (core/tasks follows it); a plain
     // call withdraws the offer for that one request (callTool).
@@ -294,6 +296,9 @@ export class ServerConnection {
         }
         throw new ProtocolError(-32601, `Method not found: ${request.method}`);
       };
+    }
+    if (this.options.capabilities?.taskRequests && (this.options.sampling || this.options.elicitation)) {
+      client.receivedTasks = serveReceivedTasks(client, this.log);
     }
     client.onerror = (e) => this.log.debug(`protocol: ${shortErrorText(e)}`);
     return client;
@@ -673,6 +678,7 @@ export class ServerConnection {
     if (this.client !== client) return;
     this.client = undefined;
     this.elicitations.clear();
+    client.receivedTasks?.dispose();
     const transport = this.transport;
     this.transport = undefined;
     if (this.stopping) return;
