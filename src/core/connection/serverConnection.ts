@@ -17,7 +17,7 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
   errorText,
 } from '../errors';
-import { Emitter, type Disposable } from '../events';
+import { Emitter, type IDisposable } from '../events';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
@@ -85,14 +85,18 @@ export interface ToolCallOptions extends CallOptions {
 /** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
 export const CANCELLED_BY_USER = 'Cancelled by the user';
 
-/** The caller's signal, aborting with CANCELLED_BY_USER unless the caller gave a reason in words. */
-function withCancelReason(signal: AbortSignal | undefined): AbortSignal | undefined {
-  if (!signal) return undefined;
+/**
+ * The caller's signal for one request, aborting with CANCELLED_BY_USER unless the caller gave a reason in words.
+ * `release` (once the request settled) takes its listener off the caller's signal, which may serve many requests
+ * (a task's polls).
+ */
+function withCancelReason(signal: AbortSignal | undefined): { signal?: AbortSignal; release(): void } {
+  if (!signal) return { release: () => undefined };
   const own = new AbortController();
   const forward = () => own.abort(typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
   if (signal.aborted) forward();
   else signal.addEventListener('abort', forward, { once: true });
-  return own.signal;
+  return { signal: own.signal, release: () => signal.removeEventListener('abort', forward) };
 }
 
 /**
@@ -781,15 +785,18 @@ export class ServerConnection {
     const extensions = client.getServerCapabilities()?.extensions;
     const _meta = client.getProtocolEra() === 'modern' && extensions && Object.hasOwn(extensions, TASKS_EXTENSION_ID)
       ? { [CLIENT_CAPABILITIES_META_KEY]: this.capabilitiesWithoutTasks() } : undefined;
+    const cancel = withCancelReason(opts.signal);
     try {
       return restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, {
-        signal: withCancelReason(opts.signal), timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+        signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
       })) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
       throw this.requestError(e, `tool "${name}"`, opts.signal, timedOut ? timeoutMs : undefined);
+    } finally {
+      cancel.release();
     }
   }
 
@@ -818,24 +825,30 @@ export class ServerConnection {
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return restoreDraftShapes(await this.withSignIn(() => client.readResource({ uri }, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
       })));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return await this.withSignIn(() => client.getPrompt({ name, arguments: args }, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }));
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 
@@ -861,12 +874,15 @@ export class ServerConnection {
   /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
   async request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions = {}): Promise<T> {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return await client.request({ method, params }, schema, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }) as T;
     } catch (e) {
       throw this.requestError(e, method, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 
@@ -893,7 +909,7 @@ export class ServerConnection {
    * (2025-11-25) or a `subscriptions/listen` stream (2026-07-28). Undefined when the server offers no
    * subscriptions. Disposing unsubscribes; a subscription ends with the connection.
    */
-  async subscribeResource(uri: string): Promise<Disposable | undefined> {
+  async subscribeResource(uri: string): Promise<IDisposable | undefined> {
     const client = this.requireClient();
     if (!client.getServerCapabilities()?.resources?.subscribe) return undefined;
     const timeout = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -917,6 +933,12 @@ export class ServerConnection {
     };
   }
 
+  /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
+  get listenerCount(): number {
+    return [this.stateEmitter, this.listsEmitter, this.elicitationCompleteEmitter, this.serverLogEmitter, this.resourceUpdatedEmitter,
+      this.taskStatusEmitter].reduce((n, e) => n + e.listenerCount, 0);
+  }
+
   /** Stops the server and drops every listener. */
   async dispose(): Promise<void> {
     await this.stop();
@@ -929,7 +951,7 @@ export class ServerConnection {
   }
 }
 
-export type { Disposable };
+export type { IDisposable };
 // Loaded with this bundle by the extension (resource templates are expanded with the SDK's RFC 6570 implementation).
 export { UriTemplate } from '@modelcontextprotocol/client';
 

@@ -12,7 +12,7 @@
 import type { CallToolResult, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import { CallCancelledError, CallTimeoutError, isHostError, ServerRequestError } from '../errors';
 import { isObject } from '../../shared/json';
-import type { Disposable } from '../events';
+import type { IDisposable } from '../events';
 import type { CallOptions } from '../connection/types';
 import { createdTaskOf, TASKS_EXTENSION_ID } from './extension';
 
@@ -42,7 +42,7 @@ export interface TaskConnection {
     extensions?: Record<string, unknown>;
   } | undefined;
   request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions): Promise<T>;
-  onDidUpdateTask(listener: (task: Record<string, unknown>) => void): Disposable;
+  onDidUpdateTask(listener: (task: Record<string, unknown>) => void): IDisposable;
   /** Answers one of a task's `inputRequests` (elicitation, sampling, roots) as the standalone request would be. */
   answerInputRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
 }
@@ -189,7 +189,10 @@ function taskDeadline(task: TaskInfo): { createdAt: number; deadline: number } {
   return { createdAt, deadline: createdAt + (typeof task.ttl === 'number' && task.ttl > 0 ? task.ttl : TASK_MAX_WAIT_MS) };
 }
 
-/** Waits one poll interval (bounded), or less when `wake` is called; the signal rejects with CallCancelledError. */
+/**
+ * Waits one poll interval (bounded), or less when `wake` is called; the signal rejects with CallCancelledError.
+ * Each wait takes its abort listener off the caller's signal again: a long task polls hundreds of times.
+ */
 function pollDelay(task: TaskInfo, deadline: number, signal: AbortSignal | undefined, setWake: (wake: (() => void) | undefined) => void): Promise<void> {
   const interval = Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, task.pollInterval ?? 1000), deadline - Date.now());
   return new Promise<void>((resolve, reject) => {
