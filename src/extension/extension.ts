@@ -13,6 +13,7 @@ import { liveCount } from '../core/events';
 import { FileChoices, runTool } from '../core/run';
 import { registerCommands } from './commands';
 import { registerResourceDocuments } from './resources/resourceDocuments';
+import { removeOpenedFiles } from './resultActions';
 import { registerTasks, tasks, type TrackedTask } from './tasks/taskRegistry';
 import { TasksTreeProvider } from './tasks/tasksView';
 import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
@@ -87,6 +88,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
     registerResourceDocuments(manager),
+    { dispose: removeOpenedFiles },
     registerTasks(manager, (registry) => {
       const provider = new TasksTreeProvider(registry);
       return vscode.Disposable.from(provider, vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider }));

@@ -12,11 +12,11 @@ import type { UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, promptArgumentsSchema, toPayload, type FormModel, type FormValues } from '../core/forms';
 import type { ResultLike } from '../core/results';
-import { checkValues, FileChoices, runPrompt, runTool, type RunOutcome } from '../core/run';
+import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type AuthorizedUploads, type RunOutcome } from '../core/run';
 import type { ResultEntry, RunPanelInit, WebviewNotification } from '../shared/protocol';
 import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
-import { readResourceInEditor, saveResultItem } from './resultActions';
+import { openFileOutput, readResourceInEditor, saveResultItem } from './resultActions';
 import { WebviewElicitationUi } from './elicitationUi';
 import { completeFormField, completionRefOf } from './formCompletions';
 import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
@@ -195,6 +195,8 @@ export class RunPanel extends Disposable {
         return readResourceInEditor(this.context.manager, this.server, message.uri);
       case 'saveOutput':
         return this.saveOutput(message.resultId, message.itemId);
+      case 'openOutput':
+        return this.openOutput(message.resultId, message.itemId);
       case 'appClosed':
         return this.apps?.closed(message.callId);
     }
@@ -209,7 +211,9 @@ export class RunPanel extends Disposable {
     const errors = checkValues(this.model, values, this.files);
     this.panel.post({ type: 'validation', errors });
     if (Object.keys(errors).length > 0) return;
-    if ((this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return;
+    // Files that go by upload (SEP-2631) are authorized before the confirmation, which names their hosts.
+    const uploading = this.subject.kind === 'tool' && this.files.entries().some((e) => e.files.some((f) => f.upload));
+    if (!uploading && (this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return;
 
     const callId = randomUUID();
     const abort = new AbortController();
@@ -218,9 +222,18 @@ export class RunPanel extends Disposable {
     const progress = this.runResources.add(throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p })));
     try {
       const connection = await this.context.manager.start(this.server);
+      let uploads: AuthorizedUploads | undefined;
+      if (uploading) {
+        uploads = await authorizeWithProgress(this.files, connection, abort.signal);
+        if (!(await this.confirm(uploads))) {
+          uploads?.abandon();
+          this.panel.post({ type: 'callEnded', callId, outcome: 'cancelled' });
+          return;
+        }
+      }
       // The tool's app (if any) loads while the tool runs, with the arguments (file contents left out).
       if (this.apps) void this.apps.begin(connection, callId, toPayload(this.model, values));
-      const { result, view } = await this.call(connection, values, abort.signal, progress.report);
+      const { result, view } = await this.call(connection, values, abort.signal, progress.report, uploads);
       progress.flush();
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
       this.results.entries.unshift(entry);
@@ -241,7 +254,7 @@ export class RunPanel extends Disposable {
 
   /** Runs the core pipeline with this panel's UI: files read and encoded only now, dropped after dispatch. */
   private call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
-    onProgress: (p: { progress: number; total?: number; message?: string }) => void): Promise<RunOutcome> {
+    onProgress: (p: { progress: number; total?: number; message?: string }) => void, uploads?: AuthorizedUploads): Promise<RunOutcome> {
     const settings = readSettings();
     const timeoutMs = settings.requestTimeoutMs || undefined;
     const input = { form: this.model, values };
@@ -249,7 +262,7 @@ export class RunPanel extends Disposable {
     if (this.subject.kind === 'prompt') return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs });
     const tool = this.subject.tool;
     const running = this.running;
-    return runTool(connection, { tool, input, files: this.files }, {
+    return runTool(connection, { tool, input, files: this.files, ...(uploads ? { uploads } : {}) }, {
       elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
       waitForRetry: askToRetry,
       onProgress, signal, timeoutMs,
@@ -266,11 +279,11 @@ export class RunPanel extends Disposable {
     });
   }
 
-  private async confirm(): Promise<boolean> {
+  private async confirm(uploads?: AuthorizedUploads): Promise<boolean> {
     const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : this.subject.kind === 'prompt' ? 'Get' : 'Read';
     const choice = await vscode.window.showWarningMessage(
       `${what} the ${this.subject.kind} "${subjectTitle(this.subject)}" on "${this.server}"?`,
-      { modal: true, detail: filesConfirmationDetail(this.files, this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`) },
+      { modal: true, detail: filesConfirmationDetail(this.files, this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`, uploads) },
       this.files.count > 0 ? 'Send' : 'Run',
     );
     return choice !== undefined;
@@ -281,6 +294,27 @@ export class RunPanel extends Disposable {
     const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
     if (result && save) await saveResultItem(result, save, () => this.context.manager.start(this.server));
   }
+
+  private async openOutput(resultId: string, itemId: string): Promise<void> {
+    const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
+    if (save) await openFileOutput(save, () => this.context.manager.start(this.server));
+  }
+}
+
+/**
+ * The files' uploads authorized (sha-256 of each, then files/authorizeUpload; nothing of them leaves) under a
+ * notification with Cancel, since digesting a large file takes a moment.
+ */
+function authorizeWithProgress(files: FileChoices, connection: ServerConnection, outer: AbortSignal): Promise<AuthorizedUploads | undefined> {
+  const uploads = files.entries().flatMap((e) => e.files.filter((f) => f.upload));
+  const title = uploads.length === 1 ? `Preparing the upload of ${uploads[0]!.name}` : `Preparing the upload of ${uploads.length} files`;
+  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
+    const abort = new AbortController();
+    if (outer.aborted) abort.abort();
+    outer.addEventListener('abort', () => abort.abort(), { once: true });
+    token.onCancellationRequested(() => abort.abort());
+    return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal);
+  }));
 }
 
 function transportOf(manager: ServerManager, server: string): TransportKind {

@@ -354,7 +354,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     // Loaded on the first start: the MCP SDK is most of the bundle's start-up cost, and activation need not pay it.
     connectionModule ??= await import('../core/connection/serverConnection.js');
     const { ServerConnection } = connectionModule;
-    const oauth = this.signIn.providerFor(resolved, server.log);
+    const oauth = await this.signIn.providerFor(resolved, server.log);
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,

@@ -960,3 +960,5 @@ export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: s
 // The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
 // servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
 export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
+// The extension's sign-in provider comes with this bundle too: it runs the SDK's OAuth client, and activation need not load the SDK.
+export { HostOAuthProvider } from '../auth/provider';

@@ -20,6 +20,7 @@ import { validateForm, toPayload } from '../forms/values';
 import type { Logger } from '../log';
 import { promptResultView, toResultView, type ResultLike, type ResultView } from '../results';
 import type { FileChoices, SlotFiles } from './fileChoices';
+import type { AuthorizedUploads } from './uploads';
 
 /** What a run needs of a ServerConnection. */
 export interface RunConnection extends UrlRetryConnection<CallToolResult, ToolCallOptions> {
@@ -82,6 +83,8 @@ export interface ToolRunRequest {
   input: RunInput;
   /** The files chosen for the tool's slots (checked when chosen; read only when sent). */
   files?: FileChoices;
+  /** Their uploads, authorized before the user confirmed (authorizeUploads); others are authorized when sent. */
+  uploads?: AuthorizedUploads;
 }
 
 export interface RunOutcome {
@@ -109,7 +112,7 @@ export function argumentsOf(input: RunInput): Record<string, unknown> {
  */
 export async function encodeFileSlots(args: Record<string, unknown>, slots: readonly SlotFiles[],
   limits: (slot: FileSlot) => InlineLimits, settings: EncodeSettings, log?: Logger,
-  progress?: { reporter?: UploadReporter; signal?: AbortSignal }): Promise<void> {
+  progress?: { reporter?: UploadReporter; signal?: AbortSignal; uploads?: AuthorizedUploads }): Promise<void> {
   if (slots.length === 0) return;
   const together = checkTotalSize(slots.flatMap((s) => s.files), limits(slots[0]!.slot));
   if (together) throw new InputRefusedError(together, slots[0]!.slot.label);
@@ -135,12 +138,14 @@ export async function encodeFileSlots(args: Record<string, unknown>, slots: read
 }
 
 async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, settings: EncodeSettings,
-  progress?: { reporter?: UploadReporter; signal?: AbortSignal }): Promise<unknown> {
+  progress?: { reporter?: UploadReporter; signal?: AbortSignal; uploads?: AuthorizedUploads }): Promise<unknown> {
   if (slot.origin !== 'file-input-object') {
     const signal = progress?.reporter?.signal ?? progress?.signal;
     const reporter = progress?.reporter;
+    const prepared = progress?.uploads?.get(file);
     return encodeCheckedFile(file, slot, limits, {
       ...(settings.uploader ? { uploader: settings.uploader } : {}),
+      ...(prepared ? { prepared } : {}),
       ...(settings.legacyName ? { legacyName: true } : {}),
       ...(signal ? { signal } : {}),
       ...(reporter ? { onUploadBytes: (sent: number) => reporter.report(file, sent) } : {}),
@@ -174,12 +179,13 @@ export function resultViewOf(connection: RunConnection, tool: Tool, result: Call
 }
 
 /** Step 2 with the caller's upload progress: the files that go by upload are announced first. */
-async function encodeFiles(args: Record<string, unknown>, files: FileChoices, hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal'>, log: Logger): Promise<void> {
+async function encodeFiles(args: Record<string, unknown>, files: FileChoices, authorized: AuthorizedUploads | undefined,
+  hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal'>, log: Logger): Promise<void> {
   const slots = files.entries();
   const uploads = slots.flatMap((e) => e.files.filter((f) => f.upload));
   const reporter = uploads.length && hooks.uploadProgress ? await hooks.uploadProgress(uploads, hooks.signal) : undefined;
   try {
-    await encodeFileSlots(args, slots, files.limits, hooks.encode, log, { reporter, signal: hooks.signal });
+    await encodeFileSlots(args, slots, files.limits, hooks.encode, log, { reporter, signal: hooks.signal, ...(authorized ? { uploads: authorized } : {}) });
   } finally {
     reporter?.done();
   }
@@ -196,7 +202,7 @@ export async function preparedArguments(connection: RunConnection, request: Tool
     if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
   }
   const args = argumentsOf(request.input);
-  if (request.files) await encodeFiles(args, request.files, hooks, connection.log);
+  if (request.files) await encodeFiles(args, request.files, request.uploads, hooks, connection.log);
   hooks.checkEncoded?.(args);
   return args;
 }
