@@ -16,6 +16,7 @@ import { Logger, type LogLevel } from '../core/log';
 import { ServerInputs } from './serverInputs';
 import { mcpLevelOfChannel } from './serverLogLevel';
 import { ServerNotTrustedError, ServerTrust } from './serverTrust';
+import { samplingHandlerFor } from './sampling/samplingPanel';
 import { SignInService } from './signIn';
 import { readSettings } from './settings';
 
@@ -360,8 +361,9 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       roots: workspaceRoots,
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
+      sampling: samplingHandlerFor(this.context.extensionUri, server.log),
       eraCache: this.eraCache,
-      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer, samplingTools: true, taskRequests: true },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
