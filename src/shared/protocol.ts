@@ -216,6 +216,8 @@ export type WebviewNotification =
   | { type: 'readResource'; uri: string }
   /** `itemId` is the `SaveItem.ref` of the item to save. */
   | { type: 'saveOutput'; resultId: string; itemId: string }
+  /** A file output (SEP-2631) opened in an editor without choosing where to save it. */
+  | { type: 'openOutput'; resultId: string; itemId: string }
   /** The typed values changed (debounced); lets the host keep them for a restored panel. */
   | { type: 'valuesChanged'; values: FormValues }
   /** The app of `callId` was closed (by the user, itself, or for misbehaving): it is not shown again. */

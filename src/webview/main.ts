@@ -303,6 +303,7 @@ class App {
   private readonly resultActions = {
     readResource: (uri: string) => this.bridge.send({ type: 'readResource', uri }),
     save: (resultId: string, item: SaveItem) => this.bridge.send({ type: 'saveOutput', resultId, itemId: item.ref }),
+    open: (resultId: string, item: SaveItem) => this.bridge.send({ type: 'openOutput', resultId, itemId: item.ref }),
     markdown: {
       isOn: (key: string) => this.state?.markdown?.includes(key) ?? false,
       set: (key: string, on: boolean) => {
