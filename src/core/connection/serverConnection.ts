@@ -416,8 +416,12 @@ export class ServerConnection {
     }
   }
 
-  /** Asks the handler (the request passed checkSamplingRequest first); a decline is an error to the server that says why. */
+  /**
+   * Checks the request (again, for callers that come without `checkRequest`: a request inside a 2026-07-28 task),
+   * then asks the handler; a decline or refusal is an error to the server that says why.
+   */
   private async handleSampling(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+    this.checkSamplingRequest(request);
     this.log.info(`the server asks for a model's answer (sampling, maxTokens ${request.maxTokens})`);
     const client = this.client;
     client?.pauseRequestTimeouts();
