@@ -11,12 +11,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { ServerConnection } from '../../src/core/connection';
+import { isHostError } from '../../src/core/errors';
 import { checkFile, findFileSlots, inlineLimitsFor } from '../../src/core/files';
 import { planTransfer } from '../../src/core/files/transfer/mode';
 import { restoreDraftShapes, shieldDraftShapes } from '../../src/core/files/transfer/protocol';
 import { addressKind, checkDestination, destinationPolicyFor } from '../../src/core/net/destination';
 import { Logger } from '../../src/core/log';
 import { toResultView } from '../../src/core/results';
+import { authorizeUploads, encodeFileSlots } from '../../src/core/run';
 import { runCli } from '../fixtures/cli';
 import { fixturePath, httpServer, startObjectStore, startTransferHttp } from '../fixtures/servers';
 
@@ -275,6 +277,15 @@ describe('the core over Streamable HTTP', () => {
       await assert.rejects(conn.files.uploadFile(check.file, { signal: abort.signal, onBytes: (n) => { if (n > MiB) abort.abort(); } }), /cancelled/);
       assert.ok(storeRequests().length > 0);
       assert.ok(storeRequests().every((q) => q.authorization !== secret && !(q.authorization ?? '').includes('session-secret')));
+
+      // A run's own cancel is a CallCancelledError wherever it lands (how the panel tells it from a failure):
+      // authorizing an upload, or sending one.
+      const isCancel = (e: Error) => isHostError(e, 'CallCancelledError') && /cancelled/.test(e.message);
+      await assert.rejects(authorizeUploads([{ slot, files: [check.file] }], () => limits, conn.files, AbortSignal.abort()), isCancel);
+      const run = new AbortController();
+      await assert.rejects(encodeFileSlots({}, [{ slot, files: [check.file] }], () => limits,
+        { workspaceRoots: [], serverIsLocalStdio: false, uploader: conn.files }, undefined,
+        { signal: run.signal, reporter: { report: (_f, sent) => { if (sent > MiB) run.abort(); }, done: () => undefined } }), isCancel);
 
       // A file output read back through files/authorizeDownload: a `file` block over HTTP survives the SDK.
       const made = await conn.callTool('make_file', { size: 1000 });

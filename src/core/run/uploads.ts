@@ -3,7 +3,7 @@
 // <host>"); none of its content leaves until the run sends it. A "no" abandons them: nothing is sent, and the
 // authorizations are left to expire (the draft has no way to withdraw one).
 
-import { InputRefusedError, TransferFailedError } from '../errors';
+import { CallCancelledError, InputRefusedError, TransferFailedError } from '../errors';
 import { checkTotalSize } from '../files/check';
 import { formatBytes } from '../files/limits';
 import type { PreparedUpload } from '../files/transfer/client';
@@ -46,8 +46,8 @@ export class AuthorizedUploads {
 /**
  * Authorizes every file of these slots that goes by upload, in order; nothing of their content leaves. Files
  * that only fit the message one by one are refused first, as encoding would. A local refusal (the server does
- * not support uploads, or refused the file) throws InputRefusedError naming the argument; anything else a
- * TransferFailedError. Undefined when no file goes by upload.
+ * not support uploads, or refused the file) throws InputRefusedError naming the argument; the signal aborted,
+ * CallCancelledError; anything else a TransferFailedError. Undefined when no file goes by upload.
  */
 export async function authorizeUploads(slots: readonly SlotFiles[], limits: (slot: FileSlot) => InlineLimits,
   uploader: FileUploader | undefined, signal?: AbortSignal): Promise<AuthorizedUploads | undefined> {
@@ -62,6 +62,7 @@ export async function authorizeUploads(slots: readonly SlotFiles[], limits: (slo
         entries.push({ slot, file, prepared: await authorizeCheckedFile(file, slot, limits(slot), { uploader, ...(signal ? { signal } : {}) }) });
       } catch (e) {
         if (e instanceof InputRefusedError) throw e;
+        if (signal?.aborted) throw new CallCancelledError(`${slot.label}: authorizing the upload of ${file.name} was cancelled`, { cause: e });
         throw new TransferFailedError(`${slot.label}: ${file.name}: ${(e as Error).message}`);
       }
     }
