@@ -38,6 +38,8 @@ const DETAILS: Record<string, string> = {
   --timeout MS           cancel the call after this long
   --no-wait              a tool that runs as a task: print the task id instead of following the task
                          (without it, the task's status goes to stderr until its result is printed)
+  --no-optional-tasks    call a tool that may run as a task (taskSupport "optional"; any tool of a server
+                         with the Tasks extension) plainly; one that requires a task still runs as one
   --json                 print the raw result`,
   task: `Asks a server about one of its tasks (the ids that call --no-wait prints).
   get ID          the task's status and message

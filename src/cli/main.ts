@@ -20,7 +20,7 @@ import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationInco
 import { errorText, InputRefusedError } from '../core/errors';
 import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { callsAsTask } from '../core/tasks';
+import { callsAsTask, needsTasksExtension } from '../core/tasks';
 import { RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
 import { authorizeUploads, preparedArguments, resultViewOf, runPrompt, runTool, type RunHooks } from '../core/run';
 import {
@@ -46,7 +46,7 @@ export const USAGE = `usage:
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
-                [--save-files DIR] [--no-wait] [--timeout MS] [--json] [--verbose] TARGET
+                [--save-files DIR] [--no-wait] [--no-optional-tasks] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
   mcp-host resource read URI [--out FILE] [--save-files DIR] [--no-file-transfer] [--json] TARGET
                                                           read a resource (ui:// apps included): text to stdout,
@@ -105,6 +105,8 @@ export interface ParsedArgs {
   samplingCommand?: string;
   /** call: print the task id instead of waiting for the task. */
   noWait: boolean;
+  /** call: a tool that may run as a task is called plainly (one that requires a task still runs as one). */
+  noOptionalTasks?: boolean;
   /** complete: --prompt NAME or --resource-template URI. */
   prompt?: string;
   resourceTemplate?: string;
@@ -126,7 +128,7 @@ const VALUE_OPTIONS = new Set([
   '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
   '--prompt', '--resource-template', '--sampling-command',
 ]);
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait', '--no-optional-tasks']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
@@ -154,6 +156,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       else if (name === '--verbose') parsed.verbose = true;
       else if (name === '--no-file-transfer') parsed.fileTransfer = false;
       else if (name === '--no-wait') parsed.noWait = true;
+      else if (name === '--no-optional-tasks') parsed.noOptionalTasks = true;
       else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
@@ -457,7 +460,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     };
     const files = await fileOptionChoices(tool, args, a.files, inUse, log, fileSettings);
     // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
-    const asTask = callsAsTask(connection, tool);
+    const asTask = callsAsTask(connection, tool, !a.noOptionalTasks);
     if (a.noWait && !asTask) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
     const hooks: RunHooks = {
       elicitation: elicitation.ui,
@@ -482,13 +485,15 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     const request = { tool, input: { json: args }, files, ...(uploads ? { uploads } : {}) };
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
-    const outcome = await (asTask
-      ? preparedArguments(connection, request, hooks).then(async (encoded) => {
-        const taskResult = await callAsTask(connection, toolName, encoded, { noWait: a.noWait, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout, stderr: io.stderr });
-        return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
-      })
-      : runTool(connection, request, hooks)
-    ).catch((e: unknown) => { throw elicitation.refusal ?? e; });
+    const runAsTask = () => preparedArguments(connection, request, hooks).then(async (encoded) => {
+      const taskResult = await callAsTask(connection, toolName, encoded, { noWait: a.noWait, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout, stderr: io.stderr });
+      return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
+    });
+    // A 2026-07-28 server that refuses a plain call without a task (-32021) gets it again as a task.
+    const outcome = await (asTask ? runAsTask() : runTool(connection, request, hooks).catch((e: unknown) => {
+      if (needsTasksExtension(e) && !elicitation.refusal) return runAsTask();
+      throw e;
+    })).catch((e: unknown) => { throw elicitation.refusal ?? e; });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
     if (elicitation.refusal) throw elicitation.refusal;
     if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed

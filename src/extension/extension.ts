@@ -9,6 +9,7 @@ import type { ConnectionState } from '../core/connection';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, pointer } from '../core/forms';
 import type { ResultView } from '../core/results';
+import { liveCount } from '../core/events';
 import { FileChoices, runTool } from '../core/run';
 import { registerCommands } from './commands';
 import { registerResourceDocuments } from './resources/resourceDocuments';
@@ -21,6 +22,7 @@ import { serverState, ServerManager } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { RunPanel } from './runPanel';
+import { McpPanel } from './webviewPanel';
 import { registerWalkthrough } from './walkthrough';
 
 export interface McpHostApi {
@@ -57,6 +59,11 @@ export interface McpHostApi {
   paths: { logFolder: vscode.Uri; userConfig: vscode.Uri };
   /** Opens (or reveals) the Run Tool panel of a tool. */
   openTool(server: string, tool: string): Promise<void>;
+  /**
+   * What the lifetime test reads: listeners on the manager's change event and on each server's connection, the
+   * connections not disposed yet, and the run panels and webview panels alive.
+   */
+  lifetimes(): { changeListeners: number; connections: number; connectionListeners: Record<string, number>; runPanels: number; webviewPanels: number };
   inputs: {
     /** Stores an input's value (a password input's in SecretStorage) so starting the server asks nothing. */
     set(server: string, id: string, value: string): Promise<void>;
@@ -77,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
 
   const tree = new ServersTreeProvider(manager);
   context.subscriptions.push(
+    tree,
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
     registerResourceDocuments(manager),
@@ -86,6 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
       return vscode.Disposable.from(provider, vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider }));
     }),
   );
+  context.subscriptions.push({ dispose: () => RunPanel.disposeAll() });
   registerCommands(context, manager);
   registerWalkthrough(context);
   await manager.reload();
@@ -156,6 +165,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
       await RunPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
     },
+    lifetimes: () => ({ ...manager.lifetimes(), runPanels: liveCount(RunPanel), webviewPanels: liveCount(McpPanel) }),
     inputs: {
       set: (name, id, value) => manager.inputs.set(request(name), id, value),
       storedIn: (name, id) => manager.inputs.storedIn(request(name), id),

@@ -26,7 +26,8 @@ import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { McpPanel } from './webviewPanel';
-import { errorText } from '../core/errors';
+import { errorText, isHostError } from '../core/errors';
+import { Disposable, DisposableStore, toDisposable } from '../core/events';
 
 export interface RunPanelContext {
   manager: ServerManager;
@@ -64,7 +65,8 @@ function subjectDescription(subject: PanelSubject): string | undefined {
   return subject.kind === 'tool' ? subject.tool.description : subject.prompt.description;
 }
 
-export class RunPanel {
+/** Owns its webview panel, its app, the handlers it registers and each run's progress timer; closing the panel disposes it. */
+export class RunPanel extends Disposable {
   private static readonly open = new Map<string, RunPanel>();
   private static readonly sessionResults = new Map<string, SessionResults>();
 
@@ -90,9 +92,7 @@ export class RunPanel {
     if (!panel) {
       let results = RunPanel.sessionResults.get(key);
       if (!results) RunPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
-      panel = new RunPanel(context, server, subject, results);
-      RunPanel.open.set(key, panel);
-      panel.panel.onDidDispose(() => RunPanel.open.delete(key));
+      panel = new RunPanel(context, server, subject, results, key);
     } else {
       panel.panel.reveal();
     }
@@ -113,9 +113,19 @@ export class RunPanel {
   private running?: { callId: string; abort: AbortController; task?: boolean };
   /** The tool's MCP App, when it has one. */
   private readonly apps?: ToolPanelApps;
+  /** What the run under way holds (its progress timer), released when it ends or the panel closes. */
+  private readonly runResources = this.register(new DisposableStore());
+
+  /** Closes every open run panel (the extension is going away). */
+  static disposeAll(): void {
+    for (const panel of [...RunPanel.open.values()]) panel.dispose();
+  }
 
   private constructor(private readonly context: RunPanelContext, readonly server: string, readonly subject: PanelSubject,
-    private readonly results: SessionResults) {
+    private readonly results: SessionResults, key: string) {
+    super();
+    RunPanel.open.set(key, this);
+    this.register(toDisposable(() => { if (RunPanel.open.get(key) === this) RunPanel.open.delete(key); }));
     const scan = subject.kind === 'tool' ? findFileSlots(subject.tool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
     const schema = subject.kind === 'tool' ? subject.tool.inputSchema
       : promptArgumentsSchema(subject.kind === 'prompt' ? subject.prompt.arguments : templateArguments(subject.variables));
@@ -124,25 +134,27 @@ export class RunPanel {
     this.values = defaultValues(this.model);
     const transport = () => context.manager.get(server)?.connection?.transportInUse ?? transportOf(context.manager, server);
     this.files = new FileChoices(scan.slots, () => inlineLimitsFromSettings(transport()));
-    this.panel = McpPanel.create({
+    this.panel = this.register(McpPanel.create({
       viewType: 'mcpHost.tool',
       title: `${subjectTitle(subject)} (${server})`,
       extensionUri: context.extensionUri,
       init: () => this.init(),
       onProblem: (m) => this.problem(m),
       appFrames: subject.kind === 'tool' && toolAppUri(subject.tool) !== undefined,
-    });
-    if (subject.kind === 'tool' && toolAppUri(subject.tool)) this.apps = new ToolPanelApps(this.panel, context, server, subject.tool);
-    this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) }));
+    }));
+    // Closing the panel closes what it holds; a call under way is cancelled unless it runs as a task.
+    this.register(this.panel.onDidDispose(() => this.dispose()));
+    this.register(toDisposable(() => { if (!this.running?.task) this.running?.abort.abort(); }));
+    if (subject.kind === 'tool' && toolAppUri(subject.tool)) this.apps = this.register(new ToolPanelApps(this.panel, context, server, subject.tool));
+    this.register(this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
     const ref = completionRefOf(subject);
-    if (ref) this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params));
-    this.panel.onMessage((message) => {
+    if (ref) this.register(this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
+    this.register(this.panel.onMessage((message) => {
       this.handle(message).catch((e: unknown) => {
         this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
         void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
       });
-    });
-    this.panel.onDidDispose(() => { if (!this.running?.task) this.running?.abort.abort(); });
+    }));
   }
 
   private init(): RunPanelInit {
@@ -207,7 +219,7 @@ export class RunPanel {
     const abort = new AbortController();
     this.running = { callId, abort };
     this.panel.post({ type: 'callStarted', callId });
-    const progress = throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p }));
+    const progress = this.runResources.add(throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p })));
     try {
       const connection = await this.context.manager.start(this.server);
       let uploads: AuthorizedUploads | undefined;
@@ -231,12 +243,11 @@ export class RunPanel {
       this.apps?.finish(callId, { result: result as CallToolResult });
     } catch (e) {
       progress.flush();
-      // Not `instanceof CallCancelledError`: the connection's classes live in their own bundle.
-      const cancelled = abort.signal.aborted;
+      const cancelled = isHostError(e, 'CallCancelledError');
       this.apps?.finish(callId, { reason: cancelled ? 'The call was cancelled.' : errorText(e) });
       this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
     } finally {
-      progress.stop();
+      this.runResources.delete(progress);
       this.running = undefined;
     }
   }
@@ -311,7 +322,7 @@ function transportOf(manager: ServerManager, server: string): TransportKind {
   return def?.type ?? 'stdio';
 }
 
-/** Coalesces progress notifications: at most one post per interval, the latest wins. */
+/** Coalesces progress notifications: at most one post per interval, the latest wins; disposing stops it. */
 function throttledProgress(post: (p: { progress: number; total?: number; message?: string }) => void) {
   let latest: { progress: number; total?: number; message?: string } | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -325,7 +336,7 @@ function throttledProgress(post: (p: { progress: number; total?: number; message
       timer ??= setInterval(flush, PROGRESS_INTERVAL_MS);
     },
     flush,
-    stop(): void {
+    dispose(): void {
       if (timer) clearInterval(timer);
       latest = undefined;
     },

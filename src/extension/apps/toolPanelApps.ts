@@ -15,8 +15,12 @@ import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
 import { errorText } from '../../core/errors';
+import { Disposable, toDisposable } from '../../core/events';
 
-/** App resources per connection: a restart starts afresh; a list change drops them, an update drops that one. */
+/**
+ * App resources per connection: a restart starts afresh; a list change drops them, an update drops that one. The
+ * two listeners live as long as the connection (its dispose drops them), one pair per connection, not per panel.
+ */
 const caches = new WeakMap<ServerConnection, AppResourceCache>();
 
 function cacheFor(connection: ServerConnection): AppResourceCache {
@@ -39,7 +43,8 @@ export interface ToolPanelAppsContext {
   extensionUri: vscode.Uri;
 }
 
-export class ToolPanelApps {
+/** Owned by its run panel: the request handlers it answers, and leaving full screen when the panel closes. */
+export class ToolPanelApps extends Disposable {
   /** The app shown (the newest call's), sent again with every `init`. */
   current: AppFrame | undefined;
   /** The newest call, and its outcome once known (the app may still be loading). */
@@ -48,11 +53,12 @@ export class ToolPanelApps {
 
   constructor(private readonly panel: McpPanel, private readonly context: ToolPanelAppsContext, private readonly server: string,
     private readonly tool: Tool) {
-    panel.onRequest('appCallTool', (p) => this.callTool(p.name, p.arguments));
-    panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri) as unknown as Record<string, unknown>);
-    panel.onRequest('appOpenLink', (p) => this.openLink(p.url));
-    panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode));
-    panel.onDidDispose(() => { if (this.fullscreen) void this.setFullscreen(false); });
+    super();
+    this.register(panel.onRequest('appCallTool', (p) => this.callTool(p.name, p.arguments)));
+    this.register(panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri) as unknown as Record<string, unknown>));
+    this.register(panel.onRequest('appOpenLink', (p) => this.openLink(p.url)));
+    this.register(panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode)));
+    this.register(toDisposable(() => { if (this.fullscreen) void this.setFullscreen(false); }));
   }
 
   /**
