@@ -320,6 +320,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
     case 'readResource':
       return isString(x.uri);
     case 'saveOutput':
+    case 'openOutput':
       return isString(x.resultId) && isString(x.itemId);
     case 'appClosed':
       return isString(x.callId);
