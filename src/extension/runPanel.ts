@@ -132,7 +132,10 @@ export class RunPanel {
       onProblem: (m) => this.problem(m),
       appFrames: subject.kind === 'tool' && toolAppUri(subject.tool) !== undefined,
     });
-    if (subject.kind === 'tool' && toolAppUri(subject.tool)) this.apps = new ToolPanelApps(this.panel, context, server, subject.tool);
+    if (subject.kind === 'tool' && toolAppUri(subject.tool)) {
+      this.apps = new ToolPanelApps(this.panel, context, server, subject.tool);
+      void this.apps.prepare();
+    }
     this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) }));
     const ref = completionRefOf(subject);
     if (ref) this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params));
@@ -157,6 +160,7 @@ export class RunPanel {
       results: this.results.entries,
       runningCallId: this.running?.callId,
       app: this.apps?.current,
+      appStandby: this.apps?.standby,
       completions: !!completionRefOf(this.subject) && !!this.context.manager.get(this.server)?.connection?.supportsCompletions,
     };
   }
