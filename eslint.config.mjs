@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'media/**', 'node_modules/**', '.cache/**', '.artifacts/**'] },
+  { ignores: ['dist/**', 'test/extensions/*/dist/**', 'media/**', 'node_modules/**', '.cache/**', '.artifacts/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -22,6 +22,7 @@ import { ServerConnection } from '../src/core/connection';
 import { checkFile, inlineLimitsFor, type FileSlot } from '../src/core/files';
 import { Logger } from '../src/core/log';
 import { fixturePath, startObjectStore } from '../test/fixtures/servers';
+import { median, reportGoal } from './lib/goals';
 
 const MiB = 1024 * 1024;
 const UPLOAD_SIZES = [64, 512];
@@ -31,11 +32,6 @@ const RSS_GOAL_MIB = 64;
 
 const slot: FileSlot = { path: ['doc'], label: 'doc', multiple: false, origin: 'x-mcp-file', required: true, transferModes: ['upload'] };
 const limits = inlineLimitsFor('stdio', { transfer: {} });
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 async function writeFile(path: string, size: number): Promise<void> {
   const block = randomBytes(MiB);
@@ -130,8 +126,6 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-bench-transfer-'));
   const store = await startObjectStore(join(dir, 'store.log'));
   const conn = await connect(store.url);
-  let failed = false;
-  const verdict = (ok: boolean) => { if (!ok) failed = true; return ok ? 'ok' : 'OVER GOAL'; };
   console.log(`machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   try {
     for (const mib of UPLOAD_SIZES) {
@@ -151,12 +145,13 @@ async function main(): Promise<void> {
         }
       }
       const ratio = median(host) / median(bare);
-      console.log(`upload ${mib} MiB: host ${median(host).toFixed(0)} ms (${(mib / (median(host) / 1000)).toFixed(0)} MiB/s), bare fetch ${median(bare).toFixed(0)} ms; ratio ${ratio.toFixed(2)} (goal <= ${TIME_GOAL}) ${verdict(ratio <= TIME_GOAL)}`);
+      reportGoal({ name: `transfer: upload ${mib} MiB, host vs a bare streaming fetch`, value: ratio, goal: TIME_GOAL, unit: 'x',
+        detail: `${median(host).toFixed(0)} ms (${(mib / (median(host) / 1000)).toFixed(0)} MiB/s) vs ${median(bare).toFixed(0)} ms` });
       if (mib === 512) {
         const r = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', __filename, '--rss-child', store.url, path], { encoding: 'utf8' });
         if (r.status !== 0) throw new Error(`rss child failed: ${r.stderr}`);
         const growth = (JSON.parse(r.stdout) as { growth: number }).growth / MiB;
-        console.log(`peak RSS growth while the host uploads ${mib} MiB: ${growth.toFixed(1)} MiB (goal < ${RSS_GOAL_MIB} MiB) ${verdict(growth < RSS_GOAL_MIB)}`);
+        reportGoal({ name: `transfer: peak RSS growth while the host uploads ${mib} MiB`, value: growth, goal: RSS_GOAL_MIB, unit: 'MiB', strict: true });
       }
       rmSync(path);
     }
@@ -180,13 +175,13 @@ async function main(): Promise<void> {
       }
     }
     const ratio = median(host) / median(bare);
-    console.log(`save ${DOWNLOAD_MIB} MiB verified: host ${median(host).toFixed(0)} ms, bare fetch + sha256 ${median(bare).toFixed(0)} ms; ratio ${ratio.toFixed(2)} (goal <= ${TIME_GOAL}) ${verdict(ratio <= TIME_GOAL)}`);
+    reportGoal({ name: `transfer: save ${DOWNLOAD_MIB} MiB verified, host vs a bare fetch + sha-256`, value: ratio, goal: TIME_GOAL, unit: 'x',
+      detail: `${median(host).toFixed(0)} vs ${median(bare).toFixed(0)} ms` });
   } finally {
     await conn.stop();
     await store.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  if (failed) process.exitCode = 1;
 }
 
 void main();

@@ -1,24 +1,23 @@
 // `npm run bench` (VS Code part): the size of each bundle as shipped (a production build), and the
 // extension's activation time inside a real extension host (code-server), median of several fresh
-// extension hosts. Goals: extension bundle <= 1.5 MB minified, activation <= 50 ms.
+// extension hosts, against an empty extension activated in the same hosts. Goals: the extension's code
+// (extension + connection + libraries bundles) <= 1.5 MB minified, activation <= 50 ms, and the extension's own
+// cost (its activation minus the empty extension's, medians) <= 15 ms. The CPU time of both activations is
+// reported too: on a loaded machine it separates the extension's own work from waiting better than the wall clock.
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { median, reportGoal } from './lib/goals';
 
 const root = join(__dirname, '..');
 const RUNS = Number(process.env.MCP_HOST_BENCH_ACTIVATIONS ?? 7);
 const SIZE_GOAL = 1.5 * 1024 * 1024;
 const ACTIVATION_GOAL_MS = 50;
+const OWN_COST_GOAL_MS = 15;
 const VSCODE_VERSION = '1.139.1';
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 /** A production build (scripts/build.mjs --production) into `dir`: the layout of the packaged extension. */
 function productionBuild(dir: string): Record<string, string> {
@@ -27,6 +26,7 @@ function productionBuild(dir: string): Record<string, string> {
   return {
     extension: join(dir, 'dist/extension.js'),
     connection: join(dir, 'dist/connection.js'),
+    libraries: join(dir, 'dist/libraries.js'),
     webview: join(dir, 'media/webview.js'),
     appBridge: join(dir, 'media/app-bridge.js'),
     cli: join(dir, 'dist/cli.js'),
@@ -59,6 +59,9 @@ interface ActivationRun {
   baseline: number;
   /** MCP Host's own measure, module load to the end of activate() */
   own: number;
+  /** CPU time of the extension host process during each activation */
+  oursCpu: number;
+  baselineCpu: number;
 }
 
 async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
@@ -97,8 +100,8 @@ async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
       const line = args.map(String).join(' ');
       if (type === 'error') hostErrors.push(line);
-      const m = /ACTIVATION_MS ([\d.]+) ([\d.]+) (-?[\d.]+)/.exec(line);
-      if (m) lastTime = { ours: Number(m[1]), baseline: Number(m[2]), own: Number(m[3]) };
+      const m = /ACTIVATION_MS ([\d.]+) ([\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+)/.exec(line);
+      if (m) lastTime = { ours: Number(m[1]), baseline: Number(m[2]), own: Number(m[3]), oursCpu: Number(m[4]), baselineCpu: Number(m[5]) };
     });
     const payload: [string, string][] = [
       ['extensionDevelopmentPath', server.remoteUri(runnerDir)],
@@ -142,12 +145,14 @@ async function main(): Promise<void> {
       const size = statSync(file).size;
       const gz = gzipSync(readFileSync(file)).length;
       const role = name === 'extension' ? '  (loaded on activation)' : name === 'connection' ? '  (loaded on the first server start)'
-        : name === 'appBridge' ? '  (loaded by panels of tools with an MCP App)' : '';
+        : name === 'libraries' ? '  (loaded with the first form, schema or file)'
+          : name === 'appBridge' ? '  (loaded by panels of tools with an MCP App)' : '';
       console.log(`  ${name.padEnd(10)} ${kb(size).padStart(10)}  (gzip ${kb(gz)})${role}`);
     }
     // The goal is for the extension's code as a whole, whichever file it loads from.
-    const extensionTotal = statSync(bundles.extension).size + statSync(bundles.connection).size;
-    console.log(`  extension + connection ${kb(extensionTotal)}  goal <= ${kb(SIZE_GOAL)}: ${extensionTotal <= SIZE_GOAL ? 'met' : 'NOT MET'}`);
+    const extensionTotal = statSync(bundles.extension).size + statSync(bundles.connection).size + statSync(bundles.libraries).size;
+    reportGoal({ name: 'bundle: extension + connection + libraries, minified', value: extensionTotal / 1024, goal: SIZE_GOAL / 1024, unit: 'KB',
+      detail: `parsed on activation: ${kb(statSync(bundles.extension).size)}` });
 
     // Timed by asking for the activation: `onStartupFinished` would run it on its own before the timer starts.
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -164,8 +169,13 @@ async function main(): Promise<void> {
     console.log(`  MCP Host                     median ${ours.toFixed(1)} ms  (runs: ${list('ours')})`);
     console.log(`  empty baseline extension     median ${baseline.toFixed(1)} ms  (runs: ${list('baseline')})`);
     console.log(`  MCP Host's own activationMs  median ${median(runs.map((r) => r.own)).toFixed(1)} ms  (module load to end of activate())`);
-    console.log(`  ratio ${(ours / baseline).toFixed(2)}; MCP Host's own cost ${(ours - baseline).toFixed(1)} ms`);
-    console.log(`  goal: activation <= ${ACTIVATION_GOAL_MS} ms: ${ours <= ACTIVATION_GOAL_MS ? 'met' : 'NOT MET'}`);
+    const oursCpu = median(runs.map((r) => r.oursCpu));
+    const baselineCpu = median(runs.map((r) => r.baselineCpu));
+    console.log(`  CPU time of the extension host: MCP Host median ${oursCpu.toFixed(1)} ms (runs: ${list('oursCpu')}), empty extension ${baselineCpu.toFixed(1)} ms (runs: ${list('baselineCpu')})`);
+    console.log(`  ratio ${(ours / baseline).toFixed(2)}; MCP Host's own cost ${(ours - baseline).toFixed(1)} ms (CPU ${(oursCpu - baselineCpu).toFixed(1)} ms)`);
+    reportGoal({ name: 'activation in a real extension host', value: ours, goal: ACTIVATION_GOAL_MS, unit: 'ms', detail: `median of ${runs.length} fresh hosts` });
+    reportGoal({ name: "activation: the extension's own cost (minus an empty extension's)", value: ours - baseline, goal: OWN_COST_GOAL_MS, unit: 'ms',
+      detail: `medians ${ours.toFixed(1)} - ${baseline.toFixed(1)} ms; in CPU time ${(oursCpu - baselineCpu).toFixed(1)} ms` });
   } finally {
     rmSync(extensionDir, { recursive: true, force: true });
   }

@@ -27,9 +27,19 @@ const connectionOnDemand = {
       args.kind === 'dynamic-import' ? { path: './connection.js', external: true } : undefined);
   },
 };
+// The large libraries needed only once a form, a schema or a file is at hand (src/core/libraries.ts, required on
+// first use) are a bundle of their own too, shared by the extension and its connection bundle.
+const librariesOnDemand = {
+  name: 'libraries-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /\/libraries$/ }, (args) =>
+      args.kind === 'require-call' && args.importer.includes(`${join('src', 'core')}`) ? { path: './libraries.js', external: true } : undefined);
+  },
+};
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [connectionOnDemand] },
-  { ...node, entryPoints: ['src/core/connection/serverConnection.ts'], outfile: 'dist/connection.js' },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [connectionOnDemand, librariesOnDemand] },
+  { ...node, entryPoints: ['src/core/connection/serverConnection.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
+  { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },

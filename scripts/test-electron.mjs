@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildTestModel } from '../test/extensions/test-model/build.mjs';
 import { bundleSuite, workspace } from '../test/integration/bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,7 +19,8 @@ try {
   const extensionTestsPath = await bundleSuite();
   await runTests({
     version,
-    extensionDevelopmentPath: root,
+    // The test model needs VS Code 1.104 (the language model provider API); older versions skip its tests.
+    extensionDevelopmentPath: [root, await buildTestModel()],
     extensionTestsPath,
     launchArgs: [
       workspace,

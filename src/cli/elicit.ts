@@ -119,7 +119,7 @@ function describeField(f: FormField): string {
 }
 
 /** Lines from a stream, one at a time; lines typed (or pasted) ahead are kept, not lost. */
-class LineReader {
+export class LineReader {
   private rl?: Interface;
   private readonly lines: string[] = [];
   private waiter?: (line: string | undefined) => void;
@@ -259,6 +259,16 @@ function promptUi(input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Eli
     async waitForRetry(_req, signal) {
       const a = (await ask('  Press Enter once you are done there to retry now, or type c to cancel: ', signal)).toLowerCase();
       return a.startsWith('c') ? 'cancel' : 'retry';
+    },
+    async confirmFiles(req, signal) {
+      // Asked only when a file is uploaded out of band (SEP-2631: to the host authorized just now) or to another
+      // origin (SEP-1306): this yes is then the consent. "Send this answer?" covered the rest. No returns to the question.
+      const uploads = req.files.filter((f) => f.upload || f.otherOrigin);
+      if (uploads.length === 0) return true;
+      out.write('\n');
+      for (const f of uploads) out.write(`${terminalText(f.field)}: ${terminalText(f.name)} (${formatBytes(f.size)}) uploaded to ${terminalText(f.destination)}\n`);
+      if (uploads.some((f) => f.otherOrigin)) out.write(`That is storage ${terminalText(req.server)} authorized, not the MCP server itself; your MCP credentials are not sent there.\n`);
+      return (await choose('Upload? [y]es, [n]o (back to the question): ', { y: 'y', n: 'n' } as const, signal)) === 'y';
     },
     async confirmUploadDestination(req, signal) {
       out.write(`\n${terminalText(req.server)} wants ${terminalText(req.fileName)} (${formatBytes(req.size)}) uploaded to ${terminalText(req.destination)}, which is not the server's own address. Your MCP token is not sent there.\n`);

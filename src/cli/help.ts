@@ -38,6 +38,8 @@ const DETAILS: Record<string, string> = {
   --timeout MS           cancel the call after this long
   --no-wait              a tool that runs as a task: print the task id instead of following the task
                          (without it, the task's status goes to stderr until its result is printed)
+  --no-optional-tasks    call a tool that may run as a task (taskSupport "optional"; any tool of a server
+                         with the Tasks extension) plainly; one that requires a task still runs as one
   --json                 print the raw result`,
   task: `Asks a server about one of its tasks (the ids that call --no-wait prints).
   get ID          the task's status and message
@@ -51,9 +53,12 @@ Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no
   prompt: `Gets a prompt and prints its messages, each under its role.
   --args JSON     the prompt's arguments, a JSON object of strings
   --json          print the raw result`,
-  resource: `Reads a resource of a server.
-  --out FILE      write its bytes to FILE, a new file
-  --json          print the raw result`,
+  resource: `Reads a resource of a server. A file it names (SEP-2631 FileResourceContents) is listed as a line
+(name, size, type, file URI) and downloaded only when asked, its size and sha-256 checked before it is kept.
+  --out FILE            write its bytes to FILE, a new file (a named file: downloaded and verified)
+  --save-files DIR      download the files it names into DIR (verified; existing files are never overwritten)
+  --no-file-transfer    do not declare SEP-2631 file transfer (files it names cannot be downloaded)
+  --json                print the raw result`,
   complete: `Prints the server's suggestions for one argument of a prompt or a resource template, one per line.
   --prompt NAME               the prompt whose argument ARG is completed
   --resource-template URI     the resource template whose variable ARG is completed

@@ -20,9 +20,9 @@ import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationInco
 import { errorText, InputRefusedError } from '../core/errors';
 import { formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
-import { callsAsTask } from '../core/tasks';
+import { callsAsTask, needsTasksExtension } from '../core/tasks';
 import { RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
-import { preparedArguments, resultViewOf, runPrompt, runTool, type RunHooks } from '../core/run';
+import { authorizeUploads, preparedArguments, resultViewOf, runPrompt, runTool, type RunHooks } from '../core/run';
 import {
   applyAuthOption, AUTH_OPTIONS_HELP, cliOAuthProvider, describeSignIn, forgetTokens, isAuthFlagOption, isAuthValueOption, logout,
   newAuthArgs, SecretSourceError, tokenStoreFor, type CliAuthArgs,
@@ -34,7 +34,7 @@ import { commandHelp, generalHelp, VERSION } from './help';
 import { callAsTask, taskCommand, TASK_ACTIONS, type TaskAction } from './tasks';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
-import { fileOutputLine, saveFileOutputs, TransferFailedError, uploadProgressLine } from './transfer';
+import { confirmUploads, fileOutputLine, resourceFiles, resultOfItems, saveFileOutputs, saveResourceFile, TransferFailedError, uploadProgressLine } from './transfer';
 import { parseJsonBounded } from '../core/io/json';
 import { requestSizeProblem } from '../core/io/requestSize';
 import { assertNever } from '../shared/assertNever';
@@ -46,9 +46,10 @@ export const USAGE = `usage:
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
-                [--save-files DIR] [--no-wait] [--timeout MS] [--json] [--verbose] TARGET
+                [--save-files DIR] [--no-wait] [--no-optional-tasks] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
-  mcp-host resource read URI [--out FILE] [--json] TARGET read a resource (ui:// apps included): text to stdout,
+  mcp-host resource read URI [--out FILE] [--save-files DIR] [--no-file-transfer] [--json] TARGET
+                                                          read a resource (ui:// apps included): text to stdout,
                                                           or its bytes to a new FILE
   mcp-host login [AUTH OPTIONS] TARGET                    sign in to an HTTP server now (its old tokens are forgotten first)
   mcp-host logout TARGET                                  forget the server's tokens and client registrations
@@ -70,7 +71,8 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
   --no-file-transfer: do not declare SEP-2631 out-of-band transfer (files over the inline limit are then refused).
   --inline-max BYTES: where a file argument may go either way, files up to this size go inline and larger ones
     are uploaded (default and most: the transport's inline limit, so a server without uploads gets every file that fits).
-  --save-files DIR: download the result's file outputs into DIR (verified; existing files are never overwritten).
+  --save-files DIR: download the result's file outputs (a resource's files) into DIR (verified; existing files are
+    never overwritten).
 ${AUTH_OPTIONS_HELP}`;
 
 /** An error that ends the command with a given exit code. */
@@ -103,6 +105,8 @@ export interface ParsedArgs {
   samplingCommand?: string;
   /** call: print the task id instead of waiting for the task. */
   noWait: boolean;
+  /** call: a tool that may run as a task is called plainly (one that requires a task still runs as one). */
+  noOptionalTasks?: boolean;
   /** complete: --prompt NAME or --resource-template URI. */
   prompt?: string;
   resourceTemplate?: string;
@@ -124,7 +128,7 @@ const VALUE_OPTIONS = new Set([
   '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
   '--prompt', '--resource-template', '--sampling-command',
 ]);
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait', '--no-optional-tasks']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const dashdash = argv.indexOf('--');
@@ -152,6 +156,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       else if (name === '--verbose') parsed.verbose = true;
       else if (name === '--no-file-transfer') parsed.fileTransfer = false;
       else if (name === '--no-wait') parsed.noWait = true;
+      else if (name === '--no-optional-tasks') parsed.noOptionalTasks = true;
       else parsed.binaryUploads = false;
     } else if (VALUE_OPTIONS.has(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : head[++i];
@@ -216,6 +221,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   cwd: string;
   interactive: boolean;
+  /** Where questions asked on the terminal are answered (default process.stdin). */
+  stdin?: NodeJS.ReadableStream;
   /** Fires on Ctrl-C: the call in flight is cancelled. */
   interrupt?: AbortSignal;
 }
@@ -430,7 +437,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
   if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
   const transfer = a.fileTransfer ? { inlineUpToBytes: a.inlineMax } : false as const;
   const elicitation = createCliElicitationHandler(a.elicit, {
-    interactive: io.interactive, transport, log, output: io.stderr, binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
+    interactive: io.interactive, transport, log, output: io.stderr, ...(io.stdin ? { input: io.stdin } : {}), binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: a.urlWaitMs,
     limits: { transfer },
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
@@ -453,7 +460,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     };
     const files = await fileOptionChoices(tool, args, a.files, inUse, log, fileSettings);
     // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
-    const asTask = callsAsTask(connection, tool);
+    const asTask = callsAsTask(connection, tool, !a.noOptionalTasks);
     if (a.noWait && !asTask) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
     const hooks: RunHooks = {
       elicitation: elicitation.ui,
@@ -469,16 +476,24 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
       encode: cliEncodeSettings(inUse, fileSettings),
     };
-    const request = { tool, input: { json: args }, files };
+    // Uploads are authorized first, so where their bytes go is shown (and, on a terminal, asked) before any leave.
+    const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt);
+    if (uploads && !(await confirmUploads(uploads, io, server.name, io.interrupt))) {
+      uploads.abandon();
+      throw new CliError('not sent: the uploads were not confirmed; nothing of the files left this machine and the tool was not called', EXIT.usage);
+    }
+    const request = { tool, input: { json: args }, files, ...(uploads ? { uploads } : {}) };
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
-    const outcome = await (asTask
-      ? preparedArguments(connection, request, hooks).then(async (encoded) => {
-        const taskResult = await callAsTask(connection, toolName, encoded, { noWait: a.noWait, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout, stderr: io.stderr });
-        return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
-      })
-      : runTool(connection, request, hooks)
-    ).catch((e: unknown) => { throw elicitation.refusal ?? e; });
+    const runAsTask = () => preparedArguments(connection, request, hooks).then(async (encoded) => {
+      const taskResult = await callAsTask(connection, toolName, encoded, { noWait: a.noWait, signal: io.interrupt, timeoutMs: a.timeout, stdout: io.stdout, stderr: io.stderr });
+      return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
+    });
+    // A 2026-07-28 server that refuses a plain call without a task (-32021) gets it again as a task.
+    const outcome = await (asTask ? runAsTask() : runTool(connection, request, hooks).catch((e: unknown) => {
+      if (needsTasksExtension(e) && !elicitation.refusal) return runAsTask();
+      throw e;
+    })).catch((e: unknown) => { throw elicitation.refusal ?? e; });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
     if (elicitation.refusal) throw elicitation.refusal;
     if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed
@@ -530,13 +545,20 @@ async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
   if (outPath && existsSync(outPath)) throw new CliError(`--out: ${outPath} exists; give a new file (nothing is overwritten)`, EXIT.usage);
   const server = await resolveTarget(a, io);
   const log = makeLogger(a, io);
-  const connection = await connect(server, log, undefined, a.timeout, false, false, undefined, await signInFor(a, io, server, log));
+  const connection = await connect(server, log, undefined, a.timeout, false, a.fileTransfer, undefined, await signInFor(a, io, server, log));
   return withConnection(connection, io, async () => {
     const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeout });
     if (a.json) { io.stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
     const contents = read.contents ?? [];
+    // SEP-2631 FileResourceContents: the bytes are downloaded (verified) only for --out or --save-files.
+    const files = resourceFiles(read);
     if (outPath) {
       if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
+      if (files.length === 1) {
+        await saveResourceFile(files[0]!, connection, outPath, io.interrupt);
+        io.stderr.write(`mcp-host: wrote ${terminalText(files[0]!.name)} to ${outPath}${files[0]!.digest ? ' (sha-256 verified)' : ''}\n`);
+        return EXIT.ok;
+      }
       const item = contents[0];
       const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
       await writeNewFile(outPath, bytes);
@@ -552,6 +574,12 @@ async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
         io.stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
       }
     }
+    for (const file of files) io.stdout.write(`${terminalText(fileOutputLine(file))}\n`);
+    if (a.saveFiles !== undefined) {
+      for (const path of await saveFileOutputs(resultOfItems(files), {}, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
+        io.stderr.write(`saved ${terminalText(path)}\n`);
+      }
+    } else if (files.length > 0) io.stderr.write('mcp-host: files are not downloaded; --save-files DIR or --out FILE saves them (verified)\n');
     return EXIT.ok;
   });
 }

@@ -6,7 +6,9 @@ import { resolve } from 'node:path';
 import type { ServerConnection } from '../core/connection';
 import { formatBytes } from '../core/files';
 import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
-import { planSave, resolveSave, type ResultLike, type ResultView } from '../core/results';
+import { planSave, resolveSave, resourceContentsView, type ResultLike, type ResultView } from '../core/results';
+import type { AuthorizedUploads } from '../core/run';
+import { LineReader } from './elicit';
 import { terminalText } from './terminal';
 
 import { TransferFailedError } from '../core/errors';
@@ -48,6 +50,25 @@ export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: bool
   };
 }
 
+/**
+ * The CLI's confirmation of authorized uploads, before any byte leaves: "doc: a.bin (200 MiB) uploaded to HOST"
+ * for each file on stderr. On a terminal, when a file goes somewhere other than the MCP server's own origin, the
+ * user is asked; elsewhere the --file option is the consent. False: the user said no (nothing is sent).
+ */
+export async function confirmUploads(uploads: AuthorizedUploads, io: { stderr: NodeJS.WritableStream; stdin?: NodeJS.ReadableStream; interactive: boolean },
+  server: string, signal?: AbortSignal): Promise<boolean> {
+  for (const line of uploads.lines()) io.stderr.write(`${terminalText(line)}\n`);
+  if (!io.interactive || !uploads.foreign) return true;
+  io.stderr.write(`These files go to storage that ${terminalText(server)} authorized, not to the MCP server itself; your MCP credentials are not sent there.\n`);
+  const reader = new LineReader(io.stdin ?? process.stdin);
+  for (;;) {
+    io.stderr.write('Upload and call? [y]es, [n]o: ');
+    const answer = (await reader.next(signal ?? new AbortController().signal)).trim().toLowerCase();
+    if (answer.startsWith('y')) return true;
+    if (answer.startsWith('n')) return false;
+  }
+}
+
 function fileItems(view: ResultView) {
   return view.items.filter((i): i is Extract<ResultView['items'][number], { kind: 'file' }> => i.kind === 'file');
 }
@@ -56,6 +77,30 @@ function fileItems(view: ResultView) {
 export function fileOutputLine(item: { name: string; uri: string; mimeType?: string; size?: number; digest: boolean }): string {
   const size = item.size !== undefined ? `${formatBytes(item.size)}` : 'size not given';
   return `[file ${item.name}, ${size}, ${item.mimeType ?? 'type not given'}, ${item.uri}${item.digest ? '' : ', no digest'}]`;
+}
+
+type FileItem = ReturnType<typeof fileItems>[number];
+
+/** The FileResourceContents of a resources/read answer, as the result view's file items. */
+export function resourceFiles(read: { contents?: unknown[] }): FileItem[] {
+  return resourceContentsView(read).filter((i): i is FileItem => i.kind === 'file');
+}
+
+/** File items as a result view, for saveFileOutputs. */
+export function resultOfItems(items: FileItem[]): ResultView {
+  return { isError: false, items, saves: [], warnings: [] };
+}
+
+/** One FileResourceContents downloaded to `target` (a new file), verified. */
+export async function saveResourceFile(item: FileItem, connection: ServerConnection, target: string, signal?: AbortSignal): Promise<void> {
+  // A file item names its file itself (uri, size, digest): nothing else of the answer is needed.
+  const source = resolveSave({}, item.save!);
+  if (source.kind !== 'file') throw new TransferFailedError(`${item.name} is not a file to download`);
+  try {
+    await connection.files.saveFile(source.file, target, { maxBytes: FILE_OUTPUT_MAX_BYTES, ...(signal ? { signal } : {}) });
+  } catch (e) {
+    throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+  }
 }
 
 /**

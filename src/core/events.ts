@@ -1,15 +1,30 @@
-// Typed events and their subscriptions, for every module (the VS Code pattern, without vscode).
+// Typed events and owned lifetimes, for every module (the VS Code pattern, without vscode): whatever holds a
+// listener, a timer or a child object registers it with its owner, and disposing the owner disposes it.
 
-export interface Disposable { dispose(): void }
+export interface IDisposable { dispose(): void }
 
-/** A minimal typed event: `event(listener)` subscribes and returns a Disposable. */
+/** Subscribes a listener; disposing the result unsubscribes it. */
+export type Event<T> = (listener: (value: T) => void) => IDisposable;
+
+/** A disposable that runs `fn` once. */
+export function toDisposable(fn: () => void): IDisposable {
+  let done = false;
+  return { dispose: () => { if (!done) { done = true; fn(); } } };
+}
+
+/** A minimal typed event: `event(listener)` subscribes and returns an IDisposable. */
 export class Emitter<T> {
   private listeners = new Set<(value: T) => void>();
 
-  readonly event = (listener: (value: T) => void): Disposable => {
-    this.listeners.add(listener);
-    return { dispose: () => { this.listeners.delete(listener); } };
+  readonly event: Event<T> = (listener) => {
+    // The same function subscribed twice is two subscriptions, each removed by its own handle.
+    const entry = (value: T): void => listener(value);
+    this.listeners.add(entry);
+    return { dispose: () => { this.listeners.delete(entry); } };
   };
+
+  /** How many listeners are subscribed (what the lifetime tests count). */
+  get listenerCount(): number { return this.listeners.size; }
 
   fire(value: T): void {
     for (const l of [...this.listeners]) {
@@ -18,4 +33,77 @@ export class Emitter<T> {
   }
 
   dispose(): void { this.listeners.clear(); }
+}
+
+/**
+ * A set of disposables disposed together, newest first, once. One added after the store was disposed is
+ * disposed at once (its owner is gone).
+ */
+export class DisposableStore implements IDisposable {
+  private readonly items = new Set<IDisposable>();
+  private disposed = false;
+
+  get isDisposed(): boolean { return this.disposed; }
+  get size(): number { return this.items.size; }
+
+  add<T extends IDisposable>(item: T): T {
+    if (this.disposed) disposeQuietly(item);
+    else this.items.add(item);
+    return item;
+  }
+
+  /** Disposes `item` now and forgets it. */
+  delete(item: IDisposable): void {
+    if (this.items.delete(item)) disposeQuietly(item);
+  }
+
+  /** Disposes every item (newest first) and keeps the store usable. */
+  clear(): void {
+    const items = [...this.items].reverse();
+    this.items.clear();
+    for (const item of items) disposeQuietly(item);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.clear();
+  }
+}
+
+/** Live instances of each Disposable subclass: what a lifetime test reads to find one never disposed. */
+const live = new Map<object, number>();
+
+/** How many instances of exactly this class are not disposed yet. */
+export function liveCount(kind: { readonly prototype: Disposable }): number {
+  return live.get(kind) ?? 0;
+}
+
+/**
+ * The base of everything that owns listeners, timers or child objects: `register` hands one over, `dispose`
+ * (once) disposes them newest first.
+ */
+export abstract class Disposable implements IDisposable {
+  private readonly owned = new DisposableStore();
+  private readonly kind: object = this.constructor;
+
+  constructor() {
+    live.set(this.kind, (live.get(this.kind) ?? 0) + 1);
+  }
+
+  protected get isDisposed(): boolean { return this.owned.isDisposed; }
+
+  protected register<T extends IDisposable>(child: T): T {
+    return this.owned.add(child);
+  }
+
+  dispose(): void {
+    if (this.owned.isDisposed) return;
+    live.set(this.kind, (live.get(this.kind) ?? 1) - 1);
+    this.owned.dispose();
+  }
+}
+
+function disposeQuietly(item: IDisposable): void {
+  try { item.dispose(); } catch { /* one child's failure must not keep the others alive */ }
 }

@@ -17,6 +17,7 @@ import type { ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings } from './settings';
 import { RunPanel, type RunPanelContext } from './runPanel';
 import { errorText } from '../core/errors';
+import { DisposableStore } from '../core/events';
 
 /** How long "Run MCP Tool with This File…" waits for servers to start before offering what it has. */
 const EXPLORER_START_WAIT_MS = 15_000;
@@ -182,7 +183,9 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
     if (choice) await vscode.commands.executeCommand('mcpHost.addServer');
     return undefined;
   }
-  const quickPick = vscode.window.createQuickPick<PickItem<T>>();
+  // The quick pick and its listeners; a background start that ends after it closed finds it gone.
+  const owned = new DisposableStore();
+  const quickPick = owned.add(vscode.window.createQuickPick<PickItem<T>>());
   quickPick.title = kind.title;
   quickPick.placeholder = kind.placeholder;
   quickPick.matchOnDescription = true;
@@ -197,6 +200,7 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
   const shown: string[] = [];
 
   const refresh = (): void => {
+    if (owned.isDisposed) return;
     const servers = manager.list();
     for (const s of servers) if (!pending.has(s.name) && !shown.includes(s.name)) shown.push(s.name);
     const items: PickItem<T>[] = [];
@@ -233,15 +237,14 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
       refresh();
     });
   }
-  const subscription = manager.onDidChange(refresh);
+  owned.add(manager.onDidChange(refresh));
   refresh();
   quickPick.show();
   const picked = await new Promise<PickItem<T> | undefined>((resolve) => {
-    quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
-    quickPick.onDidHide(() => resolve(undefined));
+    owned.add(quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0])));
+    owned.add(quickPick.onDidHide(() => resolve(undefined)));
   });
-  subscription.dispose();
-  quickPick.dispose();
+  owned.dispose();
   if (!picked) return undefined;
   if (picked.entry !== undefined) return { server: picked.server, entry: picked.entry };
   try {

@@ -147,7 +147,7 @@ export class WebviewElicitationUi implements ElicitationUi {
   }
 
   async confirmFiles(request: FileConfirmRequest): Promise<boolean> {
-    const lines = request.files.map((f) => `• ${f.field}: ${f.name} (${formatBytes(f.size)}, ${f.mediaType}) → ${f.destination}`);
+    const lines = request.files.map((f) => `• ${f.field}: ${f.name} (${formatBytes(f.size)}, ${f.mediaType}) ${f.upload ? `uploaded to ${f.destination}` : `→ ${f.destination}`}`);
     // One question for everything, uploads elsewhere included (SEP-1306): it says plainly where they go.
     const elsewhere = [...new Set(request.files.filter((f) => f.otherOrigin).map((f) => f.destination))];
     const toServer = request.files.some((f) => !f.otherOrigin);

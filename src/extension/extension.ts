@@ -9,9 +9,11 @@ import type { ConnectionState } from '../core/connection';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, pointer } from '../core/forms';
 import type { ResultView } from '../core/results';
+import { liveCount } from '../core/events';
 import { FileChoices, runTool } from '../core/run';
 import { registerCommands } from './commands';
 import { registerResourceDocuments } from './resources/resourceDocuments';
+import { removeOpenedFiles } from './resultActions';
 import { registerTasks, tasks, type TrackedTask } from './tasks/taskRegistry';
 import { TasksTreeProvider } from './tasks/tasksView';
 import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
@@ -20,6 +22,7 @@ import { serverState, ServerManager } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { RunPanel } from './runPanel';
+import { McpPanel } from './webviewPanel';
 import { registerWalkthrough } from './walkthrough';
 
 export interface McpHostApi {
@@ -56,6 +59,11 @@ export interface McpHostApi {
   paths: { logFolder: vscode.Uri; userConfig: vscode.Uri };
   /** Opens (or reveals) the Run Tool panel of a tool. */
   openTool(server: string, tool: string): Promise<void>;
+  /**
+   * What the lifetime test reads: listeners on the manager's change event and on each server's connection, the
+   * connections not disposed yet, and the run panels and webview panels alive.
+   */
+  lifetimes(): { changeListeners: number; connections: number; connectionListeners: Record<string, number>; runPanels: number; webviewPanels: number };
   inputs: {
     /** Stores an input's value (a password input's in SecretStorage) so starting the server asks nothing. */
     set(server: string, id: string, value: string): Promise<void>;
@@ -76,14 +84,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
 
   const tree = new ServersTreeProvider(manager);
   context.subscriptions.push(
+    tree,
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
     registerResourceDocuments(manager),
+    { dispose: removeOpenedFiles },
     registerTasks(manager, (registry) => {
       const provider = new TasksTreeProvider(registry);
       return vscode.Disposable.from(provider, vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider }));
     }),
   );
+  context.subscriptions.push({ dispose: () => RunPanel.disposeAll() });
   registerCommands(context, manager);
   registerWalkthrough(context);
   await manager.reload();
@@ -154,6 +165,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
       await RunPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
     },
+    lifetimes: () => ({ ...manager.lifetimes(), runPanels: liveCount(RunPanel), webviewPanels: liveCount(McpPanel) }),
     inputs: {
       set: (name, id, value) => manager.inputs.set(request(name), id, value),
       storedIn: (name, id) => manager.inputs.storedIn(request(name), id),

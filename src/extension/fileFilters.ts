@@ -64,16 +64,16 @@ export function openDialogFilters(accept: readonly string[] | undefined, label: 
 
 /** The modal confirmation's detail: one line per file, then where the files go. */
 export function confirmationDetail(
-  files: readonly { label: string; name: string; size: string; mediaType: string; upload?: boolean }[],
+  files: readonly { label: string; name: string; size: string; mediaType: string; uploadHost?: string }[],
   server: string,
   target: string,
 ): string {
-  const lines = files.map((f) => `• ${f.label}: ${f.name} (${f.size}, ${f.mediaType}${f.upload ? ', uploaded out of band' : ''})`);
+  const lines = files.map((f) => `• ${f.label}: ${f.name} (${f.size}, ${f.mediaType}${f.uploadHost ? `, uploaded to ${f.uploadHost}` : ''})`);
   if (lines.length > 0) lines.push('');
   lines.push(`Destination: ${target} on the MCP server "${server}".`);
-  if (files.some((f) => f.upload)) {
-    lines.push(`Files marked "uploaded out of band" go first to the storage address "${server}" authorizes (its host is shown while uploading),`
-      + ' without your MCP credentials, over HTTPS, and never to a private or link-local address unless the server itself is on one.');
+  if (files.some((f) => f.uploadHost)) {
+    lines.push(`Files marked "uploaded to" go first to that storage host, which "${server}" authorized for them, over HTTPS and`
+      + ' without your MCP credentials (never to a private or link-local address unless the server itself is on one).');
   }
   if (files.length > 0) lines.push('The files are read and sent only if you choose Send.');
   return lines.join('\n');

@@ -5,15 +5,17 @@ import { promises as fsp } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { describeAccept, formatBytes, type FileSlot } from '../core/files';
-import type { FileChoices } from '../core/run';
+import type { AuthorizedUploads, FileChoices } from '../core/run';
 import type { FileSource, WebviewNotification } from '../shared/protocol';
 import type { McpPanel } from './webviewPanel';
 import { byRecency, confirmationDetail, openDialogFilters, workspaceExclude, workspaceGlob } from './fileFilters';
 
 /** The modal confirmation's detail text for the files chosen. */
-export function filesConfirmationDetail(files: FileChoices, server: string, target: string): string {
-  const list = files.entries().flatMap(({ slot, files: chosen }) =>
-    chosen.map((f) => ({ label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType })));
+export function filesConfirmationDetail(files: FileChoices, server: string, target: string, uploads?: AuthorizedUploads): string {
+  const list = files.entries().flatMap(({ slot, files: chosen }) => chosen.map((f) => {
+    const uploadHost = uploads?.hostOf(f);
+    return { label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType, ...(uploadHost ? { uploadHost } : {}) };
+  }));
   return confirmationDetail(list, server, target);
 }
 

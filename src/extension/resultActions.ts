@@ -1,12 +1,15 @@
 // What the user can do with a result: save a file output into the workspace (never overwriting
-// silently), open a server-named file inside the workspace, download a presigned URL after consent,
-// and read a resource link.
+// silently), open a SEP-2631 file output without saving it (a verified download into a folder of this
+// window's own, removed when the extension stops), open a server-named file inside the workspace, download a
+// presigned URL after consent, and read a resource link.
 
-import { basename, dirname } from 'node:path';
-import { unlink } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { mkdtemp, unlink } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { formatBytes } from '../core/files';
-import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
+import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, resourceContentsView, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
 import type { ServerConnection } from '../core/connection';
 import type { FileValue } from '../core/files';
 import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
@@ -90,7 +93,36 @@ async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Pr
   const sizeText = file.size !== undefined ? formatBytes(file.size) : undefined;
   const target = await chooseSaveTarget(item, sizeText);
   if (!target) return;
-  const connection = await connect();
+  await downloadWithProgress(file, item, target, await connect());
+  const open = await vscode.window.showInformationMessage(
+    `Saved ${vscode.workspace.asRelativePath(target)}${file.digest ? ' (sha-256 verified)' : ''}.`, 'Open');
+  if (open === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
+}
+
+/** Where files opened without saving are downloaded: one folder per window, made on first use. */
+let openedFolder: string | undefined;
+
+/** Removes the files opened without saving (the extension stops; an editor still showing one keeps its text). */
+export function removeOpenedFiles(): void {
+  if (openedFolder) rmSync(openedFolder, { recursive: true, force: true });
+  openedFolder = undefined;
+}
+
+/**
+ * Opens a SEP-2631 file output in an editor without asking where to save it: downloaded and verified (size,
+ * sha-256) like Save…, into this window's own temporary folder (removed when the extension stops).
+ */
+export async function openFileOutput(item: SaveItem, connect: () => Promise<ServerConnection>): Promise<void> {
+  const source = resolveSave({}, item);
+  if (source.kind !== 'file') throw new Error(`${item.name} is not a file output that can be opened.`);
+  openedFolder ??= await mkdtemp(join(tmpdir(), 'mcp-host-opened-'));
+  const target = await planSave(item, openedFolder);
+  await downloadWithProgress(source.file, item, target, await connect());
+  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
+}
+
+/** The verified download of a file output to `target` (a new path), under a notification with Cancel. */
+async function downloadWithProgress(file: FileValue, item: SaveItem, target: string, connection: ServerConnection): Promise<void> {
   await vscode.window.withProgress({
     location: vscode.ProgressLocation.Notification, title: `Downloading ${safeFileName(item.name)}`, cancellable: true,
   }, async (progress, token) => {
@@ -107,9 +139,6 @@ async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Pr
       },
     });
   });
-  const open = await vscode.window.showInformationMessage(
-    `Saved ${vscode.workspace.asRelativePath(target)}${file.digest ? ' (sha-256 verified)' : ''}.`, 'Open');
-  if (open === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
 }
 
 /** Reads a resource and shows it: text in its read-only `mcp-host-resource:` editor, bytes offered for saving. */
@@ -117,6 +146,14 @@ export async function readResourceInEditor(manager: ServerManager, server: strin
   const connection = await manager.start(server);
   const read = await connection.readResource(uri);
   if ((read.contents ?? []).some((c) => 'text' in c && typeof c.text === 'string')) await openResourceDocument(server, uri, read);
+  // A resource that is a file (SEP-2631): nothing is downloaded until the user picks Save… or Open.
+  for (const item of resourceContentsView(read)) {
+    if (item.kind !== 'file' || !item.save) continue;
+    const size = item.size !== undefined ? `, ${formatBytes(item.size)}` : '';
+    const choice = await vscode.window.showInformationMessage(`${server}: ${uri} is a file: ${item.name}${size}.`, 'Save…', 'Open');
+    if (choice === 'Save…') await saveResultItem({}, item.save, () => Promise.resolve(connection));
+    else if (choice === 'Open') await openFileOutput(item.save, () => Promise.resolve(connection));
+  }
   for (const content of read.contents ?? []) {
     if ('blob' in content && typeof content.blob === 'string') {
       const name = safeFileName(basename(content.uri.replace(/[?#].*$/, '')), 'resource');

@@ -12,11 +12,11 @@ import type { UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, promptArgumentsSchema, toPayload, type FormModel, type FormValues } from '../core/forms';
 import type { ResultLike } from '../core/results';
-import { checkValues, FileChoices, runPrompt, runTool, type RunOutcome } from '../core/run';
+import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type AuthorizedUploads, type RunOutcome } from '../core/run';
 import type { ResultEntry, RunPanelInit, WebviewNotification } from '../shared/protocol';
 import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
-import { readResourceInEditor, saveResultItem } from './resultActions';
+import { openFileOutput, readResourceInEditor, saveResultItem } from './resultActions';
 import { WebviewElicitationUi } from './elicitationUi';
 import { completeFormField, completionRefOf } from './formCompletions';
 import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
@@ -26,7 +26,8 @@ import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { McpPanel } from './webviewPanel';
-import { errorText } from '../core/errors';
+import { errorText, isHostError } from '../core/errors';
+import { Disposable, DisposableStore, toDisposable } from '../core/events';
 
 export interface RunPanelContext {
   manager: ServerManager;
@@ -64,7 +65,8 @@ function subjectDescription(subject: PanelSubject): string | undefined {
   return subject.kind === 'tool' ? subject.tool.description : subject.prompt.description;
 }
 
-export class RunPanel {
+/** Owns its webview panel, its app, the handlers it registers and each run's progress timer; closing the panel disposes it. */
+export class RunPanel extends Disposable {
   private static readonly open = new Map<string, RunPanel>();
   private static readonly sessionResults = new Map<string, SessionResults>();
 
@@ -90,9 +92,7 @@ export class RunPanel {
     if (!panel) {
       let results = RunPanel.sessionResults.get(key);
       if (!results) RunPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
-      panel = new RunPanel(context, server, subject, results);
-      RunPanel.open.set(key, panel);
-      panel.panel.onDidDispose(() => RunPanel.open.delete(key));
+      panel = new RunPanel(context, server, subject, results, key);
     } else {
       panel.panel.reveal();
     }
@@ -113,9 +113,19 @@ export class RunPanel {
   private running?: { callId: string; abort: AbortController; task?: boolean };
   /** The tool's MCP App, when it has one. */
   private readonly apps?: ToolPanelApps;
+  /** What the run under way holds (its progress timer), released when it ends or the panel closes. */
+  private readonly runResources = this.register(new DisposableStore());
+
+  /** Closes every open run panel (the extension is going away). */
+  static disposeAll(): void {
+    for (const panel of [...RunPanel.open.values()]) panel.dispose();
+  }
 
   private constructor(private readonly context: RunPanelContext, readonly server: string, readonly subject: PanelSubject,
-    private readonly results: SessionResults) {
+    private readonly results: SessionResults, key: string) {
+    super();
+    RunPanel.open.set(key, this);
+    this.register(toDisposable(() => { if (RunPanel.open.get(key) === this) RunPanel.open.delete(key); }));
     const scan = subject.kind === 'tool' ? findFileSlots(subject.tool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
     const schema = subject.kind === 'tool' ? subject.tool.inputSchema
       : promptArgumentsSchema(subject.kind === 'prompt' ? subject.prompt.arguments : templateArguments(subject.variables));
@@ -124,28 +134,30 @@ export class RunPanel {
     this.values = defaultValues(this.model);
     const transport = () => context.manager.get(server)?.connection?.transportInUse ?? transportOf(context.manager, server);
     this.files = new FileChoices(scan.slots, () => inlineLimitsFromSettings(transport()));
-    this.panel = McpPanel.create({
+    this.panel = this.register(McpPanel.create({
       viewType: 'mcpHost.tool',
       title: `${subjectTitle(subject)} (${server})`,
       extensionUri: context.extensionUri,
       init: () => this.init(),
       onProblem: (m) => this.problem(m),
       appFrames: subject.kind === 'tool' && toolAppUri(subject.tool) !== undefined,
-    });
+    }));
+    // Closing the panel closes what it holds; a call under way is cancelled unless it runs as a task.
+    this.register(this.panel.onDidDispose(() => this.dispose()));
+    this.register(toDisposable(() => { if (!this.running?.task) this.running?.abort.abort(); }));
     if (subject.kind === 'tool' && toolAppUri(subject.tool)) {
-      this.apps = new ToolPanelApps(this.panel, context, server, subject.tool);
+      this.apps = this.register(new ToolPanelApps(this.panel, context, server, subject.tool));
       void this.apps.prepare();
     }
-    this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) }));
+    this.register(this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
     const ref = completionRefOf(subject);
-    if (ref) this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params));
-    this.panel.onMessage((message) => {
+    if (ref) this.register(this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
+    this.register(this.panel.onMessage((message) => {
       this.handle(message).catch((e: unknown) => {
         this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
         void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
       });
-    });
-    this.panel.onDidDispose(() => { if (!this.running?.task) this.running?.abort.abort(); });
+    }));
   }
 
   private init(): RunPanelInit {
@@ -187,6 +199,8 @@ export class RunPanel {
         return readResourceInEditor(this.context.manager, this.server, message.uri);
       case 'saveOutput':
         return this.saveOutput(message.resultId, message.itemId);
+      case 'openOutput':
+        return this.openOutput(message.resultId, message.itemId);
       case 'appClosed':
         return this.apps?.closed(message.callId);
     }
@@ -201,18 +215,29 @@ export class RunPanel {
     const errors = checkValues(this.model, values, this.files);
     this.panel.post({ type: 'validation', errors });
     if (Object.keys(errors).length > 0) return;
-    if ((this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return;
+    // Files that go by upload (SEP-2631) are authorized before the confirmation, which names their hosts.
+    const uploading = this.subject.kind === 'tool' && this.files.entries().some((e) => e.files.some((f) => f.upload));
+    if (!uploading && (this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return;
 
     const callId = randomUUID();
     const abort = new AbortController();
     this.running = { callId, abort };
     this.panel.post({ type: 'callStarted', callId });
-    const progress = throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p }));
+    const progress = this.runResources.add(throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p })));
     try {
       const connection = await this.context.manager.start(this.server);
+      let uploads: AuthorizedUploads | undefined;
+      if (uploading) {
+        uploads = await authorizeWithProgress(this.files, connection, abort.signal);
+        if (!(await this.confirm(uploads))) {
+          uploads?.abandon();
+          this.panel.post({ type: 'callEnded', callId, outcome: 'cancelled' });
+          return;
+        }
+      }
       // The tool's app (if any) loads while the tool runs, with the arguments (file contents left out).
       if (this.apps) void this.apps.begin(connection, callId, toPayload(this.model, values));
-      const { result, view } = await this.call(connection, values, abort.signal, progress.report);
+      const { result, view } = await this.call(connection, values, abort.signal, progress.report, uploads);
       progress.flush();
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
       this.results.entries.unshift(entry);
@@ -222,19 +247,18 @@ export class RunPanel {
       this.apps?.finish(callId, { result: result as CallToolResult });
     } catch (e) {
       progress.flush();
-      // Not `instanceof CallCancelledError`: the connection's classes live in their own bundle.
-      const cancelled = abort.signal.aborted;
+      const cancelled = isHostError(e, 'CallCancelledError');
       this.apps?.finish(callId, { reason: cancelled ? 'The call was cancelled.' : errorText(e) });
       this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
     } finally {
-      progress.stop();
+      this.runResources.delete(progress);
       this.running = undefined;
     }
   }
 
   /** Runs the core pipeline with this panel's UI: files read and encoded only now, dropped after dispatch. */
   private call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
-    onProgress: (p: { progress: number; total?: number; message?: string }) => void): Promise<RunOutcome> {
+    onProgress: (p: { progress: number; total?: number; message?: string }) => void, uploads?: AuthorizedUploads): Promise<RunOutcome> {
     const settings = readSettings();
     const timeoutMs = settings.requestTimeoutMs || undefined;
     const input = { form: this.model, values };
@@ -242,7 +266,7 @@ export class RunPanel {
     if (this.subject.kind === 'prompt') return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs });
     const tool = this.subject.tool;
     const running = this.running;
-    return runTool(connection, { tool, input, files: this.files }, {
+    return runTool(connection, { tool, input, files: this.files, ...(uploads ? { uploads } : {}) }, {
       elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
       waitForRetry: askToRetry,
       onProgress, signal, timeoutMs,
@@ -259,11 +283,11 @@ export class RunPanel {
     });
   }
 
-  private async confirm(): Promise<boolean> {
+  private async confirm(uploads?: AuthorizedUploads): Promise<boolean> {
     const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : this.subject.kind === 'prompt' ? 'Get' : 'Read';
     const choice = await vscode.window.showWarningMessage(
       `${what} the ${this.subject.kind} "${subjectTitle(this.subject)}" on "${this.server}"?`,
-      { modal: true, detail: filesConfirmationDetail(this.files, this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`) },
+      { modal: true, detail: filesConfirmationDetail(this.files, this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`, uploads) },
       this.files.count > 0 ? 'Send' : 'Run',
     );
     return choice !== undefined;
@@ -274,6 +298,27 @@ export class RunPanel {
     const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
     if (result && save) await saveResultItem(result, save, () => this.context.manager.start(this.server));
   }
+
+  private async openOutput(resultId: string, itemId: string): Promise<void> {
+    const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
+    if (save) await openFileOutput(save, () => this.context.manager.start(this.server));
+  }
+}
+
+/**
+ * The files' uploads authorized (sha-256 of each, then files/authorizeUpload; nothing of them leaves) under a
+ * notification with Cancel, since digesting a large file takes a moment.
+ */
+function authorizeWithProgress(files: FileChoices, connection: ServerConnection, outer: AbortSignal): Promise<AuthorizedUploads | undefined> {
+  const uploads = files.entries().flatMap((e) => e.files.filter((f) => f.upload));
+  const title = uploads.length === 1 ? `Preparing the upload of ${uploads[0]!.name}` : `Preparing the upload of ${uploads.length} files`;
+  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
+    const abort = new AbortController();
+    if (outer.aborted) abort.abort();
+    outer.addEventListener('abort', () => abort.abort(), { once: true });
+    token.onCancellationRequested(() => abort.abort());
+    return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal);
+  }));
 }
 
 function transportOf(manager: ServerManager, server: string): TransportKind {
@@ -281,7 +326,7 @@ function transportOf(manager: ServerManager, server: string): TransportKind {
   return def?.type ?? 'stdio';
 }
 
-/** Coalesces progress notifications: at most one post per interval, the latest wins. */
+/** Coalesces progress notifications: at most one post per interval, the latest wins; disposing stops it. */
 function throttledProgress(post: (p: { progress: number; total?: number; message?: string }) => void) {
   let latest: { progress: number; total?: number; message?: string } | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -295,7 +340,7 @@ function throttledProgress(post: (p: { progress: number; total?: number; message
       timer ??= setInterval(flush, PROGRESS_INTERVAL_MS);
     },
     flush,
-    stop(): void {
+    dispose(): void {
       if (timer) clearInterval(timer);
       latest = undefined;
     },

@@ -10,11 +10,13 @@ import {
   type ConfigError, type InputDefinition, type ResolvedServer, type ServerDefinition,
 } from '../core/config';
 import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
+import { Disposable, DisposableStore, Emitter, toDisposable, type Event } from '../core/events';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { ServerInputs } from './serverInputs';
 import { mcpLevelOfChannel } from './serverLogLevel';
 import { ServerNotTrustedError, ServerTrust } from './serverTrust';
+import { samplingHandlerFor } from './sampling/samplingPanel';
 import { SignInService } from './signIn';
 import { readSettings } from './settings';
 
@@ -100,17 +102,23 @@ class GlobalStateEraCache implements EraCache {
   }
 }
 
-export class ServerManager implements vscode.Disposable {
+/**
+ * The window's servers. It owns every connection it creates and the listeners it puts on them: a connection
+ * replaced (restart, new inputs) or removed (configuration) is disposed with its listeners, and disposing the
+ * manager disposes them all, its watchers and its channels.
+ */
+export class ServerManager extends Disposable implements vscode.Disposable {
   private readonly servers = new Map<string, ManagedServer>();
-  private readonly changed = new vscode.EventEmitter<void>();
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private readonly changed = this.register(new Emitter<void>());
+  /** Each connection this manager created and has not disposed yet, with what goes with it (listeners, sign-in). */
+  private readonly connections = new Map<ServerConnection, DisposableStore>();
   private readonly eraCache: EraCache;
   private readonly starting = new Map<string, Promise<ServerConnection>>();
   private errors: ConfigError[] = [];
   private reloading: Promise<void> = Promise.resolve();
   readonly trust: ServerTrust;
   /** Fires when a server is added, removed or changes state, or its lists change. */
-  readonly onDidChange = this.changed.event;
+  readonly onDidChange: Event<void> = this.changed.event;
   /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
   readonly signIn: SignInService;
 
@@ -120,15 +128,21 @@ export class ServerManager implements vscode.Disposable {
     /** The elicitation handler of one server (it depends on the server's transport). */
     private readonly elicitationFor: (server: ResolvedServer, log: Logger) => ElicitationHandler,
   ) {
+    super();
     this.eraCache = new GlobalStateEraCache(context.globalState);
     this.trust = new ServerTrust(context.workspaceState, () => this.userConfigUri.fsPath);
     this.signIn = new SignInService(context.secrets);
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
     const userWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, USER_CONFIG_NAME));
     for (const w of [watcher, userWatcher]) {
-      this.disposables.push(w, w.onDidChange(() => this.reload()), w.onDidCreate(() => this.reload()), w.onDidDelete(() => this.reload()));
+      this.register(w);
+      for (const event of [w.onDidChange, w.onDidCreate, w.onDidDelete]) this.register(event(() => this.reload()));
     }
-    this.disposables.push(
+    this.register(toDisposable(() => {
+      for (const owned of this.connections.values()) owned.dispose();
+      this.connections.clear();
+    }));
+    for (const subscription of [
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         for (const s of this.servers.values()) void s.connection?.notifyRootsChanged();
         void this.reload();
@@ -138,7 +152,7 @@ export class ServerManager implements vscode.Disposable {
         if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel();
         if (CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(key))) this.restartRunning('a setting it uses changed');
       }),
-    );
+    ]) this.register(subscription);
   }
 
   get userConfigUri(): vscode.Uri {
@@ -240,8 +254,7 @@ export class ServerManager implements vscode.Disposable {
   private problems?: vscode.LogOutputChannel;
   private problemsChannel(): vscode.LogOutputChannel {
     if (!this.problems) {
-      this.problems = vscode.window.createOutputChannel('MCP Host', { log: true });
-      this.disposables.push(this.problems);
+      this.problems = this.register(vscode.window.createOutputChannel('MCP Host', { log: true }));
     }
     return this.problems;
   }
@@ -260,9 +273,9 @@ export class ServerManager implements vscode.Disposable {
   }
 
   private createChannel(name: string): vscode.LogOutputChannel {
-    const channel = vscode.window.createOutputChannel(`MCP: ${name}`, { log: true });
+    const channel = this.register(vscode.window.createOutputChannel(`MCP: ${name}`, { log: true }));
     // The server is asked for the messages its channel shows (logging/setLevel, or each request's _meta).
-    this.disposables.push(channel.onDidChangeLogLevel((level) => {
+    this.register(channel.onDidChangeLogLevel((level) => {
       void this.servers.get(name)?.connection?.setServerLogLevel(mcpLevelOfChannel(level));
     }));
     return channel;
@@ -275,10 +288,26 @@ export class ServerManager implements vscode.Disposable {
     const server = this.servers.get(name);
     if (!server) return;
     this.servers.delete(name);
-    if (server.connection) {
-      server.log.info(`stopping: ${why}`);
-      await server.connection.stop().catch(() => undefined);
-    }
+    if (server.connection) server.log.info(`stopping: ${why}`);
+    await this.disposeConnection(server);
+  }
+
+  /** Stops the server's connection and disposes it with what goes with it; the server has no connection after. */
+  private async disposeConnection(server: ManagedServer): Promise<void> {
+    const connection = server.connection;
+    if (!connection) return;
+    server.connection = undefined;
+    this.connections.get(connection)?.dispose();
+    this.connections.delete(connection);
+    await connection.dispose().catch(() => undefined);
+    this.changed.fire();
+  }
+
+  /** What the lifetime tests read: the connections not disposed yet and the listeners on each, the manager's own. */
+  lifetimes(): { changeListeners: number; connections: number; connectionListeners: Record<string, number> } {
+    const connectionListeners: Record<string, number> = {};
+    for (const s of this.servers.values()) if (s.connection) connectionListeners[s.name] = s.connection.listenerCount;
+    return { changeListeners: this.changed.listenerCount, connections: this.connections.size, connectionListeners };
   }
 
   /** Starts the server if needed (asking for its inputs the first time) and returns its running connection. */
@@ -326,28 +355,34 @@ export class ServerManager implements vscode.Disposable {
     // Loaded on the first start: the MCP SDK is most of the bundle's start-up cost, and activation need not pay it.
     connectionModule ??= await import('../core/connection/serverConnection.js');
     const { ServerConnection } = connectionModule;
+    const oauth = await this.signIn.providerFor(resolved, server.log);
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,
       clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       elicitation: this.elicitationFor(resolved, server.log),
+      sampling: samplingHandlerFor(this.context.extensionUri, server.log),
       eraCache: this.eraCache,
-      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer },
+      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer, samplingTools: true, taskRequests: true },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
-      oauth: this.signIn.providerFor(resolved, server.log),
+      oauth,
     });
+    const owned = new DisposableStore();
+    this.connections.set(connection, owned);
+    // The sign-in's redirect receiver (a loopback listener) serves every start of this connection, and ends with it.
+    if (oauth) owned.add(toDisposable(() => void oauth.dispose().catch(() => undefined)));
     let previous = connection.state.kind;
-    connection.onDidChangeState((state) => {
+    owned.add(connection.onDidChangeState((state) => {
       if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
       previous = state.kind;
       if (state.kind === 'running' && resolved.transport !== 'stdio') {
         void this.signIn.account(resolved.url).then((s) => { server.signedInAs = s.signedIn ? s.account ?? 'you' : undefined; this.changed.fire(); });
       }
       this.changed.fire();
-    });
-    connection.onDidChangeLists(() => this.changed.fire());
+    }));
+    owned.add(connection.onDidChangeLists(() => this.changed.fire()));
     return connection;
   }
 
@@ -394,10 +429,7 @@ export class ServerManager implements vscode.Disposable {
 
   async restart(name: string): Promise<ServerConnection> {
     const server = this.requireServer(name);
-    if (server.connection) {
-      await server.connection.stop().catch(() => undefined);
-      server.connection = undefined;
-    }
+    await this.disposeConnection(server);
     server.setupError = undefined;
     return this.start(name);
   }
@@ -416,8 +448,7 @@ export class ServerManager implements vscode.Disposable {
     const values = await this.inputs.valuesFor({ server: server.definition, declared: server.declaredInputs }, this.context.extensionUri, true);
     if (!values) return;
     const wasRunning = server.connection && ['running', 'starting'].includes(server.connection.state.kind);
-    if (server.connection) await server.connection.stop().catch(() => undefined);
-    server.connection = undefined;
+    await this.disposeConnection(server);
     server.setupError = undefined;
     this.changed.fire();
     if (wasRunning) await this.start(name);
@@ -455,11 +486,12 @@ export class ServerManager implements vscode.Disposable {
     clearTimeout(timer);
   }
 
-  dispose(): void {
+  /** Stops every server (within SHUTDOWN_BUDGET_MS, not awaited) and disposes what the manager owns. */
+  override dispose(): void {
+    if (this.isDisposed) return;
     void this.shutdown();
     this.servers.clear();
-    for (const c of this.channels.values()) c.dispose();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { offeredToUser, toolAppUri } from '../core/apps';
 import type { ConfigError } from '../core/config';
+import { Disposable } from '../core/events';
 import { findFileSlots } from '../core/files';
 import { describeState, serverContextValue, statusBarText, toolLabel } from './serverDescriptions';
 import { serverState, type ServerManager } from './serverManager';
@@ -19,12 +20,13 @@ export type ServerTreeNode =
 
 const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
 
-export class ServersTreeProvider implements vscode.TreeDataProvider<ServerTreeNode> {
-  private readonly changed = new vscode.EventEmitter<ServerTreeNode | undefined>();
+export class ServersTreeProvider extends Disposable implements vscode.TreeDataProvider<ServerTreeNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<ServerTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(private readonly manager: ServerManager) {
-    manager.onDidChange(() => this.changed.fire(undefined));
+    super();
+    this.register(manager.onDidChange(() => this.changed.fire(undefined)));
   }
 
   getChildren(node?: ServerTreeNode): ServerTreeNode[] {

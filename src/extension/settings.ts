@@ -19,6 +19,8 @@ export interface HostSettings {
   trustWorkspaceServers: boolean;
   /** SEP-2631 out-of-band file transfer (the `files` capability, uploads and file-output downloads). */
   fileTransfer: boolean;
+  /** Tools that may run as tasks are called as tasks when the server supports them (else a plain call). */
+  optionalToolsAsTasks: boolean;
 }
 
 export function readSettings(): HostSettings {
@@ -34,6 +36,7 @@ export function readSettings(): HostSettings {
     trace: c.get<boolean>('trace', false),
     trustWorkspaceServers: c.get<boolean>('trustWorkspaceServers', false),
     fileTransfer: c.get<boolean>('files.transfer', true),
+    optionalToolsAsTasks: c.get<boolean>('tasks.optionalToolsAsTasks', true),
   };
 }
 

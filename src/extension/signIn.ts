@@ -2,10 +2,10 @@
 // (keyed by server URL, per issuer inside), the browser opened only after the user chose to sign in, and
 // the redirect received on a loopback listener (127.0.0.1) of the extension host.
 import * as vscode from 'vscode';
-import {
-  DEFAULT_CLIENT_METADATA_URL, forgetServer, HostOAuthProvider, SignInCancelledError, signInStatus,
-  type SignInUi, type TokenStore,
-} from '../core/auth';
+// Not '../core/auth' as a whole: its OAuth provider needs the MCP SDK, which is loaded with the connection bundle.
+import type { HostOAuthProvider } from '../core/auth/provider';
+import { DEFAULT_CLIENT_METADATA_URL, forgetServer, signInStatus } from '../core/auth/records';
+import { SignInCancelledError, type SignInUi, type TokenStore } from '../core/auth/types';
 import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
 
@@ -21,9 +21,10 @@ export class SignInService {
   }
 
   /** The OAuth provider of an HTTP server; none for stdio or when its config sends its own Authorization header. */
-  providerFor(server: ResolvedServer, log: Logger): HostOAuthProvider | undefined {
+  async providerFor(server: ResolvedServer, log: Logger): Promise<HostOAuthProvider | undefined> {
     if (server.transport === 'stdio') return undefined;
     if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
+    const { HostOAuthProvider } = await import('../core/connection/serverConnection.js');
     const clientMetadataUrl = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl') || DEFAULT_CLIENT_METADATA_URL;
     return new HostOAuthProvider({
       server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',

@@ -17,6 +17,7 @@ import {
   type WebviewRequest,
 } from '../shared/protocol';
 import { EMPTY_CSP, type AppCsp } from '../core/apps/csp';
+import { Disposable } from '../core/events';
 import { webviewHtml } from './webviewHtml';
 import { errorText } from '../core/errors';
 
@@ -40,7 +41,11 @@ export interface CreatePanelOptions extends McpPanelOptions {
 type RequestHandler<M extends RequestMethod> = (params: RequestParams<M>) => RequestResult<M> | Promise<RequestResult<M>>;
 type AnyRequestHandler = (params: unknown) => unknown;
 
-export class McpPanel implements vscode.Disposable {
+/**
+ * Owns its webview panel and every listener on it: closing the panel (the user, or `dispose`) disposes the
+ * McpPanel, its owners' `onDidDispose` handlers first.
+ */
+export class McpPanel extends Disposable implements vscode.Disposable {
   /** Opens a new panel in the editor area. */
   static create(options: CreatePanelOptions): McpPanel {
     const panel = vscode.window.createWebviewPanel(
@@ -72,7 +77,6 @@ export class McpPanel implements vscode.Disposable {
   private readonly messageHandlers = new Set<(message: WebviewNotification) => void>();
   private readonly requestHandlers = new Map<RequestMethod, AnyRequestHandler>();
   private readonly disposeHandlers = new Set<() => void>();
-  private readonly subscriptions: vscode.Disposable[] = [];
   /** The script nonce of app frames in this panel (never the webview's own), and the origins allowed so far. */
   readonly appNonce = randomBytes(18).toString('base64');
   private appSources: AppCsp = { ...EMPTY_CSP };
@@ -82,14 +86,15 @@ export class McpPanel implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly options: McpPanelOptions,
   ) {
-    this.subscriptions.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-      // A hidden webview loses its document; it says `ready` again when shown.
-      panel.onDidChangeViewState(() => {
-        if (!panel.visible) this.live = false;
-      }),
-      panel.onDidDispose(() => this.handleDisposed()),
-    );
+    super();
+    // Disposed last: the listeners below go first, so closing it here calls nothing of this object again.
+    this.register(panel);
+    this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
+    // A hidden webview loses its document; it says `ready` again when shown.
+    this.register(panel.onDidChangeViewState(() => {
+      if (!panel.visible) this.live = false;
+    }));
+    this.register(panel.onDidDispose(() => this.dispose()));
     panel.webview.html = this.html();
   }
 
@@ -117,7 +122,7 @@ export class McpPanel implements vscode.Disposable {
     this.panel.webview.html = this.html();
   }
 
-  get isDisposed(): boolean {
+  override get isDisposed(): boolean {
     return this.disposed;
   }
 
@@ -157,20 +162,17 @@ export class McpPanel implements vscode.Disposable {
     if (!this.disposed) this.panel.reveal(column, preserveFocus);
   }
 
-  dispose(): void {
-    if (!this.disposed) this.panel.dispose();
-  }
-
-  private handleDisposed(): void {
+  /** Closes the panel (if open) and lets go of every handler. */
+  override dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.live = false;
     this.queue.length = 0;
-    for (const s of this.subscriptions) s.dispose();
     for (const handler of [...this.disposeHandlers]) handler();
     this.disposeHandlers.clear();
     this.messageHandlers.clear();
     this.requestHandlers.clear();
+    super.dispose();
   }
 
   private receive(message: unknown): void {

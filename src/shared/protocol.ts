@@ -10,8 +10,11 @@ import { assertNever } from './assertNever';
 
 export type { FieldErrors, FormField, FormModel, FormValues, JsonValue, ResultItem, ResultView, SaveItem };
 
-/** `run`: a tool's or a prompt's form and results; `elicitation`: a server's question; `inputs`: a server's ${input:…} values. */
-export type PanelKind = 'run' | 'elicitation' | 'inputs';
+/**
+ * `run`: a tool's or a prompt's form and results; `elicitation`: a server's question; `inputs`: a server's ${input:…} values;
+ * `sampling`: a server asking for a language model's answer.
+ */
+export type PanelKind = 'run' | 'elicitation' | 'inputs' | 'sampling';
 
 /** What the webview may know about a chosen file: never its bytes or its path. */
 export interface FileSummary {
@@ -115,7 +118,47 @@ export interface InputsPanelInit {
   answered?: boolean;
 }
 
-export type PanelInit = RunPanelInit | FormElicitationInit | UrlElicitationInit | InputsPanelInit;
+/** One content block of a sampling message as the panel shows it; media data was checked by the host. */
+export type SamplingBlock =
+  | { kind: 'text'; text: string }
+  | { kind: 'image' | 'audio'; mimeType: string; dataUri: string; bytes: number }
+  | { kind: 'toolUse'; id: string; name: string; input: string }
+  | { kind: 'toolResult'; toolUseId: string; text: string; isError: boolean };
+
+/** The model's answer so far (text and tool calls), or why there is none. */
+export interface SamplingAnswer {
+  text: string;
+  toolUses: { name: string; input: string }[];
+  done: boolean;
+  /** The answer was cut at the request's maxTokens. */
+  truncated?: boolean;
+  error?: string;
+}
+
+/**
+ * `ask`: Approve / Edit / Decline; `answering`: the chosen model streams its answer; `review`: the user sends
+ * the answer (edited or not) or declines; `sent`: answered, the panel is about to close.
+ */
+export type SamplingStage = 'ask' | 'answering' | 'review' | 'sent';
+
+export interface SamplingPanelInit {
+  kind: 'sampling';
+  heading: PanelHeading;
+  systemPrompt?: string;
+  messages: { role: 'user' | 'assistant'; blocks: SamplingBlock[] }[];
+  maxTokens: number;
+  /** The server's model preferences, one line each (hints, priorities). */
+  preferences: string[];
+  tools: { name: string; description?: string }[];
+  toolChoice?: string;
+  models: { id: string; label: string }[];
+  /** The model preselected (from the server's hints) or chosen. */
+  model: string;
+  stage: SamplingStage;
+  answer?: SamplingAnswer;
+}
+
+export type PanelInit = RunPanelInit | FormElicitationInit | UrlElicitationInit | InputsPanelInit | SamplingPanelInit;
 
 /** The panels that show a form. */
 export type FormPanelInit = RunPanelInit | FormElicitationInit | InputsPanelInit;
@@ -125,6 +168,7 @@ export function formPanel(panel: PanelInit): FormPanelInit | undefined {
   switch (panel.kind) {
     case 'run': case 'inputs': return panel;
     case 'elicitation': return panel.mode === 'form' ? panel : undefined;
+    case 'sampling': return undefined;
     default: return assertNever(panel, 'panel kind');
   }
 }
@@ -159,7 +203,9 @@ export type HostNotification =
   | { type: 'appFailed'; callId: string; message: string }
   /** The call an app was started for ended: its result, or why there is none. */
   | { type: 'appToolResult'; callId: string; toolResult: Record<string, unknown> }
-  | { type: 'appToolCancelled'; callId: string; reason: string };
+  | { type: 'appToolCancelled'; callId: string; reason: string }
+  /** Sampling: the stage moved on, with the model's answer so far (the whole text, not a piece). */
+  | { type: 'samplingAnswer'; stage: SamplingStage; answer: SamplingAnswer };
 
 // ---- Webview -> host notifications -------------------------------------------------
 
@@ -178,10 +224,19 @@ export type WebviewNotification =
   | { type: 'readResource'; uri: string }
   /** `itemId` is the `SaveItem.ref` of the item to save. */
   | { type: 'saveOutput'; resultId: string; itemId: string }
+  /** A file output (SEP-2631) opened in an editor without choosing where to save it. */
+  | { type: 'openOutput'; resultId: string; itemId: string }
   /** The typed values changed (debounced); lets the host keep them for a restored panel. */
   | { type: 'valuesChanged'; values: FormValues }
   /** The app of `callId` was closed (by the user, itself, or for misbehaving): it is not shown again. */
-  | { type: 'appClosed'; callId: string };
+  | { type: 'appClosed'; callId: string }
+  /**
+   * Sampling: ask this model; `systemPrompt` and `texts` (by `<message>.<block>`) are the user's edits of the
+   * request's text, when they edited it. A decline is an `answer` with action `decline`.
+   */
+  | { type: 'samplingApprove'; model: string; systemPrompt?: string; texts?: Record<string, string> }
+  /** Sampling: return this answer text (the model's, possibly edited) to the server. */
+  | { type: 'samplingSend'; text: string };
 
 // ---- Requests (webview -> host) with typed responses -------------------------------
 
@@ -249,7 +304,8 @@ function isFieldErrors(x: unknown): x is FieldErrors {
 const ANSWER_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
 const FILE_SOURCES: readonly string[] = ['workspace', 'browse'];
 const OUTCOMES: readonly string[] = ['done', 'cancelled', 'failed'];
-const PANEL_KINDS: readonly string[] = ['run', 'elicitation', 'inputs'];
+const PANEL_KINDS: readonly string[] = ['run', 'elicitation', 'inputs', 'sampling'];
+const SAMPLING_STAGES: readonly string[] = ['ask', 'answering', 'review', 'sent'];
 
 export function isWebviewMessage(x: unknown): x is WebviewMessage {
   if (!isObject(x) || !isString(x.type)) return false;
@@ -275,6 +331,10 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isString(x.resultId) && isString(x.itemId);
     case 'appClosed':
       return isString(x.callId);
+    case 'samplingApprove':
+      return isString(x.model) && isOptional(x.systemPrompt, isString) && isOptional(x.texts, (t): t is Record<string, string> => isObject(t) && Object.values(t).every(isString));
+    case 'samplingSend':
+      return isString(x.text);
     case 'request':
       return isNumber(x.id) && isString(x.method) && isRequestParams(x.method, x.params);
     default:
@@ -332,6 +392,8 @@ export function isHostMessage(x: unknown): x is HostMessage {
       return isString(x.callId) && isObject(x.toolResult);
     case 'appToolCancelled':
       return isString(x.callId) && isString(x.reason);
+    case 'samplingAnswer':
+      return isString(x.stage) && SAMPLING_STAGES.includes(x.stage) && isObject(x.answer) && isString(x.answer.text) && Array.isArray(x.answer.toolUses);
     case 'response':
       return isNumber(x.id) && isString(x.method) && (x.ok === true || (x.ok === false && isString(x.error)));
     default:

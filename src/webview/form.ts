@@ -44,6 +44,8 @@ export class FormView {
   /** The name last filled into each companion: the user's own text is never replaced. */
   private readonly filledNames = new Map<string, string>();
   private readonly formError = h('div', { className: 'error form-error', attrs: { role: 'alert', hidden: true } });
+  /** The fields' suggestion lists (the fields are built before the fieldset that holds them exists). */
+  private readonly suggestionLists = h('div', { className: 'suggestion-lists' });
 
   constructor(private readonly model: FormModel, private readonly host: FormHost) {
     // A fieldset, so one `disabled` locks every control of an answered form (see `disabled`).
@@ -54,6 +56,7 @@ export class FormView {
       ...model.warnings.map((w) => h('div', { className: 'warning' }, icon('warning'), ' ', w)),
       ...model.fields.map((f) => this.field(f, [keyOf(f)], true)),
       this.formError,
+      this.suggestionLists,
     );
     if (model.fields.length === 0) this.element.append(h('p', { className: 'description' }, 'This form has no fields.'));
   }
@@ -181,7 +184,7 @@ export class FormView {
     const list = h('datalist', { attrs: { id: uniqueId('suggestions') } });
     input.setAttribute('list', list.id);
     input.setAttribute('autocomplete', 'off');
-    this.element.append(list);
+    this.suggestionLists.append(list);
     const ask = (): void => {
       void this.host.suggest?.(fieldId, input.value).then((values) => {
         if (values) replaceChildren(list, ...values.map((v) => h('option', { attrs: { value: v } })));

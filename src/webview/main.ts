@@ -1,4 +1,4 @@
-// The webview app: one program, three panel kinds (tool, elicitation, inputs). It renders
+// The webview app: one program, four panel kinds (tool, elicitation, inputs, sampling). It renders
 // what the host sends, keeps typed values and results in the webview state so a hidden panel
 // comes back as it was, and never sees file bytes.
 
@@ -10,6 +10,7 @@ import { LatestCompletion } from './latestCompletion';
 import { Bridge } from './bridge';
 import { h, icon, longText, replaceChildren } from './dom';
 import { FormView } from './form';
+import { SamplingView } from './sampling';
 import { percent } from './format';
 import { failedValidation, renderResult } from './results';
 import { clientErrors, withoutSecrets } from './values';
@@ -25,6 +26,7 @@ class App {
   /** The state came from `getState` (the panel was hidden or VS Code restarted). */
   private restoring = this.state !== undefined;
   private form: FormView | undefined;
+  private sampling: SamplingView | undefined;
   /** Fields the user has changed: client checks show only there until a submit is attempted. */
   private readonly touched = new Set<string>();
   private showAllErrors = false;
@@ -136,6 +138,9 @@ class App {
       case 'appToolCancelled':
         this.apps.toolCancelled(message.callId, message.reason);
         break;
+      case 'samplingAnswer':
+        this.sampling?.update(message.stage, message.answer);
+        break;
     }
   }
 
@@ -163,6 +168,7 @@ class App {
     const panel = this.panel!;
     document.body.dataset.panel = panel.kind;
     this.form = undefined;
+    this.sampling = undefined;
     this.locked = false;
     this.actionButtons = [];
     this.runButton = undefined;
@@ -181,6 +187,11 @@ class App {
 
     if (panel.kind === 'elicitation' && panel.mode === 'url') {
       parts.push(this.urlConsent(panel.url, panel.domain, panel.domainWarning));
+    } else if (panel.kind === 'sampling') {
+      const sampling = new SamplingView(panel, (m) => this.bridge.send(m), () => this.save());
+      this.sampling = sampling;
+      this.primary = () => sampling.primary();
+      parts.push(sampling.element);
     } else {
       const files = chosenFilesOf(panel) ?? {};
       this.form = new FormView(panel.form, {
@@ -296,6 +307,7 @@ class App {
   private readonly resultActions = {
     readResource: (uri: string) => this.bridge.send({ type: 'readResource', uri }),
     save: (resultId: string, item: SaveItem) => this.bridge.send({ type: 'saveOutput', resultId, itemId: item.ref }),
+    open: (resultId: string, item: SaveItem) => this.bridge.send({ type: 'openOutput', resultId, itemId: item.ref }),
     markdown: {
       isOn: (key: string) => this.state?.markdown?.includes(key) ?? false,
       set: (key: string, on: boolean) => {

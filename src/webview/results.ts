@@ -11,6 +11,8 @@ import { assertNever } from '../shared/assertNever';
 export interface ResultActions {
   readResource(uri: string): void;
   save(resultId: string, item: SaveItem): void;
+  /** A file output opened without saving it first. */
+  open(resultId: string, item: SaveItem): void;
   /** Which text items are shown as Markdown, by `<result id>/<item index>` (kept in the webview state). */
   markdown: { isOn(key: string): boolean; set(key: string, on: boolean): void };
 }
@@ -65,6 +67,15 @@ function saveButton(resultId: string, save: SaveItem, actions: ResultActions): H
     { className: 'secondary', attrs: { type: 'button', 'aria-label': label }, on: { click: () => actions.save(resultId, save) } },
     icon('save'),
     ' Save to workspace…',
+  );
+}
+
+function openButton(resultId: string, save: SaveItem, actions: ResultActions): HTMLButtonElement {
+  return h(
+    'button',
+    { className: 'secondary', attrs: { type: 'button', 'aria-label': `Open ${save.name} (${saveOrigin(save)})` }, on: { click: () => actions.open(resultId, save) } },
+    icon('go-to-file'),
+    ' Open',
   );
 }
 
@@ -148,7 +159,8 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
     case 'file': {
       const details = [item.name, item.size !== undefined ? formatBytes(item.size) : 'size not given', item.mimeType ?? 'type not given',
         item.digest ? 'sha-256 given' : 'no digest'].join(' · ');
-      return h('div', { className: 'result-item file-output', attrs: { 'data-file-uri': item.uri } }, icon('file'), h('span', {}, ` ${details} `), save);
+      const open = item.save ? openButton(resultId, item.save, actions) : null;
+      return h('div', { className: 'result-item file-output', attrs: { 'data-file-uri': item.uri } }, icon('file'), h('span', {}, ` ${details} `), save, open ? ' ' : null, open);
     }
     case 'unknown':
       return h('details', { className: 'result-item' }, h('summary', {}, `Unknown content type "${item.type}"`), h('pre', { className: 'text' }, item.json));

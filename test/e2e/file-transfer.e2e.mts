@@ -1,13 +1,16 @@
-// SEP-2631 in the real workbench: a large workspace file attached to an upload-only slot goes to a real object
-// store (s3rver) with a progress notification; Cancel stops it (the tool is not called), sending again works and
-// the tool reads the bytes back; a file output is saved from the result view and its bytes match its digest.
+// SEP-2631 in the real workbench: a large workspace file attached to an upload-only slot is authorized first, so
+// the confirmation names the store's host (refusing it sends nothing); then it goes to a real object store
+// (s3rver) with a progress notification; Cancel stops it (the tool is not called), sending again works and
+// the tool reads the bytes back; a file output is saved from the result view and its bytes match its digest, and
+// opened without saving (a verified copy in the window's own temporary folder).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { acceptSaveDialog, answerDialog, chooseFromWorkspace, newestResult, runToolFromPalette } from './steps.mjs';
+import { acceptSaveDialog, answerDialog, chooseFromWorkspace, dialog, newestResult, runToolFromPalette } from './steps.mjs';
 import { root, withWorkbench } from './workbench.mjs';
 
 /** Starts a fixture with tsx and waits for its "listening <port>" line. */
@@ -25,6 +28,12 @@ async function start(file: string, args: string[]): Promise<{ child: ChildProces
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${file} exited with ${code}: ${seen}`)); });
   });
   return { child, port };
+}
+
+/** The files opened without saving: each in a `mcp-host-opened-*` folder of the temporary directory. */
+function openedCopies(): string[] {
+  return readdirSync(tmpdir()).filter((d) => d.startsWith('mcp-host-opened-'))
+    .flatMap((d) => readdirSync(join(tmpdir(), d)).map((f) => join(tmpdir(), d, f)));
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -52,11 +61,23 @@ test('file transfer: a large file uploaded with progress, cancelled once, sent a
       const panel = await runToolFromPalette(wb, 'inspect_upload', 'transfer');
       await chooseFromWorkspace(wb, panel, 'doc', 'recording.bin');
       await panel.getByRole('list', { name: 'Chosen files for doc' }).getByText('recording.bin').waitFor();
+      // 0. the confirmation comes after the authorization and names where the bytes go; Cancel sends nothing
+      const storeHost = `127.0.0.1:${store.port}`;
+      const uploadedTo = new RegExp(`doc: recording\\.bin \\(48 MiB, application/octet-stream, uploaded to ${storeHost.replace(/\./g, '\\.')}\\)`);
+      await panel.getByRole('button', { name: 'Run' }).click();
+      await dialog(wb).waitFor({ timeout: 30_000 });
+      assert.match(await dialog(wb).innerText(), uploadedTo);
+      await answerDialog(wb, 'Cancel');
+      await panel.getByRole('status').filter({ hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
+      assert.equal(await newestResult(panel).count(), 0, 'the tool was not called');
+
       await panel.getByRole('button', { name: 'Run' }).click();
       process.kill(store.child.pid!, 'SIGSTOP');
       // toasts stay hidden in this headless window: the notification is read in the notification centre
       const toast = wb.page.locator('.notifications-center .notification-list-item', { hasText: 'Uploading recording.bin' });
       try {
+        await dialog(wb).waitFor({ timeout: 30_000 });
+        assert.match(await dialog(wb).innerText(), uploadedTo);
         await answerDialog(wb, 'Send');
         await wb.runCommand('Notifications: Show Notifications');
         // it says "starting" until the first bytes are on their way
@@ -99,6 +120,15 @@ test('file transfer: a large file uploaded with progress, cancelled once, sent a
       const saved = readFileSync(join(wb.folder, 'report.bin'));
       assert.equal(saved.length, 1024 * 1024);
       assert.equal(createHash('sha256').update(saved).digest('base64url'), digest);
+
+      // 4. Open, without saving first: verified into the window's own temporary folder and shown in an editor
+      const openedBefore = openedCopies();
+      await item.getByRole('button', { name: /Open report\.bin/ }).click();
+      await wb.page.locator('.tabs-container .tab', { hasText: 'report.bin' }).first().waitFor({ timeout: 30_000 });
+      await wb.shot('file-output-opened');
+      const opened = openedCopies().filter((p) => !openedBefore.includes(p));
+      assert.equal(opened.length, 1, `one copy opened: ${opened.join(', ')}`);
+      assert.equal(createHash('sha256').update(readFileSync(opened[0]!)).digest('base64url'), digest);
     });
   } finally {
     await stop(mcp.child);

@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { installExtension, openBrowser, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
+import { withTestModel } from '../extensions/test-model/build.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const demoServer = join(root, 'dist/demo-server.js');
@@ -54,6 +55,8 @@ export interface WorkbenchOptions {
   withoutServers?: boolean;
   /** The workspace folder's name, as the Explorer and the title show it (default: a temporary name). */
   folderName?: string;
+  /** Load the deterministic language model of test/extensions/test-model beside the extension. */
+  testModel?: boolean;
 }
 
 export class Workbench {
@@ -106,7 +109,7 @@ export class Workbench {
     const page = browser.pages()[0] ?? (await browser.newPage());
     const payload: [string, string][] | undefined = options.vsix
       ? undefined
-      : [['extensionDevelopmentPath', server.remoteUri(root)]];
+      : [['extensionDevelopmentPath', server.remoteUri(options.testModel ? await withTestModel(root) : root)]];
     const wb = new Workbench(scenario, page, browser, server, folder, artifacts, payload, extensionsDir);
     await wb.load();
     return wb;

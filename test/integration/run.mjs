@@ -1,13 +1,15 @@
 // Runs the mocha suite in test/integration/suite inside a real VS Code extension host:
 // bundles the tests, starts code-server with the smoke-test driver, opens the workbench in
-// headless Chromium with a payload that loads this folder as the development extension and the
-// suite as its tests, and exits with the suite's exit code (reported through codeAutomationExit).
+// headless Chromium with a payload that loads this folder as the development extension (with the
+// deterministic language model of test/extensions/test-model beside it) and the suite as its tests,
+// and exits with the suite's exit code (reported through codeAutomationExit).
 //   node test/integration/run.mjs [--grep <text>]
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { openBrowser, startCodeServer } from '../../scripts/code-server.mjs';
+import { withTestModel } from '../extensions/test-model/build.mjs';
 import { bundleSuite, workspace } from './bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,6 +29,7 @@ async function main() {
   const started = Date.now();
   const grep = arg('--grep');
   const entry = await bundleSuite();
+  const extensions = await withTestModel(root);
   mkdirSync(artifacts, { recursive: true });
 
   const server = await startCodeServer({
@@ -52,7 +55,7 @@ async function main() {
     page.on('pageerror', (e) => process.stderr.write(`[workbench] ${e.message}\n`));
 
     const payload = [
-      ['extensionDevelopmentPath', server.remoteUri(root)],
+      ['extensionDevelopmentPath', server.remoteUri(extensions)],
       ['extensionTestsPath', server.remoteUri(entry)],
     ];
     await page.goto(server.workbenchUrl(workspace, payload));

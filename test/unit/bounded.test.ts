@@ -175,6 +175,16 @@ describe('a hostile HTTP server', () => {
     assert.ok(sent < 160 * MB, `the fixture sent ${(sent / MB).toFixed(0)} MB before the host stopped reading`);
   });
 
+  test('legacy HTTP+SSE: an event that never ends is cut off at the message limit, early, as over Streamable HTTP', async () => {
+    expect(await cli(['call', 'echo', '--timeout', '20000', '--url', `${base}/sse-ok/sse`]), { code: 0, out: /^ok\n$/, withinMs: 12_000, rssMb: 250 });
+    const legacyUsed = (await fixtureState()).received.filter((x) => x.path.startsWith('/sse-ok/')).map((x) => `${x.method} ${x.path}`);
+    assert.ok(legacyUsed.includes('GET /sse-ok/sse') && legacyUsed.includes('POST /sse-ok/messages'), `the legacy transport was used: ${legacyUsed.join(', ')}`);
+    const r = await cli(['call', 'echo', '--timeout', '20000', '--url', `${base}/sse-endless/sse`]);
+    expect(r, { code: 4, err: /the server sent an event over 32 MiB, the message size limit; the connection was closed/, withinMs: 20_000, rssMb: 400 });
+    const sent = (await fixtureState()).sent['sse-endless'] ?? 0;
+    assert.ok(sent < 160 * MB, `the fixture sent ${(sent / MB).toFixed(0)} MB before the host stopped reading`);
+  });
+
   test('a redirect to another origin is not followed: nothing reaches that origin', async () => {
     const r = await cli(['tools', '--timeout', '5000', '--url', url('redirect')]);
     expect(r, { code: 4, err: /Redirect to http:\/\/127\.0\.0\.1:\d+\/mcp not followed/, withinMs: 12_000, rssMb: 250 });

@@ -10,7 +10,7 @@ import {
   callToolWithUrlElicitation, createElicitationHandler, UrlElicitationIncompleteError,
   type ElicitationUi, type FormAnswer, type FormElicitationRequest, type UrlElicitationRequest,
 } from '../../src/core/elicitation';
-import { InputRefusedError } from '../../src/core/errors';
+import { InputRefusedError, isHostError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
 import { resultText } from '../helpers/results';
@@ -143,6 +143,19 @@ test('-32042: the required URL is offered, then the call is retried after the us
   await assert.rejects(callToolWithUrlElicitation(everything, 'trigger-url-elicitation',
     { url: 'https://example.com/never', errorPath: true, elicitationId: 'pre-2' }, everythingUi, { log }),
   (e: Error) => e instanceof UrlElicitationIncompleteError && /you declined/.test(e.message));
+});
+
+test('-32042: cancelling the call while its required URL is pending is a CallCancelledError (how the panel knows a cancel)', async () => {
+  everythingUi.reset();
+  everythingUi.onUrl = () => 'accept';
+  const abort = new AbortController();
+  const pending = callToolWithUrlElicitation(everything, 'trigger-url-elicitation',
+    { url: 'https://example.com/cancelled', errorPath: true, elicitationId: 'pre-3' }, everythingUi,
+    { log, call: { signal: abort.signal }, waitForRetry: async (_request, stop) => new Promise<'retry' | 'cancel'>((resolve) => {
+      stop.addEventListener('abort', () => resolve('cancel'), { once: true });
+      abort.abort();
+    }) });
+  await assert.rejects(pending, (e: Error) => isHostError(e, 'CallCancelledError') && /was cancelled/.test(e.message));
 });
 
 test('2026-07-28 MRTR: an x-mcp-file field survives to the form, and the picked PNG is sent as a data URI', async () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { ServerConnection } from '../../src/core/connection';
 import { checkFile, findFileSlots, inlineLimitsFor } from '../../src/core/files';
@@ -51,7 +52,7 @@ function storeRequests(): Array<{ method: string; path: string; authorization: s
   }
 }
 
-const cli = (argv: string[]) => runCli(argv);
+const cli = (argv: string[], terminal?: { stdin: NodeJS.ReadableStream }) => runCli(argv, {}, undefined, terminal);
 
 const server = (...args: string[]) => ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--store', store.url, ...args];
 
@@ -70,8 +71,11 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server()]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out), { via: 'upload', size: 200 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
-    // The progress line names where the bytes go.
-    assert.ok(r.err.includes(`uploading dataset.bin to ${new URL(store.url).host}: 200 MiB of 200 MiB (100%)`), r.err);
+    // Where the bytes go is said before they leave (authorized first), and again on the progress line.
+    const host = new URL(store.url).host;
+    const said = r.err.indexOf(`doc: dataset.bin (200 MiB) uploaded to ${host}\n`);
+    assert.ok(said >= 0, r.err);
+    assert.ok(r.err.indexOf(`uploading dataset.bin to ${host}: 200 MiB of 200 MiB (100%)`) > said, r.err);
     const posts = storeRequests().slice(before).filter((q) => q.method === 'POST');
     assert.equal(posts.length, 1);
     assert.equal(posts[0]!.authorization, null);
@@ -115,6 +119,23 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.match(off.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload .* turned off/);
   });
 
+  test('on a terminal the upload host is asked about first: no sends nothing and leaves the authorization unused, yes sends', async () => {
+    const file = await makeFile('asked-first.bin', 2 * MiB);
+    const host = new URL(store.url).host;
+    const before = storeRequests().length;
+    const no = await cli(['call', 'inspect_upload', '--verbose', '--file', `doc=${file.path}`, ...server()], { stdin: Readable.from(['n\n']) });
+    assert.equal(no.code, 1, no.err);
+    assert.match(no.err, new RegExp(`doc: asked-first\\.bin \\(2 MiB\\) uploaded to ${host.replace('.', '\\.')}\n`));
+    assert.match(no.err, /Upload and call\? \[y\]es, \[n\]o/);
+    assert.match(no.err, /the upload of asked-first\.bin to .* was not confirmed: nothing was sent; its authorization \(mcp-file:.*\) is left unused and expires at /);
+    assert.match(no.err, /not sent: the uploads were not confirmed/);
+    assert.equal(storeRequests().length, before, 'no byte reached the store');
+    const yes = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server()], { stdin: Readable.from(['maybe\n', 'y\n']) });
+    assert.equal(yes.code, 0, yes.err);
+    assert.equal(JSON.parse(yes.out).sha256, file.sha256);
+    assert.equal((yes.err.match(/Upload and call\?/g) ?? []).length, 2, 'asked again after an answer that is neither');
+  });
+
   test('an expired descriptor is authorized again, once', async () => {
     const file = await makeFile('late.bin', 300 * 1024);
     const r = await cli(['call', 'inspect_upload', '--verbose', '--file', `doc=${file.path}`, ...server('--expire-first')]);
@@ -154,6 +175,23 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.deepEqual(JSON.parse(r.out), { answer: 'accept', via: 'upload', size: 3 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
   });
 
+  test('on a terminal, consent to an elicitation answer\'s upload names the host; no returns to the question and sends nothing', async () => {
+    const file = await makeFile('asked-host.bin', MiB);
+    const host = new URL(store.url).host;
+    const before = storeRequests().length;
+    const no = await cli(['call', 'ask_upload', '--verbose', ...server()], { stdin: Readable.from(['a\n', `${file.path}\n`, 'y\n', 'n\n', 'c\n']) });
+    assert.equal(no.code, 0, no.err);
+    assert.deepEqual(JSON.parse(no.out), { answer: 'cancel' });
+    assert.ok(no.err.includes(`doc: asked-host.bin (1 MiB) uploaded to ${host}\n`), no.err);
+    assert.match(no.err, /Upload\? \[y\]es, \[n\]o \(back to the question\)/);
+    assert.match(no.err, /the upload of asked-host\.bin to .* was not confirmed: nothing was sent/);
+    assert.equal((no.err.match(/Answer\? \[a\]ccept/g) ?? []).length, 2, 'asked again after no');
+    assert.equal(storeRequests().length, before, 'no byte reached the store');
+    const yes = await cli(['call', 'ask_upload', ...server()], { stdin: Readable.from(['a\n', `${file.path}\n`, 'y\n', 'y\n']) });
+    assert.equal(yes.code, 0, yes.err);
+    assert.deepEqual(JSON.parse(yes.out), { answer: 'accept', via: 'upload', size: MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
+  });
+
   test('a presigned PUT descriptor is honoured as well', async () => {
     const file = await makeFile('put.bin', 5 * MiB);
     const r = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server('--put')]);
@@ -163,6 +201,34 @@ describe('mcp-host call with SEP-2631 file slots', () => {
 });
 
 describe('file outputs', () => {
+  test('a resource that is a file (FileResourceContents) is listed, saved with --save-files or --out after its checks; a corrupted one leaves nothing', async () => {
+    const gets = () => storeRequests().filter((q) => q.method === 'GET').length;
+    const before = gets();
+    const listed = await cli(['resource', 'read', 'transfer://outputs/table.bin?size=300000', ...server('--era', '2025')]);
+    assert.equal(listed.code, 0, listed.err);
+    assert.match(listed.out, /^\[file table\.bin, 293 KiB, application\/octet-stream, mcp-file:\/\/transfer-fixture\/[0-9a-f-]+\]\n$/);
+    assert.match(listed.err, /files are not downloaded; --save-files DIR or --out FILE saves them/);
+    assert.equal(gets(), before, 'nothing is downloaded unasked');
+
+    const out = mkdtempSync(join(dir, 'resource-'));
+    const saved = await cli(['resource', 'read', 'transfer://outputs/table.bin?size=300000', '--save-files', out, ...server('--era', '2025')]);
+    assert.equal(saved.code, 0, saved.err);
+    assert.deepEqual(readdirSync(out), ['table.bin']);
+    assert.equal(readFileSync(join(out, 'table.bin')).length, 300000);
+
+    const one = join(out, 'one.bin');
+    const written = await cli(['resource', 'read', 'transfer://outputs/table.bin?size=1000', '--out', one, ...server('--era', '2025')]);
+    assert.equal(written.code, 0, written.err);
+    assert.match(written.err, /wrote table\.bin to .*one\.bin \(sha-256 verified\)/);
+    assert.equal(readFileSync(one).length, 1000);
+
+    const bad = join(out, 'bad.bin');
+    const corrupt = await cli(['resource', 'read', 'transfer://outputs/table.bin?size=1000&corrupt=1', '--out', bad, ...server('--era', '2025')]);
+    assert.equal(corrupt.code, 5, corrupt.err);
+    assert.match(corrupt.err, /saving table\.bin failed: .*sha-256.*nothing was saved for it/);
+    assert.deepEqual(readdirSync(out).sort(), ['one.bin', 'table.bin'], 'nothing is left of the corrupted download');
+  });
+
   test('listed as lines, saved with --save-files after the digest checked (both eras); a corrupted download leaves nothing', async () => {
     for (const era of ['2026', '2025']) {
       const out = mkdtempSync(join(dir, 'saved-'));

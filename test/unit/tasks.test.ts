@@ -1,5 +1,6 @@
 // Task-augmented tool calls (2025-11-25 tasks) against server-everything's simulate-research-query.
 import { strict as assert } from 'node:assert';
+import { getEventListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { CallCancelledError, CallTimeoutError, ServerConnection, ServerRequestError, type ElicitRequestParamsLoose } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
@@ -29,8 +30,10 @@ describe('tasks (server-everything)', () => {
 
   test('runs to completion with status updates and returns the report', async () => {
     const statuses: TaskInfo[] = [];
-    const out = await callToolAsTask(c, 'simulate-research-query', { topic: 'tides' }, { onStatus: (t) => statuses.push(t) });
+    const caller = new AbortController();
+    const out = await callToolAsTask(c, 'simulate-research-query', { topic: 'tides' }, { signal: caller.signal, onStatus: (t) => statuses.push(t) });
     assert.ok(out.task?.taskId);
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0, 'no wait between polls left its listener on the signal');
     assert.match(text(out.result), /# Research Report: tides/);
     assert.ok(statuses.some((s) => /Gathering sources|Analyzing content/.test(s.statusMessage ?? '')), JSON.stringify(statuses));
     const done = await getTask(c, out.task.taskId);

@@ -2,7 +2,7 @@
 // subscriptions) and read again when the server reports it updated or its lists change; a document that
 // differs from the one shown is handed on, so the host can reload the app.
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
-import type { Disposable } from '../events';
+import { Disposable, type IDisposable } from '../events';
 import { errorText } from '../errors';
 import { AppResourceCache, readAppResource, type AppResource } from './resource';
 
@@ -12,9 +12,9 @@ export interface AppWatchSource {
   readonly supportsSubscriptions: boolean;
   readonly resources: readonly { uri: string; _meta?: unknown }[];
   readResource(uri: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ReadResourceResult>;
-  subscribeResource(uri: string): Promise<Disposable | undefined>;
-  onDidUpdateResource(listener: (uri: string) => void): Disposable;
-  onDidChangeLists(listener: () => void): Disposable;
+  subscribeResource(uri: string): Promise<IDisposable | undefined>;
+  onDidUpdateResource(listener: (uri: string) => void): IDisposable;
+  onDidChangeLists(listener: () => void): IDisposable;
 }
 
 export interface AppWatchOptions {
@@ -26,7 +26,11 @@ export interface AppWatchOptions {
   onProblem(message: string): void;
 }
 
-/** App resources per connection: a restart (a new connection) starts afresh; a list change drops them, an update drops that one. */
+/**
+ * App resources per connection: a restart (a new connection) starts afresh; a list change drops them, an update
+ * drops that one. The two listeners live as long as the connection (its dispose drops them), one pair per
+ * connection, not per panel.
+ */
 const caches = new WeakMap<AppWatchSource, AppResourceCache>();
 
 export function appResourceCacheOf(source: AppWatchSource): AppResourceCache {
@@ -51,35 +55,34 @@ export function readCachedApp(source: AppWatchSource, cache: AppResourceCache, u
   return cache.get(source.name, uri, () => readAppResource(source, uri, { listedMeta: listed?._meta }));
 }
 
-export class AppResourceWatch implements Disposable {
-  private readonly listeners: Disposable[] = [];
-  private subscription: Disposable | undefined;
+export class AppResourceWatch extends Disposable {
+  private subscribedTo = false;
   private shown: AppResource;
   private reading: Promise<void> | undefined;
   private readAgain = false;
-  private disposed = false;
 
   constructor(private readonly source: AppWatchSource, private readonly cache: AppResourceCache, readonly uri: string,
     private readonly options: AppWatchOptions) {
+    super();
     this.shown = options.shown;
-    this.listeners.push(
-      source.onDidUpdateResource((updated) => { if (updated === uri) this.refresh(); }),
-      source.onDidChangeLists(() => this.refresh()),
-    );
+    this.register(source.onDidUpdateResource((updated) => { if (updated === uri) this.refresh(); }));
+    this.register(source.onDidChangeLists(() => this.refresh()));
     if (source.supportsSubscriptions) {
       source.subscribeResource(uri).then((subscription) => {
-        if (this.disposed) subscription?.dispose();
-        else this.subscription = subscription;
+        if (!subscription) return;
+        // Disposed meanwhile: registering disposes it at once (unsubscribes).
+        this.register(subscription);
+        this.subscribedTo = !this.isDisposed;
       }, (e: unknown) => options.onProblem(`could not subscribe to ${uri}: ${errorText(e)}`));
     }
   }
 
   /** Whether updates are pushed by the server (otherwise only list changes and the next run read it again). */
-  get subscribed(): boolean { return this.subscription !== undefined; }
+  get subscribed(): boolean { return this.subscribedTo && !this.isDisposed; }
 
   /** Reads the resource again (one read at a time; a change during a read reads once more after it). */
   refresh(): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     if (this.reading) { this.readAgain = true; return; }
     this.reading = (async () => {
       do {
@@ -87,28 +90,20 @@ export class AppResourceWatch implements Disposable {
         this.cache.invalidate(this.source.name, this.uri);
         try {
           const app = await readCachedApp(this.source, this.cache, this.uri);
-          if (this.disposed) return;
+          if (this.isDisposed) return;
           if (!sameApp(app, this.shown)) {
             this.shown = app;
             this.options.onChanged(app);
           }
         } catch (e) {
-          if (!this.disposed) this.options.onProblem(`reading ${this.uri} again failed: ${errorText(e)}`);
+          if (!this.isDisposed) this.options.onProblem(`reading ${this.uri} again failed: ${errorText(e)}`);
         }
-      } while (this.readAgain && !this.disposed);
+      } while (this.readAgain && !this.isDisposed);
     })().finally(() => { this.reading = undefined; });
   }
 
   /** Settles when no read is in flight (for tests). */
   async settled(): Promise<void> {
     while (this.reading) await this.reading;
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    for (const l of this.listeners) l.dispose();
-    this.subscription?.dispose();
-    this.subscription = undefined;
   }
 }

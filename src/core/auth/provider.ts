@@ -10,6 +10,7 @@ import {
 import type { Logger } from '../log';
 import { LoopbackRedirect } from './loopback';
 import { accountOf } from './account';
+import { authStoreKey, DEFAULT_CLIENT_METADATA_URL, forgetServer, readAuthRecord } from './records';
 import {
   SignInFailedError, SignInRequiredError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
   type ServerAuthRecord, type SignInUi, type TokenStore,
@@ -20,45 +21,6 @@ export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 /** The redirect path every receiver uses; a registration made with one port is reused with another (RFC 8252 §7.3). */
 const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-
-/**
- * The published URL of this client's metadata document (`docs/oauth-client-metadata.json`), used as the
- * client id where an authorization server supports Client ID Metadata Documents. One home; a setting
- * (`mcpHost.oauth.clientMetadataUrl`) or `--client-metadata-url` overrides it.
- */
-export const DEFAULT_CLIENT_METADATA_URL = 'https://raw.githubusercontent.com/mcp-host/mcp-host/main/docs/oauth-client-metadata.json';
-
-/** The storage key of one server's sign-in state. */
-export function authStoreKey(serverUrl: string): string {
-  return `mcp-host.oauth:${new URL(serverUrl).href}`;
-}
-
-export async function readAuthRecord(store: TokenStore, serverUrl: string): Promise<ServerAuthRecord> {
-  const raw = await store.get(authStoreKey(serverUrl));
-  if (!raw) return { issuers: {} };
-  try {
-    const parsed = JSON.parse(raw) as ServerAuthRecord;
-    return parsed && typeof parsed.issuers === 'object' && parsed.issuers ? parsed : { issuers: {} };
-  } catch {
-    return { issuers: {} };
-  }
-}
-
-/** Forgets everything stored for a server (tokens, refresh tokens, client registrations). */
-export async function forgetServer(store: TokenStore, serverUrl: string): Promise<boolean> {
-  const had = (await store.get(authStoreKey(serverUrl))) !== undefined;
-  await store.delete(authStoreKey(serverUrl));
-  return had;
-}
-
-/** Who is signed in to a server, from the stored state (nothing is sent anywhere). */
-export async function signInStatus(store: TokenStore, serverUrl: string): Promise<{ signedIn: boolean; account?: string; issuer?: string }> {
-  const record = await readAuthRecord(store, serverUrl);
-  const issuer = record.lastIssuer;
-  const tokens = issuer ? record.issuers[issuer]?.tokens : undefined;
-  if (!tokens?.access_token) return { signedIn: false };
-  return { signedIn: true, account: accountOf(tokens), issuer };
-}
 
 const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 

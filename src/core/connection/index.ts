@@ -5,5 +5,5 @@ export {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
 } from '../errors';
 export { type EraCache, type EraCacheEntry, InMemoryEraCache, eraCacheKey, priorFrom, LEGACY_ERA_MAX_AGE_MS } from './eraCache';
-export { Emitter, type Disposable } from '../events';
+export { Emitter, type IDisposable } from '../events';
 export { StdioProcessTransport, STDIO_MAX_MESSAGE_BYTES, SHUTDOWN_GRACE_MS, stopAllStdioServers, killRemainingStdioServers, findExecutable, quoteForCmd, spawnPlan } from './stdioTransport';

@@ -5,6 +5,7 @@
 
 import { Client, LOG_LEVEL_META_KEY, type ClientContext, type JSONRPCRequest, type Result } from '@modelcontextprotocol/client';
 import type { McpLogLevel } from './serverLog';
+import { TASK_REQUEST_METHODS, type ReceivedTasks } from '../tasks/received';
 
 /** The SDK version these members were checked against; package.json pins exactly this one. */
 export const PINNED_SDK_VERSION = '2.4.0';
@@ -46,11 +47,29 @@ export class HostClient extends Client {
    */
   protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) {
     const wrapped = super._wrapHandler(method, handler);
-    if (method !== 'elicitation/create') return wrapped;
-    return (request: JSONRPCRequest, ctx: ClientContext) =>
+    const routed = method !== 'elicitation/create' ? wrapped : (request: JSONRPCRequest, ctx: ClientContext) =>
       this.routeBinaryElicitation && (request.params as { mode?: unknown } | undefined)?.mode === 'binary'
         ? handler(request, ctx)
         : wrapped(request, ctx);
+    return TASK_REQUEST_METHODS.includes(method) ? this.asTask(method, routed) : routed;
+  }
+
+  /** The tasks the host runs for the server (2025-11-25 task-augmented sampling and elicitation), when declared. */
+  receivedTasks?: ReceivedTasks;
+
+  /**
+   * Same hook (`_wrapHandler`). Replaces: the Client checks a sampling or elicitation handler's result against
+   * the request's own result schema, so a task (CreateTaskResult) could never be answered. A request sent with
+   * `params.task` is answered with a task at once and runs, through the same checks and handler, in the background.
+   */
+  private asTask(method: string, handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) {
+    return async (request: JSONRPCRequest, ctx: ClientContext): Promise<Result> => {
+      const { task, ...params } = (request.params ?? {}) as { task?: { ttl?: unknown } };
+      if (!this.receivedTasks || typeof task !== 'object' || task === null) return handler(request, ctx);
+      const started = this.receivedTasks.start(method, task.ttl, (signal) =>
+        handler({ ...request, params }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }) as Promise<Record<string, unknown>>);
+      return { task: started } as Result;
+    };
   }
 
   /**

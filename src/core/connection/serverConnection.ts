@@ -1,5 +1,5 @@
 import {
-  IssuerMismatchError, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
+  CLIENT_CAPABILITIES_META_KEY, IssuerMismatchError, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
   type CallToolResult, type ClientCapabilities, type ClientContext, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
@@ -8,6 +8,8 @@ import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
+import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
+import { receivedTasksCapability, serveReceivedTasks } from '../tasks/received';
 import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
@@ -16,7 +18,7 @@ import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
   errorText,
 } from '../errors';
-import { Emitter, type Disposable } from '../events';
+import { Emitter, type IDisposable } from '../events';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
@@ -46,6 +48,9 @@ export const LIST_MAX_PAGES = 256;
 const MAX_SIGN_INS = 2;
 /** 403 insufficient_scope re-authorizations per request (the transport's step-up), before it fails. */
 const MAX_STEP_UPS = 2;
+
+/** Bound on `taskOfferingCalls` (ids whose answer never came are forgotten oldest first). */
+const MAX_TRACKED_TASK_CALLS = 1000;
 
 const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
@@ -81,14 +86,18 @@ export interface ToolCallOptions extends CallOptions {
 /** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
 export const CANCELLED_BY_USER = 'Cancelled by the user';
 
-/** The caller's signal, aborting with CANCELLED_BY_USER unless the caller gave a reason in words. */
-function withCancelReason(signal: AbortSignal | undefined): AbortSignal | undefined {
-  if (!signal) return undefined;
+/**
+ * The caller's signal for one request, aborting with CANCELLED_BY_USER unless the caller gave a reason in words.
+ * `release` (once the request settled) takes its listener off the caller's signal, which may serve many requests
+ * (a task's polls).
+ */
+function withCancelReason(signal: AbortSignal | undefined): { signal?: AbortSignal; release(): void } {
+  if (!signal) return { release: () => undefined };
   const own = new AbortController();
   const forward = () => own.abort(typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
   if (signal.aborted) forward();
   else signal.addEventListener('abort', forward, { once: true });
-  return own.signal;
+  return { signal: own.signal, release: () => signal.removeEventListener('abort', forward) };
 }
 
 /**
@@ -115,7 +124,7 @@ export class ServerConnection {
   /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
   readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
   private readonly taskStatusEmitter = new Emitter<Record<string, unknown>>();
-  /** `notifications/tasks/status` (2025-11-25 tasks): the task as the server reports it now. */
+  /** `notifications/tasks/status` (2025-11-25 tasks) or `notifications/tasks` (2026-07-28 extension): the task now. */
   readonly onDidUpdateTask = this.taskStatusEmitter.event;
 
   private _tools: Tool[] = [];
@@ -125,6 +134,8 @@ export class ServerConnection {
   private client?: HostClient;
   private transport?: Transport;
   private readonly toolInputFiles = new Map<string, unknown>();
+  /** Ids of the tools/call requests in flight that offered the Tasks extension (a task answer is theirs only). */
+  private readonly taskOfferingCalls = new Set<string | number>();
   private transportKind?: TransportKind;
   /** Ends every HTTP request of the current transport (stop, a start that ran out of time). */
   private httpRequests?: AbortController;
@@ -222,9 +233,13 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
-    if (this.options.sampling) caps.sampling = {};
+    if (this.options.sampling) caps.sampling = this.options.capabilities?.samplingTools ? { tools: {} } : {};
     if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
+    if (this.options.capabilities?.taskRequests && (this.options.sampling || this.options.elicitation)) caps.tasks = receivedTasksCapability(!!this.options.sampling, !!this.options.elicitation);
     if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
+    // 2026-07-28 Tasks extension: every tool call may be answered with a task (core/tasks follows it); a plain
+    // call withdraws the offer for that one request (callTool).
+    caps.extensions = { ...(caps.extensions as object | undefined), [TASKS_EXTENSION_ID]: {} };
     return caps as ClientCapabilities;
   }
 
@@ -254,6 +269,9 @@ export class ServerConnection {
     // Not in the SDK's typed map (tasks are experimental in 2025-11-25), but its wire schema knows it.
     client.setNotificationHandler('notifications/tasks/status' as 'notifications/message',
       (n) => this.taskStatusEmitter.fire(n.params as unknown as Record<string, unknown>));
+    client.fallbackNotificationHandler = async (n) => {
+      if (n.method === 'notifications/tasks' && n.params) this.taskStatusEmitter.fire(n.params as Record<string, unknown>);
+    };
     if (this.options.roots) {
       const roots = this.options.roots;
       client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
@@ -275,6 +293,9 @@ export class ServerConnection {
         }
         throw new ProtocolError(-32601, `Method not found: ${request.method}`);
       };
+    }
+    if (this.options.capabilities?.taskRequests && (this.options.sampling || this.options.elicitation)) {
+      client.receivedTasks = serveReceivedTasks(client, this.log);
     }
     client.onerror = (e) => this.log.debug(`protocol: ${shortErrorText(e)}`);
     return client;
@@ -475,10 +496,21 @@ export class ServerConnection {
         const result = (message as { result?: unknown }).result;
         // SEP-2631 draft shapes the SDK's result schemas would strip are set aside before it parses them.
         if (result !== undefined) shieldDraftShapes(result);
+        // A task answer (2026-07-28 extension) only to a tools/call that offered the extension; elsewhere the SDK refuses it.
+        const id = (message as { id?: unknown }).id;
+        if ((typeof id === 'string' || typeof id === 'number') && this.taskOfferingCalls.delete(id)) shieldCreatedTask(result);
         const tools = (message as { result?: { tools?: unknown } }).result?.tools;
         if (Array.isArray(tools)) this.keepInputFiles(tools);
       },
-      onOutgoing: (message) => log.trace(() => `[host -> server] ${JSON.stringify(message)}`),
+      onOutgoing: (message) => {
+        log.trace(() => `[host -> server] ${JSON.stringify(message)}`);
+        const m = message as { id?: unknown; method?: unknown; params?: { _meta?: unknown } };
+        if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number') && this.client?.getProtocolEra() === 'modern'
+          && offersTasksExtension(m.params?._meta, CLIENT_CAPABILITIES_META_KEY)) {
+          this.taskOfferingCalls.add(m.id);
+          if (this.taskOfferingCalls.size > MAX_TRACKED_TASK_CALLS) this.taskOfferingCalls.delete(this.taskOfferingCalls.values().next().value!);
+        }
+      },
     });
   }
 
@@ -643,6 +675,7 @@ export class ServerConnection {
     if (this.client !== client) return;
     this.client = undefined;
     this.elicitations.clear();
+    client.receivedTasks?.dispose();
     const transport = this.transport;
     this.transport = undefined;
     if (this.stopping) return;
@@ -754,38 +787,74 @@ export class ServerConnection {
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     // The SDK validates against the definition it is given; one without an outputSchema means "do not".
     const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
+    // 2026-07-28: a plain call does not offer the Tasks extension (tasks go through core/tasks), so no task answers it.
+    const extensions = client.getServerCapabilities()?.extensions;
+    const _meta = client.getProtocolEra() === 'modern' && extensions && Object.hasOwn(extensions, TASKS_EXTENSION_ID)
+      ? { [CLIENT_CAPABILITIES_META_KEY]: this.capabilitiesWithoutTasks() } : undefined;
+    const cancel = withCancelReason(opts.signal);
     try {
-      return restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args }, {
-        signal: withCancelReason(opts.signal), timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+      return restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, {
+        signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
       })) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
       throw this.requestError(e, `tool "${name}"`, opts.signal, timedOut ? timeoutMs : undefined);
+    } finally {
+      cancel.release();
     }
+  }
+
+  private capabilitiesWithoutTasks(): ClientCapabilities {
+    const caps = this.capabilities() as Record<string, unknown>;
+    const { [TASKS_EXTENSION_ID]: _, ...extensions } = caps.extensions as Record<string, unknown>;
+    return { ...caps, extensions } as ClientCapabilities;
+  }
+
+  /**
+   * Answers one server-to-client request that arrived inside a task (2026-07-28 `inputRequests`) through the same
+   * handler, checks and UI as the standalone request; anything the host did not declare is refused.
+   */
+  async answerInputRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+    const p = (typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
+    const ctx = { mcpReq: { signal: signal ?? new AbortController().signal, _meta: undefined, notify: async () => undefined } } as unknown as ClientContext;
+    if (method === 'elicitation/create' && this.options.elicitation) {
+      if (typeof p.message !== 'string') throw new ServerRequestError(`"${this.name}" asked for input inside a task without a message`);
+      return this.handleElicitation(p as ElicitRequestParamsLoose, ctx);
+    }
+    if (method === 'sampling/createMessage' && this.options.sampling) return this.handleSampling(p as unknown as SamplingRequest, ctx.mcpReq.signal);
+    if (method === 'roots/list' && this.options.roots) return { roots: this.options.roots() };
+    if (method === 'elicitation/create') return { action: 'cancel' };
+    throw new ServerRequestError(`"${this.name}" sent a task a request the host does not answer: ${method.slice(0, 100)}`, -32601);
   }
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return restoreDraftShapes(await this.withSignIn(() => client.readResource({ uri }, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         cacheMode: 'bypass',
       })));
     } catch (e) {
       throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return await this.withSignIn(() => client.getPrompt({ name, arguments: args }, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }));
     } catch (e) {
       throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 
@@ -811,12 +880,15 @@ export class ServerConnection {
   /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
   async request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions = {}): Promise<T> {
     const client = this.requireClient();
+    const cancel = withCancelReason(opts.signal);
     try {
       return await client.request({ method, params }, schema, {
-        signal: withCancelReason(opts.signal), timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       }) as T;
     } catch (e) {
       throw this.requestError(e, method, opts.signal, undefined);
+    } finally {
+      cancel.release();
     }
   }
 
@@ -843,7 +915,7 @@ export class ServerConnection {
    * (2025-11-25) or a `subscriptions/listen` stream (2026-07-28). Undefined when the server offers no
    * subscriptions. Disposing unsubscribes; a subscription ends with the connection.
    */
-  async subscribeResource(uri: string): Promise<Disposable | undefined> {
+  async subscribeResource(uri: string): Promise<IDisposable | undefined> {
     const client = this.requireClient();
     if (!client.getServerCapabilities()?.resources?.subscribe) return undefined;
     const timeout = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -867,6 +939,12 @@ export class ServerConnection {
     };
   }
 
+  /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
+  get listenerCount(): number {
+    return [this.stateEmitter, this.listsEmitter, this.elicitationCompleteEmitter, this.serverLogEmitter, this.resourceUpdatedEmitter,
+      this.taskStatusEmitter].reduce((n, e) => n + e.listenerCount, 0);
+  }
+
   /** Stops the server and drops every listener. */
   async dispose(): Promise<void> {
     await this.stop();
@@ -879,7 +957,7 @@ export class ServerConnection {
   }
 }
 
-export type { Disposable };
+export type { IDisposable };
 // Loaded with this bundle by the extension (resource templates are expanded with the SDK's RFC 6570 implementation).
 export { UriTemplate } from '@modelcontextprotocol/client';
 
@@ -888,3 +966,5 @@ export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: s
 // The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
 // servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
 export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
+// The extension's sign-in provider comes with this bundle too: it runs the SDK's OAuth client, and activation need not load the SDK.
+export { HostOAuthProvider } from '../auth/provider';

@@ -84,6 +84,10 @@ export interface ConnectionOptions {
     binaryElicitation?: BinaryElicitationOptions | false;
     /** Declare SEP-2631 `files: {upload, download, transports: ["https"]}` and allow out-of-band transfer. */
     files?: boolean;
+    /** With `sampling`: declare `sampling.tools` (the handler passes the tools offered to a model). */
+    samplingTools?: boolean;
+    /** Declare 2025-11-25 `tasks.requests` for sampling and elicitation: a server may send them as tasks. */
+    taskRequests?: boolean;
   };
   /** Declares `sampling` and answers `sampling/createMessage` with this handler (after the host's limits). */
   sampling?: SamplingHandler;

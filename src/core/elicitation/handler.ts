@@ -17,6 +17,7 @@ import type { ElicitationHandlerOptions, ElicitationUi, FormAnswer } from './typ
 import { destinationPolicyFor, refuseInsecureUrl } from '../net/destination';
 import { uploadMultipart } from './upload';
 import { getOwn } from '../io/own';
+import { authorizeUploads, type AuthorizedUploads } from '../run/uploads';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -111,9 +112,19 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       const together = checkTotalSize(checked.filter((c) => c.field.transfer === 'inline').flatMap((c) => c.files), inline);
       if (together) found[''] ??= together;
       if (Object.keys(found).length === 0) {
-        const confirmed = await confirmFiles(params, ctx, checked);
+        // SEP-2631 uploads are authorized first: the confirmation names the host their bytes go to.
+        let uploads: AuthorizedUploads | undefined;
+        try {
+          uploads = await authorizeUploads(checked.filter((c) => c.field.transfer === 'inline'), () => inline, ctx.uploader, ctx.signal);
+        } catch (e) {
+          if (ctx.signal.aborted) return { action: 'cancel' };
+          if (e instanceof InputRefusedError) throw e;
+          return refuseOrCancel(`${ctx.server}: ${(e as Error).message}`);
+        }
+        const confirmed = await confirmFiles(params, ctx, checked, uploads);
+        if (confirmed !== true && confirmed !== 'confirmed') uploads?.abandon();
         if (confirmed === 'aborted') return { action: 'cancel' };
-        if (confirmed) return accept(params, ctx, model, answer.values, checked, confirmed === 'confirmed');
+        if (confirmed) return accept(params, ctx, model, answer.values, checked, confirmed === 'confirmed', uploads);
         // Cancel in the confirmation: back to the form, values and files kept.
         log.info(`Sending the files to ${ctx.server} was cancelled; the question is asked again.`);
         values = answer.values;
@@ -137,14 +148,20 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
 
   /** The user's yes to the checked files: 'confirmed' when asked, true when there was nothing to ask. */
   async function confirmFiles(
-    params: ElicitRequestParamsLoose, ctx: ElicitationContext, checked: CheckedFieldFiles[],
+    params: ElicitRequestParamsLoose, ctx: ElicitationContext, checked: CheckedFieldFiles[], uploads: AuthorizedUploads | undefined,
   ): Promise<'confirmed' | boolean | 'aborted'> {
     const withFiles = checked.filter((c) => c.files.length > 0);
+    for (const line of uploads?.lines() ?? []) log.info(`${ctx.server}'s question: ${line}`);
     if (!withFiles.length || !ui.confirmFiles) return true;
     const serverOrigin = ctx.serverOrigin ? originOf(ctx.serverOrigin) : undefined;
     const ok = await untilAborted(ui.confirmFiles({
       server: ctx.server,
       files: withFiles.flatMap((c) => c.files.map((f) => {
+        const authorized = uploads?.get(f);
+        if (authorized) {
+          return { field: c.field.label, name: f.name, size: f.size, mediaType: f.mediaType, destination: authorized.host, upload: true,
+            ...(authorized.foreign ? { otherOrigin: true } : {}) };
+        }
         const upload = c.field.transfer === 'upload' ? originOf(params.uploadEndpoints?.[c.field.path[0]!]?.url) : undefined;
         return {
           field: c.field.label, name: f.name, size: f.size, mediaType: f.mediaType,
@@ -158,7 +175,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
 
   async function accept(
     params: ElicitRequestParamsLoose, ctx: ElicitationContext, model: FormModel, values: FormValues, checked: CheckedFieldFiles[],
-    confirmed: boolean,
+    confirmed: boolean, uploads: AuthorizedUploads | undefined,
   ): Promise<ElicitResultLoose> {
     const content = toPayload(model, values);
     const withFiles = checked.filter((c) => c.files.length > 0);
@@ -169,7 +186,10 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
         const key = field.path[0]!;
         if (field.transfer === 'inline') {
           const uris: string[] = [];
-          for (const f of files) uris.push(await encodeCheckedFile(f, slot, inline, { ...(ctx.uploader ? { uploader: ctx.uploader } : {}), signal: ctx.signal }));
+          for (const f of files) {
+            const prepared = uploads?.get(f);
+            uris.push(await encodeCheckedFile(f, slot, inline, { ...(ctx.uploader ? { uploader: ctx.uploader } : {}), ...(prepared ? { prepared } : {}), signal: ctx.signal }));
+          }
           content[key] = field.multiple ? uris : uris[0];
           continue;
         }

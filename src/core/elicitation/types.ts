@@ -56,8 +56,12 @@ export interface UploadConsentRequest {
 
 export interface FileConfirmRequest {
   server: string;
-  /** `otherOrigin`: an upload to somewhere other than the server's own origin (no MCP credentials go there). */
-  files: { field: string; name: string; size: number; mediaType: string; destination: string; otherOrigin?: boolean }[];
+  /**
+   * `destination`: the server's name, or where an upload goes (SEP-1306: the endpoint's origin; SEP-2631, `upload`:
+   * the host the server authorized). `otherOrigin`: an upload to somewhere other than the server's own origin
+   * (no MCP credentials go there).
+   */
+  files: { field: string; name: string; size: number; mediaType: string; destination: string; upload?: boolean; otherOrigin?: boolean }[];
 }
 
 export interface ElicitationUi {

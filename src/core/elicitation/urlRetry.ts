@@ -2,8 +2,8 @@
 // Offer the URL, wait for `notifications/elicitation/complete` (or the user's manual retry), retry.
 
 import type { CallOptions } from '../connection/types';
-import type { Disposable } from '../events';
-import { CallTimeoutError, UrlElicitationIncompleteError } from '../errors';
+import type { IDisposable } from '../events';
+import { CallCancelledError, CallTimeoutError, UrlElicitationIncompleteError } from '../errors';
 import type { Logger } from '../log';
 import { describeUrl } from './handler';
 import type { ElicitationUi, UrlElicitationRequest } from './types';
@@ -14,7 +14,7 @@ export { UrlElicitationIncompleteError };
 export interface UrlRetryConnection<R = unknown, O extends CallOptions = CallOptions> {
   readonly name: string;
   callTool(name: string, args: Record<string, unknown>, opts?: O): Promise<R>;
-  onDidCompleteElicitation?(listener: (elicitationId: string) => void): Disposable;
+  onDidCompleteElicitation?(listener: (elicitationId: string) => void): IDisposable;
 }
 
 export interface UrlRetryOptions<O extends CallOptions = CallOptions> {
@@ -63,6 +63,7 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
   const signals = [callerSignal, deadline].filter((x): x is AbortSignal => !!x);
   const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
   const started = Date.now();
+  const cancelled = () => new CallCancelledError(`tool "${name}" was cancelled while ${conn.name} required a URL to be visited`);
   const outOfTime = () => new CallTimeoutError(`tool "${name}" did not finish within ${total} ms (the server required URLs to be visited)`, total!);
   for (let round = 0; ; round++) {
     if (deadline?.aborted && !callerSignal?.aborted) throw outOfTime();
@@ -88,13 +89,15 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
             ...(el.elicitationId ? { elicitationId: el.elicitationId } : {}),
           };
           const answer = await ui.url(request, signal);
-          if (deadline?.aborted && !callerSignal?.aborted) throw outOfTime();
+          if (callerSignal?.aborted) throw cancelled();
+          if (deadline?.aborted) throw outOfTime();
           if (answer !== 'accept') {
             throw new UrlElicitationIncompleteError(`${conn.name} needs you to open ${el.url} before "${name}" can run; you ${answer === 'decline' ? 'declined' : 'cancelled'}.`);
           }
           opts.log.info(`Waiting for ${conn.name} to report that ${described.domain} is done${el.elicitationId ? ` (${el.elicitationId})` : ''}.`);
           const outcome = await waitForCompletion(el, request, completed, (f) => { onComplete = f; }, signal, opts);
-          if (outcome === 'cancel' && deadline?.aborted && !callerSignal?.aborted) throw outOfTime();
+          if (outcome === 'cancel' && callerSignal?.aborted) throw cancelled();
+          if (outcome === 'cancel' && deadline?.aborted) throw outOfTime();
           if (outcome !== 'done') {
             throw new UrlElicitationIncompleteError(outcome === 'timeout'
               ? `${conn.name} did not report ${described.domain} as done within ${Math.round((opts.completionTimeoutMs ?? URL_COMPLETION_TIMEOUT_MS) / 1000)} s.`

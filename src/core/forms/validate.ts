@@ -33,13 +33,10 @@ const options = {
 
 let validators: { draft2020: Ajv; draft07: Ajv } | undefined;
 
-/** Ajv is loaded and set up on the first schema compiled: the extension's activation need not pay for it. */
+/** Ajv is loaded (core/libraries) and set up on the first schema compiled: the extension's activation need not pay for it. */
 function loadValidators(): { draft2020: Ajv; draft07: Ajv } {
-  /* eslint-disable @typescript-eslint/no-require-imports -- a synchronous load on first use */
-  const { default: Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
-  const { default: AjvDraft07 } = require('ajv') as typeof import('ajv');
-  const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous load on first use
+  const { Ajv2020, AjvDraft07, addFormats } = require('../libraries') as typeof import('../libraries');
   return { draft2020: configure(new Ajv2020(options), addFormats), draft07: configure(new AjvDraft07(options), addFormats) };
 }
 

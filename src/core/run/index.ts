@@ -4,3 +4,4 @@ export {
   argumentsOf, callWithUrlRetry, checkValues, encodeFileSlots, preparedArguments, resultViewOf, runPrompt, runTool,
   type EncodeSettings, type RunConnection, type RunHooks, type RunInput, type RunOutcome, type ToolRunRequest, type UploadReporter,
 } from './pipeline';
+export { authorizeUploads, AuthorizedUploads, type AuthorizedUploadEntry } from './uploads';

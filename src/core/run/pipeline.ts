@@ -8,7 +8,7 @@ import type { CallOptions } from '../connection/types';
 import type { ToolCallOptions } from '../connection/serverConnection';
 import { callToolWithUrlElicitation, type UrlRetryConnection } from '../elicitation/urlRetry';
 import type { ElicitationUi, UrlElicitationRequest } from '../elicitation/types';
-import { ArgumentsRefusedError, InputRefusedError, TransferFailedError } from '../errors';
+import { ArgumentsRefusedError, CallCancelledError, InputRefusedError, TransferFailedError } from '../errors';
 import { checkTotalSize } from '../files/check';
 import { encodeCheckedFile } from '../files/transfer/encode';
 import { fileInputValue, getAtPath, setAtPath } from '../files/fileObjects';
@@ -20,6 +20,7 @@ import { validateForm, toPayload } from '../forms/values';
 import type { Logger } from '../log';
 import { promptResultView, toResultView, type ResultLike, type ResultView } from '../results';
 import type { FileChoices, SlotFiles } from './fileChoices';
+import type { AuthorizedUploads } from './uploads';
 
 /** What a run needs of a ServerConnection. */
 export interface RunConnection extends UrlRetryConnection<CallToolResult, ToolCallOptions> {
@@ -82,6 +83,8 @@ export interface ToolRunRequest {
   input: RunInput;
   /** The files chosen for the tool's slots (checked when chosen; read only when sent). */
   files?: FileChoices;
+  /** Their uploads, authorized before the user confirmed (authorizeUploads); others are authorized when sent. */
+  uploads?: AuthorizedUploads;
 }
 
 export interface RunOutcome {
@@ -104,11 +107,12 @@ export function argumentsOf(input: RunInput): Record<string, unknown> {
  * Step 2: reads each chosen file once and sets its encoded value into `args` (a data URI, an uploaded file's
  * reference, or a FileInput object), with the filename companion when the arguments hold none. Files that only
  * fit the message one by one are refused first, before a byte is read. A local refusal throws InputRefusedError
- * naming the argument; a failed upload (the store's answer, a cancel) throws TransferFailedError.
+ * naming the argument; a failed upload (the store's answer, a cancel of the upload alone) throws TransferFailedError;
+ * the run's own signal aborted throws CallCancelledError.
  */
 export async function encodeFileSlots(args: Record<string, unknown>, slots: readonly SlotFiles[],
   limits: (slot: FileSlot) => InlineLimits, settings: EncodeSettings, log?: Logger,
-  progress?: { reporter?: UploadReporter; signal?: AbortSignal }): Promise<void> {
+  progress?: { reporter?: UploadReporter; signal?: AbortSignal; uploads?: AuthorizedUploads }): Promise<void> {
   if (slots.length === 0) return;
   const together = checkTotalSize(slots.flatMap((s) => s.files), limits(slots[0]!.slot));
   if (together) throw new InputRefusedError(together, slots[0]!.slot.label);
@@ -119,6 +123,7 @@ export async function encodeFileSlots(args: Record<string, unknown>, slots: read
         values.push(await encodeFile(file, slot, limits(slot), settings, progress));
       } catch (e) {
         if (e instanceof InputRefusedError) throw e;
+        if (progress?.signal?.aborted) throw new CallCancelledError(`${slot.label}: sending ${file.name} was cancelled`, { cause: e });
         if (file.upload) throw new TransferFailedError(`${slot.label}: ${file.name}: ${(e as Error).message}`);
         throw new InputRefusedError((e as Error).message, slot.label);
       }
@@ -133,12 +138,14 @@ export async function encodeFileSlots(args: Record<string, unknown>, slots: read
 }
 
 async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, settings: EncodeSettings,
-  progress?: { reporter?: UploadReporter; signal?: AbortSignal }): Promise<unknown> {
+  progress?: { reporter?: UploadReporter; signal?: AbortSignal; uploads?: AuthorizedUploads }): Promise<unknown> {
   if (slot.origin !== 'file-input-object') {
     const signal = progress?.reporter?.signal ?? progress?.signal;
     const reporter = progress?.reporter;
+    const prepared = progress?.uploads?.get(file);
     return encodeCheckedFile(file, slot, limits, {
       ...(settings.uploader ? { uploader: settings.uploader } : {}),
+      ...(prepared ? { prepared } : {}),
       ...(settings.legacyName ? { legacyName: true } : {}),
       ...(signal ? { signal } : {}),
       ...(reporter ? { onUploadBytes: (sent: number) => reporter.report(file, sent) } : {}),
@@ -172,12 +179,13 @@ export function resultViewOf(connection: RunConnection, tool: Tool, result: Call
 }
 
 /** Step 2 with the caller's upload progress: the files that go by upload are announced first. */
-async function encodeFiles(args: Record<string, unknown>, files: FileChoices, hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal'>, log: Logger): Promise<void> {
+async function encodeFiles(args: Record<string, unknown>, files: FileChoices, authorized: AuthorizedUploads | undefined,
+  hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal'>, log: Logger): Promise<void> {
   const slots = files.entries();
   const uploads = slots.flatMap((e) => e.files.filter((f) => f.upload));
   const reporter = uploads.length && hooks.uploadProgress ? await hooks.uploadProgress(uploads, hooks.signal) : undefined;
   try {
-    await encodeFileSlots(args, slots, files.limits, hooks.encode, log, { reporter, signal: hooks.signal });
+    await encodeFileSlots(args, slots, files.limits, hooks.encode, log, { reporter, signal: hooks.signal, ...(authorized ? { uploads: authorized } : {}) });
   } finally {
     reporter?.done();
   }
@@ -194,7 +202,7 @@ export async function preparedArguments(connection: RunConnection, request: Tool
     if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
   }
   const args = argumentsOf(request.input);
-  if (request.files) await encodeFiles(args, request.files, hooks, connection.log);
+  if (request.files) await encodeFiles(args, request.files, request.uploads, hooks, connection.log);
   hooks.checkEncoded?.(args);
   return args;
 }

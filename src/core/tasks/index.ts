@@ -1,13 +1,22 @@
-// Task-augmented tool calls (2025-11-25 experimental tasks, SEP-1686): a call answered with a task is followed
-// by polling `tasks/get` within the server's pollInterval (and `notifications/tasks/status`), its result is
-// fetched with `tasks/result` (which also carries the server's questions while the task is input_required),
-// and Cancel sends `tasks/cancel`. A task that never ends is bounded by its ttl.
+// Task-augmented tool calls, one model for two wire shapes chosen by the server's era:
+// - 2025-11-25 experimental tasks (SEP-1686): the host asks for a task (`params.task`) on tools whose
+//   `execution.taskSupport` allows it; the result is fetched with `tasks/result` (which also carries the server's
+//   questions while the task is input_required); status comes from `tasks/get` and `notifications/tasks/status`.
+// - 2026-07-28 Tasks extension `io.modelcontextprotocol/tasks` (SEP-2663): the host offers the extension and the
+//   server decides per call (`resultType: "task"`); `tasks/get` carries the result, the error or the server's
+//   `inputRequests` (answered through the same handlers as any elicitation, with `tasks/update`); status also
+//   comes from `notifications/tasks`.
+// Either way status is polled within the server's pollInterval, Cancel sends `tasks/cancel`, and a task that never
+// ends is bounded by its ttl.
 // No zod here: this module is part of the extension's start-up bundle (the SDK and zod load with the connection).
 import type { CallToolResult, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
-import { CallCancelledError, CallTimeoutError, ServerRequestError } from '../errors';
+import { CallCancelledError, CallTimeoutError, isHostError, ServerRequestError } from '../errors';
 import { isObject } from '../../shared/json';
-import type { Disposable } from '../events';
+import type { IDisposable } from '../events';
 import type { CallOptions } from '../connection/types';
+import { createdTaskOf, TASKS_EXTENSION_ID } from './extension';
+
+export { createdTaskOf, offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from './extension';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
@@ -27,9 +36,26 @@ export interface TaskInfo {
 /** What a task-running connection offers (a ServerConnection). */
 export interface TaskConnection {
   readonly name: string;
-  readonly serverCapabilities: { tasks?: { requests?: { tools?: { call?: unknown } }; cancel?: unknown } } | undefined;
+  readonly state: { kind: string; era?: string };
+  readonly serverCapabilities: {
+    tasks?: { requests?: { tools?: { call?: unknown } }; cancel?: unknown };
+    extensions?: Record<string, unknown>;
+  } | undefined;
   request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions): Promise<T>;
-  onDidUpdateTask(listener: (task: Record<string, unknown>) => void): Disposable;
+  onDidUpdateTask(listener: (task: Record<string, unknown>) => void): IDisposable;
+  /** Answers one of a task's `inputRequests` (elicitation, sampling, roots) as the standalone request would be. */
+  answerInputRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
+}
+
+/** Which shape of tasks a connection speaks: the 2025-11-25 core tasks, the 2026-07-28 extension, or none. */
+export type TaskWire = 'core-2025' | 'extension';
+
+export function taskWireOf(connection: Pick<TaskConnection, 'serverCapabilities' | 'state'>): TaskWire | undefined {
+  if (connection.state.kind === 'running' && connection.state.era === 'modern') {
+    const extensions = connection.serverCapabilities?.extensions;
+    return isObject(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION_ID) ? 'extension' : undefined;
+  }
+  return connection.serverCapabilities?.tasks?.requests?.tools?.call ? 'core-2025' : undefined;
 }
 
 /** A task as the server sent it, checked: an id and a status are required, the rest kept when well typed. */
@@ -41,8 +67,22 @@ export function parseTask(raw: unknown): TaskInfo {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   return {
     taskId: t.taskId, status: t.status, statusMessage: str(t.statusMessage)?.slice(0, 2000), createdAt: str(t.createdAt),
-    lastUpdatedAt: str(t.lastUpdatedAt), ttl: t.ttl === null ? null : num(t.ttl), pollInterval: num(t.pollInterval),
+    lastUpdatedAt: str(t.lastUpdatedAt),
+    // 2026-07-28 names them ttlMs / pollIntervalMs.
+    ttl: t.ttl === null || t.ttlMs === null ? null : num(t.ttl) ?? num(t.ttlMs), pollInterval: num(t.pollInterval) ?? num(t.pollIntervalMs),
   };
+}
+
+/** A 2026-07-28 task as `tasks/get` and `notifications/tasks` carry it: the result, error or questions inline. */
+interface DetailedTask { info: TaskInfo; result?: Record<string, unknown>; error?: { code?: number; message: string; data?: unknown }; inputRequests?: Record<string, unknown> }
+
+function parseDetailedTask(raw: unknown): DetailedTask {
+  const info = parseTask(raw);
+  const t = raw as Record<string, unknown>;
+  const error = isObject(t.error)
+    ? { code: typeof t.error.code === 'number' ? t.error.code : undefined, message: typeof t.error.message === 'string' ? t.error.message.slice(0, 2000) : 'no message', data: t.error.data }
+    : undefined;
+  return { info, result: isObject(t.result) ? t.result : undefined, error, inputRequests: isObject(t.inputRequests) ? t.inputRequests : undefined };
 }
 
 /** A result schema (Standard Schema, as the SDK's request() takes) from a plain checking function. */
@@ -58,8 +98,11 @@ function schemaOf<T>(check: (value: unknown) => T): StandardSchemaV1<unknown, T>
 }
 
 const TaskSchema = schemaOf(parseTask);
+const DetailedTaskSchema = schemaOf(parseDetailedTask);
 const CallOrTaskResult = schemaOf((v) => {
   if (!isObject(v)) throw new Error('the result is not an object');
+  const created = createdTaskOf(v);
+  if (created) return { task: parseTask(created), detailed: parseDetailedTask(created) };
   return v.task === undefined ? { result: v as unknown as CallToolResult } : { task: parseTask(v.task) };
 });
 const AnyResult = schemaOf((v) => {
@@ -81,16 +124,33 @@ export function taskSupportOf(tool: Pick<Tool, 'execution'> | undefined): 'requi
   return support === 'required' || support === 'optional' ? support : 'forbidden';
 }
 
-/** Whether the server runs `tools/call` as tasks (it declares `tasks.requests.tools.call`). */
-export function serverRunsToolTasks(connection: Pick<TaskConnection, 'serverCapabilities'>): boolean {
-  return !!connection.serverCapabilities?.tasks?.requests?.tools?.call;
+/** Whether the server runs `tools/call` as tasks (2025-11-25 `tasks.requests.tools.call`, or the 2026-07-28 extension). */
+export function serverRunsToolTasks(connection: Pick<TaskConnection, 'serverCapabilities' | 'state'>): boolean {
+  return taskWireOf(connection) !== undefined;
 }
 
-/** Whether a call of this tool goes as a task: required ones always, optional ones when `optional` says so. */
-export function callsAsTask(connection: Pick<TaskConnection, 'serverCapabilities'>, tool: Pick<Tool, 'execution'> | undefined, optional = true): boolean {
+/**
+ * Whether a call of this tool goes as a task. 2025-11-25: required ones always, optional ones when `optional` says
+ * so. 2026-07-28: the server decides per call, so every call offers the extension unless `optional` is false (then
+ * only a call the server refuses without it is repeated as a task: see `needsTasksExtension`).
+ */
+export function callsAsTask(connection: Pick<TaskConnection, 'serverCapabilities' | 'state'>, tool: Pick<Tool, 'execution'> | undefined, optional = true): boolean {
+  const wire = taskWireOf(connection);
+  if (wire === 'extension') return optional;
   const support = taskSupportOf(tool);
-  return serverRunsToolTasks(connection) && (support === 'required' || (support === 'optional' && optional));
+  return wire === 'core-2025' && (support === 'required' || (support === 'optional' && optional));
 }
+
+/** Whether an error is a 2026-07-28 server's refusal of a call that did not offer the Tasks extension (-32021). */
+export function needsTasksExtension(e: unknown): boolean {
+  // By name: the extension loads the connection (and its copy of the error classes) as a bundle of its own.
+  if (!isHostError(e, 'ServerRequestError') || e.code !== MISSING_CLIENT_CAPABILITY) return false;
+  const required = isObject(e.data) && isObject(e.data.requiredCapabilities) ? e.data.requiredCapabilities : undefined;
+  return !required || (isObject(required.extensions) && Object.hasOwn(required.extensions, TASKS_EXTENSION_ID));
+}
+
+/** JSON-RPC error code of 2026-07-28: a request lacked a client capability the server needs. */
+export const MISSING_CLIENT_CAPABILITY = -32021;
 
 export function isTerminal(status: string): boolean {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
@@ -112,8 +172,10 @@ export interface TaskCallOutcome { task?: TaskInfo; result?: CallToolResult }
  */
 export async function callToolAsTask(connection: TaskConnection, name: string, args: Record<string, unknown>,
   opts: TaskCallOptions = {}): Promise<TaskCallOutcome> {
-  const created = await connection.request('tools/call', { name, arguments: args, task: { ttl: TASK_REQUESTED_TTL_MS } }, CallOrTaskResult,
-    { signal: opts.signal, timeoutMs: opts.timeoutMs });
+  const wire = taskWireOf(connection);
+  // 2026-07-28: no task parameter; the request offers the extension (the connection's capabilities) and the server decides.
+  const params = wire === 'extension' ? { name, arguments: args } : { name, arguments: args, task: { ttl: TASK_REQUESTED_TTL_MS } };
+  const created = await connection.request('tools/call', params, CallOrTaskResult, { signal: opts.signal, timeoutMs: opts.timeoutMs });
   if (!created.task) return { result: created.result };
   const task = created.task;
   opts.onStatus?.(task);
@@ -121,8 +183,31 @@ export async function callToolAsTask(connection: TaskConnection, name: string, a
   return { task, result: await followTask(connection, task, opts) };
 }
 
+/** When to give up on a task: its creation plus its ttl, else TASK_MAX_WAIT_MS. */
+function taskDeadline(task: TaskInfo): { createdAt: number; deadline: number } {
+  const createdAt = Date.parse(task.createdAt ?? '') || Date.now();
+  return { createdAt, deadline: createdAt + (typeof task.ttl === 'number' && task.ttl > 0 ? task.ttl : TASK_MAX_WAIT_MS) };
+}
+
+/** Waits one poll interval (bounded), or less when `wake` is called; the signal rejects with CallCancelledError. */
+function pollDelay(task: TaskInfo, deadline: number, signal: AbortSignal | undefined, setWake: (wake: (() => void) | undefined) => void): Promise<void> {
+  const interval = Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, task.pollInterval ?? 1000), deadline - Date.now());
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) { reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); return; }
+    const onAbort = () => { clearTimeout(timer); reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); };
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, Math.max(0, interval));
+    setWake(() => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(); });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  }).finally(() => setWake(undefined));
+}
+
+function ttlExceeded(connection: TaskConnection, task: TaskInfo, createdAt: number, deadline: number): CallTimeoutError {
+  return new CallTimeoutError(`task ${task.taskId} of "${connection.name}" did not finish within its ttl (${Math.round((deadline - createdAt) / 1000)} s); it was cancelled`, deadline - createdAt);
+}
+
 /** Follows a task to its end: polls within its pollInterval, honours status notifications, fetches the result. */
 export async function followTask(connection: TaskConnection, first: TaskInfo, opts: TaskCallOptions = {}): Promise<CallToolResult> {
+  if (taskWireOf(connection) === 'extension') return followExtensionTask(connection, first, opts);
   let task = first;
   let lastReported = `${task.status}\u0000${task.statusMessage ?? ''}`;
   const report = (next: TaskInfo): void => {
@@ -136,20 +221,14 @@ export async function followTask(connection: TaskConnection, first: TaskInfo, op
     try { update = parseTask(raw); } catch { return; }
     if (update.taskId === task.taskId) { report(update); wake?.(); }
   });
-  const createdAt = Date.parse(task.createdAt ?? '') || Date.now();
-  const deadline = createdAt + (typeof task.ttl === 'number' && task.ttl > 0 ? task.ttl : TASK_MAX_WAIT_MS);
+  const { createdAt, deadline } = taskDeadline(task);
   try {
     while (!isTerminal(task.status) && task.status !== 'input_required') {
       if (Date.now() >= deadline) {
         await cancelTask(connection, task.taskId).catch(() => undefined);
-        throw new CallTimeoutError(`task ${task.taskId} of "${connection.name}" did not finish within its ttl (${Math.round((deadline - createdAt) / 1000)} s); it was cancelled`, deadline - createdAt);
+        throw ttlExceeded(connection, task, createdAt, deadline);
       }
-      const interval = Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, task.pollInterval ?? 1000), deadline - Date.now());
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, Math.max(0, interval));
-        wake = () => { clearTimeout(timer); resolve(); };
-        opts.signal?.addEventListener('abort', () => { clearTimeout(timer); reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); }, { once: true });
-      }).finally(() => { wake = undefined; });
+      await pollDelay(task, deadline, opts.signal, (w) => { wake = w; });
       if (isTerminal(task.status) || task.status === 'input_required') break;
       report(await getTask(connection, task.taskId, opts));
     }
@@ -157,14 +236,94 @@ export async function followTask(connection: TaskConnection, first: TaskInfo, op
     const remaining = Math.max(1000, deadline - Date.now());
     return await taskResult(connection, task.taskId, { ...opts, timeoutMs: remaining });
   } catch (e) {
-    if (opts.signal?.aborted) {
-      await cancelTask(connection, task.taskId).catch(() => undefined);
-      throw new CallCancelledError(`task ${task.taskId} was cancelled`);
-    }
-    throw e;
+    return await failedFollowing(connection, task.taskId, e, opts.signal);
   } finally {
     subscription.dispose();
   }
+}
+
+/** Following a task failed: when the caller gave up, the task is cancelled on the server and that is the error. */
+async function failedFollowing(connection: TaskConnection, taskId: string, e: unknown, signal: AbortSignal | undefined): Promise<never> {
+  if (!signal?.aborted) throw e;
+  await cancelTask(connection, taskId).catch(() => undefined);
+  throw new CallCancelledError(`task ${taskId} was cancelled`);
+}
+
+/** At most this many new questions of a task are answered per poll (each key once: polls repeat them). */
+const MAX_INPUT_REQUESTS_PER_POLL = 20;
+
+/**
+ * 2026-07-28: polls `tasks/get` (and takes `notifications/tasks`) until the task ends; its questions
+ * (`inputRequests`) go through the connection's own handlers, each key once, and are answered with `tasks/update`.
+ */
+async function followExtensionTask(connection: TaskConnection, first: TaskInfo, opts: TaskCallOptions): Promise<CallToolResult> {
+  let current: DetailedTask = { info: first };
+  let lastReported = `${first.status}\u0000${first.statusMessage ?? ''}`;
+  const answered = new Set<string>();
+  const report = (next: DetailedTask): void => {
+    current = next;
+    const key = `${next.info.status}\u0000${next.info.statusMessage ?? ''}`;
+    if (key !== lastReported) { lastReported = key; opts.onStatus?.(next.info); }
+  };
+  let wake: (() => void) | undefined;
+  const subscription = connection.onDidUpdateTask((raw) => {
+    let update: DetailedTask;
+    try { update = parseDetailedTask(raw); } catch { return; }
+    if (update.info.taskId === first.taskId) { report(update); wake?.(); }
+  });
+  const { createdAt, deadline } = taskDeadline(first);
+  try {
+    for (;;) {
+      const { info } = current;
+      if (info.status === 'completed') {
+        if (!current.result) throw new ServerRequestError(`task ${info.taskId} of "${connection.name}" completed without a result`);
+        return current.result as unknown as CallToolResult;
+      }
+      if (info.status === 'failed') {
+        const error = current.error;
+        throw new ServerRequestError(`task ${info.taskId} of "${connection.name}" failed: ${error?.message ?? info.statusMessage ?? 'no reason given'}`, error?.code, error?.data);
+      }
+      if (info.status === 'cancelled') throw new CallCancelledError(`task ${info.taskId} was cancelled${info.statusMessage ? `: ${info.statusMessage}` : ''}`);
+      if (Date.now() >= deadline) {
+        await cancelTask(connection, info.taskId).catch(() => undefined);
+        throw ttlExceeded(connection, info, createdAt, deadline);
+      }
+      if (info.status === 'input_required' && current.inputRequests) {
+        const fresh = Object.entries(current.inputRequests).filter(([key]) => !answered.has(key)).slice(0, MAX_INPUT_REQUESTS_PER_POLL);
+        if (fresh.length > 0) {
+          const inputResponses: Record<string, unknown> = {};
+          for (const [key, request] of fresh) {
+            const r = isObject(request) ? request : {};
+            inputResponses[key] = await connection.answerInputRequest(String(r.method), r.params, opts.signal);
+            answered.add(key);
+          }
+          await connection.request('tasks/update', { taskId: info.taskId, inputResponses }, AnyObject, { signal: opts.signal, timeoutMs: opts.timeoutMs })
+            .catch((e: unknown) => { throw unknownTask(e, info.taskId, connection.name); });
+          // The answer is taken eventually: poll at once rather than after a whole interval.
+          report(await getDetailedTask(connection, info.taskId, opts));
+          continue;
+        }
+      }
+      await pollDelay(info, deadline, opts.signal, (w) => { wake = w; });
+      if (isTerminal(current.info.status)) continue;
+      report(await getDetailedTask(connection, info.taskId, opts));
+    }
+  } catch (e) {
+    return await failedFollowing(connection, first.taskId, e, opts.signal);
+  } finally {
+    subscription.dispose();
+  }
+}
+
+const AnyObject = schemaOf((v) => {
+  if (!isObject(v)) throw new Error('the result is not an object');
+  return v;
+});
+
+async function getDetailedTask(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<DetailedTask> {
+  return connection.request('tasks/get', { taskId }, DetailedTaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
+    throw unknownTask(e, taskId, connection.name);
+  });
 }
 
 export async function getTask(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<TaskInfo> {
@@ -173,15 +332,31 @@ export async function getTask(connection: TaskConnection, taskId: string, opts: 
   });
 }
 
-/** The task's result (a CallToolResult for a tool call); waits while the task runs. */
+/** The task's result (a CallToolResult for a tool call); waits while the task runs (2026-07-28: by polling). */
 export async function taskResult(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<CallToolResult> {
+  if (taskWireOf(connection) === 'extension') {
+    const signal = opts.timeoutMs ? AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])]) : opts.signal;
+    const first = await getTask(connection, taskId, opts);
+    try {
+      return await followExtensionTask(connection, first, { signal });
+    } catch (e) {
+      if (opts.timeoutMs && signal?.aborted && !opts.signal?.aborted) throw new CallTimeoutError(`task ${taskId} did not finish within ${opts.timeoutMs} ms`, opts.timeoutMs);
+      throw e;
+    }
+  }
   return connection.request('tasks/result', { taskId }, AnyResult, opts).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
   });
 }
 
+/** Sends tasks/cancel; the task as the server reports it afterwards (2026-07-28 answers with an empty ack). */
 export async function cancelTask(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<TaskInfo> {
-  return connection.request('tasks/cancel', { taskId }, TaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
+  const o = { signal: opts.signal, timeoutMs: opts.timeoutMs };
+  if (taskWireOf(connection) === 'extension') {
+    await connection.request('tasks/cancel', { taskId }, AnyObject, o).catch((e: unknown) => { throw unknownTask(e, taskId, connection.name); });
+    return getTask(connection, taskId, o);
+  }
+  return connection.request('tasks/cancel', { taskId }, TaskSchema, o).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
   });
 }

@@ -16,6 +16,7 @@ import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
 import { errorText } from '../../core/errors';
+import { Disposable, toDisposable } from '../../core/events';
 
 /** Link schemes an app may ask to open (after consent); everything else is refused outright. */
 const LINK_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
@@ -26,7 +27,8 @@ export interface ToolPanelAppsContext {
   extensionUri: vscode.Uri;
 }
 
-export class ToolPanelApps {
+/** Owned by its run panel: the request handlers it answers, and leaving full screen when the panel closes. */
+export class ToolPanelApps extends Disposable {
   /** The app shown (the newest call's), sent again with every `init`. */
   current: AppFrame | undefined;
   /** The tool's app as the webview loads it ahead of the next run, sent again with every `init`. */
@@ -40,14 +42,15 @@ export class ToolPanelApps {
 
   constructor(private readonly panel: McpPanel, private readonly context: ToolPanelAppsContext, private readonly server: string,
     private readonly tool: Tool) {
-    panel.onRequest('appCallTool', (p) => this.callTool(p.name, p.arguments));
-    panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri) as unknown as Record<string, unknown>);
-    panel.onRequest('appOpenLink', (p) => this.openLink(p.url));
-    panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode));
-    panel.onDidDispose(() => {
+    super();
+    this.register(panel.onRequest('appCallTool', (p) => this.callTool(p.name, p.arguments)));
+    this.register(panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri) as unknown as Record<string, unknown>));
+    this.register(panel.onRequest('appOpenLink', (p) => this.openLink(p.url)));
+    this.register(panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode)));
+    this.register(toDisposable(() => {
       this.watch?.dispose();
       if (this.fullscreen) void this.setFullscreen(false);
-    });
+    }));
   }
 
   /** As the panel opens: the app is read and loaded ahead (hidden) when its server runs; a failure waits for Run. */

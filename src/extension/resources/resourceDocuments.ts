@@ -5,7 +5,8 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
-import type { Disposable, ServerConnection } from '../../core/connection';
+import type { ServerConnection } from '../../core/connection';
+import { Disposable, toDisposable, type IDisposable } from '../../core/events';
 import { formatBytes } from '../../core/files';
 import { safeFileName } from '../../core/results';
 import type { ServerManager } from '../serverManager';
@@ -61,21 +62,22 @@ export function resourceText(read: ReadResourceResult): string {
   return text.length > RESOURCE_TEXT_MAX_CHARS ? `${text.slice(0, RESOURCE_TEXT_MAX_CHARS)}\n[… ${text.length - RESOURCE_TEXT_MAX_CHARS} more characters not shown]` : text;
 }
 
-interface Watched { server: string; uri: string; connection?: ServerConnection; subscription?: Promise<Disposable | undefined> }
+interface Watched { server: string; uri: string; connection?: ServerConnection; subscription?: Promise<IDisposable | undefined> }
 
-export class ResourceDocuments implements vscode.FileSystemProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+export class ResourceDocuments extends Disposable implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this.changed.event;
   private readonly sizes = new Map<string, { size: number; mtime: number }>();
   /** The resources open in tabs, by document URI. */
   private readonly watched = new Map<string, Watched>();
-  private readonly listening = new WeakSet<ServerConnection>();
+  /** The update listener on each connection a watched resource is subscribed through. */
+  private readonly listening = new Map<ServerConnection, IDisposable>();
   /** A read just made by `open`, served to the document's first load instead of reading again. */
   private readonly seeded = new Map<string, ReadResourceResult>();
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(private readonly manager: ServerManager) {
-    this.disposables.push(
+    super();
+    for (const subscription of [
       vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, this, { isReadonly: true, isCaseSensitive: true }),
       vscode.window.tabGroups.onDidChangeTabs(() => this.sync()),
       vscode.workspace.onDidOpenTextDocument(() => this.sync()),
@@ -84,7 +86,13 @@ export class ResourceDocuments implements vscode.FileSystemProvider, vscode.Disp
         const target = doc ?? vscode.window.activeTextEditor?.document.uri;
         if (target?.scheme === RESOURCE_SCHEME) this.changedResource(target);
       }),
-    );
+    ]) this.register(subscription);
+    this.register(toDisposable(() => {
+      for (const watched of this.watched.values()) void watched.subscription?.then((s) => s?.dispose());
+      this.watched.clear();
+      for (const listener of this.listening.values()) listener.dispose();
+      this.listening.clear();
+    }));
   }
 
   // A read-only file system: the editor reloads on `onDidChangeFile` like any file changed on disk.
@@ -170,22 +178,22 @@ export class ResourceDocuments implements vscode.FileSystemProvider, vscode.Disp
         return undefined;
       });
     }
+    // A connection no tab is subscribed through any more (closed, stopped, replaced) is not listened to.
+    const inUse = new Set([...this.watched.values()].map((w) => w.connection));
+    for (const [connection, listener] of this.listening) {
+      if (inUse.has(connection)) continue;
+      listener.dispose();
+      this.listening.delete(connection);
+    }
   }
 
   private listen(connection: ServerConnection): void {
     if (this.listening.has(connection)) return;
-    this.listening.add(connection);
-    connection.onDidUpdateResource((uri) => {
+    this.listening.set(connection, connection.onDidUpdateResource((uri) => {
       for (const [key, watched] of this.watched) {
         if (watched.connection === connection && watched.uri === uri) this.changedResource(vscode.Uri.parse(key));
       }
-    });
-  }
-
-  dispose(): void {
-    for (const watched of this.watched.values()) void watched.subscription?.then((s) => s?.dispose());
-    this.watched.clear();
-    for (const d of this.disposables) d.dispose();
+    }));
   }
 }
 

@@ -4,8 +4,11 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection, ToolCallOptions } from '../../core/connection';
-import { callsAsTask, callToolAsTask, isTerminal, type TaskInfo } from '../../core/tasks';
+import { isHostError } from '../../core/errors';
+import { Disposable } from '../../core/events';
+import { callsAsTask, callToolAsTask, isTerminal, needsTasksExtension, type TaskInfo } from '../../core/tasks';
 import type { ServerManager } from '../serverManager';
+import { readSettings } from '../settings';
 
 export interface TrackedTask {
   /** `<server>\0<taskId>` */
@@ -26,14 +29,14 @@ const LOST = 'the server stopped or restarted: a task ends with the connection t
 /** Finished tasks kept for the view. */
 const FINISHED_KEPT = 50;
 
-export class TaskRegistry implements vscode.Disposable {
+export class TaskRegistry extends Disposable implements vscode.Disposable {
   private readonly tasks = new Map<string, TrackedTask>();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly manager: ServerManager) {
-    this.subscription = manager.onDidChange(() => this.noteLostConnections());
+    super();
+    this.register(manager.onDidChange(() => this.noteLostConnections()));
   }
 
   list(): TrackedTask[] {
@@ -45,13 +48,20 @@ export class TaskRegistry implements vscode.Disposable {
   }
 
   /**
-   * Calls the tool, as a task when it must (taskSupport required, or optional on a server that runs tool calls as
-   * tasks); otherwise a plain call. `onStatus` gets each status of a task (for the panel's progress line).
+   * Calls the tool, as a task when it must (taskSupport required) or may and `mcpHost.tasks.optionalToolsAsTasks`
+   * says so; otherwise a plain call (one a 2026-07-28 server refuses without a task is made again as a task).
+   * `onStatus` gets each status of a task (for the panel's progress line).
    */
   async callTool(connection: ServerConnection, tool: Tool, args: Record<string, unknown>, opts: ToolCallOptions & {
     onStatus?: (task: TaskInfo) => void;
   }): Promise<CallToolResult> {
-    if (!callsAsTask(connection, tool)) return connection.callTool(tool.name, args, opts);
+    if (!callsAsTask(connection, tool, readSettings().optionalToolsAsTasks)) {
+      try {
+        return await connection.callTool(tool.name, args, opts);
+      } catch (e) {
+        if (!needsTasksExtension(e)) throw e;
+      }
+    }
     let tracked: TrackedTask | undefined;
     const abort = new AbortController();
     opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
@@ -75,9 +85,7 @@ export class TaskRegistry implements vscode.Disposable {
       return out.result!;
     } catch (e) {
       if (tracked && !isTerminal(tracked.status)) {
-        // Known by name: the connection's error classes live in their own bundle.
-        const name = (e as Error | undefined)?.name;
-        const lost = this.connectionLost(tracked) || name === 'NotRunningError' || name === 'ServerCrashedError';
+        const lost = this.connectionLost(tracked) || isHostError(e, 'NotRunningError') || isHostError(e, 'ServerCrashedError');
         tracked.status = abort.signal.aborted && !lost ? 'cancelled' : 'failed';
         tracked.statusMessage = lost ? LOST : e instanceof Error ? e.message : String(e);
         tracked.endedAt = Date.now();
@@ -122,10 +130,6 @@ export class TaskRegistry implements vscode.Disposable {
     return current !== task.connection || current.state.kind !== 'running';
   }
 
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
-  }
 }
 
 let current: TaskRegistry | undefined;

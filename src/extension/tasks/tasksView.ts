@@ -1,6 +1,7 @@
 // The Tasks section of the MCP view: each task with its status, message, start time and elapsed time.
 // A running task can be cancelled from its row; a finished one opens its tool's panel, where its result is.
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../core/events';
 import type { TaskRegistry, TrackedTask } from './taskRegistry';
 
 function elapsed(task: TrackedTask, now: number): string {
@@ -12,16 +13,16 @@ const ICONS: Record<string, string> = {
   working: 'sync~spin', input_required: 'question', completed: 'pass', failed: 'error', cancelled: 'circle-slash',
 };
 
-export class TasksTreeProvider implements vscode.TreeDataProvider<TrackedTask>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<undefined>();
+export class TasksTreeProvider extends Disposable implements vscode.TreeDataProvider<TrackedTask>, vscode.Disposable {
+  private readonly changed = this.register(new vscode.EventEmitter<undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
-  private readonly ticker: NodeJS.Timeout;
 
   constructor(private readonly registry: TaskRegistry) {
-    this.subscription = registry.onDidChange(() => this.changed.fire(undefined));
+    super();
+    this.register(registry.onDidChange(() => this.changed.fire(undefined)));
     // Elapsed times of running tasks move on.
-    this.ticker = setInterval(() => { if (registry.list().some((t) => t.endedAt === undefined)) this.changed.fire(undefined); }, 1000);
+    const ticker = setInterval(() => { if (registry.list().some((t) => t.endedAt === undefined)) this.changed.fire(undefined); }, 1000);
+    this.register(toDisposable(() => clearInterval(ticker)));
   }
 
   getChildren(node?: TrackedTask): TrackedTask[] {
@@ -40,11 +41,5 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TrackedTask>, 
     item.accessibilityInformation = { label: `${task.tool} on ${task.server}, ${task.status}${task.statusMessage ? `, ${task.statusMessage}` : ''}` };
     if (!running) item.command = { command: 'mcpHost.runTool', title: 'Open Result', arguments: [task.server, task.tool] };
     return item;
-  }
-
-  dispose(): void {
-    clearInterval(this.ticker);
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { promises as fsp, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { api, waitFor, workspaceRoot } from './helpers';
+import { api, startHostileHttpServer, waitFor } from './helpers';
 
 const MB = 1024 * 1024;
 
@@ -22,14 +22,7 @@ describe('bounded against a hostile HTTP server', function () {
   const received = async () => ((await (await fetch(`${base}/_received`)).json()) as { received: Array<{ method: string; path: string }>; sent: Record<string, number> });
 
   before(async () => {
-    const repo = join(workspaceRoot().fsPath, '../../..');
-    fixture = spawn('node', ['--import', 'tsx', join(repo, 'test/fixtures/hostile-http-server.ts')], { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
-    const line = await new Promise<string>((resolve, reject) => {
-      let seen = '';
-      fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });
-      fixture.once('exit', (c) => reject(new Error(`hostile-http-server exited ${c}`)));
-    });
-    base = `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`;
+    ({ base, fixture } = await startHostileHttpServer());
     const host = await api();
     userConfig = host.paths.userConfig.fsPath;
     savedUserConfig = await fsp.readFile(userConfig, 'utf8').catch(() => undefined);

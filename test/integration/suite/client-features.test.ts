@@ -133,3 +133,44 @@ describe('tasks', () => {
     assert.match(second.statusMessage ?? '', /a task ends with the connection that started it/);
   });
 });
+
+describe('tasks of a 2026-07-28 server (Tasks extension)', () => {
+  const settings = () => vscode.workspace.getConfiguration('mcpHost.tasks');
+  after(async () => {
+    await settings().update('optionalToolsAsTasks', undefined, vscode.ConfigurationTarget.Global);
+    await (await api()).servers.stop('tasks-2026');
+  });
+
+  it('runs a call the server makes a task with its status in the Tasks view, and cancels one from its row', async () => {
+    const host = await api();
+    await host.servers.start('tasks-2026');
+    const seen = new Set<string>();
+    const watcher = setInterval(() => {
+      for (const task of host.tasksView.children()) if (task.server === 'tasks-2026') seen.add(String(host.tasksView.item(task).description));
+    }, 50);
+    const view = await host.callTool('tasks-2026', 'research', { topic: 'tides' }).finally(() => clearInterval(watcher));
+    assert.match(view.items.map((i) => (i.kind === 'text' ? i.text : '')).join(''), /# Research Report: tides/);
+    assert.ok([...seen].some((d) => /^working — (Gathering sources|Analyzing content)/.test(d)), [...seen].join(' | '));
+    assert.equal(host.tasks().find((t) => t.server === 'tasks-2026')?.status, 'completed');
+
+    const pending = host.callTool('tasks-2026', 'research', { topic: 'storms' });
+    const running = await waitFor('a running task', () => host.tasks().find((t) => t.server === 'tasks-2026' && t.endedAt === undefined));
+    assert.equal(host.tasksView.item(running).contextValue, 'mcpTask.running');
+    await vscode.commands.executeCommand('mcpHost.cancelTask', running);
+    await assert.rejects(pending);
+    assert.equal(running.status, 'cancelled');
+  });
+
+  it('with optional tasks turned off, a call goes plainly; one the server refuses without a task is made again as one', async () => {
+    const host = await api();
+    await host.servers.start('tasks-2026');
+    await settings().update('optionalToolsAsTasks', false, vscode.ConfigurationTarget.Global);
+    const before = host.tasks().length;
+    const quick = await host.callTool('tasks-2026', 'quick', {});
+    assert.equal(quick.items.map((i) => (i.kind === 'text' ? i.text : '')).join(''), 'quick answer');
+    assert.equal(host.tasks().length, before, 'no task for a plain call');
+    const view = await host.callTool('tasks-2026', 'research', { topic: 'reefs' });
+    assert.match(view.items.map((i) => (i.kind === 'text' ? i.text : '')).join(''), /# Research Report: reefs/);
+    assert.equal(host.tasks().length, before + 1);
+  });
+});

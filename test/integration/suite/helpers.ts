@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../../src/extension/extension';
 
@@ -34,4 +36,16 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Starts test/fixtures/hostile-http-server.ts (its first path segment picks the behaviour); kill the process after. */
+export async function startHostileHttpServer(): Promise<{ base: string; fixture: ChildProcess }> {
+  const repo = join(workspaceRoot().fsPath, '../../..');
+  const fixture = spawn('node', ['--import', 'tsx', join(repo, 'test/fixtures/hostile-http-server.ts')], { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });
+    fixture.once('exit', (c) => reject(new Error(`hostile-http-server exited ${c}`)));
+  });
+  return { base: `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`, fixture };
 }

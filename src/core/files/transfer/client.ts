@@ -45,6 +45,8 @@ export interface PreparedUpload {
   authorized: AuthorizedUpload;
   /** The origin the bytes go to. */
   destination: string;
+  /** Its host (and port), as the user is shown it: "uploaded to <host>". */
+  host: string;
   /** The destination is not the MCP server's own origin. */
   foreign: boolean;
 }
@@ -124,7 +126,27 @@ export class FileTransfers {
   private prepared(file: CheckedFile, digest: string, authorized: AuthorizedUpload): PreparedUpload {
     let destination: string;
     try { destination = new URL(authorized.upload.url).origin; } catch { destination = 'an invalid upload address'; }
-    return { file, digest, authorized, destination, foreign: destination !== this.serverOrigin() };
+    return { file, digest, authorized, destination, host: hostOf(authorized.upload.url), foreign: destination !== this.serverOrigin() };
+  }
+
+  /**
+   * An authorized upload the user did not confirm: nothing of the file was sent. The draft has no way to
+   * withdraw an authorization, so it is left unused until its descriptor expires; the log says so.
+   */
+  abandonUpload(prepared: PreparedUpload): void {
+    const expires = prepared.authorized.upload.expiresAt;
+    this.conn.log.info(`the upload of ${prepared.file.name} to ${prepared.host} was not confirmed: nothing was sent; `
+      + `its authorization (${prepared.authorized.file.uri}) is left unused${expires ? ` and expires at ${expires}` : ''}`);
+  }
+
+  /** A re-authorization may not move the bytes to an origin the user was not shown. */
+  private reauthorized(before: PreparedUpload, authorized: AuthorizedUpload): PreparedUpload {
+    const next = this.prepared(before.file, before.digest, authorized);
+    if (next.destination !== before.destination) {
+      throw new Error(`${this.conn.name} authorized the upload of ${before.file.name} again, but to ${next.host} instead of ${before.host}, `
+        + 'the host that was confirmed; nothing was sent');
+    }
+    return next;
   }
 
   /**
@@ -137,18 +159,18 @@ export class FileTransfers {
       const descriptor = current.authorized.upload;
       if (isExpired(descriptor) && attempt === 1) {
         this.conn.log.info(`the upload descriptor for ${current.file.name} expired at ${descriptor.expiresAt}; authorizing again`);
-        current = this.prepared(current.file, current.digest, await this.authorizeUpload(current.file, current.digest, opts.signal));
+        current = this.reauthorized(current, await this.authorizeUpload(current.file, current.digest, opts.signal));
         attempt++;
       }
       try {
-        opts.onDestination?.(hostOf(current.authorized.upload.url));
+        opts.onDestination?.(current.host);
         await this.send(current.file, current.authorized.upload, opts);
         break;
       } catch (e) {
         const expiredNow = e instanceof TransferHttpError && (e.status === 400 || e.status === 403) && (isExpired(descriptor, Date.now(), 0) || /expired/i.test(e.bodyText));
         if (!expiredNow || attempt > 1) throw e;
         this.conn.log.info(`the store refused the upload of ${current.file.name} as expired; authorizing again`);
-        current = this.prepared(current.file, current.digest, await this.authorizeUpload(current.file, current.digest, opts.signal));
+        current = this.reauthorized(current, await this.authorizeUpload(current.file, current.digest, opts.signal));
       }
     }
     const uri = current.authorized.file.uri;

@@ -51,7 +51,8 @@ export function fileOfResourceContents(item: unknown): FileValue | undefined {
   if (!isObject(item) || !isObject(item.content) || typeof item.content.uri !== 'string' || item.content.uri === '') return undefined;
   if (typeof item.text === 'string' || typeof item.blob === 'string') return undefined;
   const file: FileValue = { uri: item.content.uri };
-  const name = typeof item.uri === 'string' ? item.uri.split(/[/\\?#]/).filter(Boolean).pop() : undefined;
+  // The resource URI's last path segment, its query and fragment left out.
+  const name = typeof item.uri === 'string' ? item.uri.replace(/[?#].*$/s, '').split(/[/\\]/).filter(Boolean).pop() : undefined;
   if (name && !name.includes(':')) file.name = name;
   if (typeof item.mimeType === 'string') file.mimeType = item.mimeType;
   const more = asFileValue({ ...item.content, name: file.name ?? 'file' });

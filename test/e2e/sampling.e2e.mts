@@ -1,0 +1,84 @@
+// Sampling through VS Code's language models: server-everything's trigger-sampling-request opens the
+// approval panel (server, system prompt, message, maxTokens, the test model preselected), Approve streams the
+// test model's answer into it, Send answer returns it to the server; a second request is edited before the
+// model sees it and its answer before the server gets it; a third is declined.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { newestResult, runToolFromPalette } from './steps.mjs';
+import { root, withWorkbench, type Workbench } from './workbench.mjs';
+
+const everythingEntry = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const TOOL = 'Trigger Sampling Request Tool';
+
+async function toolResult(wb: Workbench, pattern: RegExp): Promise<string> {
+  await wb.page.locator('.tabs-container .tab', { hasText: `${TOOL} (everything)` }).first().click();
+  const result = newestResult(wb.webview()).filter({ hasText: pattern });
+  await result.waitFor({ timeout: 30_000 });
+  return result.innerText();
+}
+
+test('sampling: the approval panel shows the request, the streamed answer is approved and returned; Edit changes both; a decline is reported', async () => {
+  const servers = { everything: { type: 'stdio' as const, command: 'node', args: [everythingEntry, 'stdio'] } };
+  await withWorkbench('sampling', { servers, testModel: true }, async (wb) => {
+    const prompt = 'tides [slow] rise and fall twice a day along most coasts of the world';
+    const tool = await runToolFromPalette(wb, TOOL, 'everything');
+    await tool.getByRole('textbox', { name: 'prompt', exact: true }).fill(prompt);
+    await tool.getByRole('button', { name: 'Run' }).click();
+
+    const panel = wb.webview();
+    const approve = panel.getByRole('button', { name: 'Approve' });
+    await approve.waitFor({ timeout: 30_000 });
+    assert.equal(await panel.getByRole('heading', { level: 1 }).innerText(), 'everything asks a language model');
+    assert.match(await panel.locator('.system-prompt').innerText(), /You are a helpful test server\./);
+    assert.equal(await panel.locator('.sampling-message .text-block').innerText(), `Resource trigger-sampling-request context: ${prompt}`);
+    assert.equal(await panel.getByLabel('Max tokens').innerText(), '100');
+    const model = panel.getByRole('combobox', { name: 'Model' });
+    assert.match(await model.locator('option:checked').innerText(), /Test Echo.* \(mcp-host-test\)/);
+    await model.selectOption({ label: 'Test Echo (mcp-host-test)' });
+    await wb.shot('sampling-request');
+
+    await approve.click();
+    // [slow]: the test model streams three words every 400 ms, so the panel shows the answer growing.
+    await panel.getByText('The model is answering…').waitFor({ timeout: 30_000 });
+    const answer = panel.getByRole('textbox', { name: 'Answer text' });
+    await panel.locator('textarea.answer-text').waitFor({ timeout: 30_000 });
+    const partial = await answer.inputValue();
+    await wb.shot('sampling-streaming');
+    const send = panel.getByRole('button', { name: 'Send answer' });
+    await send.waitFor({ timeout: 30_000 });
+    const expected = `test-echo: Resource trigger-sampling-request context: ${prompt}`;
+    assert.equal(await answer.inputValue(), expected);
+    assert.ok(expected.startsWith(partial) && partial.length < expected.length, `streamed: first "${partial}"`);
+    await wb.shot('sampling-answer');
+    await send.click();
+
+    const result = await toolResult(wb, /LLM sampling result/);
+    assert.ok(result.includes(`"text": "${expected}"`), result);
+    assert.match(result, /"model": "test-echo"/);
+    await wb.shot('sampling-result');
+
+    // Edit: the message is changed before the model sees it, and the answer before the server gets it.
+    await wb.webview().getByRole('button', { name: 'Run' }).click();
+    const edited = wb.webview();
+    await edited.getByRole('button', { name: 'Edit' }).click();
+    await edited.getByRole('textbox', { name: 'Message 1', exact: true }).fill('what makes the tides?');
+    await wb.shot('sampling-edit');
+    await edited.getByRole('button', { name: 'Approve' }).click();
+    const editedAnswer = edited.getByRole('textbox', { name: 'Answer text' });
+    await edited.getByRole('button', { name: 'Send answer' }).waitFor({ timeout: 30_000 });
+    assert.equal(await editedAnswer.inputValue(), 'test-echo: what makes the tides?');
+    await editedAnswer.fill('The moon, mostly.');
+    await edited.getByRole('button', { name: 'Send answer' }).click();
+    assert.match(await toolResult(wb, /The moon, mostly\./), /"text": "The moon, mostly\."/);
+
+    // A declined request is an error to the server that says so.
+    await wb.webview().getByRole('button', { name: 'Run' }).click();
+    const again = wb.webview();
+    await again.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 30_000 });
+    await again.getByRole('button', { name: 'Decline' }).click();
+    const declined = await toolResult(wb, /User rejected sampling request/);
+    assert.match(declined, /User rejected sampling request: the user declined it/);
+    await wb.shot('sampling-declined');
+  });
+});

@@ -1,0 +1,3 @@
+export const testModelDir: string;
+export function buildTestModel(): Promise<string>;
+export function withTestModel(extensionRoot: string): Promise<string>;

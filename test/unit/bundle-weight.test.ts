@@ -1,0 +1,36 @@
+// What the extension parses on activation: dist/extension.js must leave the MCP SDK (with zod) to the connection
+// bundle and the large libraries (mime-db, Ajv) to dist/libraries.js, both loaded on first use. A static import
+// of either from the extension's side would bring them back without failing anything else.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+
+test('the extension bundle loads the MCP SDK, zod, mime-db and Ajv on demand, not on activation', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-bundle-weight-'));
+  try {
+    for (const only of ['extension', 'libraries']) {
+      const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--only', only, '--outdir', dir], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    }
+    const extension = readFileSync(join(dir, 'dist/extension.js'), 'utf8');
+    assert.ok(extension.includes('import("./connection.js")'), 'the connection bundle is imported on demand');
+    assert.ok(extension.includes('require("./libraries.js")'), 'the libraries bundle is required on demand');
+    for (const [what, marker] of [
+      ['the MCP SDK', 'server/discover'], ['zod', 'ZodError'], ['mime-db', 'application/vnd.ms-excel'], ['Ajv', 'must NOT have additional properties'],
+    ]) {
+      assert.ok(!extension.includes(marker), `${what} is in dist/extension.js (found "${marker}")`);
+    }
+    const libraries = readFileSync(join(dir, 'dist/libraries.js'), 'utf8');
+    assert.ok(libraries.includes('application/vnd.ms-excel') && libraries.includes('must NOT have additional properties'), 'dist/libraries.js holds mime-db and Ajv');
+    // Room to grow, but not by a library: the SDK alone is over 300 KB minified.
+    const size = statSync(join(dir, 'dist/extension.js')).size;
+    assert.ok(size < 300 * 1024, `dist/extension.js is ${size} bytes`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
