@@ -59,6 +59,7 @@ export class AppView {
   private displayMode: DisplayMode = 'inline';
   private initTimer: ReturnType<typeof setTimeout> | undefined;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private answered = false;
   private windowStart = 0;
   private messagesInWindow = 0;
   private malformed = 0;
@@ -204,15 +205,20 @@ export class AppView {
    */
   private pingWhileStandby(bridge: AppBridge): void {
     let waiting = false;
-    this.pingTimer = setInterval(() => {
+    const ping = () => {
       if (!this.standby || this.state !== 'running') { clearInterval(this.pingTimer); return; }
       if (waiting) return;
       waiting = true;
-      bridge.request({ method: 'ping' }, { timeout: APP_LIMITS.standbyPingTimeoutMs }).then(() => undefined, (e: unknown) => {
-        if ((e as { code?: unknown })?.code === 'REQUEST_TIMEOUT' && this.standby) this.close('', false);
+      bridge.request({ method: 'ping' }, { timeout: APP_LIMITS.standbyPingTimeoutMs }).then(() => { this.answered = true; }, (e: unknown) => {
+        if ((e as { code?: unknown })?.code === 'REQUEST_TIMEOUT') { if (this.standby) this.close('', false); } else this.answered = true;
       }).finally(() => { waiting = false; });
-    }, APP_LIMITS.standbyPingMs);
+    };
+    ping();
+    this.pingTimer = setInterval(ping, APP_LIMITS.standbyPingMs);
   }
+
+  /** A standby that completed its handshake and answered a ping: fit to be shown for a run. */
+  get ready(): boolean { return this.standby && this.state === 'running' && this.answered; }
 
   /** The tool's input once the app is initialised and shown, then the call's outcome if it is known. */
   private deliverInput(): void {

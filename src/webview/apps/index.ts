@@ -48,7 +48,7 @@ export class AppArea {
     const reloaded = current?.frame.callId === frame.callId;
     const { uri, document: html, permissionsAsked, warnings, locale, prefersBorder } = frame;
     this.standbyFrame = { uri, document: html, permissionsAsked, warnings, locale, prefersBorder };
-    const ready = this.standby && this.standby.running && this.standby.frame.document === frame.document ? this.standby : undefined;
+    const ready = this.standby?.ready && this.standby.frame.document === frame.document ? this.standby : undefined;
     if (ready) {
       this.standby = undefined;
       ready.claim(frame);
