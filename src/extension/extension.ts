@@ -24,6 +24,8 @@ import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settin
 import { RunPanel } from './runPanel';
 import { McpPanel } from './webviewPanel';
 import { registerWalkthrough } from './walkthrough';
+import { registerAgentTools, type AgentTools } from './agents/agentTools';
+import { registerChatParticipant, type McpChatParticipant } from './agents/chatParticipant';
 
 export interface McpHostApi {
   /** Milliseconds from this module's load to the end of `activate()`. */
@@ -59,6 +61,13 @@ export interface McpHostApi {
   paths: { logFolder: vscode.Uri; userConfig: vscode.Uri };
   /** Opens (or reveals) the Run Tool panel of a tool. */
   openTool(server: string, tool: string): Promise<void>;
+  /** The language model tools chat agents call (files for agents). */
+  agents: {
+    /** The confirmation the last call asked for (the test workbench answers confirmations by itself). */
+    lastConfirmation(): { title: string; message: string } | undefined;
+    /** The @mcp chat participant's handler, as chat calls it. */
+    participant: vscode.ChatRequestHandler;
+  };
   /**
    * What the lifetime test reads: listeners on the manager's change event and on each server's connection, the
    * connections not disposed yet, and the run panels and webview panels alive.
@@ -97,9 +106,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   context.subscriptions.push({ dispose: () => RunPanel.disposeAll() });
   registerCommands(context, manager);
   registerWalkthrough(context);
+  const agentTools = registerAgentTools(context, manager);
+  const participant = registerChatParticipant(context, manager);
   await manager.reload();
 
-  const api = createApi(context, manager, tree);
+  const api = createApi(context, manager, tree, { tools: agentTools, participant });
   api.activationMs = performance.now() - moduleLoadedAt;
   const modulesMs = activateStartedAt - moduleLoadedAt;
   manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms (modules ${modulesMs.toFixed(1)} ms, activate ${(api.activationMs - modulesMs).toFixed(1)} ms)`);
@@ -111,7 +122,7 @@ export function deactivate(): Promise<void> | undefined {
   return activeManager?.shutdown();
 }
 
-function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider): McpHostApi {
+function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider, agents: { tools: AgentTools; participant: McpChatParticipant }): McpHostApi {
   const request = (name: string) => {
     const server = manager.get(name);
     if (!server) throw new Error(`There is no MCP server named "${name}".`);
@@ -165,6 +176,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
       await RunPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
     },
+    agents: { lastConfirmation: () => agents.tools.lastConfirmation, participant: agents.participant.handle },
     lifetimes: () => ({ ...manager.lifetimes(), runPanels: liveCount(RunPanel), webviewPanels: liveCount(McpPanel) }),
     inputs: {
       set: (name, id, value) => manager.inputs.set(request(name), id, value),

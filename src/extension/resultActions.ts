@@ -45,20 +45,19 @@ async function chooseSaveTarget(item: SaveItem, sizeText: string | undefined): P
   return target.fsPath;
 }
 
-export async function saveResultItem(result: ResultLike, item: SaveItem, connect?: () => Promise<ServerConnection>): Promise<void> {
+export async function saveResultItem(result: ResultLike, item: SaveItem, connect?: () => Promise<ServerConnection>): Promise<string | undefined> {
   const source = resolveSave(result, item);
   if (source.kind === 'file') {
     if (!connect) throw new Error('This file output can only be saved from its tool panel.');
-    await saveFileOutput(source.file, item, connect);
-    return;
+    return saveFileOutput(source.file, item, connect);
   }
   if (source.kind === 'path') {
     if (!(await pathInsideWorkspace(source.path, workspaceRoots()))) {
       void vscode.window.showWarningMessage(`The server names a file outside the workspace (${source.path}); it is not opened.`);
-      return;
+      return undefined;
     }
     await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(source.path));
-    return;
+    return source.path;
   }
   if (source.kind === 'url') {
     let host: string;
@@ -66,37 +65,40 @@ export async function saveResultItem(result: ResultLike, item: SaveItem, connect
       host = new URL(source.url).host;
     } catch {
       void vscode.window.showErrorMessage('The server gave a download URL that is not valid.');
-      return;
+      return undefined;
     }
     const size = item.size !== undefined ? ` (${formatBytes(item.size)})` : '';
     const consent = await vscode.window.showWarningMessage(`Download ${safeFileName(item.name)}${size} from ${host}?`,
       { modal: true, detail: source.url }, 'Download');
-    if (consent !== 'Download') return;
+    if (consent !== 'Download') return undefined;
     const target = await chooseSaveTarget(item, item.size !== undefined ? formatBytes(item.size) : undefined);
-    if (!target) return;
+    if (!target) return undefined;
     await downloadToFile(source.url, target, { consent: true, maxBytes: DOWNLOAD_MAX_BYTES });
     void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}.`);
-    return;
+    return target;
   }
   const target = await chooseSaveTarget(item, formatBytes(source.bytes.byteLength));
-  if (!target) return;
+  if (!target) return undefined;
   await vscode.workspace.fs.createDirectory(vscode.Uri.file(dirname(target)));
   await writeNewFile(target, source.bytes);
   void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}.`);
+  return target;
 }
 
 /**
  * A SEP-2631 file output: nothing is downloaded until the user chose where to save it; then it is downloaded
  * with progress and Cancel, verified (size, sha-256) in a temporary file beside the target, and linked into place.
  */
-async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Promise<ServerConnection>): Promise<void> {
+async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Promise<ServerConnection>): Promise<string | undefined> {
   const sizeText = file.size !== undefined ? formatBytes(file.size) : undefined;
   const target = await chooseSaveTarget(item, sizeText);
-  if (!target) return;
+  if (!target) return undefined;
   await downloadWithProgress(file, item, target, await connect());
-  const open = await vscode.window.showInformationMessage(
-    `Saved ${vscode.workspace.asRelativePath(target)}${file.digest ? ' (sha-256 verified)' : ''}.`, 'Open');
-  if (open === 'Open') await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
+  void vscode.window.showInformationMessage(
+    `Saved ${vscode.workspace.asRelativePath(target)}${file.digest ? ' (sha-256 verified)' : ''}.`, 'Open').then((open) => {
+    if (open === 'Open') void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
+  });
+  return target;
 }
 
 /** Where files opened without saving are downloaded: one folder per window, made on first use. */
