@@ -196,11 +196,14 @@ async function endToEnd(dir: string, path: string): Promise<void> {
   for (const [label, s] of [['engine + ServerConnection', product], ['engine + bare SDK client', engineOnly], ['bare SDK client, precomputed data URI', baseline]] as const) {
     console.log(`  ${label.padEnd(40)} ${median(s.wall).toFixed(1)} ms; ${cpu(s)}`);
   }
-  const hostCpu = median(product.clientCpu) + median(product.serverCpu);
-  const baseCpu = median(baseline.clientCpu) + median(baseline.serverCpu);
-  if (product.serverCpu.length) console.log(`  CPU ratio (client + server) of the product path to the baseline: ${(hostCpu / baseCpu).toFixed(3)} (for information)`);
-  reportGoal({ name: 'files: tools/call 7 MiB on stdio, engine + ServerConnection vs bare SDK client with a precomputed data URI', value: ratioOfMedians(product.wall, baseline.wall), goal: CALL_GOAL, unit: 'x',
+  reportGoal({ name: 'tools/call 7 MiB on stdio, engine + ServerConnection vs bare SDK client with a precomputed data URI', value: ratioOfMedians(product.wall, baseline.wall), goal: CALL_GOAL, unit: 'x',
     detail: `${median(product.wall).toFixed(1)} vs ${median(baseline.wall).toFixed(1)} ms` });
+  if (product.serverCpu.length) {
+    // The connection layer alone, in CPU time (this process and the server's): both sides encode the file with the engine.
+    const cpuOf = (s: Side) => median(s.clientCpu) + median(s.serverCpu);
+    reportGoal({ name: 'tools/call 7 MiB on stdio, CPU time (client + server): engine + ServerConnection vs engine + bare SDK client', value: cpuOf(product) / cpuOf(engineOnly), goal: CALL_GOAL, unit: 'x',
+      detail: `${cpuOf(product).toFixed(0)} vs ${cpuOf(engineOnly).toFixed(0)} ms` });
+  }
   console.log(`files: the engine alone on the bare SDK client: ratio ${ratioOfMedians(engineOnly.wall, baseline.wall).toFixed(3)} (for information)`);
 }
 
@@ -216,14 +219,14 @@ async function main(): Promise<void> {
     for (const size of SIZES) {
       const path = files.get(size)!;
       const t = child<{ engine: number; baseline: number; both: number; ratio: number; bestRatio: number; bothRatio: number; runs: number }>(['--time', path, String(size)]);
-      reportGoal({ name: `files: encode ${size} MiB, engine vs fs.readFile + toString('base64')`, value: t.ratio, goal: ENCODE_GOAL, unit: 'x',
+      reportGoal({ name: `encode ${size} MiB, engine vs fs.readFile + toString('base64')`, value: t.ratio, goal: ENCODE_GOAL, unit: 'x',
         detail: `${t.engine.toFixed(2)} vs ${t.baseline.toFixed(2)} ms, medians of ${t.runs}; best-of ratio ${t.bestRatio.toFixed(3)}` });
       console.log(
         `files: check + encode ${size} MiB (stat and 4 KiB sniff at pick time, then the encode): ${t.both.toFixed(2)} ms: ratio ${t.bothRatio.toFixed(3)} to the baseline (for information)`,
       );
       const engine = child<{ growth: number }>(['--rss', path, 'engine']).growth / (size * MiB);
       const baseline = child<{ growth: number }>(['--rss', path, 'baseline']).growth / (size * MiB);
-      reportGoal({ name: `files: encode ${size} MiB, peak RSS growth as a multiple of the file size`, value: engine, goal: RSS_GOAL, unit: 'x',
+      reportGoal({ name: `encode ${size} MiB, peak RSS growth as a multiple of the file size`, value: engine, goal: RSS_GOAL, unit: 'x',
         detail: `the baseline's ${baseline.toFixed(2)}x` });
     }
     await endToEnd(dir, files.get(7)!);

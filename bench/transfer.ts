@@ -145,13 +145,13 @@ async function main(): Promise<void> {
         }
       }
       const ratio = median(host) / median(bare);
-      reportGoal({ name: `transfer: upload ${mib} MiB, host vs a bare streaming fetch`, value: ratio, goal: TIME_GOAL, unit: 'x',
+      reportGoal({ name: `upload ${mib} MiB, host vs a bare streaming fetch`, value: ratio, goal: TIME_GOAL, unit: 'x',
         detail: `${median(host).toFixed(0)} ms (${(mib / (median(host) / 1000)).toFixed(0)} MiB/s) vs ${median(bare).toFixed(0)} ms` });
       if (mib === 512) {
         const r = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', __filename, '--rss-child', store.url, path], { encoding: 'utf8' });
         if (r.status !== 0) throw new Error(`rss child failed: ${r.stderr}`);
         const growth = (JSON.parse(r.stdout) as { growth: number }).growth / MiB;
-        reportGoal({ name: `transfer: peak RSS growth while the host uploads ${mib} MiB`, value: growth, goal: RSS_GOAL_MIB, unit: 'MiB', strict: true });
+        reportGoal({ name: `peak RSS growth while the host uploads ${mib} MiB`, value: growth, goal: RSS_GOAL_MIB, unit: 'MiB', strict: true });
       }
       rmSync(path);
     }
@@ -175,7 +175,7 @@ async function main(): Promise<void> {
       }
     }
     const ratio = median(host) / median(bare);
-    reportGoal({ name: `transfer: save ${DOWNLOAD_MIB} MiB verified, host vs a bare fetch + sha-256`, value: ratio, goal: TIME_GOAL, unit: 'x',
+    reportGoal({ name: `save ${DOWNLOAD_MIB} MiB verified, host vs a bare fetch + sha-256`, value: ratio, goal: TIME_GOAL, unit: 'x',
       detail: `${median(host).toFixed(0)} vs ${median(bare).toFixed(0)} ms` });
   } finally {
     await conn.stop();

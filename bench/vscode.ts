@@ -175,7 +175,9 @@ async function main(): Promise<void> {
     console.log(`  ratio ${(ours / baseline).toFixed(2)}; MCP Host's own cost ${(ours - baseline).toFixed(1)} ms (CPU ${(oursCpu - baselineCpu).toFixed(1)} ms)`);
     reportGoal({ name: 'activation in a real extension host', value: ours, goal: ACTIVATION_GOAL_MS, unit: 'ms', detail: `median of ${runs.length} fresh hosts` });
     reportGoal({ name: "activation: the extension's own cost (minus an empty extension's)", value: ours - baseline, goal: OWN_COST_GOAL_MS, unit: 'ms',
-      detail: `medians ${ours.toFixed(1)} - ${baseline.toFixed(1)} ms; in CPU time ${(oursCpu - baselineCpu).toFixed(1)} ms` });
+      detail: `medians ${ours.toFixed(1)} - ${baseline.toFixed(1)} ms` });
+    reportGoal({ name: "activation: the extension's own cost in CPU time of the extension host", value: oursCpu - baselineCpu, goal: OWN_COST_GOAL_MS, unit: 'ms',
+      detail: `medians ${oursCpu.toFixed(1)} - ${baselineCpu.toFixed(1)} ms` });
   } finally {
     rmSync(extensionDir, { recursive: true, force: true });
   }

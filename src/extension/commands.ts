@@ -336,7 +336,9 @@ async function runToolWithFile(manager: ServerManager, panels: RunPanelContext, 
       if (serverState(s).kind !== 'stopped' || !manager.trust.isTrusted(s.definition)) continue;
       if (await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs })) startable.push(manager.start(s.name).catch(() => undefined));
     }
-    await Promise.race([Promise.allSettled(startable), new Promise((r) => setTimeout(r, EXPLORER_START_WAIT_MS))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(startable), new Promise((r) => { timer = setTimeout(r, EXPLORER_START_WAIT_MS); })]);
+    clearTimeout(timer);
     for (const s of manager.list()) {
       if (s.connection?.state.kind !== 'running') continue;
       const limits = inlineLimitsFromSettings(s.connection.transportInUse ?? s.definition.type);

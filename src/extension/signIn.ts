@@ -1,11 +1,13 @@
 // Sign-in for servers that ask for OAuth: tokens, refresh tokens and client registrations in SecretStorage
 // (keyed by server URL, per issuer inside), the browser opened only after the user chose to sign in, and
-// the redirect received on a loopback listener (127.0.0.1) of the extension host.
+// the redirect received on a loopback listener (127.0.0.1) of the extension host, reached from wherever
+// the browser runs (vscode.env.asExternalUri).
 import * as vscode from 'vscode';
 // Not '../core/auth' as a whole: its OAuth provider needs the MCP SDK, which is loaded with the connection bundle.
+import { LoopbackRedirect } from '../core/auth/loopback';
 import type { HostOAuthProvider } from '../core/auth/provider';
 import { DEFAULT_CLIENT_METADATA_URL, forgetServer, signInStatus } from '../core/auth/records';
-import { SignInCancelledError, type SignInUi, type TokenStore } from '../core/auth/types';
+import { SignInCancelledError, type RedirectReceiver, type SignInUi, type TokenStore } from '../core/auth/types';
 import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
 
@@ -28,6 +30,7 @@ export class SignInService {
     const clientMetadataUrl = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl') || DEFAULT_CLIENT_METADATA_URL;
     return new HostOAuthProvider({
       server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',
+      redirect: externalLoopback,
       // A pre-registered client from the server's entry (`oauth` in mcp.json).
       settings: { clientMetadataUrl, ...Object.fromEntries(Object.entries(server.oauth ?? {}).filter(([, v]) => v !== '')) },
     });
@@ -48,7 +51,31 @@ const consentingUi: SignInUi = {
     const choice = await vscode.window.showInformationMessage(
       `MCP server "${server}" asks you to sign in at ${authorizationHost}.`, 'Sign In', 'Cancel');
     if (choice !== 'Sign In') throw new SignInCancelledError(`the sign-in at ${authorizationHost} was cancelled`);
-    const opened = await vscode.env.openExternal(vscode.Uri.parse(authorizationUrl.href, true));
+    // The URL goes as a string (the API takes one at run time, though typed Uri): the workbench opens a string
+    // as it is, where it hands on a Uri decoded and encoded again (`encodeURI`), which leaves URL-valued
+    // parameters such as `redirect_uri` and `resource` unencoded.
+    const opened = await vscode.env.openExternal(authorizationUrl.href as unknown as vscode.Uri);
     if (!opened) throw new SignInCancelledError(`the browser could not be opened for the sign-in at ${authorizationHost}`);
   },
 };
+
+/**
+ * The loopback listener as the browser reaches it. On a desktop asExternalUri leaves it as it is (RFC 8252);
+ * where the window's UI runs elsewhere it maps it to what reaches the extension host: a forwarded port
+ * (remote windows), code-server's proxy (`…/proxy/<port>/callback`).
+ */
+export async function externalLoopback(preferredPort?: number): Promise<RedirectReceiver> {
+  const loopback = await LoopbackRedirect.start(preferredPort);
+  try {
+    const external = (await vscode.env.asExternalUri(vscode.Uri.parse(loopback.redirectUrl, true))).toString(true);
+    if (external === loopback.redirectUrl) return loopback;
+    return {
+      redirectUrl: external,
+      waitForRedirect: (state, timeoutMs, signal) => loopback.waitForRedirect(state, timeoutMs, signal),
+      dispose: () => loopback.dispose(),
+    };
+  } catch (e) {
+    await loopback.dispose();
+    throw e;
+  }
+}

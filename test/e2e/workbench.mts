@@ -115,10 +115,10 @@ export class Workbench {
     return wb;
   }
 
-  /** Opens (or reloads) the workbench and waits for the Explorer to list the workspace. */
-  async load(): Promise<void> {
+  /** Opens (or reloads) the workbench and waits for the Explorer to list the workspace (or for `ready`). */
+  async load(ready?: Locator): Promise<void> {
     await this.page.goto(this.server.workbenchUrl(this.folder, this.payload));
-    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+    await (ready ?? this.page.locator('.explorer-folders-view .monaco-list-row').first()).waitFor({ timeout: 60_000 });
   }
 
   async shot(name: string): Promise<string> {

@@ -2,38 +2,13 @@
 // checks each token's signature, issuer, audience (the resource) and scopes (test/fixtures/oauth-server.ts).
 // The browser is a scripted one that fills oidc-provider's login and consent pages (oidc-browser.mjs).
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot } from '../fixtures/servers';
-
-interface OAuthFixture { url: string; issuer: string; child: ChildProcess; log: string; stop(): Promise<void> }
-
-async function startOAuthFixture(...args: string[]): Promise<OAuthFixture> {
-  const log = join(mkdtempSync(join(tmpdir(), 'mcp-oauth-log-')), 'requests.log');
-  const child = spawn(process.execPath, ['--import', 'tsx', fixturePath('oauth-server.ts'), ...args], {
-    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OAUTH_FIXTURE_LOG: log },
-  });
-  child.stderr!.resume();
-  const ports = await new Promise<[string, string]>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`the OAuth fixture did not start: ${seen}`)), 30_000);
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (c: string) => {
-      seen += c;
-      const m = /listening (\d+) (\d+)/.exec(seen);
-      if (m) { clearTimeout(timer); resolve([m[1], m[2]]); }
-    });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the OAuth fixture exited with ${code}: ${seen}`)); });
-  });
-  return {
-    url: `http://127.0.0.1:${ports[0]}${args.includes('--sse') ? '/sse' : '/mcp'}`, issuer: `http://127.0.0.1:${ports[1]}`, child, log,
-    stop: () => new Promise((resolve) => { if (child.exitCode !== null) resolve(); else { child.once('exit', () => resolve()); child.kill('SIGTERM'); } }),
-  };
-}
+import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauthFixture';
+import { fixturePath } from '../fixtures/servers';
 
 const browser = `"${process.execPath}" "${fixturePath('oidc-browser.mjs')}"`;
 
@@ -163,5 +138,36 @@ describe('CLI sign-in against oidc-provider (legacy HTTP+SSE)', () => {
     assert.match(r.err, /connected over sse/);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^erin /);
+  });
+});
+
+describe('CLI sign-in with DPoP-bound tokens (oidc-provider binds them to the key, the MCP server checks each proof)', () => {
+  let as: OAuthFixture;
+  before(async () => { as = await startOAuthFixture('--dpop', '--access-ttl=4'); });
+  after(() => as.stop());
+
+  test('the DPoP key is kept beside the tokens (0600): a later run presents and refreshes them with the same key', async () => {
+    const h = home();
+    const login = await cli(['login', '--url', as.url], { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'erin' });
+    assert.equal(login.code, 0, login.err);
+    assert.equal(statSync(h.tokenFile).mode & 0o777, 0o600);
+    const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>)
+      .flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: { alg?: string; privateJwk?: { d?: string } } }> }).issuers));
+    assert.equal(record.tokens?.token_type?.toLowerCase(), 'dpop');
+    assert.equal(record.dpopKey?.alg, 'ES256');
+    assert.ok(record.dpopKey?.privateJwk?.d, 'the private key is stored with the tokens');
+
+    // A new run, no browser: the stored access token with a proof of the stored key (a new key's proof would
+    // be refused, and the token replaced by a refresh).
+    const call = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
+    assert.equal(call.code, 0, call.err);
+    assert.match(call.out, /^erin /);
+    assert.equal(tokensIn(h.tokenFile)[0].access_token, (record.tokens as { access_token: string }).access_token, 'the stored access token served as it was');
+    await new Promise((r) => setTimeout(r, 5000)); // past the 4 s access token lifetime
+    // Another run: the refresh token is bound to the key too.
+    const refreshed = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
+    assert.equal(refreshed.code, 0, refreshed.err);
+    assert.match(refreshed.out, /^erin /);
+    assert.ok(readFileSync(as.log, 'utf8').split('\n').some((l) => / DPoP \S+$/.test(l)), 'the MCP server saw DPoP tokens');
   });
 });

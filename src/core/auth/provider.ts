@@ -3,13 +3,14 @@
 // receives the redirect.
 import { randomBytes } from 'node:crypto';
 import {
-  createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DpopSession, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
+  createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DPOP_SUPPORTED_ALGS, DpopSession, type DpopAlg, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
   type AddClientAuthentication, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider,
   type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../log';
 import { LoopbackRedirect } from './loopback';
 import { accountOf } from './account';
+import { importDpopKey, newDpopKey, type StoredDpopKey } from './dpopKeys';
 import { authStoreKey, DEFAULT_CLIENT_METADATA_URL, forgetServer, readAuthRecord } from './records';
 import {
   SignInFailedError, SignInRequiredError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
@@ -23,6 +24,38 @@ const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const isLoopback = (u: URL) => u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname);
+
+/**
+ * Whether a redirect URI is one of a registration's: exactly, or a loopback one on another port (RFC 8252
+ * §7.3: the authorization server allows any port there).
+ */
+export function redirectRegistered(redirectUrl: string, registered: readonly string[]): boolean {
+  let want: URL;
+  try { want = new URL(redirectUrl); } catch { return false; }
+  return registered.some((r) => {
+    if (r === redirectUrl) return true;
+    try {
+      const u = new URL(r);
+      return isLoopback(u) && isLoopback(want) && u.hostname === want.hostname && u.pathname === want.pathname;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The port of a registration's loopback redirect URI, to listen on again. */
+function loopbackPort(redirectUri: string | undefined): number | undefined {
+  if (!redirectUri) return undefined;
+  try {
+    const u = new URL(redirectUri);
+    return isLoopback(u) ? Number(u.port) || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface HostOAuthProviderOptions {
   /** The server's name, for messages. */
@@ -57,6 +90,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private issuer?: string;
   private resource?: string;
   private dpopSession?: Promise<DpopSession>;
+  /** A DPoP key made in this run, stored with the first tokens bound to it. */
+  private newDpopKey?: StoredDpopKey;
   private readonly settings: OAuthClientSettings;
 
   constructor(private readonly options: HostOAuthProviderOptions) {
@@ -79,8 +114,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   async prepare(): Promise<void> {
     if (!this.interactive || !this.options.ui || this.receiver) return;
     const registered = ((await this.storedClient()) as { redirect_uris?: string[] } | undefined)?.redirect_uris?.[0];
-    const port = registered ? Number(new URL(registered).port) || undefined : undefined;
-    this.receiver = await (this.options.redirect ?? LoopbackRedirect.start)(port);
+    this.receiver = await (this.options.redirect ?? LoopbackRedirect.start)(loopbackPort(registered));
   }
 
   async dispose(): Promise<void> {
@@ -150,7 +184,20 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
     const fresh = ctx?.issuer ? [...this.newClients].find(([k]) => sameIssuer(k, ctx.issuer))?.[1] : undefined;
     if (fresh) return fresh;
-    return this.record().then((r) => this.entry(r, ctx)?.client as StoredOAuthClientInformation | undefined);
+    return this.record().then((r) => {
+      const entry = this.entry(r, ctx);
+      const client = entry?.client as StoredOAuthClientInformation | undefined;
+      // A registration made for a redirect this host can no longer receive (a forwarded port that changed)
+      // would be refused at the authorization server: the host registers again, unless a refresh token
+      // (bound to that registration) can still serve without a browser.
+      const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+      if (this.interactive && this.receiver && !entry?.tokens?.refresh_token && Array.isArray(uris) && uris.length > 0
+        && !redirectRegistered(this.receiver.redirectUrl, uris as string[])) {
+        this.options.log.info(`the stored client registration does not list the redirect ${this.receiver.redirectUrl}; registering again`);
+        return undefined;
+      }
+      return client;
+    });
   }
 
   /** A registration is kept in memory until a sign-in with it succeeds: a flow that fails stores nothing. */
@@ -180,7 +227,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (!issuer) return;
     const client = [...this.newClients].find(([k]) => sameIssuer(k, issuer))?.[1];
     await this.update((r) => {
-      r.issuers[issuer] = { ...r.issuers[issuer], ...(client ? { client } : {}), tokens: { ...tokens, savedAt: Date.now() } };
+      const dpopKey = String(tokens.token_type).toLowerCase() === 'dpop' ? this.newDpopKey : undefined;
+      r.issuers[issuer] = { ...r.issuers[issuer], ...(client ? { client } : {}), ...(dpopKey ? { dpopKey } : {}), tokens: { ...tokens, savedAt: Date.now() } };
       r.lastIssuer = issuer;
     });
     this.newClients.clear();
@@ -203,6 +251,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const ui = this.options.ui;
     if (!ui || !this.receiver) {
       throw new SignInRequiredError(`server "${server}" needs you to sign in (at ${host})${this.options.signInHint ? `: ${this.options.signInHint}` : ''}`);
+    }
+    // Another request already opened the browser: this one waits for that sign-in instead of starting a second.
+    if (this.awaitingCallback) {
+      this.options.log.info(`a request to server "${server}" waits for the sign-in in progress`);
+      return;
     }
     const state = authorizationUrl.searchParams.get('state') ?? this.expectedState;
     if (!state) throw new SignInFailedError('no state was sent with the authorization request');
@@ -245,7 +298,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  saveCodeVerifier(codeVerifier: string): void { this.verifier = codeVerifier; }
+  /** The first browser sign-in's verifier is kept while it is in progress (requests that join it make their own). */
+  saveCodeVerifier(codeVerifier: string): void { if (!this.awaitingCallback) this.verifier = codeVerifier; }
   codeVerifier(): string {
     if (!this.verifier) throw new SignInFailedError('no sign-in is in progress (no PKCE verifier)');
     return this.verifier;
@@ -293,11 +347,25 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  /** DPoP-bound tokens (RFC 9449) where the authorization server offers them; one key per provider. */
-  dpop(): Promise<DpopSession> | undefined {
+  /**
+   * DPoP-bound tokens (RFC 9449) where the authorization server offers them. The key the stored tokens are
+   * bound to is used again (also before this run has discovered anything); a new key is stored with the
+   * first tokens bound to it.
+   */
+  async dpop(): Promise<DpopSession | undefined> {
+    if (this.dpopSession) return this.dpopSession;
     const algs = (this.discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)?.dpop_signing_alg_values_supported;
-    if (!Array.isArray(algs) || algs.length === 0) return undefined;
-    this.dpopSession ??= DpopSession.create({ alg: algs.includes('ES256') ? 'ES256' : String(algs[0]) as 'ES256' });
+    const offered = Array.isArray(algs) ? algs.map(String) : [];
+    const stored = this.entry(await this.record(), this.issuer ? { issuer: this.issuer } : undefined)?.dpopKey;
+    if (offered.length === 0 && !stored) return undefined;
+    this.dpopSession ??= (async () => {
+      const kept = await importDpopKey(stored);
+      if (kept && (offered.length === 0 || offered.includes(kept.alg))) return DpopSession.create({ keyPair: kept });
+      const alg = (offered.includes('ES256') || offered.length === 0 ? 'ES256' : offered.find((a) => (DPOP_SUPPORTED_ALGS as readonly string[]).includes(a)) ?? 'ES256') as DpopAlg;
+      const { keyPair, stored: toKeep } = await newDpopKey(alg);
+      this.newDpopKey = toKeep;
+      return DpopSession.create({ keyPair });
+    })();
     return this.dpopSession;
   }
 

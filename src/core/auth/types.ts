@@ -14,6 +14,8 @@ export interface TokenStore {
 export interface IssuerRecord {
   tokens?: OAuthTokens & { issuer?: string; savedAt?: number };
   client?: OAuthClientInformationMixed & { issuer?: string };
+  /** The DPoP key the tokens are bound to (RFC 9449), as StoredDpopKey. */
+  dpopKey?: unknown;
 }
 
 /** The stored sign-in state of one MCP server: per issuer, and which issuer signed in last. */

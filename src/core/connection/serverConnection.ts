@@ -152,6 +152,9 @@ export class ServerConnection {
   private readonly elicitations = new Map<string, Promise<ElicitResultLoose>>();
   /** A 2025-03-26-era server (no resource metadata) whose authorization server's metadata names another issuer. */
   private issuerCheckWaived = false;
+  /** The browser sign-in being completed, shared by every request that needed one meanwhile. */
+  private signingIn?: Promise<boolean>;
+  private signInsCompleted = 0;
 
   constructor(readonly server: ResolvedServer, private readonly options: ConnectionOptions) {
     this.name = server.name;
@@ -715,29 +718,44 @@ export class ServerConnection {
    * redirect arrives (no request timer runs meanwhile), the transport redeems the code (the SDK's finishAuth,
    * which checks `iss`) and the caller tries again.
    */
-  private async completeSignIn(e: unknown): Promise<boolean> {
+  private async completeSignIn(e: unknown, startedAt = this.signInsCompleted): Promise<boolean> {
     const oauth = this.options.oauth;
     const transport = this.transport;
     if (!oauth || !UnauthorizedError.isInstance(e)) return false;
-    const callback = await oauth.pendingSignIn();
-    if (!callback || !(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) return false;
+    // Requests that needed a sign-in at the same time share the one the first of them started.
+    if (this.signingIn) return this.signingIn;
+    const done = (async () => {
+      const callback = await oauth.pendingSignIn();
+      // None pending: a sign-in this request joined may have completed since it was sent.
+      if (!callback) return this.signInsCompleted !== startedAt;
+      if (!(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) return false;
+      try {
+        await transport.finishAuth(callback);
+      } catch (err) {
+        throw signInFailure(err, this.name);
+      }
+      this.signInsCompleted++;
+      this.log.info('signed in; trying again');
+      return true;
+    })();
+    this.signingIn = done;
     try {
-      await transport.finishAuth(callback);
-    } catch (err) {
-      throw signInFailure(err, this.name);
+      return await done;
+    } finally {
+      if (this.signingIn === done) this.signingIn = undefined;
     }
-    this.log.info('signed in; trying again');
-    return true;
   }
 
   /** Runs a request; a sign-in it needed (step-up, an expired grant) is completed and the request sent again. */
   private async withSignIn<T>(work: () => Promise<T>): Promise<T> {
     for (let signIns = 0; ; signIns++) {
+      const startedAt = this.signInsCompleted;
       try {
         return await work();
       } catch (e) {
-        if (signIns < MAX_SIGN_INS && await this.completeSignIn(e)) continue;
-        this.options.oauth?.cancelPendingSignIn?.();
+        if (signIns < MAX_SIGN_INS && await this.completeSignIn(e, startedAt)) continue;
+        // (a request that failed for another reason leaves a sign-in other requests wait for alone)
+        if (UnauthorizedError.isInstance(e) || signInKind(e)) this.options.oauth?.cancelPendingSignIn?.();
         throw e;
       }
     }

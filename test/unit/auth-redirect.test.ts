@@ -1,0 +1,71 @@
+// Where the sign-in's redirect comes back: a registration is reused only for a redirect it lists (a loopback
+// one on any port), sign-in failures are told apart across separately bundled copies of their classes, and the
+// client's metadata document matches the URL it is published at.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { authStoreKey, DEFAULT_CLIENT_METADATA_URL, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
+import { signInKind } from '../../src/core/connection/signIn';
+import { Logger } from '../../src/core/log';
+
+test('a loopback redirect matches a registration on another port; any other redirect must match exactly', () => {
+  assert.equal(redirectRegistered('http://127.0.0.1:5001/callback', ['http://127.0.0.1:4000/callback']), true);
+  assert.equal(redirectRegistered('http://127.0.0.1:5001/callback', ['http://127.0.0.1:4000/other']), false);
+  assert.equal(redirectRegistered('http://127.0.0.1:5001/callback', ['http://localhost:4000/callback']), false);
+  assert.equal(redirectRegistered('https://ide.example.com/proxy/5001/callback', ['https://ide.example.com/proxy/4000/callback']), false);
+  assert.equal(redirectRegistered('https://ide.example.com/proxy/5001/callback', ['https://ide.example.com/proxy/5001/callback']), true);
+  assert.equal(redirectRegistered('not a url', ['http://127.0.0.1:4000/callback']), false);
+});
+
+const SERVER_URL = 'https://mcp.example.com/mcp';
+const ISSUER = 'https://auth.example.com';
+
+/** A provider whose stored registration lists `registered`, receiving redirects at `redirectUrl`. */
+async function providerWith(registered: string, redirectUrl: string, refreshToken?: string) {
+  const store = new MemoryTokenStore();
+  const client = { client_id: 'registered-client', redirect_uris: [registered] };
+  const tokens = refreshToken ? { access_token: 'expired', token_type: 'Bearer', refresh_token: refreshToken } : undefined;
+  await store.set(authStoreKey(SERVER_URL), JSON.stringify({ issuers: { [ISSUER]: { client, ...(tokens ? { tokens } : {}) } }, lastIssuer: ISSUER }));
+  const ports: Array<number | undefined> = [];
+  const receiver: RedirectReceiver = { redirectUrl, waitForRedirect: () => new Promise(() => undefined), dispose: async () => undefined };
+  const provider = new HostOAuthProvider({
+    server: 'notes', serverUrl: SERVER_URL, store, log: new Logger(() => undefined, 'error'),
+    ui: { openAuthorization: async () => undefined },
+    redirect: async (port) => { ports.push(port); return receiver; },
+  });
+  await provider.prepare();
+  return { provider, ports };
+}
+
+test('a stored registration whose redirect the host can no longer receive is not reused (the host registers again)', async () => {
+  const proxied = await providerWith('https://ide.example.com/proxy/4000/callback', 'https://ide.example.com/proxy/5001/callback');
+  assert.deepEqual(proxied.ports, [undefined], 'no loopback port to listen on again');
+  assert.equal(await proxied.provider.clientInformation({ issuer: ISSUER }), undefined);
+
+  const loopback = await providerWith('http://127.0.0.1:4000/callback', 'http://127.0.0.1:5001/callback');
+  assert.deepEqual(loopback.ports, [4000], 'the registered loopback port is asked for again');
+  assert.equal((await loopback.provider.clientInformation({ issuer: ISSUER }))?.client_id, 'registered-client');
+
+  // A refresh token is bound to its registration and needs no redirect: the registration is kept.
+  const refreshable = await providerWith('https://ide.example.com/proxy/4000/callback', 'https://ide.example.com/proxy/5001/callback', 'refresh-1');
+  assert.equal((await refreshable.provider.clientInformation({ issuer: ISSUER }))?.client_id, 'registered-client');
+});
+
+test('a sign-in failure is recognised by its name, also from another bundle\'s copy of the class', () => {
+  // The extension and the connection are bundled separately: the UI's SignInCancelledError is not the connection's.
+  class SignInCancelledErrorCopy extends Error { override readonly name = 'SignInCancelledError'; }
+  assert.equal(signInKind(new SignInCancelledErrorCopy('cancelled')), 'cancelled');
+  assert.equal(signInKind(new Error('wrapped', { cause: new SignInCancelledError('cancelled') })), 'cancelled');
+  assert.equal(signInKind(new Error('SignInCancelledError')), undefined);
+});
+
+test('the Client ID Metadata Document in the repository is the one DEFAULT_CLIENT_METADATA_URL names', () => {
+  const doc = JSON.parse(readFileSync(join(__dirname, '../../docs/oauth-client-metadata.json'), 'utf8')) as { client_id: string; redirect_uris: string[] };
+  // a metadata document's client_id is the URL it is published at
+  assert.equal(doc.client_id, DEFAULT_CLIENT_METADATA_URL);
+  assert.match(DEFAULT_CLIENT_METADATA_URL, /^https:\/\//);
+  assert.ok(doc.client_id.endsWith('/docs/oauth-client-metadata.json'));
+  // the loopback listener's redirect, on any port
+  assert.equal(redirectRegistered('http://127.0.0.1:49152/callback', doc.redirect_uris), true);
+});
