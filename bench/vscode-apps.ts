@@ -1,15 +1,17 @@
 // `npm run bench` (MCP Apps): in the real workbench, the time an MCP App adds after a tool's result: from the
 // plain result on screen to the app initialized and holding the result, for the npm example
 // server-basic-vanillajs, against the time from Run to the plain result (the baseline, measured in the same
-// runs). The app starts loading when the call starts. The first run reads the app's resource; the others use
-// the cached one. Goal: the app adds under 300 ms once its resource is cached.
+// runs). The panel loads the tool's app ahead, hidden, when it opens and again after each run (a standby), so
+// Run shows an app that has already started; without a standby (the first run when the resource was not read
+// yet) the app starts loading when the call starts. Each run says which it was. "app ready" is the app
+// initialised, shown for the call, and sent the result. Goal: the app adds under 300 ms once its resource is cached.
 import { join } from 'node:path';
 import { median, reportGoal } from './lib/goals';
 
 const RUNS = Number(process.env.MCP_HOST_BENCH_APP_RUNS ?? 7);
 const GOAL_MS = 300;
 
-interface Run { plain: number; app: number }
+interface Run { plain: number; app: number; standby: boolean }
 
 async function main(): Promise<void> {
   const { withWorkbench, root } = await import('../test/e2e/workbench.mjs');
@@ -30,24 +32,27 @@ async function main(): Promise<void> {
           if (performance.getEntriesByName(`mcp-host:app-ready:${id}`, 'mark').length) { clearInterval(timer); resolve(); }
         }, 20);
       }), callId);
-      const [submit, result, app, show, frame] = await panel.locator('body').evaluate((_body, id) =>
-        ['mcp-host:submit', `mcp-host:result:${id}`, `mcp-host:app-ready:${id}`, `mcp-host:app-show:${id}`, `mcp-host:app-frame:${id}`]
+      const [submit, result, app, show, frame, promoted] = await panel.locator('body').evaluate((_body, id) =>
+        ['mcp-host:submit', `mcp-host:result:${id}`, `mcp-host:app-ready:${id}`, `mcp-host:app-show:${id}`, `mcp-host:app-frame:${id}`, `mcp-host:app-promoted:${id}`]
           .map((name) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime ?? NaN), callId);
-      runs.push({ plain: result - submit, app: app - result });
-      console.log(`  run ${i}: Run->app shown ${(show - submit).toFixed(0)} ms, frame->ready ${(app - frame).toFixed(0)} ms, result->ready ${(app - result).toFixed(0)} ms`);
+      const standby = Number.isFinite(promoted);
+      runs.push({ plain: result - submit, app: app - result, standby });
+      const start = standby ? 'standby shown' : `new frame->ready ${(app - frame).toFixed(0)} ms`;
+      console.log(`  run ${i}: Run->app shown ${(show - submit).toFixed(0)} ms, ${start}, result->ready ${(app - result).toFixed(0)} ms`);
     }
   });
   const [cold, ...warm] = runs;
   const plain = median(warm.map((r) => r.plain));
   const app = median(warm.map((r) => r.app));
-  const list = (key: keyof Run) => warm.map((r) => r[key].toFixed(0)).join(', ');
+  const list = (key: 'plain' | 'app') => warm.map((r) => r[key].toFixed(0)).join(', ');
   console.log(`MCP App (server-basic-vanillajs get-time) in the real workbench, ${warm.length} runs with the resource cached:`);
   console.log(`  Run -> plain result shown        median ${plain.toFixed(0)} ms  (runs: ${list('plain')})`);
   console.log(`  plain result -> app ready        median ${app.toFixed(0)} ms  (runs: ${list('app')})`);
-  console.log(`  first run (resource read): plain ${cold.plain.toFixed(0)} ms, app +${cold.app.toFixed(0)} ms`);
+  console.log(`  runs that showed the standby (app loaded ahead): ${warm.filter((r) => r.standby).length} of ${warm.length}`);
+  console.log(`  first run: plain ${cold.plain.toFixed(0)} ms, app +${cold.app.toFixed(0)} ms (${cold.standby ? 'standby' : 'new frame'})`);
   console.log(`  ratio app/plain ${(app / plain).toFixed(2)}`);
   reportGoal({ name: 'MCP App: time the app adds after the plain result, resource cached', value: app, goal: GOAL_MS, unit: 'ms', strict: true,
-    detail: `median of ${warm.length} runs; Run -> plain result ${plain.toFixed(0)} ms` });
+    detail: `median of ${warm.length} runs (${warm.filter((r) => r.standby).length} shown from the standby); Run -> plain result ${plain.toFixed(0)} ms` });
 }
 
 main().catch((e) => {

@@ -145,7 +145,10 @@ export class RunPanel extends Disposable {
     // Closing the panel closes what it holds; a call under way is cancelled unless it runs as a task.
     this.register(this.panel.onDidDispose(() => this.dispose()));
     this.register(toDisposable(() => { if (!this.running?.task) this.running?.abort.abort(); }));
-    if (subject.kind === 'tool' && toolAppUri(subject.tool)) this.apps = this.register(new ToolPanelApps(this.panel, context, server, subject.tool));
+    if (subject.kind === 'tool' && toolAppUri(subject.tool)) {
+      this.apps = this.register(new ToolPanelApps(this.panel, context, server, subject.tool));
+      void this.apps.prepare();
+    }
     this.register(this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
     const ref = completionRefOf(subject);
     if (ref) this.register(this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
@@ -169,6 +172,7 @@ export class RunPanel extends Disposable {
       results: this.results.entries,
       runningCallId: this.running?.callId,
       app: this.apps?.current,
+      appStandby: this.apps?.standby,
       completions: !!completionRefOf(this.subject) && !!this.context.manager.get(this.server)?.connection?.supportsCompletions,
     };
   }

@@ -43,23 +43,27 @@ export interface PanelHeading {
   description?: string;
 }
 
-/** An MCP App to show above a tool's results (plain JSON; see src/webview/apps). */
-export interface AppFrame {
-  /** The callId of the result it belongs to. */
-  callId: string;
+/** An MCP App's document, before any call: loaded ahead (hidden) so that Run starts it at once. */
+export interface AppStandby {
   uri: string;
   /** The app's HTML with its policy and frame nonce already in place (core/apps `appDocument`). */
   document: string;
-  /** The tool's arguments as sent, file contents left out. */
-  toolInput: Record<string, unknown>;
-  /** The CallToolResult as received; absent while the call runs (the app starts with the call). */
-  toolResult?: Record<string, unknown>;
   /** Permissions the resource asked for; none is granted. */
   permissionsAsked: string[];
   warnings: string[];
   /** VS Code's display language (BCP 47). */
   locale: string;
   prefersBorder?: boolean;
+}
+
+/** An MCP App to show above a tool's results (plain JSON; see src/webview/apps). */
+export interface AppFrame extends AppStandby {
+  /** The callId of the result it belongs to. */
+  callId: string;
+  /** The tool's arguments as sent, file contents left out. */
+  toolInput: Record<string, unknown>;
+  /** The CallToolResult as received; absent while the call runs (the app starts with the call). */
+  toolResult?: Record<string, unknown>;
 }
 
 export interface RunPanelInit {
@@ -73,6 +77,8 @@ export interface RunPanelInit {
   runningCallId?: string;
   /** The newest result's app, when its tool has one. */
   app?: AppFrame;
+  /** The tool's app loaded ahead of the next run, once its resource was read. */
+  appStandby?: AppStandby;
   /** The server suggests values for the form's text fields (`complete` requests). */
   completions?: boolean;
 }
@@ -191,6 +197,8 @@ export type HostNotification =
   | { type: 'uploadProgress'; field: string; sent: number; total: number }
   /** Show an MCP App for a result (replacing the one shown, which is torn down first). */
   | { type: 'appShow'; app: AppFrame }
+  /** Load the tool's app ahead, hidden, for the next run (replacing a standby of another document). */
+  | { type: 'appPrepare'; app: AppStandby }
   /** The app of a result could not be shown (its resource failed); the text result stays. */
   | { type: 'appFailed'; callId: string; message: string }
   /** The call an app was started for ended: its result, or why there is none. */
@@ -320,6 +328,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
     case 'readResource':
       return isString(x.uri);
     case 'saveOutput':
+    case 'openOutput':
       return isString(x.resultId) && isString(x.itemId);
     case 'appClosed':
       return isString(x.callId);
@@ -376,6 +385,8 @@ export function isHostMessage(x: unknown): x is HostMessage {
       return isString(x.field) && isNumber(x.sent) && isNumber(x.total);
     case 'appShow':
       return isObject(x.app) && isString(x.app.callId) && isString(x.app.document);
+    case 'appPrepare':
+      return isObject(x.app) && isString(x.app.uri) && isString(x.app.document);
     case 'appFailed':
       return isString(x.callId) && isString(x.message);
     case 'appToolResult':

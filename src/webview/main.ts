@@ -68,7 +68,7 @@ class App {
     if (!state) return;
     const { panel } = state;
     // An app's document is not kept: the host sends it again with `init`.
-    const kept = panel.kind === 'run' && panel.app ? { ...panel, app: undefined } : panel;
+    const kept = panel.kind === 'run' && (panel.app || panel.appStandby) ? { ...panel, app: undefined, appStandby: undefined } : panel;
     const form = formPanel(kept);
     this.bridge.state = form ? { ...state, panel: { ...form, values: withoutSecrets(form.form.fields, form.values) } } : { ...state, panel: kept };
   }
@@ -125,6 +125,9 @@ class App {
         break;
       case 'appShow':
         this.apps.show(message.app);
+        break;
+      case 'appPrepare':
+        this.apps.prepare(message.app);
         break;
       case 'appFailed':
         this.apps.failed(message.callId, message.message);
@@ -205,6 +208,7 @@ class App {
     replaceChildren(this.root, ...parts);
     if ('answered' in panel && panel.answered) this.answered('Sending…');
     if (panel.kind === 'run') {
+      if (panel.appStandby) this.apps.prepare(panel.appStandby);
       if (panel.app) this.apps.show(panel.app);
       this.renderResults(panel.results);
       this.setRunning(this.state?.runningCallId);

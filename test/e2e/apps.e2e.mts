@@ -1,7 +1,7 @@
 // MCP Apps in the real workbench: the npm example's app renders in the tool panel, its button calls the
 // server's tool through the bridge, a link it opens is asked about first (full URL shown), a message it
-// sends is shown, a theme switch reaches it; then a hostile app's attempts each fail, and an app too large
-// is refused with the text result kept.
+// sends is shown, a theme switch reaches it; then a hostile app's attempts each fail, an app too large
+// is refused with the text result kept, an app its server updates is reloaded, and the budget allocator example renders.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,6 +13,7 @@ import { dialog, newestResult, openQuickPick, runToolFromPalette } from './steps
 import { fixtureServer, root, withWorkbench } from './workbench.mjs';
 
 const vanillaEntry = join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
+const budgetEntry = join(root, 'node_modules/@modelcontextprotocol/server-budget-allocator/dist/index.js');
 
 function appFrame(panel: FrameLocator): FrameLocator {
   return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
@@ -28,6 +29,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
   const outsidePort = (outside.address() as { port: number }).port;
   const servers = {
     vanilla: { type: 'stdio' as const, command: 'node', args: [vanillaEntry, '--stdio'] },
+    budget: { type: 'stdio' as const, command: 'node', args: [budgetEntry, '--stdio'] },
     apps: {
       type: 'stdio' as const, command: 'node', args: [await fixtureServer('apps-server')],
       env: { APPS_FIXTURE_RECORD: record, APPS_FIXTURE_OUTSIDE_ORIGIN: `http://127.0.0.1:${outsidePort}/` },
@@ -45,6 +47,9 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       assert.equal(await wb.quickPickRow('report').count(), 0, 'an app-only tool is not offered');
       await wb.page.keyboard.press('Escape');
       const panel = await runToolFromPalette(wb, 'Get Time', 'vanilla');
+      // The app is loaded ahead as the panel opens (hidden, not an App region), so Run shows it at once.
+      await panel.locator('section.app.standby').waitFor({ state: 'attached', timeout: 30_000 });
+      assert.equal(await panel.getByRole('region', { name: 'App' }).count(), 0);
       await panel.getByRole('button', { name: 'Run' }).click();
       await newestResult(panel).waitFor({ timeout: 30_000 });
       const section = panel.getByRole('region', { name: 'App' });
@@ -99,8 +104,9 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
 
       // 7. A well-behaved app gets the tool's input and result and the host context; malformed messages and an
       //    unknown method do not break it; fullscreen maximises the panel; a newer result tears it down first.
-      const reports = () => readFileSync(record, 'utf8').trim().split('\n').filter(Boolean)
-        .map((l) => JSON.parse(l) as { tool: string; arguments: { findings?: Record<string, unknown> } });
+      const records = () => readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const reports = () => records().filter((r) => typeof r.tool === 'string')
+        .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
       const polite = await runToolFromPalette(wb, 'show_polite', 'apps');
       await polite.getByLabel('note').fill('hi');
       await polite.getByRole('button', { name: 'Run' }).click();
@@ -142,6 +148,8 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await wb.page.waitForTimeout(1000);
       await looping.getByRole('button', { name: 'Close app' }).click({ timeout: 10_000 });
       await looping.locator('section.app[data-app-state="closed"]').waitFor({ timeout: 10_000 });
+      // (the next run's standby goes too, after its teardown request, waited for at most 1.5 s)
+      for (let i = 0; i < 50 && (await looping.locator('iframe.app-frame').count()) > 0; i++) await wb.page.waitForTimeout(200);
       assert.equal(await looping.locator('iframe.app-frame').count(), 0);
       await wb.shot('looping-app-closed');
       // Panels shown again: a running app comes back with its panel, a closed one stays closed.
@@ -151,7 +159,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       const loopAgain = wb.webview();
       await loopAgain.getByRole('heading', { level: 1, name: 'show_loop' }).waitFor({ timeout: 15_000 });
       await loopAgain.locator('section.results article.result').first().waitFor({ timeout: 15_000 });
-      assert.equal(await loopAgain.locator('section.app').count(), 0, 'a closed app stays closed');
+      assert.equal(await loopAgain.locator('section.app').count(), 0, 'a closed app stays closed, and is not loaded ahead either');
 
       // 9. An app that never initialises is closed with a note.
       const silent = await runToolFromPalette(wb, 'show_silent', 'apps');
@@ -196,6 +204,34 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       assert.match(await failed.innerText(), /is 8(\.\d+)? MiB; the limit is 5 MiB/);
       assert.match(await newestResult(big).innerText(), /show_big done/);
       await wb.shot('big-app-refused');
+
+      // 12. An app its server updates: subscribed while it shows, reloaded with the same call's result when the
+      //     server reports the resource updated; unsubscribed once it is closed.
+      const versioned = await runToolFromPalette(wb, 'show_versioned', 'apps');
+      await versioned.getByRole('button', { name: 'Run' }).click();
+      await versioned.locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      const versionedApp = appFrame(versioned);
+      await versionedApp.locator('#version', { hasText: 'Version 1' }).waitFor({ timeout: 15_000 });
+      await versionedApp.locator('#result', { hasText: 'show_versioned done' }).waitFor({ timeout: 15_000 });
+      for (let i = 0; i < 50 && !records().some((r) => r.subscribe === 'ui://versioned/app.html'); i++) await wb.page.waitForTimeout(200);
+      assert.ok(records().some((r) => r.subscribe === 'ui://versioned/app.html'), 'subscribed while the app shows');
+      await versionedApp.getByRole('button', { name: 'Update the app' }).click();
+      await versionedApp.locator('#version', { hasText: 'Version 2' }).waitFor({ timeout: 30_000 });
+      await versionedApp.locator('#result', { hasText: 'show_versioned done' }).waitFor({ timeout: 15_000 });
+      assert.equal(await versioned.locator('section.app:not(.standby)').count(), 1, 'one app shown, reloaded in place');
+      await wb.shot('app-reloaded');
+      await versioned.getByRole('button', { name: 'Close app' }).click();
+      for (let i = 0; i < 50 && !records().some((r) => r.unsubscribe === 'ui://versioned/app.html'); i++) await wb.page.waitForTimeout(200);
+      assert.ok(records().some((r) => r.unsubscribe === 'ui://versioned/app.html'), 'unsubscribed once the app closed');
+
+      // 13. A second npm example, server-budget-allocator (Chart.js), renders its interface from the tool's result.
+      const budget = await runToolFromPalette(wb, 'Get Budget Data', 'budget');
+      await budget.getByRole('button', { name: 'Run' }).click();
+      await budget.locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
+      const budgetApp = appFrame(budget);
+      await budgetApp.locator('#sliders-container .slider').first().waitFor({ timeout: 30_000 });
+      assert.ok(await budgetApp.locator('#sliders-container .slider').count() >= 3);
+      await wb.shot('budget-app-rendered');
     });
   } finally {
     outside.close();

@@ -15,6 +15,7 @@ test('every webview -> host message shape passes the guard', () => {
     { type: 'openUrl', url: 'https://example.com' },
     { type: 'readResource', uri: 'file:///a' },
     { type: 'saveOutput', resultId: 'c1', itemId: 'content/0' },
+    { type: 'openOutput', resultId: 'c1', itemId: 'content/1' },
     { type: 'valuesChanged', values: {} },
     { type: 'request', id: 1, method: 'validate', params: { values: {} } },
   ];
@@ -32,6 +33,7 @@ test('malformed webview messages are refused', () => {
     { type: 'removeFile', field: '/a', index: 1.5 },
     { type: 'submit', values: [] },
     { type: 'answer', action: 'maybe' },
+    { type: 'openOutput', resultId: 'c1' },
     { type: 'answer', action: 'accept', values: 'x' },
     { type: 'request', id: 1, method: 'validate', params: {} },
     { type: 'request', id: 1, method: 'readFile', params: { path: '/etc/passwd' } },

@@ -2,3 +2,4 @@ export * from './discovery';
 export * from './csp';
 export * from './resource';
 export * from './document';
+export * from './watch';

@@ -51,8 +51,18 @@ export class HostClient extends Client {
       this.routeBinaryElicitation && (request.params as { mode?: unknown } | undefined)?.mode === 'binary'
         ? handler(request, ctx)
         : wrapped(request, ctx);
-    return TASK_REQUEST_METHODS.includes(method) ? this.asTask(method, routed) : routed;
+    const checked = (request: JSONRPCRequest, ctx: ClientContext) => {
+      this.checkRequest?.(method, request.params);
+      return routed(request, ctx);
+    };
+    return TASK_REQUEST_METHODS.includes(method) ? this.asTask(method, checked) : checked;
   }
+
+  /**
+   * Runs before the SDK's own checks of a server's request (same hook): the host's limits answer with their
+   * own short reason (a 10 MB request, an unknown content type) rather than the SDK's schema dump. Throws to refuse.
+   */
+  checkRequest?: (method: string, params: unknown) => void;
 
   /** The tasks the host runs for the server (2025-11-25 task-augmented sampling and elicitation), when declared. */
   receivedTasks?: ReceivedTasks;

@@ -265,6 +265,10 @@ export class ServerConnection {
     client.logLevel = this.serverLogLevel;
     client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
     if (this.options.sampling) {
+      // The host's limits first (before the SDK's schema), so a refusal says what is wrong in a line.
+      client.checkRequest = (method, params) => {
+        if (method === 'sampling/createMessage') this.checkSamplingRequest(params as SamplingRequest);
+      };
       client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
         (await this.handleSampling(request.params as unknown as SamplingRequest, ctx.mcpReq.signal)) as never);
     }
@@ -406,13 +410,21 @@ export class ServerConnection {
     this.listsEmitter.fire();
   }
 
-  /** Checks the request against the host's limits, then asks the handler; a decline or refusal is an error to the server. */
-  private async handleSampling(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+  /** The host's limits on a sampling request (run before the SDK's own checks); a refusal says what is wrong. */
+  private checkSamplingRequest(request: SamplingRequest): void {
     const problem = samplingRequestProblem(request);
     if (problem) {
       this.log.warn(`sampling request refused: ${problem}`);
       throw new ProtocolError(-32602, `Sampling request refused by the host: ${problem}`);
     }
+  }
+
+  /**
+   * Checks the request (again, for callers that come without `checkRequest`: a request inside a 2026-07-28 task),
+   * then asks the handler; a decline or refusal is an error to the server that says why.
+   */
+  private async handleSampling(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+    this.checkSamplingRequest(request);
     this.log.info(`the server asks for a model's answer (sampling, maxTokens ${request.maxTokens})`);
     const client = this.client;
     client?.pauseRequestTimeouts();

@@ -189,7 +189,10 @@ function taskDeadline(task: TaskInfo): { createdAt: number; deadline: number } {
   return { createdAt, deadline: createdAt + (typeof task.ttl === 'number' && task.ttl > 0 ? task.ttl : TASK_MAX_WAIT_MS) };
 }
 
-/** Waits one poll interval (bounded), or less when `wake` is called; the signal rejects with CallCancelledError. */
+/**
+ * Waits one poll interval (bounded), or less when `wake` is called; the signal rejects with CallCancelledError.
+ * Each wait takes its abort listener off the caller's signal again: a long task polls hundreds of times.
+ */
 function pollDelay(task: TaskInfo, deadline: number, signal: AbortSignal | undefined, setWake: (wake: (() => void) | undefined) => void): Promise<void> {
   const interval = Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, task.pollInterval ?? 1000), deadline - Date.now());
   return new Promise<void>((resolve, reject) => {

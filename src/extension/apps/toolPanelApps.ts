@@ -1,38 +1,22 @@
-// The extension's side of MCP Apps in a tool panel: after a result, the tool's app resource is read
-// (cached per server connection and URI) and sent to the webview; what the app then asks for, relayed by
-// the webview's AppBridge, is decided here: tool calls through the host's usual checks and confirmations,
-// resources of the app's own server only, links only after the user saw the full URL and agreed, and
-// display modes mapped to the editor group.
+// The extension's side of MCP Apps in a tool panel: the tool's app resource is read (cached per server
+// connection and URI) and sent to the webview, first as a standby loaded ahead when the panel opens, then
+// with each call; while an app shows, its resource is watched and an updated one reloads it. What the app
+// asks for, relayed by the webview's AppBridge, is decided here: tool calls through the host's usual checks
+// and confirmations, resources of the app's own server only, links only after the user saw the full URL and
+// agreed, and display modes mapped to the editor group.
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { AppResourceCache, appDocument, callableByApp, readAppResource, toolAppUri } from '../../core/apps';
+import { appDocument, AppResourceWatch, appResourceCacheOf, callableByApp, readCachedApp, toolAppUri, type AppResource, type AppResourceCache } from '../../core/apps';
 import type { ServerConnection, ToolCallOptions } from '../../core/connection';
 import { callToolWithUrlElicitation } from '../../core/elicitation';
 import { checkDataUriValue, describeDataUri, findFileSlots, getAtPath } from '../../core/files';
-import type { AppFrame } from '../../shared/protocol';
+import type { AppFrame, AppStandby } from '../../shared/protocol';
 import { WebviewElicitationUi } from '../elicitationUi';
 import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
 import { errorText } from '../../core/errors';
 import { Disposable, toDisposable } from '../../core/events';
-
-/**
- * App resources per connection: a restart starts afresh; a list change drops them, an update drops that one. The
- * two listeners live as long as the connection (its dispose drops them), one pair per connection, not per panel.
- */
-const caches = new WeakMap<ServerConnection, AppResourceCache>();
-
-function cacheFor(connection: ServerConnection): AppResourceCache {
-  let cache = caches.get(connection);
-  if (!cache) {
-    const created = new AppResourceCache();
-    connection.onDidChangeLists(() => created.invalidate(connection.name));
-    connection.onDidUpdateResource((uri) => created.invalidate(connection.name, uri));
-    caches.set(connection, (cache = created));
-  }
-  return cache;
-}
 
 /** Link schemes an app may ask to open (after consent); everything else is refused outright. */
 const LINK_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
@@ -47,9 +31,14 @@ export interface ToolPanelAppsContext {
 export class ToolPanelApps extends Disposable {
   /** The app shown (the newest call's), sent again with every `init`. */
   current: AppFrame | undefined;
+  /** The tool's app as the webview loads it ahead of the next run, sent again with every `init`. */
+  standby: AppStandby | undefined;
+  /** The shown app's resource, watched for updates. */
+  private watch: AppResourceWatch | undefined;
   /** The newest call, and its outcome once known (the app may still be loading). */
   private call: { id: string; result?: CallToolResult; reason?: string } | undefined;
   private fullscreen = false;
+  private watchedConnection: ServerConnection | undefined;
 
   constructor(private readonly panel: McpPanel, private readonly context: ToolPanelAppsContext, private readonly server: string,
     private readonly tool: Tool) {
@@ -58,7 +47,34 @@ export class ToolPanelApps extends Disposable {
     this.register(panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri) as unknown as Record<string, unknown>));
     this.register(panel.onRequest('appOpenLink', (p) => this.openLink(p.url)));
     this.register(panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode)));
-    this.register(toDisposable(() => { if (this.fullscreen) void this.setFullscreen(false); }));
+    this.register(toDisposable(() => {
+      this.watch?.dispose();
+      if (this.fullscreen) void this.setFullscreen(false);
+    }));
+  }
+
+  /** As the panel opens: the app is read and loaded ahead (hidden) when its server runs; a failure waits for Run. */
+  async prepare(): Promise<void> {
+    const connection = this.context.manager.get(this.server)?.connection;
+    if (connection?.state.kind !== 'running') return;
+    const uri = toolAppUri(connection.tools.find((t) => t.name === this.tool.name) ?? this.tool);
+    if (!uri) return;
+    try {
+      const app = await readCachedApp(connection, appResourceCacheOf(connection), uri);
+      if (this.panel.isDisposed || this.standby) return;
+      this.panel.allowAppSources(app.csp);
+      this.standby = this.standbyOf(app);
+      this.panel.post({ type: 'appPrepare', app: this.standby });
+    } catch (e) {
+      connection.log.debug(`app ${uri} not loaded ahead: ${errorText(e)}`);
+    }
+  }
+
+  private standbyOf(app: AppResource): AppStandby {
+    return {
+      uri: app.uri, document: appDocument(app.html, app.csp, this.panel.appNonce),
+      permissionsAsked: app.permissionsAsked, warnings: app.warnings, locale: vscode.env.language, prefersBorder: app.prefersBorder,
+    };
   }
 
   /**
@@ -71,26 +87,58 @@ export class ToolPanelApps extends Disposable {
     if (!uri) return;
     this.call = { id: callId };
     try {
-      const listed = connection.resources.find((r) => r.uri === uri);
-      const app = await cacheFor(connection).get(this.server, uri, () => readAppResource(connection, uri, { listedMeta: listed?._meta }));
+      const cache = appResourceCacheOf(connection);
+      const app = await readCachedApp(connection, cache, uri);
       if (this.call?.id !== callId) return;
       this.panel.allowAppSources(app.csp);
-      this.current = {
-        callId, uri, document: appDocument(app.html, app.csp, this.panel.appNonce),
-        toolInput, toolResult: this.call.result as unknown as Record<string, unknown> | undefined,
-        permissionsAsked: app.permissionsAsked, warnings: app.warnings, locale: vscode.env.language, prefersBorder: app.prefersBorder,
-      };
+      this.standby = this.standbyOf(app);
+      this.current = { ...this.standby, callId, toolInput, toolResult: this.call.result as unknown as Record<string, unknown> | undefined };
       this.panel.post({ type: 'appShow', app: this.current });
+      this.watchShown(connection, cache, app);
       if (this.call.reason !== undefined) this.panel.post({ type: 'appToolCancelled', callId, reason: this.call.reason });
     } catch (e) {
       connection.log.warn(`app ${uri}: ${errorText(e)}`);
+      // The failure note replaces the app shown before.
+      this.closed(this.current?.callId ?? '');
       this.panel.post({ type: 'appFailed', callId, message: `The app could not be shown: ${errorText(e)}` });
     }
   }
 
   /** The webview closed the app of `callId`: a panel shown again does not bring it back. */
   closed(callId: string): void {
-    if (this.current?.callId === callId) this.current = undefined;
+    if (this.current?.callId !== callId) return;
+    this.current = undefined;
+    // Nothing of the app runs until the next Run: no standby either (the webview dropped its own).
+    this.standby = undefined;
+    this.watch?.dispose();
+    this.watch = undefined;
+  }
+
+  /**
+   * While the app shows: subscribed to its resource (when the server offers subscriptions), read again when the
+   * server reports it updated or its lists change; a changed document reloads the app with the same call's
+   * input and result (and becomes the standby of the next run).
+   */
+  private watchShown(connection: ServerConnection, cache: AppResourceCache, app: AppResource): void {
+    if (this.watch?.uri === app.uri && this.watchedConnection === connection) return;
+    this.watch?.dispose();
+    this.watchedConnection = connection;
+    this.watch = new AppResourceWatch(connection, cache, app.uri, {
+      shown: app,
+      onProblem: (message) => connection.log.warn(`app ${app.uri}: ${message}`),
+      onChanged: (updated) => {
+        if (this.panel.isDisposed) return;
+        connection.log.info(`app ${updated.uri} changed on the server: reloading it`);
+        this.panel.allowAppSources(updated.csp);
+        this.standby = this.standbyOf(updated);
+        if (this.current?.uri === updated.uri) {
+          this.current = { ...this.current, ...this.standby };
+          this.panel.post({ type: 'appShow', app: this.current });
+        } else {
+          this.panel.post({ type: 'appPrepare', app: this.standby });
+        }
+      },
+    });
   }
 
   /** The call ended: its result, or why it has none (cancelled, failed). */

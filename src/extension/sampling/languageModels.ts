@@ -29,6 +29,16 @@ export interface ModelAnswer {
   truncated: boolean;
 }
 
+/** What a failed model request says (VS Code may reject with something that is not an Error). */
+export function modelErrorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null) {
+    const message = (e as { message?: unknown }).message;
+    return typeof message === 'string' ? message : `the request failed (${JSON.stringify(e).slice(0, 200)})`;
+  }
+  return String(e);
+}
+
 /** The chat models VS Code offers now (bounded: a provider that never answers leaves the list empty). */
 export async function availableModels(): Promise<vscode.LanguageModelChat[]> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -75,7 +85,7 @@ export function chatMessages(request: SamplingRequest, edits: RequestEdits = {})
           const mimeType = String(block.mimeType);
           if (!DataPart) return new vscode.LanguageModelTextPart(`[${block.type} ${mimeType} left out: this VS Code cannot pass media to a model]`);
           // The data part is not in @types/vscode 1.100; VS Code accepts it in a message's content.
-          return new DataPart(Buffer.from(String(block.data), 'base64'), mimeType) as unknown as vscode.LanguageModelTextPart;
+          return new DataPart(new Uint8Array(Buffer.from(String(block.data), 'base64')), mimeType) as unknown as vscode.LanguageModelTextPart;
         }
         case 'tool_use':
           return new vscode.LanguageModelToolCallPart(String(block.id), String(block.name), (block.input ?? {}) as object);

@@ -12,7 +12,7 @@ import {
 } from '../../core/sampling';
 import type { SamplingAnswer, SamplingBlock, SamplingPanelInit, SamplingStage } from '../../shared/protocol';
 import { McpPanel } from '../webviewPanel';
-import { askModel, availableModels, modelChoice, modelLabel, NO_MODEL_MESSAGE, type ModelAnswer, type RequestEdits } from './languageModels';
+import { askModel, availableModels, modelChoice, modelErrorText, modelLabel, NO_MODEL_MESSAGE, type ModelAnswer, type RequestEdits } from './languageModels';
 
 /** How long the panel waits for the user (to approve, then to send the answer). */
 export const USER_WAIT_MS = 10 * 60_000;
@@ -43,7 +43,7 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
         if (ctx.signal.aborted) throw new SamplingDeclinedError('the server cancelled the request');
         return samplingResult({ ...answer, model: preselected.id });
       } catch (e) {
-        throw e instanceof SamplingDeclinedError ? e : new SamplingDeclinedError(`the model failed: ${e instanceof Error ? e.message : String(e)}`);
+        throw e instanceof SamplingDeclinedError ? e : new SamplingDeclinedError(`the model failed: ${modelErrorText(e)}`);
       } finally {
         token.dispose();
       }
@@ -137,7 +137,7 @@ class SamplingSession {
         },
       });
     } catch (e) {
-      this.error = e instanceof Error ? e.message : String(e);
+      this.error = modelErrorText(e);
       this.log.warn(`sampling: the model failed: ${this.error}`);
     }
     if (this.closed) return;

@@ -3,6 +3,8 @@
 // What the app asks of the host is relayed to the extension, which decides (tool calls, resources, links,
 // display modes); messages and model context it sends are shown here as text. An app that floods the
 // bridge, sends garbage, or never initialises is cut off with a note; the user can always close it.
+// A standby view is an app loaded ahead, hidden, before any call: it completes its handshake, but nothing it
+// asks of the host is answered until a run promotes it (shows it and gives it the call's input).
 import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { AppFrame, RequestMap } from '../../shared/protocol';
@@ -24,6 +26,9 @@ export const APP_LIMITS = {
   /** Malformed messages before it is cut off. */
   malformedMessages: 50,
   teardownTimeoutMs: 1500,
+  /** A standby is pinged this often; one that leaves a ping unanswered this long (a loop, say) is unloaded. */
+  standbyPingMs: 2000,
+  standbyPingTimeoutMs: 3000,
   noteChars: 4000,
   notes: 50,
 };
@@ -53,13 +58,21 @@ export class AppView {
   private state: State = 'starting';
   private displayMode: DisplayMode = 'inline';
   private initTimer: ReturnType<typeof setTimeout> | undefined;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private answered = false;
   private windowStart = 0;
   private messagesInWindow = 0;
   private malformed = 0;
   private cancelled: string | undefined;
+  private standby: boolean;
+  /** Resolves when the view is shown for a call: what the app asks waits for it. */
+  private readonly shown: Promise<void>;
+  private release: () => void = () => undefined;
 
   constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void,
-    private readonly onClosed: () => void) {
+    private onClosed: () => void, options: { standby?: boolean } = {}) {
+    this.standby = options.standby === true;
+    this.shown = this.standby ? new Promise((resolve) => { this.release = resolve; }) : Promise.resolve();
     this.iframe = h('iframe', {
       className: 'app-frame',
       attrs: {
@@ -81,7 +94,9 @@ export class AppView {
     this.exitFullscreen.addEventListener('click', () => void this.leaveFullscreen());
     const warnings = [...frame.warnings];
     if (frame.permissionsAsked.length) warnings.push(`The app asked for ${frame.permissionsAsked.join(', ')}; not granted here.`);
-    this.element = h('section', { className: `app${frame.prefersBorder === false ? ' borderless' : ''}`, attrs: { 'aria-label': 'App', 'data-app-state': 'starting', 'data-call-id': frame.callId } },
+    // A standby carries no call and no state for anyone to find: it is not shown.
+    const attrs = this.standby ? { 'aria-hidden': 'true', inert: '' } : { 'data-call-id': frame.callId, 'data-app-state': 'starting' };
+    this.element = h('section', { className: `app${frame.prefersBorder === false ? ' borderless' : ''}${this.standby ? ' standby' : ''}`, attrs: { 'aria-label': 'App', ...attrs } },
       h('div', { className: 'app-header' }, icon('window'), ' ', h('span', { className: 'app-uri' }, frame.uri), this.exitFullscreen, close),
       ...warnings.map((w) => h('div', { className: 'warning' }, icon('warning'), ' ', w)),
       this.frameBox, this.statusLine, this.notes);
@@ -95,7 +110,7 @@ export class AppView {
     const { AppBridge, PostMessageTransport } = lib;
     if (this.state === 'closed') return;
     window.addEventListener('message', this.guard);
-    performance.mark(`mcp-host:app-frame:${this.frame.callId}`);
+    if (!this.standby) performance.mark(`mcp-host:app-frame:${this.frame.callId}`);
     this.iframe.srcdoc = this.frame.document;
     this.appWindow = this.iframe.contentWindow;
     if (!this.appWindow) return this.cutOff('The app frame could not be created.');
@@ -104,32 +119,41 @@ export class AppView {
     bridge.oninitialized = () => {
       if (this.state !== 'starting') return;
       clearTimeout(this.initTimer);
-      // For `npm run bench`: from the result's mark to this one is what the app adds.
-      performance.mark(`mcp-host:app-initialized:${this.frame.callId}`);
       this.setState('running', '');
-      void bridge.sendToolInput({ arguments: this.frame.toolInput }).catch(() => undefined);
-      this.deliverOutcome();
+      if (this.standby) this.pingWhileStandby(bridge);
+      else this.deliverInput();
     };
     bridge.onsizechange = ({ height }) => {
       if (this.displayMode === 'inline' && typeof height === 'number' && Number.isFinite(height)) {
         this.iframe.style.height = `${Math.round(Math.min(APP_LIMITS.maxInlineHeight, Math.max(APP_LIMITS.minHeight, height)))}px`;
       }
     };
-    bridge.oncalltool = async (params) =>
-      (await this.request('appCallTool', { name: params.name, arguments: params.arguments ?? {} })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
-    bridge.onreadresource = async (params) =>
-      (await this.request('appReadResource', { uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
-    bridge.onopenlink = async ({ url }) => ((await this.request('appOpenLink', { url })).opened ? {} : { isError: true });
+    // Nothing an app asks of the host is answered while it waits, hidden, for a run.
+    bridge.oncalltool = async (params) => {
+      await this.shown;
+      return (await this.request('appCallTool', { name: params.name, arguments: params.arguments ?? {} })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+    };
+    bridge.onreadresource = async (params) => {
+      await this.shown;
+      return (await this.request('appReadResource', { uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
+    };
+    bridge.onopenlink = async ({ url }) => {
+      await this.shown;
+      return (await this.request('appOpenLink', { url })).opened ? {} : { isError: true };
+    };
     bridge.onmessage = async ({ role, content }) => {
+      await this.shown;
       this.note(`Message from the app (${role})`, contentText(content));
       return {};
     };
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      await this.shown;
       const parts = [content ? contentText(content) : '', structuredContent ? JSON.stringify(structuredContent, null, 2) : ''].filter(Boolean);
       this.note('Context the app offers a model', parts.join('\n'));
       return {};
     };
     bridge.onrequestdisplaymode = async ({ mode }) => {
+      await this.shown;
       const answer = await this.request('appDisplayMode', { mode });
       this.setDisplayMode(answer.mode);
       return { mode: answer.mode };
@@ -145,16 +169,75 @@ export class AppView {
     }, APP_LIMITS.initTimeoutMs);
   }
 
+  /**
+   * Takes a standby view for a call, still hidden (the app shown before is being torn down): the call's outcome
+   * that arrives meanwhile is kept for it.
+   */
+  claim(frame: AppFrame): void {
+    if (!this.standby) return;
+    Object.assign(this.frame, { callId: frame.callId, toolInput: frame.toolInput, toolResult: frame.toolResult ?? this.frame.toolResult });
+    clearInterval(this.pingTimer);
+  }
+
+  /** Shows a claimed standby view: the app (already initialised, or still starting) gets the call's input now. */
+  promote(onClosed: () => void): void {
+    if (!this.standby) return;
+    this.onClosed = onClosed;
+    this.standby = false;
+    clearInterval(this.pingTimer);
+    this.element.classList.remove('standby');
+    this.element.removeAttribute('aria-hidden');
+    this.element.removeAttribute('inert');
+    this.element.dataset.callId = this.frame.callId;
+    this.element.dataset.appState = this.state;
+    performance.mark(`mcp-host:app-promoted:${this.frame.callId}`);
+    this.release();
+    if (this.state === 'running') this.deliverInput();
+    this.updateContext();
+  }
+
+  get isStandby(): boolean { return this.standby; }
+
+  /**
+   * A hidden app runs code nobody watches: while it waits, it must keep answering pings (apps built on the
+   * ext-apps SDK do). One that leaves a ping unanswered (it loops, or ignores requests) is unloaded, and the
+   * next run starts a new frame. An error answer is an answer.
+   */
+  private pingWhileStandby(bridge: AppBridge): void {
+    let waiting = false;
+    const ping = () => {
+      if (!this.standby || this.state !== 'running') { clearInterval(this.pingTimer); return; }
+      if (waiting) return;
+      waiting = true;
+      bridge.request({ method: 'ping' }, { timeout: APP_LIMITS.standbyPingTimeoutMs }).then(() => { this.answered = true; }, (e: unknown) => {
+        if ((e as { code?: unknown })?.code === 'REQUEST_TIMEOUT') { if (this.standby) this.close('', false); } else this.answered = true;
+      }).finally(() => { waiting = false; });
+    };
+    ping();
+    this.pingTimer = setInterval(ping, APP_LIMITS.standbyPingMs);
+  }
+
+  /** A standby that completed its handshake and answered a ping: fit to be shown for a run. */
+  get ready(): boolean { return this.standby && this.state === 'running' && this.answered; }
+
+  /** The tool's input once the app is initialised and shown, then the call's outcome if it is known. */
+  private deliverInput(): void {
+    // For `npm run bench`: the app is initialised and shown for the call.
+    performance.mark(`mcp-host:app-initialized:${this.frame.callId}`);
+    void this.bridge?.sendToolInput({ arguments: this.frame.toolInput }).catch(() => undefined);
+    this.deliverOutcome();
+  }
+
   /** The call this app was started for ended with a result. */
   toolResult(result: Record<string, unknown>): void {
     this.frame.toolResult = result;
-    if (this.state === 'running') this.deliverOutcome();
+    if (this.state === 'running' && !this.standby) this.deliverOutcome();
   }
 
   /** The call ended without a result (cancelled or failed). */
   toolCancelled(reason: string): void {
     this.cancelled = reason;
-    if (this.state === 'running') this.deliverOutcome();
+    if (this.state === 'running' && !this.standby) this.deliverOutcome();
   }
 
   private deliverOutcome(): void {
@@ -194,10 +277,13 @@ export class AppView {
   close(note: string, remember = true): void {
     if (this.state === 'closed') return;
     clearTimeout(this.initTimer);
+    clearInterval(this.pingTimer);
     if (this.displayMode === 'fullscreen') void this.leaveFullscreen();
     this.state = 'closed';
-    this.element.dataset.appState = 'closed';
-    if (remember) this.onClosed();
+    if (!this.standby) this.element.dataset.appState = 'closed';
+    // A standby was never shown: it goes without a trace.
+    if (this.standby) this.element.remove();
+    else if (remember) this.onClosed();
     void this.transport?.close().catch(() => undefined);
     this.iframe.remove();
     this.frameBox.hidden = true;
@@ -226,7 +312,7 @@ export class AppView {
 
   private setState(state: State, status: string): void {
     this.state = state;
-    this.element.dataset.appState = state;
+    if (!this.standby) this.element.dataset.appState = state;
     this.statusLine.textContent = status;
   }
 
