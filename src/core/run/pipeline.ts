@@ -107,8 +107,8 @@ export function argumentsOf(input: RunInput): Record<string, unknown> {
  * Step 2: reads each chosen file once and sets its encoded value into `args` (a data URI, an uploaded file's
  * reference, or a FileInput object), with the filename companion when the arguments hold none. Files that only
  * fit the message one by one are refused first, before a byte is read. A local refusal throws InputRefusedError
- * naming the argument; a failed upload (the store's answer, a cancel of the upload alone) throws TransferFailedError;
- * the run's own signal aborted throws CallCancelledError.
+ * naming the argument; a failed upload (the store's answer) throws TransferFailedError;
+ * the run's own signal or the upload reporter's aborted throws CallCancelledError.
  */
 export async function encodeFileSlots(args: Record<string, unknown>, slots: readonly SlotFiles[],
   limits: (slot: FileSlot) => InlineLimits, settings: EncodeSettings, log?: Logger,
@@ -123,7 +123,8 @@ export async function encodeFileSlots(args: Record<string, unknown>, slots: read
         values.push(await encodeFile(file, slot, limits(slot), settings, progress));
       } catch (e) {
         if (e instanceof InputRefusedError) throw e;
-        if (progress?.signal?.aborted) throw new CallCancelledError(`${slot.label}: sending ${file.name} was cancelled`, { cause: e });
+        // The run's Cancel or the upload notification's: either way the user stopped it, and the tool is not called.
+        if (progress?.signal?.aborted || progress?.reporter?.signal?.aborted) throw new CallCancelledError(`${slot.label}: sending ${file.name} was cancelled`, { cause: e });
         if (file.upload) throw new TransferFailedError(`${slot.label}: ${file.name}: ${(e as Error).message}`);
         throw new InputRefusedError((e as Error).message, slot.label);
       }
