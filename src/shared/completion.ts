@@ -21,6 +21,12 @@ export interface Completion {
   cut?: string;
 }
 
+/** What a form field offers as the user types: the values, and a note when the server sent more than are shown. */
+export interface Suggestions {
+  values: string[];
+  note?: string;
+}
+
 /** The spec's maximum per answer; more are dropped, with a note. */
 export const COMPLETION_MAX_VALUES = 100;
 const COMPLETION_MAX_VALUE_CHARS = 1000;

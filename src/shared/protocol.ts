@@ -7,6 +7,7 @@ import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from '.
 import type { ResultItem, ResultView, SaveItem } from './resultModel';
 import { isObject } from './json';
 import { assertNever } from './assertNever';
+import type { Suggestions } from './completion';
 
 export type { FieldErrors, FormField, FormModel, FormValues, JsonValue, ResultItem, ResultView, SaveItem };
 
@@ -248,7 +249,7 @@ export interface RequestMap {
   appOpenLink: { params: { url: string }; result: { opened: boolean } };
   appDisplayMode: { params: { mode: string }; result: { mode: 'inline' | 'fullscreen' } };
   /** The server's suggestions for a text field as typed so far (the other values go as context). */
-  complete: { params: { field: string; value: string; values: FormValues }; result: { values: string[]; note?: string } };
+  complete: { params: { field: string; value: string; values: FormValues }; result: Suggestions };
 }
 
 export type RequestMethod = keyof RequestMap;

@@ -5,6 +5,7 @@
 
 import type { FieldErrors, FileField, FormField, FormModel, FormValues, JsonValue } from '../shared/formModel';
 import type { FileSource, FileSummary } from '../shared/protocol';
+import type { Suggestions } from '../shared/completion';
 import { h, icon, replaceChildren, uniqueId } from './dom';
 import { describeFile, describeFileSlot, fromLocalDateTimeInput, percent, toLocalDateTimeInput } from './format';
 import { getAt, keyOf, setAt, type ValuePath } from './values';
@@ -19,7 +20,7 @@ export interface FormHost {
   pickFile(fieldId: string, source: FileSource): void;
   removeFile(fieldId: string, index: number): void;
   /** The server's suggestions for a text field as typed so far; undefined when superseded by a later request. */
-  suggest?(fieldId: string, value: string): Promise<string[] | undefined>;
+  suggest?(fieldId: string, value: string): Promise<Suggestions | undefined>;
 }
 
 interface ErrorLine {
@@ -185,9 +186,14 @@ export class FormView {
     input.setAttribute('list', list.id);
     input.setAttribute('autocomplete', 'off');
     this.suggestionLists.append(list);
+    // Says when the server sent more suggestions than are offered; placed once the input is in the form.
+    const note = h('p', { className: 'hint suggestion-note', attrs: { 'aria-live': 'polite' } });
     const ask = (): void => {
-      void this.host.suggest?.(fieldId, input.value).then((values) => {
-        if (values) replaceChildren(list, ...values.map((v) => h('option', { attrs: { value: v } })));
+      void this.host.suggest?.(fieldId, input.value).then((answer) => {
+        if (!answer) return;
+        replaceChildren(list, ...answer.values.map((v) => h('option', { attrs: { value: v } })));
+        note.textContent = answer.note ?? '';
+        if (answer.note && !note.isConnected) input.insertAdjacentElement('afterend', note);
       }, () => undefined);
     };
     input.addEventListener('input', ask);

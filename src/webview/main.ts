@@ -7,6 +7,7 @@ import type { SaveItem } from '../shared/resultModel';
 import { chosenFilesOf, formPanel, type AnswerAction, type HostNotification, type PanelInit, type PersistedState, type ResultEntry, type RunPanelInit } from '../shared/protocol';
 import { AppArea } from './apps';
 import { LatestCompletion } from './latestCompletion';
+import type { Suggestions } from '../shared/completion';
 import { Bridge } from './bridge';
 import { h, icon, longText, replaceChildren } from './dom';
 import { FormView } from './form';
@@ -368,12 +369,12 @@ class App {
   }
 
   /** Debounced per field; a newer request for the field drops the older one's answer. */
-  private readonly completions = new LatestCompletion<string[]>(COMPLETE_DELAY_MS);
+  private readonly completions = new LatestCompletion<Suggestions>(COMPLETE_DELAY_MS);
 
-  private suggest(field: string, value: string): Promise<string[] | undefined> {
+  private suggest(field: string, value: string): Promise<Suggestions | undefined> {
     return this.completions.request(field, async () => {
       const values = this.panel && 'values' in this.panel ? this.panel.values : {};
-      return (await this.bridge.request('complete', { field, value, values })).values;
+      return this.bridge.request('complete', { field, value, values });
     });
   }
 

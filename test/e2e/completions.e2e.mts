@@ -1,7 +1,7 @@
 // The server's suggestions in the webview form, typed by a person: server-everything's prompt with completable
 // arguments (the first argument's value goes as context for the second), a resource template chosen in the MCP
 // view (its variable completed, then the resource read and opened in an editor), and a server that answers
-// with 10,000 suggestions (the first 100 are offered).
+// with 10,000 suggestions (the first 100 are offered, with a note saying so).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -101,6 +101,7 @@ test('completions: a prompt\'s arguments and a template\'s variable are suggeste
     assert.equal(offered.length, 100);
     assert.equal(offered[0], 'w0 {}');
     assert.equal(offered[99], 'w99 {}');
+    await panel.locator('.suggestion-note', { hasText: 'the server sent 10000 suggestions; the first 100 are shown' }).waitFor({ timeout: 10_000 });
     await wb.shot('hundred-suggestions');
   });
 });

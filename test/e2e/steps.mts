@@ -22,7 +22,14 @@ export async function openQuickPick(
       if (choose) {
         await choose.beforeClick?.();
         // it can still close between its row appearing and the click
-        await row.click({ timeout: 10_000 });
+        try {
+          await row.click({ timeout: 10_000 });
+        } catch (e) {
+          // the row is still there and active, but a busy renderer kept the click from landing: Enter picks it
+          const active = await wb.quickInput.isVisible() && await row.evaluate((el) => el.classList.contains('focused'), undefined, { timeout: 5_000 }).catch(() => false);
+          if (!active) throw e;
+          await wb.page.keyboard.press('Enter');
+        }
       }
       return;
     } catch (e) {
