@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { api, waitFor, workspaceRoot } from './helpers';
 
@@ -42,6 +43,7 @@ describe('a resource that is a file', () => {
   let store: ChildProcess;
   let storeDir: string;
   let saveDir: string;
+  let savedUserConfig: string | undefined;
   const window = vscode.window as { -readonly [K in keyof typeof vscode.window]: (typeof vscode.window)[K] };
   const original = { info: window.showInformationMessage, error: window.showErrorMessage, save: window.showSaveDialog };
   let answer: string | undefined;
@@ -63,8 +65,17 @@ describe('a resource that is a file', () => {
       store.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });
       store.once('exit', (c) => reject(new Error(`object-store exited ${c}`)));
     });
-    // mcp.json's transfer server reads the store's address from ${env:MCP_HOST_TEST_STORE} when it starts.
-    process.env.MCP_HOST_TEST_STORE = `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`;
+    // The transfer fixture as a server of the user's own configuration, with this store's address.
+    const host = await api();
+    const userConfig = host.paths.userConfig.fsPath;
+    savedUserConfig = await readFile(userConfig, 'utf8').catch(() => undefined);
+    await mkdir(dirname(userConfig), { recursive: true });
+    await writeFile(userConfig, JSON.stringify({ servers: { transfer: {
+      type: 'stdio', command: 'node',
+      args: ['--import', 'tsx', join(repo, 'test/fixtures/transfer-server.ts'), '--era', '2025', '--store', `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`],
+    } } }));
+    await host.servers.reload();
+    await waitFor('the transfer server listed', () => host.servers.list().some((s) => s.name === 'transfer'));
     window.showInformationMessage = ((message: string, ...items: unknown[]) => {
       if (!message.includes(' is a file: ')) return original.info(message as never, ...(items as never[]));
       asked.push(message);
@@ -81,8 +92,12 @@ describe('a resource that is a file', () => {
     window.showInformationMessage = original.info;
     window.showErrorMessage = original.error;
     window.showSaveDialog = original.save;
-    await (await api()).servers.stop('transfer').catch(() => undefined);
-    delete process.env.MCP_HOST_TEST_STORE;
+    const host = await api();
+    await host.servers.stop('transfer').catch(() => undefined);
+    const userConfig = host.paths.userConfig.fsPath;
+    if (savedUserConfig === undefined) await rm(userConfig, { force: true });
+    else await writeFile(userConfig, savedUserConfig);
+    await host.servers.reload();
     store?.kill('SIGTERM');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     rmSync(saveDir, { recursive: true, force: true });
@@ -96,7 +111,7 @@ describe('a resource that is a file', () => {
     asked.length = 0;
     errors.length = 0;
     await vscode.commands.executeCommand('mcpHost.readResource', 'transfer', uri);
-    assert.equal(asked.length, 1, `the user is asked once what to do with the file (asked: ${JSON.stringify(asked)})`);
+    assert.equal(asked.length, 1, `the user is asked once what to do with the file (asked: ${JSON.stringify(asked)}, errors: ${JSON.stringify(errors)})`);
     const added = storedObjects(storeDir).filter((f) => !before.has(f));
     assert.equal(added.length, 1, 'the server stored the file once');
     return added[0]!;
