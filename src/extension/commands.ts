@@ -191,6 +191,9 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
   quickPick.keepScrollPosition = true;
+  // Rows keep arriving while servers start; a view that takes focus meanwhile (the walkthrough ticking its
+  // "Run a tool" step as this opens) must not close it. Escape still does.
+  quickPick.ignoreFocusOut = true;
   const needsAsking = new Set<string>();
   /** Workspace servers not trusted yet: started (and asked about) only when the user picks them. */
   const needsTrust = new Set<string>();
