@@ -11,6 +11,8 @@ test('Browse… picks a file through VS Code’s file dialog and describe_file r
     // the simple file dialog is a quick input whose box holds a path
     const input = wb.quickInput.locator('.quick-input-box input');
     await input.waitFor();
+    // typed before the dialog has listed its folder, the path is replaced by the folder's
+    await wb.quickInput.locator('.monaco-list-row', { hasText: 'report.pdf' }).waitFor({ timeout: 30_000 });
     await wb.shot('file-dialog');
     await input.fill(join(wb.folder, 'report.pdf'));
     await wb.shot('path-typed');
