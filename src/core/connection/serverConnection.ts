@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
+import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
 import { receivedTasksCapability, serveReceivedTasks } from '../tasks/received';
@@ -847,7 +848,7 @@ export class ServerConnection {
    * handler, checks and UI as the standalone request; anything the host did not declare is refused.
    */
   async answerInputRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
-    const p = (typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
+    const p = isObject(params) ? params : {};
     const ctx = { mcpReq: { signal: signal ?? new AbortController().signal, _meta: undefined, notify: async () => undefined } } as unknown as ClientContext;
     if (method === 'elicitation/create' && this.options.elicitation) {
       if (typeof p.message !== 'string') throw new ServerRequestError(`"${this.name}" asked for input inside a task without a message`);
