@@ -7,6 +7,7 @@
 
 import { ProtocolError, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import type { Logger } from '../log';
+import { errorText } from '../errors';
 import type { TaskInfo } from './index';
 
 /** The client capability that says which requests the host takes as tasks. */
@@ -124,7 +125,7 @@ export class ReceivedTasks {
   private settle(task: ReceivedTask, status: 'completed' | 'failed' | 'cancelled', error?: unknown): void {
     if (['completed', 'failed', 'cancelled'].includes(task.info.status)) return;
     task.info.status = status;
-    task.info.statusMessage = status === 'failed' ? (error instanceof Error ? error.message : String(error)).slice(0, 2000)
+    task.info.statusMessage = status === 'failed' ? errorText(error).slice(0, 2000)
       : status === 'cancelled' ? 'cancelled' : undefined;
     task.info.lastUpdatedAt = new Date().toISOString();
     this.onChange({ ...task.info }, task.method);

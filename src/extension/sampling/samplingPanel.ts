@@ -6,6 +6,7 @@
 
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
+import { errorText } from '../../core/errors';
 import {
   contentBlocks, preferredModel, SamplingDeclinedError, samplingResult,
   type SamplingHandler, type SamplingRequest, type SamplingResult,
@@ -28,7 +29,7 @@ export function autoApproves(server: string): boolean {
 export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): SamplingHandler {
   return async (request, ctx) => {
     const models = await availableModels().catch((e: unknown) => {
-      throw new SamplingDeclinedError(e instanceof Error ? e.message : String(e));
+      throw new SamplingDeclinedError(errorText(e));
     });
     if (models.length === 0) {
       log.warn(`sampling: no language model in VS Code (${NO_MODEL_MESSAGE})`);
