@@ -31,7 +31,7 @@ async function peakLiveMemory<T>(work: () => Promise<T>): Promise<{ value: T; pe
     const m = process.memoryUsage();
     peak = Math.max(peak, m.heapUsed + m.arrayBuffers - base.heapUsed - base.arrayBuffers);
   };
-  const timer = setInterval(sample, 50);
+  const timer = setInterval(sample, 10);
   try {
     const value = await work();
     sample();

@@ -42,7 +42,11 @@ test('each whole message event can be checked and replaced; its id and type are 
   const seen: string[] = [];
   const fetch = boundedFetch({
     maxMessageBytes: 1024, signal: new AbortController().signal,
-    eventData: (data) => { seen.push(data); return data.includes('null') ? '{"fixed":true}' : data; },
+    eventData: (lines) => {
+      const data = lines.map((l) => Buffer.from(l).toString()).join('\n');
+      seen.push(data);
+      return data.includes('null') ? '{"fixed":true}' : undefined;
+    },
   }, serving([stream], 'text/event-stream'));
   assert.equal(await (await fetch('http://x')).text(), 'id: 7\nevent: message\ndata: {"fixed":true}\n\nevent: ping\ndata: x\n\ndata: keep\n\n');
   assert.deepEqual(seen, ['{"id":1,\n"result":null}', 'keep']);

@@ -26,7 +26,7 @@ import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from '.
 import { signInFailure, signInKind } from './signIn';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import { endHttpSession } from './httpSession';
-import { answerOrErrorText } from './invalidAnswers';
+import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
 import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import type {
@@ -482,7 +482,7 @@ export class ServerConnection {
       const fetch = boundedFetch({
         maxMessageBytes, signal: this.httpRequests.signal,
         // An answer in an event stream that the SDK would drop (after logging it) ends its request instead.
-        eventData: (data) => answerOrErrorText(data, this.name),
+        eventData: (lines) => answerOrErrorData(lines, this.name),
         onTooLarge: (e) => {
           if (this.transport !== transport || this.httpCloseReason) return;
           this.httpCloseReason = `${e.message}; the connection was closed`;

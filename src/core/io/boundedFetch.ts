@@ -19,8 +19,11 @@ export interface FetchBounds {
   signal: AbortSignal;
   /** A body went over the limit (its transfer is stopped; the caller closes the connection, as on stdio). */
   onTooLarge?: (error: MessageTooLargeError) => void;
-  /** Sees the data of each whole `message` event and may replace it (an answer the SDK would drop). */
-  eventData?: (data: string) => string;
+  /**
+   * Sees the data of each whole `message` event, as the bytes of its data lines, and returns the text that
+   * replaces it (an answer the SDK would drop), or undefined to keep it.
+   */
+  eventData?: (dataLines: Uint8Array[]) => string | undefined;
 }
 
 /** A fetch whose bodies are capped and whose requests end with `bounds.signal`. */
@@ -63,7 +66,7 @@ function totalCap(max: number, tooLarge: OnTooLarge): TransformStream<Uint8Array
  * the stream once one event is over `max` bytes. Handing the SDK's event parser whole events keeps its work
  * linear: fed an endless event piece by piece, it slows down as the event grows.
  */
-function eventCap(max: number, tooLarge: OnTooLarge, eventData?: (data: string) => string): TransformStream<Uint8Array, Uint8Array> {
+function eventCap(max: number, tooLarge: OnTooLarge, eventData?: FetchBounds['eventData']): TransformStream<Uint8Array, Uint8Array> {
   let pending: Uint8Array[] = [];
   const pass = (event: Uint8Array) => (eventData ? rewriteEvent(event, eventData) : event);
   let eventBytes = 0;
@@ -104,19 +107,53 @@ function eventCap(max: number, tooLarge: OnTooLarge, eventData?: (data: string) 
   });
 }
 
-/** One whole event with its data replaced by `eventData`'s answer; unchanged when the answer is the same. */
-function rewriteEvent(event: Uint8Array, eventData: (data: string) => string): Uint8Array {
-  const lines = new TextDecoder().decode(event).split(/\r\n|\r|\n/);
-  const field = (line: string) => { const c = line.indexOf(':'); return c === -1 ? [line, ''] : [line.slice(0, c), line.slice(c + 1).replace(/^ /, '')]; };
-  const type = lines.map(field).find(([name]) => name === 'event')?.[1];
-  if (type !== undefined && type !== 'message') return event;
-  const data = lines.map(field).filter(([name]) => name === 'data').map(([, value]) => value);
+/** One whole event with its data replaced by `eventData`'s answer, or the same bytes when it keeps them. */
+function rewriteEvent(event: Uint8Array, eventData: NonNullable<FetchBounds['eventData']>): Uint8Array {
+  const lines = eventLines(event);
+  const type = lines.find((l) => fieldIs(l, 'event'));
+  if (type && !spells(fieldValue(type), 'message')) return event;
+  const data = lines.filter((l) => fieldIs(l, 'data')).map(fieldValue);
   if (data.length === 0) return event;
-  const before = data.join('\n');
-  const after = eventData(before);
-  if (after === before) return event;
-  const kept = lines.filter((line) => line !== '' && !/^data(:|$)/.test(line));
-  return new TextEncoder().encode(`${[...kept, ...after.split('\n').map((l) => `data: ${l}`)].join('\n')}\n\n`);
+  const replacement = eventData(data);
+  if (replacement === undefined) return event;
+  const decoder = new TextDecoder();
+  const kept = lines.filter((l) => l.length > 0 && !fieldIs(l, 'data')).map((l) => decoder.decode(l));
+  return new TextEncoder().encode(`${[...kept, ...replacement.split('\n').map((l) => `data: ${l}`)].join('\n')}\n\n`);
+}
+
+/** The lines of one event (views into its bytes, without their ends), the blank line that ends it left out. */
+function eventLines(event: Uint8Array): Uint8Array[] {
+  const lines: Uint8Array[] = [];
+  let from = 0;
+  for (let i = 0; i < event.length; i++) {
+    const b = event[i]!;
+    if (b !== 10 && b !== 13) continue;
+    lines.push(event.subarray(from, i));
+    if (b === 13 && event[i + 1] === 10) i++;
+    from = i + 1;
+  }
+  if (from < event.length) lines.push(event.subarray(from));
+  while (lines.length > 0 && lines[lines.length - 1]!.length === 0) lines.pop();
+  return lines;
+}
+
+/** Whether a line is the field `name` (`name` alone, or followed by a colon). */
+function fieldIs(line: Uint8Array, name: string): boolean {
+  return spells(line.subarray(0, name.length), name) && (line.length === name.length || line[name.length] === 58);
+}
+
+/** Whether the bytes are the ASCII text `text`. */
+function spells(bytes: Uint8Array, text: string): boolean {
+  if (bytes.length !== text.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/** A field's value: after the first colon and the one space that may follow it. */
+function fieldValue(line: Uint8Array): Uint8Array {
+  const colon = line.indexOf(58);
+  if (colon === -1) return line.subarray(line.length);
+  return line.subarray(line[colon + 1] === 32 ? colon + 2 : colon + 1);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
