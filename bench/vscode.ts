@@ -8,7 +8,7 @@ import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { median, reportGoal } from './lib/goals';
 
@@ -18,10 +18,18 @@ const SIZE_GOAL = 1.5 * 1024 * 1024;
 const ACTIVATION_GOAL_MS = 50;
 const OWN_COST_GOAL_MS = 15;
 const VSCODE_VERSION = '1.139.1';
+/**
+ * MCP_HOST_BENCH_CPU_PROFILE=DIR writes a CPU profile of each of MCP Host's activations into DIR (open it in a
+ * browser's DevTools, Performance), from an unminified build. Profiling slows the activation and the bundles are
+ * larger: the numbers of such a run are not the goals'.
+ */
+const PROFILE_DIR = process.env.MCP_HOST_BENCH_CPU_PROFILE ? resolve(process.env.MCP_HOST_BENCH_CPU_PROFILE) : undefined;
 
 /** A production build (scripts/build.mjs --production) into `dir`: the layout of the packaged extension. */
 function productionBuild(dir: string): Record<string, string> {
-  const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--outdir', dir], { encoding: 'utf8' });
+  // a profiled run reads better unminified (the functions keep their names)
+  const flags = PROFILE_DIR ? [] : ['--production'];
+  const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), ...flags, '--outdir', dir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`production build failed:\n${r.stdout}\n${r.stderr}`);
   return {
     extension: join(dir, 'dist/extension.js'),
@@ -111,6 +119,7 @@ async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
       lastTime = undefined;
       hostErrors = [];
       writeFileSync(join(entryDir, 'order.txt'), i % 2 ? 'baseline-first' : 'ours-first');
+      if (PROFILE_DIR) writeFileSync(join(entryDir, 'profile.txt'), join(PROFILE_DIR, `activation-${i + 1}.cpuprofile`));
       const exited = new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no exit code from the extension host within 60 s')), 60_000);
         onExit = (code) => {

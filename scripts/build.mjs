@@ -36,8 +36,19 @@ const librariesOnDemand = {
       args.kind === 'require-call' && args.importer.includes(`${join('src', 'core')}`) ? { path: './libraries.js', external: true } : undefined);
   },
 };
+// esbuild wraps an external CommonJS module in a copy of its exports (`__toESM`) in every module that imports it;
+// for `vscode`, an object of hundreds of members imported by most modules of the extension, those copies were
+// a large part of activation. Every module takes it from one ES module of the bundle that re-exports it instead.
+const vscodeImportedOnce = {
+  name: 'vscode-imported-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-imported-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-imported-once' });
+    build.onLoad({ filter: /.*/, namespace: 'vscode-imported-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [connectionOnDemand, librariesOnDemand] },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand] },
   { ...node, entryPoints: ['src/core/connection/serverConnection.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },

@@ -2,21 +2,37 @@
 // without .vscode/mcp.json so nothing has activated the extension yet. Times the activation of
 // MCP Host (loading dist/extension.js and running activate()) and of an empty baseline extension
 // in the same host, in alternating order, wall clock and CPU time, and prints both for the runner to collect.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 
-/** Wall-clock and CPU milliseconds of one activation (the CPU time of this whole process: it is idle otherwise). */
-async function timeActivation(id: string): Promise<{ wall: number; cpu: number }> {
+/**
+ * Wall-clock and CPU milliseconds of one activation (the CPU time of this whole process: it is idle otherwise).
+ * With `profileTo`, the activation runs under the inspector's CPU profiler (slower) and its profile is written there.
+ */
+async function timeActivation(id: string, profileTo?: string): Promise<{ wall: number; cpu: number }> {
   const ext = vscode.extensions.getExtension(id);
   if (!ext) throw new Error(`${id} is not loaded`);
   if (ext.isActive) throw new Error(`${id} was already active: the timing would be meaningless`);
+  const session = profileTo ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+  }
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   await ext.activate();
   const wall = performance.now() - started;
   const cpu = process.cpuUsage(cpu0);
+  if (session && profileTo) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(profileTo, JSON.stringify(profile));
+    session.disconnect();
+  }
   return { wall, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
@@ -27,7 +43,10 @@ export async function run(): Promise<void> {
   // the runner writes which one goes first next to this bundle before each load
   if (readFileSync(join(__dirname, 'order.txt'), 'utf8').trim() === 'baseline-first') ids.reverse();
   const times: Record<string, { wall: number; cpu: number }> = {};
-  for (const id of ids) times[id] = await timeActivation(id);
+  // the runner names a file for MCP Host's CPU profile here when asked to (MCP_HOST_BENCH_CPU_PROFILE)
+  const profileFile = join(__dirname, 'profile.txt');
+  const profileTo = existsSync(profileFile) ? readFileSync(profileFile, 'utf8').trim() : undefined;
+  for (const id of ids) times[id] = await timeActivation(id, id === 'mcp-host.mcp-host' ? profileTo : undefined);
   // the extension's own measure: from its module's first line to the end of activate()
   const own = (vscode.extensions.getExtension('mcp-host.mcp-host')?.exports as { activationMs?: number } | undefined)?.activationMs ?? -1;
   const ours = times['mcp-host.mcp-host']!;

@@ -1,6 +1,7 @@
 // What the extension parses on activation: dist/extension.js must leave the MCP SDK (with zod) to the connection
 // bundle and the large libraries (mime-db, Ajv) to dist/libraries.js, both loaded on first use. A static import
-// of either from the extension's side would bring them back without failing anything else.
+// of either from the extension's side would bring them back without failing anything else. The vscode API is
+// taken into the bundle once: a copy of it per importing module was half of the extension's own activation time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -25,6 +26,10 @@ test('the extension bundle loads the MCP SDK, zod, mime-db and Ajv on demand, no
     ]) {
       assert.ok(!extension.includes(marker), `${what} is in dist/extension.js (found "${marker}")`);
     }
+    // esbuild would otherwise copy the whole API object into a namespace of its own in each module importing it
+    const vscodeRequires = extension.match(/require\("vscode"\)/g) ?? [];
+    assert.equal(vscodeRequires.length, 1, 'the vscode API is required and copied once, not once per module');
+    assert.ok(!extension.includes('__toESM(require("vscode"))'), 'the vscode API is not wrapped per module');
     const libraries = readFileSync(join(dir, 'dist/libraries.js'), 'utf8');
     assert.ok(libraries.includes('application/vnd.ms-excel') && libraries.includes('must NOT have additional properties'), 'dist/libraries.js holds mime-db and Ajv');
     // Room to grow, but not by a library: the SDK alone is over 300 KB minified.
