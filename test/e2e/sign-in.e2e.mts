@@ -55,6 +55,22 @@ async function signInAtAuthorizationServer(wb: Workbench, tab: Page, user: strin
   await tab.screenshot({ path: join(wb.artifacts, 'browser-signed-in.png') });
 }
 
+/** "Sign In" in the notice; the authorization server's page that opens (VS Code may ask before the link first). */
+async function agreeToSignIn(wb: Workbench, notice: Locator): Promise<Page> {
+  const tabOpened = wb.browser.waitForEvent('page', { timeout: 30_000 });
+  await notice.getByRole('button', { name: 'Sign In' }).click();
+  // VS Code asks again before a link to a domain the user has not trusted (not for a loopback address)
+  const linkDialog = wb.page.locator('.monaco-dialog-box', { hasText: 'open the external website' });
+  const first = await Promise.race([tabOpened.then(() => 'tab'), linkDialog.waitFor({ timeout: 30_000 }).then(() => 'dialog')]);
+  if (first === 'dialog') {
+    await wb.shot('open-external-website');
+    await linkDialog.getByRole('button', { name: 'Open', exact: true }).click();
+  }
+  const tab = await tabOpened;
+  await tab.waitForLoadState();
+  return tab;
+}
+
 /** Every file under `dir` (the user-data dir holds logs, settings, state databases). */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -97,17 +113,7 @@ test('sign-in: from the Servers view through the authorization server\'s page, s
       const notice = await notification(wb, ASKED);
       await wb.shot('asked-to-sign-in');
       assert.deepEqual(opened, [], 'no browser tab before the user agreed');
-      const tabOpened = wb.browser.waitForEvent('page', { timeout: 30_000 });
-      await notice.getByRole('button', { name: 'Sign In' }).click();
-      // VS Code asks again before a link to a domain the user has not trusted (not for a loopback address)
-      const linkDialog = wb.page.locator('.monaco-dialog-box', { hasText: 'open the external website' });
-      const first = await Promise.race([tabOpened.then(() => 'tab'), linkDialog.waitFor({ timeout: 30_000 }).then(() => 'dialog')]);
-      if (first === 'dialog') {
-        await wb.shot('open-external-website');
-        await linkDialog.getByRole('button', { name: 'Open', exact: true }).click();
-      }
-      const tab = await tabOpened;
-      await tab.waitForLoadState();
+      const tab = await agreeToSignIn(wb, notice);
       const authorization = new URL(opened[0] ?? tab.url());
       assert.equal(authorization.origin, as.issuer, `the authorization server's page opened: ${authorization.href}`);
       await signInAtAuthorizationServer(wb, tab, 'alice');
@@ -142,6 +148,19 @@ test('sign-in: from the Servers view through the authorization server\'s page, s
       await serverRow(wb, 'demo', 'running').waitFor();
       await wb.shot('sign-in-cancelled');
       assert.equal(opened.length, before, 'no browser tab for the cancelled sign-in');
+
+      // ── refused at the authorization server: "sign-in failed", naming the reason, and Sign In tries again ──
+      await wb.runCommand('Notifications: Clear All Notifications');
+      await signInFromTree(wb);
+      const denied = await agreeToSignIn(wb, await notification(wb, ASKED));
+      await denied.getByRole('link', { name: /cancel/i }).click({ timeout: 30_000 });
+      await denied.getByRole('heading', { name: 'Sign-in failed' }).waitFor({ timeout: 15_000 });
+      await denied.close();
+      await serverRow(wb, 'notes', 'sign-in failed').waitFor({ timeout: 30_000 });
+      const failed = await notification(wb, /MCP server "notes" could not sign in: .*access_denied/);
+      assert.equal(await failed.getByRole('button', { name: 'Sign In' }).count(), 1, 'the notice offers to try again');
+      await serverRow(wb, 'demo', 'running').waitFor();
+      await wb.shot('sign-in-failed');
 
       // ── no token in any file: settings, logs and output channels (trace on), workspace ──
       const bearer = [...readFileSync(as.log, 'utf8').matchAll(/ Bearer (\S+)/g)].map((m) => m[1]);

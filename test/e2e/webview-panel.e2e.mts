@@ -7,23 +7,27 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from '../../scripts/code-server.mjs';
+import { appDocument } from '../../src/core/apps/document.js';
+import { EMPTY_CSP } from '../../src/core/apps/csp.js';
 import { buildForm } from '../../src/core/forms/index.js';
 import type { HostNotification, PanelInit, ResultView } from '../../src/shared/protocol.js';
 import { webviewHtml } from '../../src/extension/webviewHtml.js';
 import { root } from './workbench.mjs';
 
 const ORIGIN = 'http://webview.test';
+const APP_NONCE = 'app-n0nce';
 let browser: BrowserContext;
 
 before(async () => { browser = await openBrowser(); });
 after(async () => { await browser.close(); });
 
-/** Opens the panel page; the script is served after `scriptDelayMs` (a slow first load). */
-async function openPanel(scriptDelayMs = 0): Promise<Page> {
+/** Opens the panel page; the script is served after `scriptDelayMs` (a slow first load); `apps`: it may show MCP Apps. */
+async function openPanel(scriptDelayMs = 0, apps = false): Promise<Page> {
   const page = await browser.newPage();
   const html = webviewHtml({
     cspSource: ORIGIN, nonce: 'n0nce', title: 'panel',
     scriptUri: `${ORIGIN}/media/webview.js`, styleUri: `${ORIGIN}/media/webview.css`, codiconsUri: `${ORIGIN}/media/none.css`,
+    ...(apps ? { app: { nonce: APP_NONCE, csp: EMPTY_CSP }, appBridgeUri: `${ORIGIN}/media/app-bridge.js` } : {}),
   });
   await page.route(`${ORIGIN}/**`, async (route) => {
     const path = new URL(route.request().url()).pathname;
@@ -32,6 +36,7 @@ async function openPanel(scriptDelayMs = 0): Promise<Page> {
       await new Promise((r) => setTimeout(r, scriptDelayMs));
       return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(root, 'media/webview.js')) });
     }
+    if (path === '/media/app-bridge.js') return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(root, 'media/app-bridge.js')) });
     if (path === '/media/webview.css') return route.fulfill({ contentType: 'text/css', body: readFileSync(join(root, 'media/webview.css')) });
     return route.fulfill({ status: 404, body: '' });
   });
@@ -158,5 +163,30 @@ test('an accepted question says "Sending…" (not "Sent.") until the host closes
   await post(page, { type: 'init', panel: { ...init, values: { note: 'hi' } } });
   await page.getByRole('button', { name: 'Accept' }).and(page.locator(':enabled')).waitFor();
   assert.equal(await page.getByLabel('note').inputValue(), 'hi');
+  await page.close();
+});
+
+test('a run while the hidden standby of its app loops: the app starts in a new frame, the looping one goes first', async () => {
+  // App frames share one process: a new frame beside a looping one would never run its script.
+  const looping = appDocument(`<!doctype html><p>Looping.</p><script>
+window.addEventListener('message', (e) => { if (e.data && e.data.id === 1 && e.data.result) {
+  window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} }, '*');
+  setTimeout(() => { for (;;) {} }, 100);
+} });
+window.parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'loop', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } }, '*');
+</script>`, EMPTY_CSP, APP_NONCE);
+  const app = { uri: 'ui://loop/app.html', document: looping, permissionsAsked: [], warnings: [], locale: 'en' };
+  const page = await openPanel(0, true);
+  await started(page);
+  await post(page, { type: 'init', panel: toolInit({ appStandby: app }) });
+  await page.locator('section.app.standby iframe').waitFor({ state: 'attached' });
+  // The standby initialises, then loops; its missed ping would unload it only after seconds.
+  await page.waitForTimeout(1000);
+  const standby = await page.locator('section.app.standby').elementHandle();
+  assert.ok(standby, 'the standby is still there, looping');
+  await post(page, { type: 'callStarted', callId: 'c1' });
+  await post(page, { type: 'appShow', app: { ...app, callId: 'c1', toolInput: {} } });
+  await page.locator('section.app[data-call-id="c1"][data-app-state="running"]').waitFor({ timeout: 10_000 });
+  assert.equal(await standby.evaluate((e) => e.isConnected), false, 'the looping standby went');
   await page.close();
 });

@@ -51,6 +51,19 @@ test('_outboundMetaEnvelope: the SDK stamps every outbound message of a modern-e
   }
 });
 
+test('_onresponse: progress read together with its result reaches the caller before the result', async () => {
+  const client = new HostClient({ name: 't', version: '0' });
+  await client.connect(new StdioProcessTransport(stdioFixture('raw-stdio-server.ts', ['progress-burst']), new Logger(() => undefined), 1000));
+  try {
+    const seen: string[] = [];
+    await client.callTool({ name: 'echo', arguments: {} }, { onprogress: (p) => seen.push(`progress ${p.progress}`) })
+      .then(() => seen.push('result'));
+    assert.deepEqual(seen, ['progress 1', 'progress 2', 'progress 3', 'result']);
+  } finally {
+    await client.close();
+  }
+});
+
 async function withSlowServer(body: (client: HostClient) => Promise<void>): Promise<void> {
   const client = new HostClient({ name: 't', version: '0' });
   const transport = new StdioProcessTransport(stdioFixture('era2025-server.ts'), new Logger(() => undefined), 1000);

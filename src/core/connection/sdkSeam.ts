@@ -83,6 +83,17 @@ export class HostClient extends Client {
   }
 
   /**
+   * Private member: Protocol's `_onresponse` hook (protected, documented for subclasses: overrides delegate to
+   * it). Replaces: nothing public orders a response after the notifications read before it. The SDK runs a
+   * notification's handler a microtask later but settles a response at once, so progress that came in the same
+   * read as its result found the request gone and was dropped ("unknown token"). A response now waits one
+   * microtask, behind the notifications queued before it.
+   */
+  protected override _onresponse(response: Parameters<Client['_onresponse']>[0]): void {
+    queueMicrotask(() => super._onresponse(response));
+  }
+
+  /**
    * Private members: Protocol's `_timeoutInfo` (the request timers) and `_resetTimeout` (re-arm one in full).
    * Replaces: nothing public can pause a request's timeout. While a person answers an elicitation the timers of
    * the requests in flight are stopped (SEP-2260: tolerate unbounded human delay) and restarted in full
@@ -121,6 +132,7 @@ export function sdkSeamProblem(): string | undefined {
   const proto = Client.prototype as unknown as Record<string, unknown>;
   const missing: string[] = [];
   if (typeof proto._wrapHandler !== 'function') missing.push('Protocol._wrapHandler');
+  if (typeof proto._onresponse !== 'function') missing.push('Protocol._onresponse');
   if (typeof proto._outboundMetaEnvelope !== 'function') missing.push('Protocol._outboundMetaEnvelope');
   if (typeof proto._resetTimeout !== 'function') missing.push('Protocol._resetTimeout');
   const probe = new Client({ name: 'mcp-host-sdk-check', version: '0' }) as unknown as ProtocolPrivates;

@@ -26,6 +26,7 @@ const PLAN_TTL_MS = 10 * 60_000;
 const MAX_PENDING_PLANS = 32;
 /** How long the "save the tool's files?" question waits before the model is told nothing was saved. */
 const SAVE_QUESTION_MS = 2 * 60_000;
+const SAVE_CHOICE = 'Save…';
 
 export interface AgentSettings {
   enabled: boolean;
@@ -231,24 +232,34 @@ export class AgentTools implements vscode.Disposable {
   /** File outputs are saved only when the user says so; the model is told where they went, or that they did not. */
   private async offerSaves(server: string, toolName: string, result: ResultLike, view: ResultView, token: vscode.CancellationToken): Promise<string> {
     const names = view.saves.map((s) => s.name).join(', ');
-    const timeout = new Promise<undefined>((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), SAVE_QUESTION_MS);
-      token.onCancellationRequested(() => { clearTimeout(timer); resolve(undefined); });
+    const one = view.saves.length === 1;
+    let timer: NodeJS.Timeout | undefined;
+    let cancelled: vscode.Disposable | undefined;
+    const unanswered = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), SAVE_QUESTION_MS);
+      cancelled = token.onCancellationRequested(() => resolve(undefined));
     });
     const choice = await Promise.race([
-      vscode.window.showInformationMessage(`"${toolName}" on "${server}" returned ${view.saves.length === 1 ? 'a file' : `${view.saves.length} files`}: ${names}. Save to the workspace?`, 'Save…'),
-      timeout,
-    ]);
-    if (choice !== 'Save…') return `The tool returned ${names}; the user did not save ${view.saves.length === 1 ? 'it' : 'them'}, so ${view.saves.length === 1 ? 'it is' : 'they are'} not in the workspace.`;
+      vscode.window.showInformationMessage(`"${toolName}" on "${server}" returned ${one ? 'a file' : `${view.saves.length} files`}: ${names}. Save to the workspace?`, SAVE_CHOICE),
+      unanswered,
+    ]).finally(() => { clearTimeout(timer); cancelled?.dispose(); });
+    if (choice !== SAVE_CHOICE) return `The tool returned ${names}; the user did not save ${one ? 'it' : 'them'}, so nothing was written to the workspace.`;
     const lines: string[] = [];
-    for (const save of view.saves) lines.push(await this.saveOne(server, result, save));
+    for (const save of view.saves) {
+      if (token.isCancellationRequested) { lines.push(`The user did not save ${save.name}.`); continue; }
+      lines.push(await this.saveOne(server, result, save));
+    }
     return lines.join('\n');
   }
 
   private async saveOne(server: string, result: ResultLike, save: SaveItem): Promise<string> {
     try {
       const target = await saveResultItem(result, save, () => this.manager.start(server));
-      return target ? `The user saved ${save.name} as ${vscode.workspace.asRelativePath(target)}.` : `The user did not save ${save.name}.`;
+      if (!target) return `The user did not save ${save.name}.`;
+      // A file the server wrote itself was opened, not saved.
+      return save.source === 'path'
+        ? `${save.name} is the server's own file at ${vscode.workspace.asRelativePath(target)}.`
+        : `The user saved ${save.name} as ${vscode.workspace.asRelativePath(target)}.`;
     } catch (e) {
       return `${save.name} could not be saved: ${errorText(e)}`;
     }

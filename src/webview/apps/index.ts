@@ -52,6 +52,12 @@ export class AppArea {
     if (ready) {
       this.standby = undefined;
       ready.claim(frame);
+    } else if (this.standby) {
+      // A standby not fit to be shown (still starting, or it left a ping unanswered) goes at once, before the new
+      // frame starts: the apps' frames share one process, and one that loops would hold the new frame up.
+      const unfit = this.standby;
+      this.standby = undefined;
+      unfit.close('', false);
     }
     // The app closed (by the user, itself, or cut off) rather than replaced or reloaded: the host forgets it, and
     // its standby goes too, so nothing of this app runs until the next Run (an app that loops does not go on

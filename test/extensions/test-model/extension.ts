@@ -11,6 +11,9 @@
 // Text answers stream in several parts (a few words each). Cancellation stops the stream.
 // The command `mcpHostTestModel.setAvailable` (true | false) adds or withdraws both models, so a
 // test can see what a user without any language model sees.
+// The command `Test Model: Invoke a Language Model Tool` asks for `<tool name> {json input}` and calls that tool
+// through vscode.lm.invokeTool as a chat agent outside a chat session would (no toolInvocationToken, so VS Code
+// asks its own confirmation in a dialog); the outcome is shown as a notification starting `invokeTool <name>`.
 import * as vscode from 'vscode';
 
 export const VENDOR = 'mcp-host-test';
@@ -44,6 +47,19 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('mcpHostTestModel.setAvailable', (value: boolean) => {
       available = value;
       changed.fire();
+    }),
+    vscode.commands.registerCommand('mcpHostTestModel.invokeTool', async () => {
+      const line = await vscode.window.showInputBox({ title: 'Invoke a language model tool', prompt: '<tool name> {json input}', ignoreFocusOut: true });
+      const match = line ? /^\s*(\S+)\s*([\s\S]*)$/.exec(line) : null;
+      if (!match) return;
+      const name = match[1]!;
+      try {
+        const input = match[2] ? (JSON.parse(match[2]) as object) : {};
+        const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+        void vscode.window.showInformationMessage(`invokeTool ${name} returned: ${result.content.filter(isText).map((t) => t.value).join(' ')}`);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`invokeTool ${name} failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+      }
     }),
     vscode.lm.registerLanguageModelChatProvider(VENDOR, {
       onDidChangeLanguageModelChatInformation: changed.event,

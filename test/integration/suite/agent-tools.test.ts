@@ -206,3 +206,75 @@ describe('files for agents: the @mcp chat participant', function () {
     assert.deepEqual(await recorded(), [], 'nothing is sent before the user presses Run');
   });
 });
+
+// A tool's file outputs reach the workspace only when the user says so, and the model is told where they went. The
+// "save?" notification and the save dialog are answered by standing in for the user (window.showInformationMessage,
+// showSaveDialog, as the tool panel's Save tests do); the question, the write and the model's result are the extension's.
+describe('files for agents: file outputs', function () {
+  this.timeout(60_000);
+  const window = vscode.window as { -readonly [K in keyof typeof vscode.window]: (typeof vscode.window)[K] };
+  const original = { info: window.showInformationMessage, save: window.showSaveDialog };
+  let answer: string | undefined;
+  let saveTargets: (vscode.Uri | undefined)[] = [];
+  const asked: string[] = [];
+  const dialogs: string[] = [];
+  const saveDir = () => join(workspaceRoot().fsPath, 'agent-saved');
+  // What export_report makes for these arguments: a title line, then day,visits,signups rows.
+  const REPORT = '# Agent report\nday,visits,signups\n1,37,7\n2,74,1\n3,10,8\n';
+
+  before(async () => {
+    await fsp.rm(recordFile(), { force: true });
+    window.showInformationMessage = ((message: string, ...items: unknown[]) => {
+      if (!message.includes('Save to the workspace?')) return original.info(message as never, ...(items as never[]));
+      asked.push(`${message} [${items.join('|')}]`);
+      return Promise.resolve(answer);
+    }) as typeof window.showInformationMessage;
+    window.showSaveDialog = ((options?: vscode.SaveDialogOptions) => {
+      dialogs.push(options?.title ?? '');
+      return Promise.resolve(saveTargets.shift());
+    }) as typeof window.showSaveDialog;
+  });
+
+  after(async () => {
+    window.showInformationMessage = original.info;
+    window.showSaveDialog = original.save;
+    await fsp.rm(saveDir(), { recursive: true, force: true });
+    await (await api()).servers.stop(SERVER);
+  });
+
+  function exportReport(): Thenable<vscode.LanguageModelToolResult> {
+    return call({ title: 'Agent report', rows: 3 }, 'export_report');
+  }
+
+  async function workspaceListing(): Promise<string[]> {
+    return (await fsp.readdir(workspaceRoot().fsPath, { recursive: true })).map(String).sort();
+  }
+
+  it('declined: nothing is written, no save dialog opens, and the model is told the files are not in the workspace', async () => {
+    const before = await workspaceListing();
+    answer = undefined;
+    asked.length = 0;
+    dialogs.length = 0;
+    const text = textOf(await exportReport());
+    assert.deepEqual(asked, [`"export_report" on "${SERVER}" returned 2 files: Agent-report.csv, Agent-report.csv. Save to the workspace? [Save…]`]);
+    assert.deepEqual(dialogs, [], 'no save dialog without the user\'s say');
+    assert.match(text, /Generated Agent-report\.csv \(3 rows, 55 bytes\)\./);
+    assert.match(text, /The tool returned Agent-report\.csv, Agent-report\.csv; the user did not save them, so nothing was written to the workspace\./);
+    assert.deepEqual(await workspaceListing(), before, 'no file was written');
+    assert.equal((await recorded()).length, 1, 'the tool ran once');
+  });
+
+  it('accepted: each file goes where the user chose, with the right bytes, and the model is told that path (or that one was not saved)', async () => {
+    answer = 'Save…';
+    asked.length = 0;
+    dialogs.length = 0;
+    const target = join(saveDir(), 'report.csv');
+    saveTargets = [vscode.Uri.file(target), undefined];
+    const text = textOf(await exportReport());
+    assert.equal(asked.length, 1);
+    assert.deepEqual(dialogs, ['Save Agent-report.csv (55 bytes)', 'Save Agent-report.csv (55 bytes)']);
+    assert.match(text, /The user saved Agent-report\.csv as agent-saved\/report\.csv\.\nThe user did not save Agent-report\.csv\./);
+    assert.equal(await fsp.readFile(target, 'utf8'), REPORT);
+    assert.deepEqual(await fsp.readdir(saveDir()), ['report.csv'], 'only the chosen file was written');
+  });
+});
