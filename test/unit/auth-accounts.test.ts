@@ -151,6 +151,25 @@ describe('signing in with an account', () => {
     }
   });
 
+  test('a 403 insufficient_scope the account\'s larger session does not cure fails clearly, after one question', async () => {
+    const accounts = new ScriptedAccounts();
+    const { connection, oauth } = connect(accounts);
+    // The provider grants what is asked in name only: its tokens never carry `admin`.
+    accounts.session = async (_id, scopes, how) => {
+      accounts.calls.push(`${how.mode} ${scopes.join(' ')}`);
+      return { accessToken: 'test-account.5.read', account: { id: 'tester-1', label: 'tester@example.test' }, scopes };
+    };
+    try {
+      await connection.start();
+      await assert.rejects(connection.callTool('admin_report', {}), /refuses your Test Accounts account \(tester@example\.test\) for lack of scope, though it has every scope the server asked for \(read admin\)/);
+      assert.equal(accounts.calls.filter((c) => c === 'ask read admin').length, 1, 'asked once for the larger scope, not in a loop');
+      assert.equal(connection.state.kind, 'running', 'the server itself stays usable');
+    } finally {
+      await connection.stop();
+      await oauth.dispose();
+    }
+  });
+
   test('the user chooses the browser: the OAuth flow runs as for any other server (without asking twice)', async () => {
     const accounts = new ScriptedAccounts();
     accounts.answer = 'browser';
