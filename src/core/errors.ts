@@ -93,3 +93,10 @@ export function isHostError<N extends keyof HostErrors>(e: unknown, name: N): e 
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/** An error's message, cut to its first line and 300 characters (HTTP errors can carry whole HTML pages). */
+export function shortErrorText(e: unknown): string {
+  const message = errorText(e).trim();
+  const firstLine = message.split(/\r?\n/, 1)[0]!;
+  return firstLine.length > 300 ? `${firstLine.slice(0, 300)}…` : firstLine;
+}

@@ -17,7 +17,7 @@ import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
 import {
   CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
-  errorText,
+  shortErrorText,
 } from '../errors';
 import { Emitter, type IDisposable } from '../events';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
@@ -62,13 +62,6 @@ function startErrorIn(e: unknown): ServerStartError | undefined {
     if (cur instanceof ServerStartError) return cur;
   }
   return undefined;
-}
-
-/** An error's message, cut to its first line and 300 characters (HTTP errors can carry whole HTML pages). */
-function shortErrorText(e: unknown): string {
-  const message = errorText(e).trim();
-  const firstLine = message.split(/\r?\n/, 1)[0];
-  return firstLine.length > 300 ? `${firstLine.slice(0, 300)}…` : firstLine;
 }
 
 function httpStatusOf(e: unknown): number | undefined {

@@ -1,4 +1,5 @@
 import { SignInFailedError } from '../auth/types';
+import { shortErrorText } from '../errors';
 
 const KINDS: Record<string, 'required' | 'cancelled' | 'failed'> = {
   SignInRequiredError: 'required', SignInCancelledError: 'cancelled', SignInFailedError: 'failed',
@@ -18,12 +19,18 @@ export function signInKind(e: unknown): 'required' | 'cancelled' | 'failed' | un
 }
 
 /**
- * A failure while redeeming the authorization code, for the user: a token response the SDK could not parse
- * (its schema's issues) is named as such; anything else passes through.
+ * A failure while finishing a browser sign-in (the authorization response, then redeeming its code), for the
+ * user: always a sign-in failure, naming the server; the authorization server's error code comes first, and a
+ * token response the SDK could not parse is named by its schema's issues.
  */
 export function signInFailure(e: unknown, server: string): unknown {
+  if (signInKind(e)) return e;
   const issues = (e as { issues?: Array<{ path?: unknown[]; message?: string }> } | undefined)?.issues;
-  if (!Array.isArray(issues)) return e;
-  const what = issues.slice(0, 3).map((i) => `${(i.path ?? []).join('.') || 'response'}: ${i.message ?? 'invalid'}`).join('; ');
-  return new SignInFailedError(`the token response for server "${server}" was not valid: ${what}; nothing was stored`, { cause: e });
+  if (Array.isArray(issues)) {
+    const what = issues.slice(0, 3).map((i) => `${(i.path ?? []).join('.') || 'response'}: ${i.message ?? 'invalid'}`).join('; ');
+    return new SignInFailedError(`the token response for server "${server}" was not valid: ${what}; nothing was stored`, { cause: e });
+  }
+  const code = (e as { code?: unknown } | undefined)?.code;
+  const reason = `${typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? `${code}: ` : ''}${shortErrorText(e)}`;
+  return new SignInFailedError(`the sign-in to server "${server}" failed (${reason}); nothing was stored`, { cause: e });
 }
