@@ -10,6 +10,7 @@ import { DEFAULT_CLIENT_METADATA_URL, forgetServer, signInStatus } from '../core
 import { SignInCancelledError, type RedirectReceiver, type SignInUi, type TokenStore } from '../core/auth/types';
 import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
+import { editorAccounts } from './accounts';
 
 export class SignInService {
   readonly store: TokenStore;
@@ -31,6 +32,8 @@ export class SignInService {
     return new HostOAuthProvider({
       server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',
       redirect: externalLoopback,
+      // Where the authorization server is one of the editor's accounts (GitHub, Microsoft, …), the user may pick that account.
+      accounts: editorAccounts,
       // A pre-registered client from the server's entry (`oauth` in mcp.json).
       settings: { clientMetadataUrl, ...Object.fromEntries(Object.entries(server.oauth ?? {}).filter(([, v]) => v !== '')) },
     });
@@ -47,10 +50,12 @@ export class SignInService {
 
 /** Asks first (naming the authorization server's host), then opens the browser. */
 const consentingUi: SignInUi = {
-  async openAuthorization({ server, authorizationUrl, authorizationHost }) {
-    const choice = await vscode.window.showInformationMessage(
-      `MCP server "${server}" asks you to sign in at ${authorizationHost}.`, 'Sign In', 'Cancel');
-    if (choice !== 'Sign In') throw new SignInCancelledError(`the sign-in at ${authorizationHost} was cancelled`);
+  async openAuthorization({ server, authorizationUrl, authorizationHost, alreadyChosen }) {
+    if (!alreadyChosen) {
+      const choice = await vscode.window.showInformationMessage(
+        `MCP server "${server}" asks you to sign in at ${authorizationHost}.`, 'Sign In', 'Cancel');
+      if (choice !== 'Sign In') throw new SignInCancelledError(`the sign-in at ${authorizationHost} was cancelled`);
+    }
     // The URL goes as a string (the API takes one at run time, though typed Uri): the workbench opens a string
     // as it is, where it hands on a Uri decoded and encoded again (`encodeURI`), which leaves URL-valued
     // parameters such as `redirect_uri` and `resource` unencoded.

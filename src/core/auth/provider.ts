@@ -5,8 +5,9 @@ import { randomBytes } from 'node:crypto';
 import {
   createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DPOP_SUPPORTED_ALGS, DpopSession, type DpopAlg, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
   type AddClientAuthentication, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider,
-  type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens,
+  type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens, type FetchLike, UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { AccountSignIn, type AccountSessions, type Challenge } from './accounts';
 import type { Logger } from '../log';
 import { LoopbackRedirect } from './loopback';
 import { accountOf } from './account';
@@ -72,6 +73,8 @@ export interface HostOAuthProviderOptions {
   signInTimeoutMs?: number;
   /** Says how to sign in where no UI can (the CLI names `mcp-host login`). */
   signInHint?: string;
+  /** The host's accounts, offered where one of its authentication providers serves the authorization server. */
+  accounts?: AccountSessions;
 }
 
 export class HostOAuthProvider implements OAuthClientProvider {
@@ -81,7 +84,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private verifier?: string;
   private expectedState?: string;
   private discovery?: OAuthDiscoveryState;
-  private pending?: Promise<URLSearchParams>;
+  private pending?: Promise<URLSearchParams | 'signed-in'>;
+  private readonly accountSignIn?: AccountSignIn;
+  /** The server's last refusal (401 / 403 and the scope it named), which the SDK keeps to itself. */
+  private lastChallenge?: Challenge;
   private pendingAbort?: AbortController;
   /** Client registrations made in this flow, stored once a sign-in with them succeeds. */
   private readonly newClients = new Map<string, StoredOAuthClientInformation>();
@@ -105,6 +111,24 @@ export class HostOAuthProvider implements OAuthClientProvider {
       });
     }
     if (s.clientSecret) options.log.maskSecrets([s.clientSecret]);
+    if (options.accounts && options.ui && !s.clientId && this.grant === 'authorization_code') {
+      this.accountSignIn = new AccountSignIn(options.accounts, options.server, (secrets) => options.log.maskSecrets(secrets));
+    }
+  }
+
+  /** Wraps the transport's fetch to see the server's refusals (status and challenged scope) for the account sign-in. */
+  watchChallenges(fetch: FetchLike): FetchLike {
+    if (!this.accountSignIn) return fetch;
+    const origin = new URL(this.options.serverUrl).origin;
+    return async (url, init) => {
+      const response = await fetch(url, init);
+      const target = new URL(String(url));
+      if ((response.status === 401 || response.status === 403) && target.origin === origin && !target.pathname.startsWith('/.well-known/')) {
+        const scope = /\bscope="([^"]*)"/i.exec(response.headers.get('www-authenticate') ?? '')?.[1];
+        this.lastChallenge = { status: response.status, ...(scope ? { scope } : {}) };
+      }
+      return response;
+    };
   }
 
   private get grant() { return this.settings.grant ?? 'authorization_code'; }
@@ -155,7 +179,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private async update(change: (r: ServerAuthRecord) => void): Promise<void> {
     const r = await this.record();
     change(r);
-    if (Object.keys(r.issuers).length === 0) await this.options.store.delete(authStoreKey(this.options.serverUrl));
+    if (Object.keys(r.issuers).length === 0 && !r.account) await this.options.store.delete(authStoreKey(this.options.serverUrl));
     else await this.options.store.set(authStoreKey(this.options.serverUrl), JSON.stringify(r));
   }
 
@@ -171,6 +195,31 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> | StoredOAuthClientInformation | undefined {
+    // Before any registration: the authorization server may be one an account of the host's serves.
+    if (this.accountSignIn && ctx?.issuer && !this.awaitingCallback) {
+      return this.signInWithAccount(ctx.issuer).then(() => this.registeredClient(ctx));
+    }
+    return this.registeredClient(ctx);
+  }
+
+  /**
+   * Offers the host's account where one of its providers serves `issuer`; once a session serves, the flow
+   * ends here (an UnauthorizedError the connection answers by sending the request again) and only the choice is stored.
+   */
+  private async signInWithAccount(issuer: string): Promise<void> {
+    const record = await this.record();
+    const choice = await this.accountSignIn!.signIn({
+      issuer, chosen: record.account, challenge: this.lastChallenge, scopesSupported: this.discovery?.resourceMetadata?.scopes_supported,
+    });
+    if (!choice) return;
+    await this.update((r) => { r.account = choice; });
+    this.lastChallenge = undefined;
+    this.options.log.info(`signed in with your ${choice.providerLabel} account ${choice.accountLabel}${choice.scopes.length ? ` (scopes ${choice.scopes.join(' ')})` : ''}`);
+    this.pending = Promise.resolve('signed-in');
+    throw new UnauthorizedError(`signed in to server "${this.options.server}" with your ${choice.providerLabel} account; the request is sent again`);
+  }
+
+  private registeredClient(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> | StoredOAuthClientInformation | undefined {
     const s = this.settings;
     if (s.clientId) {
       if (s.issuer && ctx?.issuer && !sameIssuer(s.issuer, ctx.issuer)) {
@@ -212,7 +261,13 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
-    const tokens = this.entry(await this.record(), ctx)?.tokens;
+    const record = await this.record();
+    const account = record.account;
+    if (account && this.accountSignIn && (!ctx || sameIssuer(ctx.issuer, account.issuer))) {
+      const token = await this.accountSignIn.token(account);
+      return token ? { access_token: token, token_type: 'Bearer', ...(account.scopes.length ? { scope: account.scopes.join(' ') } : {}) } as StoredOAuthTokens : undefined;
+    }
+    const tokens = this.entry(record, ctx)?.tokens;
     if (tokens) this.mask(tokens);
     return tokens as StoredOAuthTokens | undefined;
   }
@@ -230,6 +285,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
       const dpopKey = String(tokens.token_type).toLowerCase() === 'dpop' ? this.newDpopKey : undefined;
       r.issuers[issuer] = { ...r.issuers[issuer], ...(client ? { client } : {}), ...(dpopKey ? { dpopKey } : {}), tokens: { ...tokens, savedAt: Date.now() } };
       r.lastIssuer = issuer;
+      delete r.account;
     });
     this.newClients.clear();
     const account = accountOf(tokens);
@@ -269,7 +325,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const answer = receiver.waitForRedirect(state, this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, abort.signal);
     answer.catch(() => undefined);
     // The redirect's time limit covers the question to the user too.
-    const pending = Promise.all([ui.openAuthorization({ server, authorizationUrl, authorizationHost: host }), answer]).then(([, q]) => q);
+    const alreadyChosen = this.accountSignIn?.browserChosen ?? false;
+    const pending = Promise.all([ui.openAuthorization({ server, authorizationUrl, authorizationHost: host, alreadyChosen }), answer]).then(([, q]) => q);
     pending.catch(() => undefined);
     this.pending = pending;
     this.awaitingCallback = true;
@@ -286,8 +343,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
   /**
    * The authorization response of the browser sign-in that the last request started, once (undefined when
    * none was started): the caller hands it to the transport's finishAuth, which checks `iss` and redeems the code.
+   * `signed-in` when an account of the host's signed in instead (the request is only sent again).
    */
-  async pendingSignIn(): Promise<URLSearchParams | undefined> {
+  async pendingSignIn(): Promise<URLSearchParams | 'signed-in' | undefined> {
     const p = this.pending;
     this.pending = undefined;
     try {

@@ -36,6 +36,7 @@ export async function forgetServer(store: TokenStore, serverUrl: string): Promis
 /** Who is signed in to a server, from the stored state (nothing is sent anywhere). */
 export async function signInStatus(store: TokenStore, serverUrl: string): Promise<{ signedIn: boolean; account?: string; issuer?: string }> {
   const record = await readAuthRecord(store, serverUrl);
+  if (record.account) return { signedIn: true, account: `${record.account.accountLabel} (${record.account.providerLabel})`, issuer: record.account.issuer };
   const issuer = record.lastIssuer;
   const tokens = issuer ? record.issuers[issuer]?.tokens : undefined;
   if (!tokens?.access_token) return { signedIn: false };

@@ -1,4 +1,5 @@
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
+import type { AccountChoice } from './accounts';
 
 /**
  * Where sign-in state lives: VS Code's SecretStorage in the extension, a file readable only by the user
@@ -22,15 +23,18 @@ export interface IssuerRecord {
 export interface ServerAuthRecord {
   issuers: Record<string, IssuerRecord>;
   lastIssuer?: string;
+  /** Signed in with an account of the host's (no token is kept: the provider hands out the session's). */
+  account?: AccountChoice;
 }
 
 /** The host's part of an interactive sign-in: ask the user, then open the authorization URL. */
 export interface SignInUi {
   /**
    * Opens `authorizationUrl` in a browser once the user agreed (the VS Code UI asks first, showing
-   * `authorizationHost`). Throws SignInCancelledError when the user declines.
+   * `authorizationHost`, unless the user `alreadyChosen` the browser over an account). Throws
+   * SignInCancelledError when the user declines.
    */
-  openAuthorization(request: { server: string; authorizationUrl: URL; authorizationHost: string }): Promise<void>;
+  openAuthorization(request: { server: string; authorizationUrl: URL; authorizationHost: string; alreadyChosen?: boolean }): Promise<void>;
 }
 
 /** Receives the authorization response (RFC 8252 loopback redirect, or a URI handler). */

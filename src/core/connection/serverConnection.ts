@@ -485,9 +485,10 @@ export class ServerConnection {
       });
       const authProvider = this.options.oauth;
       const skipIssuerMetadataValidation = this.issuerCheckWaived;
+      const watched = authProvider?.watchChallenges?.(fetch) ?? fetch;
       transport = kind === 'sse'
-        ? new SSEClientTransport(new URL(server.url), { requestInit, fetch, authProvider, skipIssuerMetadataValidation })
-        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch, authProvider, skipIssuerMetadataValidation, maxStepUpRetries: MAX_STEP_UPS });
+        ? new SSEClientTransport(new URL(server.url), { requestInit, fetch: watched, authProvider, skipIssuerMetadataValidation })
+        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch: watched, authProvider, skipIssuerMetadataValidation, maxStepUpRetries: MAX_STEP_UPS });
     }
     return transport;
   }
@@ -734,6 +735,10 @@ export class ServerConnection {
       const callback = await oauth.pendingSignIn();
       // None pending: a sign-in this request joined may have completed since it was sent.
       if (!callback) return this.signInsCompleted !== startedAt;
+      if (callback === 'signed-in') {
+        this.signInsCompleted++;
+        return true;
+      }
       if (!(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) return false;
       try {
         await transport.finishAuth(callback);

@@ -1,5 +1,5 @@
 import type { Implementation, ProtocolEra, Root } from '@modelcontextprotocol/client';
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { FileUploader } from '../files/transfer/encode';
 import type { Logger } from '../log';
 import type { EraCache } from './eraCache';
@@ -115,8 +115,13 @@ export interface SignInProvider extends OAuthClientProvider {
   cancelPendingSignIn?(): void;
   /** After an RFC 8414 issuer mismatch: true when the server predates protected resource metadata (the check may be waived). */
   issuerCheckWaivable?(): Promise<boolean>;
-  /** Waits for the browser sign-in the last failed request started (its authorization response), once; undefined when none did. */
-  pendingSignIn(): Promise<URLSearchParams | undefined>;
+  /**
+   * Waits for the browser sign-in the last failed request started (its authorization response), once; undefined
+   * when none did; `signed-in` when an account of the host's signed in without a browser.
+   */
+  pendingSignIn(): Promise<URLSearchParams | 'signed-in' | undefined>;
+  /** Wraps the transport's fetch to see the server's refusals (their status and scope). */
+  watchChallenges?(fetch: FetchLike): FetchLike;
 }
 
 export interface CallOptions {

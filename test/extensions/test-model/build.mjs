@@ -1,4 +1,5 @@
-// Bundles the test model extension and lays out the folder that loads it beside MCP Host.
+// Bundles the test model extension (and the test account provider of ../test-accounts) and lays out the
+// folder that loads them beside MCP Host.
 // The workbench's smoke-test payload keeps one `extensionDevelopmentPath` only (the last), but a
 // development path may be a folder of several extensions: `withTestModel(root)` returns one whose
 // entries link to MCP Host's folder and to this extension.
@@ -8,12 +9,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const testModelDir = dirname(fileURLToPath(import.meta.url));
+export const testAccountsDir = join(testModelDir, '../test-accounts');
 
 /** Builds dist/extension.js (CommonJS, `vscode` external) and returns the extension's folder. */
 export async function buildTestModel() {
+  await buildTestExtension(testModelDir);
+  return testModelDir;
+}
+
+/** Builds the test account provider's dist/extension.js and returns its folder. */
+export async function buildTestAccounts() {
+  await buildTestExtension(testAccountsDir);
+  return testAccountsDir;
+}
+
+async function buildTestExtension(dir) {
   await esbuild.build({
-    entryPoints: [join(testModelDir, 'extension.ts')],
-    outfile: join(testModelDir, 'dist/extension.js'),
+    entryPoints: [join(dir, 'extension.ts')],
+    outfile: join(dir, 'dist/extension.js'),
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -21,16 +34,17 @@ export async function buildTestModel() {
     external: ['vscode'],
     logLevel: 'warning',
   });
-  return testModelDir;
 }
 
-/** Builds the test model and returns a development path that loads `extensionRoot` and the test model. */
+/** Builds the test extensions and returns a development path that loads `extensionRoot`, the test model and the test account provider. */
 export async function withTestModel(extensionRoot) {
   await buildTestModel();
+  await buildTestAccounts();
   const dir = join(extensionRoot, '.cache/dev-extensions');
   mkdirSync(dir, { recursive: true });
   link(extensionRoot, join(dir, 'mcp-host'));
   link(testModelDir, join(dir, 'test-model'));
+  link(testAccountsDir, join(dir, 'test-accounts'));
   return dir;
 }
 
