@@ -1,5 +1,6 @@
 // The large libraries the host needs only once a form, a schema or a file is at hand: mime-types (all of
-// mime-db), magic-bytes.js (its signature tree), Ajv with its formats. Each user requires this module on first
+// mime-db), magic-bytes.js (its signature tree), Ajv with its formats, and the glob and .gitignore matchers
+// that judge a path an agent gives. Each user requires this module on first
 // use. The extension's build makes it a bundle of its own (dist/libraries.js, see scripts/build.mjs), so
 // activation neither parses nor runs them.
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS packages, loaded as they are */
@@ -9,3 +10,5 @@ export const magicBytes = require('magic-bytes.js') as typeof import('magic-byte
 export const Ajv2020 = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
 export const AjvDraft07 = (require('ajv') as typeof import('ajv')).default;
 export const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+export const ignore = (require('ignore') as { default: typeof import('ignore').default }).default;
+export const minimatch = (require('minimatch') as typeof import('minimatch')).minimatch;

@@ -5,9 +5,10 @@
 
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize, relative, sep } from 'node:path';
-import ignore from 'ignore';
-import { minimatch } from 'minimatch';
 import { FileReadError, readBoundedText } from '../io/boundedRead';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- core/libraries is its own bundle, loaded on first use */
+const libraries = () => require('../libraries') as typeof import('../libraries');
 
 export interface WorkspaceFolderRules {
   /** The folder on disk. */
@@ -51,6 +52,7 @@ export function excludedBy(relativePath: string, excludes: readonly string[]): s
   const segments = relativePath.split(/[\\/]/).filter((s) => s !== '');
   for (let n = 1; n <= segments.length; n++) {
     const prefix = segments.slice(0, n).join('/');
+    const { minimatch } = libraries();
     const glob = excludes.find((g) => minimatch(prefix, g, { dot: true }));
     if (glob) return glob;
   }
@@ -70,7 +72,7 @@ export async function gitignoredBy(root: string, relativePath: string): Promise<
       if (e instanceof FileReadError || (e as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw e;
     }
-    const rules = ignore().add(text);
+    const rules = libraries().ignore().add(text);
     const below = segments.slice(depth);
     // A folder that is ignored hides everything in it, so each of its prefixes is asked too.
     for (let n = 1; n <= below.length; n++) {
