@@ -57,6 +57,9 @@ export interface AppStandby {
   prefersBorder?: boolean;
 }
 
+/** The server lists an app may ask for (MCP Apps `serverTools`, `serverResources`), and hear have changed. */
+export type AppList = 'tools' | 'resources';
+
 /** An MCP App to show above a tool's results (plain JSON; see src/webview/apps). */
 export interface AppFrame extends AppStandby {
   /** The callId of the result it belongs to. */
@@ -205,6 +208,8 @@ export type HostNotification =
   /** The call an app was started for ended: its result, or why there is none. */
   | { type: 'appToolResult'; callId: string; toolResult: Record<string, unknown> }
   | { type: 'appToolCancelled'; callId: string; reason: string }
+  /** The server's tools or resources changed while its app shows: the app is told, to list them again. */
+  | { type: 'appListChanged'; list: AppList }
   /** Sampling: the stage moved on, with the model's answer so far (the whole text, not a piece). */
   | { type: 'samplingAnswer'; stage: SamplingStage; answer: SamplingAnswer };
 
@@ -394,6 +399,8 @@ export function isHostMessage(x: unknown): x is HostMessage {
       return isString(x.callId) && isObject(x.toolResult);
     case 'appToolCancelled':
       return isString(x.callId) && isString(x.reason);
+    case 'appListChanged':
+      return x.list === 'tools' || x.list === 'resources';
     case 'samplingAnswer':
       return isString(x.stage) && SAMPLING_STAGES.includes(x.stage) && isObject(x.answer) && isString(x.answer.text) && Array.isArray(x.answer.toolUses);
     case 'response':

@@ -139,6 +139,9 @@ class App {
       case 'appToolCancelled':
         this.apps.toolCancelled(message.callId, message.reason);
         break;
+      case 'appListChanged':
+        this.apps.listChanged(message.list);
+        break;
       case 'samplingAnswer':
         this.sampling?.update(message.stage, message.answer);
         break;

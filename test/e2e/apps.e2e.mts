@@ -220,6 +220,11 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await versionedApp.locator('#result', { hasText: 'show_versioned done' }).waitFor({ timeout: 15_000 });
       assert.equal(await versioned.locator('section.app:not(.standby)').count(), 1, 'one app shown, reloaded in place');
       await wb.shot('app-reloaded');
+      // The server's lists change while the app shows: the app is told of each (and is not reloaded).
+      await versionedApp.getByRole('button', { name: 'Announce list changes' }).click();
+      await versionedApp.locator('#lists', { hasText: 'resources changed' }).waitFor({ timeout: 15_000 });
+      await versionedApp.locator('#lists', { hasText: 'tools changed' }).waitFor({ timeout: 15_000 });
+      await versionedApp.locator('#version', { hasText: 'Version 2' }).waitFor();
       await versioned.getByRole('button', { name: 'Close app' }).click();
       for (let i = 0; i < 50 && !records().some((r) => r.unsubscribe === 'ui://versioned/app.html'); i++) await wb.page.waitForTimeout(200);
       assert.ok(records().some((r) => r.unsubscribe === 'ui://versioned/app.html'), 'unsubscribed once the app closed');

@@ -30,7 +30,7 @@ import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
 import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import type {
-  CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose,
+  CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose, ServerList,
 } from './types';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -104,7 +104,7 @@ export class ServerConnection {
 
   private _state: ConnectionState = { kind: 'stopped' };
   private readonly stateEmitter = new Emitter<ConnectionState>();
-  private readonly listsEmitter = new Emitter<void>();
+  private readonly listsEmitter = new Emitter<ServerList>();
   private readonly elicitationCompleteEmitter = new Emitter<string>();
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidChangeLists = this.listsEmitter.event;
@@ -350,7 +350,7 @@ export class ServerConnection {
     return result;
   }
 
-  private onListChanged(kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'): void {
+  private onListChanged(kind: ServerList): void {
     this.log.debug(`${kind} list changed; listing again`);
     const refresh = kind === 'tools' ? this.refreshTools() : kind === 'prompts' ? this.refreshPrompts()
       : kind === 'resources' ? this.refreshResources() : this.refreshResourceTemplates();
@@ -369,7 +369,7 @@ export class ServerConnection {
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
       if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
       this._tools = tools.map((t) => (this.toolInputFiles.has(t.name) ? { ...t, inputFiles: this.toolInputFiles.get(t.name) } : t));
-      this.listsEmitter.fire();
+      this.listsEmitter.fire('tools');
     })();
     const tracked = run.finally(() => { if (this.toolsRefresh === tracked) this.toolsRefresh = undefined; });
     tracked.catch(() => undefined); // the failure reaches whoever awaits `run`; this copy is only waited on
@@ -383,7 +383,7 @@ export class ServerConnection {
     const { prompts } = await this.withSignIn(() => client.listPrompts(undefined, { cacheMode: 'refresh' }));
     if (this.client !== client) return;
     this._prompts = prompts;
-    this.listsEmitter.fire();
+    this.listsEmitter.fire('prompts');
   }
 
   async refreshResources(): Promise<void> {
@@ -392,7 +392,7 @@ export class ServerConnection {
     const { resources } = await this.withSignIn(() => client.listResources(undefined, { cacheMode: 'refresh' }));
     if (this.client !== client) return;
     this._resources = resources;
-    this.listsEmitter.fire();
+    this.listsEmitter.fire('resources');
   }
 
   async refreshResourceTemplates(): Promise<void> {
@@ -401,7 +401,7 @@ export class ServerConnection {
     const { resourceTemplates } = await client.listResourceTemplates(undefined, { cacheMode: 'refresh' });
     if (this.client !== client) return;
     this._resourceTemplates = resourceTemplates;
-    this.listsEmitter.fire();
+    this.listsEmitter.fire('resourceTemplates');
   }
 
   /** The host's limits on a sampling request (run before the SDK's own checks); a refusal says what is wrong. */

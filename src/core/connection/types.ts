@@ -8,6 +8,9 @@ import type { McpLogLevel } from './serverLog';
 
 export type { ProtocolEra };
 
+/** The lists a server keeps: each is listed again when the server says it changed. */
+export type ServerList = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
 export type ConnectionState =
   | { kind: 'stopped' }
   | { kind: 'starting' }

@@ -16,7 +16,7 @@ import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
 import { errorText } from '../../core/errors';
-import { Disposable, toDisposable } from '../../core/events';
+import { Disposable, toDisposable, type IDisposable } from '../../core/events';
 
 /** Link schemes an app may ask to open (after consent); everything else is refused outright. */
 const LINK_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
@@ -33,8 +33,9 @@ export class ToolPanelApps extends Disposable {
   current: AppFrame | undefined;
   /** The tool's app as the webview loads it ahead of the next run, sent again with every `init`. */
   standby: AppStandby | undefined;
-  /** The shown app's resource, watched for updates. */
+  /** The shown app's resource, watched for updates, and its server's lists, changes of which the app is told. */
   private watch: AppResourceWatch | undefined;
+  private lists: IDisposable | undefined;
   /** The newest call, and its outcome once known (the app may still be loading). */
   private call: { id: string; result?: CallToolResult; reason?: string } | undefined;
   private fullscreen = false;
@@ -49,6 +50,7 @@ export class ToolPanelApps extends Disposable {
     this.register(panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode)));
     this.register(toDisposable(() => {
       this.watch?.dispose();
+      this.lists?.dispose();
       if (this.fullscreen) void this.setFullscreen(false);
     }));
   }
@@ -112,6 +114,8 @@ export class ToolPanelApps extends Disposable {
     this.standby = undefined;
     this.watch?.dispose();
     this.watch = undefined;
+    this.lists?.dispose();
+    this.lists = undefined;
   }
 
   /**
@@ -122,7 +126,12 @@ export class ToolPanelApps extends Disposable {
   private watchShown(connection: ServerConnection, cache: AppResourceCache, app: AppResource): void {
     if (this.watch?.uri === app.uri && this.watchedConnection === connection) return;
     this.watch?.dispose();
+    this.lists?.dispose();
     this.watchedConnection = connection;
+    this.lists = connection.onDidChangeLists((list) => {
+      if (list === 'prompts' || this.panel.isDisposed) return;
+      this.panel.post({ type: 'appListChanged', list: list === 'tools' ? 'tools' : 'resources' });
+    });
     this.watch = new AppResourceWatch(connection, cache, app.uri, {
       shown: app,
       onProblem: (message) => connection.log.warn(`app ${app.uri}: ${message}`),

@@ -7,7 +7,7 @@
 // asks of the host is answered until a run promotes it (shows it and gives it the call's input).
 import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
-import type { AppFrame, RequestMap } from '../../shared/protocol';
+import type { AppFrame, AppList, RequestMap } from '../../shared/protocol';
 import { h, icon } from '../dom';
 import { hostContext, type DisplayMode } from './hostContext';
 
@@ -36,8 +36,8 @@ export const APP_LIMITS = {
 const HOST_INFO = { name: 'mcp-host', version: '0.1.0' };
 const HOST_CAPABILITIES = {
   openLinks: {},
-  serverTools: {},
-  serverResources: {},
+  serverTools: { listChanged: true },
+  serverResources: { listChanged: true },
   logging: {},
   message: { text: {} },
   updateModelContext: { text: {}, structuredContent: {} },
@@ -250,6 +250,13 @@ export class AppView {
     } else if (this.cancelled !== undefined) {
       void bridge.sendToolCancelled({ reason: this.cancelled }).catch(() => undefined);
     }
+  }
+
+  /** The server's tools or resources changed (an app that is running and shown is told; nothing is queued). */
+  listChanged(list: AppList): void {
+    const bridge = this.bridge;
+    if (!bridge || this.state !== 'running' || this.standby) return;
+    void (list === 'tools' ? bridge.sendToolListChanged() : bridge.sendResourceListChanged()).catch(() => undefined);
   }
 
   get running(): boolean { return this.state === 'running'; }

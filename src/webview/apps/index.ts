@@ -4,7 +4,7 @@
 // a new frame, so the app's own start-up (often most of its time) is done before the result arrives.
 // An iframe reloads when it moves in the document, so the standby's element stays where it was put:
 // the others are inserted before it or removed around it.
-import type { AppFrame, AppStandby } from '../../shared/protocol';
+import type { AppFrame, AppList, AppStandby } from '../../shared/protocol';
 import { h, icon } from '../dom';
 import { AppView, type AppRequest } from './appView';
 
@@ -99,6 +99,11 @@ export class AppArea {
 
   toolCancelled(callId: string, reason: string): void {
     if (this.view?.frame.callId === callId) this.view.toolCancelled(reason);
+  }
+
+  /** The server's tools or resources changed: the app shown is told (a standby lists nothing until it shows). */
+  listChanged(list: AppList): void {
+    this.view?.listChanged(list);
   }
 
   failed(callId: string, message: string): void {
