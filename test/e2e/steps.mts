@@ -16,7 +16,8 @@ export async function openQuickPick(
   for (let attempt = 1; ; attempt++) {
     await wb.runCommand(command);
     try {
-      await wb.quickInput.locator('.quick-input-title', { hasText: title }).waitFor({ timeout: 10_000 });
+      // (after an app's flood of messages the renderer can take a while to show it)
+      await wb.quickInput.locator('.quick-input-title', { hasText: title }).waitFor({ timeout: 30_000 });
       await wb.quickInput.locator('.quick-input-box input').fill(filter, { timeout: 5_000 });
       await row.waitFor({ timeout: 30_000 });
       if (choose) {
