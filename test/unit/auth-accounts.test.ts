@@ -59,6 +59,14 @@ class ScriptedAccounts implements AccountSessions {
     return this.answer;
   }
 
+  /** From now on every session carries this token, whatever it is asked for. */
+  alwaysHandOut(accessToken: string): void {
+    this.session = async (_id, scopes, how) => {
+      this.calls.push(`${how.mode} ${scopes.join(' ')}`);
+      return { accessToken, account: { id: 'tester-1', label: 'tester@example.test' }, scopes };
+    };
+  }
+
   async session(_providerId: string, scopes: readonly string[], how: { mode: string }): Promise<AccountSession | undefined> {
     this.calls.push(`${how.mode} ${scopes.join(' ')}`);
     if (how.mode === 'silent' && !this.signedIn) return undefined;
@@ -137,10 +145,7 @@ describe('signing in with an account', () => {
     const accounts = new ScriptedAccounts();
     const { connection, oauth } = connect(accounts);
     // Every session this provider hands out is one the server refuses.
-    accounts.session = async (_id, scopes, how) => {
-      accounts.calls.push(`${how.mode} ${scopes.join(' ')}`);
-      return { accessToken: 'test-account.9.readstale', account: { id: 'tester-1', label: 'tester@example.test' }, scopes };
-    };
+    accounts.alwaysHandOut('test-account.9.readstale');
     try {
       await assert.rejects(connection.start(), /server "accounts" refused the token of your Test Accounts account \(tester@example\.test\), also a fresh one/);
       assert.equal(accounts.calls.filter((c) => c.startsWith('fresh')).length, 1, 'one fresh session, not a loop');
@@ -155,10 +160,7 @@ describe('signing in with an account', () => {
     const accounts = new ScriptedAccounts();
     const { connection, oauth } = connect(accounts);
     // The provider grants what is asked in name only: its tokens never carry `admin`.
-    accounts.session = async (_id, scopes, how) => {
-      accounts.calls.push(`${how.mode} ${scopes.join(' ')}`);
-      return { accessToken: 'test-account.5.read', account: { id: 'tester-1', label: 'tester@example.test' }, scopes };
-    };
+    accounts.alwaysHandOut('test-account.5.read');
     try {
       await connection.start();
       await assert.rejects(connection.callTool('admin_report', {}), /refuses your Test Accounts account \(tester@example\.test\) for lack of scope, though it has every scope the server asked for \(read admin\)/);
