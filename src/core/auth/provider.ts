@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import {
   createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DPOP_SUPPORTED_ALGS, DpopSession, type DpopAlg, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
   type AddClientAuthentication, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider,
-  type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens, type FetchLike, UnauthorizedError,
+  type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens, type FetchLike, UnauthorizedError, extractWWWAuthenticateParams,
 } from '@modelcontextprotocol/client';
 import { AccountSignIn, type AccountSessions, type Challenge } from './accounts';
 import type { Logger } from '../log';
@@ -124,7 +124,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
       const response = await fetch(url, init);
       const target = new URL(String(url));
       if ((response.status === 401 || response.status === 403) && target.origin === origin && !target.pathname.startsWith('/.well-known/')) {
-        const scope = /\bscope="([^"]*)"/i.exec(response.headers.get('www-authenticate') ?? '')?.[1];
+        const { scope } = extractWWWAuthenticateParams(response);
         this.lastChallenge = { status: response.status, ...(scope ? { scope } : {}) };
       }
       return response;
