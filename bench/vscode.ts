@@ -1,9 +1,12 @@
 // `npm run bench` (VS Code part): the size of each bundle as shipped (a production build), and the
 // extension's activation time inside a real extension host (code-server), median of several fresh
-// extension hosts, against an empty extension activated in the same hosts. Goals: the extension's code
-// (extension + connection + libraries bundles) <= 1.5 MB minified, activation <= 50 ms, and the extension's own
-// cost (its activation minus the empty extension's, medians) <= 15 ms. The CPU time of both activations is
-// reported too: on a loaded machine it separates the extension's own work from waiting better than the wall clock.
+// extension hosts, against an empty extension activated in the same hosts. The extension loads its code with a V8
+// code cache written after an activation without one (src/extension/codeCache.ts): the hosts take turns, one
+// without the cache (the first activation after an install or update), the next with it (every later window).
+// Goals: the extension's code (extension + connection + libraries bundles) <= 1.5 MB minified, activation
+// <= 50 ms, and the extension's own cost (its activation minus the empty extension's, medians) <= 15 ms, with the
+// code cache and without it. The CPU time of both activations is reported too (on a loaded machine it separates
+// the extension's own work from waiting better than the wall clock), with a goal of <= 15 ms with the cache.
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,7 +16,8 @@ import { gzipSync } from 'node:zlib';
 import { median, reportGoal } from './lib/goals';
 
 const root = join(__dirname, '..');
-const RUNS = Number(process.env.MCP_HOST_BENCH_ACTIVATIONS ?? 7);
+/** Activations of each kind, with the code cache and without it. */
+const RUNS = Number(process.env.MCP_HOST_BENCH_ACTIVATIONS ?? 5);
 const SIZE_GOAL = 1.5 * 1024 * 1024;
 const ACTIVATION_GOAL_MS = 50;
 const OWN_COST_GOAL_MS = 15;
@@ -32,7 +36,8 @@ function productionBuild(dir: string): Record<string, string> {
   const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), ...flags, '--outdir', dir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`production build failed:\n${r.stdout}\n${r.stderr}`);
   return {
-    extension: join(dir, 'dist/extension.js'),
+    entry: join(dir, 'dist/extension.js'),
+    extension: join(dir, 'dist/main.js'),
     connection: join(dir, 'dist/connection.js'),
     libraries: join(dir, 'dist/libraries.js'),
     webview: join(dir, 'media/webview.js'),
@@ -70,6 +75,8 @@ interface ActivationRun {
   /** CPU time of the extension host process during each activation */
   oursCpu: number;
   baselineCpu: number;
+  /** whether MCP Host loaded its code from the code cache */
+  fromCache: boolean;
 }
 
 async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
@@ -108,18 +115,23 @@ async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
       const line = args.map(String).join(' ');
       if (type === 'error') hostErrors.push(line);
-      const m = /ACTIVATION_MS ([\d.]+) ([\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+)/.exec(line);
-      if (m) lastTime = { ours: Number(m[1]), baseline: Number(m[2]), own: Number(m[3]), oursCpu: Number(m[4]), baselineCpu: Number(m[5]) };
+      const m = /ACTIVATION_MS ([\d.]+) ([\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) ([01])/.exec(line);
+      if (m) lastTime = { ours: Number(m[1]), baseline: Number(m[2]), own: Number(m[3]), oursCpu: Number(m[4]), baselineCpu: Number(m[5]), fromCache: m[6] === '1' };
     });
     const payload: [string, string][] = [
       ['extensionDevelopmentPath', server.remoteUri(runnerDir)],
       ['extensionTestsPath', server.remoteUri(entry)],
     ];
-    for (let i = 0; i < RUNS; i++) {
+    const cacheDir = join(server.userDataDir, 'User', 'globalStorage', 'mcp-host.mcp-host', 'code-cache');
+    writeFileSync(join(entryDir, 'cache-dir.txt'), cacheDir);
+    for (let i = 0; i < 2 * RUNS; i++) {
       lastTime = undefined;
       hostErrors = [];
-      writeFileSync(join(entryDir, 'order.txt'), i % 2 ? 'baseline-first' : 'ours-first');
-      if (PROFILE_DIR) writeFileSync(join(entryDir, 'profile.txt'), join(PROFILE_DIR, `activation-${i + 1}.cpuprofile`));
+      // even runs without the code cache, odd ones with the cache the run before wrote
+      const cold = i % 2 === 0;
+      if (cold) rmSync(cacheDir, { recursive: true, force: true });
+      writeFileSync(join(entryDir, 'order.txt'), Math.floor(i / 2) % 2 ? 'baseline-first' : 'ours-first');
+      if (PROFILE_DIR) writeFileSync(join(entryDir, 'profile.txt'), join(PROFILE_DIR, `activation-${i + 1}${cold ? '-no-cache' : ''}.cpuprofile`));
       const exited = new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no exit code from the extension host within 60 s')), 60_000);
         onExit = (code) => {
@@ -131,10 +143,15 @@ async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
       await page.goto('about:blank');
       await page.goto(server.workbenchUrl(folder, payload));
       const code = await exited;
-      if (code !== 0 || lastTime === undefined) {
+      // set by the log callback while the host ran
+      const run = lastTime as ActivationRun | undefined;
+      if (code !== 0 || run === undefined) {
         throw new Error(`activation run ${i + 1} failed (exit ${code}):\n${hostErrors.join('\n')}`);
       }
-      times.push(lastTime);
+      if (run.fromCache === cold) {
+        throw new Error(`activation run ${i + 1}: the extension ${cold ? 'loaded from a code cache that had been removed' : 'did not load from the code cache the run before wrote'}`);
+      }
+      times.push(run);
     }
   } finally {
     await browser.close();
@@ -171,22 +188,29 @@ async function main(): Promise<void> {
       if (!/^(webview\.js|app-bridge\.js|codicons)$|\.map$/.test(f)) cpSync(join(root, 'media', f), join(extensionDir, 'media', f), { recursive: true });
     }
     const runs = await activationTimes(extensionDir);
-    const ours = median(runs.map((r) => r.ours));
-    const baseline = median(runs.map((r) => r.baseline));
-    const list = (key: keyof ActivationRun) => runs.map((r) => r[key].toFixed(1)).join(', ');
-    console.log(`activation in a real extension host (VS Code ${VSCODE_VERSION}, ${runs.length} fresh hosts, production build):`);
-    console.log(`  MCP Host                     median ${ours.toFixed(1)} ms  (runs: ${list('ours')})`);
-    console.log(`  empty baseline extension     median ${baseline.toFixed(1)} ms  (runs: ${list('baseline')})`);
-    console.log(`  MCP Host's own activationMs  median ${median(runs.map((r) => r.own)).toFixed(1)} ms  (module load to end of activate())`);
-    const oursCpu = median(runs.map((r) => r.oursCpu));
-    const baselineCpu = median(runs.map((r) => r.baselineCpu));
-    console.log(`  CPU time of the extension host: MCP Host median ${oursCpu.toFixed(1)} ms (runs: ${list('oursCpu')}), empty extension ${baselineCpu.toFixed(1)} ms (runs: ${list('baselineCpu')})`);
-    console.log(`  ratio ${(ours / baseline).toFixed(2)}; MCP Host's own cost ${(ours - baseline).toFixed(1)} ms (CPU ${(oursCpu - baselineCpu).toFixed(1)} ms)`);
-    reportGoal({ name: 'activation in a real extension host', value: ours, goal: ACTIVATION_GOAL_MS, unit: 'ms', detail: `median of ${runs.length} fresh hosts` });
-    reportGoal({ name: "activation: the extension's own cost (minus an empty extension's)", value: ours - baseline, goal: OWN_COST_GOAL_MS, unit: 'ms',
-      detail: `medians ${ours.toFixed(1)} - ${baseline.toFixed(1)} ms` });
-    reportGoal({ name: "activation: the extension's own cost in CPU time of the extension host", value: oursCpu - baselineCpu, goal: OWN_COST_GOAL_MS, unit: 'ms',
-      detail: `medians ${oursCpu.toFixed(1)} - ${baselineCpu.toFixed(1)} ms` });
+    console.log(`activation in a real extension host (VS Code ${VSCODE_VERSION}, ${runs.length} fresh hosts taking turns without and with the code cache, production build):`);
+    for (const [kind, fromCache] of [['without the code cache', false], ['with the code cache', true]] as const) {
+      const some = runs.filter((r) => r.fromCache === fromCache);
+      const ours = median(some.map((r) => r.ours));
+      const baseline = median(some.map((r) => r.baseline));
+      const oursCpu = median(some.map((r) => r.oursCpu));
+      const baselineCpu = median(some.map((r) => r.baselineCpu));
+      const list = (key: 'ours' | 'baseline' | 'own' | 'oursCpu' | 'baselineCpu') => some.map((r) => r[key].toFixed(1)).join(', ');
+      console.log(` ${kind}:`);
+      console.log(`  MCP Host                     median ${ours.toFixed(1)} ms  (runs: ${list('ours')})`);
+      console.log(`  empty baseline extension     median ${baseline.toFixed(1)} ms  (runs: ${list('baseline')})`);
+      console.log(`  MCP Host's own activationMs  median ${median(some.map((r) => r.own)).toFixed(1)} ms  (entry load to end of activate())`);
+      console.log(`  CPU time of the extension host: MCP Host median ${oursCpu.toFixed(1)} ms (runs: ${list('oursCpu')}), empty extension ${baselineCpu.toFixed(1)} ms (runs: ${list('baselineCpu')})`);
+      console.log(`  ratio ${(ours / baseline).toFixed(2)}; MCP Host's own cost ${(ours - baseline).toFixed(1)} ms (CPU ${(oursCpu - baselineCpu).toFixed(1)} ms)`);
+      reportGoal({ name: `activation in a real extension host, ${kind}`, value: ours, goal: ACTIVATION_GOAL_MS, unit: 'ms', detail: `median of ${some.length} fresh hosts` });
+      reportGoal({ name: `activation, ${kind}: the extension's own cost (minus an empty extension's)`, value: ours - baseline, goal: OWN_COST_GOAL_MS, unit: 'ms',
+        detail: `medians ${ours.toFixed(1)} - ${baseline.toFixed(1)} ms` });
+      // The CPU goal is for the activation of every window but the first after an install or update.
+      if (fromCache) {
+        reportGoal({ name: `activation, ${kind}: the extension's own cost in CPU time of the extension host`, value: oursCpu - baselineCpu, goal: OWN_COST_GOAL_MS, unit: 'ms',
+          detail: `medians ${oursCpu.toFixed(1)} - ${baselineCpu.toFixed(1)} ms` });
+      }
+    }
   } finally {
     rmSync(extensionDir, { recursive: true, force: true });
   }

@@ -19,12 +19,12 @@ const common = { bundle: true, minify: production, sourcemap: !production, logLe
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
 // The extension loads its MCP connection (the MCP SDK and zod, most of the code) from a bundle of its
 // own on the first server start, so activation parses only what it uses. `serverConnection` is
-// imported dynamically in the extension; it becomes `require('./connection.js')`.
+// required on demand in the extension (src/extension/connectionBundle.ts); it becomes `require('./connection.js')`.
 const connectionOnDemand = {
   name: 'connection-on-demand',
   setup(build) {
     build.onResolve({ filter: /\/serverConnection(\.js)?$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: './connection.js', external: true } : undefined);
+      args.kind === 'require-call' ? { path: './connection.js', external: true } : undefined);
   },
 };
 // The large libraries needed only once a form, a schema or a file is at hand (src/core/libraries.ts, required on
@@ -48,7 +48,9 @@ const vscodeImportedOnce = {
   },
 };
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand] },
+  // The extension's entry: it loads dist/main.js, the extension, with a code cache (src/extension/codeCache.ts).
+  { ...node, entryPoints: ['src/extension/start.ts'], outfile: 'dist/extension.js' },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/main.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand] },
   { ...node, entryPoints: ['src/core/connection/serverConnection.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },

@@ -85,7 +85,7 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
   register('mcpHost.openResourceTemplate', async (server?: string, uriTemplate?: string) => {
     const template = server ? manager.get(server)?.connection?.resourceTemplates.find((t) => t.uriTemplate === uriTemplate) : undefined;
     if (!server || !template) return;
-    await RunPanel.showTemplate(panels, server, { kind: 'template', template, variables: await templateVariables(template) });
+    await RunPanel.showTemplate(panels, server, { kind: 'template', template, variables: templateVariables(template) });
   });
 
   register('mcpHost.openWorkspaceConfig', async () => {

@@ -1,7 +1,6 @@
 // Activation: wires the server manager, the Servers view, the status bar and the commands, and
 // returns the API the integration tests drive (documented in docs/DESIGN.md, "Extension API").
 
-import { moduleLoadedAt } from './loadTime';
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../core/config';
@@ -28,8 +27,10 @@ import { registerAgentTools, type AgentTools } from './agents/agentTools';
 import { registerChatParticipant, type McpChatParticipant } from './agents/chatParticipant';
 
 export interface McpHostApi {
-  /** Milliseconds from this module's load to the end of `activate()`. */
+  /** Milliseconds from the load of the extension's entry (start.ts) to the end of `activate()`. */
   activationMs: number;
+  /** Whether the extension's code came from the code cache of an earlier activation (start.ts). */
+  fromCodeCache: boolean;
   /** The Tasks view's rows: every task of this window, newest first; `tasksView` is its provider. */
   tasks(): TrackedTask[];
   tasksView: { children(): TrackedTask[]; item(task: TrackedTask): vscode.TreeItem };
@@ -57,8 +58,8 @@ export interface McpHostApi {
     children(node?: ServerTreeNode): ServerTreeNode[];
     item(node: ServerTreeNode): vscode.TreeItem;
   };
-  /** Where the server log channels are written (one file per channel) and the user's mcp.json. */
-  paths: { logFolder: vscode.Uri; userConfig: vscode.Uri };
+  /** Where the server log channels are written (one file per channel), the user's mcp.json, and the code cache (none without local storage). */
+  paths: { logFolder: vscode.Uri; userConfig: vscode.Uri; codeCache: string | undefined };
   /** Opens (or reveals) the Run Tool panel of a tool. */
   openTool(server: string, tool: string): Promise<void>;
   /** The language model tools chat agents call (files for agents). */
@@ -84,7 +85,10 @@ export interface McpHostApi {
 
 let activeManager: ServerManager | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<McpHostApi> {
+/** How the extension's entry (start.ts) loaded this bundle: when, whether from a code cache, and where that cache is kept. */
+export interface BundleLoad { loadedAt: number; fromCodeCache: boolean; codeCacheDir: string | undefined }
+
+export async function activate(context: vscode.ExtensionContext, load: BundleLoad): Promise<McpHostApi> {
   const activateStartedAt = performance.now();
   const inputs = new ServerInputs(context, (problem) => manager.hostLog.warn(`inputs panel: ${problem}`));
   const manager = new ServerManager(context, inputs, (server, log) => elicitationHandlerFor(context.extensionUri, server, log));
@@ -110,10 +114,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const participant = registerChatParticipant(context, manager);
   await manager.reload();
 
-  const api = createApi(context, manager, tree, { tools: agentTools, participant });
-  api.activationMs = performance.now() - moduleLoadedAt;
-  const modulesMs = activateStartedAt - moduleLoadedAt;
-  manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms (modules ${modulesMs.toFixed(1)} ms, activate ${(api.activationMs - modulesMs).toFixed(1)} ms)`);
+  const api = createApi(context, manager, tree, { tools: agentTools, participant }, load.codeCacheDir);
+  api.activationMs = performance.now() - load.loadedAt;
+  api.fromCodeCache = load.fromCodeCache;
+  const modulesMs = activateStartedAt - load.loadedAt;
+  manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms (modules ${modulesMs.toFixed(1)} ms${load.fromCodeCache ? ' from the code cache' : ''}, activate ${(api.activationMs - modulesMs).toFixed(1)} ms)`);
   return api;
 }
 
@@ -122,7 +127,8 @@ export function deactivate(): Promise<void> | undefined {
   return activeManager?.shutdown();
 }
 
-function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider, agents: { tools: AgentTools; participant: McpChatParticipant }): McpHostApi {
+function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider, agents: { tools: AgentTools; participant: McpChatParticipant },
+  codeCache: string | undefined): McpHostApi {
   const request = (name: string) => {
     const server = manager.get(name);
     if (!server) throw new Error(`There is no MCP server named "${name}".`);
@@ -132,6 +138,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
   context.subscriptions.push(taskRows);
   return {
     activationMs: 0,
+    fromCodeCache: false,
     tasks: () => tasks().list(),
     tasksView: { children: () => taskRows.getChildren(), item: (task) => taskRows.getTreeItem(task) },
     servers: {
@@ -147,7 +154,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       children: (node) => tree.getChildren(node),
       item: (node) => tree.getTreeItem(node),
     },
-    paths: { logFolder: context.logUri, userConfig: manager.userConfigUri },
+    paths: { logFolder: context.logUri, userConfig: manager.userConfigUri, codeCache },
     async callTool(serverName, toolName, args, files = {}) {
       const connection = await manager.start(serverName);
       const tool = connection.tools.find((t) => t.name === toolName);

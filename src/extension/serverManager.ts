@@ -19,6 +19,7 @@ import { ServerNotTrustedError, ServerTrust } from './serverTrust';
 import { samplingHandlerFor } from './sampling/samplingPanel';
 import { SignInService } from './signIn';
 import { readSettings } from './settings';
+import { connectionBundle, loadedConnectionBundle } from './connectionBundle';
 
 export const USER_CONFIG_NAME = 'mcp.json';
 const ERA_CACHE_KEY = 'mcpHost.eraCache.v2';
@@ -53,14 +54,11 @@ function definitionKey(def: ServerDefinition, declared: InputDefinition[]): stri
 /** How long `deactivate` may take to stop every server: well under the time VS Code gives it. */
 export const SHUTDOWN_BUDGET_MS = 3000;
 
-/** The connection bundle, once the first server start has loaded it. */
-let connectionModule: typeof import('../core/connection/serverConnection.js') | undefined;
-
 /**
  * The last resort when the extension host exits without a deactivate that finished: every stdio server's
  * process group (detached, so it would outlive the host) is killed on the way out.
  */
-process.on('exit', () => connectionModule?.killRemainingStdioServers());
+process.on('exit', () => loadedConnectionBundle()?.killRemainingStdioServers());
 
 /**
  * A signal ends the extension host without `deactivate` or the `exit` event (code-server stopped with SIGTERM,
@@ -69,7 +67,7 @@ process.on('exit', () => connectionModule?.killRemainingStdioServers());
  */
 for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
   process.on(signal, function onSignal() {
-    connectionModule?.killRemainingStdioServers();
+    loadedConnectionBundle()?.killRemainingStdioServers();
     if (process.listenerCount(signal) > 1) return;
     process.removeListener(signal, onSignal);
     process.kill(process.pid, signal);
@@ -352,9 +350,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     }
     server.setupError = undefined;
     const settings = readSettings();
-    // Loaded on the first start: the MCP SDK is most of the bundle's start-up cost, and activation need not pay it.
-    connectionModule ??= await import('../core/connection/serverConnection.js');
-    const { ServerConnection } = connectionModule;
+    const { ServerConnection } = connectionBundle();
     const oauth = await this.signIn.providerFor(resolved, server.log);
     const connection = new ServerConnection(resolved, {
       log: server.log,
@@ -476,7 +472,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     this.shuttingDown = true;
     const stops = [
       ...[...this.servers.values()].map((s) => s.connection?.shutdown()),
-      connectionModule?.stopAllStdioServers(),
+      loadedConnectionBundle()?.stopAllStdioServers(),
     ];
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -11,6 +11,7 @@ import { SignInCancelledError, type RedirectReceiver, type SignInUi, type TokenS
 import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
 import { editorAccounts } from './accounts';
+import { connectionBundle } from './connectionBundle';
 
 export class SignInService {
   readonly store: TokenStore;
@@ -27,7 +28,7 @@ export class SignInService {
   async providerFor(server: ResolvedServer, log: Logger): Promise<HostOAuthProvider | undefined> {
     if (server.transport === 'stdio') return undefined;
     if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
-    const { HostOAuthProvider } = await import('../core/connection/serverConnection.js');
+    const { HostOAuthProvider } = connectionBundle();
     const clientMetadataUrl = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl') || DEFAULT_CLIENT_METADATA_URL;
     return new HostOAuthProvider({
       server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',

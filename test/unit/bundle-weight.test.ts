@@ -1,4 +1,5 @@
-// What the extension parses on activation: dist/extension.js must leave the MCP SDK (with zod) to the connection
+// What the extension parses on activation: its entry (dist/extension.js, Node built-ins only) and the extension
+// itself (dist/main.js). dist/main.js must leave the MCP SDK (with zod) to the connection
 // bundle and the large libraries (mime-db, Ajv) to dist/libraries.js, both loaded on first use. A static import
 // of either from the extension's side would bring them back without failing anything else. The vscode API is
 // taken into the bundle once: a copy of it per importing module was half of the extension's own activation time.
@@ -14,18 +15,22 @@ const root = join(__dirname, '..', '..');
 test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv and the path matchers on demand, not on activation', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-bundle-weight-'));
   try {
-    for (const only of ['extension', 'libraries']) {
+    for (const only of ['extension', 'main', 'libraries']) {
       const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--only', only, '--outdir', dir], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
     }
-    const extension = readFileSync(join(dir, 'dist/extension.js'), 'utf8');
-    assert.ok(extension.includes('import("./connection.js")'), 'the connection bundle is imported on demand');
+    const entry = readFileSync(join(dir, 'dist/extension.js'), 'utf8');
+    const entryRequires = [...entry.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
+    assert.deepEqual(entryRequires.filter((r) => !r!.startsWith('node:')), [], 'the entry requires Node built-ins only');
+    assert.ok(statSync(join(dir, 'dist/extension.js')).size < 4 * 1024, 'the entry is small');
+    const extension = readFileSync(join(dir, 'dist/main.js'), 'utf8');
+    assert.ok(extension.includes('require("./connection.js")'), 'the connection bundle is required on demand');
     assert.ok(extension.includes('require("./libraries.js")'), 'the libraries bundle is required on demand');
     for (const [what, marker] of [
       ['the MCP SDK', 'server/discover'], ['zod', 'ZodError'], ['mime-db', 'application/vnd.ms-excel'], ['Ajv', 'must NOT have additional properties'],
       ['minimatch', 'nocomment'], ['ignore', 'IGNORE_TEST_WIN32'],
     ]) {
-      assert.ok(!extension.includes(marker), `${what} is in dist/extension.js (found "${marker}")`);
+      assert.ok(!extension.includes(marker), `${what} is in dist/main.js (found "${marker}")`);
     }
     // esbuild would otherwise copy the whole API object into a namespace of its own in each module importing it
     const vscodeRequires = extension.match(/require\("vscode"\)/g) ?? [];
@@ -36,8 +41,8 @@ test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv and the path mat
       assert.ok(libraries.includes(marker), `dist/libraries.js holds mime-db, Ajv, minimatch and ignore (no "${marker}")`);
     }
     // Room to grow, but not by a library: the SDK alone is over 300 KB minified.
-    const size = statSync(join(dir, 'dist/extension.js')).size;
-    assert.ok(size < 300 * 1024, `dist/extension.js is ${size} bytes`);
+    const size = statSync(join(dir, 'dist/main.js')).size;
+    assert.ok(size < 300 * 1024, `dist/main.js is ${size} bytes`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,19 +3,20 @@
 import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../../core/connection';
 import { toResultView, type ResultLike, type ResultView } from '../../core/results';
+import { connectionBundle } from '../connectionBundle';
 import { openResourceDocument } from './resourceDocuments';
 
 /** A template opened in the tool panel, with its variables (read once, when it is opened). */
 export interface TemplateSubject { kind: 'template'; template: ResourceTemplate; variables: string[] }
 
-async function uriTemplate(template: string) {
-  const { UriTemplate } = await import('../../core/connection/serverConnection.js');
+function uriTemplate(template: string) {
+  const { UriTemplate } = connectionBundle();
   return new UriTemplate(template);
 }
 
 /** The template's variables, in order. */
-export async function templateVariables(template: ResourceTemplate): Promise<string[]> {
-  return (await uriTemplate(template.uriTemplate)).variableNames;
+export function templateVariables(template: ResourceTemplate): string[] {
+  return uriTemplate(template.uriTemplate).variableNames;
 }
 
 /** The variables as prompt-like arguments (each a required string), for `promptArgumentsSchema`. */
@@ -24,14 +25,14 @@ export function templateArguments(variables: string[]): { name: string; required
 }
 
 /** The URI the template names with these values (each value percent-encoded as RFC 6570 says). */
-export async function expandTemplate(template: ResourceTemplate, values: Record<string, string>): Promise<string> {
-  return (await uriTemplate(template.uriTemplate)).expand(values);
+export function expandTemplate(template: ResourceTemplate, values: Record<string, string>): string {
+  return uriTemplate(template.uriTemplate).expand(values);
 }
 
 /** Reads the resource the filled template names, opens it in its editor, and returns it as a panel result. */
 export async function readTemplate(connection: ServerConnection, subject: TemplateSubject, values: Record<string, string>,
   signal: AbortSignal): Promise<{ result: ResultLike; view: ResultView }> {
-  const uri = await expandTemplate(subject.template, values);
+  const uri = expandTemplate(subject.template, values);
   const read = await connection.readResource(uri, { signal });
   if ((read.contents ?? []).some((c) => 'text' in c)) await openResourceDocument(connection.name, uri, read);
   const result = { content: (read.contents ?? []).map((resource) => ({ type: 'resource', resource })) };

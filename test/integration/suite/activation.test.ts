@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { api, EXTENSION_ID, extension } from './helpers';
 
@@ -23,5 +24,16 @@ describe('activation', () => {
   it('reports how long its activation took', async () => {
     const { activationMs } = await api();
     assert.ok(activationMs > 0 && activationMs < 5000, `activationMs = ${activationMs}`);
+  });
+
+  it('writes the code cache of its bundle a few seconds after an activation without one', async function () {
+    this.timeout(30_000);
+    const { fromCodeCache, paths } = await api();
+    assert.equal(fromCodeCache, false, 'a new profile has no code cache yet');
+    assert.ok(paths.codeCache, 'the global storage is on disk here');
+    const written = () => existsSync(paths.codeCache!) && readdirSync(paths.codeCache!).some((f) => /^main\.js\.[0-9a-f]{32}\.cache$/.test(f));
+    const deadline = Date.now() + 20_000;
+    while (!written() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.ok(written(), `no cache of main.js in ${paths.codeCache}`);
   });
 });
