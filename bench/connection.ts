@@ -16,12 +16,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
-import { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ResolvedStdioServer } from '../src/core/config/types';
-import { InMemoryEraCache, ServerConnection } from '../src/core/connection';
-import { Logger } from '../src/core/log';
+import { Client, InMemoryEraCache, Logger, ServerConnection, StdioClientTransport } from './lib/shipped';
 import { fixturePath, repoRoot } from '../test/fixtures/servers';
 import { median, reportGoal } from './lib/goals';
 

@@ -18,11 +18,8 @@ import { join } from 'node:path';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ServerConnection } from '../src/core/connection';
-import { checkFile, inlineLimitsFor, readCheckedFile, type FileSlot } from '../src/core/files';
-import { Logger } from '../src/core/log';
+import type { FileSlot } from '../src/core/files';
+import { checkFile, Client, inlineLimitsFor, Logger, readCheckedFile, ServerConnection, StdioClientTransport } from './lib/shipped';
 import { median, reportGoal } from './lib/goals';
 
 const MiB = 1024 * 1024;

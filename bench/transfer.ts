@@ -18,9 +18,8 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { ServerConnection } from '../src/core/connection';
-import { checkFile, inlineLimitsFor, type FileSlot } from '../src/core/files';
-import { Logger } from '../src/core/log';
+import type { FileSlot } from '../src/core/files';
+import { checkFile, inlineLimitsFor, Logger, ServerConnection } from './lib/shipped';
 import { fixturePath, startObjectStore } from '../test/fixtures/servers';
 import { median, reportGoal } from './lib/goals';
 

@@ -106,18 +106,21 @@ export function sendsInline(slot: FileSlot): boolean {
 export function effectiveLimit(slot: FileSlot, limits: InlineLimits): { bytes: number; because: string } {
   if (!sendsInline(slot) || mayUpload(slot, limits)) {
     return slot.maxSize === undefined
-      ? { bytes: Number.POSITIVE_INFINITY, because: sendsInline(slot) ? 'an uploaded file has no inline limit' : 'a file passed by path has no inline limit' }
-      : { bytes: slot.maxSize, because: `this tool accepts at most ${describeSize(slot.maxSize)}` };
+      ? limitOf(Number.POSITIVE_INFINITY, () => sendsInline(slot) ? 'an uploaded file has no inline limit' : 'a file passed by path has no inline limit')
+      : limitOf(slot.maxSize, () => `this tool accepts at most ${describeSize(slot.maxSize!)}`);
   }
   if (slot.maxSize !== undefined && slot.maxSize <= limits.ceilingBytes) {
-    return { bytes: slot.maxSize, because: `this tool accepts at most ${describeSize(slot.maxSize)}` };
+    return limitOf(slot.maxSize, () => `this tool accepts at most ${describeSize(slot.maxSize!)}`);
   }
   // A SEP-1306 field is uploaded, not sent inline: its ceiling is the host's upload limit, which says so itself.
-  if (slot.origin === 'binary-elicitation') return { bytes: limits.ceilingBytes, because: limits.ceilingReason };
-  return {
-    bytes: limits.ceilingBytes,
-    because: `at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server (${limits.ceilingReason})`,
-  };
+  if (slot.origin === 'binary-elicitation') return limitOf(limits.ceilingBytes, () => limits.ceilingReason);
+  return limitOf(limits.ceilingBytes, () =>
+    `at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server (${limits.ceilingReason})`);
+}
+
+/** `because` is written only when read: most limits are never reported, and the number formatting costs more than the check. */
+function limitOf(bytes: number, because: () => string): { bytes: number; because: string } {
+  return { bytes, get because() { return because(); } };
 }
 
 function describeSize(n: number): string {
