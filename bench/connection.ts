@@ -4,7 +4,8 @@
 // 1. 500 sequential tools/call of a trivial tool: median round trip through ServerConnection vs through a bare
 //    @modelcontextprotocol/client Client, each without and with elicitation declared (like against like: a
 //    2026-07-28 request carries the client's capabilities) (goal: ratio <= 1.10). Each client has its own server
-//    process; they take turns in blocks, so load drift hits all alike.
+//    process and has listed the tools, as the host does on start; they take turns in blocks, so load drift hits
+//    all alike.
 // 2. first start + tools/list: a new ServerConnection with an empty era cache (it probes the era as on a first
 //    start) vs a bare client negotiating the era the same way (`versionNegotiation: auto`) then listing tools,
 //    START_RUNS starts each, interleaved with the first side alternating, medians (goal: ratio <= 1.10).
@@ -66,6 +67,9 @@ async function calls(server: ResolvedStdioServer, label: string): Promise<void> 
   const bareEliciting = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {}, url: {} } } });
   bareEliciting.setRequestHandler('elicitation/create', { params: z.looseObject({}) }, async () => ({ action: 'cancel' as const }));
   await bareEliciting.connect(bareTransport(server));
+  // The host lists the tools on start, and the SDK then does per-call work for a tool it knows (its output
+  // schema, its x-mcp-header declarations): the bare clients know them too.
+  await Promise.all([bare.listTools(), bareEliciting.listTools()]);
 
   const client = (call: () => Promise<unknown>) => ({ call, times: [] as number[], cpu: [] as number[] });
   const clients = [
