@@ -1,15 +1,37 @@
 // Sampling through VS Code's language models: server-everything's trigger-sampling-request opens the
 // approval panel (server, system prompt, message, maxTokens, the test model preselected), Approve streams the
 // test model's answer into it, Send answer returns it to the server; a second request is edited before the
-// model sees it and its answer before the server gets it; a third is declined.
+// model sees it and its answer before the server gets it; a third is declined. A request with an image and an
+// audio clip (test/fixtures/sampling-server.ts) shows both, decoded by the panel under its CSP.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { newestResult, runToolFromPalette } from './steps.mjs';
-import { root, withWorkbench, type Workbench } from './workbench.mjs';
+import { fixtureServer, root, withWorkbench, type Workbench } from './workbench.mjs';
 
 const everythingEntry = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const TOOL = 'Trigger Sampling Request Tool';
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/** 0.1 s of silence: a WAV of 8 kHz, 8-bit mono samples. */
+function silentWav(): Buffer {
+  const samples = 800;
+  const wav = Buffer.alloc(44 + samples, 128);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(8000, 28);
+  wav.writeUInt16LE(1, 32);
+  wav.writeUInt16LE(8, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples, 40);
+  return wav;
+}
 
 async function toolResult(wb: Workbench, pattern: RegExp): Promise<string> {
   await wb.page.locator('.tabs-container .tab', { hasText: `${TOOL} (everything)` }).first().click();
@@ -19,7 +41,10 @@ async function toolResult(wb: Workbench, pattern: RegExp): Promise<string> {
 }
 
 test('sampling: the approval panel shows the request, the streamed answer is approved and returned; Edit changes both; a decline is reported', async () => {
-  const servers = { everything: { type: 'stdio' as const, command: 'node', args: [everythingEntry, 'stdio'] } };
+  const servers = {
+    everything: { type: 'stdio' as const, command: 'node', args: [everythingEntry, 'stdio'] },
+    mediafixture: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('sampling-server')] },
+  };
   await withWorkbench('sampling', { servers, testModel: true }, async (wb) => {
     const prompt = 'tides [slow] rise and fall twice a day along most coasts of the world';
     const tool = await runToolFromPalette(wb, TOOL, 'everything');
@@ -80,5 +105,35 @@ test('sampling: the approval panel shows the request, the streamed answer is app
     const declined = await toolResult(wb, /User rejected sampling request/);
     assert.match(declined, /User rejected sampling request: the user declined it/);
     await wb.shot('sampling-declined');
+
+    // Media: the image and the audio clip the server sends are shown, and they decode.
+    const media = await runToolFromPalette(wb, 'sample', 'mediafixture');
+    const params = {
+      maxTokens: 50,
+      messages: [{ role: 'user', content: [
+        { type: 'text', text: 'what is in this picture and this recording?' },
+        { type: 'image', mimeType: 'image/png', data: PNG },
+        { type: 'audio', mimeType: 'audio/wav', data: silentWav().toString('base64') },
+      ] }],
+    };
+    await media.getByRole('textbox', { name: 'params', exact: true }).fill(JSON.stringify(params));
+    await media.getByRole('button', { name: 'Run' }).click();
+    const asked = wb.webview();
+    await asked.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 30_000 });
+    const image = asked.getByRole('img', { name: 'image (image/png, 68 bytes)' });
+    await image.waitFor({ timeout: 10_000 });
+    await asked.locator('img.sampling-media').evaluate((img: HTMLImageElement) => img.decode());
+    assert.equal(await asked.locator('img.sampling-media').evaluate((img: HTMLImageElement) => img.naturalWidth), 1);
+    const audio = asked.locator('audio.sampling-media');
+    assert.equal(await audio.getAttribute('aria-label'), 'audio (audio/wav, 844 bytes)');
+    const duration = await audio.evaluate((a: HTMLAudioElement) => new Promise<number>((resolve, reject) => {
+      if (a.readyState >= 1) resolve(a.duration);
+      a.addEventListener('loadedmetadata', () => resolve(a.duration));
+      a.addEventListener('error', () => reject(new Error(`audio error ${a.error?.code}`)));
+      setTimeout(() => reject(new Error('no audio metadata within 10 s')), 10_000);
+    }));
+    assert.ok(Math.abs(duration - 0.1) < 0.01, `duration ${duration}`);
+    await wb.shot('sampling-media');
+    await asked.getByRole('button', { name: 'Decline' }).click();
   });
 });
