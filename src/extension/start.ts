@@ -14,12 +14,13 @@ type Main = typeof import('./extension');
 let main: Main | undefined;
 
 export function activate(context: vscode.ExtensionContext): ReturnType<Main['activate']> {
+  const activateCalledAt = performance.now();
   const storage = context.globalStorageUri;
   const cacheDir = storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
   const loaded = loadWithCodeCache<Main>(join(__dirname, 'main.js'), require, cacheDir);
   main = loaded.exports;
   if (!loaded.fromCache) setTimeout(() => loaded.saveCache(), SAVE_CACHE_AFTER_MS).unref();
-  return main.activate(context, { loadedAt, fromCodeCache: loaded.fromCache, codeCacheDir: cacheDir });
+  return main.activate(context, { loadedAt, activateCalledAt, fromCodeCache: loaded.fromCache, codeCacheDir: cacheDir });
 }
 
 export function deactivate(): ReturnType<Main['deactivate']> {
