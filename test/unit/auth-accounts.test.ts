@@ -86,21 +86,29 @@ describe('signing in with an account', () => {
 
   const seen = async () => (await (await fetch(new URL('/_seen', fixture.url))).json()) as { method: string; path: string; authorization?: string }[];
 
-  function connect(accounts: ScriptedAccounts, store = new MemoryTokenStore()) {
+  type Connected = { connection: ServerConnection; store: MemoryTokenStore; opened: string[]; logged: string[] };
+
+  /** Runs `body` with a connection to the fixture that signs in through `accounts`; stopped and disposed after. */
+  async function withConnection(accounts: ScriptedAccounts, body: (c: Connected) => Promise<void>): Promise<void> {
+    const store = new MemoryTokenStore();
     const opened: string[] = [];
     const ui: SignInUi = { async openAuthorization({ authorizationUrl }) { opened.push(authorizationUrl.href); throw new SignInCancelledError('no browser here'); } };
     const logged: string[] = [];
     const log = new Logger((line) => logged.push(line), 'debug');
     const oauth = new HostOAuthProvider({ server: 'accounts', serverUrl: fixture.url, store, ui, log, accounts });
     const connection = new ServerConnection(httpServer('accounts', fixture.url), { log, oauth, requestTimeoutMs: 30_000 });
-    return { connection, oauth, store, opened, logged };
+    try {
+      await body({ connection, store, opened, logged });
+    } finally {
+      await connection.stop();
+      await oauth.dispose();
+    }
   }
 
   test('the user chooses the account: the server gets its token, no browser opens, only the choice is stored', async () => {
     const accounts = new ScriptedAccounts();
-    const { connection, oauth, store, opened, logged } = connect(accounts);
-    const before = (await seen()).length;
-    try {
+    await withConnection(accounts, async ({ connection, store, opened, logged }) => {
+      const before = (await seen()).length;
       await connection.start();
       assert.deepEqual(connection.tools.map((t) => t.name).sort(), ['admin_report', 'whoami']);
       assert.deepEqual(opened, []);
@@ -117,89 +125,66 @@ describe('signing in with an account', () => {
       assert.ok(!JSON.stringify(record).includes('test-account.'), 'no token is stored');
       assert.deepEqual(await signInStatus(store, fixture.url), { signedIn: true, account: 'tester@example.test (Test Accounts)', issuer: record.account!.issuer });
       assert.ok(!logged.join('\n').includes('test-account.0'), 'the token is masked in the log');
-    } finally {
-      await connection.stop();
-      await oauth.dispose();
-    }
+    });
   });
 
   test('a refused token gets one fresh session; a 403 insufficient_scope asks for the larger scope', async () => {
     const accounts = new ScriptedAccounts();
     accounts.signedIn = false;
     accounts.staleNext = true;
-    const { connection, oauth } = connect(accounts);
-    try {
+    await withConnection(accounts, async ({ connection }) => {
       await connection.start();
       // Nobody was signed in: the user chose the account, signed in (`ask`), the server refused that token, a fresh one served.
       assert.deepEqual(accounts.calls.filter((c) => !c.startsWith('silent')), ['choose -', 'ask read', 'fresh read']);
       const result = await connection.callTool('admin_report', {}) as { content: Array<{ text: string }> };
       assert.equal(result.content[0].text, 'admin_report: read admin');
       assert.equal(accounts.calls.filter((c) => c === 'ask read admin').length, 1);
-    } finally {
-      await connection.stop();
-      await oauth.dispose();
-    }
+    });
   });
 
   test('a token refused again after the fresh session fails clearly, naming the server and the account', async () => {
     const accounts = new ScriptedAccounts();
-    const { connection, oauth } = connect(accounts);
-    // Every session this provider hands out is one the server refuses.
-    accounts.alwaysHandOut('test-account.9.readstale');
-    try {
+    await withConnection(accounts, async ({ connection }) => {
+      // Every session this provider hands out is one the server refuses.
+      accounts.alwaysHandOut('test-account.9.readstale');
       await assert.rejects(connection.start(), /server "accounts" refused the token of your Test Accounts account \(tester@example\.test\), also a fresh one/);
       assert.equal(accounts.calls.filter((c) => c.startsWith('fresh')).length, 1, 'one fresh session, not a loop');
       assert.equal(connection.state.kind, 'error');
-    } finally {
-      await connection.stop();
-      await oauth.dispose();
-    }
+    });
   });
 
   test('a 403 insufficient_scope the account\'s larger session does not cure fails clearly, after one question', async () => {
     const accounts = new ScriptedAccounts();
-    const { connection, oauth } = connect(accounts);
-    // The provider grants what is asked in name only: its tokens never carry `admin`.
-    accounts.alwaysHandOut('test-account.5.read');
-    try {
+    await withConnection(accounts, async ({ connection }) => {
+      // The provider grants what is asked in name only: its tokens never carry `admin`.
+      accounts.alwaysHandOut('test-account.5.read');
       await connection.start();
       await assert.rejects(connection.callTool('admin_report', {}), /refuses your Test Accounts account \(tester@example\.test\) for lack of scope, though it has every scope the server asked for \(read admin\)/);
       assert.equal(accounts.calls.filter((c) => c === 'ask read admin').length, 1, 'asked once for the larger scope, not in a loop');
       assert.equal(connection.state.kind, 'running', 'the server itself stays usable');
-    } finally {
-      await connection.stop();
-      await oauth.dispose();
-    }
+    });
   });
 
   test('the user chooses the browser: the OAuth flow runs as for any other server (without asking twice)', async () => {
     const accounts = new ScriptedAccounts();
     accounts.answer = 'browser';
-    const { connection, oauth, opened, store } = connect(accounts);
-    try {
+    await withConnection(accounts, async ({ connection, opened, store }) => {
       // The fixture's authorization server offers no registration: the usual flow fails there, the browser never opened.
       await assert.rejects(connection.start());
       assert.deepEqual(accounts.calls.filter((c) => c.startsWith('choose')), ['choose tester@example.test']);
       assert.deepEqual(opened, []);
       assert.equal(await store.get(authStoreKey(fixture.url)), undefined, 'nothing stored');
-    } finally {
-      await connection.stop();
-      await oauth.dispose();
-    }
+    });
   });
 
   test('cancelling the choice leaves the server in a sign-in error state, nothing stored', async () => {
     const accounts = new ScriptedAccounts();
     accounts.answer = 'cancel';
-    const { connection, oauth, store } = connect(accounts);
-    try {
+    await withConnection(accounts, async ({ connection, store }) => {
       await assert.rejects(connection.start(), /cancelled/);
       assert.equal(connection.state.kind, 'error');
       assert.equal((connection.state as { signIn?: string }).signIn, 'cancelled');
       assert.equal(await store.get(authStoreKey(fixture.url)), undefined);
-    } finally {
-      await connection.stop();
-      await oauth.dispose();
-    }
+    });
   });
 });
