@@ -43,16 +43,16 @@ export function loadWithCodeCache<T>(file: string, requireFrom: NodeJS.Require, 
     exports: module.exports,
     fromCache,
     saveCache() {
-      if (!cacheFile || fromCache) return;
+      if (!cacheDir || !cacheFile || fromCache) return;
       try {
         const data = script.createCachedData();
-        mkdirSync(dirname(cacheFile), { recursive: true });
+        mkdirSync(cacheDir, { recursive: true });
         const partial = `${cacheFile}.${process.pid}.partial`;
         writeFileSync(partial, data);
         renameSync(partial, cacheFile);
         // caches of earlier versions of the bundle, never to be read again
-        for (const name of readdirSync(dirname(cacheFile))) {
-          if (name.startsWith(`${basename(file)}.`) && join(dirname(cacheFile), name) !== cacheFile) rmSync(join(dirname(cacheFile), name), { force: true });
+        for (const name of readdirSync(cacheDir)) {
+          if (name.startsWith(`${basename(file)}.`) && join(cacheDir, name) !== cacheFile) rmSync(join(cacheDir, name), { force: true });
         }
       } catch {
         // a read-only or full disk: the next activation compiles again

@@ -49,10 +49,11 @@ export function secretReason(relativePath: string): string | undefined {
 
 /** The `files.exclude` glob that hides a path (or one of its folders), or undefined. */
 export function excludedBy(relativePath: string, excludes: readonly string[]): string | undefined {
+  if (excludes.length === 0) return undefined;
+  const { minimatch } = libraries();
   const segments = relativePath.split(/[\\/]/).filter((s) => s !== '');
   for (let n = 1; n <= segments.length; n++) {
     const prefix = segments.slice(0, n).join('/');
-    const { minimatch } = libraries();
     const glob = excludes.find((g) => minimatch(prefix, g, { dot: true }));
     if (glob) return glob;
   }
