@@ -49,8 +49,7 @@ export class ToolPanelApps extends Disposable {
     this.register(panel.onRequest('appOpenLink', (p) => this.openLink(p.url)));
     this.register(panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode)));
     this.register(toDisposable(() => {
-      this.watch?.dispose();
-      this.lists?.dispose();
+      this.stopWatching();
       if (this.fullscreen) void this.setFullscreen(false);
     }));
   }
@@ -112,6 +111,11 @@ export class ToolPanelApps extends Disposable {
     this.current = undefined;
     // Nothing of the app runs until the next Run: no standby either (the webview dropped its own).
     this.standby = undefined;
+    this.stopWatching();
+  }
+
+  /** No longer watching the shown app's resource or its server's lists. */
+  private stopWatching(): void {
     this.watch?.dispose();
     this.watch = undefined;
     this.lists?.dispose();
@@ -125,8 +129,7 @@ export class ToolPanelApps extends Disposable {
    */
   private watchShown(connection: ServerConnection, cache: AppResourceCache, app: AppResource): void {
     if (this.watch?.uri === app.uri && this.watchedConnection === connection) return;
-    this.watch?.dispose();
-    this.lists?.dispose();
+    this.stopWatching();
     this.watchedConnection = connection;
     this.lists = connection.onDidChangeLists((list) => {
       if (list === 'prompts' || this.panel.isDisposed) return;
