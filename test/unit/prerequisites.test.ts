@@ -1,15 +1,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '../..');
 const script = join(root, 'scripts/prerequisites.mjs');
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
-test('with a system package missing and no way to install it, set-up stops at once and names the command to run', { skip: !isRoot && 'needs root to run as a user without sudo' }, () => {
-  // `nobody` has no passwordless sudo: the script may only tell, never half-install.
-  const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, script, '--system-only'], {
+test('with a system package missing and no way to install it, set-up stops at once and names the command to run', { skip: !isRoot && 'needs root to run as a user without sudo' }, (t) => {
+  // `nobody` has no passwordless sudo: the script may only tell, never half-install. It runs a copy of the script
+  // (Node's built-ins are all it imports) from a folder `nobody` can read: a checkout under a private folder
+  // (mktemp -d makes them 0700) is out of its reach.
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-prereq-nobody-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'scripts'));
+  copyFileSync(script, join(dir, 'scripts/prerequisites.mjs'));
+  chmodSync(dir, 0o755);
+  chmodSync(join(dir, 'scripts'), 0o755);
+  chmodSync(join(dir, 'scripts/prerequisites.mjs'), 0o644);
+  const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, join(dir, 'scripts/prerequisites.mjs'), '--system-only'], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH, CHROMIUM_PATH: '/nonexistent/chromium', HOME: '/tmp' },
     timeout: 30_000,
@@ -28,8 +39,6 @@ test('with every system package present, the check passes without installing any
 });
 
 test('npm dependencies count as installed by their versions, not by the dates a checkout gives the files', async () => {
-  const { mkdtempSync, mkdirSync, writeFileSync, utimesSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
   const { pathToFileURL } = await import('node:url');
   const { packagesOutOfDate } = await import(pathToFileURL(script).href) as { packagesOutOfDate(dir: string): string[] };
   const dir = mkdtempSync(join(tmpdir(), 'mcp-prereq-'));
