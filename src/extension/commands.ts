@@ -3,6 +3,7 @@
 
 import { readBoundedText } from '../core/io/boundedRead';
 import { FILE_LIMITS } from '../core/io/limits';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import { offeredToUser, toolAppUri } from '../core/apps';
@@ -11,7 +12,8 @@ import { pointer } from '../core/forms';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
 import { templateVariables } from './resources/templates';
 import { readResourceInEditor } from './resultActions';
-import { toolLabel } from './serverDescriptions';
+import { describeNotStarted, describeStartQuestions, toolLabel, type StartQuestions } from './serverDescriptions';
+import type { KnownTool } from './knownTools';
 import { serverState, type ManagedServer, type ServerManager } from './serverManager';
 import type { ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings } from './settings';
@@ -129,27 +131,32 @@ async function pickServer(manager: ServerManager, placeHolder: string, filter: (
 interface PickItem<T> extends vscode.QuickPickItem {
   server: string;
   entry?: T;
+  /** A tool the server offered when it last ran: picking the row starts the server, then opens the tool of this name. */
+  knownName?: string;
 }
 
 /** What a server-wide quick pick offers: tools (MCP: Run Tool…) or prompts (MCP: Get Prompt…). */
-interface PickKind<T> {
+interface PickKind<T extends { name: string }> {
   title: string;
   placeholder: string;
   entries(connection: NonNullable<ManagedServer['connection']>): readonly T[];
   item(entry: T): Pick<vscode.QuickPickItem, 'label' | 'detail'>;
   /** The entry a Servers-view row stands for, if it is one of these. */
   fromNode(node: ServerTreeNode): T | undefined;
+  /** What a server not running offered when it last ran (tools only). */
+  known?(manager: ServerManager, server: ManagedServer): readonly KnownTool[];
 }
 
 const TOOLS: PickKind<Tool> = {
   title: 'MCP: Run Tool',
-  placeholder: 'Choose a tool to run',
+  placeholder: 'Choose a tool to run, or type its name',
   entries: (connection) => connection.tools.filter(offeredToUser),
   fromNode: (node) => (node.kind === 'tool' ? node.tool : undefined),
   item: (tool) => ({
     label: `${toolAppUri(tool) ? '$(window) ' : findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
     detail: [toolAppUri(tool) ? 'App' : '', tool.description?.split('\n')[0]?.slice(0, 200)].filter(Boolean).join(' — ') || undefined,
   }),
+  known: (manager, server) => manager.knownToolsOf(server),
 };
 
 const PROMPTS: PickKind<Prompt> = {
@@ -159,6 +166,19 @@ const PROMPTS: PickKind<Prompt> = {
   fromNode: (node) => (node.kind === 'prompt' ? node.prompt : undefined),
   item: (prompt) => ({ label: `$(comment-discussion) ${prompt.title ?? prompt.name}`, detail: prompt.description?.split('\n')[0]?.slice(0, 200) }),
 };
+
+/** A row's description: the entry's name when its label is a title (so typing the name finds it), and the server. */
+function nameAndServer(name: string, label: string, server: string): string {
+  return label.replace(/^\$\([\w-]+\) /, '') === name ? server : `${name} · ${server}`;
+}
+
+/** The entry the typed text names exactly (its name or its title), if any. */
+function namedBy<T extends { name: string }>(kind: PickKind<T>, entries: readonly T[], typed: string): T | undefined {
+  const wanted = typed.trim().toLowerCase();
+  if (!wanted) return undefined;
+  return entries.find((e) => e.name.toLowerCase() === wanted)
+    ?? entries.find((e) => kind.item(e).label.replace(/^\$\([\w-]+\) /, '').toLowerCase() === wanted);
+}
 
 /**
  * The tool (or prompt) a command was given: a Servers-view row, or a server and a name (from a tree
@@ -174,10 +194,12 @@ async function givenOrPicked<T extends { name: string }>(manager: ServerManager,
 
 /**
  * A quick pick of every tool (or prompt) of every running or startable server. Servers that start without
- * asking anything are started in the background and their entries appear as they come; the others get an
- * item that starts them (asking for their inputs).
+ * asking anything are started in the background and their entries appear as they come; the others get a
+ * "Start …" row that stays whatever is typed (saying what starting asks), and a row per tool they offered
+ * when they last ran. Picking one of those asks the server's questions (trust, inputs), then opens the entry;
+ * so does a "Start …" row picked while the typed text names one of the server's entries.
  */
-async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Promise<{ server: string; entry: T } | undefined> {
+async function pickFromServers<T extends { name: string }>(manager: ServerManager, kind: PickKind<T>, typed = ''): Promise<{ server: string; entry: T } | undefined> {
   if (manager.list().length === 0) {
     const choice = await vscode.window.showInformationMessage('No MCP server is configured.', 'Add Server…');
     if (choice) await vscode.commands.executeCommand('mcpHost.addServer');
@@ -191,12 +213,12 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
   quickPick.keepScrollPosition = true;
+  quickPick.value = typed;
   // Rows keep arriving while servers start; a view that takes focus meanwhile (the walkthrough ticking its
   // "Run a tool" step as this opens) must not close it. Escape still does.
   quickPick.ignoreFocusOut = true;
-  const needsAsking = new Set<string>();
-  /** Workspace servers not trusted yet: started (and asked about) only when the user picks them. */
-  const needsTrust = new Set<string>();
+  /** What starting each server not started asks (trust, inputs), or why it cannot start here. */
+  const questions = new Map<string, StartQuestions>();
   const pending = new Set<string>();
   // Servers in the order their rows first appeared: a server that finishes starting adds its rows
   // below the ones shown, so no row moves under the pointer.
@@ -212,11 +234,23 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
       if (!s) continue;
       const state = serverState(s);
       if (state.kind === 'running' && s.connection) {
-        for (const entry of kind.entries(s.connection)) items.push({ ...kind.item(entry), description: s.name, server: s.name, entry });
+        for (const entry of kind.entries(s.connection)) {
+          const look = kind.item(entry);
+          items.push({ ...look, description: nameAndServer(entry.name, look.label, s.name), server: s.name, entry });
+        }
       } else if (!pending.has(s.name)) {
-        const why = state.kind === 'error' || state.kind === 'crashed' ? ` (${state.kind}: ${state.reason})`
-          : needsTrust.has(s.name) ? ' (defined in this workspace: asks for your trust)' : needsAsking.has(s.name) ? ' (asks for its inputs)' : '';
-        items.push({ label: `$(debug-start) Start ${s.name}…`, description: why.trim() || undefined, server: s.name });
+        const q = questions.get(s.name);
+        const involves = state.kind === 'error' || state.kind === 'crashed' ? `${state.kind}: ${state.reason}` : q && describeStartQuestions(q);
+        items.push({ label: `$(debug-start) Start ${s.name}…`, description: involves, server: s.name, alwaysShow: true });
+        for (const known of kind.known?.(manager, s) ?? []) {
+          const label = known.title ?? known.name;
+          items.push({
+            label: `$(debug-start) ${label}`,
+            description: `${nameAndServer(known.name, label, s.name)}, not started`,
+            detail: [`Starts ${s.name}${involves ? ` (${involves})` : ''}`, known.description].filter(Boolean).join(' — '),
+            server: s.name, knownName: known.name,
+          });
+        }
       }
     }
     quickPick.items = items;
@@ -224,16 +258,11 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
   };
 
   for (const s of manager.list()) {
-    const kind = serverState(s).kind;
-    if (kind !== 'stopped' && kind !== 'starting') continue;
-    if (!manager.trust.isTrusted(s.definition)) {
-      needsTrust.add(s.name);
-      continue;
-    }
-    if (!(await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs }))) {
-      needsAsking.add(s.name);
-      continue;
-    }
+    const state = serverState(s).kind;
+    if (state === 'running') continue;
+    const q = await manager.startQuestions(s);
+    questions.set(s.name, q);
+    if (q.trust || q.restricted || q.inputs || (state !== 'stopped' && state !== 'starting')) continue;
     pending.add(s.name);
     void manager.start(s.name).catch(() => undefined).finally(() => {
       pending.delete(s.name);
@@ -247,16 +276,24 @@ async function pickFromServers<T>(manager: ServerManager, kind: PickKind<T>): Pr
     owned.add(quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0])));
     owned.add(quickPick.onDidHide(() => resolve(undefined)));
   });
+  const typedNow = quickPick.value;
   owned.dispose();
   if (!picked) return undefined;
   if (picked.entry !== undefined) return { server: picked.server, entry: picked.entry };
+  let connection;
   try {
-    await manager.start(picked.server);
+    connection = await manager.start(picked.server);
   } catch (e) {
     manager.reportStartFailure(picked.server, e);
     return undefined;
   }
-  return pickFromServers(manager, kind);
+  const entries = kind.entries(connection);
+  const wanted = picked.knownName !== undefined ? entries.find((e) => e.name === picked.knownName) : namedBy(kind, entries, typedNow);
+  if (wanted) return { server: picked.server, entry: wanted };
+  if (picked.knownName !== undefined) {
+    void vscode.window.showInformationMessage(`MCP server "${picked.server}" started, but no longer offers "${picked.knownName}".`);
+  }
+  return pickFromServers(manager, kind, typedNow);
 }
 
 async function openConfig(uri: vscode.Uri): Promise<void> {
@@ -324,20 +361,71 @@ async function addServer(manager: ServerManager): Promise<void> {
 
 interface CompatibleTool extends vscode.QuickPickItem {
   server: string;
-  tool: Tool;
-  slot: FileSlot;
+  tool?: Tool;
+  slot?: FileSlot;
 }
 
-/** Explorer "Run MCP Tool with This File…": the tools with a slot the file passes (checked first), then the form. */
+/** A configured server that did not start by itself, and why (trust, inputs, Restricted Mode). */
+interface HeldBack {
+  server: string;
+  questions: StartQuestions;
+}
+
+/**
+ * Explorer "Run MCP Tool with This File…": the tools with a slot the file passes (checked first), then the form.
+ * Servers that would ask something are not started from a context menu by themselves: they are named, with why,
+ * and a button (or a row) starts them through their questions, then the tools that take the file are offered.
+ */
 async function runToolWithFile(manager: ServerManager, panels: RunPanelContext, path: string): Promise<void> {
+  let found = await findToolsForFile(manager, path);
+  while (found.compatible.length === 0) {
+    const chosen = await offerToStart(found.heldBack, found.refusals, basename(path));
+    if (!chosen) return;
+    let started = 0;
+    for (const name of chosen) {
+      await manager.start(name).then(() => { started += 1; }, (e) => manager.reportStartFailure(name, e));
+    }
+    if (started === 0) return;   // declined, or failed (and said so)
+    found = await findToolsForFile(manager, path);
+  }
+  const startRows: CompatibleTool[] = found.heldBack.filter((h) => !h.questions.restricted).map((h) => ({
+    label: `$(debug-start) Start ${h.server}…`, description: describeNotStarted(h.questions),
+    detail: 'Not started: its tools that take the file are offered after it starts', server: h.server, alwaysShow: true,
+  }));
+  const rows = [...found.compatible, ...startRows];
+  const picked = rows.length === 1 ? rows[0] : await vscode.window.showQuickPick(rows, {
+    title: 'Run MCP Tool with This File', placeHolder: 'Choose the tool to give the file to', matchOnDescription: true, matchOnDetail: true,
+  });
+  if (!picked) return;
+  if (!picked.tool || !picked.slot) {
+    try {
+      await manager.start(picked.server);
+    } catch (e) {
+      manager.reportStartFailure(picked.server, e);
+      return;
+    }
+    await runToolWithFile(manager, panels, path);
+    return;
+  }
+  await RunPanel.show(panels, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
+}
+
+/**
+ * Starts the servers that start without asking (waiting a bounded time for them), then checks the file against
+ * every file slot of every running server's tools. Servers that would ask something are left stopped: `heldBack`.
+ */
+async function findToolsForFile(manager: ServerManager, path: string): Promise<{ compatible: CompatibleTool[]; refusals: string[]; heldBack: HeldBack[] }> {
   const compatible: CompatibleTool[] = [];
   const refusals: string[] = [];
+  const heldBack: HeldBack[] = [];
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Finding MCP tools that take this file…', cancellable: false }, async () => {
     const startable: Promise<unknown>[] = [];
     for (const s of manager.list()) {
-      // Only servers that start unasked: no trust question or inputs form pops up from a context menu.
-      if (serverState(s).kind !== 'stopped' || !manager.trust.isTrusted(s.definition)) continue;
-      if (await manager.inputs.allStored({ server: s.definition, declared: s.declaredInputs })) startable.push(manager.start(s.name).catch(() => undefined));
+      if (serverState(s).kind !== 'stopped') continue;
+      const questions = await manager.startQuestions(s);
+      // Only servers that start unasked: no trust question or inputs form pops up from a context menu by itself.
+      if (questions.trust || questions.restricted || questions.inputs) heldBack.push({ server: s.name, questions });
+      else startable.push(manager.start(s.name).catch(() => undefined));
     }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled(startable), new Promise((r) => { timer = setTimeout(r, EXPLORER_START_WAIT_MS); })]);
@@ -350,7 +438,7 @@ async function runToolWithFile(manager: ServerManager, panels: RunPanelContext, 
           const check = await checkFile(path, slot, limits);
           if (check.ok) {
             compatible.push({
-              label: `$(tools) ${toolLabel(tool)}`, description: s.name,
+              label: `$(tools) ${toolLabel(tool)}`, description: nameAndServer(tool.name, toolLabel(tool), s.name),
               detail: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${tool.description ? ` — ${tool.description.split('\n')[0].slice(0, 160)}` : ''}`,
               server: s.name, tool, slot,
             });
@@ -361,14 +449,37 @@ async function runToolWithFile(manager: ServerManager, panels: RunPanelContext, 
       }
     }
   });
-  if (compatible.length === 0) {
-    const detail = refusals.length > 0 ? `\n\n${refusals.slice(0, 8).join('\n')}` : '';
-    void vscode.window.showInformationMessage(`No tool of a running MCP server takes this file.`, { modal: refusals.length > 0, detail: detail.trim() || undefined });
-    return;
+  return { compatible, refusals, heldBack };
+}
+
+/**
+ * No running server takes the file: says so, names the servers that did not start and why, and offers to start
+ * them (each through its own questions). The names of the servers to start, or undefined.
+ */
+async function offerToStart(heldBack: readonly HeldBack[], refusals: readonly string[], fileName: string): Promise<string[] | undefined> {
+  const refused = refusals.length > 0 ? `Tools that refuse it:\n${refusals.slice(0, 8).join('\n')}` : '';
+  if (heldBack.length === 0) {
+    void vscode.window.showInformationMessage(`No tool of a running MCP server takes ${fileName}.`, { modal: refusals.length > 0, detail: refused || undefined });
+    return undefined;
   }
-  const picked = compatible.length === 1 ? compatible[0] : await vscode.window.showQuickPick(compatible, {
-    title: 'Run MCP Tool with This File', placeHolder: 'Choose the tool to give the file to', matchOnDescription: true, matchOnDetail: true,
-  });
-  if (!picked) return;
-  await RunPanel.show(panels, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
+  const restricted = heldBack.every((h) => h.questions.restricted);
+  const startable = heldBack.filter((h) => !h.questions.restricted).map((h) => h.server);
+  const listed = heldBack.map((h) => `• ${h.server}: ${describeNotStarted(h.questions)}`).join('\n');
+  const next = restricted
+    ? 'The workspace is in Restricted Mode: its servers start only once you trust the workspace.'
+    : 'Starting a server defined in this workspace asks for your trust first (and for its inputs, if it has some); then the tools that take the file are offered.';
+  const count = heldBack.length === 1 ? `1 configured server was not started` : `${heldBack.length} configured servers were not started`;
+  const buttons = restricted ? ['Manage Workspace Trust']
+    : [...startable.slice(0, 3).map((name) => `Start ${name}…`), ...(startable.length > 1 ? [`Start All (${startable.length})…`] : [])];
+  const choice = await vscode.window.showInformationMessage(
+    `No running MCP server has a tool that takes ${fileName}: ${count}.`,
+    { modal: true, detail: [listed, next, refused].filter(Boolean).join('\n\n') },
+    ...buttons,
+  );
+  if (!choice) return undefined;
+  if (choice === 'Manage Workspace Trust') {
+    await vscode.commands.executeCommand('workbench.trust.manage');
+    return undefined;
+  }
+  return choice.startsWith('Start All (') ? startable : startable.filter((name) => choice === `Start ${name}…`);
 }

@@ -42,14 +42,58 @@ export function serverContextValue(state: ConnectionState, usesInputs: boolean, 
   return `mcpServer.${state.kind}${http ? '.http' : ''}${usesInputs ? '.inputs' : ''}`;
 }
 
-/** The status bar text: `$(plug) 2` or `$(plug) 2 $(error) 1`; undefined hides the item. */
-export function statusBarText(states: readonly ConnectionState[]): { text: string; tooltip: string } | undefined {
+/** Servers of a workspace that wait for the user's decision before they start. */
+export interface WaitingServers {
+  names: readonly string[];
+  /** The workspace is in Restricted Mode: they start only once the workspace is trusted. */
+  restricted: boolean;
+}
+
+/**
+ * The status bar text: `$(plug) 2`, `$(plug) 2 $(error) 1`, and the servers waiting for trust
+ * (`$(plug) 0 $(workspace-untrusted) 3 need your trust`); undefined hides the item.
+ */
+export function statusBarText(states: readonly ConnectionState[], waiting: WaitingServers = { names: [], restricted: false }): { text: string; tooltip: string } | undefined {
   if (states.length === 0) return undefined;
   const running = states.filter((s) => s.kind === 'running').length;
   const failed = states.filter((s) => s.kind === 'error' || s.kind === 'crashed').length;
-  const text = `$(plug) ${running}${failed > 0 ? ` $(error) ${failed}` : ''}`;
-  const tooltip = `MCP servers: ${running} running${failed > 0 ? `, ${failed} failed` : ''}, ${states.length} configured`;
+  const count = waiting.names.length;
+  const needs = count === 1 ? 'needs your trust' : 'need your trust';
+  const text = `$(plug) ${running}${failed > 0 ? ` $(error) ${failed}` : ''}${count > 0 ? ` $(workspace-untrusted) ${count} ${needs}` : ''}`;
+  let tooltip = `MCP servers: ${running} running${failed > 0 ? `, ${failed} failed` : ''}, ${states.length} configured`;
+  if (count > 0) {
+    const listed = waiting.names.slice(0, 5).join(', ') + (count > 5 ? ` and ${count - 5} more` : '');
+    tooltip += waiting.restricted
+      ? `. Not started: ${listed}. The workspace is in Restricted Mode: trust the workspace to start its servers.`
+      : `. Waiting for your trust: ${listed}. Each asks before its first start (MCP: Run Tool… or the MCP view).`;
+  }
   return { text, tooltip };
+}
+
+/** What starting a stopped server asks the user, or why it cannot start in this window. */
+export interface StartQuestions {
+  /** A workspace definition not trusted yet: the trust question comes first. */
+  trust: boolean;
+  /** A workspace definition in Restricted Mode: it does not start. */
+  restricted: boolean;
+  /** Some `${input:…}` has no stored value: the inputs form comes next. */
+  inputs: boolean;
+}
+
+/** What a Start row says starting involves: "asks for your trust, then its inputs"; undefined when it asks nothing. */
+export function describeStartQuestions(q: StartQuestions): string | undefined {
+  if (q.restricted) return 'Restricted Mode: trust the workspace first';
+  if (q.trust && q.inputs) return 'asks for your trust, then its inputs';
+  if (q.trust) return 'asks for your trust';
+  if (q.inputs) return 'asks for its inputs';
+  return undefined;
+}
+
+/** Why a configured server has not started: "not trusted yet, inputs needed"; undefined when nothing holds it back. */
+export function describeNotStarted(q: StartQuestions): string | undefined {
+  if (q.restricted) return 'Restricted Mode';
+  const why = [q.trust ? 'not trusted yet' : '', q.inputs ? 'inputs needed' : ''].filter(Boolean).join(', ');
+  return why || undefined;
 }
 
 /** A tool's line in the tree: its title (or name), and its description cut to one line for the tooltip's start. */

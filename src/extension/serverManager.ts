@@ -15,7 +15,10 @@ import { DEFAULT_UPLOAD_MAX_BYTES } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { ServerInputs } from './serverInputs';
 import { mcpLevelOfChannel } from './serverLogLevel';
-import { ServerNotTrustedError, ServerTrust } from './serverTrust';
+import { definitionHash, ServerNotTrustedError, ServerTrust } from './serverTrust';
+import { KnownTools, type KnownTool } from './knownTools';
+import type { StartQuestions } from './serverDescriptions';
+import { offeredToUser } from '../core/apps';
 import { samplingHandlerFor } from './sampling/samplingPanel';
 import { SignInService } from './signIn';
 import { readSettings } from './settings';
@@ -115,6 +118,8 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   private errors: ConfigError[] = [];
   private reloading: Promise<void> = Promise.resolve();
   readonly trust: ServerTrust;
+  /** The tools each definition was seen to offer (global state), named in Run Tool… before the server starts. */
+  private readonly knownTools: KnownTools;
   /** Fires when a server is added, removed or changes state, or its lists change. */
   readonly onDidChange: Event<void> = this.changed.event;
   /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
@@ -129,6 +134,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     super();
     this.eraCache = new GlobalStateEraCache(context.globalState);
     this.trust = new ServerTrust(context.workspaceState, () => this.userConfigUri.fsPath);
+    this.knownTools = new KnownTools(context.globalState);
     this.signIn = new SignInService(context.secrets);
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
     const userWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, USER_CONFIG_NAME));
@@ -147,6 +153,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mcpHost.trustWorkspaceServers')) this.changed.fire();
         if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel();
         if (CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(key))) this.restartRunning('a setting it uses changed');
       }),
@@ -172,6 +179,26 @@ export class ServerManager extends Disposable implements vscode.Disposable {
 
   get(name: string): ManagedServer | undefined {
     return this.servers.get(name);
+  }
+
+  /** Stopped servers that start only after the trust question (or, in Restricted Mode, not at all). */
+  waitingForTrust(): ManagedServer[] {
+    return this.list().filter((s) => serverState(s).kind === 'stopped' && !this.trust.isTrusted(s.definition));
+  }
+
+  /** What starting the server will ask the user, or why it cannot start in this window. */
+  async startQuestions(server: ManagedServer): Promise<StartQuestions> {
+    const trusted = this.trust.isTrusted(server.definition);
+    return {
+      trust: !trusted && vscode.workspace.isTrusted,
+      restricted: !trusted && !vscode.workspace.isTrusted,
+      inputs: !(await this.inputs.allStored({ server: server.definition, declared: server.declaredInputs })),
+    };
+  }
+
+  /** The tools a server of this exact definition offered when it last ran (here or in another workspace). */
+  knownToolsOf(server: ManagedServer): readonly KnownTool[] {
+    return this.knownTools.of(definitionHash(server.definition));
   }
 
   /** Re-reads every config file; servers whose definition changed are restarted if they were running. */
@@ -370,7 +397,13 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     // The sign-in's redirect receiver (a loopback listener) serves every start of this connection, and ends with it.
     if (oauth) owned.add(toDisposable(() => void oauth.dispose().catch(() => undefined)));
     let previous = connection.state.kind;
+    const rememberTools = (): void => {
+      if (connection.state.kind !== 'running') return;
+      this.knownTools.remember(definitionHash(server.definition), connection.tools.filter(offeredToUser))
+        .catch((e) => server.log.warn(`could not remember its tools: ${(e as Error).message}`));
+    };
     owned.add(connection.onDidChangeState((state) => {
+      rememberTools();
       if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
       previous = state.kind;
       if (state.kind === 'running' && resolved.transport !== 'stdio') {
@@ -378,7 +411,10 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       }
       this.changed.fire();
     }));
-    owned.add(connection.onDidChangeLists(() => this.changed.fire()));
+    owned.add(connection.onDidChangeLists(() => {
+      rememberTools();
+      this.changed.fire();
+    }));
     return connection;
   }
 

@@ -1,4 +1,4 @@
-// The Servers tree (activity bar "MCP") and the status bar item with running/failed counts.
+// The Servers tree (activity bar "MCP") and the status bar item with running/failed/waiting counts.
 
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
@@ -130,6 +130,10 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     const server = this.manager.get(name);
     const state = server ? serverState(server) : { kind: 'stopped' as const };
     const look = describeState(state, server?.signedInAs);
+    if (server && state.kind === 'stopped' && !this.manager.trust.isTrusted(server.definition)) {
+      look.description = vscode.workspace.isTrusted ? 'needs your trust' : 'Restricted Mode';
+      look.tooltip = vscode.workspace.isTrusted ? 'Not started: asks for your trust before its first start' : 'Not started: the workspace is in Restricted Mode';
+    }
     const item = new vscode.TreeItem(name, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `${name}\u0000server\u0000${state.kind === 'running' ? 'running' : 'idle'}`;
     item.description = look.description;
@@ -150,7 +154,8 @@ export function createStatusBarItem(manager: ServerManager): vscode.Disposable {
   item.name = 'MCP Servers';
   item.command = 'mcpHost.servers.focus';
   const update = (): void => {
-    const look = statusBarText(manager.list().map(serverState));
+    const waiting = { names: manager.waitingForTrust().map((s) => s.name), restricted: !vscode.workspace.isTrusted };
+    const look = statusBarText(manager.list().map(serverState), waiting);
     if (!look) return item.hide();
     item.text = look.text;
     item.tooltip = look.tooltip;

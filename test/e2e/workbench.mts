@@ -121,6 +121,22 @@ export class Workbench {
     await (ready ?? this.page.locator('.explorer-folders-view .monaco-list-row').first()).waitFor({ timeout: 60_000 });
   }
 
+  /** Copies made by `openClone`, removed with the workbench. */
+  private readonly clones: string[] = [];
+
+  /**
+   * Opens a fresh copy of the workspace (its files and .vscode/mcp.json, the same server definitions) in this
+   * window, as a second clone of one repository: its own workspace state, the same user profile. Returns its folder.
+   */
+  async openClone(): Promise<string> {
+    const clone = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
+    this.clones.push(clone);
+    cpSync(this.folder, clone, { recursive: true });
+    await this.page.goto(this.server.workbenchUrl(clone, this.payload));
+    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+    return clone;
+  }
+
   async shot(name: string): Promise<string> {
     this.step += 1;
     const file = join(this.artifacts, `${String(this.step).padStart(2, '0')}-${name}.png`);
@@ -230,6 +246,7 @@ export class Workbench {
     await this.browser.close();
     await this.server.stop();
     rmSync(madeIn(this.folder), { recursive: true, force: true });
+    for (const clone of this.clones) rmSync(clone, { recursive: true, force: true });
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
   }
 }
