@@ -143,6 +143,19 @@ test('Restricted Mode: a workspace server does not start, a user-level server do
     await waitUntil('the user-level server runs', () => pidsWith(ofUser).length > 0, 30_000);
     assert.equal(await dialog(wb).count(), 0, 'a user-level server is not asked about');
     await wb.shot('user-server-running');
+
+    // The status bar counts the workspace's servers (from-workspace, demo) as waiting; the Explorer entry names
+    // them, says why, and offers the workspace's trust, not a start.
+    await wb.page.locator('.statusbar-item', { hasText: '2 need your trust' }).first().waitFor({ timeout: 15_000 });
+    await wb.explorerMenu('photo.png', 'Run MCP Tool with This File…');
+    const box = dialog(wb);
+    await box.waitFor({ timeout: 30_000 });
+    assert.match(await box.innerText(), /from-workspace: Restricted Mode/);
+    assert.equal(await box.getByRole('button', { name: /^Start/ }).count(), 0, 'no button starts it');
+    await box.getByRole('button', { name: 'Manage Workspace Trust', exact: true }).waitFor();
+    await wb.shot('explorer-restricted');
+    await box.getByRole('button', { name: 'Cancel', exact: true }).click();
+    assert.deepEqual(pidsWith(inWorkspace), [], 'the workspace server still did not run');
   });
   await waitUntil('no server left after the window closed', () => pidsWith(token).length === 0, GONE_WITHIN_MS);
 });
