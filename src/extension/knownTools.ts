@@ -26,10 +26,15 @@ export interface KnownToolsStore {
 }
 
 export const KNOWN_TOOLS_KEY = 'mcpHost.knownTools.v1';
-export const KNOWN_TOOLS_LIMITS = { definitions: 32, toolsPerDefinition: 100, nameChars: 128, titleChars: 128, descriptionChars: 200 } as const;
+export const KNOWN_TOOLS_LIMITS = {
+  definitions: 32, toolsPerDefinition: 100, nameChars: 128, titleChars: 128, descriptionChars: 200,
+  /** Characters of all of one definition's tools together (as JSON): the whole record stays under ~0.5 MB. */
+  charsPerDefinition: 16_000,
+} as const;
 
-function cut(text: string | undefined, max: number): string | undefined {
-  const line = text?.split('\n')[0]?.trim();
+function cut(text: unknown, max: number): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const line = text.split('\n')[0]?.trim();
   if (!line) return undefined;
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -37,11 +42,15 @@ function cut(text: string | undefined, max: number): string | undefined {
 /** What is kept of a server's tools: no schema, no annotations, no _meta; names too long to type are left out. */
 export function toKnownTools(tools: readonly { name: string; title?: string; annotations?: { title?: string }; description?: string }[]): KnownTool[] {
   const kept: KnownTool[] = [];
+  let chars = 0;
   for (const tool of tools) {
     if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > KNOWN_TOOLS_LIMITS.nameChars) continue;
-    const title = cut(tool.title ?? tool.annotations?.title, KNOWN_TOOLS_LIMITS.titleChars);
+    const title = cut(typeof tool.title === 'string' ? tool.title : tool.annotations?.title, KNOWN_TOOLS_LIMITS.titleChars);
     const description = cut(tool.description, KNOWN_TOOLS_LIMITS.descriptionChars);
-    kept.push({ name: tool.name, ...(title ? { title } : {}), ...(description ? { description } : {}) });
+    const known = { name: tool.name, ...(title ? { title } : {}), ...(description ? { description } : {}) };
+    chars += JSON.stringify(known).length;
+    if (chars > KNOWN_TOOLS_LIMITS.charsPerDefinition) break;
+    kept.push(known);
     if (kept.length >= KNOWN_TOOLS_LIMITS.toolsPerDefinition) break;
   }
   return kept;

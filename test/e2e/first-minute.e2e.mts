@@ -61,7 +61,7 @@ test('first minute: waiting servers in the status bar, the Explorer entry and Ru
 
     // 2. Explorer › Run MCP Tool with This File… on a PNG: no server runs, so it names the servers not started
     //    and why; "Start demo…" asks for trust once, then the demo's tools that take the file are offered.
-    await wb.page.getByRole('tab', { name: /^Explorer/ }).first().click().catch(() => undefined);
+    await wb.runCommand('View: Show Explorer');
     await wb.explorerMenu('photo.png', 'Run MCP Tool with This File…');
     const box = dialog(wb);
     await box.waitFor({ timeout: 30_000 });

@@ -30,6 +30,11 @@ test('known tools keep names, titles and one line of description: no schema, no 
   assert.ok(!JSON.stringify(kept).includes('s3cr3t'));
   const many = toKnownTools(Array.from({ length: 500 }, (_, i) => ({ name: `t${i}` })));
   assert.equal(many.length, KNOWN_TOOLS_LIMITS.toolsPerDefinition);
+  // Long titles and descriptions on every tool: the definition's characters are bounded, not just its count.
+  const wordy = toKnownTools(Array.from({ length: 100 }, (_, i) => ({ name: `tool_${i}`, title: 't'.repeat(1000), description: 'd'.repeat(1000) })));
+  assert.ok(wordy.length < 100 && wordy.length > 0);
+  assert.ok(JSON.stringify(wordy).length <= KNOWN_TOOLS_LIMITS.charsPerDefinition + wordy.length + 1, 'within the per-definition budget (with the array\'s commas)');
+  assert.deepEqual(toKnownTools([{ name: 'odd', title: 42, description: { html: '<b>' } } as never]), [{ name: 'odd' }], 'fields of the wrong type are left out');
 });
 
 test('known tools are bounded to the definitions seen last, and an unchanged list writes nothing', async () => {
