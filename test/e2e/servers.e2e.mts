@@ -196,7 +196,7 @@ test('servers: Add Server… writes mcp.json, the status bar counts and opens th
     await wb.quickInput.locator('.quick-input-title', { hasText: 'MCP: Run Tool' }).waitFor();
     await wb.page.keyboard.type('Export a report');
     await wb.quickPickRow('Export a report').first().waitFor({ timeout: 30_000 });
-    for (let i = 0; !(await wb.quickInput.locator('.monaco-list-row.focused', { hasText: 'Export a report' }).filter({ has: wb.page.locator('.label-description', { hasText: /^demo$/ }) }).count()); i++) {
+    for (let i = 0; !(await wb.quickInput.locator('.monaco-list-row.focused', { hasText: 'Export a report' }).filter({ has: wb.page.locator('.label-description', { hasText: /^export_report · demo$/ }) }).count()); i++) {
       assert.ok(i < 10, 'the demo server\'s "Export a report" row is in the list');
       await wb.page.keyboard.press('ArrowDown');
     }
