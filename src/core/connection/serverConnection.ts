@@ -427,6 +427,8 @@ export class ServerConnection {
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       this.log.info(`sampling declined: ${why}`);
+      // By name: the extension's handler (and its queue) comes from another bundle.
+      if (e instanceof Error && e.name === 'SamplingQueueFullError') throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
       throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
     } finally {
       client?.resumeRequestTimeouts();
