@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Disposable, DisposableStore, Emitter, liveCount, toDisposable } from '../../src/core/events';
-import { ServerConnection } from '../../src/core/connection';
+import { NotRunningError, ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import { callToolAsTask } from '../../src/core/tasks';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
@@ -120,6 +120,29 @@ test('a stop forgets the tool calls in flight that offered the Tasks extension (
     await c.stop();
     assert.deepEqual(c.openWork, { answering: 0, receivedTasks: 0, taskOfferingCalls: 0 });
     assert.ok((await pending) instanceof Error, 'the call ended with the session');
+  } finally {
+    await c.dispose();
+  }
+});
+
+test("a stop ends a 2026-07-28 task's question being answered, and the following of the task", async () => {
+  const signals: AbortSignal[] = [];
+  const c = new ServerConnection(stdioFixture('tasks-era2026-server.ts'), {
+    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000,
+    elicitation: (_params, ctx) => new Promise((_resolve, reject) => {
+      signals.push(ctx.signal);
+      ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+    }),
+  });
+  await c.start();
+  try {
+    const pending = callToolAsTask(c, 'ask_photo', {}).catch((e: unknown) => e);
+    await until('the question of the task', () => signals.length === 1);
+    await c.stop();
+    assert.equal(signals[0]!.aborted, true, 'the question ends with the session');
+    const error = await pending;
+    assert.ok(error instanceof NotRunningError && /stopped while its task [\w-]+ ran \(stopped\)/.test(error.message), String(error));
+    assert.equal(c.listenerCount, 0, 'the following let go of the connection');
   } finally {
     await c.dispose();
   }

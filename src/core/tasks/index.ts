@@ -11,7 +11,7 @@
 // Every answer about a task must be about the task asked for; another task's answer is a protocol error, not used.
 // No zod here: this module is part of the extension's start-up bundle (the SDK and zod load with the connection).
 import type { CallToolResult, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
-import { CallCancelledError, CallTimeoutError, isHostError, ServerRequestError } from '../errors';
+import { CallCancelledError, CallTimeoutError, isHostError, NotRunningError, ServerRequestError } from '../errors';
 import { isObject } from '../../shared/json';
 import type { IDisposable } from '../events';
 import type { CallOptions } from '../connection/types';
@@ -44,6 +44,8 @@ export interface TaskConnection {
   } | undefined;
   request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions): Promise<T>;
   onDidUpdateTask(listener: (task: Record<string, unknown>) => void): IDisposable;
+  /** The connection's state changes: following a task ends when it stops running. */
+  onDidChangeState?(listener: (state: { kind: string }) => void): IDisposable;
   /** Answers one of a task's `inputRequests` (elicitation, sampling, roots) as the standalone request would be. */
   answerInputRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
 }
@@ -195,12 +197,15 @@ export const TASK_CANCEL_WAIT_MS = 2000;
 
 /**
  * What ends the following of a task besides the task itself: its ttl from its creation (at most TASK_MAX_WAIT_MS),
- * the caller's `waitMs` from `startedAt`, and the caller's signal. `signal` fires at the first of them and goes to
- * every wait and request; `failed` turns an error into the outcome, cancelling the task when the host gives up on it.
+ * the caller's `waitMs` from `startedAt`, the caller's signal, and the connection's stop (a question of the task
+ * being answered, a panel, ends with the session). `signal` fires at the first of them and goes to every wait and
+ * request; `failed` turns an error into the outcome, cancelling the task when the host gives up on it.
  */
 class FollowBound {
   readonly signal: AbortSignal;
   private readonly expiry = new AbortController();
+  private readonly stopped = new AbortController();
+  private readonly stateSubscription?: IDisposable;
   private readonly timer: ReturnType<typeof setTimeout>;
   private readonly deadline: number;
   private readonly expiredError: () => CallTimeoutError;
@@ -218,7 +223,8 @@ class FollowBound {
       ? () => new CallTimeoutError(`${what} did not finish within ${opts.waitMs} ms (the call's time limit); it was cancelled`, opts.waitMs!)
       : () => new CallTimeoutError(`${what} did not finish within its ttl (${Math.round(ttl / 1000)} s); it was cancelled`, ttl);
     this.timer = setTimeout(() => this.expiry.abort(), Math.max(0, this.deadline - now));
-    this.signal = opts.signal ? AbortSignal.any([opts.signal, this.expiry.signal]) : this.expiry.signal;
+    this.stateSubscription = connection.onDidChangeState?.((state) => { if (state.kind !== 'running') this.stopped.abort(); });
+    this.signal = AbortSignal.any([...(opts.signal ? [opts.signal] : []), this.expiry.signal, this.stopped.signal]);
   }
 
   /** The time a request that waits for the task's end may take: a little past the deadline, so the bound ends it. */
@@ -229,6 +235,9 @@ class FollowBound {
   /** Following failed: the caller gave up or time ran out (the task is cancelled), or the server broke the protocol. */
   async failed(e: unknown): Promise<never> {
     const cancelled = this.opts.signal?.aborted === true;
+    if (!cancelled && this.stopped.signal.aborted) {
+      throw new NotRunningError(`server "${this.connection.name}" stopped while its task ${this.taskId} ran (${this.connection.state.kind})`);
+    }
     const expired = !cancelled && this.expiry.signal.aborted;
     if (!cancelled && !expired && !(e instanceof TaskAnswerMismatchError)) throw e;
     await sendCancel(this.connection, this.taskId);
@@ -238,6 +247,7 @@ class FollowBound {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.stateSubscription?.dispose();
   }
 }
 
