@@ -213,8 +213,8 @@ class FollowBound {
   constructor(private readonly connection: TaskConnection, private readonly taskId: string, task: TaskInfo,
     private readonly opts: TaskCallOptions, startedAt: number) {
     const now = Date.now();
-    // A creation time in the future (a wrong clock, or a lie) would stretch the ttl: now at the latest.
-    const createdAt = Math.min(Date.parse(task.createdAt ?? '') || now, now);
+    // The server's clock may differ from the host's (or lie): its creation time is taken between the call and now.
+    const createdAt = Math.min(Math.max(Date.parse(task.createdAt ?? '') || now, Math.min(startedAt, now)), now);
     const ttl = Math.min(typeof task.ttl === 'number' && task.ttl > 0 ? task.ttl : TASK_MAX_WAIT_MS, TASK_MAX_WAIT_MS);
     const byWait = opts.waitMs !== undefined && startedAt + opts.waitMs < createdAt + ttl;
     this.deadline = byWait ? startedAt + opts.waitMs! : createdAt + ttl;
