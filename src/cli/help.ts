@@ -35,7 +35,7 @@ const DETAILS: Record<string, string> = {
                          answer the server's questions so, or from a file:
                          {"action":"accept","content":{...},"files":{"field":"path"},"allowUploadOrigins":[...]}
                          (without it, each question is prompted on a terminal)
-  --timeout MS           cancel the call after this long
+  --timeout MS           cancel the call after this long (a task: the whole wait, then tasks/cancel)
   --no-wait              a tool that runs as a task: print the task id instead of following the task
                          (without it, the task's status goes to stderr until its result is printed)
   --no-optional-tasks    call a tool that may run as a task (taskSupport "optional"; any tool of a server

@@ -1,7 +1,9 @@
 // Sampling in the CLI: declined by default (the server is told why), or answered by a command of the user's
-// (--sampling-command CMD): each request goes to it as JSON on stdin, its stdout is the JSON answer.
+// (--sampling-command CMD): each request goes to it as JSON on stdin, its stdout is the JSON answer. At most
+// SAMPLING_QUEUE_LIMITS.cli.running commands run at once; further requests wait their turn, a bounded number.
 import { spawn } from 'node:child_process';
 import { decliningSamplingHandler, SamplingDeclinedError, type SamplingHandler, type SamplingResult } from '../core/sampling';
+import { queuedSamplingHandler, SAMPLING_QUEUE_LIMITS } from '../core/sampling/queue';
 
 const ANSWER_MAX_BYTES = 10 * 1024 * 1024;
 const COMMAND_TIMEOUT_MS = 5 * 60_000;
@@ -10,14 +12,16 @@ export function cliSamplingHandler(command: string | undefined, o: { cwd: string
   if (command === undefined) {
     return decliningSamplingHandler('mcp-host declines sampling unless it is given --sampling-command CMD');
   }
-  return (request, ctx) => new Promise<SamplingResult>((resolve, reject) => {
+  return queuedSamplingHandler((request, ctx) => new Promise<SamplingResult>((resolve, reject) => {
     const child = spawn(command, { shell: true, cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';
     const fail = (why: string) => { child.kill('SIGTERM'); reject(new SamplingDeclinedError(`--sampling-command ${why}`)); };
     const timer = setTimeout(() => fail(`gave no answer within ${COMMAND_TIMEOUT_MS / 1000} s`), COMMAND_TIMEOUT_MS);
-    ctx.signal.addEventListener('abort', () => fail('was stopped: the server cancelled the request'), { once: true });
+    const onAbort = () => fail('was stopped: the server cancelled the request');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    child.on('close', () => ctx.signal.removeEventListener('abort', onAbort));
     child.stdout.on('data', (d: Buffer) => {
       size += d.length;
       if (size > ANSWER_MAX_BYTES) fail(`answered more than ${ANSWER_MAX_BYTES} bytes`);
@@ -39,5 +43,5 @@ export function cliSamplingHandler(command: string | undefined, o: { cwd: string
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(JSON.stringify(request));
-  });
+  }), SAMPLING_QUEUE_LIMITS.cli);
 }

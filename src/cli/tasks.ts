@@ -13,7 +13,8 @@ export function taskLine(task: TaskInfo): string {
 export async function callAsTask(connection: ServerConnection, name: string, args: Record<string, unknown>,
   o: { noWait: boolean; signal?: AbortSignal; timeoutMs?: number; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<CallToolResult | undefined> {
   const out = await callToolAsTask(connection, name, args, {
-    wait: !o.noWait, signal: o.signal, timeoutMs: o.timeoutMs,
+    // --timeout bounds each request and the whole wait for the task (then it is cancelled).
+    wait: !o.noWait, signal: o.signal, timeoutMs: o.timeoutMs, waitMs: o.timeoutMs,
     onStatus: (task) => { if (!o.noWait) o.stderr.write(`${taskLine(task)}\n`); },
   });
   if (out.task && o.noWait) {

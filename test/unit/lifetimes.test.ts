@@ -1,8 +1,13 @@
 // Owned lifetimes (src/core/events.ts): children disposed newest first and once, a late child disposed at once,
-// listener counts that tests can trust, live counts per class.
+// listener counts that tests can trust, live counts per class. A connection's session: a stop ends every request
+// of the server being answered (sent plainly or as a task), its received tasks and the calls that offered tasks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Disposable, DisposableStore, Emitter, liveCount, toDisposable } from '../../src/core/events';
+import { NotRunningError, ServerConnection } from '../../src/core/connection';
+import { Logger } from '../../src/core/log';
+import { callToolAsTask } from '../../src/core/tasks';
+import { everythingStdio, stdioFixture } from '../fixtures/servers';
 
 class Owner extends Disposable {
   constructor(readonly log: string[], readonly emitter: Emitter<number>) {
@@ -68,4 +73,77 @@ test('a store disposes the rest when one child throws, and `delete` disposes one
   store.dispose();
   assert.deepEqual(log, ['one', 'three']);
   assert.equal(store.size, 0);
+});
+
+async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('a stop ends the sampling requests of the session, sent plainly and as a task, and drops its received tasks', async () => {
+  const signals: AbortSignal[] = [];
+  const c = new ServerConnection(everythingStdio(), {
+    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000, capabilities: { taskRequests: true },
+    // A person who never answers: only the request's signal ends the wait.
+    sampling: (_request, ctx) => new Promise((_resolve, reject) => {
+      signals.push(ctx.signal);
+      ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+    }),
+  });
+  await c.start();
+  try {
+    const plain = c.callTool('trigger-sampling-request', { prompt: 'plain' }).catch((e: unknown) => e);
+    const asTask = c.callTool('trigger-sampling-request-async', { prompt: 'as a task' }).catch((e: unknown) => e);
+    await until('both sampling requests', () => signals.length === 2 && c.openWork.receivedTasks === 1);
+    assert.deepEqual(c.openWork, { answering: 2, receivedTasks: 1, taskOfferingCalls: 0 });
+    await c.stop();
+    assert.deepEqual(signals.map((s) => s.aborted), [true, true], 'the request sent as a task is ended like the plain one');
+    await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
+    assert.deepEqual(c.openWork, { answering: 0, receivedTasks: 0, taskOfferingCalls: 0 });
+    assert.ok((await plain) instanceof Error);
+    assert.ok((await asTask) instanceof Error);
+  } finally {
+    await c.dispose();
+  }
+  assert.equal(c.listenerCount, 0);
+});
+
+test('a stop forgets the tool calls in flight that offered the Tasks extension (2026-07-28)', async () => {
+  const c = new ServerConnection(stdioFixture('tasks-era2026-server.ts'), { log: new Logger(() => undefined, 'error'), stopGraceMs: 1000 });
+  await c.start();
+  try {
+    const pending = callToolAsTask(c, 'never', {}).catch((e: unknown) => e);
+    await until('the call to be sent', () => c.openWork.taskOfferingCalls === 1);
+    await c.stop();
+    assert.deepEqual(c.openWork, { answering: 0, receivedTasks: 0, taskOfferingCalls: 0 });
+    assert.ok((await pending) instanceof Error, 'the call ended with the session');
+  } finally {
+    await c.dispose();
+  }
+});
+
+test("a stop ends a 2026-07-28 task's question being answered, and the following of the task", async () => {
+  const signals: AbortSignal[] = [];
+  const c = new ServerConnection(stdioFixture('tasks-era2026-server.ts'), {
+    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000,
+    elicitation: (_params, ctx) => new Promise((_resolve, reject) => {
+      signals.push(ctx.signal);
+      ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+    }),
+  });
+  await c.start();
+  try {
+    const pending = callToolAsTask(c, 'ask_photo', {}).catch((e: unknown) => e);
+    await until('the question of the task', () => signals.length === 1);
+    await c.stop();
+    assert.equal(signals[0]!.aborted, true, 'the question ends with the session');
+    const error = await pending;
+    assert.ok(error instanceof NotRunningError && /stopped while its task [\w-]+ ran \(stopped\)/.test(error.message), String(error));
+    assert.equal(c.listenerCount, 0, 'the following let go of the connection');
+  } finally {
+    await c.dispose();
+  }
 });

@@ -10,7 +10,7 @@ import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraft
 import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
-import { receivedTasksCapability, serveReceivedTasks } from '../tasks/received';
+import { receivedTasksCapability, serveReceivedTasks, type ReceivedTasks } from '../tasks/received';
 import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
@@ -130,6 +130,10 @@ export class ServerConnection {
   private readonly toolInputFiles = new Map<string, unknown>();
   /** Ids of the tools/call requests in flight that offered the Tasks extension (a task answer is theirs only). */
   private readonly taskOfferingCalls = new Set<string | number>();
+  /** The tasks the server sent the current session (2025-11-25 task-augmented sampling and elicitation). */
+  private receivedTasks?: ReceivedTasks;
+  /** The server's sampling and elicitation requests whose answer is under way. */
+  private answeringRequests = 0;
   private transportKind?: TransportKind;
   /** Ends every HTTP request of the current transport (stop, a start that ran out of time). */
   private httpRequests?: AbortController;
@@ -264,7 +268,7 @@ export class ServerConnection {
         if (method === 'sampling/createMessage') this.checkSamplingRequest(params as SamplingRequest);
       };
       client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
-        (await this.handleSampling(request.params as unknown as SamplingRequest, ctx.mcpReq.signal)) as never);
+        (await this.answering(() => this.handleSampling(request.params as unknown as SamplingRequest, ctx.mcpReq.signal))) as never);
     }
     client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
     // Not in the SDK's typed map (tasks are experimental in 2025-11-25), but its wire schema knows it.
@@ -279,7 +283,7 @@ export class ServerConnection {
     }
     if (this.options.elicitation) {
       client.setRequestHandler('elicitation/create', { params: LooseElicitParams },
-        async (params, ctx) => (await this.handleElicitation(params as ElicitRequestParamsLoose, ctx)) as unknown as Result);
+        async (params, ctx) => (await this.answering(() => this.handleElicitation(params as ElicitRequestParamsLoose, ctx))) as unknown as Result);
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         this.log.info(`elicitation ${n.params.elicitationId} completed`);
         this.elicitations.delete(n.params.elicitationId);
@@ -296,7 +300,7 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.taskRequests && (this.options.sampling || this.options.elicitation)) {
-      client.receivedTasks = serveReceivedTasks(client, this.log);
+      this.receivedTasks = client.receivedTasks = serveReceivedTasks(client, this.log);
     }
     client.onerror = (e) => this.log.debug(`protocol: ${shortErrorText(e)}`);
     return client;
@@ -427,6 +431,8 @@ export class ServerConnection {
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       this.log.info(`sampling declined: ${why}`);
+      // By name: the extension's handler (and its queue) comes from another bundle.
+      if (e instanceof Error && e.name === 'SamplingQueueFullError') throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
       throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
     } finally {
       client?.resumeRequestTimeouts();
@@ -686,6 +692,7 @@ export class ServerConnection {
     this.client = undefined;
     this.elicitations.clear();
     client.receivedTasks?.dispose();
+    this.taskOfferingCalls.clear();
     const transport = this.transport;
     this.transport = undefined;
     if (this.stopping) return;
@@ -707,6 +714,9 @@ export class ServerConnection {
     this.stopping = true;
     this.log.info('stopping');
     this.client = undefined;
+    // The session's work ends with it: a request the server sent as a task is stopped like one sent plainly.
+    client.receivedTasks?.dispose();
+    this.taskOfferingCalls.clear();
     await endHttpSession(this.transport, this.log);
     await client.close().catch((e) => this.log.debug(`close: ${shortErrorText(e)}`));
     this.httpRequests?.abort();
@@ -966,6 +976,24 @@ export class ServerConnection {
           () => this.log.info(`unsubscribed from ${uri}`), (e) => this.log.debug(`unsubscribing from ${uri}: ${shortErrorText(e)}`));
       },
     };
+  }
+
+  /** Runs the answer to one of the server's requests, counted in `openWork` until it settles. */
+  private async answering<T>(work: () => Promise<T>): Promise<T> {
+    this.answeringRequests++;
+    try {
+      return await work();
+    } finally {
+      this.answeringRequests--;
+    }
+  }
+
+  /**
+   * What the session holds open (the lifetime tests count it; all 0 once stopped): the server's requests being
+   * answered, the tasks it sent, and the tool calls in flight that offered tasks.
+   */
+  get openWork(): { answering: number; receivedTasks: number; taskOfferingCalls: number } {
+    return { answering: this.answeringRequests, receivedTasks: this.receivedTasks?.size ?? 0, taskOfferingCalls: this.taskOfferingCalls.size };
   }
 
   /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */

@@ -7,10 +7,11 @@
 //   `inputRequests` (answered through the same handlers as any elicitation, with `tasks/update`); status also
 //   comes from `notifications/tasks`.
 // Either way status is polled within the server's pollInterval, Cancel sends `tasks/cancel`, and a task that never
-// ends is bounded by its ttl.
+// ends is bounded by its ttl (at most a day) or, sooner, by the caller's whole-wait limit (`waitMs`), then cancelled.
+// Every answer about a task must be about the task asked for; another task's answer is a protocol error, not used.
 // No zod here: this module is part of the extension's start-up bundle (the SDK and zod load with the connection).
 import type { CallToolResult, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
-import { CallCancelledError, CallTimeoutError, isHostError, ServerRequestError } from '../errors';
+import { CallCancelledError, CallTimeoutError, isHostError, NotRunningError, ServerRequestError } from '../errors';
 import { isObject } from '../../shared/json';
 import type { IDisposable } from '../events';
 import type { CallOptions } from '../connection/types';
@@ -43,6 +44,8 @@ export interface TaskConnection {
   } | undefined;
   request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions): Promise<T>;
   onDidUpdateTask(listener: (task: Record<string, unknown>) => void): IDisposable;
+  /** The connection's state changes: following a task ends when it stops running. */
+  onDidChangeState?(listener: (state: { kind: string }) => void): IDisposable;
   /** Answers one of a task's `inputRequests` (elicitation, sampling, roots) as the standalone request would be. */
   answerInputRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
 }
@@ -162,6 +165,11 @@ export interface TaskCallOptions extends CallOptions {
   onStatus?: (task: TaskInfo) => void;
   /** false: return once the task is created (its id), without waiting. */
   wait?: boolean;
+  /**
+   * Bounds the whole wait for the task, from the call on (the CLI's --timeout): past it the task is cancelled
+   * (`tasks/cancel`) and the call fails with CallTimeoutError. Without it the task's ttl bounds the wait.
+   */
+  waitMs?: number;
 }
 
 export interface TaskCallOutcome { task?: TaskInfo; result?: CallToolResult }
@@ -172,6 +180,7 @@ export interface TaskCallOutcome { task?: TaskInfo; result?: CallToolResult }
  */
 export async function callToolAsTask(connection: TaskConnection, name: string, args: Record<string, unknown>,
   opts: TaskCallOptions = {}): Promise<TaskCallOutcome> {
+  const startedAt = Date.now();
   const wire = taskWireOf(connection);
   // 2026-07-28: no task parameter; the request offers the extension (the connection's capabilities) and the server decides.
   const params = wire === 'extension' ? { name, arguments: args } : { name, arguments: args, task: { ttl: TASK_REQUESTED_TTL_MS } };
@@ -180,37 +189,95 @@ export async function callToolAsTask(connection: TaskConnection, name: string, a
   const task = created.task;
   opts.onStatus?.(task);
   if (opts.wait === false) return { task };
-  return { task, result: await followTask(connection, task, opts) };
+  return { task, result: await followTask(connection, task, opts, startedAt) };
 }
 
-/** When to give up on a task: its creation plus its ttl, else TASK_MAX_WAIT_MS. */
-function taskDeadline(task: TaskInfo): { createdAt: number; deadline: number } {
-  const createdAt = Date.parse(task.createdAt ?? '') || Date.now();
-  return { createdAt, deadline: createdAt + (typeof task.ttl === 'number' && task.ttl > 0 ? task.ttl : TASK_MAX_WAIT_MS) };
+/** How long the host waits for the server's answer to the tasks/cancel it sends when it gives up on a task. */
+export const TASK_CANCEL_WAIT_MS = 2000;
+
+/**
+ * What ends the following of a task besides the task itself: its ttl from its creation (at most TASK_MAX_WAIT_MS),
+ * the caller's `waitMs` from `startedAt`, the caller's signal, and the connection's stop (a question of the task
+ * being answered, a panel, ends with the session). `signal` fires at the first of them and goes to every wait and
+ * request; `failed` turns an error into the outcome, cancelling the task when the host gives up on it.
+ */
+class FollowBound {
+  readonly signal: AbortSignal;
+  private readonly expiry = new AbortController();
+  private readonly stopped = new AbortController();
+  private readonly stateSubscription?: IDisposable;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly deadline: number;
+  private readonly expiredError: () => CallTimeoutError;
+
+  constructor(private readonly connection: TaskConnection, private readonly taskId: string, task: TaskInfo,
+    private readonly opts: TaskCallOptions, startedAt: number) {
+    const now = Date.now();
+    // The server's clock may differ from the host's (or lie): its creation time is taken between the call and now.
+    const createdAt = Math.min(Math.max(Date.parse(task.createdAt ?? '') || now, Math.min(startedAt, now)), now);
+    const ttl = Math.min(typeof task.ttl === 'number' && task.ttl > 0 ? task.ttl : TASK_MAX_WAIT_MS, TASK_MAX_WAIT_MS);
+    const byWait = opts.waitMs !== undefined && startedAt + opts.waitMs < createdAt + ttl;
+    this.deadline = byWait ? startedAt + opts.waitMs! : createdAt + ttl;
+    const what = `task ${taskId} of "${connection.name}"`;
+    this.expiredError = byWait
+      ? () => new CallTimeoutError(`${what} did not finish within ${opts.waitMs} ms (the call's time limit); it was cancelled`, opts.waitMs!)
+      : () => new CallTimeoutError(`${what} did not finish within its ttl (${Math.round(ttl / 1000)} s); it was cancelled`, ttl);
+    this.timer = setTimeout(() => this.expiry.abort(), Math.max(0, this.deadline - now));
+    this.stateSubscription = connection.onDidChangeState?.((state) => { if (state.kind !== 'running') this.stopped.abort(); });
+    this.signal = AbortSignal.any([...(opts.signal ? [opts.signal] : []), this.expiry.signal, this.stopped.signal]);
+  }
+
+  /** The time a request that waits for the task's end may take: a little past the deadline, so the bound ends it. */
+  get remainingMs(): number {
+    return Math.max(0, this.deadline - Date.now()) + 1000;
+  }
+
+  /** Following failed: the caller gave up or time ran out (the task is cancelled), or the server broke the protocol. */
+  async failed(e: unknown): Promise<never> {
+    const cancelled = this.opts.signal?.aborted === true;
+    if (!cancelled && this.stopped.signal.aborted) {
+      throw new NotRunningError(`server "${this.connection.name}" stopped while its task ${this.taskId} ran (${this.connection.state.kind})`);
+    }
+    const expired = !cancelled && this.expiry.signal.aborted;
+    if (!cancelled && !expired && !(e instanceof TaskAnswerMismatchError)) throw e;
+    await sendCancel(this.connection, this.taskId);
+    if (cancelled) throw new CallCancelledError(`task ${this.taskId} was cancelled`);
+    throw expired ? this.expiredError() : e;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.stateSubscription?.dispose();
+  }
+}
+
+/** Sends tasks/cancel for a task the host gives up on, waiting at most TASK_CANCEL_WAIT_MS; any answer will do. */
+async function sendCancel(connection: TaskConnection, taskId: string): Promise<void> {
+  await connection.request('tasks/cancel', { taskId }, AnyObject, { timeoutMs: TASK_CANCEL_WAIT_MS }).catch(() => undefined);
 }
 
 /**
  * Waits one poll interval (bounded), or less when `wake` is called; the signal rejects with CallCancelledError.
  * Each wait takes its abort listener off the caller's signal again: a long task polls hundreds of times.
  */
-function pollDelay(task: TaskInfo, deadline: number, signal: AbortSignal | undefined, setWake: (wake: (() => void) | undefined) => void): Promise<void> {
-  const interval = Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, task.pollInterval ?? 1000), deadline - Date.now());
+function pollDelay(task: TaskInfo, signal: AbortSignal, setWake: (wake: (() => void) | undefined) => void): Promise<void> {
+  const interval = Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, task.pollInterval ?? 1000));
   return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) { reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); return; }
+    if (signal.aborted) { reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); return; }
     const onAbort = () => { clearTimeout(timer); reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); };
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, Math.max(0, interval));
-    setWake(() => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(); });
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, interval);
+    setWake(() => { clearTimeout(timer); signal.removeEventListener('abort', onAbort); resolve(); });
+    signal.addEventListener('abort', onAbort, { once: true });
   }).finally(() => setWake(undefined));
 }
 
-function ttlExceeded(connection: TaskConnection, task: TaskInfo, createdAt: number, deadline: number): CallTimeoutError {
-  return new CallTimeoutError(`task ${task.taskId} of "${connection.name}" did not finish within its ttl (${Math.round((deadline - createdAt) / 1000)} s); it was cancelled`, deadline - createdAt);
-}
-
-/** Follows a task to its end: polls within its pollInterval, honours status notifications, fetches the result. */
-export async function followTask(connection: TaskConnection, first: TaskInfo, opts: TaskCallOptions = {}): Promise<CallToolResult> {
-  if (taskWireOf(connection) === 'extension') return followExtensionTask(connection, first, opts);
+/**
+ * Follows a task to its end: polls within its pollInterval, honours status notifications, fetches the result.
+ * `startedAt`: when the caller's `waitMs` began (the call that created the task).
+ */
+export async function followTask(connection: TaskConnection, first: TaskInfo, opts: TaskCallOptions = {}, startedAt = Date.now()): Promise<CallToolResult> {
+  if (taskWireOf(connection) === 'extension') return followExtensionTask(connection, first, opts, startedAt);
+  const taskId = first.taskId;
   let task = first;
   let lastReported = `${task.status}\u0000${task.statusMessage ?? ''}`;
   const report = (next: TaskInfo): void => {
@@ -222,34 +289,23 @@ export async function followTask(connection: TaskConnection, first: TaskInfo, op
   const subscription = connection.onDidUpdateTask((raw) => {
     let update: TaskInfo;
     try { update = parseTask(raw); } catch { return; }
-    if (update.taskId === task.taskId) { report(update); wake?.(); }
+    if (update.taskId === taskId) { report(update); wake?.(); }
   });
-  const { createdAt, deadline } = taskDeadline(task);
+  const bound = new FollowBound(connection, taskId, first, opts, startedAt);
   try {
     while (!isTerminal(task.status) && task.status !== 'input_required') {
-      if (Date.now() >= deadline) {
-        await cancelTask(connection, task.taskId).catch(() => undefined);
-        throw ttlExceeded(connection, task, createdAt, deadline);
-      }
-      await pollDelay(task, deadline, opts.signal, (w) => { wake = w; });
+      await pollDelay(task, bound.signal, (w) => { wake = w; });
       if (isTerminal(task.status) || task.status === 'input_required') break;
-      report(await getTask(connection, task.taskId, opts));
+      report(await getTask(connection, taskId, { signal: bound.signal, timeoutMs: opts.timeoutMs }));
     }
     // tasks/result answers once the task ends; while it is input_required, the server's questions come through it.
-    const remaining = Math.max(1000, deadline - Date.now());
-    return await taskResult(connection, task.taskId, { ...opts, timeoutMs: remaining });
+    return await taskResult(connection, taskId, { signal: bound.signal, timeoutMs: bound.remainingMs });
   } catch (e) {
-    return await failedFollowing(connection, task.taskId, e, opts.signal);
+    return await bound.failed(e);
   } finally {
+    bound.dispose();
     subscription.dispose();
   }
-}
-
-/** Following a task failed: when the caller gave up, the task is cancelled on the server and that is the error. */
-async function failedFollowing(connection: TaskConnection, taskId: string, e: unknown, signal: AbortSignal | undefined): Promise<never> {
-  if (!signal?.aborted) throw e;
-  await cancelTask(connection, taskId).catch(() => undefined);
-  throw new CallCancelledError(`task ${taskId} was cancelled`);
 }
 
 /** At most this many new questions of a task are answered per poll (each key once: polls repeat them). */
@@ -259,7 +315,8 @@ const MAX_INPUT_REQUESTS_PER_POLL = 20;
  * 2026-07-28: polls `tasks/get` (and takes `notifications/tasks`) until the task ends; its questions
  * (`inputRequests`) go through the connection's own handlers, each key once, and are answered with `tasks/update`.
  */
-async function followExtensionTask(connection: TaskConnection, first: TaskInfo, opts: TaskCallOptions): Promise<CallToolResult> {
+async function followExtensionTask(connection: TaskConnection, first: TaskInfo, opts: TaskCallOptions, startedAt: number): Promise<CallToolResult> {
+  const taskId = first.taskId;
   let current: DetailedTask = { info: first };
   let lastReported = `${first.status}\u0000${first.statusMessage ?? ''}`;
   const answered = new Set<string>();
@@ -272,48 +329,46 @@ async function followExtensionTask(connection: TaskConnection, first: TaskInfo, 
   const subscription = connection.onDidUpdateTask((raw) => {
     let update: DetailedTask;
     try { update = parseDetailedTask(raw); } catch { return; }
-    if (update.info.taskId === first.taskId) { report(update); wake?.(); }
+    if (update.info.taskId === taskId) { report(update); wake?.(); }
   });
-  const { createdAt, deadline } = taskDeadline(first);
+  const bound = new FollowBound(connection, taskId, first, opts, startedAt);
+  const requestOpts = { signal: bound.signal, timeoutMs: opts.timeoutMs };
   try {
     for (;;) {
       const { info } = current;
       if (info.status === 'completed') {
-        if (!current.result) throw new ServerRequestError(`task ${info.taskId} of "${connection.name}" completed without a result`);
+        if (!current.result) throw new ServerRequestError(`task ${taskId} of "${connection.name}" completed without a result`);
         return current.result as unknown as CallToolResult;
       }
       if (info.status === 'failed') {
         const error = current.error;
-        throw new ServerRequestError(`task ${info.taskId} of "${connection.name}" failed: ${error?.message ?? info.statusMessage ?? 'no reason given'}`, error?.code, error?.data);
+        throw new ServerRequestError(`task ${taskId} of "${connection.name}" failed: ${error?.message ?? info.statusMessage ?? 'no reason given'}`, error?.code, error?.data);
       }
-      if (info.status === 'cancelled') throw new CallCancelledError(`task ${info.taskId} was cancelled${info.statusMessage ? `: ${info.statusMessage}` : ''}`);
-      if (Date.now() >= deadline) {
-        await cancelTask(connection, info.taskId).catch(() => undefined);
-        throw ttlExceeded(connection, info, createdAt, deadline);
-      }
+      if (info.status === 'cancelled') throw new CallCancelledError(`task ${taskId} was cancelled${info.statusMessage ? `: ${info.statusMessage}` : ''}`);
       if (info.status === 'input_required' && current.inputRequests) {
         const fresh = Object.entries(current.inputRequests).filter(([key]) => !answered.has(key)).slice(0, MAX_INPUT_REQUESTS_PER_POLL);
         if (fresh.length > 0) {
           const inputResponses: Record<string, unknown> = {};
           for (const [key, request] of fresh) {
             const r = isObject(request) ? request : {};
-            inputResponses[key] = await connection.answerInputRequest(String(r.method), r.params, opts.signal);
+            inputResponses[key] = await connection.answerInputRequest(String(r.method), r.params, bound.signal);
             answered.add(key);
           }
-          await connection.request('tasks/update', { taskId: info.taskId, inputResponses }, AnyObject, { signal: opts.signal, timeoutMs: opts.timeoutMs })
-            .catch((e: unknown) => { throw unknownTask(e, info.taskId, connection.name); });
+          await connection.request('tasks/update', { taskId, inputResponses }, AnyObject, requestOpts)
+            .catch((e: unknown) => { throw unknownTask(e, taskId, connection.name); });
           // The answer is taken eventually: poll at once rather than after a whole interval.
-          report(await getDetailedTask(connection, info.taskId, opts));
+          report(await getDetailedTask(connection, taskId, requestOpts));
           continue;
         }
       }
-      await pollDelay(info, deadline, opts.signal, (w) => { wake = w; });
+      await pollDelay(info, bound.signal, (w) => { wake = w; });
       if (isTerminal(current.info.status)) continue;
-      report(await getDetailedTask(connection, info.taskId, opts));
+      report(await getDetailedTask(connection, taskId, requestOpts));
     }
   } catch (e) {
-    return await failedFollowing(connection, first.taskId, e, opts.signal);
+    return await bound.failed(e);
   } finally {
+    bound.dispose();
     subscription.dispose();
   }
 }
@@ -323,33 +378,53 @@ const AnyObject = schemaOf((v) => {
   return v;
 });
 
+/** The server answered a question about one task with another task (or none): its answer is not used. */
+class TaskAnswerMismatchError extends ServerRequestError {}
+
+/** An answer about `asked` must be about `asked`; anything else is a protocol error naming the server. */
+function checkSameTask(connection: TaskConnection, method: string, asked: string, answered: unknown): void {
+  if (answered === asked) return;
+  const about = typeof answered === 'string' ? `task ${JSON.stringify(answered.slice(0, 200))}` : 'no task';
+  throw new TaskAnswerMismatchError(`"${connection.name}" broke the protocol: asked ${method} for task ${JSON.stringify(asked.slice(0, 200))}, it answered about ${about}; the answer was not used`);
+}
+
+/** The 2025-11-25 `_meta` key that ties a message to its task. */
+const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+
 async function getDetailedTask(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<DetailedTask> {
-  return connection.request('tasks/get', { taskId }, DetailedTaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
+  const task = await connection.request('tasks/get', { taskId }, DetailedTaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
   });
+  checkSameTask(connection, 'tasks/get', taskId, task.info.taskId);
+  return task;
 }
 
 export async function getTask(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<TaskInfo> {
-  return connection.request('tasks/get', { taskId }, TaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
+  const task = await connection.request('tasks/get', { taskId }, TaskSchema, { signal: opts.signal, timeoutMs: opts.timeoutMs }).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
   });
+  checkSameTask(connection, 'tasks/get', taskId, task.taskId);
+  return task;
 }
 
-/** The task's result (a CallToolResult for a tool call); waits while the task runs (2026-07-28: by polling). */
+/**
+ * The task's result (a CallToolResult for a tool call); waits while the task runs (2026-07-28: by polling, and
+ * `timeoutMs` bounds the whole wait, then cancels the task). A result tied to another task is refused.
+ */
 export async function taskResult(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<CallToolResult> {
   if (taskWireOf(connection) === 'extension') {
-    const signal = opts.timeoutMs ? AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])]) : opts.signal;
     const first = await getTask(connection, taskId, opts);
-    try {
-      return await followExtensionTask(connection, first, { signal });
-    } catch (e) {
-      if (opts.timeoutMs && signal?.aborted && !opts.signal?.aborted) throw new CallTimeoutError(`task ${taskId} did not finish within ${opts.timeoutMs} ms`, opts.timeoutMs);
-      throw e;
-    }
+    return followExtensionTask(connection, first, { signal: opts.signal, waitMs: opts.timeoutMs }, Date.now());
   }
-  return connection.request('tasks/result', { taskId }, AnyResult, opts).catch((e: unknown) => {
+  const result = await connection.request('tasks/result', { taskId }, AnyResult, opts).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
   });
+  const meta = result._meta;
+  if (isObject(meta) && Object.hasOwn(meta, RELATED_TASK_META)) {
+    const related = meta[RELATED_TASK_META];
+    checkSameTask(connection, 'tasks/result', taskId, isObject(related) ? related.taskId : undefined);
+  }
+  return result;
 }
 
 /** Sends tasks/cancel; the task as the server reports it afterwards (2026-07-28 answers with an empty ack). */
@@ -359,9 +434,11 @@ export async function cancelTask(connection: TaskConnection, taskId: string, opt
     await connection.request('tasks/cancel', { taskId }, AnyObject, o).catch((e: unknown) => { throw unknownTask(e, taskId, connection.name); });
     return getTask(connection, taskId, o);
   }
-  return connection.request('tasks/cancel', { taskId }, TaskSchema, o).catch((e: unknown) => {
+  const task = await connection.request('tasks/cancel', { taskId }, TaskSchema, o).catch((e: unknown) => {
     throw unknownTask(e, taskId, connection.name);
   });
+  checkSameTask(connection, 'tasks/cancel', taskId, task.taskId);
+  return task;
 }
 
 /** A server's "no such task" (invalid params) named as such; other errors unchanged. */

@@ -107,10 +107,16 @@ export class ReceivedTasks {
     return { tasks: [...this.tasks.values()].map((t) => ({ ...t.info })) };
   }
 
-  /** The connection ended: every task is cancelled and dropped. */
+  /** The tasks kept (running or finished, until their ttl). */
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  /** The session ended (a stop, a crash): every task still running is cancelled, its handler told, and all are dropped. */
   dispose(): void {
     for (const task of this.tasks.values()) {
       clearTimeout(task.expiry);
+      this.settle(task, 'cancelled');
       task.abort.abort();
     }
     this.tasks.clear();

@@ -11,6 +11,7 @@ import {
   contentBlocks, preferredModel, SamplingDeclinedError, samplingResult,
   type SamplingHandler, type SamplingRequest, type SamplingResult,
 } from '../../core/sampling';
+import { queuedSamplingHandler, SAMPLING_QUEUE_LIMITS } from '../../core/sampling/queue';
 import type { SamplingAnswer, SamplingBlock, SamplingPanelInit, SamplingStage } from '../../shared/protocol';
 import { McpPanel } from '../webviewPanel';
 import { askModel, availableModels, modelChoice, modelErrorText, modelLabel, NO_MODEL_MESSAGE, type ModelAnswer, type RequestEdits } from './languageModels';
@@ -26,8 +27,12 @@ export function autoApproves(server: string): boolean {
   return Array.isArray(names) && names.includes(server);
 }
 
+/**
+ * The sampling handler of one server's connection: its requests take turns (one panel at a time, a bounded
+ * number waiting; SAMPLING_QUEUE_LIMITS.panel).
+ */
 export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): SamplingHandler {
-  return async (request, ctx) => {
+  return queuedSamplingHandler(async (request, ctx) => {
     const models = await availableModels().catch((e: unknown) => {
       throw new SamplingDeclinedError(errorText(e));
     });
@@ -50,7 +55,7 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
       }
     }
     return new SamplingSession(extensionUri, log, request, ctx.server, models, preselected).run(ctx.signal);
-  };
+  }, SAMPLING_QUEUE_LIMITS.panel);
 }
 
 /** One request's panel, from the question to the answer sent. */

@@ -63,11 +63,12 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
       }
     }
     let tracked: TrackedTask | undefined;
+    // Cancelled from the Tasks view (`abort`) or by the caller (the panel's Cancel); either sends tasks/cancel.
     const abort = new AbortController();
-    opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    const signal = opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal;
     try {
       const out = await callToolAsTask(connection, tool.name, args, {
-        signal: abort.signal, timeoutMs: opts.timeoutMs,
+        signal, timeoutMs: opts.timeoutMs,
         onStatus: (task) => {
           tracked ??= this.track(connection, tool.name, task, abort);
           tracked.status = task.status;
@@ -86,7 +87,7 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
     } catch (e) {
       if (tracked && !isTerminal(tracked.status)) {
         const lost = this.connectionLost(tracked) || isHostError(e, 'NotRunningError') || isHostError(e, 'ServerCrashedError');
-        tracked.status = abort.signal.aborted && !lost ? 'cancelled' : 'failed';
+        tracked.status = signal.aborted && !lost ? 'cancelled' : 'failed';
         tracked.statusMessage = lost ? LOST : e instanceof Error ? e.message : String(e);
         tracked.endedAt = Date.now();
         this.changed.fire();
