@@ -112,6 +112,7 @@ export class StdioProcessTransport implements Transport {
   private buffer: Buffer[] = [];
   private bufferedBytes = 0;
   private closing = false;
+  private draining?: Promise<void>;
   /** The server exited after the host had asked it to stop (so the exit is not the server's failure). */
   exitedOnRequest = false;
   private exited?: Promise<ExitInfo>;
@@ -229,7 +230,24 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable) return Promise.reject(new Error('the server process is not running'));
     if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
-    return new Promise((resolve) => stdin.once('drain', resolve));
+    return (this.draining ??= this.untilDrained(stdin));
+  }
+
+  /** One wait shared by every write made while stdin is full: it ends on `drain`, or fails when the pipe closes first. */
+  private untilDrained(stdin: NonNullable<ChildProcess['stdin']>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        stdin.off('drain', onDrain);
+        stdin.off('close', onClose);
+        this.draining = undefined;
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onClose = () => done(new Error('the server process is not running'));
+      stdin.on('drain', onDrain);
+      stdin.on('close', onClose);
+    });
   }
 
   /** Ends stdin, then SIGTERM after the grace period, then SIGKILL after another; resolves once the process exited. */
