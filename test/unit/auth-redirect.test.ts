@@ -2,10 +2,8 @@
 // one on any port), sign-in failures are told apart across separately bundled copies of their classes, and the
 // client's metadata document matches the URL it is published at.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { authStoreKey, DEFAULT_CLIENT_METADATA_URL, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
+import { authStoreKey, challengesDpop, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
 import { signInKind } from '../../src/core/connection/signIn';
 import { Logger } from '../../src/core/log';
 
@@ -60,12 +58,33 @@ test('a sign-in failure is recognised by its name, also from another bundle\'s c
   assert.equal(signInKind(new Error('SignInCancelledError')), undefined);
 });
 
-test('the Client ID Metadata Document in the repository is the one DEFAULT_CLIENT_METADATA_URL names', () => {
-  const doc = JSON.parse(readFileSync(join(__dirname, '../../docs/oauth-client-metadata.json'), 'utf8')) as { client_id: string; redirect_uris: string[] };
-  // a metadata document's client_id is the URL it is published at
-  assert.equal(doc.client_id, DEFAULT_CLIENT_METADATA_URL);
-  assert.match(DEFAULT_CLIENT_METADATA_URL, /^https:\/\//);
-  assert.ok(doc.client_id.endsWith('/docs/oauth-client-metadata.json'));
-  // the loopback listener's redirect, on any port
-  assert.equal(redirectRegistered('http://127.0.0.1:49152/callback', doc.redirect_uris), true);
+
+test('a DPoP challenge is told apart from a Bearer one, also among several challenges and inside quoted values', () => {
+  assert.equal(challengesDpop('DPoP algs="ES256"'), true);
+  assert.equal(challengesDpop('Bearer realm="x", DPoP algs="ES256 PS256"'), true);
+  assert.equal(challengesDpop('dpop'), true);
+  assert.equal(challengesDpop('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="mcp:read"'), false);
+  assert.equal(challengesDpop('Bearer error_description="use DPoP, please"'), false);
+  assert.equal(challengesDpop(null), false);
+});
+
+test('DPoP-bound tokens only where the MCP server takes them, whatever the authorization server offers', async () => {
+  const asMetadata = {
+    issuer: ISSUER, authorization_endpoint: `${ISSUER}/authorize`, token_endpoint: `${ISSUER}/token`, response_types_supported: ['code'],
+    dpop_signing_alg_values_supported: ['ES256'],
+  };
+  const session = async (resourceMetadata: Record<string, unknown>, challenge?: string) => {
+    const provider = new HostOAuthProvider({ server: 'notes', serverUrl: SERVER_URL, store: new MemoryTokenStore(), log: new Logger(() => undefined, 'error') });
+    if (challenge) {
+      // the MCP server's refusal, as the transport's fetch sees it
+      const guarded = provider.guardFetch(async () => new Response(null, { status: 401, headers: { 'www-authenticate': challenge } }));
+      await guarded(SERVER_URL, { method: 'POST' });
+    }
+    provider.saveDiscoveryState({ authorizationServerUrl: ISSUER, authorizationServerMetadata: asMetadata, resourceMetadata: { resource: SERVER_URL, ...resourceMetadata } } as never);
+    return provider.dpop();
+  };
+  assert.equal(await session({ bearer_methods_supported: ['header'] }, 'Bearer scope="mcp:read"'), undefined, 'a Bearer-only server gets Bearer tokens');
+  assert.ok(await session({ dpop_signing_alg_values_supported: ['ES256'] }), 'resource metadata naming DPoP algorithms');
+  assert.ok(await session({ dpop_bound_access_tokens_required: true }), 'resource metadata requiring bound tokens');
+  assert.ok(await session({}, 'DPoP algs="ES256"'), 'a DPoP challenge');
 });
