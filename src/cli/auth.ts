@@ -5,7 +5,8 @@ import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   FileTokenStore, forgetServer, HostOAuthProvider, MemoryTokenStore, OAUTH_GRANTS, defaultTokenFile, readAuthRecord,
-  authStoreKey, signInStatus, type OAuthClientSettings, type OAuthGrant, type SignInUi, type TokenStore,
+  authStoreKey, signInStatus, checkAuthorizationUrl, describeDuration, SIGN_IN_TIMEOUT_MS,
+  type OAuthClientSettings, type OAuthGrant, type SignInUi, type TokenStore,
 } from '../core/auth';
 import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
@@ -22,6 +23,8 @@ export interface CliAuthArgs {
   assertion?: string;
   issuer?: string;
   clientMetadataUrl?: string;
+  /** Seconds a browser sign-in waits for the redirect back. */
+  signInTimeout?: string;
   idpIdToken?: string;
   idpIssuer?: string;
   idpTokenEndpoint?: string;
@@ -31,6 +34,9 @@ export interface CliAuthArgs {
   signIn: boolean;
   tokenStore: boolean;
 }
+
+/** The longest wait --sign-in-timeout allows (an hour). */
+const MAX_SIGN_IN_TIMEOUT_S = 3600;
 
 export const AUTH_OPTIONS_HELP = `AUTH OPTIONS (tools, call, prompt, resource, login), for HTTP servers that ask for an OAuth sign-in:
   --client-id ID               a client registered in advance with the server's authorization server
@@ -46,15 +52,18 @@ export const AUTH_OPTIONS_HELP = `AUTH OPTIONS (tools, call, prompt, resource, l
   --idp-id-token SOURCE        enterprise: the ID token from your organisation's identity provider (env:NAME or file:PATH)
   --idp-issuer URL | --idp-token-endpoint URL   enterprise: where the ID token is exchanged
   --idp-client-id ID, --idp-client-secret SOURCE  enterprise: this client at the identity provider
-  --client-metadata-url URL    the HTTPS URL of this client's metadata document (Client ID Metadata Documents)
+  --client-metadata-url URL    the HTTPS URL where you publish this client's metadata document (Client ID Metadata
+                               Documents); used only when it serves that document, otherwise the CLI registers
   --sign-in                    sign in through the browser when a server asks, even without a terminal
+  --sign-in-timeout SECONDS    how long a browser sign-in waits for the redirect back (default ${SIGN_IN_TIMEOUT_MS / 1000}, at most ${MAX_SIGN_IN_TIMEOUT_S})
   --no-token-store             keep tokens for this run only (default: ${'$'}XDG_CONFIG_HOME/mcp-host/tokens.json, mode 0600)
-  The sign-in page opens with the command in ${'$'}BROWSER when it is set; otherwise its URL is printed.`;
+  The sign-in page opens with the command in ${'$'}BROWSER when it is set; otherwise its URL is printed. Only an
+  https URL (or http to this machine) is ever opened or printed.`;
 
 const VALUE_OPTIONS: Record<string, keyof CliAuthArgs> = {
   '--client-id': 'clientId', '--client-secret': 'clientSecret', '--private-key': 'privateKey', '--signing-alg': 'signingAlg',
   '--scope': 'scope', '--grant': 'grant', '--assertion': 'assertion', '--issuer': 'issuer',
-  '--client-metadata-url': 'clientMetadataUrl', '--idp-id-token': 'idpIdToken', '--idp-issuer': 'idpIssuer',
+  '--client-metadata-url': 'clientMetadataUrl', '--sign-in-timeout': 'signInTimeout', '--idp-id-token': 'idpIdToken', '--idp-issuer': 'idpIssuer',
   '--idp-token-endpoint': 'idpTokenEndpoint', '--idp-client-id': 'idpClientId', '--idp-client-secret': 'idpClientSecret',
 };
 const SECRET_OPTIONS = new Set(['--client-secret', '--private-key', '--assertion', '--idp-id-token', '--idp-client-secret']);
@@ -79,6 +88,9 @@ export function applyAuthOption(auth: CliAuthArgs, name: string, value?: string)
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${name} must be an https URL (got ${url.protocol})`;
   }
   if (name === '--grant' && !OAUTH_GRANTS.includes(value as OAuthGrant)) return `--grant must be one of ${OAUTH_GRANTS.join(', ')} (got "${value}")`;
+  if (name === '--sign-in-timeout' && !(/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_SIGN_IN_TIMEOUT_S)) {
+    return `--sign-in-timeout takes whole seconds from 1 to ${MAX_SIGN_IN_TIMEOUT_S} (got "${value}")`;
+  }
   (auth as unknown as Record<string, string>)[key] = value;
   return undefined;
 }
@@ -136,7 +148,10 @@ export function tokenStoreFor(auth: CliAuthArgs, env: NodeJS.ProcessEnv): TokenS
   return auth.tokenStore ? new FileTokenStore(defaultTokenFile(env)) : new MemoryTokenStore();
 }
 
-/** Runs `$BROWSER URL` (the convention git, gh and Python follow; `%s` in it is replaced by the URL). */
+/**
+ * Runs `$BROWSER URL` (the convention git, gh and Python follow; `%s` in it is replaced by the URL). The URL
+ * is only ever an argument ("$1" of the shell that runs the user's command), never part of a command line.
+ */
 function runBrowser(browser: string, url: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolveRun, reject) => {
     const child = process.platform === 'win32'
@@ -149,15 +164,18 @@ function runBrowser(browser: string, url: string, env: NodeJS.ProcessEnv): Promi
 
 export function cliSignInUi(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): SignInUi {
   return {
-    async openAuthorization({ server, authorizationUrl, authorizationHost }) {
+    async openAuthorization({ server, authorizationUrl, authorizationHost, timeoutMs }) {
+      // The provider checked it already; $BROWSER is handed nothing else whatever called this.
+      const url = checkAuthorizationUrl(authorizationUrl, server, 'authorization URL').href;
+      const waits = `waiting up to ${describeDuration(timeoutMs)} for the browser to come back`;
       const browser = env.BROWSER?.trim();
       if (browser) {
-        stderr.write(`Signing in to "${terminalText(server)}" at ${terminalText(authorizationHost)}: opening the browser (${terminalText(browser)})…\n`);
-        try { await runBrowser(browser, authorizationUrl.href, env); return; } catch (e) {
+        stderr.write(`Signing in to "${terminalText(server)}" at ${terminalText(authorizationHost)}: opening the browser (${terminalText(browser)}); ${waits}…\n`);
+        try { await runBrowser(browser, url, env); return; } catch (e) {
           stderr.write(`mcp-host: could not run $BROWSER (${(e as Error).message})\n`);
         }
       }
-      stderr.write(`Open this URL to sign in to "${terminalText(server)}" at ${terminalText(authorizationHost)}:\n  ${authorizationUrl.href}\n`);
+      stderr.write(`Open this URL to sign in to "${terminalText(server)}" at ${terminalText(authorizationHost)} (${waits}):\n  ${terminalText(url)}\n`);
     },
   };
 }
@@ -180,6 +198,7 @@ export async function cliOAuthProvider(
     server: server.name, serverUrl: server.url, store, log, settings,
     ui: interactive ? cliSignInUi(io.env, io.stderr) : undefined,
     clientName: 'MCP Host CLI',
+    ...(auth.signInTimeout ? { signInTimeoutMs: Number(auth.signInTimeout) * 1000 } : {}),
     signInHint: 'run `mcp-host login` with this target on a terminal, or give client credentials (--grant client_credentials)',
   });
 }

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 // Not '../core/auth' as a whole: its OAuth provider needs the MCP SDK, which is loaded with the connection bundle.
 import { LoopbackRedirect } from '../core/auth/loopback';
 import type { HostOAuthProvider } from '../core/auth/provider';
-import { DEFAULT_CLIENT_METADATA_URL, forgetServer, signInStatus } from '../core/auth/records';
+import { forgetServer, signInStatus } from '../core/auth/records';
+import { checkAuthorizationUrl } from '../core/auth/urls';
 import { SignInCancelledError, type RedirectReceiver, type SignInUi, type TokenStore } from '../core/auth/types';
 import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
@@ -29,14 +30,15 @@ export class SignInService {
     if (server.transport === 'stdio') return undefined;
     if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
     const { HostOAuthProvider } = connectionBundle();
-    const clientMetadataUrl = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl') || DEFAULT_CLIENT_METADATA_URL;
+    // Set by whoever publishes this client's metadata document; used only once it serves that document.
+    const clientMetadataUrl = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl') || undefined;
     return new HostOAuthProvider({
       server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',
       redirect: externalLoopback,
       // Where the authorization server is one of the editor's accounts (GitHub, Microsoft, …), the user may pick that account.
       accounts: editorAccounts,
       // A pre-registered client from the server's entry (`oauth` in mcp.json).
-      settings: { clientMetadataUrl, ...Object.fromEntries(Object.entries(server.oauth ?? {}).filter(([, v]) => v !== '')) },
+      settings: { ...(clientMetadataUrl ? { clientMetadataUrl } : {}), ...Object.fromEntries(Object.entries(server.oauth ?? {}).filter(([, v]) => v !== '')) },
     });
   }
 
@@ -49,9 +51,14 @@ export class SignInService {
   }
 }
 
-/** Asks first (naming the authorization server's host), then opens the browser. */
+/**
+ * Asks first (naming the authorization server's host), then opens the browser and shows, until the sign-in
+ * ends, how long it waits for the browser to come back (with a button to give it up).
+ */
 const consentingUi: SignInUi = {
-  async openAuthorization({ server, authorizationUrl, authorizationHost, alreadyChosen }) {
+  async openAuthorization({ server, authorizationUrl, authorizationHost, alreadyChosen, timeoutMs, ended, cancel }) {
+    // The provider checked it already; the browser is handed nothing else whatever called this.
+    checkAuthorizationUrl(authorizationUrl, server, 'authorization URL');
     if (!alreadyChosen) {
       const choice = await vscode.window.showInformationMessage(
         `MCP server "${server}" asks you to sign in at ${authorizationHost}.`, 'Sign In', 'Cancel');
@@ -62,6 +69,14 @@ const consentingUi: SignInUi = {
     // parameters such as `redirect_uri` and `resource` unencoded.
     const opened = await vscode.env.openExternal(authorizationUrl.href as unknown as vscode.Uri);
     if (!opened) throw new SignInCancelledError(`the browser could not be opened for the sign-in at ${authorizationHost}`);
+    const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
+    void vscode.window.withProgress({
+      location: vscode.ProgressLocation.Notification, cancellable: true,
+      title: `Signing in to "${server}" at ${authorizationHost}: waiting for the browser (up to ${minutes} min)…`,
+    }, (_progress, token) => {
+      token.onCancellationRequested(cancel);
+      return ended;
+    });
   },
 };
 

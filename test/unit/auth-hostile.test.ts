@@ -9,11 +9,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { LoopbackRedirect } from '../../src/core/auth';
+import { HostOAuthProvider, LoopbackRedirect, MemoryTokenStore } from '../../src/core/auth';
 import { Logger } from '../../src/core/log';
 import { repoRoot } from '../fixtures/servers';
 
-type Mode = 'no-s256' | 'wrong-state' | 'no-access-token' | 'refuses-tokens' | 'foreign-resource';
+type Mode = 'no-s256' | 'wrong-state' | 'no-access-token' | 'refuses-tokens' | 'foreign-resource'
+  // endpoints no browser or fetch may be handed
+  | 'file-authorize' | 'msdt-authorize' | 'file-token' | 'plain-http-register'
+  // no resource metadata; its authorization server metadata claims another issuer (CLAIMED_ISSUER)
+  | 'claims-issuer';
+
+const CLAIMED_ISSUER = 'https://as.example.com';
+const UNSAFE_ENDPOINTS: Partial<Record<Mode, Record<string, string>>> = {
+  'file-authorize': { authorization_endpoint: 'file:///etc/passwd' },
+  'msdt-authorize': { authorization_endpoint: 'ms-msdt:/id%20PCWDiagnostic%20/skip%20force%20/param%20IT_BrowseForFile' },
+  'file-token': { token_endpoint: 'file:///etc/passwd' },
+  'plain-http-register': { registration_endpoint: 'http://register.example.com/register' },
+};
 interface Seen { method: string; path: string; query?: string; authorization?: string; body: string }
 
 const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
@@ -32,17 +44,19 @@ async function hostile(mode: Mode) {
     switch (url.pathname) {
       case '/mcp':
         if (req.headers.authorization === 'Bearer tok-123' && mode !== 'refuses-tokens') { json(500, { error: 'this fixture serves no MCP' }); return; }
-        json(401, { error: 'invalid_token' }, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+        json(401, { error: 'invalid_token' }, { 'www-authenticate': mode === 'claims-issuer' ? 'Bearer' : `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
         return;
       case '/.well-known/oauth-protected-resource/mcp':
+        if (mode === 'claims-issuer') { json(404, { error: 'not_found' }); return; }
         json(200, { resource: mode === 'foreign-resource' ? `${foreignOrigin}/mcp` : `${origin}/mcp`, authorization_servers: [origin] });
         return;
       case '/.well-known/oauth-authorization-server':
         json(200, {
-          issuer: origin, authorization_endpoint: `${origin}/authorize`, registration_endpoint: `${origin}/register`,
+          issuer: mode === 'claims-issuer' ? CLAIMED_ISSUER : origin, authorization_endpoint: `${origin}/authorize`, registration_endpoint: `${origin}/register`,
           token_endpoint: mode === 'foreign-resource' ? `${foreignOrigin}/token` : `${origin}/token`,
-          response_types_supported: ['code'], grant_types_supported: ['authorization_code', 'refresh_token'],
-          token_endpoint_auth_methods_supported: ['none'],
+          response_types_supported: ['code'], grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+          token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+          ...UNSAFE_ENDPOINTS[mode],
           ...(mode === 'no-s256' ? {} : { code_challenge_methods_supported: ['S256'] }),
         });
         return;
@@ -118,7 +132,8 @@ test('a pre-registered client from the server entry in mcp.json is used instead 
     assert.equal(r.code, 4, r.err);
     assert.ok(!h.seen.some((s) => s.path === '/register'), 'no registration');
     assert.match(h.seen.find((s) => s.path === '/authorize')!.query!, /client_id=from-config/);
-    assert.match(h.seen.find((s) => s.path === '/token')!.body, /client_id=from-config/);
+    const token = h.seen.find((s) => s.path === '/token')!;
+    assert.match(`${token.body} ${Buffer.from((token.authorization ?? '').replace(/^Basic /, ''), 'base64').toString()}`, /from-config/);
     assert.ok(!r.err.includes('config-secret-value'), 'the secret is masked in the log');
   } finally {
     h.close();
@@ -149,4 +164,126 @@ test('log lines never carry a bearer token or token fields', () => {
   log.info('GET /mcp Authorization: Bearer eyJhbGciOiJSUzI1NiJ9.payload.signature');
   log.info('{"access_token":"abc.def","refresh_token":"r-123","token_type":"Bearer"}');
   assert.deepEqual(lines, ['GET /mcp Authorization: Bearer ********', '{"access_token":"********","refresh_token":"********","token_type":"Bearer"}']);
+});
+
+/** A $BROWSER that records every argument it is run with, one line each. */
+function recordingBrowser() {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-recording-browser-'));
+  const record = join(dir, 'opened.log');
+  const script = join(dir, 'browser.mjs');
+  writeFileSync(script, `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(record)}, process.argv.slice(2).join(' ') + '\\n');\n`);
+  return { browser: `"${process.execPath}" "${script}"`, opened: () => (existsSync(record) ? readFileSync(record, 'utf8') : '') };
+}
+
+describe('an authorization server that names an endpoint no browser or fetch may be handed', () => {
+  for (const [mode, what, scheme] of [
+    ['file-authorize', 'an authorization endpoint', 'file:'], ['msdt-authorize', 'an authorization endpoint', 'ms-msdt:'],
+  ] as const) {
+    test(`${scheme} authorization endpoint: refused, naming the server and the scheme; $BROWSER never runs`, async () => {
+      const h = await hostile(mode);
+      const rec = recordingBrowser();
+      try {
+        const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+        const started = Date.now();
+        const r = await runCli(['tools', '--sign-in', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: rec.browser });
+        assert.equal(r.code, 4, r.err);
+        assert.match(r.err, new RegExp(`authorization server of server "[^"]+" gave ${what} with the scheme "${scheme}"`));
+        assert.ok(Date.now() - started < 30_000, 'refused at once, not after a wait for the browser');
+        assert.equal(rec.opened(), '', '$BROWSER was never run');
+        assert.ok(!r.err.includes('/etc/passwd') && !r.err.includes('PCWDiagnostic'), 'the crafted URL is not printed');
+        assert.ok(!existsSync(join(home, 'mcp-host', 'tokens.json')), 'nothing is stored');
+      } finally {
+        h.close();
+      }
+    });
+  }
+
+  test('the same check in the provider the extension uses: openAuthorization is never called', async () => {
+    const opened: URL[] = [];
+    const provider = new HostOAuthProvider({
+      server: 'notes', serverUrl: 'https://mcp.example.com/mcp', store: new MemoryTokenStore(), log: new Logger(() => undefined, 'error'),
+      ui: { openAuthorization: async ({ authorizationUrl }) => { opened.push(authorizationUrl); } },
+      redirect: async () => ({ redirectUrl: 'http://127.0.0.1:1/callback', waitForRedirect: () => new Promise(() => undefined), dispose: async () => undefined }),
+    });
+    await provider.prepare();
+    for (const url of ['file:///etc/passwd?response_type=code', 'ms-msdt:/id%20PCWDiagnostic', 'javascript:alert(1)', 'http://login.example.com/authorize']) {
+      await assert.rejects(provider.redirectToAuthorization(new URL(url)), /authorization server of server "notes" gave an? authorization URL with the scheme/);
+    }
+    assert.deepEqual(opened, []);
+  });
+
+  test('a file: token endpoint is never fetched, and the client secret goes nowhere', async () => {
+    const h = await hostile('file-token');
+    try {
+      const r = await runCli(['tools', '--grant', 'client_credentials', '--client-id', 'cc', '--client-secret', 'env:HOSTILE_SECRET', '--url', h.url],
+        { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), HOSTILE_SECRET: 'the-client-secret' });
+      assert.equal(r.code, 4, r.err);
+      assert.match(r.err, /authorization server of server "[^"]+" gave a token endpoint with the scheme "file:"/);
+      assert.ok(!h.seen.some((s) => `${s.authorization} ${s.body}`.includes(Buffer.from('cc:the-client-secret').toString('base64')) || s.body.includes('the-client-secret')));
+    } finally {
+      h.close();
+    }
+  });
+
+  test('a registration endpoint over plain http to another machine is never fetched', async () => {
+    const h = await hostile('plain-http-register');
+    const rec = recordingBrowser();
+    try {
+      const r = await runCli(['tools', '--sign-in', '--url', h.url], { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), BROWSER: rec.browser });
+      assert.equal(r.code, 4, r.err);
+      assert.match(r.err, /gave a registration endpoint with the scheme "http:" to register\.example\.com, which is not this machine/);
+      assert.ok(!h.seen.some((s) => s.path === '/register' || s.path === '/token'));
+      assert.equal(rec.opened(), '');
+    } finally {
+      h.close();
+    }
+  });
+});
+
+describe('a pre-registered client\'s secret goes only to the authorization server it belongs to', () => {
+  const secret = 'pre-registered-secret-value';
+  const basic = Buffer.from(`cc:${secret}`).toString('base64');
+  const carriesSecret = (s: Seen) => `${s.authorization ?? ''} ${s.body} ${s.query ?? ''}`.includes(secret) || (s.authorization ?? '').includes(basic);
+
+  test('--issuer B, a server without resource metadata whose metadata claims issuer B: no request carries the secret', async () => {
+    const h = await hostile('claims-issuer');
+    try {
+      for (const grant of ['client_credentials', 'authorization_code']) {
+        const rec = recordingBrowser();
+        const r = await runCli(['tools', '--sign-in', '--grant', grant, '--client-id', 'cc', '--client-secret', 'env:HOSTILE_SECRET', '--issuer', CLAIMED_ISSUER, '--url', h.url],
+          { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), HOSTILE_SECRET: secret, BROWSER: rec.browser });
+        assert.equal(r.code, 4, r.err);
+        assert.match(r.err, new RegExp(`metadata came from ${h.origin.replace(/[.]/g, '\\.')}, not from the configured issuer's origin https://as\\.example\\.com; the client credentials for server "[^"]+" are not sent there`));
+        assert.equal(rec.opened(), '', 'no browser sign-in with those credentials either');
+      }
+      assert.ok(h.seen.some((s) => s.path === '/.well-known/oauth-authorization-server'), 'the metadata was read');
+      assert.ok(!h.seen.some((s) => s.path === '/token' || s.path === '/authorize'), 'no token request, no authorization');
+      assert.deepEqual(h.seen.filter(carriesSecret), [], 'the hostile server never received the secret');
+    } finally {
+      h.close();
+    }
+  });
+
+  test('the same rule for mcp.json\'s oauth block, with or without its issuer', async () => {
+    const h = await hostile('claims-issuer');
+    try {
+      for (const issuer of [undefined, CLAIMED_ISSUER]) {
+        const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-config-'));
+        mkdirSync(join(dir, '.vscode'));
+        writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({
+          inputs: [{ type: 'promptString', id: 'secret', password: true }],
+          servers: { notes: { type: 'http', url: h.url, oauth: { clientId: 'cc', clientSecret: '${input:secret}', ...(issuer ? { issuer } : {}) } } },
+        }));
+        const rec = recordingBrowser();
+        const r = await runCli(['tools', '--sign-in', '--server', 'notes'], { XDG_CONFIG_HOME: dir, BROWSER: rec.browser, MCP_INPUT_secret: secret }, dir);
+        assert.equal(r.code, 4, r.err);
+        assert.match(r.err, issuer ? /not from the configured issuer's origin/ : /names another issuer \(https:\/\/as\.example\.com\); the client credentials for server "notes" are not sent there/);
+        assert.equal(rec.opened(), '');
+      }
+      assert.deepEqual(h.seen.filter(carriesSecret), [], 'the hostile server never received the secret');
+      assert.ok(!h.seen.some((s) => s.path === '/token'));
+    } finally {
+      h.close();
+    }
+  });
 });

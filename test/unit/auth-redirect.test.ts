@@ -2,10 +2,8 @@
 // one on any port), sign-in failures are told apart across separately bundled copies of their classes, and the
 // client's metadata document matches the URL it is published at.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { authStoreKey, DEFAULT_CLIENT_METADATA_URL, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
+import { authStoreKey, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
 import { signInKind } from '../../src/core/connection/signIn';
 import { Logger } from '../../src/core/log';
 
@@ -60,12 +58,3 @@ test('a sign-in failure is recognised by its name, also from another bundle\'s c
   assert.equal(signInKind(new Error('SignInCancelledError')), undefined);
 });
 
-test('the Client ID Metadata Document in the repository is the one DEFAULT_CLIENT_METADATA_URL names', () => {
-  const doc = JSON.parse(readFileSync(join(__dirname, '../../docs/oauth-client-metadata.json'), 'utf8')) as { client_id: string; redirect_uris: string[] };
-  // a metadata document's client_id is the URL it is published at
-  assert.equal(doc.client_id, DEFAULT_CLIENT_METADATA_URL);
-  assert.match(DEFAULT_CLIENT_METADATA_URL, /^https:\/\//);
-  assert.ok(doc.client_id.endsWith('/docs/oauth-client-metadata.json'));
-  // the loopback listener's redirect, on any port
-  assert.equal(redirectRegistered('http://127.0.0.1:49152/callback', doc.redirect_uris), true);
-});

@@ -76,7 +76,8 @@ export class LoopbackRedirect implements RedirectReceiver {
       const timer = setTimeout(() => {
         if (this.waiter === waiter) this.waiter = undefined;
         done();
-        reject(new SignInCancelledError(`no answer from the browser within ${Math.round(timeoutMs / 1000)} s`));
+        // Marked rather than typed: the extension's copy of this class is bundled apart from the provider's.
+        reject(Object.assign(new SignInCancelledError(`no answer from the browser within ${Math.round(timeoutMs / 1000)} s`), { timedOut: true }));
       }, timeoutMs);
       // The timer is not unref'd: it keeps a CLI waiting for the browser alive (the listener itself does not).
       if (signal?.aborted) { onAbort(); return; }

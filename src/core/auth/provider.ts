@@ -12,13 +12,19 @@ import type { Logger } from '../log';
 import { LoopbackRedirect } from './loopback';
 import { accountOf } from './account';
 import { importDpopKey, newDpopKey, type StoredDpopKey } from './dpopKeys';
-import { authStoreKey, DEFAULT_CLIENT_METADATA_URL, forgetServer, readAuthRecord } from './records';
+import { authStoreKey, forgetServer, readAuthRecord } from './records';
+import { checkClientMetadataDocument } from './clientMetadata';
+import { loopbackPort, redirectRegistered } from './redirects';
+import { checkAuthorizationUrl } from './urls';
 import {
   SignInFailedError, SignInRequiredError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
   type ServerAuthRecord, type SignInUi, type TokenStore,
 } from './types';
 
-/** How long a browser sign-in may take before it is given up. */
+/**
+ * How long a browser sign-in may take before it is given up: an authorization server that shows an error
+ * page, or a tab the person closed, never redirects back, and the sign-in ends then, saying so.
+ */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 /** The redirect path every receiver uses; a registration made with one port is reused with another (RFC 8252 §7.3). */
 const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
@@ -26,36 +32,19 @@ const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const isLoopback = (u: URL) => u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname);
+/** The URLs in authorization server metadata the host may open or fetch, and what each is called in messages. */
+const METADATA_ENDPOINTS: ReadonlyArray<[string, string]> = [
+  ['authorization_endpoint', 'authorization endpoint'], ['token_endpoint', 'token endpoint'], ['registration_endpoint', 'registration endpoint'],
+  ['revocation_endpoint', 'revocation endpoint'], ['jwks_uri', 'JWKS URL'], ['pushed_authorization_request_endpoint', 'pushed authorization request endpoint'],
+];
 
-/**
- * Whether a redirect URI is one of a registration's: exactly, or a loopback one on another port (RFC 8252
- * §7.3: the authorization server allows any port there).
- */
-export function redirectRegistered(redirectUrl: string, registered: readonly string[]): boolean {
-  let want: URL;
-  try { want = new URL(redirectUrl); } catch { return false; }
-  return registered.some((r) => {
-    if (r === redirectUrl) return true;
-    try {
-      const u = new URL(r);
-      return isLoopback(u) && isLoopback(want) && u.hostname === want.hostname && u.pathname === want.pathname;
-    } catch {
-      return false;
-    }
-  });
-}
+/** `5 min`, `90 s`: a time limit for messages. */
+export const describeDuration = (ms: number) => (ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
 
-/** The port of a registration's loopback redirect URI, to listen on again. */
-function loopbackPort(redirectUri: string | undefined): number | undefined {
-  if (!redirectUri) return undefined;
-  try {
-    const u = new URL(redirectUri);
-    return isLoopback(u) ? Number(u.port) || undefined : undefined;
-  } catch {
-    return undefined;
-  }
+/** Whether a WWW-Authenticate header carries a DPoP challenge (RFC 9449 §7.1), outside quoted parameter values. */
+export function challengesDpop(header: string | null): boolean {
+  if (!header) return false;
+  return /(?:^|,)\s*dpop(?=\s|,|$)/i.test(header.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
 }
 
 export interface HostOAuthProviderOptions {
@@ -78,8 +67,13 @@ export interface HostOAuthProviderOptions {
 }
 
 export class HostOAuthProvider implements OAuthClientProvider {
-  readonly clientMetadataUrl?: string;
   readonly addClientAuthentication?: AddClientAuthentication;
+  /** The client metadata document URL, once this run found it serving this client's document. */
+  private servedMetadataUrl?: string;
+  /** The transport's bounded fetch, checked (guardFetch): what the provider fetches itself goes through it too. */
+  private fetch: FetchLike = globalThis.fetch;
+  /** The MCP server answered a refusal with a DPoP challenge: it takes DPoP-bound tokens. */
+  private dpopChallenged = false;
   private receiver?: RedirectReceiver;
   private verifier?: string;
   private expectedState?: string;
@@ -103,12 +97,12 @@ export class HostOAuthProvider implements OAuthClientProvider {
   constructor(private readonly options: HostOAuthProviderOptions) {
     this.settings = options.settings ?? {};
     const s = this.settings;
-    this.clientMetadataUrl = s.clientMetadataUrl ?? DEFAULT_CLIENT_METADATA_URL;
     if (s.privateKeyPem) {
       if (!s.clientId) throw new SignInFailedError('a private key needs the client id it belongs to');
-      this.addClientAuthentication = createPrivateKeyJwtAuth({
+      const sign = createPrivateKeyJwtAuth({
         issuer: s.clientId, subject: s.clientId, privateKey: s.privateKeyPem, alg: s.signingAlgorithm ?? 'ES256',
       });
+      this.addClientAuthentication = (...args) => { this.checkCredentialsDestination(); return sign(...args); };
     }
     if (s.clientSecret) options.log.maskSecrets([s.clientSecret]);
     if (options.accounts && options.ui && !s.clientId && this.grant === 'authorization_code') {
@@ -116,19 +110,30 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  /** Wraps the transport's fetch to see the server's refusals (status and challenged scope) for the account sign-in. */
-  watchChallenges(fetch: FetchLike): FetchLike {
-    if (!this.accountSignIn) return fetch;
+  /** The client metadata document URL the SDK offers as client id: only one found serving this client's document. */
+  get clientMetadataUrl(): string | undefined { return this.servedMetadataUrl; }
+
+  /**
+   * Wraps the transport's fetch: every request to another origin than the MCP server's (the authorization
+   * server's metadata, registration, token and revocation endpoints, wherever a redirect leads) must be
+   * HTTPS or HTTP to this machine; the server's refusals are watched (their status and scope for the account
+   * sign-in, a DPoP challenge for the choice of token type). The provider's own fetches go through it too.
+   */
+  guardFetch(fetch: FetchLike): FetchLike {
     const origin = new URL(this.options.serverUrl).origin;
-    return async (url, init) => {
-      const response = await fetch(url, init);
+    const guarded: FetchLike = async (url, init) => {
       const target = new URL(String(url));
+      if (target.origin !== origin) checkAuthorizationUrl(target, this.options.server, 'URL to fetch');
+      const response = await fetch(url, init);
       if ((response.status === 401 || response.status === 403) && target.origin === origin && !target.pathname.startsWith('/.well-known/')) {
+        if (response.status === 401 && challengesDpop(response.headers.get('www-authenticate'))) this.dpopChallenged = true;
         const { scope } = extractWWWAuthenticateParams(response);
         this.lastChallenge = { status: response.status, ...(scope ? { scope } : {}) };
       }
       return response;
     };
+    this.fetch = guarded;
+    return guarded;
   }
 
   private get grant() { return this.settings.grant ?? 'authorization_code'; }
@@ -194,12 +199,64 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return this.entry(await this.record())?.client;
   }
 
-  clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> | StoredOAuthClientInformation | undefined {
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    // Asked before every token request: credentials go nowhere but to the authorization server they belong to.
+    this.checkCredentialsDestination();
     // Before any registration: the authorization server may be one an account of the host's serves.
-    if (this.accountSignIn && ctx?.issuer && !this.awaitingCallback) {
-      return this.signInWithAccount(ctx.issuer).then(() => this.registeredClient(ctx));
+    if (this.accountSignIn && ctx?.issuer && !this.awaitingCallback) await this.signInWithAccount(ctx.issuer);
+    const client = await this.registeredClient(ctx);
+    if (!client) await this.considerClientMetadataDocument();
+    return client;
+  }
+
+  /** Whether this client sends a credential of its own to the token endpoint (a secret, a key's assertion, a workload's or IdP's token). */
+  private get sendsCredentials(): boolean {
+    const s = this.settings;
+    return Boolean(s.clientSecret || s.privateKeyPem || s.assertion || s.idp);
+  }
+
+  /**
+   * A pre-registered client's credentials go only to endpoints named by metadata that was fetched from the
+   * configured issuer's own origin and names exactly that issuer; without a configured issuer, to the
+   * authorization server the MCP server names, whose metadata must name it (RFC 8414 §3.3, never waived here).
+   */
+  private checkCredentialsDestination(): void {
+    if (!this.sendsCredentials) return;
+    const server = this.options.server;
+    const metadata = this.discovery?.authorizationServerMetadata;
+    const fetchedFrom = this.discovery?.authorizationServerUrl;
+    const refuse = (why: string) => new SignInFailedError(`${why}; the client credentials for server "${server}" are not sent there`);
+    if (!metadata || !fetchedFrom) throw refuse(`the authorization server of server "${server}" published no metadata`);
+    const configured = this.settings.issuer;
+    if (configured) {
+      if (metadata.issuer !== configured) throw refuse(`the authorization server's metadata names the issuer ${metadata.issuer}, not ${configured} (the configured issuer)`);
+      if (new URL(fetchedFrom).origin !== new URL(configured).origin) {
+        throw refuse(`the authorization server's metadata came from ${new URL(fetchedFrom).origin}, not from the configured issuer's origin ${new URL(configured).origin}`);
+      }
+      return;
     }
-    return this.registeredClient(ctx);
+    if (metadata.issuer !== fetchedFrom && `${metadata.issuer}/` !== fetchedFrom) {
+      throw refuse(`the authorization server's metadata, fetched from ${new URL(fetchedFrom).origin}, names another issuer (${metadata.issuer})`);
+    }
+  }
+
+  /**
+   * Where the authorization server takes Client ID Metadata Documents and no client is registered, the
+   * configured document URL is offered as the client id only when it serves this client's document;
+   * otherwise the host registers (and the log says why).
+   */
+  private async considerClientMetadataDocument(): Promise<void> {
+    this.servedMetadataUrl = undefined;
+    const url = this.settings.clientMetadataUrl;
+    const metadata = this.discovery?.authorizationServerMetadata;
+    if (!url || !this.interactive || this.settings.clientId || metadata?.client_id_metadata_document_supported !== true) return;
+    const verdict = await checkClientMetadataDocument(url, String(this.redirectUrl), this.fetch);
+    if (verdict.serves) {
+      this.servedMetadataUrl = url;
+      return;
+    }
+    const instead = metadata.registration_endpoint ? 'registering with the authorization server instead' : 'and the authorization server takes no registrations';
+    this.options.log.warn(`the client metadata document ${url} is not used: ${verdict.reason}; ${instead}`);
   }
 
   /**
@@ -298,6 +355,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const server = this.options.server;
+    checkAuthorizationUrl(authorizationUrl, server, 'authorization URL');
     const host = authorizationUrl.host;
     const metadata = this.discovery?.authorizationServerMetadata;
     // The SDK refuses a server that lists code_challenge_methods without S256; one that lists none is refused too.
@@ -322,11 +380,19 @@ export class HostOAuthProvider implements OAuthClientProvider {
     this.pendingAbort?.abort();
     const abort = new AbortController();
     this.pendingAbort = abort;
-    const answer = receiver.waitForRedirect(state, this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, abort.signal);
+    const timeoutMs = this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS;
+    const answer = receiver.waitForRedirect(state, timeoutMs, abort.signal).catch((e: unknown) => {
+      if ((e as { timedOut?: unknown }).timedOut !== true) throw e;
+      throw new SignInFailedError(`the sign-in to server "${server}" at ${host} did not come back within ${describeDuration(timeoutMs)} `
+        + '(the authorization server may have shown an error page, or the browser tab was closed); nothing was stored');
+    });
     answer.catch(() => undefined);
     // The redirect's time limit covers the question to the user too.
     const alreadyChosen = this.accountSignIn?.browserChosen ?? false;
-    const pending = Promise.all([ui.openAuthorization({ server, authorizationUrl, authorizationHost: host, alreadyChosen }), answer]).then(([, q]) => q);
+    const ended = answer.then(() => undefined, () => undefined);
+    const pending = Promise.all([
+      ui.openAuthorization({ server, authorizationUrl, authorizationHost: host, alreadyChosen, timeoutMs, ended, cancel: () => abort.abort() }), answer,
+    ]).then(([, q]) => q);
     pending.catch(() => undefined);
     this.pending = pending;
     this.awaitingCallback = true;
@@ -363,7 +429,16 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return this.verifier;
   }
 
-  saveDiscoveryState(state: OAuthDiscoveryState): void { this.discovery = state; }
+  /** Every endpoint the metadata names is checked as it arrives, before any is used. */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    const server = this.options.server;
+    checkAuthorizationUrl(state.authorizationServerUrl, server, 'authorization server URL');
+    const metadata = (state.authorizationServerMetadata ?? {}) as Record<string, unknown>;
+    for (const [field, what] of METADATA_ENDPOINTS) {
+      if (metadata[field] !== undefined) checkAuthorizationUrl(String(metadata[field]), server, what);
+    }
+    this.discovery = state;
+  }
   /**
    * Handed back only for the callback leg of a browser sign-in (the code is bound to the authorization
    * server it came from): every other run discovers afresh, so a server whose authorization server moved
@@ -398,7 +473,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
    */
   async issuerCheckWaivable(): Promise<boolean> {
     try {
-      await discoverOAuthProtectedResourceMetadata(this.options.serverUrl);
+      await discoverOAuthProtectedResourceMetadata(this.options.serverUrl, undefined, this.fetch);
       return false;
     } catch {
       return true;
@@ -406,15 +481,28 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * DPoP-bound tokens (RFC 9449) where the authorization server offers them. The key the stored tokens are
-   * bound to is used again (also before this run has discovered anything); a new key is stored with the
-   * first tokens bound to it.
+   * Whether the MCP server takes DPoP-bound tokens: it answered with a DPoP challenge, or its protected
+   * resource metadata names DPoP algorithms or requires bound tokens (RFC 9728 §2). A server that says
+   * nothing of DPoP gets Bearer tokens, whatever its authorization server offers.
+   */
+  private resourceTakesDpop(): boolean {
+    const rm = this.discovery?.resourceMetadata as { dpop_signing_alg_values_supported?: unknown; dpop_bound_access_tokens_required?: unknown } | undefined;
+    const algs = rm?.dpop_signing_alg_values_supported;
+    return this.dpopChallenged || (Array.isArray(algs) && algs.length > 0) || rm?.dpop_bound_access_tokens_required === true;
+  }
+
+  /**
+   * DPoP-bound tokens (RFC 9449) where the authorization server offers them and the MCP server takes them.
+   * The key stored tokens are bound to is used again (also before this run has discovered anything); a new
+   * key is stored with the first tokens bound to it.
    */
   async dpop(): Promise<DpopSession | undefined> {
     if (this.dpopSession) return this.dpopSession;
     const algs = (this.discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)?.dpop_signing_alg_values_supported;
-    const offered = Array.isArray(algs) ? algs.map(String) : [];
-    const stored = this.entry(await this.record(), this.issuer ? { issuer: this.issuer } : undefined)?.dpopKey;
+    const offered = this.resourceTakesDpop() && Array.isArray(algs) ? algs.map(String) : [];
+    const entry = this.entry(await this.record(), this.issuer ? { issuer: this.issuer } : undefined);
+    // A stored key serves only the tokens bound to it.
+    const stored = String(entry?.tokens?.token_type).toLowerCase() === 'dpop' ? entry?.dpopKey : undefined;
     if (offered.length === 0 && !stored) return undefined;
     this.dpopSession ??= (async () => {
       const kept = await importDpopKey(stored);
@@ -428,6 +516,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    this.checkCredentialsDestination();
     const s = this.settings;
     const withScope = (p: Record<string, string>) => new URLSearchParams(scope ? { ...p, scope } : p);
     switch (this.grant) {

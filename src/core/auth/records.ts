@@ -3,13 +3,6 @@
 import { accountOf } from './account';
 import type { ServerAuthRecord, TokenStore } from './types';
 
-/**
- * The published URL of this client's metadata document (`docs/oauth-client-metadata.json`), used as the
- * client id where an authorization server supports Client ID Metadata Documents. One home; a setting
- * (`mcpHost.oauth.clientMetadataUrl`) or `--client-metadata-url` overrides it.
- */
-export const DEFAULT_CLIENT_METADATA_URL = 'https://raw.githubusercontent.com/mcp-host/mcp-host/main/docs/oauth-client-metadata.json';
-
 /** The storage key of one server's sign-in state. */
 export function authStoreKey(serverUrl: string): string {
   return `mcp-host.oauth:${new URL(serverUrl).href}`;

@@ -27,6 +27,21 @@ export interface ServerAuthRecord {
   account?: AccountChoice;
 }
 
+/** One browser sign-in, as the UI sees it. */
+export interface SignInRequest {
+  server: string;
+  /** Checked already (checkAuthorizationUrl): HTTPS, or HTTP to this machine. */
+  authorizationUrl: URL;
+  authorizationHost: string;
+  alreadyChosen?: boolean;
+  /** How long the sign-in waits for the browser to come back, for the UI to say. */
+  timeoutMs: number;
+  /** Settles when the sign-in ends, either way. */
+  ended: Promise<void>;
+  /** Gives the sign-in up (the user cancelled it while it waits). */
+  cancel(): void;
+}
+
 /** The host's part of an interactive sign-in: ask the user, then open the authorization URL. */
 export interface SignInUi {
   /**
@@ -34,7 +49,7 @@ export interface SignInUi {
    * `authorizationHost`, unless the user `alreadyChosen` the browser over an account). Throws
    * SignInCancelledError when the user declines.
    */
-  openAuthorization(request: { server: string; authorizationUrl: URL; authorizationHost: string; alreadyChosen?: boolean }): Promise<void>;
+  openAuthorization(request: SignInRequest): Promise<void>;
 }
 
 /** Receives the authorization response (RFC 8252 loopback redirect, or a URI handler). */
@@ -69,7 +84,10 @@ export interface OAuthClientSettings {
   assertion?: string;
   /** The authorization server the pre-registered credentials belong to; they are sent to no other. */
   issuer?: string;
-  /** The HTTPS URL of this client's metadata document (CIMD). */
+  /**
+   * The HTTPS URL of this client's metadata document (CIMD), set by whoever publishes it: offered as the
+   * client id only once the host found this client's document there.
+   */
   clientMetadataUrl?: string;
   idp?: { idToken: string; clientId: string; clientSecret?: string; issuer?: string; tokenEndpoint?: string };
 }

@@ -92,7 +92,7 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
 
 const INPUT_TYPES = new Set(['promptString', 'pickString', 'command']);
 /** The keys of a server's `oauth` object (a pre-registered client). */
-const OAUTH_KEYS = new Set(['clientId', 'clientSecret', 'scope', 'clientMetadataUrl']);
+const OAUTH_KEYS = new Set(['clientId', 'clientSecret', 'scope', 'clientMetadataUrl', 'issuer']);
 
 function toInput(raw: unknown): InputDefinition | string {
   if (!isRecord(raw)) return 'each input must be an object';

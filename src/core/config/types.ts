@@ -25,6 +25,8 @@ export interface ServerOAuthConfig {
   clientSecret?: string;
   scope?: string;
   clientMetadataUrl?: string;
+  /** The authorization server the client is registered with: its secret goes to no other. */
+  issuer?: string;
 }
 
 export interface HttpServerDefinition extends ServerDefinitionBase {

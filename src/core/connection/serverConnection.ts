@@ -485,7 +485,7 @@ export class ServerConnection {
       });
       const authProvider = this.options.oauth;
       const skipIssuerMetadataValidation = this.issuerCheckWaived;
-      const watched = authProvider?.watchChallenges?.(fetch) ?? fetch;
+      const watched = authProvider?.guardFetch?.(fetch) ?? fetch;
       transport = kind === 'sse'
         ? new SSEClientTransport(new URL(server.url), { requestInit, fetch: watched, authProvider, skipIssuerMetadataValidation })
         : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch: watched, authProvider, skipIssuerMetadataValidation, maxStepUpRetries: MAX_STEP_UPS });

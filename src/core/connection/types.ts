@@ -123,8 +123,8 @@ export interface SignInProvider extends OAuthClientProvider {
    * when none did; `signed-in` when an account of the host's signed in without a browser.
    */
   pendingSignIn(): Promise<URLSearchParams | 'signed-in' | undefined>;
-  /** Wraps the transport's fetch to see the server's refusals (their status and scope). */
-  watchChallenges?(fetch: FetchLike): FetchLike;
+  /** Wraps the transport's fetch: checks where it goes on the authorization server's word, and watches the server's refusals. */
+  guardFetch?(fetch: FetchLike): FetchLike;
 }
 
 export interface CallOptions {
