@@ -9,14 +9,14 @@ const ACCESS_TTL = 3;
 
 describe('oidc-provider (shipped defaults)', { concurrency: 2 }, () => {
   let as: OidcProviderMatrix;
-  before(async () => { as = await startOidcProviderMatrix(ACCESS_TTL); });
+  before(async () => { as = await startOidcProviderMatrix({ accessTtl: ACCESS_TTL }); });
   after(() => as?.close());
 
   test('a Bearer-only MCP server gets Bearer tokens: sign in, call, refresh, step up, sign out; no token leaks', async () => {
-    await signInScenario({ url: as.bearer.url, kind: 'bearer', requests: as.bearer.requests, user: 'alice', accessTtl: ACCESS_TTL, stepUpScope: 'mcp:admin' });
+    await signInScenario({ url: as.bearer.url, kind: 'bearer', server: as.bearer, user: 'alice', accessTtl: ACCESS_TTL, stepUpScope: 'mcp:admin' });
   });
 
   test('a DPoP-checking MCP server gets DPoP-bound tokens: sign in, call, refresh, step up, sign out; no token leaks', async () => {
-    await signInScenario({ url: as.dpop.url, kind: 'dpop', requests: as.dpop.requests, user: 'bob', accessTtl: ACCESS_TTL, stepUpScope: 'mcp:admin' });
+    await signInScenario({ url: as.dpop.url, kind: 'dpop', server: as.dpop, user: 'bob', accessTtl: ACCESS_TTL, stepUpScope: 'mcp:admin' });
   });
 });
