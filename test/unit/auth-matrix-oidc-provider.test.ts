@@ -12,11 +12,11 @@ describe('oidc-provider (shipped defaults)', { concurrency: 2 }, () => {
   before(async () => { as = await startOidcProviderMatrix({ accessTtl: ACCESS_TTL }); });
   after(() => as?.close());
 
-  test('a Bearer-only MCP server gets Bearer tokens: sign in, call, refresh, step up, sign out; no token leaks', async () => {
-    await signInScenario({ url: as.bearer.url, kind: 'bearer', server: as.bearer, user: 'alice', accessTtl: ACCESS_TTL, stepUpScope: 'mcp:admin' });
+  test('a Bearer-only MCP server gets Bearer tokens: sign in, call, refresh, step up, sign out; no token leaks', async (t) => {
+    await signInScenario(t, { url: as.bearer.url, kind: 'bearer', server: as.bearer, user: 'alice', accessTtl: ACCESS_TTL, stepUpScope: 'mcp:admin' });
   });
 
-  test('a DPoP-checking MCP server gets DPoP-bound tokens: sign in, call, refresh, step up, sign out; no token leaks', async () => {
-    await signInScenario({ url: as.dpop.url, kind: 'dpop', server: as.dpop, user: 'bob', accessTtl: ACCESS_TTL, stepUpScope: 'mcp:admin' });
+  test('a DPoP-checking MCP server gets DPoP-bound tokens: sign in, call, refresh, step up, sign out; no token leaks', async (t) => {
+    await signInScenario(t, { url: as.dpop.url, kind: 'dpop', server: as.dpop, user: 'bob', accessTtl: ACCESS_TTL, stepUpScope: 'mcp:admin' });
   });
 });

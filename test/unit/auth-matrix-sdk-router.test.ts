@@ -10,6 +10,6 @@ let as: SdkExample;
 before(async () => { as = await startSdkExample(); });
 after(() => as?.stop());
 
-test('the SDK example server (Bearer-only, introspection): sign in, call, sign out; no token leaks', async () => {
-  await signInScenario({ url: as.url, kind: 'bearer', user: 'demo', call: { argv: ['greet', '--args', '{"name":"matrix"}'], answer: /Hello, matrix!/ } });
+test('the SDK example server (Bearer-only, introspection): sign in, call, sign out; no token leaks', async (t) => {
+  await signInScenario(t, { url: as.url, kind: 'bearer', user: 'demo', call: { argv: ['greet', '--args', '{"name":"matrix"}'], answer: /Hello, matrix!/ } });
 });
