@@ -2,7 +2,7 @@
 // .vsix never picks up a development build or anything else lying in this folder.
 //   npm run package [-- --out <file.vsix>]     (default: mcp-host-<version>.vsix here)
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
@@ -10,6 +10,21 @@ import { inflateRawSync } from 'node:zlib';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const staging = join(root, '.cache/vsix-staging');
 const BUILT_MEDIA = /^(webview\.js|codicons)$|\.map$/;
+
+/**
+ * The publisher's to fill in before listing the extension: the public git repository its source is published
+ * at (here, or MCP_HOST_REPOSITORY). The project serves no address of its own and the manifest claims none.
+ * With one, the packaged manifest gets its repository, bugs and homepage links and vsce points README's
+ * relative links and images there; without one, the package names no address and README's links stay relative.
+ */
+const PUBLISHED_REPOSITORY = process.env.MCP_HOST_REPOSITORY || undefined;
+
+/** The manifest as packaged: the publisher's repository links added when there is one. */
+function stagedManifest(manifest) {
+  if (!PUBLISHED_REPOSITORY) return manifest;
+  const web = PUBLISHED_REPOSITORY.replace(/\.git$/, '');
+  return { ...manifest, repository: { type: 'git', url: PUBLISHED_REPOSITORY }, bugs: { url: `${web}/issues` }, homepage: `${web}#readme` };
+}
 
 /** The entries of a zip archive's central directory: name, compression method, sizes, local header offset. */
 function centralDirectory(zip, file) {
@@ -55,7 +70,8 @@ export function packageVsix(out) {
   const target = resolve(out ?? join(root, `${manifest.name}-${manifest.version}.vsix`));
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(join(staging, 'media'), { recursive: true });
-  for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore']) cpSync(join(root, f), join(staging, f));
+  for (const f of ['README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore']) cpSync(join(root, f), join(staging, f));
+  writeFileSync(join(staging, 'package.json'), `${JSON.stringify(stagedManifest(manifest), null, 2)}\n`);
   for (const f of readdirSync(join(root, 'media'))) {
     if (!BUILT_MEDIA.test(f)) cpSync(join(root, 'media', f), join(staging, 'media', f), { recursive: true });
   }
@@ -75,7 +91,8 @@ export function packageVsix(out) {
   run(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--outdir', staging], root);
   rmSync(join(staging, 'dist/demo-server.js'), { force: true });
   const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
-  vsceWithoutWarnings([vsce, 'package', '--no-dependencies', '--out', target], staging);
+  const withoutRepository = PUBLISHED_REPOSITORY ? [] : ['--allow-missing-repository', '--no-rewrite-relative-links'];
+  vsceWithoutWarnings([vsce, 'package', '--no-dependencies', ...withoutRepository, '--out', target], staging);
   console.log(`${target}: ${(statSync(target).size / 1024).toFixed(0)} KB`);
   return target;
 }

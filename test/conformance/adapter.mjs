@@ -6,6 +6,7 @@
 //   context.toolCalls call each listed tool with its arguments
 //   anything else     list the tools, then call each one (questions answered "accept" with no fields); a
 //                     tool's own error (exit 5) is the server's answer for the suite's checks to judge
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -24,6 +25,21 @@ const cli = (args, stdout = process.stdout) => run([...args, '--no-token-store',
   stdout, stderr: process.stderr, env, cwd: process.cwd(), interactive: false,
 });
 
+/**
+ * auth/basic-cimd names this client by a fixed document URL on a host that does not resolve; the CLI offers a
+ * document URL as its client id only once it fetched this client's document there. So the adapter publishes
+ * the repository's example document at that one URL, as a publisher would (answering the CLI's fetch of it,
+ * in this process); every other request goes out unchanged.
+ */
+function publishClientMetadata(documentUrl) {
+  const doc = { ...JSON.parse(readFileSync(join(here, '../../docs/oauth-client-metadata.json'), 'utf8')), client_id: documentUrl };
+  const networkFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => (String(input instanceof Request ? input.url : input) === documentUrl
+    ? Promise.resolve(new Response(JSON.stringify(doc), { status: 200, headers: { 'content-type': 'application/json' } }))
+    : networkFetch(input, init));
+  return documentUrl;
+}
+
 function authArgs() {
   const args = scenario.startsWith('auth/client-credentials') ? ['tools', '--grant', 'client_credentials'] : ['call', 'test-tool'];
   const secret = (name, value) => { env[name] = value; return `env:${name}`; };
@@ -39,7 +55,7 @@ function authArgs() {
       '--idp-client-id', context.idp_client_id, '--idp-token-endpoint', context.idp_token_endpoint);
     if (context.idp_issuer) args.push('--idp-issuer', context.idp_issuer);
   }
-  if (scenario === 'auth/basic-cimd') args.push('--client-metadata-url', 'https://conformance-test.local/client-metadata.json');
+  if (scenario === 'auth/basic-cimd') args.push('--client-metadata-url', publishClientMetadata('https://conformance-test.local/client-metadata.json'));
   return [...args, '--sign-in'];
 }
 

@@ -171,3 +171,25 @@ describe('CLI sign-in with DPoP-bound tokens (oidc-provider binds them to the ke
     assert.ok(readFileSync(as.log, 'utf8').split('\n').some((l) => / DPoP \S+$/.test(l)), 'the MCP server saw DPoP tokens');
   });
 });
+
+describe('CLI sign-in where the authorization server offers DPoP but the MCP server takes only Bearer tokens', () => {
+  let as: OAuthFixture;
+  before(async () => { as = await startOAuthFixture('--as-dpop'); });
+  after(() => as.stop());
+
+  test('plain Bearer tokens: no DPoP key, no DPoP header, and the call succeeds', async () => {
+    const h = home();
+    const login = await cli(['login', '--url', as.url], { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'frank' });
+    assert.equal(login.code, 0, login.err);
+    const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>)
+      .flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: unknown }> }).issuers));
+    assert.equal(record.tokens?.token_type?.toLowerCase(), 'bearer');
+    assert.equal(record.dpopKey, undefined, 'no DPoP key is kept');
+    const call = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
+    assert.equal(call.code, 0, call.err);
+    assert.match(call.out, /^frank /);
+    const presented = readFileSync(as.log, 'utf8').split('\n').filter((l) => /^(GET|POST|DELETE) \/mcp \S+ /.test(l));
+    assert.ok(presented.length > 0 && presented.every((l) => / Bearer \S+$/.test(l)), `only Bearer tokens reached the MCP server:\n${presented.join('\n')}`);
+    assert.ok(!readFileSync(as.log, 'utf8').includes('refused:'), 'no token was refused');
+  });
+});

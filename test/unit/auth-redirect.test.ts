@@ -3,7 +3,7 @@
 // client's metadata document matches the URL it is published at.
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { authStoreKey, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
+import { authStoreKey, challengesDpop, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
 import { signInKind } from '../../src/core/connection/signIn';
 import { Logger } from '../../src/core/log';
 
@@ -58,3 +58,33 @@ test('a sign-in failure is recognised by its name, also from another bundle\'s c
   assert.equal(signInKind(new Error('SignInCancelledError')), undefined);
 });
 
+
+test('a DPoP challenge is told apart from a Bearer one, also among several challenges and inside quoted values', () => {
+  assert.equal(challengesDpop('DPoP algs="ES256"'), true);
+  assert.equal(challengesDpop('Bearer realm="x", DPoP algs="ES256 PS256"'), true);
+  assert.equal(challengesDpop('dpop'), true);
+  assert.equal(challengesDpop('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="mcp:read"'), false);
+  assert.equal(challengesDpop('Bearer error_description="use DPoP, please"'), false);
+  assert.equal(challengesDpop(null), false);
+});
+
+test('DPoP-bound tokens only where the MCP server takes them, whatever the authorization server offers', async () => {
+  const asMetadata = {
+    issuer: ISSUER, authorization_endpoint: `${ISSUER}/authorize`, token_endpoint: `${ISSUER}/token`, response_types_supported: ['code'],
+    dpop_signing_alg_values_supported: ['ES256'],
+  };
+  const session = async (resourceMetadata: Record<string, unknown>, challenge?: string) => {
+    const provider = new HostOAuthProvider({ server: 'notes', serverUrl: SERVER_URL, store: new MemoryTokenStore(), log: new Logger(() => undefined, 'error') });
+    if (challenge) {
+      // the MCP server's refusal, as the transport's fetch sees it
+      const guarded = provider.guardFetch(async () => new Response(null, { status: 401, headers: { 'www-authenticate': challenge } }));
+      await guarded(SERVER_URL, { method: 'POST' });
+    }
+    provider.saveDiscoveryState({ authorizationServerUrl: ISSUER, authorizationServerMetadata: asMetadata, resourceMetadata: { resource: SERVER_URL, ...resourceMetadata } } as never);
+    return provider.dpop();
+  };
+  assert.equal(await session({ bearer_methods_supported: ['header'] }, 'Bearer scope="mcp:read"'), undefined, 'a Bearer-only server gets Bearer tokens');
+  assert.ok(await session({ dpop_signing_alg_values_supported: ['ES256'] }), 'resource metadata naming DPoP algorithms');
+  assert.ok(await session({ dpop_bound_access_tokens_required: true }), 'resource metadata requiring bound tokens');
+  assert.ok(await session({}, 'DPoP algs="ES256"'), 'a DPoP challenge');
+});
