@@ -41,3 +41,20 @@ describe('oidc-provider (shipped defaults)', { concurrency: 2 }, () => {
     assert.notEqual(authorization.searchParams.get('client_id'), document, 'the authorization request names the registered client');
   });
 });
+
+describe('oidc-provider with registration on and its own scope list (the MCP server\'s scopes not listed)', () => {
+  let as: OidcProviderMatrix;
+  before(async () => { as = await startOidcProviderMatrix({ accessTtl: 300, listResourceScopes: false }); });
+  after(() => as?.close());
+
+  test('the host still registers and signs in; the call is served', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-as-matrix-'));
+    const env = { XDG_CONFIG_HOME: dir, BROWSER: `"${process.execPath}" "${fixturePath('oidc-browser.mjs')}"`, OIDC_BROWSER_USER: 'frank' };
+    const login = await runCli(['login', '--verbose', '--url', as.bearer.url], env, dir);
+    assert.equal(login.code, 0, login.err);
+    assert.doesNotMatch(login.err, /trying the legacy HTTP\+SSE transport/, 'an authorization server\'s refusal is not taken for the MCP server\'s');
+    const call = await runCli(['call', 'whoami', '--url', as.bearer.url], { XDG_CONFIG_HOME: dir }, dir);
+    assert.equal(call.code, 0, call.err);
+    assert.match(call.out, /^frank mcp:read/);
+  });
+});
