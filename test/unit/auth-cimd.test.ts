@@ -10,6 +10,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { repoRoot } from '../fixtures/servers';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/oauthTls';
@@ -69,12 +70,17 @@ before(async () => {
 });
 after(() => { docs.close(); as.close(); });
 
-/** The CLI in its own process (so it can trust the test certificate), signing in with a browser that records the URL. */
-function signIn(metadataUrl: string): Promise<{ code: number | null; err: string; authorize: URLSearchParams | undefined; registered: boolean }> {
+/**
+ * The CLI in its own process (so it can trust the test certificate), signing in with a browser that records the
+ * URL (`following`: and then follows it as far as the authorization server's answer).
+ */
+function signIn(metadataUrl: string, following = false): Promise<{ code: number | null; err: string; authorize: URLSearchParams | undefined; registered: boolean }> {
   const from = seen.length;
-  const opened = join(mkdtempSync(join(work, 'run-')), 'opened.log');
-  const browser = join(work, 'browser.mjs');
-  writeFileSync(browser, `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.OPENED_LOG, process.argv[2] + '\\n');\n`);
+  const run = mkdtempSync(join(work, 'run-'));
+  const opened = join(run, 'opened.log');
+  const browser = join(run, 'browser.mjs');
+  writeFileSync(browser, `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.OPENED_LOG, process.argv[2] + '\\n');\n`
+    + (following ? `await import(${JSON.stringify(pathToFileURL(join(repoRoot, 'test/conformance/browser.mjs')).href)});\n` : ''));
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'tools', '--sign-in', '--no-token-store', '--verbose',
     '--sign-in-timeout', '2', '--client-metadata-url', metadataUrl, '--url', `${origin}/mcp`], {
     cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'],
@@ -122,8 +128,9 @@ describe('a configured client metadata document URL', () => {
 
 test('a sign-in whose redirect never comes back (the authorization server showed an error page) ends at the stated bound, naming it', async () => {
   const started = Date.now();
-  const r = await signIn(`${docsOrigin}/mcp-host/client.json`);
+  const r = await signIn(`${docsOrigin}/mcp-host/client.json`, true);
   assert.equal(r.code, 4, r.err);
+  assert.ok(seen.some((s) => s.path === '/authorize'), 'the browser reached the error page');
   assert.match(r.err, /waiting up to 2 s for the browser to come back/);
   assert.match(r.err, /the sign-in to server "[^"]+" at 127\.0\.0\.1:\d+ did not come back within 2 s \(the authorization server may have shown an error page, or the browser tab was closed\); nothing was stored/);
   assert.ok(Date.now() - started < 60_000);

@@ -16,10 +16,14 @@ import { repoRoot } from '../fixtures/servers';
 type Mode = 'no-s256' | 'wrong-state' | 'no-access-token' | 'refuses-tokens' | 'foreign-resource'
   // endpoints no browser or fetch may be handed
   | 'file-authorize' | 'msdt-authorize' | 'file-token' | 'plain-http-register'
+  // an https-or-loopback authorization endpoint whose path is shell syntax
+  | 'shell-authorize'
   // no resource metadata; its authorization server metadata claims another issuer (CLAIMED_ISSUER)
   | 'claims-issuer';
 
 const CLAIMED_ISSUER = 'https://as.example.com';
+/** The shell-syntax authorization endpoint of 'shell-authorize', and the file it would create if a shell ran it. */
+const shellPath = { value: '', marker: join(mkdtempSync(join(tmpdir(), 'mcp-shell-')), 'ran') };
 const UNSAFE_ENDPOINTS: Partial<Record<Mode, Record<string, string>>> = {
   'file-authorize': { authorization_endpoint: 'file:///etc/passwd' },
   'msdt-authorize': { authorization_endpoint: 'ms-msdt:/id%20PCWDiagnostic%20/skip%20force%20/param%20IT_BrowseForFile' },
@@ -57,6 +61,7 @@ async function hostile(mode: Mode) {
           response_types_supported: ['code'], grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
           token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
           ...UNSAFE_ENDPOINTS[mode],
+          ...(mode === 'shell-authorize' ? { authorization_endpoint: shellPath.value } : {}),
           ...(mode === 'no-s256' ? {} : { code_challenge_methods_supported: ['S256'] }),
         });
         return;
@@ -78,6 +83,8 @@ async function hostile(mode: Mode) {
     }
   });
   const [origin, foreignOrigin] = await Promise.all([listen(server), listen(foreign)]);
+  // (a URL keeps `$`, parentheses and `;` in its path as they are; backticks and braces it percent-encodes)
+  if (mode === 'shell-authorize') shellPath.value = `${origin}/authorize$(touch$IFS${shellPath.marker});touch$IFS${shellPath.marker}`;
   return { url: `${origin}/mcp`, origin, seen, foreignSeen, close: () => { server.close(); foreign.close(); } };
 }
 
@@ -286,4 +293,20 @@ describe('a pre-registered client\'s secret goes only to the authorization serve
       h.close();
     }
   });
+});
+
+test('an authorization URL with shell syntax reaches $BROWSER as one argument, never run by a shell', async () => {
+  const h = await hostile('shell-authorize');
+  const rec = recordingBrowser();
+  try {
+    const r = await runCli(['tools', '--sign-in', '--sign-in-timeout', '1', '--url', h.url], { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), BROWSER: rec.browser });
+    assert.equal(r.code, 4, r.err);
+    const opened = rec.opened().trim();
+    assert.ok(opened.startsWith(`${h.origin}/authorize$(touch`), opened);
+    assert.ok(opened.includes(`;touch$IFS${shellPath.marker}`), opened);
+    assert.equal(opened.split('\n').length, 1, 'one argument, one line');
+    assert.ok(!existsSync(shellPath.marker), 'no shell ran the URL');
+  } finally {
+    h.close();
+  }
 });

@@ -531,7 +531,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
         if (!idp) throw new SignInFailedError('enterprise-managed authorization needs the identity provider\'s ID token, issuer or token endpoint, and client id');
         if (!this.issuer || !this.resource) throw new SignInFailedError(`server "${this.options.server}" did not name its authorization server and resource`);
         this.options.log.maskSecrets([idp.idToken, ...(idp.clientSecret ? [idp.clientSecret] : [])]);
-        const common = { audience: this.issuer, resource: this.resource, idToken: idp.idToken, clientId: idp.clientId, clientSecret: idp.clientSecret, scope };
+        const common = { audience: this.issuer, resource: this.resource, idToken: idp.idToken, clientId: idp.clientId, clientSecret: idp.clientSecret, scope, fetchFn: this.fetch };
         const grant = idp.tokenEndpoint
           ? await requestJwtAuthorizationGrant({ ...common, tokenEndpoint: idp.tokenEndpoint })
           : await discoverAndRequestJwtAuthGrant({ ...common, idpUrl: idp.issuer ?? '' });
