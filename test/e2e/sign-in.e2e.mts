@@ -1,14 +1,15 @@
-// Sign-in from the Servers view against a real authorization server (oidc-provider in front of an MCP
-// server that checks each token's audience and scopes): the tree action asks first, the browser tab of the
-// authorization server is filled in by Playwright, the window reloads still signed in and a tool runs, Sign Out
-// forgets the tokens and the next start asks again. No token reaches a file of the user-data or workspace
-// folders (settings, logs, output channels with trace on).
+// Sign-in from the Servers view against a real authorization server as it ships (oidc-provider in its default
+// configuration, DPoP, Client ID Metadata Documents and registration on: test/fixtures/as-oidc-provider.ts) in
+// front of a Bearer-only MCP server that checks each token's signature, audience and scopes: the tree action
+// asks first, the browser tab of the authorization server is filled in by Playwright, the window reloads still
+// signed in and a tool runs with a Bearer token, Sign Out forgets the tokens and the next start asks again. No
+// token reaches a file of the user-data or workspace folders (settings, logs, output channels with trace on).
 import assert from 'node:assert/strict';
 import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { startOAuthFixture } from '../fixtures/oauthFixture.js';
+import { startOidcProviderMatrix } from '../fixtures/as-oidc-provider.js';
 import { newestResult, runToolFromPalette } from './steps.mjs';
 import { withWorkbench, type Workbench } from './workbench.mjs';
 
@@ -100,9 +101,9 @@ async function runWhoami(wb: Workbench): Promise<string> {
 test('sign-in: from the Servers view through the authorization server\'s page, still signed in after a reload, asked again after Sign Out, no token in any file', async () => {
   // The authorization server on [::1], standing for another host: code-server would send a page of
   // 127.0.0.1 through its own proxy.
-  const as = await startOAuthFixture('--as-host=::1');
+  const as = await startOidcProviderMatrix({ accessTtl: 300, host: '::1' });
   try {
-    await withWorkbench('sign-in', { servers: { notes: { type: 'http', url: as.url } }, settings: { 'mcpHost.trace': true } }, (wb) => keepingServerLog(wb, async () => {
+    await withWorkbench('sign-in', { servers: { notes: { type: 'http', url: as.bearer.url } }, settings: { 'mcpHost.trace': true } }, (wb) => keepingServerLog(wb, async () => {
       const opened: string[] = [];
       wb.browser.on('page', (p) => { opened.push(p.url()); });
 
@@ -163,9 +164,11 @@ test('sign-in: from the Servers view through the authorization server\'s page, s
       await wb.shot('sign-in-failed');
 
       // ── no token in any file: settings, logs and output channels (trace on), workspace ──
-      const bearer = [...readFileSync(as.log, 'utf8').matchAll(/ Bearer (\S+)/g)].map((m) => m[1]);
-      const refresh = [...readFileSync(as.tokenLog, 'utf8').matchAll(/^refresh (\S+)$/gm)].map((m) => m[1]);
+      const bearer = [...as.bearer.accessTokens];
+      const refresh = [...as.refreshTokens];
       assert.ok(bearer.length > 0 && refresh.length > 0, 'the server saw an access token and the authorization server issued a refresh token');
+      const schemes = new Set(as.bearer.requests.filter((l) => !l.startsWith('refused')).map((l) => l.split(' ')[2]).filter((x) => x !== '-'));
+      assert.deepEqual([...schemes], ['Bearer'], `the Bearer-only server got Bearer tokens only: ${as.bearer.requests.join('; ')}`);
       const files = [...filesUnder(wb.server.userDataDir), ...filesUnder(wb.folder)];
       let traced = false;
       for (const file of files) {
@@ -179,6 +182,6 @@ test('sign-in: from the Servers view through the authorization server\'s page, s
       assert.ok(traced, `the trace reached a log file under the user-data dir (${files.length} files searched)`);
     }));
   } finally {
-    await as.stop();
+    await as.close();
   }
 });
