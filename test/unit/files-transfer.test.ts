@@ -4,11 +4,11 @@
 // where a test needs the HTTP transport with an Authorization header or a cancel.
 import { strict as assert } from 'node:assert';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { ServerConnection } from '../../src/core/connection';
 import { isHostError } from '../../src/core/errors';
@@ -19,6 +19,7 @@ import { addressKind, checkDestination, destinationPolicyFor } from '../../src/c
 import { Logger } from '../../src/core/log';
 import { toResultView } from '../../src/core/results';
 import { authorizeUploads, encodeFileSlots } from '../../src/core/run';
+import { run } from '../../src/cli/main';
 import { runCli } from '../fixtures/cli';
 import { fixturePath, httpServer, startObjectStore, startTransferHttp } from '../fixtures/servers';
 
@@ -52,6 +53,11 @@ function storeRequests(): Array<{ method: string; path: string; authorization: s
   } catch {
     return [];
   }
+}
+
+/** Bytes this process has read through read(2) and the like (/proc/self/io rchar): files, pipes and sockets. */
+function bytesReadByThisProcess(): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
 }
 
 const cli = (argv: string[], terminal?: { stdin: NodeJS.ReadableStream }) => runCli(argv, {}, undefined, terminal);
@@ -107,18 +113,71 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.equal(JSON.parse(r.out).via, 'upload');
   });
 
-  test('a server without SEP-2631: a file over the inline ceiling is refused naming the limit and -32601; an ["upload"] slot too', async () => {
+  test('a server without SEP-2631: a file over the inline ceiling is refused from stat naming the limit and the missing capability; an ["upload"] slot too', async () => {
     const big = await makeFile('nine.bin', 9 * MiB);
     const r = await cli(['call', 'inspect_any', '--file', `doc=${big.path}`, ...server('--no-transfer')]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /doc: nine\.bin is 9 MiB; at most 7 MiB can be sent inline to a stdio server \(.*\), and node does not support files\/authorizeUpload \(-32601\)/);
+    assert.match(r.err, /doc: nine\.bin is 9 MiB \(9,437,184 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(.*\), and node did not declare the files capability \(SEP-2631\), so it takes no uploads/);
     const small = await makeFile('tiny.txt', 10);
     const u = await cli(['call', 'inspect_upload', '--file', `doc=${small.path}`, ...server('--no-transfer', '--era', '2025')]);
     assert.equal(u.code, 1);
-    assert.match(u.err, /doc: tiny\.txt: this tool takes files only by out-of-band upload, and node does not support files\/authorizeUpload \(-32601\)/);
+    assert.match(u.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload \(SEP-2631 transferModes \["upload"\]\), and node did not declare the files capability/);
     const off = await cli(['call', 'inspect_upload', '--no-file-transfer', '--file', `doc=${small.path}`, ...server()]);
     assert.equal(off.code, 1);
     assert.match(off.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload .* turned off/);
+  });
+
+  test('a 64 GiB sparse file for a server that implements the methods but declared no files capability: refused from stat at once, nothing read or asked', async () => {
+    const sparse = join(dir, 'sparse.bin');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 64 * 1024 * MiB);
+    for (const [tool, wording] of [
+      ['inspect_any', /doc: sparse\.bin is 64 GiB \(68,719,476,736 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(.*\), and node did not declare the files capability \(SEP-2631\), so it takes no uploads/],
+      ['inspect_upload', /doc: sparse\.bin cannot be sent: this tool takes this file only by out-of-band upload .*, and node did not declare the files capability/],
+    ] as const) {
+      const readBefore = bytesReadByThisProcess();
+      const started = Date.now();
+      const r = await cli(['call', tool, '--file', `doc=${sparse}`, ...server('--no-files-capability')]);
+      const ms = Date.now() - started;
+      assert.equal(r.code, 1, r.err);
+      assert.match(r.err, wording);
+      // Digesting it would read 64 GiB (about 30 s on these machines); refused from stat, the run reads only the
+      // server's messages and its own modules.
+      assert.ok(bytesReadByThisProcess() - readBefore < 256 * MiB, `${bytesReadByThisProcess() - readBefore} bytes read`);
+      assert.ok(ms < 20_000, `took ${ms} ms`);
+    }
+    const stats = await cli(['call', 'stats', ...server('--no-files-capability')]);
+    assert.equal(JSON.parse(stats.out)['files/authorizeUpload'], undefined);
+  });
+
+  test('a server that takes uploads: a sparse file over the tool\'s maxSize is refused from stat; one within is digested with progress, and an interrupt stops the digest', async () => {
+    const sparse = join(dir, 'sparse-capped.bin');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 2 * 1024 * MiB);
+    const started = Date.now();
+    const over = await cli(['call', 'inspect_capped', '--file', `doc=${sparse}`, ...server()]);
+    assert.equal(over.code, 1, over.err);
+    assert.match(over.err, /doc: sparse-capped\.bin is 2 GiB \(2,147,483,648 bytes\); this tool accepts at most 1 GiB \(1,073,741,824 bytes\)/);
+    assert.ok(Date.now() - started < 20_000);
+
+    // Within what the server accepts, the digest runs with a progress line; the run's interrupt (Ctrl+C) stops it.
+    const interrupt = new AbortController();
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (d: Buffer) => {
+      err += d;
+      if (/digesting sparse-capped\.bin \(sha-256\): /.test(err)) interrupt.abort();
+    });
+    const stdout = new PassThrough();
+    stdout.resume();
+    const code = await run(['call', 'inspect_upload', '--file', `doc=${sparse}`, ...server()], {
+      stdout, stderr, env: process.env, cwd: process.cwd(), interactive: false, interrupt: interrupt.signal,
+    });
+    assert.equal(interrupt.signal.aborted, true, err);
+    assert.notEqual(code, 0, err);
+    assert.match(err, /authorizing the upload of sparse-capped\.bin was cancelled/);
+    const stats = await cli(['call', 'stats', ...server()]);
+    assert.equal(JSON.parse(stats.out)['files/authorizeUpload'], undefined);
   });
 
   test('on a terminal the upload host is asked about first: no sends nothing and leaves the authorization unused, yes sends', async () => {

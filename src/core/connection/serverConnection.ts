@@ -6,7 +6,7 @@ import {
 import { z } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
-import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
+import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, filesCapabilityOf, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
 import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
@@ -506,6 +506,8 @@ export class ServerConnection {
         const result = (message as { result?: unknown }).result;
         // SEP-2631 draft shapes the SDK's result schemas would strip are set aside before it parses them.
         if (result !== undefined) shieldDraftShapes(result);
+        const files = filesCapabilityOf(result);
+        if (files) this.filesDeclared = files.declared;
         // A task answer (2026-07-28 extension) only to a tools/call that offered the extension; elsewhere the SDK refuses it.
         const id = (message as { id?: unknown }).id;
         if ((typeof id === 'string' || typeof id === 'number') && this.taskOfferingCalls.delete(id)) shieldCreatedTask(result);
@@ -925,6 +927,13 @@ export class ServerConnection {
   get serverUrl(): string | undefined {
     return this.server.transport === 'stdio' ? undefined : this.server.url;
   }
+
+  private filesDeclared: unknown;
+  /** The server's `capabilities.files` (SEP-2631) as it sent it, kept from its last initialize or server/discover answer. */
+  get serverFilesCapability(): unknown { return this.filesDeclared; }
+
+  /** The request timeout of this connection (a transfer's deadline starts from it). */
+  get requestTimeoutMs(): number { return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS; }
 
   private _files?: FileTransfers;
   /** SEP-2631 out-of-band upload and download for this server (enabled when the `files` capability is declared). */
