@@ -236,6 +236,21 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.deepEqual(JSON.parse(r.out), { answer: 'accept', via: 'upload', size: 3 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
   });
 
+  test('an elicitation answer with a 64 GiB sparse file for a server that declared no files capability is refused at once, unread', async () => {
+    const sparse = join(dir, 'asked-sparse.bin');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 64 * 1024 * MiB);
+    const answers = join(dir, 'answers-sparse.json');
+    writeFileSync(answers, JSON.stringify({ action: 'accept', files: { doc: sparse } }));
+    const readBefore = bytesReadByThisProcess();
+    const started = Date.now();
+    const r = await cli(['call', 'ask_upload', '--elicit', `@${answers}`, ...server('--no-files-capability')]);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /doc: asked-sparse\.bin: this tool takes files only by out-of-band upload, and node did not declare the files capability \(SEP-2631\), so it takes no uploads/);
+    assert.ok(bytesReadByThisProcess() - readBefore < 256 * MiB, `${bytesReadByThisProcess() - readBefore} bytes read`);
+    assert.ok(Date.now() - started < 20_000);
+  });
+
   test('on a terminal, consent to an elicitation answer\'s upload names the host; no returns to the question and sends nothing', async () => {
     const file = await makeFile('asked-host.bin', MiB);
     const host = new URL(store.url).host;

@@ -8,7 +8,7 @@ import https from 'node:https';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { refuseInsecureUrl } from '../net/destination';
 import { DEFAULT_DOWNLOAD_BASE_MS } from '../files/limits';
-import { linkIntoPlace, partPathFor, removeStaleParts } from '../files/transfer/http';
+import { linkIntoPlace, partPathFor, removeStaleParts, seconds } from '../files/transfer/http';
 import type { SaveItem } from '../../shared/resultModel';
 
 /**
@@ -116,7 +116,7 @@ export async function downloadToFile(rawUrl: string, target: string, opts: Downl
   try {
     await new Promise<void>((res, rej) => {
       stop.signal.addEventListener('abort', () => rej(new Error(timedOut
-        ? `Download stopped: it did not finish within ${Math.round(timeoutMs / 1000)} s (${written} bytes arrived).`
+        ? `Download stopped: it did not finish within ${seconds(timeoutMs)} (${written} bytes arrived).`
         : 'Download cancelled.')), { once: true });
       const req = (url.protocol === 'https:' ? https : http).get(url, { signal: stop.signal }, (response) => {
         const status = response.statusCode ?? 0;

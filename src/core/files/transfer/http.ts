@@ -249,8 +249,8 @@ export async function removeStaleParts(dir: string): Promise<number> {
   return removed;
 }
 
-/** The seconds of a deadline, in words. */
-function seconds(ms: number): string {
+/** The seconds of a deadline, in words: "6 s", "1.5 s". */
+export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
