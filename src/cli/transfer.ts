@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { ServerConnection } from '../core/connection';
 import { formatBytes } from '../core/files';
 import type { SaveFileOptions } from '../core/files/transfer/client';
+import { removeStaleParts } from '../core/files/transfer/http';
 import { planSave, resolveSave, resourceContentsView, type ResultLike, type ResultView } from '../core/results';
 import type { AuthorizedUploads } from '../core/run';
 import { LineReader } from './elicit';
@@ -142,14 +143,17 @@ export async function saveResourceFile(item: FileItem, connection: ServerConnect
 }
 
 /**
- * Saves every file output of a result into `dir` (created if needed) under a free name: downloaded through
+ * Saves every file output of a result into `dir` (created if needed) under a free name (first removing the
+ * partial downloads a killed run left there): downloaded through
  * files/authorizeDownload, verified, then linked into place. Returns the saved paths; throws at the first failure.
  */
 export async function saveFileOutputs(view: ResultView, result: ResultLike, connection: ServerConnection, dir: string, signal?: AbortSignal,
   limits: DownloadLimits = {}): Promise<string[]> {
   const items = fileItems(view);
-  if (items.length === 0) return [];
   const folder = resolve(dir);
+  // What a killed earlier run left in the folder goes, even when this result has no file to save.
+  await removeStaleParts(folder);
+  if (items.length === 0) return [];
   await mkdir(folder, { recursive: true });
   const saved: string[] = [];
   for (const item of items) {

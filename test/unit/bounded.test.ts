@@ -347,7 +347,7 @@ describe('a file output whose download never ends (no size, no digest stated)', 
     assert.deepEqual(readdirSync(dir), []);
   });
 
-  test('the .part file of a killed run is removed by the next download into that folder; a live download\'s is not', async () => {
+  test('the .part file of a killed run is removed by the next run saving into that folder; a live download\'s is not', async () => {
     const dir = saveDir();
     const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS],
       { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore'] });
@@ -363,11 +363,18 @@ describe('a file output whose download never ends (no size, no digest stated)', 
     assert.equal(left.length, 1, 'a killed process cannot clean up: its partial download is still there');
     assert.match(left[0]!, new RegExp(`^\\.endless\\.bin\\.mcp-host-${child.pid}-[0-9a-f]{12}\\.part$`));
     // A download of a process that is still running (this one) is not touched.
-    const live = join(dir, `.other.bin.mcp-host-${process.pid}-0123456789ab.part`);
-    writeFileSync(live, 'in progress');
+    const live = `.other.bin.mcp-host-${process.pid}-0123456789ab.part`;
+    writeFileSync(join(dir, live), 'in progress');
+    // The next run saving into the folder removes it, even one whose result has no file to save.
+    const next = await cli(['call', 'stats', '--save-files', dir, ...ENDLESS]);
+    expect(next, { code: 0, out: /tools\/call/, withinMs: 25_000, rssMb: 300 });
+    assert.deepEqual(readdirSync(dir), [live]);
+    // And every download clears the folder it writes to first (Save in VS Code, --out).
+    const stale = `.endless.bin.mcp-host-${child.pid}-0123456789ab.part`;
+    writeFileSync(join(dir, stale), 'left by a killed run');
     const r = await cli(['call', 'make_endless', '--args', '{"pace":"fast"}', '--save-files', dir, '--max-download', String(MB), ...ENDLESS]);
     expect(r, { code: 5, err: /over 1 MiB \(1048576 bytes, --max-download\)/, withinMs: 25_000, rssMb: 300 });
-    assert.deepEqual(readdirSync(dir), [live.slice(dir.length + 1)]);
+    assert.deepEqual(readdirSync(dir), [live]);
   });
 });
 
