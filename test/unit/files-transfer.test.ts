@@ -21,7 +21,8 @@ import { toResultView } from '../../src/core/results';
 import { authorizeUploads, encodeFileSlots } from '../../src/core/run';
 import { run } from '../../src/cli/main';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, httpServer, startObjectStore, startTransferHttp } from '../fixtures/servers';
+import { InMemoryEraCache } from '../../src/core/connection/eraCache';
+import { fixturePath, httpServer, startObjectStore, startTransferHttp, stdioFixture } from '../fixtures/servers';
 
 const MiB = 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-transfer-'));
@@ -373,6 +374,31 @@ describe('the core over Streamable HTTP', () => {
       await conn.stop();
       await mcp.stop();
     }
+  });
+});
+
+describe('the files capability', () => {
+  test('read from the raw discovery (the SDK drops it), kept with a remembered one, and absent when the server declared none', async () => {
+    const cache = new InMemoryEraCache();
+    const connect = async (...args: string[]) => {
+      const conn = new ServerConnection(stdioFixture('transfer-server.ts', ['--store', store.url, ...args], 'transfer'), {
+        log: new Logger(() => undefined, 'error'), capabilities: { files: true }, eraCache: cache,
+      });
+      await conn.start();
+      try {
+        return { declared: conn.serverFilesCapability, refusal: conn.files.uploadRefusal };
+      } finally {
+        await conn.stop();
+      }
+    };
+    const first = await connect();
+    assert.deepEqual(first.declared, { upload: true, download: true });
+    assert.equal(first.refusal, undefined);
+    const remembered = await connect();
+    assert.deepEqual(remembered.declared, { upload: true, download: true }, 'a remembered discovery still says the server takes uploads');
+    const none = await connect('--no-files-capability');
+    assert.equal(none.declared, undefined);
+    assert.match(none.refusal ?? '', /transfer did not declare the files capability \(SEP-2631\), so it takes no uploads/);
   });
 });
 

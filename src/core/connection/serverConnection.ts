@@ -6,7 +6,7 @@ import {
 import { z } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
-import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, filesCapabilityOf, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
+import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, filesCapabilityOf, restoreDraftShapes, shieldDraftShapes, withFilesCapability } from '../files/transfer/protocol';
 import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
@@ -570,6 +570,8 @@ export class ServerConnection {
       const sdkProblem = sdkSeamProblem();
       if (sdkProblem) throw new ServerStartError(sdkProblem);
       let prior = priorFrom(cache ? await cache.get(key) : undefined);
+      // A remembered discovery brings no answer to read `files` from: it was remembered with it.
+      if (prior?.kind === 'modern') this.filesDeclared = filesCapabilityOf(prior.discover)?.declared;
       let kind: TransportKind = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
       let toolsListed = false;
       let signIns = 0;
@@ -617,7 +619,7 @@ export class ServerConnection {
       const era = client.getProtocolEra() ?? 'legacy';
       if (cache && !prior) {
         const discover = client.getDiscoverResult();
-        await cache.set(key, era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy', at: Date.now() });
+        await cache.set(key, era === 'modern' && discover ? { kind: 'modern', discover: withFilesCapability(discover, this.filesDeclared) } : { kind: 'legacy', at: Date.now() });
       }
       const info = client.getServerVersion();
       this.log.info(`connected over ${this.transportKind} in ${Date.now() - started} ms: ${info ? `${info.name} ${info.version}, ` : ''}protocol ${client.getNegotiatedProtocolVersion()} (${era} era)`);

@@ -24,6 +24,12 @@ export function filesCapabilityOf(result: unknown): { declared: unknown } | unde
   return { declared: result.capabilities[FILES_CAPABILITY_KEY] };
 }
 
+/** A discovery answer (as the SDK parsed it, without `files`) with the server's raw `capabilities.files` put back, to be remembered. */
+export function withFilesCapability<T extends { capabilities?: unknown }>(discover: T, files: unknown): T {
+  if (files === undefined || !isObject(discover.capabilities)) return discover;
+  return { ...discover, capabilities: { ...discover.capabilities, [FILES_CAPABILITY_KEY]: files } };
+}
+
 /** Whether a server's `capabilities.files` says it takes uploads: declared (an object), and `upload` not false. */
 export function declaresUploads(files: unknown): boolean {
   return isObject(files) && files.upload !== false;
