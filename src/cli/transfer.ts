@@ -12,7 +12,7 @@ import type { AuthorizedUploads } from '../core/run';
 import { LineReader } from './elicit';
 import { terminalText } from './terminal';
 
-import { TransferFailedError } from '../core/errors';
+import { CallCancelledError, TransferFailedError } from '../core/errors';
 
 export { TransferFailedError };
 
@@ -130,6 +130,12 @@ function saveOptions(limits: DownloadLimits, signal: AbortSignal | undefined): S
   };
 }
 
+/** A download that did not end in a saved file: cancelled (Ctrl-C, exit 130) or failed (exit 5); nothing was kept. */
+function saveFailure(name: string, e: unknown, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted) return new CallCancelledError(`saving ${name} was cancelled; nothing was saved for it`, { cause: e });
+  return new TransferFailedError(`saving ${name} failed: ${(e as Error).message}; nothing was saved for it`);
+}
+
 /** One FileResourceContents downloaded to `target` (a new file), verified. */
 export async function saveResourceFile(item: FileItem, connection: ServerConnection, target: string, signal?: AbortSignal, limits: DownloadLimits = {}): Promise<void> {
   // A file item names its file itself (uri, size, digest): nothing else of the answer is needed.
@@ -138,7 +144,7 @@ export async function saveResourceFile(item: FileItem, connection: ServerConnect
   try {
     await connection.files.saveFile(source.file, target, saveOptions(limits, signal));
   } catch (e) {
-    throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+    throw saveFailure(item.name, e, signal);
   }
 }
 
@@ -163,7 +169,7 @@ export async function saveFileOutputs(view: ResultView, result: ResultLike, conn
     try {
       await connection.files.saveFile(source.file, target, saveOptions(limits, signal));
     } catch (e) {
-      throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+      throw saveFailure(item.name, e, signal);
     }
     saved.push(target);
   }

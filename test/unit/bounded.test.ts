@@ -347,6 +347,23 @@ describe('a file output whose download never ends (no size, no digest stated)', 
     assert.deepEqual(readdirSync(dir), []);
   });
 
+  test('stopped mid-download (SIGTERM, as Ctrl-C): the CLI ends promptly and leaves nothing in the folder', async () => {
+    const dir = saveDir();
+    const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS],
+      { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const until = Date.now() + 30_000;
+    while (readdirSync(dir).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(readdirSync(dir).length, 1, 'the download started');
+    const stopped = Date.now();
+    child.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000))]);
+    if (code === 'hung') child.kill('SIGKILL');
+    assert.equal(code, 130);
+    assert.ok(Date.now() - stopped < 10_000);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
   test('the .part file of a killed run is removed by the next run saving into that folder; a live download\'s is not', async () => {
     const dir = saveDir();
     const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS],
