@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { TransportKind } from '../core/config';
 import { InputRefusedError } from '../core/errors';
 import {
-  checkDataUriValue, checkFile, describeAccept, describeDataUri, findFileSlots, formatBytes, getAtPath, inlineLimitsFor, pathInsideRoots,
+  checkDataUriValue, checkFile, describeAccept, describeDataUri, findFileSlots, formatBytes, getAtPath, inlineLimitsFor, pathInsideRoots, withoutUploads,
   type CheckedFile, type FileSlot, type FileUploader, type InlineLimitOverrides, type ToolLike,
 } from '../core/files';
 import type { Logger } from '../core/log';
@@ -134,7 +134,10 @@ export async function fileOptionChoices(
   settings: FileOptionSettings = {},
 ): Promise<FileChoices> {
   const { slots } = findFileSlots(tool, log);
-  const limits = inlineLimitsFor(transport, settings.limits);
+  // A server that takes no uploads gets limits without them: a file too large to send inline is refused from stat.
+  const configured = inlineLimitsFor(transport, settings.limits);
+  const limits = settings.uploader?.limitsFor?.(configured)
+    ?? (configured.upload && !settings.uploader ? withoutUploads(configured, 'out-of-band transfer is not available here') : configured);
   const bySlot = parseSpecs(specs, slots);
   for (const slot of slots) {
     const given = getAtPath(args, slot.path);

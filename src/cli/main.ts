@@ -18,7 +18,7 @@ import {
 import { offeredToUser, toolAppUri } from '../core/apps';
 import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS, UrlElicitationIncompleteError } from '../core/elicitation';
 import { errorText, InputRefusedError } from '../core/errors';
-import { formatBytes, redactDataUris } from '../core/files';
+import { DEFAULT_MAX_DOWNLOAD_BYTES, formatBytes, redactDataUris } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { callsAsTask, needsTasksExtension } from '../core/tasks';
 import { RESULT_LIMITS, toResultView, writeNewFile, type ResultView } from '../core/results';
@@ -34,7 +34,9 @@ import { commandHelp, generalHelp, VERSION } from './help';
 import { callAsTask, taskCommand, TASK_ACTIONS, type TaskAction } from './tasks';
 import { bindProcessLifetime } from './lifetime';
 import { terminalLine, terminalText } from './terminal';
-import { confirmUploads, fileOutputLine, resourceFiles, resultOfItems, saveFileOutputs, saveResourceFile, TransferFailedError, uploadProgressLine } from './transfer';
+import {
+  confirmUploads, digestProgressLines, downloadLimits, fileOutputLine, resourceFiles, resultOfItems, saveFileOutputs, saveResourceFile, TransferFailedError, uploadProgressLine,
+} from './transfer';
 import { parseJsonBounded } from '../core/io/json';
 import { requestSizeProblem } from '../core/io/requestSize';
 import { assertNever } from '../shared/assertNever';
@@ -46,9 +48,9 @@ export const USAGE = `usage:
   mcp-host tools [--json] TARGET                          list tools (name, title, description, file inputs, app)
   mcp-host call TOOL [--args JSON] [--file ARG=PATH ...] [--elicit decline|cancel|@answers.json]
                 [--url-wait SECONDS] [--no-binary-uploads] [--no-file-transfer] [--inline-max BYTES]
-                [--save-files DIR] [--no-wait] [--no-optional-tasks] [--timeout MS] [--json] [--verbose] TARGET
+                [--save-files DIR] [--max-download BYTES] [--no-wait] [--no-optional-tasks] [--timeout MS] [--json] [--verbose] TARGET
   mcp-host prompt NAME [--args JSON] [--json] TARGET      get a prompt: its messages, each under its role
-  mcp-host resource read URI [--out FILE] [--save-files DIR] [--no-file-transfer] [--json] TARGET
+  mcp-host resource read URI [--out FILE] [--save-files DIR] [--max-download BYTES] [--no-file-transfer] [--json] TARGET
                                                           read a resource (ui:// apps included): text to stdout,
                                                           or its bytes to a new FILE
   mcp-host login [AUTH OPTIONS] TARGET                    sign in to an HTTP server now (its old tokens are forgotten first)
@@ -73,6 +75,8 @@ TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (th
     are uploaded (default and most: the transport's inline limit, so a server without uploads gets every file that fits).
   --save-files DIR: download the result's file outputs (a resource's files) into DIR (verified; existing files are
     never overwritten).
+  --max-download BYTES: the most bytes saved of a file output whose size the server does not state (default
+    ${formatBytes(DEFAULT_MAX_DOWNLOAD_BYTES)}); a download ends within --timeout, plus a second per MiB of a stated size.
 ${AUTH_OPTIONS_HELP}`;
 
 /** An error that ends the command with a given exit code. */
@@ -114,6 +118,8 @@ export interface ParsedArgs {
   fileTransfer: boolean;
   inlineMax?: number;
   saveFiles?: string;
+  /** --max-download: the most bytes saved of a file output of no stated size. */
+  maxDownload?: number;
   /** --log-level: the server's log messages from this level up are printed to stderr. */
   logLevel?: McpLogLevel;
   /** --help / -h: show the help of the command given (or the whole help) instead of running it. */
@@ -125,7 +131,7 @@ export interface ParsedArgs {
 }
 
 const VALUE_OPTIONS = new Set([
-  '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--log-level', '--out',
+  '--config', '--server', '--url', '--args', '--file', '--elicit', '--timeout', '--url-wait', '--inline-max', '--save-files', '--max-download', '--log-level', '--out',
   '--prompt', '--resource-template', '--sampling-command',
 ]);
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--no-binary-uploads', '--no-file-transfer', '--no-wait', '--no-optional-tasks']);
@@ -185,6 +191,12 @@ export function parseArgs(argv: string[]): ParsedArgs {
           break;
         }
         case '--save-files': parsed.saveFiles = value; break;
+        case '--max-download': {
+          const bytes = Number(value);
+          if (value.trim() === '' || !Number.isInteger(bytes) || bytes < 1) throw usageError(`--max-download must be a whole number of bytes above 0 (got "${value}")`);
+          parsed.maxDownload = bytes;
+          break;
+        }
         case '--inline-max': {
           const bytes = Number(value);
           if (value.trim() === '' || !Number.isInteger(bytes) || bytes < 1) throw usageError(`--inline-max must be a whole number of bytes above 0 (got "${value}")`);
@@ -477,7 +489,8 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       encode: cliEncodeSettings(inUse, fileSettings),
     };
     // Uploads are authorized first, so where their bytes go is shown (and, on a terminal, asked) before any leave.
-    const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt);
+    const digesting = digestProgressLines(io.stderr, io.interactive);
+    const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt, digesting.onDigestBytes).finally(() => digesting.done());
     if (uploads && !(await confirmUploads(uploads, io, server.name, io.interrupt))) {
       uploads.abandon();
       throw new CliError('not sent: the uploads were not confirmed; nothing of the files left this machine and the tool was not called', EXIT.usage);
@@ -508,7 +521,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       if (notes.length) io.stderr.write(`mcp-host: ${notes.join(' ')} --json prints the whole result.\n`);
     }
     if (a.saveFiles !== undefined) {
-      for (const path of await saveFileOutputs(view, result, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
+      for (const path of await saveFileOutputs(view, result, connection, resolve(io.cwd, a.saveFiles), io.interrupt, downloadLimits(a))) {
         io.stderr.write(`saved ${terminalText(path)}\n`);
       }
     }
@@ -555,7 +568,7 @@ async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
     if (outPath) {
       if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
       if (files.length === 1) {
-        await saveResourceFile(files[0]!, connection, outPath, io.interrupt);
+        await saveResourceFile(files[0]!, connection, outPath, io.interrupt, downloadLimits(a));
         io.stderr.write(`mcp-host: wrote ${terminalText(files[0]!.name)} to ${outPath}${files[0]!.digest ? ' (sha-256 verified)' : ''}\n`);
         return EXIT.ok;
       }
@@ -576,7 +589,7 @@ async function commandResource(a: ParsedArgs, io: CliIo): Promise<number> {
     }
     for (const file of files) io.stdout.write(`${terminalText(fileOutputLine(file))}\n`);
     if (a.saveFiles !== undefined) {
-      for (const path of await saveFileOutputs(resultOfItems(files), {}, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
+      for (const path of await saveFileOutputs(resultOfItems(files), {}, connection, resolve(io.cwd, a.saveFiles), io.interrupt, downloadLimits(a))) {
         io.stderr.write(`saved ${terminalText(path)}\n`);
       }
     } else if (files.length > 0) io.stderr.write('mcp-host: files are not downloaded; --save-files DIR or --out FILE saves them (verified)\n');

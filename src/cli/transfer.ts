@@ -5,13 +5,14 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ServerConnection } from '../core/connection';
 import { formatBytes } from '../core/files';
-import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
+import type { SaveFileOptions } from '../core/files/transfer/client';
+import { removeStaleParts } from '../core/files/transfer/http';
 import { planSave, resolveSave, resourceContentsView, type ResultLike, type ResultView } from '../core/results';
 import type { AuthorizedUploads } from '../core/run';
 import { LineReader } from './elicit';
 import { terminalText } from './terminal';
 
-import { TransferFailedError } from '../core/errors';
+import { CallCancelledError, TransferFailedError } from '../core/errors';
 
 export { TransferFailedError };
 
@@ -19,7 +20,7 @@ export { TransferFailedError };
  * A progress reporter for one upload: "uploading NAME: 12 MiB of 200 MiB (6%), 85 MiB/s" on one stderr line,
  * rewritten at most four times a second (on a terminal; elsewhere only every 10%), ended with a newline.
  */
-export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: boolean, name: string, total: number): { onBytes(sent: number): void; destination(host: string): void; done(): void } {
+export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: boolean, name: string, total: number, verb = 'uploading'): { onBytes(sent: number): void; destination(host: string): void; done(): void } {
   const started = Date.now();
   let last = 0;
   let lastTenth = -1;
@@ -28,7 +29,7 @@ export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: bool
   const line = (sent: number) => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
     const percent = total > 0 ? Math.floor((sent / total) * 100) : 100;
-    return `uploading ${terminalText(name)}${to}: ${formatBytes(sent)} of ${formatBytes(total)} (${percent}%), ${formatBytes(Math.round(sent / seconds))}/s`;
+    return `${verb} ${terminalText(name)}${to}: ${formatBytes(sent)} of ${formatBytes(total)} (${percent}%), ${formatBytes(Math.round(sent / seconds))}/s`;
   };
   return {
     onBytes(sent) {
@@ -47,6 +48,28 @@ export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: bool
     },
     destination(host) { to = ` to ${terminalText(host)}`; },
     done() { if (shown) stderr.write('\n'); },
+  };
+}
+
+/** Files at least this large show a line while they are digested before their upload is authorized. */
+const DIGEST_PROGRESS_FROM_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The progress of digesting files before their upload is authorized: "digesting NAME (sha-256): 12 GiB of 64 GiB
+ * (18%), 1.2 GiB/s" on stderr, like the upload line (interrupt stops it). Small files show nothing.
+ */
+export function digestProgressLines(stderr: NodeJS.WritableStream, terminal: boolean): { onDigestBytes(file: { name: string; size: number }, read: number): void; done(): void } {
+  let current: { file: { name: string; size: number }; line: ReturnType<typeof uploadProgressLine> } | undefined;
+  return {
+    onDigestBytes(file, read) {
+      if (file.size < DIGEST_PROGRESS_FROM_BYTES) return;
+      if (current?.file !== file) {
+        current?.line.done();
+        current = { file, line: uploadProgressLine(stderr, terminal, `${file.name} (sha-256)`, file.size, 'digesting') };
+      }
+      current.line.onBytes(read);
+    },
+    done() { current?.line.done(); current = undefined; },
   };
 }
 
@@ -91,26 +114,52 @@ export function resultOfItems(items: FileItem[]): ResultView {
   return { isError: false, items, saves: [], warnings: [] };
 }
 
+/** How file outputs are downloaded: the size limit for files of no stated size (--max-download) and the deadline's base (--timeout). */
+export type DownloadLimits = Pick<SaveFileOptions, 'maxBytes' | 'timeoutMs'>;
+
+/** The download limits of the CLI's options: --max-download, and --timeout as the deadline's base. */
+export function downloadLimits(options: { maxDownload?: number; timeout?: number }): DownloadLimits {
+  return { ...(options.maxDownload !== undefined ? { maxBytes: options.maxDownload } : {}), ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}) };
+}
+
+function saveOptions(limits: DownloadLimits, signal: AbortSignal | undefined): SaveFileOptions {
+  return {
+    ...(limits.maxBytes !== undefined ? { maxBytes: limits.maxBytes, maxBytesName: '--max-download' } : { maxBytesName: 'the default of --max-download' }),
+    ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}),
+    ...(signal ? { signal } : {}),
+  };
+}
+
+/** A download that did not end in a saved file: cancelled (Ctrl-C, exit 130) or failed (exit 5); nothing was kept. */
+function saveFailure(name: string, e: unknown, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted) return new CallCancelledError(`saving ${name} was cancelled; nothing was saved for it`, { cause: e });
+  return new TransferFailedError(`saving ${name} failed: ${(e as Error).message}; nothing was saved for it`);
+}
+
 /** One FileResourceContents downloaded to `target` (a new file), verified. */
-export async function saveResourceFile(item: FileItem, connection: ServerConnection, target: string, signal?: AbortSignal): Promise<void> {
+export async function saveResourceFile(item: FileItem, connection: ServerConnection, target: string, signal?: AbortSignal, limits: DownloadLimits = {}): Promise<void> {
   // A file item names its file itself (uri, size, digest): nothing else of the answer is needed.
   const source = resolveSave({}, item.save!);
   if (source.kind !== 'file') throw new TransferFailedError(`${item.name} is not a file to download`);
   try {
-    await connection.files.saveFile(source.file, target, { maxBytes: FILE_OUTPUT_MAX_BYTES, ...(signal ? { signal } : {}) });
+    await connection.files.saveFile(source.file, target, saveOptions(limits, signal));
   } catch (e) {
-    throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+    throw saveFailure(item.name, e, signal);
   }
 }
 
 /**
- * Saves every file output of a result into `dir` (created if needed) under a free name: downloaded through
+ * Saves every file output of a result into `dir` (created if needed) under a free name (first removing the
+ * partial downloads a killed run left there): downloaded through
  * files/authorizeDownload, verified, then linked into place. Returns the saved paths; throws at the first failure.
  */
-export async function saveFileOutputs(view: ResultView, result: ResultLike, connection: ServerConnection, dir: string, signal?: AbortSignal): Promise<string[]> {
+export async function saveFileOutputs(view: ResultView, result: ResultLike, connection: ServerConnection, dir: string, signal?: AbortSignal,
+  limits: DownloadLimits = {}): Promise<string[]> {
   const items = fileItems(view);
-  if (items.length === 0) return [];
   const folder = resolve(dir);
+  // What a killed earlier run left in the folder goes, even when this result has no file to save.
+  await removeStaleParts(folder);
+  if (items.length === 0) return [];
   await mkdir(folder, { recursive: true });
   const saved: string[] = [];
   for (const item of items) {
@@ -118,9 +167,9 @@ export async function saveFileOutputs(view: ResultView, result: ResultLike, conn
     if (source.kind !== 'file') continue;
     const target = await planSave(item.save!, folder);
     try {
-      await connection.files.saveFile(source.file, target, { maxBytes: FILE_OUTPUT_MAX_BYTES, ...(signal ? { signal } : {}) });
+      await connection.files.saveFile(source.file, target, saveOptions(limits, signal));
     } catch (e) {
-      throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+      throw saveFailure(item.name, e, signal);
     }
     saved.push(target);
   }

@@ -12,11 +12,12 @@ import { formatBytes } from '../core/files';
 import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, resourceContentsView, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
 import type { ServerConnection } from '../core/connection';
 import type { FileValue } from '../core/files';
-import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
+import { readSettings } from './settings';
 import { openResourceDocument } from './resources/resourceDocuments';
 import type { ServerManager } from './serverManager';
 
-const DOWNLOAD_MAX_BYTES = 512 * 1024 * 1024;
+/** Downloads name the setting that limits them when they stop at it. */
+const MAX_DOWNLOAD_SETTING = 'mcpHost.files.maxDownloadMiB';
 
 function workspaceRoots(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
@@ -73,7 +74,7 @@ export async function saveResultItem(result: ResultLike, item: SaveItem, connect
     if (consent !== 'Download') return undefined;
     const target = await chooseSaveTarget(item, item.size !== undefined ? formatBytes(item.size) : undefined);
     if (!target) return undefined;
-    await downloadToFile(source.url, target, { consent: true, maxBytes: DOWNLOAD_MAX_BYTES });
+    await downloadToFile(source.url, target, { consent: true, maxBytes: readSettings().maxDownloadBytes, maxBytesName: MAX_DOWNLOAD_SETTING, timeoutMs: readSettings().requestTimeoutMs || undefined });
     void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}.`);
     return target;
   }
@@ -132,7 +133,7 @@ async function downloadWithProgress(file: FileValue, item: SaveItem, target: str
     token.onCancellationRequested(() => abort.abort());
     let reported = 0;
     await connection.files.saveFile(file, target, {
-      maxBytes: FILE_OUTPUT_MAX_BYTES, signal: abort.signal,
+      maxBytes: readSettings().maxDownloadBytes, maxBytesName: MAX_DOWNLOAD_SETTING, signal: abort.signal,
       onBytes: (n) => {
         if (file.size && n - reported >= file.size / 100) {
           progress.report({ increment: ((n - reported) / file.size) * 100, message: `${formatBytes(n)} of ${formatBytes(file.size)}` });

@@ -20,7 +20,7 @@ import { openFileOutput, readResourceInEditor, saveResultItem } from './resultAc
 import { WebviewElicitationUi } from './elicitationUi';
 import { completeFormField, completionRefOf } from './formCompletions';
 import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
-import { startUploadProgress } from './uploadProgress';
+import { digestProgressReporter, startUploadProgress } from './uploadProgress';
 import { tasks } from './tasks/taskRegistry';
 import { toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
@@ -133,7 +133,11 @@ export class RunPanel extends Disposable {
     this.model.warnings.push(...scan.warnings);
     this.values = defaultValues(this.model);
     const transport = () => context.manager.get(server)?.connection?.transportInUse ?? transportOf(context.manager, server);
-    this.files = new FileChoices(scan.slots, () => inlineLimitsFromSettings(transport()));
+    // A running server that takes no uploads (no `files` capability) gets limits without them: refused from stat.
+    this.files = new FileChoices(scan.slots, () => {
+      const limits = inlineLimitsFromSettings(transport());
+      return context.manager.get(server)?.connection?.files.limitsFor(limits) ?? limits;
+    });
     this.panel = this.register(McpPanel.create({
       viewType: 'mcpHost.tool',
       title: `${subjectTitle(subject)} (${server})`,
@@ -312,12 +316,12 @@ export class RunPanel extends Disposable {
 function authorizeWithProgress(files: FileChoices, connection: ServerConnection, outer: AbortSignal): Promise<AuthorizedUploads | undefined> {
   const uploads = files.entries().flatMap((e) => e.files.filter((f) => f.upload));
   const title = uploads.length === 1 ? `Preparing the upload of ${uploads[0]!.name}` : `Preparing the upload of ${uploads.length} files`;
-  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
+  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
     const abort = new AbortController();
     if (outer.aborted) abort.abort();
     outer.addEventListener('abort', () => abort.abort(), { once: true });
     token.onCancellationRequested(() => abort.abort());
-    return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal);
+    return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal, digestProgressReporter(uploads, progress));
   }));
 }
 

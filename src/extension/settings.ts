@@ -1,7 +1,8 @@
 // The extension's settings (`mcpHost.*`), read in one place.
 import * as vscode from 'vscode';
 import type { TransportKind } from '../core/config';
-import { inlineLimitsFor, type InlineLimits } from '../core/files';
+import { DEFAULT_MAX_DOWNLOAD_BYTES, inlineLimitsFor, type InlineLimits } from '../core/files';
+import { byteLimit, MiB } from '../core/io/limits';
 import type { EncodeSettings } from '../core/run';
 
 export interface HostSettings {
@@ -21,6 +22,8 @@ export interface HostSettings {
   fileTransfer: boolean;
   /** Tools that may run as tasks are called as tasks when the server supports them (else a plain call). */
   optionalToolsAsTasks: boolean;
+  /** The most bytes saved of a downloaded file whose size the server does not state. */
+  maxDownloadBytes: number;
 }
 
 export function readSettings(): HostSettings {
@@ -37,6 +40,7 @@ export function readSettings(): HostSettings {
     trustWorkspaceServers: c.get<boolean>('trustWorkspaceServers', false),
     fileTransfer: c.get<boolean>('files.transfer', true),
     optionalToolsAsTasks: c.get<boolean>('tasks.optionalToolsAsTasks', true),
+    maxDownloadBytes: byteLimit(c.get<number>('files.maxDownloadMiB', DEFAULT_MAX_DOWNLOAD_BYTES / MiB) * MiB, DEFAULT_MAX_DOWNLOAD_BYTES),
   };
 }
 

@@ -57,3 +57,24 @@ export async function startUploadProgress(files: readonly CheckedFile[], outer?:
     done() { finish(); },
   };
 }
+
+/**
+ * Reports the digesting of files before their upload is authorized into a progress notification: "digesting
+ * NAME: 12 GiB of 64 GiB", at most five times a second, with increments so the bar moves.
+ */
+export function digestProgressReporter(files: readonly CheckedFile[], progress: vscode.Progress<{ message?: string; increment?: number }>): (file: CheckedFile, read: number) => void {
+  const total = files.reduce((n, f) => n + f.size, 0);
+  const readBefore = new Map<CheckedFile, number>();
+  let offset = 0;
+  for (const f of files) { readBefore.set(f, offset); offset += f.size; }
+  let reportedPercent = 0;
+  let lastAt = 0;
+  return (file, read) => {
+    const now = Date.now();
+    if (now - lastAt < 200 && read < file.size) return;
+    lastAt = now;
+    const percent = total > 0 ? (((readBefore.get(file) ?? 0) + read) / total) * 100 : 100;
+    progress.report({ increment: percent - reportedPercent, message: `digesting ${file.name}: ${formatBytes(read)} of ${formatBytes(file.size)}` });
+    reportedPercent = percent;
+  };
+}

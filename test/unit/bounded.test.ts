@@ -3,13 +3,15 @@
 // /proc), that no process it started is left, and, where nothing may be sent, what the fixture received.
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { run, type CliIo } from '../../src/cli/main';
 import { checkFile, inlineLimitsFor, readCheckedBytes, type FileSlot } from '../../src/core/files';
-import { safeFileName } from '../../src/core/results/save';
+import { downloadToFile, safeFileName } from '../../src/core/results/save';
 import { fixturePath, repoRoot } from '../fixtures/servers';
 import { PassThrough } from 'node:stream';
 
@@ -327,6 +329,72 @@ describe('files and input the user names', () => {
   });
 });
 
+describe('a file output whose download never ends (no size, no digest stated)', () => {
+  const ENDLESS = ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--era', '2025', '--endless-outputs'];
+  const saveDir = () => mkdtempSync(join(workDir, 'saved-'));
+
+  test('served slowly forever: --timeout bounds the download (exit 5, the deadline named) and nothing is left in the folder', async () => {
+    const dir = saveDir();
+    const r = await cli(['call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '6000', ...ENDLESS]);
+    expect(r, { code: 5, err: /saving endless\.bin failed: the download did not finish within 6 s \(\d+ bytes arrived, no size stated\); its deadline is the request timeout; nothing was saved for it/, withinMs: 25_000, rssMb: 300 });
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('served as fast as it goes: stopped at --max-download, naming it, and nothing is left in the folder', async () => {
+    const dir = saveDir();
+    const r = await cli(['call', 'make_endless', '--args', '{"pace":"fast"}', '--save-files', dir, '--max-download', String(8 * MB), ...ENDLESS]);
+    expect(r, { code: 5, err: /saving endless\.bin failed: more bytes arrived than may be saved for a file of no stated size, over 8 MiB \(8388608 bytes, --max-download\); nothing was saved for it/, withinMs: 25_000, rssMb: 300 });
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('stopped mid-download (SIGTERM, as Ctrl-C): the CLI ends promptly and leaves nothing in the folder', async () => {
+    const dir = saveDir();
+    const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS],
+      { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const until = Date.now() + 30_000;
+    while (readdirSync(dir).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(readdirSync(dir).length, 1, 'the download started');
+    const stopped = Date.now();
+    child.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000))]);
+    if (code === 'hung') child.kill('SIGKILL');
+    assert.equal(code, 130);
+    assert.ok(Date.now() - stopped < 10_000);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('the .part file of a killed run is removed by the next run saving into that folder; a live download\'s is not', async () => {
+    const dir = saveDir();
+    const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS],
+      { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+    const parts = () => readdirSync(dir).filter((n) => n.endsWith('.part'));
+    const until = Date.now() + 30_000;
+    while (parts().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(parts().length, 1, 'the download started');
+    const started = descendants(child.pid!);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    for (const pid of started) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+    const left = parts();
+    assert.equal(left.length, 1, 'a killed process cannot clean up: its partial download is still there');
+    assert.match(left[0]!, new RegExp(`^\\.endless\\.bin\\.mcp-host-${child.pid}-[0-9a-f]{12}\\.part$`));
+    // A download of a process that is still running (this one) is not touched.
+    const live = `.other.bin.mcp-host-${process.pid}-0123456789ab.part`;
+    writeFileSync(join(dir, live), 'in progress');
+    // The next run saving into the folder removes it, even one whose result has no file to save.
+    const next = await cli(['call', 'stats', '--save-files', dir, ...ENDLESS]);
+    expect(next, { code: 0, out: /tools\/call/, withinMs: 25_000, rssMb: 300 });
+    assert.deepEqual(readdirSync(dir), [live]);
+    // And every download clears the folder it writes to first (Save in VS Code, --out).
+    const stale = `.endless.bin.mcp-host-${child.pid}-0123456789ab.part`;
+    writeFileSync(join(dir, stale), 'left by a killed run');
+    const r = await cli(['call', 'make_endless', '--args', '{"pace":"fast"}', '--save-files', dir, '--max-download', String(MB), ...ENDLESS]);
+    expect(r, { code: 5, err: /over 1 MiB \(1048576 bytes, --max-download\)/, withinMs: 25_000, rssMb: 300 });
+    assert.deepEqual(readdirSync(dir), [live]);
+  });
+});
+
 describe('in process', () => {
   async function runCli(argv: string[]) {
     const stdout = new PassThrough();
@@ -346,6 +414,29 @@ describe('in process', () => {
     assert.match(r.err, /--args: the arguments are 50 MiB as JSON; at most 9\.4 MiB can be sent to a stdio server in one call \(the MCP SDK's stdio transport drops messages over 10 MiB\)/);
     assert.ok(Date.now() - started < 10_000);
     assert.equal(received(record), '');
+  });
+
+  test('a presigned-URL download (FileOutput s3) that trickles forever ends at its deadline, one that never stops at its size limit; neither leaves a file', async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(200);
+      const timer = setInterval(() => res.write(Buffer.alloc(req.url === '/fast' ? 256 * 1024 : 1024)), req.url === '/fast' ? 1 : 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = mkdtempSync(join(workDir, 'presigned-'));
+    try {
+      const started = Date.now();
+      await assert.rejects(downloadToFile(`${base}/slow`, join(dir, 'slow.bin'), { consent: true, maxBytes: 64 * MB, timeoutMs: 1500 }),
+        /Download stopped: it did not finish within 1\.5 s \(\d+ bytes arrived\)/);
+      assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+      await assert.rejects(downloadToFile(`${base}/fast`, join(dir, 'fast.bin'), { consent: true, maxBytes: 4 * MB, maxBytesName: 'mcpHost.files.maxDownloadMiB', timeoutMs: 60_000 }),
+        /Download stopped: more than 4194304 bytes arrived \(the limit, mcpHost\.files\.maxDownloadMiB\)/);
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   test('saved names drop bidi overrides and isolates, zero-width characters and C1 controls', () => {

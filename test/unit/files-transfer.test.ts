@@ -4,11 +4,11 @@
 // where a test needs the HTTP transport with an Authorization header or a cancel.
 import { strict as assert } from 'node:assert';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { ServerConnection } from '../../src/core/connection';
 import { isHostError } from '../../src/core/errors';
@@ -19,8 +19,10 @@ import { addressKind, checkDestination, destinationPolicyFor } from '../../src/c
 import { Logger } from '../../src/core/log';
 import { toResultView } from '../../src/core/results';
 import { authorizeUploads, encodeFileSlots } from '../../src/core/run';
+import { run } from '../../src/cli/main';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, httpServer, startObjectStore, startTransferHttp } from '../fixtures/servers';
+import { InMemoryEraCache } from '../../src/core/connection/eraCache';
+import { fixturePath, httpServer, startObjectStore, startTransferHttp, stdioFixture } from '../fixtures/servers';
 
 const MiB = 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-transfer-'));
@@ -52,6 +54,11 @@ function storeRequests(): Array<{ method: string; path: string; authorization: s
   } catch {
     return [];
   }
+}
+
+/** Bytes this process has read through read(2) and the like (/proc/self/io rchar): files, pipes and sockets. */
+function bytesReadByThisProcess(): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
 }
 
 const cli = (argv: string[], terminal?: { stdin: NodeJS.ReadableStream }) => runCli(argv, {}, undefined, terminal);
@@ -107,18 +114,71 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.equal(JSON.parse(r.out).via, 'upload');
   });
 
-  test('a server without SEP-2631: a file over the inline ceiling is refused naming the limit and -32601; an ["upload"] slot too', async () => {
+  test('a server without SEP-2631: a file over the inline ceiling is refused from stat naming the limit and the missing capability; an ["upload"] slot too', async () => {
     const big = await makeFile('nine.bin', 9 * MiB);
     const r = await cli(['call', 'inspect_any', '--file', `doc=${big.path}`, ...server('--no-transfer')]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /doc: nine\.bin is 9 MiB; at most 7 MiB can be sent inline to a stdio server \(.*\), and node does not support files\/authorizeUpload \(-32601\)/);
+    assert.match(r.err, /doc: nine\.bin is 9 MiB \(9,437,184 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(.*\), and node did not declare the files capability \(SEP-2631\), so it takes no uploads/);
     const small = await makeFile('tiny.txt', 10);
     const u = await cli(['call', 'inspect_upload', '--file', `doc=${small.path}`, ...server('--no-transfer', '--era', '2025')]);
     assert.equal(u.code, 1);
-    assert.match(u.err, /doc: tiny\.txt: this tool takes files only by out-of-band upload, and node does not support files\/authorizeUpload \(-32601\)/);
+    assert.match(u.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload \(SEP-2631 transferModes \["upload"\]\), and node did not declare the files capability/);
     const off = await cli(['call', 'inspect_upload', '--no-file-transfer', '--file', `doc=${small.path}`, ...server()]);
     assert.equal(off.code, 1);
     assert.match(off.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload .* turned off/);
+  });
+
+  test('a 64 GiB sparse file for a server that implements the methods but declared no files capability: refused from stat at once, nothing read or asked', async () => {
+    const sparse = join(dir, 'sparse.bin');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 64 * 1024 * MiB);
+    for (const [tool, wording] of [
+      ['inspect_any', /doc: sparse\.bin is 64 GiB \(68,719,476,736 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(.*\), and node did not declare the files capability \(SEP-2631\), so it takes no uploads/],
+      ['inspect_upload', /doc: sparse\.bin cannot be sent: this tool takes this file only by out-of-band upload .*, and node did not declare the files capability/],
+    ] as const) {
+      const readBefore = bytesReadByThisProcess();
+      const started = Date.now();
+      const r = await cli(['call', tool, '--file', `doc=${sparse}`, ...server('--no-files-capability')]);
+      const ms = Date.now() - started;
+      assert.equal(r.code, 1, r.err);
+      assert.match(r.err, wording);
+      // Digesting it would read 64 GiB (about 30 s on these machines); refused from stat, the run reads only the
+      // server's messages and its own modules.
+      assert.ok(bytesReadByThisProcess() - readBefore < 256 * MiB, `${bytesReadByThisProcess() - readBefore} bytes read`);
+      assert.ok(ms < 20_000, `took ${ms} ms`);
+    }
+    const stats = await cli(['call', 'stats', ...server('--no-files-capability')]);
+    assert.equal(JSON.parse(stats.out)['files/authorizeUpload'], undefined);
+  });
+
+  test('a server that takes uploads: a sparse file over the tool\'s maxSize is refused from stat; one within is digested with progress, and an interrupt stops the digest', async () => {
+    const sparse = join(dir, 'sparse-capped.bin');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 2 * 1024 * MiB);
+    const started = Date.now();
+    const over = await cli(['call', 'inspect_capped', '--file', `doc=${sparse}`, ...server()]);
+    assert.equal(over.code, 1, over.err);
+    assert.match(over.err, /doc: sparse-capped\.bin is 2 GiB \(2,147,483,648 bytes\); this tool accepts at most 1 GiB \(1,073,741,824 bytes\)/);
+    assert.ok(Date.now() - started < 20_000);
+
+    // Within what the server accepts, the digest runs with a progress line; the run's interrupt (Ctrl+C) stops it.
+    const interrupt = new AbortController();
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (d: Buffer) => {
+      err += d;
+      if (/digesting sparse-capped\.bin \(sha-256\): /.test(err)) interrupt.abort();
+    });
+    const stdout = new PassThrough();
+    stdout.resume();
+    const code = await run(['call', 'inspect_upload', '--file', `doc=${sparse}`, ...server()], {
+      stdout, stderr, env: process.env, cwd: process.cwd(), interactive: false, interrupt: interrupt.signal,
+    });
+    assert.equal(interrupt.signal.aborted, true, err);
+    assert.notEqual(code, 0, err);
+    assert.match(err, /authorizing the upload of sparse-capped\.bin was cancelled/);
+    const stats = await cli(['call', 'stats', ...server()]);
+    assert.equal(JSON.parse(stats.out)['files/authorizeUpload'], undefined);
   });
 
   test('on a terminal the upload host is asked about first: no sends nothing and leaves the authorization unused, yes sends', async () => {
@@ -175,6 +235,21 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const r = await cli(['call', 'ask_upload', '--elicit', `@${answers}`, ...server()]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out), { answer: 'accept', via: 'upload', size: 3 * MiB, sha256: file.sha256, mimeType: 'application/octet-stream' });
+  });
+
+  test('an elicitation answer with a 64 GiB sparse file for a server that declared no files capability is refused at once, unread', async () => {
+    const sparse = join(dir, 'asked-sparse.bin');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 64 * 1024 * MiB);
+    const answers = join(dir, 'answers-sparse.json');
+    writeFileSync(answers, JSON.stringify({ action: 'accept', files: { doc: sparse } }));
+    const readBefore = bytesReadByThisProcess();
+    const started = Date.now();
+    const r = await cli(['call', 'ask_upload', '--elicit', `@${answers}`, ...server('--no-files-capability')]);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /doc: asked-sparse\.bin: this tool takes files only by out-of-band upload, and node did not declare the files capability \(SEP-2631\), so it takes no uploads/);
+    assert.ok(bytesReadByThisProcess() - readBefore < 256 * MiB, `${bytesReadByThisProcess() - readBefore} bytes read`);
+    assert.ok(Date.now() - started < 20_000);
   });
 
   test('on a terminal, consent to an elicitation answer\'s upload names the host; no returns to the question and sends nothing', async () => {
@@ -299,6 +374,31 @@ describe('the core over Streamable HTTP', () => {
       await conn.stop();
       await mcp.stop();
     }
+  });
+});
+
+describe('the files capability', () => {
+  test('read from the raw discovery (the SDK drops it), kept with a remembered one, and absent when the server declared none', async () => {
+    const cache = new InMemoryEraCache();
+    const connect = async (...args: string[]) => {
+      const conn = new ServerConnection(stdioFixture('transfer-server.ts', ['--store', store.url, ...args], 'transfer'), {
+        log: new Logger(() => undefined, 'error'), capabilities: { files: true }, eraCache: cache,
+      });
+      await conn.start();
+      try {
+        return { declared: conn.serverFilesCapability, refusal: conn.files.uploadRefusal };
+      } finally {
+        await conn.stop();
+      }
+    };
+    const first = await connect();
+    assert.deepEqual(first.declared, { upload: true, download: true });
+    assert.equal(first.refusal, undefined);
+    const remembered = await connect();
+    assert.deepEqual(remembered.declared, { upload: true, download: true }, 'a remembered discovery still says the server takes uploads');
+    const none = await connect('--no-files-capability');
+    assert.equal(none.declared, undefined);
+    assert.match(none.refusal ?? '', /transfer did not declare the files capability \(SEP-2631\), so it takes no uploads/);
   });
 });
 

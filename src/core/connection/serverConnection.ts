@@ -6,7 +6,7 @@ import {
 import { z } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
-import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, restoreDraftShapes, shieldDraftShapes } from '../files/transfer/protocol';
+import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, filesCapabilityOf, restoreDraftShapes, shieldDraftShapes, withFilesCapability } from '../files/transfer/protocol';
 import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
@@ -512,6 +512,8 @@ export class ServerConnection {
         const result = (message as { result?: unknown }).result;
         // SEP-2631 draft shapes the SDK's result schemas would strip are set aside before it parses them.
         if (result !== undefined) shieldDraftShapes(result);
+        const files = filesCapabilityOf(result);
+        if (files) this.filesDeclared = files.declared;
         // A task answer (2026-07-28 extension) only to a tools/call that offered the extension; elsewhere the SDK refuses it.
         const id = (message as { id?: unknown }).id;
         if ((typeof id === 'string' || typeof id === 'number') && this.taskOfferingCalls.delete(id)) shieldCreatedTask(result);
@@ -574,6 +576,8 @@ export class ServerConnection {
       const sdkProblem = sdkSeamProblem();
       if (sdkProblem) throw new ServerStartError(sdkProblem);
       let prior = priorFrom(cache ? await cache.get(key) : undefined);
+      // A remembered discovery brings no answer to read `files` from: it was remembered with it.
+      if (prior?.kind === 'modern') this.filesDeclared = filesCapabilityOf(prior.discover)?.declared;
       let kind: TransportKind = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
       let toolsListed = false;
       let signIns = 0;
@@ -621,7 +625,7 @@ export class ServerConnection {
       const era = client.getProtocolEra() ?? 'legacy';
       if (cache && !prior) {
         const discover = client.getDiscoverResult();
-        await cache.set(key, era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy', at: Date.now() });
+        await cache.set(key, era === 'modern' && discover ? { kind: 'modern', discover: withFilesCapability(discover, this.filesDeclared) } : { kind: 'legacy', at: Date.now() });
       }
       const info = client.getServerVersion();
       this.log.info(`connected over ${this.transportKind} in ${Date.now() - started} ms: ${info ? `${info.name} ${info.version}, ` : ''}protocol ${client.getNegotiatedProtocolVersion()} (${era} era)`);
@@ -935,6 +939,13 @@ export class ServerConnection {
   get serverUrl(): string | undefined {
     return this.server.transport === 'stdio' ? undefined : this.server.url;
   }
+
+  private filesDeclared: unknown;
+  /** The server's `capabilities.files` (SEP-2631) as it sent it, kept from its last initialize or server/discover answer. */
+  get serverFilesCapability(): unknown { return this.filesDeclared; }
+
+  /** The request timeout of this connection (a transfer's deadline starts from it). */
+  get requestTimeoutMs(): number { return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS; }
 
   private _files?: FileTransfers;
   /** SEP-2631 out-of-band upload and download for this server (enabled when the `files` capability is declared). */

@@ -10,7 +10,7 @@ import { describeAccept, matchesAccept } from './accept';
 import { encodeDataUri } from './dataUri';
 import { formatBytes, type InlineLimits } from './limits';
 import type { FileSlot } from './slots';
-import { mayUpload, planTransfer } from './transfer/mode';
+import { mayUpload, planTransfer, takesFileUri } from './transfer/mode';
 import { mimeTable, signatureTable } from './typeTables';
 
 /** A file that passed its checks: identity and types, never its bytes. Plain JSON. */
@@ -115,7 +115,8 @@ export function effectiveLimit(slot: FileSlot, limits: InlineLimits): { bytes: n
   // A SEP-1306 field is uploaded, not sent inline: its ceiling is the host's upload limit, which says so itself.
   if (slot.origin === 'binary-elicitation') return limitOf(limits.ceilingBytes, () => limits.ceilingReason);
   return limitOf(limits.ceilingBytes, () =>
-    `at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server (${limits.ceilingReason})`);
+    `at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server (${limits.ceilingReason})`
+    + (limits.noUploadReason && takesFileUri(slot) ? `, and ${limits.noUploadReason}` : ''));
 }
 
 /** `because` is written only when read: most limits are never reported, and the number formatting costs more than the check. */

@@ -4,7 +4,7 @@ export { parseDataUri, dataUriBytes, encodeDataUri, encodeLegacyName, type Parse
 export { checkDataUriValue, describeDataUri, type DataUriValueCheck } from './validateValue';
 export { matchesAccept, describeAccept, type AcceptSubject } from './accept';
 export {
-  inlineLimitsFor, uploadLimitsFor, formatBytes, DEFAULT_UPLOAD_MAX_BYTES, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
+  inlineLimitsFor, uploadLimitsFor, withoutUploads, downloadDeadlineMs, formatBytes, DEFAULT_UPLOAD_MAX_BYTES, DEFAULT_MAX_DOWNLOAD_BYTES, FILE_OUTPUT_MAX_BYTES, DEFAULT_STDIO_MAX_BYTES, DEFAULT_HTTP_MAX_BYTES, DEFAULT_WARN_ABOVE_BYTES,
   type InlineLimits, type InlineLimitOverrides,
 } from './limits';
 export {

@@ -18,6 +18,8 @@ export interface InlineLimits {
    * `inlineUpToBytes` (when the user set it) or above the ceiling go by upload.
    */
   upload?: { inlineUpToBytes?: number };
+  /** Why nothing is uploaded to this server although the host uploads (it declared no `files`): named in refusals. */
+  noUploadReason?: string;
 }
 
 export interface InlineLimitOverrides {
@@ -69,6 +71,36 @@ export function inlineLimitsFor(transport: TransportKind, overrides: InlineLimit
   return { transport, ceilingBytes, ceilingReason: reason, warnAboveBytes, ...upload };
 }
 
+/** The limits without out-of-band upload, for a server that cannot take uploads (`reason` says why, in refusals). */
+export function withoutUploads(limits: InlineLimits, reason: string): InlineLimits {
+  const { upload: _dropped, ...rest } = limits;
+  return { ...rest, noUploadReason: reason };
+}
+
+/**
+ * The largest file output saved when the server states no size (`mcpHost.files.maxDownloadMiB`, `--max-download`):
+ * a body that never ends stops here. A stated size is the limit instead (up to FILE_OUTPUT_MAX_BYTES).
+ */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 * MiB;
+
+/** The largest file output saved even when the server states its size. */
+export const FILE_OUTPUT_MAX_BYTES = 64 * 1024 * MiB;
+
+/** A download's time: its base (the request timeout) and a second for each of these bytes the server says it has. */
+export const MIN_DOWNLOAD_BYTES_PER_SECOND = MiB;
+
+/** The base of a download's deadline when no request timeout applies (a timeout of 0, "no limit"). */
+export const DEFAULT_DOWNLOAD_BASE_MS = 300_000;
+
+/**
+ * How long a download may take: the request timeout (or DEFAULT_DOWNLOAD_BASE_MS without one), plus a second per
+ * MiB of the size the server stated, so a large file that keeps coming at 1 MiB/s finishes and a body that never
+ * ends does not run past it.
+ */
+export function downloadDeadlineMs(requestTimeoutMs: number | undefined, statedSize: number | undefined): number {
+  const base = requestTimeoutMs !== undefined && Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0 ? requestTimeoutMs : DEFAULT_DOWNLOAD_BASE_MS;
+  return base + Math.ceil((statedSize ?? 0) / MIN_DOWNLOAD_BYTES_PER_SECOND) * 1000;
+}
 
 /** The SEP-1306 per-file upload limit (declared to servers as `maxFileSize`) when the host names none: 100 MiB. */
 export const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;

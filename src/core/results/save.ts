@@ -7,6 +7,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { refuseInsecureUrl } from '../net/destination';
+import { DEFAULT_DOWNLOAD_BASE_MS } from '../files/limits';
+import { linkIntoPlace, partPathFor, removeStaleParts, seconds } from '../files/transfer/http';
 import type { SaveItem } from '../../shared/resultModel';
 
 /**
@@ -77,13 +79,19 @@ export interface DownloadOptions {
   /** The user agreed to download from this URL. Without it nothing is fetched. */
   consent: boolean;
   maxBytes: number;
+  /** What sets `maxBytes` (a setting's name), for the refusal. */
+  maxBytesName?: string;
+  /** The whole download ends within this long (default DEFAULT_DOWNLOAD_BASE_MS). */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }
 
 /**
  * Downloads a presigned URL into a new file at `target` (never overwriting), streaming and
- * stopping as soon as more than `maxBytes` arrive. Redirects are not followed.
- * Returns the number of bytes written.
+ * stopping as soon as more than `maxBytes` arrive or its deadline passes. Redirects are not followed. The
+ * bytes go to a temporary file beside `target`, linked into place only once complete: a failure, a cancel or
+ * a killed process leaves no partial file under the wanted name (a killed one's temporary file is removed by
+ * the next download into that folder). Returns the number of bytes written.
  */
 export async function downloadToFile(rawUrl: string, target: string, opts: DownloadOptions): Promise<number> {
   if (opts.consent !== true) throw new Error('Download refused: the user has not agreed to download this file.');
@@ -91,12 +99,26 @@ export async function downloadToFile(rawUrl: string, target: string, opts: Downl
   try { url = new URL(rawUrl); } catch { throw new Error('Download refused: the server gave an invalid URL.'); }
   const insecure = refuseInsecureUrl(url);
   if (insecure) throw new Error(`Download refused: ${insecure}.`);
-  const out = createWriteStream(target, { flags: 'wx' });
+  if (await exists(target)) throw new Error(`EEXIST: ${basename(target)} exists; nothing was overwritten`);
+  await removeStaleParts(dirname(target));
+  const temp = partPathFor(target);
+  const out = createWriteStream(temp, { flags: 'wx' });
   await new Promise<void>((res, rej) => { out.once('open', () => res()); out.once('error', rej); });
   let written = 0;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_DOWNLOAD_BASE_MS;
+  const stop = new AbortController();
+  const onCancel = () => stop.abort();
+  if (opts.signal?.aborted) stop.abort();
+  opts.signal?.addEventListener('abort', onCancel, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; stop.abort(); }, timeoutMs);
+  const limitName = opts.maxBytesName ? `, ${opts.maxBytesName}` : '';
   try {
     await new Promise<void>((res, rej) => {
-      const req = (url.protocol === 'https:' ? https : http).get(url, { signal: opts.signal }, (response) => {
+      stop.signal.addEventListener('abort', () => rej(new Error(timedOut
+        ? `Download stopped: it did not finish within ${seconds(timeoutMs)} (${written} bytes arrived).`
+        : 'Download cancelled.')), { once: true });
+      const req = (url.protocol === 'https:' ? https : http).get(url, { signal: stop.signal }, (response) => {
         const status = response.statusCode ?? 0;
         if (status < 200 || status >= 300) {
           response.resume();
@@ -106,14 +128,14 @@ export async function downloadToFile(rawUrl: string, target: string, opts: Downl
         const declared = Number(response.headers['content-length']);
         if (Number.isFinite(declared) && declared > opts.maxBytes) {
           response.destroy();
-          rej(new Error(`Download refused: the file is ${declared} bytes, over the ${opts.maxBytes}-byte limit.`));
+          rej(new Error(`Download refused: the file is ${declared} bytes, over the ${opts.maxBytes}-byte limit${limitName}.`));
           return;
         }
         response.on('data', (chunk: Buffer) => {
           written += chunk.length;
           if (written > opts.maxBytes) {
             response.destroy();
-            rej(new Error(`Download stopped: more than ${opts.maxBytes} bytes arrived (the limit).`));
+            rej(new Error(`Download stopped: more than ${opts.maxBytes} bytes arrived (the limit${limitName}).`));
             return;
           }
           if (!out.write(chunk)) { response.pause(); out.once('drain', () => response.resume()); }
@@ -124,10 +146,14 @@ export async function downloadToFile(rawUrl: string, target: string, opts: Downl
       req.on('error', rej);
     });
     await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+    await linkIntoPlace(temp, target);
     return written;
   } catch (e) {
     out.destroy();
-    await unlink(target).catch(() => undefined);
     throw e;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCancel);
+    await unlink(temp).catch(() => undefined);
   }
 }

@@ -44,13 +44,14 @@ export class AuthorizedUploads {
 }
 
 /**
- * Authorizes every file of these slots that goes by upload, in order; nothing of their content leaves. Files
+ * Authorizes every file of these slots that goes by upload, in order (each digested first, reported by
+ * `onDigestBytes` and stopped by `signal`); nothing of their content leaves. Files
  * that only fit the message one by one are refused first, as encoding would. A local refusal (the server does
  * not support uploads, or refused the file) throws InputRefusedError naming the argument; the signal aborted,
  * CallCancelledError; anything else a TransferFailedError. Undefined when no file goes by upload.
  */
 export async function authorizeUploads(slots: readonly SlotFiles[], limits: (slot: FileSlot) => InlineLimits,
-  uploader: FileUploader | undefined, signal?: AbortSignal): Promise<AuthorizedUploads | undefined> {
+  uploader: FileUploader | undefined, signal?: AbortSignal, onDigestBytes?: (file: CheckedFile, read: number) => void): Promise<AuthorizedUploads | undefined> {
   const uploads = slots.flatMap(({ slot, files }) => files.filter((f) => f.upload).map((file) => ({ slot, file })));
   if (uploads.length === 0) return undefined;
   const together = checkTotalSize(slots.flatMap((s) => s.files), limits(slots[0]!.slot));
@@ -59,7 +60,9 @@ export async function authorizeUploads(slots: readonly SlotFiles[], limits: (slo
   try {
     for (const { slot, file } of uploads) {
       try {
-        entries.push({ slot, file, prepared: await authorizeCheckedFile(file, slot, limits(slot), { uploader, ...(signal ? { signal } : {}) }) });
+        entries.push({ slot, file, prepared: await authorizeCheckedFile(file, slot, limits(slot), {
+          uploader, ...(signal ? { signal } : {}), ...(onDigestBytes ? { onDigestBytes: (read: number) => onDigestBytes(file, read) } : {}),
+        }) });
       } catch (e) {
         if (e instanceof InputRefusedError) throw e;
         if (signal?.aborted) throw new CallCancelledError(`${slot.label}: authorizing the upload of ${file.name} was cancelled`, { cause: e });

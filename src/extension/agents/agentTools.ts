@@ -58,7 +58,7 @@ export function workspaceFolderRules(): WorkspaceFolderRules[] {
 
 /** The model-facing description of one server's tools. */
 function describeTools(server: string, connection: ServerConnection): unknown[] {
-  const limits = inlineLimitsFromSettings(connection.transportInUse ?? connection.server.transport);
+  const limits = connection.files.limitsFor(inlineLimitsFromSettings(connection.transportInUse ?? connection.server.transport));
   return connection.tools.map((tool) => {
     const facing = modelFacingSchema(tool, limits);
     return {
@@ -149,7 +149,7 @@ export class AgentTools implements vscode.Disposable {
   private async plan(input: CallInput | undefined): Promise<{ server: string; connection: ServerConnection; plan: AgentCallPlan }> {
     const { server, connection, tool } = await this.resolve(input);
     const transport = connection.transportInUse ?? connection.server.transport;
-    const checked = await planAgentCall(tool, input?.arguments ?? {}, { folders: workspaceFolderRules(), limits: () => inlineLimitsFromSettings(transport) });
+    const checked = await planAgentCall(tool, input?.arguments ?? {}, { folders: workspaceFolderRules(), limits: () => connection.files.limitsFor(inlineLimitsFromSettings(transport)) });
     if (!checked.ok) throw new Error(`Refused, nothing was sent to "${server}": ${checked.reason}`);
     return { server, connection, plan: checked.plan };
   }

@@ -7,10 +7,10 @@ import type { CallOptions } from '../../connection/types';
 import type { Logger } from '../../log';
 import { destinationPolicyFor, type DestinationPolicy } from '../../net/destination';
 import type { CheckedFile } from '../check';
-import { formatBytes } from '../limits';
+import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadDeadlineMs, FILE_OUTPUT_MAX_BYTES, formatBytes, withoutUploads, type InlineLimits } from '../limits';
 import { downloadVerified, fileSha256, multipartBody, streamUpload, TransferHttpError } from './http';
 import {
-  AUTHORIZE_DOWNLOAD, AUTHORIZE_UPLOAD, isExpired,
+  AUTHORIZE_DOWNLOAD, AUTHORIZE_UPLOAD, declaresUploads, isExpired,
   type AuthorizedFile, type AuthorizedUpload, type AuthorizeUploadParams, type FileValue, type RefusalData, type TransferDescriptor,
 } from './protocol';
 import { AuthorizedFileSchema, AuthorizedUploadSchema } from './schemas';
@@ -22,6 +22,10 @@ export interface TransferConnection {
   /** The MCP server's URL (HTTP) or undefined (a stdio process on this machine). */
   readonly serverUrl: string | undefined;
   request<T>(method: string, params: Record<string, unknown>, schema: ZodType<T>, opts?: CallOptions): Promise<T>;
+  /** The server's `capabilities.files` as it sent it (undefined: not declared). */
+  readonly serverFilesCapability?: unknown;
+  /** The connection's request timeout: a download's deadline starts from it. */
+  readonly requestTimeoutMs?: number;
 }
 
 // Each error says what it is in `transferError`: the extension's copy of this module lives in another bundle,
@@ -67,6 +71,18 @@ export function describeRefusalData(data: RefusalData | undefined): string {
   return `${data.reason}${numbers.length ? ` (${numbers.join(', ')})` : ''}`;
 }
 
+export interface SaveFileOptions {
+  eager?: TransferDescriptor;
+  /** The most bytes saved when the server states no size (default DEFAULT_MAX_DOWNLOAD_BYTES); a stated size is the limit otherwise. */
+  maxBytes?: number;
+  /** What sets `maxBytes`, as the user knows it ("--max-download"), for the refusal. */
+  maxBytesName?: string;
+  /** The deadline's base (default: the connection's request timeout); it grows with the stated size. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onBytes?: (n: number) => void;
+}
+
 export class FileTransfers {
   private policyPromise?: Promise<DestinationPolicy>;
   /** false once the server answered -32601 to authorizeUpload: later files are refused without asking again. */
@@ -96,9 +112,26 @@ export class FileTransfers {
     }
   }
 
+  /**
+   * Why this server gets no uploads (transfer turned off, no `files` capability declared, or -32601 already
+   * answered), or undefined when it takes them. Known before any byte of a file is read.
+   */
+  get uploadRefusal(): string | undefined {
+    if (!this.enabled) return 'out-of-band file transfer is turned off';
+    if (!declaresUploads(this.conn.serverFilesCapability)) return `${this.conn.name} did not declare the files capability (SEP-2631), so it takes no uploads`;
+    if (this.uploadSupported === false) return `${this.conn.name} does not support ${AUTHORIZE_UPLOAD} (-32601)`;
+    return undefined;
+  }
+
+  /** The limits for files sent to this server: without upload when it takes none, so a check refuses from stat. */
+  limitsFor(limits: InlineLimits): InlineLimits {
+    const refusal = limits.upload ? this.uploadRefusal : undefined;
+    return refusal ? withoutUploads(limits, refusal) : limits;
+  }
+
   private async authorizeUpload(file: CheckedFile, digest: string, signal?: AbortSignal): Promise<AuthorizedUpload> {
-    if (!this.enabled) throw new TransferUnsupportedError('out-of-band file transfer is turned off');
-    if (this.uploadSupported === false) throw new TransferUnsupportedError(`${this.conn.name} does not support ${AUTHORIZE_UPLOAD} (-32601)`);
+    const refusal = this.uploadRefusal;
+    if (refusal) throw new TransferUnsupportedError(refusal);
     const params: AuthorizeUploadParams = { name: file.name, mimeType: file.mediaType, size: file.size, digest: { algorithm: 'sha-256', value: digest } };
     try {
       const answer = await this.call(AUTHORIZE_UPLOAD, { ...params }, AuthorizedUploadSchema, signal);
@@ -114,11 +147,15 @@ export class FileTransfers {
   get uploadUnsupported(): boolean { return this.uploadSupported === false; }
 
   /**
-   * Digests the file (one streaming pass) and asks the server where to upload it. Nothing of the file's
-   * content leaves yet; the caller may show `destination` and ask before `sendUpload`.
+   * Digests the file (one streaming pass, reported by `onDigestBytes`, stopped by `signal`) and asks the server
+   * where to upload it. Nothing of the file's content leaves yet; the caller may show `destination` and ask
+   * before `sendUpload`. A server that takes no uploads is refused before the file is read.
    */
-  async prepareUpload(file: CheckedFile, opts: { signal?: AbortSignal } = {}): Promise<PreparedUpload> {
-    const digest = await fileSha256(file, opts.signal);
+  async prepareUpload(file: CheckedFile, opts: { signal?: AbortSignal; onDigestBytes?: (read: number) => void } = {}): Promise<PreparedUpload> {
+    // Refused before the file is read: digesting a large file for a server that cannot take it wastes minutes.
+    const refusal = this.uploadRefusal;
+    if (refusal) throw new TransferUnsupportedError(refusal);
+    const digest = await fileSha256(file, opts.signal, opts.onDigestBytes);
     const authorized = await this.authorizeUpload(file, digest, opts.signal);
     return this.prepared(file, digest, authorized);
   }
@@ -216,7 +253,7 @@ export class FileTransfers {
    * digest the server gave (the result's, or the authorization's when it says more). Uses an eager descriptor
    * while it has not expired, else files/authorizeDownload. Nothing is left behind on failure.
    */
-  async saveFile(value: FileValue, target: string, opts: { eager?: TransferDescriptor; maxBytes: number; signal?: AbortSignal; onBytes?: (n: number) => void }): Promise<{ bytes: number }> {
+  async saveFile(value: FileValue, target: string, opts: SaveFileOptions = {}): Promise<{ bytes: number }> {
     let descriptor = opts.eager && !isExpired(opts.eager) ? opts.eager : undefined;
     let file = value;
     if (!descriptor) {
@@ -229,9 +266,12 @@ export class FileTransfers {
       throw new Error(`the download descriptor asks for ${descriptor.transport} ${descriptor.method}; only https GET is supported`);
     }
     const expected = { ...(file.size !== undefined ? { size: file.size } : {}), ...(file.digest ? { digest: file.digest } : {}) };
+    const maxBytes = file.size !== undefined ? FILE_OUTPUT_MAX_BYTES : opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
     const result = await downloadVerified({
       url: descriptor.url, ...(descriptor.headers ? { headers: descriptor.headers } : {}), target, expected,
-      maxBytes: opts.maxBytes, policy: await this.policy(),
+      maxBytes, maxBytesName: file.size !== undefined ? 'the largest file output saved' : opts.maxBytesName ?? 'the download limit for a file of no stated size',
+      deadlineMs: downloadDeadlineMs(opts.timeoutMs ?? this.conn.requestTimeoutMs, file.size),
+      policy: await this.policy(),
       ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onBytes ? { onBytes: opts.onBytes } : {}),
     });
     this.conn.log.info(`saved ${value.name ?? value.uri} (${formatBytes(result.bytes)}${file.digest ? ', sha-256 verified' : ', no digest given'})`);

@@ -4,18 +4,20 @@
 // be shown where the bytes go, then sent. A caller that asks first authorizes with authorizeCheckedFile.
 
 import { InputRefusedError } from '../../errors';
-import { readCheckedFile, type CheckedFile } from '../check';
-import type { InlineLimits } from '../limits';
+import { effectiveLimit, readCheckedFile, type CheckedFile } from '../check';
+import { formatBytes, type InlineLimits } from '../limits';
 import type { FileSlot } from '../slots';
 import type { PreparedUpload, UploadProgress } from './client';
 import { inlineRefusal } from './mode';
 
 /** What encoding needs of a connection's transfer client (FileTransfers). */
 export interface FileUploader {
-  prepareUpload(file: CheckedFile, opts: { signal?: AbortSignal }): Promise<PreparedUpload>;
+  prepareUpload(file: CheckedFile, opts: { signal?: AbortSignal; onDigestBytes?: (read: number) => void }): Promise<PreparedUpload>;
   sendUpload(prepared: PreparedUpload, opts: UploadProgress): Promise<string>;
   /** An authorized upload that will not be sent (the user said no). */
   abandonUpload(prepared: PreparedUpload): void;
+  /** The limits for this server: without upload when it takes none, so a file's check refuses it from stat. */
+  limitsFor?(limits: InlineLimits): InlineLimits;
 }
 
 export interface EncodeOptions {
@@ -36,10 +38,13 @@ export interface EncodeOptions {
  * its content leaves. Refusals the user can act on become InputRefusedError, as in encodeCheckedFile.
  */
 export async function authorizeCheckedFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits,
-  opts: { uploader?: FileUploader; signal?: AbortSignal }): Promise<PreparedUpload> {
+  opts: { uploader?: FileUploader; signal?: AbortSignal; onDigestBytes?: (read: number) => void }): Promise<PreparedUpload> {
   const uploader = requireUploader(file, slot, opts.uploader);
+  // What the tool accepts (its maxSize) is checked again from the size the check saw, before the file is digested.
+  const limit = effectiveLimit(slot, limits);
+  if (file.size > limit.bytes) throw new InputRefusedError(`${slot.label}: ${file.name} is ${formatBytes(file.size)} (${file.size} bytes); ${limit.because}`, slot.label);
   try {
-    return await uploader.prepareUpload(file, opts.signal ? { signal: opts.signal } : {});
+    return await uploader.prepareUpload(file, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onDigestBytes ? { onDigestBytes: opts.onDigestBytes } : {}) });
   } catch (e) {
     throw uploadRefusal(e, file, slot, limits);
   }

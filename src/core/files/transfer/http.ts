@@ -4,17 +4,16 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, link, unlink } from 'node:fs/promises';
+import { copyFile, link, lstat, readdir, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, join } from 'node:path';
 import { checkDestination, DestinationRefusedError, guardedLookup, type DestinationPolicy } from '../../net/destination';
 import { changedSinceCheck, type CheckedFile } from '../check';
 import { openRegularFile } from '../../io/boundedRead';
+import { formatBytes } from '../limits';
 
 const CHUNK_BYTES = 256 * 1024;
-/** The largest file output saved when the server states no smaller size (a bound on a body that never ends). */
-export const FILE_OUTPUT_MAX_BYTES = 64 * 1024 * 1024 * 1024;
 /** Headers the data plane sets itself: a descriptor's value for them is not sent. */
 const OWN_HEADERS = new Set(['content-length', 'transfer-encoding', 'host', 'connection']);
 /** How much of an error body is read to describe the failure. */
@@ -26,7 +25,7 @@ export function digestText(hash: Buffer): string {
 }
 
 /** The sha-256 (base64url) of a file, read in one streaming pass; refuses a file that changed size meanwhile. */
-export async function fileSha256(file: Pick<CheckedFile, 'path' | 'name' | 'size'>, signal?: AbortSignal): Promise<string> {
+export async function fileSha256(file: Pick<CheckedFile, 'path' | 'name' | 'size'>, signal?: AbortSignal, onBytes?: (read: number) => void): Promise<string> {
   const { handle } = await openRegularFile(file.path);
   try {
     const hash = createHash('sha256');
@@ -39,6 +38,7 @@ export async function fileSha256(file: Pick<CheckedFile, 'path' | 'name' | 'size
       total += bytesRead;
       if (total > file.size) break;
       hash.update(chunk.subarray(0, bytesRead));
+      onBytes?.(total);
     }
     if (total !== file.size) throw new Error(`${file.name} changed while it was being read; choose it again`);
     return digestText(hash.digest());
@@ -197,9 +197,61 @@ export interface VerifiedDownloadOptions {
   target: string;
   expected: { size?: number; digest?: { algorithm: string; value: string } };
   maxBytes: number;
+  /** What sets `maxBytes`, for the refusal ("--max-download"). */
+  maxBytesName?: string;
+  /** The whole download ends within this many milliseconds (connecting, waiting and receiving). */
+  deadlineMs: number;
   policy: DestinationPolicy;
   signal?: AbortSignal;
   onBytes?: (received: number) => void;
+}
+
+/** A download that did not finish within its deadline; nothing is left behind. */
+export class DownloadTimeoutError extends Error {}
+
+// A download in progress is written to `.NAME.mcp-host-PID-RANDOM.part` beside its target: the process id lets a
+// later run tell the leftovers of a run that was killed (its process is gone) from a download still going.
+const PART_FILE = /^\..*\.mcp-host-(\d+)-[0-9a-f]{12}\.part$/;
+
+/** The temporary file a download to `target` is written to before it is verified and linked into place. */
+export function partPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.mcp-host-${process.pid}-${randomBytes(6).toString('hex')}.part`);
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes the partial downloads a killed run left in `dir` (its process is gone); a download of a running
+ * process is left alone. Returns how many were removed.
+ */
+export async function removeStaleParts(dir: string): Promise<number> {
+  let names: string[];
+  try { names = await readdir(dir); } catch { return 0; }
+  let removed = 0;
+  for (const name of names) {
+    const match = PART_FILE.exec(name);
+    if (!match || processAlive(Number(match[1]))) continue;
+    const path = join(dir, name);
+    try {
+      if (!(await lstat(path)).isFile()) continue;
+      await unlink(path);
+      removed++;
+    } catch { /* gone meanwhile, or not ours to delete */ }
+  }
+  return removed;
+}
+
+/** The seconds of a deadline, in words: "6 s", "1.5 s". */
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** A download whose bytes did not match what the server said; nothing is left behind. */
@@ -219,15 +271,28 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
     throw new VerificationError(`the server's digest uses ${digest.algorithm}; only sha-256 can be verified`);
   }
   const limit = Math.min(opts.maxBytes, opts.expected.size ?? Number.POSITIVE_INFINITY);
-  const temp = join(dirname(opts.target), `.${basename(opts.target)}.${randomBytes(6).toString('hex')}.part`);
+  const overLimit = (what: string) => new VerificationError(`${what}, over ${formatBytes(opts.maxBytes)} (${opts.maxBytes} bytes, ${opts.maxBytesName ?? 'the limit'})`);
+  await removeStaleParts(dirname(opts.target));
+  const temp = partPathFor(opts.target);
   const out = createWriteStream(temp, { flags: 'wx' });
   await new Promise<void>((res, rej) => { out.once('open', () => res()); out.once('error', rej); });
   const hash = createHash('sha256');
   let received = 0;
+  // One signal ends the request for either reason: the caller's cancel, or the deadline.
+  const stop = new AbortController();
+  const onCancel = () => stop.abort();
+  if (opts.signal?.aborted) stop.abort();
+  opts.signal?.addEventListener('abort', onCancel, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; stop.abort(); }, opts.deadlineMs);
+  const deadlineError = () => new DownloadTimeoutError(`the download did not finish within ${seconds(opts.deadlineMs)} (${received} bytes arrived`
+    + `${opts.expected.size !== undefined ? ` of ${opts.expected.size}` : ', no size stated'}); its deadline is the request timeout`
+    + `${opts.expected.size !== undefined ? ' plus a second per MiB of the stated size' : ''}`);
   try {
     await new Promise<void>((resolve, reject) => {
+      stop.signal.addEventListener('abort', () => reject(timedOut ? deadlineError() : new Error('the download was cancelled')), { once: true });
       const req = (url.protocol === 'https:' ? https : http).get(url, {
-        signal: opts.signal, headers: withoutOwnHeaders(opts.headers ?? {}), lookup: guardedLookup(opts.policy) as never,
+        signal: stop.signal, headers: withoutOwnHeaders(opts.headers ?? {}), lookup: guardedLookup(opts.policy) as never,
       }, (res) => {
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {
@@ -239,7 +304,7 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
           res.destroy();
           reject(new VerificationError(opts.expected.size !== undefined && declared > opts.expected.size
             ? `size mismatch: the download is ${declared} bytes, the server said ${opts.expected.size}`
-            : `the file is ${declared} bytes, over the ${opts.maxBytes}-byte limit`));
+            : overLimit(`the file is ${declared} bytes`).message));
           return;
         }
         res.on('data', (chunk: Buffer) => {
@@ -248,7 +313,7 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
             res.destroy();
             reject(new VerificationError(opts.expected.size !== undefined && received > opts.expected.size
               ? `size mismatch: more than the ${opts.expected.size} bytes the server said arrived`
-              : `more than ${opts.maxBytes} bytes arrived (the limit)`));
+              : overLimit(`more bytes arrived than may be saved for a file of no stated size`).message));
             return;
           }
           hash.update(chunk);
@@ -258,7 +323,7 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
         res.on('end', () => resolve());
         res.on('error', reject);
       });
-      req.on('error', (e) => reject(opts.signal?.aborted ? new Error('the download was cancelled')
+      req.on('error', (e) => reject(timedOut ? deadlineError() : opts.signal?.aborted ? new Error('the download was cancelled')
         : e instanceof DestinationRefusedError ? new DestinationRefusedError(`download refused: ${e.message}`) : e));
     });
     await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
@@ -275,12 +340,14 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
     out.destroy();
     throw e;
   } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCancel);
     await unlink(temp).catch(() => undefined);
   }
 }
 
 /** Puts the verified file at `target` without ever replacing a file there (a hard link, else an exclusive copy). */
-async function linkIntoPlace(temp: string, target: string): Promise<void> {
+export async function linkIntoPlace(temp: string, target: string): Promise<void> {
   try {
     await link(temp, target);
   } catch (e) {

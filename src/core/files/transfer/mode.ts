@@ -7,7 +7,7 @@ import type { FileSlot } from '../slots';
 import type { TransferMode } from './protocol';
 
 /** Whether the slot is one SEP-2631 applies to (x-mcp-file and its older spellings; not FileInput objects or SEP-1306 fields). */
-function takesFileUri(slot: FileSlot): boolean {
+export function takesFileUri(slot: FileSlot): boolean {
   return slot.origin !== 'file-input-object' && slot.origin !== 'binary-elicitation';
 }
 
@@ -37,7 +37,7 @@ export type TransferPlan = { mode: TransferMode } | { refused: string };
 export function planTransfer(slot: FileSlot, size: number, limits: InlineLimits): TransferPlan {
   const modes = usableModes(slot, limits);
   if (modes.length === 0) {
-    return { refused: 'this tool takes this file only by out-of-band upload (SEP-2631 transferModes ["upload"]), and the host\'s file transfer is turned off' };
+    return { refused: `this tool takes this file only by out-of-band upload (SEP-2631 transferModes ["upload"]), and ${limits.noUploadReason ?? 'the host\'s file transfer is turned off'}` };
   }
   if (!modes.includes('upload')) return { mode: 'inline' };
   if (!modes.includes('inline')) return { mode: 'upload' };

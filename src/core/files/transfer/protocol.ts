@@ -14,6 +14,27 @@ export const AUTHORIZE_DOWNLOAD = 'files/authorizeDownload';
 export const FILES_CAPABILITY_KEY = 'files';
 export const FILES_CAPABILITY = { upload: true, download: true, transports: ['https'] } as const;
 
+/**
+ * The server's `capabilities.files` in a raw initialize (or server/discover) answer, or undefined when the answer
+ * is not one of those. The SDK's schema drops capabilities it does not know, so the connection reads it here.
+ */
+export function filesCapabilityOf(result: unknown): { declared: unknown } | undefined {
+  // initialize answers carry serverInfo; server/discover answers (2026-07-28) supportedVersions.
+  if (!isObject(result) || !isObject(result.capabilities) || !(isObject(result.serverInfo) || Array.isArray(result.supportedVersions))) return undefined;
+  return { declared: result.capabilities[FILES_CAPABILITY_KEY] };
+}
+
+/** A discovery answer (as the SDK parsed it, without `files`) with the server's raw `capabilities.files` put back, to be remembered. */
+export function withFilesCapability<T extends { capabilities?: unknown }>(discover: T, files: unknown): T {
+  if (files === undefined || !isObject(discover.capabilities)) return discover;
+  return { ...discover, capabilities: { ...discover.capabilities, [FILES_CAPABILITY_KEY]: files } };
+}
+
+/** Whether a server's `capabilities.files` says it takes uploads: declared (an object), and `upload` not false. */
+export function declaresUploads(files: unknown): boolean {
+  return isObject(files) && files.upload !== false;
+}
+
 export type TransferMode = 'inline' | 'upload';
 export const TRANSFER_MODES: readonly TransferMode[] = ['inline', 'upload'];
 
