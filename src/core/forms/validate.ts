@@ -4,6 +4,8 @@
 
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { jsonShape } from '../io/json';
+import { SCHEMA_LIMITS } from '../io/limits';
 
 const KNOWN_KEYWORDS = ['x-mcp-file', 'x-mcp-header', 'mcpFile', 'x-mcp-file-mode', 'enumNames'];
 
@@ -13,15 +15,45 @@ function configure<T extends Ajv>(ajv: T, addFormats: (ajv: Ajv) => unknown): T 
   return ajv;
 }
 
-/** A quantified group that itself holds a quantifier: `(a+)+`, `(\\w*)*`, `(x|y+){2,}`. */
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,)/;
+/** Why a valid JavaScript pattern is not run: the linear-time engine cannot express it. */
+const UNCHECKED_WHY = 'the host runs a server\'s patterns only on a linear-time engine, which cannot express this one (lookaround, a backreference, or a repeat count over 1000)';
+
+interface PatternTest { test(value: string): boolean; unchecked: boolean; toString(): string }
+const patterns = new Map<string, PatternTest>();
+/** Patterns an unchecked test was asked about during the current `checkValue` (undefined outside one). */
+let skipped: Set<string> | undefined;
+/** Patterns the schema being compiled holds that cannot be run (undefined outside `compileSchema`). */
+let compiling: Set<string> | undefined;
 
 /**
- * Server `pattern`s run on what the user types. One with nested quantifiers can backtrack for
- * minutes on a short input and freeze the host, so it is not asserted locally (the server still checks).
+ * Server `pattern`s (and `patternProperties`) run on what users type and what servers return, so they run on a
+ * linear-time engine (re2js): no input can make one backtrack. A pattern JavaScript rejects makes the schema
+ * invalid, as before; one only backtracking can run passes and is reported as not checked (see `checkValue`).
  */
-function serverPattern(pattern: string, flags: string): { test(value: string): boolean } {
-  return NESTED_QUANTIFIER.test(pattern) ? { test: () => true } : new RegExp(pattern, flags);
+function serverPattern(pattern: string, flags: string): PatternTest {
+  const key = `/${pattern}/${flags}`;
+  let test = patterns.get(key);
+  if (!test) {
+    test = patternTest(pattern, flags, key);
+    if (patterns.size >= 1000) patterns.delete(patterns.keys().next().value!);
+    patterns.set(key, test);
+  }
+  if (test.unchecked) compiling?.add(pattern);
+  return test;
+}
+
+function patternTest(pattern: string, flags: string, key: string): PatternTest {
+  new RegExp(pattern, flags); // a syntax check only (it throws on an invalid pattern); nothing is matched with it
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with Ajv, on the first schema compiled
+  const { RE2JS } = require('../libraries') as typeof import('../libraries');
+  // Ajv keeps one test per `toString()`: it must name the pattern.
+  const toString = () => key;
+  try {
+    const re = RE2JS.compile(RE2JS.translateRegExp(pattern), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+    return { test: (value) => re.test(value), unchecked: false, toString };
+  } catch {
+    return { test: () => { skipped?.add(pattern); return true; }, unchecked: true, toString };
+  }
 }
 serverPattern.code = 'new RegExp';
 
@@ -40,7 +72,9 @@ function loadValidators(): { draft2020: Ajv; draft07: Ajv } {
   return { draft2020: configure(new Ajv2020(options), addFormats), draft07: configure(new AjvDraft07(options), addFormats) };
 }
 
-const cache = new WeakMap<object, ValidateFunction | string>();
+/** By schema object (a tool's schema while its listing stands) and by schema text (the same schema listed again). */
+const byObject = new WeakMap<object, ValidateFunction | string>();
+const byText = new Map<string, ValidateFunction | string>();
 
 /** Draft-04/06/07 schemas go to the draft-07 validator; everything else is validated as 2020-12. */
 function validatorFor(schema: object): Ajv {
@@ -49,21 +83,77 @@ function validatorFor(schema: object): Ajv {
   return typeof declared === 'string' && /draft-0[4-7]/.test(declared) ? validators.draft07 : validators.draft2020;
 }
 
-/** Compiles `schema` once (cached per schema object); a string is the reason it could not be compiled. */
+/** Why `schema` is not compiled (too large or too deep for the host's limits), or undefined. */
+export function schemaSizeProblem(schema: object): string | undefined {
+  const shape = jsonShape(schema, SCHEMA_LIMITS.maxDepth, SCHEMA_LIMITS.maxValues);
+  if (shape.tooMany) return `the schema has more than ${SCHEMA_LIMITS.maxValues.toLocaleString('en-US')} values, the most the host checks against`;
+  if (shape.tooDeep) return `the schema nests more than ${SCHEMA_LIMITS.maxDepth} levels deep, the most the host checks against`;
+  return undefined;
+}
+
+/**
+ * Compiles `schema` once (cached per schema object, and per schema text for the same schema sent again); a
+ * string is the reason it could not be compiled, or is not (over the host's size limits, checked before
+ * any compiling).
+ */
 export function compileSchema(schema: unknown): ValidateFunction | string {
   if (typeof schema === 'boolean') return compileSchema(schema ? {} : { not: {} });
   if (typeof schema !== 'object' || schema === null) return 'the schema is not an object';
-  const hit = cache.get(schema);
+  const hit = byObject.get(schema);
   if (hit) return hit;
-  let out: ValidateFunction | string;
-  try {
-    const { $schema: _s, ...rest } = schema as Record<string, unknown>;
-    out = validatorFor(schema).compile(rest);
-  } catch (e) {
-    out = `the schema is invalid (${String((e as Error).message).slice(0, 300)})`;
+  const tooLarge = schemaSizeProblem(schema);
+  const text = tooLarge ? undefined : JSON.stringify(schema);
+  let out = tooLarge ?? byText.get(text!);
+  if (out === undefined) {
+    compiling = new Set();
+    try {
+      const { $schema: _s, ...rest } = schema as Record<string, unknown>;
+      out = validatorFor(schema).compile(rest);
+      if (compiling.size) uncheckedByValidator.set(out, [...compiling].slice(0, 20).map(uncheckedSentence));
+    } catch (e) {
+      out = `the schema is invalid (${String((e as Error).message).slice(0, 300)})`;
+    } finally {
+      compiling = undefined;
+    }
   }
-  cache.set(schema, out);
+  if (text !== undefined) {
+    byText.delete(text);
+    byText.set(text, out);
+    if (byText.size > SCHEMA_LIMITS.cachedValidators) byText.delete(byText.keys().next().value!);
+  }
+  byObject.set(schema, out);
   return out;
+}
+
+const uncheckedByValidator = new WeakMap<ValidateFunction, string[]>();
+const uncheckedSentence = (p: string) => `The pattern ${JSON.stringify(p.length > 200 ? `${p.slice(0, 200)}…` : p)} is not checked: ${UNCHECKED_WHY}.`;
+
+/** One sentence per pattern of the compiled schema that is never run ("The pattern … is not checked: …"). */
+export function uncheckedPatterns(validate: ValidateFunction): string[] {
+  return uncheckedByValidator.get(validate) ?? [];
+}
+
+export interface ValueCheck {
+  valid: boolean;
+  errors: ErrorObject[];
+  /** One sentence per pattern that could not be run on this value ("The pattern … is not checked: …"). */
+  unchecked: string[];
+}
+
+/** Runs a compiled schema on `value`, saying which patterns it could not check. */
+export function checkValue(validate: ValidateFunction, value: unknown): ValueCheck {
+  const outer = skipped;
+  skipped = new Set();
+  try {
+    const valid = validate(value) as boolean;
+    return {
+      valid,
+      errors: [...(validate.errors ?? [])],
+      unchecked: [...skipped].slice(0, 20).map(uncheckedSentence),
+    };
+  } finally {
+    skipped = outer;
+  }
 }
 
 const FORMAT_NAMES: Record<string, string> = {
