@@ -126,7 +126,7 @@ export function compileSchema(schema: unknown): ValidateFunction | string {
 }
 
 const uncheckedByValidator = new WeakMap<ValidateFunction, string[]>();
-const uncheckedSentence = (p: string) => `The pattern ${JSON.stringify(p.length > 200 ? `${p.slice(0, 200)}…` : p)} is not checked: ${UNCHECKED_WHY}.`;
+const uncheckedSentence = (p: string) => `The pattern ${p.length > 200 ? `${p.slice(0, 200)}…` : p} is not checked: ${UNCHECKED_WHY}.`;
 
 /** One sentence per pattern of the compiled schema that is never run ("The pattern … is not checked: …"). */
 export function uncheckedPatterns(validate: ValidateFunction): string[] {
