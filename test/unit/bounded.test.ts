@@ -11,6 +11,7 @@ import { run, type CliIo } from '../../src/cli/main';
 import { checkFile, inlineLimitsFor, readCheckedBytes, type FileSlot } from '../../src/core/files';
 import { safeFileName } from '../../src/core/results/save';
 import { compileSchema } from '../../src/core/forms/validate';
+import { toResultView } from '../../src/core/results';
 import { fixturePath, repoRoot } from '../fixtures/servers';
 import { PassThrough } from 'node:stream';
 
@@ -404,6 +405,21 @@ describe('in process', () => {
     assert.match(String(compileSchema({ type: 'object', properties: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, { type: 'string' }])) })),
       /more than 20,000 values/);
     assert.ok(Date.now() - started < 5000, 'refused before any compiling');
+  });
+
+  test('patternProperties keys run on the linear-time engine too; a lookahead key pattern is left out and reported as not checked', () => {
+    const tool = {
+      name: 'keys',
+      outputSchema: { type: 'object', patternProperties: { '^(a|a)*$': { type: 'number' }, '^(?!z)q$': { type: 'number' } }, additionalProperties: false },
+    };
+    const long = 'a'.repeat(42);
+    const started = Date.now();
+    const view = toResultView({ content: [], structuredContent: { [long]: 'x', [`${long}!`]: 1, q: 'y' } }, tool);
+    assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
+    assert.equal(view.structured?.status, 'invalid');
+    // The lookahead entry is left out (with additionalProperties beside it): no key is judged by a pattern not run.
+    assert.deepEqual(view.structured?.errors, [`/${long}: Must be a number.`]);
+    assert.match(view.structured?.notes?.[0] ?? '', /^The pattern \^\(\?!z\)q\$ is not checked/);
   });
 
   test('saved names drop bidi overrides and isolates, zero-width characters and C1 controls', () => {

@@ -20,15 +20,14 @@ const UNCHECKED_WHY = 'the host runs a server\'s patterns only on a linear-time 
 
 interface PatternTest { test(value: string): boolean; unchecked: boolean; toString(): string }
 const patterns = new Map<string, PatternTest>();
-/** Patterns an unchecked test was asked about during the current `checkValue` (undefined outside one). */
-let skipped: Set<string> | undefined;
 /** Patterns the schema being compiled holds that cannot be run (undefined outside `compileSchema`). */
 let compiling: Set<string> | undefined;
 
 /**
  * Server `pattern`s (and `patternProperties`) run on what users type and what servers return, so they run on a
  * linear-time engine (re2js): no input can make one backtrack. A pattern JavaScript rejects makes the schema
- * invalid, as before; one only backtracking can run passes and is reported as not checked (see `checkValue`).
+ * invalid, as before; one only backtracking can run passes (`pattern`), or is left out (`patternProperties`, see
+ * `withRunnablePatternKeys`), and is reported as not checked (`uncheckedPatterns`).
  */
 function serverPattern(pattern: string, flags: string): PatternTest {
   const key = `/${pattern}/${flags}`;
@@ -52,7 +51,7 @@ function patternTest(pattern: string, flags: string, key: string): PatternTest {
     const re = RE2JS.compile(RE2JS.translateRegExp(pattern), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
     return { test: (value) => re.test(value), unchecked: false, toString };
   } catch {
-    return { test: () => { skipped?.add(pattern); return true; }, unchecked: true, toString };
+    return { test: () => true, unchecked: true, toString };
   }
 }
 serverPattern.code = 'new RegExp';
@@ -108,7 +107,7 @@ export function compileSchema(schema: unknown): ValidateFunction | string {
     compiling = new Set();
     try {
       const { $schema: _s, ...rest } = schema as Record<string, unknown>;
-      out = validatorFor(schema).compile(rest);
+      out = validatorFor(schema).compile(withRunnablePatternKeys(rest) as Record<string, unknown>);
       if (compiling.size) uncheckedByValidator.set(out, [...compiling].slice(0, 20).map(uncheckedSentence));
     } catch (e) {
       out = `the schema is invalid (${String((e as Error).message).slice(0, 300)})`;
@@ -136,24 +135,48 @@ export function uncheckedPatterns(validate: ValidateFunction): string[] {
 export interface ValueCheck {
   valid: boolean;
   errors: ErrorObject[];
-  /** One sentence per pattern that could not be run on this value ("The pattern … is not checked: …"). */
+  /** One sentence per pattern of the schema that is not run ("The pattern … is not checked: …"). */
   unchecked: string[];
 }
 
-/** Runs a compiled schema on `value`, saying which patterns it could not check. */
+/** Runs a compiled schema on `value`, with the patterns it does not check. */
 export function checkValue(validate: ValidateFunction, value: unknown): ValueCheck {
-  const outer = skipped;
-  skipped = new Set();
-  try {
-    const valid = validate(value) as boolean;
-    return {
-      valid,
-      errors: [...(validate.errors ?? [])],
-      unchecked: [...skipped].slice(0, 20).map(uncheckedSentence),
-    };
-  } finally {
-    skipped = outer;
+  const valid = validate(value) as boolean;
+  return { valid, errors: [...(validate.errors ?? [])], unchecked: uncheckedPatterns(validate) };
+}
+
+/**
+ * The schema without the `patternProperties` entries the engine cannot run (a copy of what changes only).
+ * Matching every key, such an entry would check keys it does not name; matching none, it would make them
+ * "unexpected": so it is left out, and `additionalProperties`/`unevaluatedProperties` beside it too (which
+ * keys are additional cannot be told). Runs after the size check, so its recursion is bounded.
+ */
+function withRunnablePatternKeys(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  if (Array.isArray(schema)) {
+    const items = schema.map(withRunnablePatternKeys);
+    return items.some((item, i) => item !== schema[i]) ? items : schema;
   }
+  let out: Record<string, unknown> | undefined;
+  for (const [key, child] of Object.entries(schema)) {
+    let next = withRunnablePatternKeys(child);
+    if (key === 'patternProperties' && typeof next === 'object' && next !== null && !Array.isArray(next)) {
+      const kept = Object.entries(next).filter(([pattern]) => {
+        try { return !serverPattern(pattern, 'u').unchecked; } catch { return true; }  // an invalid one fails the compile, as before
+      });
+      if (kept.length !== Object.keys(next).length) {
+        next = Object.fromEntries(kept);
+        out ??= { ...schema };
+        delete out.additionalProperties;
+        delete out.unevaluatedProperties;
+      }
+    }
+    if (next !== child) {
+      out ??= { ...schema };
+      out[key] = next;
+    }
+  }
+  return out ?? schema;
 }
 
 const FORMAT_NAMES: Record<string, string> = {
