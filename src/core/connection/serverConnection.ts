@@ -370,7 +370,7 @@ export class ServerConnection {
     if (!client) return Promise.resolve();
     const generation = ++this.toolsGeneration;
     const run = (async () => {
-      if (!client.getServerCapabilities()?.tools) { this._tools = []; return; }
+      if (!client.getServerCapabilities()?.tools) { this._tools = []; this._refusedTools = []; return; }
       this.refusingTools = [];
       const { tools } = await this.withSignIn(() => client.listTools(undefined, { cacheMode: 'refresh' }));
       if (this.client !== client) return;
