@@ -194,6 +194,13 @@ describe('a hostile HTTP server', () => {
     assert.deepEqual(there.received, []);
   });
 
+  test('over HTTP too: a tool nested 10,000 levels is refused alone, structured content 5,000 deep is shown cut', async () => {
+    const tools = await cli(['tools', '--timeout', '10000', '--url', url('deep')]);
+    expect(tools, { code: 0, out: /^echo\n$/, err: /tool "deep" is not offered: its definition nests more than 512 levels deep, the host's limit/, withinMs: 12_000, rssMb: 300 });
+    const call = await cli(['call', 'echo', '--timeout', '10000', '--url', url('deep')]);
+    expect(call, { code: 0, out: /^ok\n$/, err: /The structured content nests more than 512 levels deep, the host's limit: it is shown cut at that depth/, withinMs: 12_000, rssMb: 300 });
+  });
+
   test('{"result": null}, as a JSON body or as a server-sent event, ends the call at once, naming the server (exit 5)', async () => {
     for (const mode of ['null-result', 'null-result-sse']) {
       const r = await cli(['call', 'echo', '--timeout', '20000', '--url', url(mode)]);
