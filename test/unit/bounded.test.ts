@@ -429,6 +429,18 @@ describe('in process', () => {
     assert.match(view.structured?.notes?.[0] ?? '', /^The pattern \^\(\?!z\)q\$ is not checked/);
   });
 
+  test('patterns read at most 4 MiB of text per check: 50 patterns on a 30 MB value end in seconds, saying what was not checked', () => {
+    const tool = { name: 'long', outputSchema: { type: 'object', properties: { v: { allOf: Array.from({ length: 50 }, (_, i) => ({ type: 'string', pattern: `^(\\w|\\d)*${i}?$` })) } } } };
+    const started = Date.now();
+    const view = toResultView({ content: [], structuredContent: { v: 'a'.repeat(30 * MB) } }, tool);
+    assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`);
+    assert.equal(view.structured?.status, 'valid');
+    assert.deepEqual(view.structured?.notes, ['Some patterns were not checked: the value holds more than the 4 MiB of text the host matches patterns on in one check.']);
+    const short = toResultView({ content: [], structuredContent: { v: 'a!' } }, tool);
+    assert.equal(short.structured?.status, 'invalid');
+    assert.equal(short.structured?.notes, undefined);
+  });
+
   test('saved names drop bidi overrides and isolates, zero-width characters and C1 controls', () => {
     assert.equal(safeFileName('report\u202Egpj.exe'), 'reportgpj.exe');
     assert.equal(safeFileName('a\u2066b\u2069c\u200Bd\u200De\uFEFFf\u0085g\u009bh.txt'), 'abcdefgh.txt');

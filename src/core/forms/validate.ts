@@ -20,6 +20,8 @@ const UNCHECKED_WHY = 'the host runs a server\'s patterns only on a linear-time 
 
 interface PatternTest { test(value: string): boolean; unchecked: boolean; toString(): string }
 const patterns = new Map<string, PatternTest>();
+/** What the patterns of the current `checkValue` may still read (undefined outside one). */
+let patternBudget: { left: number; exhausted: boolean } | undefined;
 /** Patterns the schema being compiled holds that cannot be run (undefined outside `compileSchema`). */
 let compiling: Set<string> | undefined;
 
@@ -49,7 +51,17 @@ function patternTest(pattern: string, flags: string, key: string): PatternTest {
   const toString = () => key;
   try {
     const re = RE2JS.compile(RE2JS.translateRegExp(pattern), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
-    return { test: (value) => re.test(value), unchecked: false, toString };
+    return {
+      test: (value) => {
+        if (patternBudget) {
+          if (value.length > patternBudget.left) { patternBudget.exhausted = true; return true; }
+          patternBudget.left -= value.length;
+        }
+        return re.test(value);
+      },
+      unchecked: false,
+      toString,
+    };
   } catch {
     return { test: () => true, unchecked: true, toString };
   }
@@ -141,9 +153,23 @@ export interface ValueCheck {
 
 /** Runs a compiled schema on `value`, with the patterns it does not check. */
 export function checkValue(validate: ValidateFunction, value: unknown): ValueCheck {
-  const valid = validate(value) as boolean;
-  return { valid, errors: [...(validate.errors ?? [])], unchecked: uncheckedPatterns(validate) };
+  const outer = patternBudget;
+  const budget = { left: SCHEMA_LIMITS.patternChars, exhausted: false };
+  patternBudget = budget;
+  try {
+    const valid = validate(value) as boolean;
+    const unchecked = uncheckedPatterns(validate);
+    return {
+      valid,
+      errors: [...(validate.errors ?? [])],
+      unchecked: budget.exhausted ? [...unchecked, PAST_BUDGET] : unchecked,
+    };
+  } finally {
+    patternBudget = outer;
+  }
 }
+
+const PAST_BUDGET = `Some patterns were not checked: the value holds more than the ${SCHEMA_LIMITS.patternChars / 1024 / 1024} MiB of text the host matches patterns on in one check.`;
 
 /**
  * The schema without the `patternProperties` entries the engine cannot run (a copy of what changes only).

@@ -51,6 +51,11 @@ export const SCHEMA_LIMITS = {
   maxValues: 20_000,
   /** Nesting of one schema, in arrays and objects. */
   maxDepth: MAX_SERVER_JSON_DEPTH,
+  /**
+   * Characters all patterns of one check may read together (linear time, a few MB a second at worst); past it,
+   * the remaining pattern tests pass and the check says so.
+   */
+  patternChars: 4 * MiB,
   /** Compiled validators kept for schemas seen again as new objects (a re-listed tool); by schema object besides. */
   cachedValidators: 128,
 } as const;
