@@ -12,6 +12,7 @@ import { checkFile, inlineLimitsFor, readCheckedBytes, type FileSlot } from '../
 import { safeFileName } from '../../src/core/results/save';
 import { compileSchema } from '../../src/core/forms/validate';
 import { toResultView } from '../../src/core/results';
+import { CUT_MARKER, cutDeep, jsonShape } from '../../src/core/io/json';
 import { fixturePath, repoRoot } from '../fixtures/servers';
 import { PassThrough } from 'node:stream';
 
@@ -439,6 +440,17 @@ describe('in process', () => {
     const short = toResultView({ content: [], structuredContent: { v: 'a!' } }, tool);
     assert.equal(short.structured?.status, 'invalid');
     assert.equal(short.structured?.notes, undefined);
+  });
+
+  test('cutDeep cuts at the limit and knows its own cut again; the marker text elsewhere is a value like any other', () => {
+    const deep = JSON.parse(`${'['.repeat(600)}1${']'.repeat(600)}`) as unknown;
+    const once = cutDeep(deep);
+    assert.equal(once.cut, true);
+    assert.equal(jsonShape(once.value, 512).tooDeep, false);
+    assert.deepEqual(cutDeep(once.value), { value: once.value, cut: true });
+    const shallow = { note: CUT_MARKER };
+    assert.deepEqual(cutDeep(shallow), { value: shallow, cut: false });
+    assert.equal(toResultView({ content: [], structuredContent: shallow }, { name: 't', outputSchema: { type: 'object', required: ['x'] } }).structured?.status, 'invalid');
   });
 
   test('saved names drop bidi overrides and isolates, zero-width characters and C1 controls', () => {

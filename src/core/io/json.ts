@@ -72,7 +72,7 @@ export interface JsonShape {
   tooMany: boolean;
   /** JSON values seen before the walk stopped. */
   values: number;
-  /** The value holds a `CUT_MARKER` (it was cut before). */
+  /** The value holds a `CUT_MARKER` where `cutDeep` with the same bound puts one (it was cut before). */
   cut: boolean;
 }
 
@@ -81,7 +81,8 @@ export function jsonShape(value: unknown, maxDepth: number, maxValues = Infinity
   const shape: JsonShape = { tooDeep: false, tooMany: false, values: 0, cut: false };
   const walk = (v: unknown, depth: number): boolean => {
     if (++shape.values > maxValues) { shape.tooMany = true; return false; }
-    if (typeof v === 'string') { if (v === CUT_MARKER) shape.cut = true; return true; }
+    // Only where `cutDeep` puts it: the marker anywhere else is a server's text.
+    if (typeof v === 'string') { if (depth === maxDepth && v === CUT_MARKER) shape.cut = true; return true; }
     if (typeof v !== 'object' || v === null) return true;
     if (depth >= maxDepth) { shape.tooDeep = true; return false; }
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (!walk(child, depth + 1)) return false;
