@@ -275,6 +275,12 @@ test('a pattern only a backtracking engine can run (lookaround, backreference) i
   assert.deepEqual(validateForm(m, { twice: 'zz', b: 'c' }), { '/b': 'Must match the pattern ^b+$.' });
 });
 
+test('patterns mean what they mean in JavaScript: \\s and \\S take Unicode spaces, as the server\'s engine does', () => {
+  const m = buildForm({ type: 'object', properties: { words: { type: 'string', pattern: '^[\\w\\s]+$' }, token: { type: 'string', pattern: '^\\S+$' } } });
+  assert.deepEqual(validateForm(m, { words: 'a\u00a0b\u3000c', token: 'ab' }), {});
+  assert.deepEqual(validateForm(m, { words: 'a-b', token: 'a\u00a0b' }), { '/words': 'Must match the pattern ^[\\w\\s]+$.', '/token': 'Must match the pattern ^\\S+$.' });
+});
+
 test('an invalid pattern makes the schema invalid, as before; patterns of the same schema text are not mixed up', () => {
   const bad = buildForm({ type: 'object', properties: { a: { type: 'string', pattern: '([' } } });
   assert.match(bad.validationUnavailable ?? '', /the schema is invalid/);
