@@ -275,10 +275,13 @@ test('a pattern only a backtracking engine can run (lookaround, backreference) i
   assert.deepEqual(validateForm(m, { twice: 'zz', b: 'c' }), { '/b': 'Must match the pattern ^b+$.' });
 });
 
-test('patterns mean what they mean in JavaScript: \\s and \\S take Unicode spaces, as the server\'s engine does', () => {
+test('patterns mean what they mean in JavaScript: \\s and \\S take Unicode spaces, `.` no line end, as the server\'s engine does', () => {
   const m = buildForm({ type: 'object', properties: { words: { type: 'string', pattern: '^[\\w\\s]+$' }, token: { type: 'string', pattern: '^\\S+$' } } });
   assert.deepEqual(validateForm(m, { words: 'a\u00a0b\u3000c', token: 'ab' }), {});
   assert.deepEqual(validateForm(m, { words: 'a-b', token: 'a\u00a0b' }), { '/words': 'Must match the pattern ^[\\w\\s]+$.', '/token': 'Must match the pattern ^\\S+$.' });
+  const line = buildForm({ type: 'object', properties: { one: { type: 'string', pattern: '^.+$' }, dot: { type: 'string', pattern: '^a[.]b\\.c$' } } });
+  assert.deepEqual(validateForm(line, { one: 'a\rb', dot: 'a.b.c' }), { '/one': 'Must match the pattern ^.+$.' });
+  assert.deepEqual(validateForm(line, { one: 'a b', dot: 'axbxc' }), { '/dot': 'Must match the pattern ^a[.]b\\.c$.' });
 });
 
 test('an invalid pattern makes the schema invalid, as before; patterns of the same schema text are not mixed up', () => {

@@ -50,7 +50,7 @@ function patternTest(pattern: string, flags: string, key: string): PatternTest {
   // Ajv keeps one test per `toString()`: it must name the pattern.
   const toString = () => key;
   try {
-    const re = RE2JS.compile(withJsSpaces(RE2JS.translateRegExp(pattern)), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+    const re = RE2JS.compile(withJsMeaning(RE2JS.translateRegExp(pattern)), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
     return {
       test: (value) => {
         if (patternBudget) {
@@ -71,8 +71,11 @@ serverPattern.code = 'new RegExp';
 /** JavaScript's `\s` (Unicode spaces and line ends); RE2's is ASCII only. */
 const JS_SPACES = '\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
 
-/** An RE2 pattern whose `\s` and `\S` mean what they mean in JavaScript (`\S` inside a class is left as RE2's). */
-function withJsSpaces(pattern: string): string {
+/**
+ * An RE2 pattern whose `\s`, `\S` and `.` mean what they mean in JavaScript: Unicode spaces, and any character but
+ * a line end (`\S` inside a class is left as RE2's).
+ */
+function withJsMeaning(pattern: string): string {
   let out = '';
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
@@ -84,6 +87,7 @@ function withJsSpaces(pattern: string): string {
       else out += c + next;
       continue;
     }
+    if (c === '.' && !inClass) { out += '[^\\n\\r\\x{2028}\\x{2029}]'; continue; }
     if (c === '[' && !inClass) inClass = true;
     else if (c === ']' && inClass) inClass = false;
     out += c;
