@@ -402,6 +402,7 @@ async function commandTools(a: ParsedArgs, io: CliIo): Promise<number> {
         for (const line of describeFileSlots(tool)) io.stdout.write(`    ${terminalLine(line, 300)}\n`);
       }
     }
+    for (const refused of connection.refusedTools) io.stderr.write(`mcp-host: tool "${terminalText(refused.name)}" is not offered: ${refused.reason}\n`);
     return EXIT.ok;
   });
 }
@@ -460,6 +461,8 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
     const tool = connection.tools.find((t) => t.name === toolName);
     if (!tool) {
+      const refused = connection.refusedTools.find((t) => t.name === toolName);
+      if (refused) throw new CliError(`server "${server.name}" lists tool "${terminalText(toolName)}", but it is not offered: ${refused.reason}`, EXIT.usage);
       const names = connection.tools.map((t) => terminalLine(t.name, 100));
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
@@ -526,6 +529,7 @@ async function commandCall(a: ParsedArgs, io: CliIo): Promise<number> {
       }
     }
     const structured = view.structured;
+    for (const note of [...(structured?.status === 'unchecked' ? structured.errors ?? [] : []), ...(structured?.notes ?? [])]) io.stderr.write(`mcp-host: ${terminalText(note)}\n`);
     if (structured?.status === 'invalid' || structured?.status === 'missing') {
       const raw = structured.json ?? JSON.stringify(result, null, 2);
       io.stderr.write(`mcp-host: the result of "${terminalText(toolName)}" does not match its output schema:\n`);

@@ -1,5 +1,6 @@
 // The large libraries the host needs only once a form, a schema or a file is at hand: mime-types (all of
-// mime-db), magic-bytes.js (its signature tree), Ajv with its formats, and the glob and .gitignore matchers
+// mime-db), magic-bytes.js (its signature tree), Ajv with its formats and the linear-time pattern engine
+// (re2js) it runs server patterns on, and the glob and .gitignore matchers
 // that judge a path an agent gives. Each user requires this module on first
 // use. The extension's build makes it a bundle of its own (dist/libraries.js, see scripts/build.mjs), so
 // activation neither parses nor runs them.
@@ -12,3 +13,4 @@ export const AjvDraft07 = (require('ajv') as typeof import('ajv')).default;
 export const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
 export const ignore = (require('ignore') as { default: typeof import('ignore').default }).default;
 export const minimatch = (require('minimatch') as typeof import('minimatch')).minimatch;
+export const RE2JS = (require('re2js') as typeof import('re2js')).RE2JS;

@@ -13,6 +13,7 @@ export type ServerTreeNode =
   | { kind: 'server'; server: string }
   | { kind: 'group'; server: string; group: 'tools' | 'prompts' | 'resources' | 'resourceTemplates' }
   | { kind: 'tool'; server: string; tool: Tool }
+  | { kind: 'refusedTool'; server: string; name: string; reason: string }
   | { kind: 'prompt'; server: string; prompt: Prompt }
   | { kind: 'resource'; server: string; resource: Resource }
   | { kind: 'template'; server: string; template: ResourceTemplate }
@@ -47,7 +48,12 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     if (node.kind === 'group' && connection) {
       // A tool only its app may call (visibility ["app"]) is not a tool for the user.
-      if (node.group === 'tools') return connection.tools.filter(offeredToUser).map((tool) => ({ kind: 'tool', server: node.server, tool }));
+      if (node.group === 'tools') {
+        return [
+          ...connection.tools.filter(offeredToUser).map((tool): ServerTreeNode => ({ kind: 'tool', server: node.server, tool })),
+          ...connection.refusedTools.map(({ name, reason }): ServerTreeNode => ({ kind: 'refusedTool', server: node.server, name, reason })),
+        ];
+      }
       if (node.group === 'prompts') return connection.prompts.map((prompt) => ({ kind: 'prompt', server: node.server, prompt }));
       if (node.group === 'resourceTemplates') return connection.resourceTemplates.map((template) => ({ kind: 'template', server: node.server, template }));
       return connection.resources.map((resource) => ({ kind: 'resource', server: node.server, resource }));
@@ -92,6 +98,16 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
         item.iconPath = new vscode.ThemeIcon(app ? 'window' : hasFiles ? 'file-binary' : 'tools');
         item.contextValue = `${hasFiles ? 'mcpTool.files' : 'mcpTool'}${app ? '.app' : ''}`;
         item.command = { command: 'mcpHost.runTool', title: 'Run Tool…', arguments: [node.server, node.tool.name] };
+        return item;
+      }
+      case 'refusedTool': {
+        // Listed by the server, refused by the host (a definition past its limits): shown with the reason, not runnable.
+        const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.server}\u0000refusedTool\u0000${node.name}`;
+        item.description = 'not offered';
+        item.tooltip = `${node.name} is not offered: ${node.reason}`;
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+        item.contextValue = 'mcpRefusedTool';
         return item;
       }
       case 'prompt': {

@@ -67,6 +67,8 @@ export interface StructuredView {
   json?: string;
   truncated?: { totalChars: number };
   errors?: string[];
+  /** What was not checked or not shown whole, and why (a pattern the host does not run, a value cut at the nesting limit). */
+  notes?: string[];
 }
 
 export interface ResultView {

@@ -185,6 +185,7 @@ function renderStructured(structured: StructuredView): HTMLElement {
     h('summary', {}, icon(bad ? 'warning' : structured.status === 'valid' ? 'pass' : 'info'), ` Structured content: ${STATUS_TEXT[structured.status]}`),
   );
   for (const error of structured.errors ?? []) section.append(h('div', { className: bad ? 'error' : 'description' }, error));
+  for (const note of structured.notes ?? []) section.append(h('div', { className: 'description' }, icon('info'), ' ', note));
   if (structured.json !== undefined) {
     let tree: HTMLElement | undefined;
     if (!structured.truncated) {
@@ -199,9 +200,13 @@ function renderStructured(structured: StructuredView): HTMLElement {
   return section;
 }
 
+const JSON_TREE_DEPTH = 32;
+
 /** A collapsible tree of a JSON value: objects and arrays as <details>, leaves as text. */
 export function jsonTree(value: unknown, depth: number): HTMLElement {
   if (value === null || typeof value !== 'object') return h('span', { className: `json-leaf json-${value === null ? 'null' : typeof value}` }, JSON.stringify(value));
+  // Deeper levels are one line of JSON: the page stays shallow whatever the value's nesting.
+  if (depth >= JSON_TREE_DEPTH) return h('span', { className: 'json-leaf' }, JSON.stringify(value));
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const summary = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
   const list = h('ul', { className: 'json-tree' });

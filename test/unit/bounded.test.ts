@@ -12,6 +12,9 @@ import { after, before, describe, test } from 'node:test';
 import { run, type CliIo } from '../../src/cli/main';
 import { checkFile, inlineLimitsFor, readCheckedBytes, type FileSlot } from '../../src/core/files';
 import { downloadToFile, safeFileName } from '../../src/core/results/save';
+import { compileSchema } from '../../src/core/forms/validate';
+import { toResultView } from '../../src/core/results';
+import { CUT_MARKER, cutDeep, jsonShape } from '../../src/core/io/json';
 import { fixturePath, repoRoot } from '../fixtures/servers';
 import { PassThrough } from 'node:stream';
 
@@ -194,6 +197,13 @@ describe('a hostile HTTP server', () => {
     assert.deepEqual(there.received, []);
   });
 
+  test('over HTTP too: a tool nested 10,000 levels is refused alone, structured content 5,000 deep is shown cut', async () => {
+    const tools = await cli(['tools', '--timeout', '10000', '--url', url('deep')]);
+    expect(tools, { code: 0, out: /^echo\n$/, err: /tool "deep" is not offered: its definition nests more than 512 levels deep, the host's limit/, withinMs: 12_000, rssMb: 300 });
+    const call = await cli(['call', 'echo', '--timeout', '10000', '--url', url('deep')]);
+    expect(call, { code: 0, out: /^ok\n$/, err: /The structured content nests more than 512 levels deep, the host's limit: it is shown cut at that depth/, withinMs: 12_000, rssMb: 300 });
+  });
+
   test('{"result": null}, as a JSON body or as a server-sent event, ends the call at once, naming the server (exit 5)', async () => {
     for (const mode of ['null-result', 'null-result-sse']) {
       const r = await cli(['call', 'echo', '--timeout', '20000', '--url', url(mode)]);
@@ -258,6 +268,50 @@ describe('a hostile stdio server (raw JSON-RPC)', () => {
     const r = await cli(['call', 'echo', '--server', 's', '--timeout', '10000'], { cwd: dir });
     expect(r, { code: 0, out: /^ok\n$/, withinMs: 12_000, rssMb: 250 });
     assert.match(received(record), /^argv \["ok","\[\|\|\|\]"\]$/m);
+  });
+});
+
+describe('JSON Schema and results built to hang or crash the host', () => {
+  const HOSTILE = ['--', process.execPath, '--import', 'tsx', fixturePath('hostile-server.ts')];
+
+  test('output-schema patterns that backtrack for minutes (`^(\\w|\\d)*$`, `(a|a)*`, `(.*a){12}`) are checked in linear time; a lookahead is reported as not checked', async () => {
+    const r = await cli(['call', 'echo', '--timeout', '20000', ...RAW('redos')]);
+    expect(r, { code: 5, err: /does not match its output schema:\n {2}\/word: Must match the pattern \^\(\\w\|\\d\)\*\$\.\n {2}\/same: Must match the pattern \^\(a\|a\)\*\$\.\n {2}\/dots: Must match the pattern \^\(\.\*a\)\{12\}\$\.\n/, withinMs: 15_000, rssMb: 300 });
+    assert.match(r.err, /mcp-host: The pattern \^\(\?=a\)\(a\)\\1\$ is not checked: the host runs a server's patterns only on a linear-time engine/);
+    assert.ok(!/\/plain:|\/look:/.test(r.err), 'the pattern that runs and holds, and the one not run, are no errors');
+  });
+
+  test('an elicitation field whose pattern backtracks: the answer is checked at once and refused locally, naming the field', async () => {
+    const answers = join(workDir, 'codes.json');
+    writeFileSync(answers, JSON.stringify({ action: 'accept', content: { code: `${'a'.repeat(42)}!`, twice: 'aa' } }));
+    const r = await cli(['call', 'pattern_form', '--timeout', '20000', '--elicit', `@${answers}`, ...HOSTILE]);
+    expect(r, { code: 1, err: /code: Must match the pattern \^\(\\w\|\\d\)\*\$/, withinMs: 15_000, rssMb: 300 });
+    writeFileSync(answers, JSON.stringify({ action: 'accept', content: { code: 'abc123', twice: 'zz' } }));
+    const ok = await cli(['call', 'pattern_form', '--timeout', '20000', '--elicit', `@${answers}`, ...HOSTILE]);
+    expect(ok, { code: 0, out: /"action":"accept","content":\{"code":"abc123","twice":"zz"\}/, withinMs: 15_000, rssMb: 300 });
+  });
+
+  test('a tool list with schemas nested 10,000 levels deep: only those tools are refused, named with the limit; the rest stay usable', async () => {
+    const tools = await cli(['tools', '--timeout', '20000', ...RAW('deep-schema')]);
+    expect(tools, { code: 0, out: /^echo\nattach\n/, withinMs: 15_000, rssMb: 300 });
+    assert.match(tools.err, /mcp-host: tool "deep" is not offered: its definition nests more than 512 levels deep, the host's limit\nmcp-host: tool "deep_out" is not offered/);
+    assert.ok(!/Maximum call stack|RangeError/.test(tools.err + tools.out), tools.err);
+    expect(await cli(['call', 'echo', '--timeout', '20000', ...RAW('deep-schema')]), { code: 0, out: /^ok\n$/, withinMs: 15_000, rssMb: 300 });
+    expect(await cli(['call', 'deep', '--timeout', '20000', ...RAW('deep-schema')]),
+      { code: 1, err: /lists tool "deep", but it is not offered: its definition nests more than 512 levels deep/, withinMs: 15_000, rssMb: 300 });
+  });
+
+  test('structured content nested 5,000 levels deep is shown cut at the limit, naming it, not lost (exit 0, --json too)', async () => {
+    const r = await cli(['call', 'echo', '--timeout', '20000', ...RAW('deep-structured')]);
+    expect(r, { code: 0, out: /^ok\n$/, err: /The structured content nests more than 512 levels deep, the host's limit: it is shown cut at that depth/, withinMs: 15_000, rssMb: 300 });
+    const json = await cli(['call', 'echo', '--json', '--timeout', '20000', ...RAW('deep-structured')]);
+    expect(json, { code: 0, out: /"\[nested more than 512 levels deep: cut here\]"/, withinMs: 15_000, rssMb: 300 });
+    assert.ok(!/Maximum call stack|RangeError/.test(r.err + json.err));
+  });
+
+  test('an output schema with 100,000 properties is not compiled: the result says it was not checked, in bounded time and memory', async () => {
+    const r = await cli(['call', 'echo', '--timeout', '40000', ...RAW('huge-schema')], { limitMs: 90_000 });
+    expect(r, { code: 0, out: /^ok\n$/, err: /The tool's output schema could not be used: the schema has more than 20,000 values, the most the host checks against/, withinMs: 60_000, rssMb: 600 });
   });
 });
 
@@ -414,6 +468,57 @@ describe('in process', () => {
     assert.match(r.err, /--args: the arguments are 50 MiB as JSON; at most 9\.4 MiB can be sent to a stdio server in one call \(the MCP SDK's stdio transport drops messages over 10 MiB\)/);
     assert.ok(Date.now() - started < 10_000);
     assert.equal(received(record), '');
+  });
+
+  test('a compiled validator is kept: the same schema sent again as a new object is not compiled again', () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) properties[`p${i}`] = { type: 'string', pattern: '^(\\w|\\d)*$' };
+    const text = JSON.stringify({ type: 'object', properties });
+    const first = compileSchema(JSON.parse(text));
+    assert.equal(typeof first, 'function');
+    assert.equal(compileSchema(JSON.parse(text)), first, 'the same validator, not a second compile');
+    const started = Date.now();
+    assert.match(String(compileSchema({ type: 'object', properties: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, { type: 'string' }])) })),
+      /more than 20,000 values/);
+    assert.ok(Date.now() - started < 5000, 'refused before any compiling');
+  });
+
+  test('patternProperties keys run on the linear-time engine too; a lookahead key pattern is left out and reported as not checked', () => {
+    const tool = {
+      name: 'keys',
+      outputSchema: { type: 'object', patternProperties: { '^(a|a)*$': { type: 'number' }, '^(?!z)q$': { type: 'number' } }, additionalProperties: false },
+    };
+    const long = 'a'.repeat(42);
+    const started = Date.now();
+    const view = toResultView({ content: [], structuredContent: { [long]: 'x', [`${long}!`]: 1, q: 'y' } }, tool);
+    assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
+    assert.equal(view.structured?.status, 'invalid');
+    // The lookahead entry is left out (with additionalProperties beside it): no key is judged by a pattern not run.
+    assert.deepEqual(view.structured?.errors, [`/${long}: Must be a number.`]);
+    assert.match(view.structured?.notes?.[0] ?? '', /^The pattern \^\(\?!z\)q\$ is not checked/);
+  });
+
+  test('patterns read at most 4 MiB of text per check: 50 patterns on a 30 MB value end in seconds, saying what was not checked', () => {
+    const tool = { name: 'long', outputSchema: { type: 'object', properties: { v: { allOf: Array.from({ length: 50 }, (_, i) => ({ type: 'string', pattern: `^(\\w|\\d)*${i}?$` })) } } } };
+    const started = Date.now();
+    const view = toResultView({ content: [], structuredContent: { v: 'a'.repeat(30 * MB) } }, tool);
+    assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`);
+    assert.equal(view.structured?.status, 'valid');
+    assert.deepEqual(view.structured?.notes, ['Some patterns were not checked: the value holds more than the 4 MiB of text the host matches patterns on in one check.']);
+    const short = toResultView({ content: [], structuredContent: { v: 'a!' } }, tool);
+    assert.equal(short.structured?.status, 'invalid');
+    assert.equal(short.structured?.notes, undefined);
+  });
+
+  test('cutDeep cuts at the limit and knows its own cut again; the marker text elsewhere is a value like any other', () => {
+    const deep = JSON.parse(`${'['.repeat(600)}1${']'.repeat(600)}`) as unknown;
+    const once = cutDeep(deep);
+    assert.equal(once.cut, true);
+    assert.equal(jsonShape(once.value, 512).tooDeep, false);
+    assert.deepEqual(cutDeep(once.value), { value: once.value, cut: true });
+    const shallow = { note: CUT_MARKER };
+    assert.deepEqual(cutDeep(shallow), { value: shallow, cut: false });
+    assert.equal(toResultView({ content: [], structuredContent: shallow }, { name: 't', outputSchema: { type: 'object', required: ['x'] } }).structured?.status, 'invalid');
   });
 
   test('a presigned-URL download (FileOutput s3) that trickles forever ends at its deadline, one that never stops at its size limit; neither leaves a file', async () => {

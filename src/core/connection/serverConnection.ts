@@ -22,6 +22,8 @@ import {
 import { Emitter, type IDisposable } from '../events';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
+import { boundNesting, type RefusedTool } from './nesting';
+import { structuredOutputProblem } from '../results/view';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
 import { signInFailure, signInKind } from './signIn';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
@@ -128,6 +130,9 @@ export class ServerConnection {
   private client?: HostClient;
   private transport?: Transport;
   private readonly toolInputFiles = new Map<string, unknown>();
+  /** Tools the last listing held that the host refused (nested past its limit), and the ones refused so far in a listing in flight. */
+  private _refusedTools: RefusedTool[] = [];
+  private refusingTools: RefusedTool[] = [];
   /** Ids of the tools/call requests in flight that offered the Tasks extension (a task answer is theirs only). */
   private readonly taskOfferingCalls = new Set<string | number>();
   /** The tasks the server sent the current session (2025-11-25 task-augmented sampling and elicitation). */
@@ -163,6 +168,8 @@ export class ServerConnection {
 
   get state(): ConnectionState { return this._state; }
   get tools(): Tool[] { return this._tools; }
+  /** Tools the server listed that the host does not offer, and why. */
+  get refusedTools(): readonly RefusedTool[] { return this._refusedTools; }
   get prompts(): Prompt[] { return this._prompts; }
   get resources(): Resource[] { return this._resources; }
   get resourceTemplates(): ResourceTemplate[] { return this._resourceTemplates; }
@@ -367,12 +374,15 @@ export class ServerConnection {
     if (!client) return Promise.resolve();
     const generation = ++this.toolsGeneration;
     const run = (async () => {
-      if (!client.getServerCapabilities()?.tools) { this._tools = []; return; }
+      if (!client.getServerCapabilities()?.tools) { this._tools = []; this._refusedTools = []; return; }
+      this.refusingTools = [];
       const { tools } = await this.withSignIn(() => client.listTools(undefined, { cacheMode: 'refresh' }));
       if (this.client !== client) return;
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
       if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
       this._tools = tools.map((t) => (this.toolInputFiles.has(t.name) ? { ...t, inputFiles: this.toolInputFiles.get(t.name) } : t));
+      this._refusedTools = this.refusingTools;
+      this.refusingTools = [];
       this.listsEmitter.fire('tools');
     })();
     const tracked = run.finally(() => { if (this.toolsRefresh === tracked) this.toolsRefresh = undefined; });
@@ -508,6 +518,11 @@ export class ServerConnection {
     const log = this.log;
     return tapTransport(transport, {
       onIncoming: (message) => {
+        // Before anything walks it: the trace's JSON.stringify recurses too.
+        for (const refused of boundNesting(message)) {
+          log.warn(`tool "${refused.name}" is not offered: ${refused.reason}`);
+          this.refusingTools.push(refused);
+        }
         log.trace(() => `[server -> host] ${JSON.stringify(message)}`);
         const result = (message as { result?: unknown }).result;
         // SEP-2631 draft shapes the SDK's result schemas would strip are set aside before it parses them.
@@ -828,17 +843,19 @@ export class ServerConnection {
     const client = this.requireClient();
     if (this.toolsRefresh) await this.toolsRefresh.catch(() => undefined);
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    // The SDK validates against the definition it is given; one without an outputSchema means "do not".
-    const tool = opts.validateOutput === false ? this._tools.find((t) => t.name === name) : undefined;
+    // The SDK never validates output (it would compile every listed tool's schema with backtracking patterns):
+    // it is given a definition without an outputSchema, and the host checks the result itself (results/view).
+    const tool = this._tools.find((t) => t.name === name);
     // 2026-07-28: a plain call does not offer the Tasks extension (tasks go through core/tasks), so no task answers it.
     const extensions = client.getServerCapabilities()?.extensions;
     const _meta = client.getProtocolEra() === 'modern' && extensions && Object.hasOwn(extensions, TASKS_EXTENSION_ID)
       ? { [CLIENT_CAPABILITIES_META_KEY]: this.capabilitiesWithoutTasks() } : undefined;
     const cancel = withCancelReason(opts.signal);
+    let result: CallToolResult;
     try {
-      return restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, {
+      result = restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, {
         signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
-        ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}),
+        toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
       })) as CallToolResult);
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
@@ -847,6 +864,9 @@ export class ServerConnection {
     } finally {
       cancel.release();
     }
+    const problem = opts.validateOutput === false ? undefined : structuredOutputProblem(result, tool);
+    if (problem) throw new ServerRequestError(`tool "${name}" failed: ${problem}`, -32602);
+    return result;
   }
 
   private capabilitiesWithoutTasks(): ClientCapabilities {

@@ -4,7 +4,7 @@
 import type {
   EnumOption, FieldBase, FileField, FormField, FormModel, JsonField, JsonValue,
 } from '../../shared/formModel';
-import { compileSchema } from './validate';
+import { compileSchema, uncheckedPatterns } from './validate';
 import type { FileSlot } from '../files/slots';
 import { isObject } from '../../shared/json';
 import { MAX_REF_HOPS, resolveRef } from '../schemaRefs';
@@ -296,6 +296,8 @@ export function buildForm(schema: unknown, fileSlots: readonly FormFileSlot[] = 
   if (typeof compiled === 'string') {
     model.validationUnavailable = compiled;
     model.warnings.push(`Values can only be checked field by field: ${compiled}`);
+  } else {
+    model.warnings.push(...uncheckedPatterns(compiled).map((sentence) => `${sentence} The server checks it.`));
   }
   return model;
 }

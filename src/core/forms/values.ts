@@ -1,9 +1,8 @@
 // Form values -> payload. One coercion path serves both validateForm and toPayload, so what is
 // validated is exactly what is sent.
 
-import type { ErrorObject } from 'ajv';
 import type { FieldErrors, FormField, FormModel, FormValues, JsonValue } from '../../shared/formModel';
-import { compileSchema, describeAjvError } from './validate';
+import { checkValue, compileSchema, describeAjvError } from './validate';
 import { pointer } from './build';
 import { isObject } from '../../shared/json';
 import { getOwn } from '../io/own';
@@ -158,8 +157,7 @@ export function validateForm(model: FormModel, values: FormValues): FieldErrors 
 
   const validate = model.validationUnavailable ? undefined : compileSchema(model.validationSchema);
   if (validate && typeof validate !== 'string') {
-    validate(payload);
-    for (const err of (validate.errors ?? []) as ErrorObject[]) {
+    for (const err of checkValue(validate, payload).errors) {
       const path = err.keyword === 'required'
         ? `${err.instancePath}${pointer([String((err.params as { missingProperty: unknown }).missingProperty)])}`
         : err.instancePath;

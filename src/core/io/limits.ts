@@ -36,3 +36,26 @@ export const MAX_REPORTED_CONFIG_ERRORS = 20;
 export function byteLimit(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 }
+
+/**
+ * A value from a server (one tool of a tools/list answer, a result's structuredContent, any other part of a
+ * message) may nest this many arrays and objects deep. A deeper tool is refused on its own (the others stay
+ * usable); deeper structured content is cut at this depth, shown as cut, and not validated. Far above real
+ * schemas, far below what overflows a recursive parser.
+ */
+export const MAX_SERVER_JSON_DEPTH = 512;
+
+/** Limits on the JSON Schemas the host compiles to validate form values, elicitation answers and structured output. */
+export const SCHEMA_LIMITS = {
+  /** JSON values (objects, arrays, strings, numbers…) in one schema; a larger one is not compiled, and says so. */
+  maxValues: 20_000,
+  /** Nesting of one schema, in arrays and objects. */
+  maxDepth: MAX_SERVER_JSON_DEPTH,
+  /**
+   * Characters all patterns of one check may read together (linear time, a few MB a second at worst); past it,
+   * the remaining pattern tests pass and the check says so.
+   */
+  patternChars: 4 * MiB,
+  /** Compiled validators kept for schemas seen again as new objects (a re-listed tool); by schema object besides. */
+  cachedValidators: 128,
+} as const;

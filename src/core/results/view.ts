@@ -5,7 +5,9 @@ import { fileOutputAt, findFileOutputs, type FileOutput } from '../files/fileObj
 import { pointer } from '../forms/build';
 import { fileOfBlock, fileOfResourceContents, findFileValues } from '../files/transfer/outputs';
 import type { FileValue } from '../files/transfer/protocol';
-import { ajvMessages, compileSchema } from '../forms/validate';
+import { ajvMessages, checkValue, compileSchema } from '../forms/validate';
+import { cutDeep } from '../io/json';
+import { MAX_SERVER_JSON_DEPTH } from '../io/limits';
 import type { ContentAnnotations, ResultItem, ResultView, SaveItem, StructuredView } from '../../shared/resultModel';
 import { isObject } from '../../shared/json';
 import { getOwn } from '../io/own';
@@ -160,15 +162,32 @@ function structuredView(result: ResultLike, tool: ToolLike | undefined): Structu
       ? undefined
       : { status: 'missing', errors: [`The tool "${tool!.name}" declares an output schema but returned no structured content.`] };
   }
-  const { text, truncated } = capText(JSON.stringify(result.structuredContent, null, 2) ?? 'null');
+  // Cut where it nests past the host's limit (the connection cuts it as it arrives; a value from elsewhere is cut here).
+  const { value, cut } = cutDeep(result.structuredContent);
+  const { text, truncated } = capText(JSON.stringify(value, null, 2) ?? 'null');
   const view: StructuredView = { status: 'unchecked', json: text, ...(truncated ? { truncated } : {}) };
+  if (cut) {
+    return { ...view, notes: [schema !== undefined && !result.isError ? `${CUT_NOTE} It was not checked against the output schema.` : CUT_NOTE] };
+  }
   if (schema === undefined) return view;
   if (result.isError) return { ...view, status: 'skipped' };
   const validate = compileSchema(schema);
-  if (typeof validate === 'string') return { ...view, errors: [`The tool's output schema could not be used: ${validate}`] };
-  if (validate(result.structuredContent)) return { ...view, status: 'valid' };
-  return { ...view, status: 'invalid', errors: ajvMessages(validate.errors) };
+  if (typeof validate === 'string') return { ...view, errors: [`The tool's output schema could not be used: ${validate}.`] };
+  const check = checkValue(validate, value);
+  const notes = check.unchecked.length ? { notes: check.unchecked } : {};
+  if (check.valid) return { ...view, status: 'valid', ...notes };
+  return { ...view, status: 'invalid', errors: ajvMessages(check.errors), ...notes };
 }
+
+/** Why a result breaks (or lacks) the structured output its tool declares, or undefined (also when that could not be checked). */
+export function structuredOutputProblem(result: ResultLike, tool: ToolLike | undefined): string | undefined {
+  const structured = structuredView(result, tool);
+  if (structured?.status === 'missing') return structured.errors?.[0];
+  if (structured?.status === 'invalid') return `the structured content does not match the tool's output schema: ${(structured.errors ?? []).join('; ')}`;
+  return undefined;
+}
+
+const CUT_NOTE = `The structured content nests more than ${MAX_SERVER_JSON_DEPTH} levels deep, the host's limit: it is shown cut at that depth.`;
 
 /** The display model of a tool result; `tool` (with its outputSchema) enables structured-content validation. */
 export function toResultView(result: ResultLike, tool?: ToolLike): ResultView {

@@ -30,6 +30,7 @@ describe('bounded against a hostile HTTP server', function () {
     await fsp.writeFile(userConfig, JSON.stringify({ servers: {
       'no-delete': { type: 'http', url: `${base}/no-delete/mcp` },
       'huge-answer': { type: 'http', url: `${base}/huge-body/mcp` },
+      deep: { type: 'http', url: `${base}/deep/mcp` },
     } }));
     await host.servers.reload();
     await waitFor('the hostile servers listed', () => host.servers.list().some((s) => s.name === 'huge-answer'));
@@ -37,7 +38,7 @@ describe('bounded against a hostile HTTP server', function () {
 
   after(async () => {
     const host = await api();
-    await Promise.all(['no-delete', 'huge-answer'].map((name) => host.servers.stop(name).catch(() => undefined)));
+    await Promise.all(['no-delete', 'huge-answer', 'deep'].map((name) => host.servers.stop(name).catch(() => undefined)));
     if (savedUserConfig === undefined) await fsp.rm(userConfig, { force: true });
     else await fsp.writeFile(userConfig, savedUserConfig);
     await host.servers.reload();
@@ -63,6 +64,25 @@ describe('bounded against a hostile HTTP server', function () {
     assert.equal(host.servers.list().find((s) => s.name === 'no-delete')?.state.kind, 'stopped');
     assert.ok(stopMs < 10_000, `the stop took ${stopMs} ms`);
     assert.equal(await deletes(), before + 2, 'both session ends were asked for');
+  });
+
+  it('a tool nested 10,000 levels deep is refused alone, the MCP view saying why; structured content 5,000 deep is shown cut', async () => {
+    const host = await api();
+    await host.servers.start('deep');
+    assert.equal(host.servers.list().find((s) => s.name === 'deep')?.state.kind, 'running');
+    assert.deepEqual(host.servers.tools('deep').map((t) => t.name), ['echo']);
+    const server = host.tree.children().find((n) => n.kind === 'server' && n.server === 'deep');
+    assert.ok(server);
+    const [toolsGroup] = host.tree.children(server);
+    const items = host.tree.children(toolsGroup).map((n) => host.tree.item(n));
+    assert.deepEqual(items.map((i) => i.contextValue), ['mcpTool', 'mcpRefusedTool']);
+    assert.equal(items[1]!.label, 'deep');
+    assert.equal(items[1]!.description, 'not offered');
+    assert.match(String(items[1]!.tooltip), /^deep is not offered: its definition nests more than 512 levels deep, the host's limit$/);
+    const view = await host.callTool('deep', 'echo', {});
+    assert.equal(view.structured?.status, 'unchecked');
+    assert.match(view.structured?.notes?.[0] ?? '', /nests more than 512 levels deep, the host's limit: it is shown cut at that depth/);
+    assert.match(view.structured?.json ?? '', /\[nested more than 512 levels deep: cut here\]/);
   });
 
   it("a 400 MB answer is refused at the message limit: the extension host's memory stays bounded and the window responsive", async () => {
