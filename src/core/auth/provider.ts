@@ -435,7 +435,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
   /**
    * The authorization response of the browser sign-in that the last request started, once (undefined when
    * none was started): the caller hands it to the transport's finishAuth, which checks `iss` and redeems the code.
-   * `signed-in` when an account of the host's signed in instead (the request is only sent again).
+   * `signed-in` when the request is only to be sent again: an account of the host's signed in instead, or a client
+   * registered earlier was given up after an `invalid_scope` (scopeRefused), so that the next attempt registers anew.
    */
   async pendingSignIn(): Promise<URLSearchParams | 'signed-in' | undefined> {
     const p = this.pending;
