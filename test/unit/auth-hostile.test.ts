@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { HostOAuthProvider, LoopbackRedirect, MemoryTokenStore } from '../../src/core/auth';
+import { authStoreKey, FileTokenStore, HostOAuthProvider, LoopbackRedirect, MemoryTokenStore } from '../../src/core/auth';
 import { Logger } from '../../src/core/log';
 import { repoRoot } from '../fixtures/servers';
 
@@ -19,7 +19,11 @@ type Mode = 'no-s256' | 'wrong-state' | 'no-access-token' | 'refuses-tokens' | '
   // an https-or-loopback authorization endpoint whose path is shell syntax
   | 'shell-authorize'
   // no resource metadata; its authorization server metadata claims another issuer (CLAIMED_ISSUER)
-  | 'claims-issuer';
+  | 'claims-issuer'
+  // refuses every registration (invalid_redirect_uri, HTTP 400)
+  | 'refuses-registration'
+  // refuses the scope of every authorization request but a client registered here (invalid_scope)
+  | 'refuses-scope';
 
 const CLAIMED_ISSUER = 'https://as.example.com';
 /** The shell-syntax authorization endpoint of 'shell-authorize', and the file it would create if a shell ran it. */
@@ -66,10 +70,19 @@ async function hostile(mode: Mode) {
         });
         return;
       case '/register':
+        if (mode === 'refuses-registration') { json(400, { error: 'invalid_redirect_uri', error_description: 'this server takes no loopback redirects' }); return; }
         json(201, { ...JSON.parse(text || '{}'), client_id: 'hostile-client' });
         return;
       case '/authorize': {
         const back = new URL(url.searchParams.get('redirect_uri')!);
+        if (mode === 'refuses-scope' && url.searchParams.get('client_id') !== 'hostile-client') {
+          back.searchParams.set('error', 'invalid_scope');
+          back.searchParams.set('error_description', 'requested scope is not allowed');
+          back.searchParams.set('state', url.searchParams.get('state')!);
+          back.searchParams.set('iss', origin);
+          res.writeHead(302, { location: back.href }).end();
+          return;
+        }
         back.searchParams.set('code', 'code-1');
         back.searchParams.set('state', mode === 'wrong-state' ? 'forged-state' : url.searchParams.get('state')!);
         res.writeHead(302, { location: back.href }).end();
@@ -145,6 +158,56 @@ test('a pre-registered client from the server entry in mcp.json is used instead 
   } finally {
     h.close();
   }
+});
+
+test('an authorization server that refuses the registration is not taken for the MCP server: no legacy SSE fallback', async () => {
+  const h = await hostile('refuses-registration');
+  try {
+    const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+    const r = await runCli(['tools', '--sign-in', '--verbose', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
+    assert.equal(r.code, 4, r.err);
+    assert.match(r.err, /Registration rejected \(HTTP 400\).*invalid_redirect_uri/);
+    assert.doesNotMatch(r.err, /legacy HTTP\+SSE/, 'the registration refusal did not move the connection to SSE');
+    assert.equal(h.seen.filter((s) => s.path === '/register').length, 1, 'one registration request');
+    assert.ok(!h.seen.some((s) => s.path === '/mcp' && s.method === 'GET'), 'no SSE stream was opened');
+  } finally {
+    h.close();
+  }
+});
+
+describe('an authorization server that refuses the scope asked for (invalid_scope)', () => {
+  test('a client registered earlier is given up once: a new one is registered for the scope and the sign-in goes on', async () => {
+    const h = await hostile('refuses-scope');
+    try {
+      const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+      // A registration kept from an earlier sign-in, which this authorization server holds to a smaller scope.
+      await new FileTokenStore(join(home, 'mcp-host', 'tokens.json')).set(authStoreKey(h.url), JSON.stringify({
+        issuers: { [h.origin]: { client: { client_id: 'earlier-client', redirect_uris: ['http://127.0.0.1/callback'], issuer: h.origin } } }, lastIssuer: h.origin,
+      }));
+      const r = await runCli(['tools', '--sign-in', '--verbose', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
+      assert.match(r.err, /refused the scope .* for the client registered earlier \(invalid_scope: requested scope is not allowed\); registering a new client for it/);
+      const authorizations = h.seen.filter((s) => s.path === '/authorize').map((s) => new URLSearchParams(s.query).get('client_id'));
+      assert.deepEqual(authorizations, ['earlier-client', 'hostile-client'], 'the second authorization names the new client');
+      assert.equal(h.seen.filter((s) => s.path === '/register').length, 1, 'one new registration');
+      assert.ok(h.seen.some((s) => s.path === '/token'), 'the new client\'s code was redeemed');
+    } finally {
+      h.close();
+    }
+  });
+
+  test('a configured client cannot be registered again: the refusal names the scope and the client', async () => {
+    const h = await hostile('refuses-scope');
+    try {
+      const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+      const r = await runCli(['tools', '--sign-in', '--client-id', 'configured-client', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
+      assert.equal(r.code, 4, r.err);
+      assert.match(r.err, /refused the scope "[^"]*" for the configured client configured-client \(invalid_scope: requested scope is not allowed\); nothing was stored/);
+      assert.ok(!h.seen.some((s) => s.path === '/register' || s.path === '/token'), 'no registration, no token request');
+      assert.ok(!existsSync(join(home, 'mcp-host', 'tokens.json')), 'nothing is stored');
+    } finally {
+      h.close();
+    }
+  });
 });
 
 describe('loopback redirect receiver', () => {

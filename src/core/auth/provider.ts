@@ -16,6 +16,7 @@ import { authStoreKey, forgetServer, readAuthRecord } from './records';
 import { checkClientMetadataDocument } from './clientMetadata';
 import { loopbackPort, redirectRegistered } from './redirects';
 import { checkAuthorizationUrl } from './urls';
+import { describeRefusal, registerWithoutScopeIfRefused, scopesBeyond } from './registrationScope';
 import {
   SignInFailedError, SignInRequiredError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
   type ServerAuthRecord, type SignInUi, type TokenStore,
@@ -93,6 +94,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
   /** A DPoP key made in this run, stored with the first tokens bound to it. */
   private newDpopKey?: StoredDpopKey;
   private readonly settings: OAuthClientSettings;
+  /** The client and scope of the authorization request the browser was sent with. */
+  private authorization?: { clientId?: string; scope?: string };
+  /** A stored registration was given up in this flow after the authorization server refused its scope. */
+  private registeredAgainForScope = false;
 
   constructor(private readonly options: HostOAuthProviderOptions) {
     this.settings = options.settings ?? {};
@@ -124,7 +129,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const guarded: FetchLike = async (url, init) => {
       const target = new URL(String(url));
       if (target.origin !== origin) checkAuthorizationUrl(target, this.options.server, 'URL to fetch');
-      const response = await fetch(url, init);
+      let response = await fetch(url, init);
+      if (!response.ok && init?.method === 'POST' && this.isRegistrationEndpoint(target)) {
+        response = await registerWithoutScopeIfRefused(fetch, url, init, response, this.options.log);
+      }
       if ((response.status === 401 || response.status === 403) && target.origin === origin && !target.pathname.startsWith('/.well-known/')) {
         if (response.status === 401 && challengesDpop(response.headers.get('www-authenticate'))) this.dpopChallenged = true;
         const { scope } = extractWWWAuthenticateParams(response);
@@ -134,6 +142,14 @@ export class HostOAuthProvider implements OAuthClientProvider {
     };
     this.fetch = guarded;
     return guarded;
+  }
+
+  /** Where the SDK registers: the metadata's registration endpoint, else `/register` at the authorization server. */
+  private isRegistrationEndpoint(target: URL): boolean {
+    const d = this.discovery;
+    if (!d) return false;
+    const endpoint = d.authorizationServerMetadata?.registration_endpoint ?? new URL('/register', d.authorizationServerUrl).href;
+    return new URL(endpoint).href === target.href;
   }
 
   private get grant() { return this.settings.grant ?? 'authorization_code'; }
@@ -302,6 +318,14 @@ export class HostOAuthProvider implements OAuthClientProvider {
         this.options.log.info(`the stored client registration does not list the redirect ${this.receiver.redirectUrl}; registering again`);
         return undefined;
       }
+      // A client registered for a smaller scope may be held to it (a step-up for more would be refused
+      // invalid_scope): a new client is registered for the scope the server asks for now.
+      const registeredScope = (client as { scope?: unknown } | undefined)?.scope;
+      const beyond = scopesBeyond(registeredScope, this.lastChallenge?.scope);
+      if (client && beyond.length > 0) {
+        this.options.log.info(`the stored client registration is for the scope "${String(registeredScope)}", without ${beyond.join(' ')}; registering a new client for the larger scope`);
+        return undefined;
+      }
       return client;
     });
   }
@@ -345,6 +369,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
       delete r.account;
     });
     this.newClients.clear();
+    this.registeredAgainForScope = false;
     const account = accountOf(tokens);
     this.options.log.info(`signed in at ${new URL(issuer).host}${account ? ` as ${account}` : ''}`);
   }
@@ -373,6 +398,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
     const state = authorizationUrl.searchParams.get('state') ?? this.expectedState;
     if (!state) throw new SignInFailedError('no state was sent with the authorization request');
+    this.authorization = { clientId: authorizationUrl.searchParams.get('client_id') ?? undefined, scope: authorizationUrl.searchParams.get('scope') ?? undefined };
     this.options.log.info(`signing in to server "${server}" at ${host}`);
     // The SDK's flow ends here (auth() answers REDIRECT and the request fails at once, so no request or
     // handshake timer runs while the user is in the browser); the connection then awaits pendingSignIn().
@@ -409,17 +435,46 @@ export class HostOAuthProvider implements OAuthClientProvider {
   /**
    * The authorization response of the browser sign-in that the last request started, once (undefined when
    * none was started): the caller hands it to the transport's finishAuth, which checks `iss` and redeems the code.
-   * `signed-in` when an account of the host's signed in instead (the request is only sent again).
+   * `signed-in` when the request is only to be sent again: an account of the host's signed in instead, or a client
+   * registered earlier was given up after an `invalid_scope` (scopeRefused), so that the next attempt registers anew.
    */
   async pendingSignIn(): Promise<URLSearchParams | 'signed-in' | undefined> {
     const p = this.pending;
     this.pending = undefined;
     try {
-      return await p;
+      const answer = await p;
+      return answer instanceof URLSearchParams && answer.get('error') === 'invalid_scope' ? await this.scopeRefused(answer) : answer;
     } catch (e) {
       this.awaitingCallback = false;
       throw e;
     }
+  }
+
+  /**
+   * The authorization server refused the scope the browser was sent to ask for. A client this host registered
+   * earlier may be held to the scope it was registered for: it is given up (once a flow) and the request is
+   * sent again, which registers a new client for the larger scope. A configured client, a client metadata
+   * document's, or one registered for this very scope cannot do better: the refusal is reported, naming the scope.
+   */
+  private async scopeRefused(answer: URLSearchParams): Promise<URLSearchParams | 'signed-in'> {
+    const iss = answer.get('iss');
+    // An answer naming another issuer is left to the SDK, which reports the mix-up.
+    if (iss && this.issuer && !sameIssuer(iss, this.issuer)) return answer;
+    const server = this.options.server;
+    const { clientId, scope } = this.authorization ?? {};
+    const why = describeRefusal('invalid_scope', answer.get('error_description'));
+    const registeredNow = [...this.newClients.values()].some((c) => c.client_id === clientId);
+    const configured = Boolean(this.settings.clientId) && clientId === this.settings.clientId;
+    const document = clientId !== undefined && clientId === this.servedMetadataUrl;
+    this.awaitingCallback = false;
+    if (clientId && !configured && !document && !registeredNow && !this.registeredAgainForScope) {
+      this.registeredAgainForScope = true;
+      this.options.log.info(`the authorization server refused the scope "${scope ?? ''}" for the client registered earlier (${why}); registering a new client for it`);
+      await this.invalidateCredentials('client');
+      return 'signed-in';
+    }
+    const which = configured ? `the configured client ${clientId}` : document ? `the client metadata document ${clientId}` : 'the client registered for it';
+    throw new SignInFailedError(`the authorization server of server "${server}" refused the scope "${scope ?? ''}" for ${which} (${why}); nothing was stored`);
   }
 
   /** The first browser sign-in's verifier is kept while it is in progress (requests that join it make their own). */

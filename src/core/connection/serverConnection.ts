@@ -1,5 +1,5 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY, IssuerMismatchError, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
+  CLIENT_CAPABILITIES_META_KEY, IssuerMismatchError, OAuthClientFlowError, OAuthError, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
   type CallToolResult, type ClientCapabilities, type ClientContext, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
@@ -71,6 +71,17 @@ function httpStatusOf(e: unknown): number | undefined {
   for (const v of [err?.status, err?.data?.status, err?.code]) if (typeof v === 'number' && v >= 100 && v < 600) return v;
   const m = /\b(?:HTTP|status(?: code)?)\s*:?\s*(\d{3})\b/i.exec(shortErrorText(e));
   return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Whether an error came from the sign-in flow (the authorization server's answer: a registration or token
+ * refusal), not from the MCP server: its HTTP status says nothing of the MCP server's transport.
+ */
+function fromAuthorizationServer(e: unknown): boolean {
+  for (let cur = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
+    if (cur instanceof OAuthClientFlowError || cur instanceof OAuthError) return true;
+  }
+  return false;
 }
 
 /** Options of `callTool`. */
@@ -621,7 +632,7 @@ export class ServerConnection {
           const startError = startErrorIn(e);
           if (startError) throw startError;
           const status = httpStatusOf(e);
-          if (kind === 'http' && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403) {
+          if (kind === 'http' && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403 && !fromAuthorizationServer(e)) {
             this.log.info(`Streamable HTTP answered ${status}; trying the legacy HTTP+SSE transport`);
             kind = 'sse';
             this.fellBackToSse = true;
