@@ -66,9 +66,12 @@ function pickServer(url: string): Promise<RegistryEntry | undefined> {
       try {
         const page = await pager!.next();
         if (current.signal.aborted) return;
-        shown = [...shown, ...page.entries.map(entryItem)];
+        const added = page.entries.map(entryItem);
+        shown = [...shown, ...added];
         qp.items = [...shown, ...(pager!.done ? [] : [MORE])];
         if (shown.length === 0) qp.items = [{ label: 'No servers found', alwaysShow: true }];
+        // After Load more, the list goes on from the first new server (new items would otherwise start at the top).
+        else if (!fresh && added.length > 0) qp.activeItems = [added[0]!];
       } catch (e) {
         if (current.signal.aborted) return;
         qp.items = [...shown, { label: '$(error) The registry could not be read', detail: errorText(e), alwaysShow: true }];
@@ -148,7 +151,8 @@ async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: 
   const model = buildForm(plan.schema);
   if (model.fields.length > 0) {
     model.title = `Install ${server.title ?? server.name}`;
-    model.description = `${target.label}. Secrets are asked when the server first starts and kept in VS Code's secret storage.`;
+    const secrets = plan.fields.some((f) => f.secret);
+    model.description = `${target.label}.${secrets ? ' Its secrets are asked when the server first starts and kept in VS Code\'s secret storage.' : ''}`;
     const answer = await showFormDialog({
       viewType: 'mcpHost.registryInstall', title: `MCP: Install ${server.name}`, extensionUri, model, values: defaultValues(model),
       init: (v) => ({ kind: 'inputs', heading: { title: `Install ${server.title ?? server.name}`, server: server.name }, form: model, values: v }),
