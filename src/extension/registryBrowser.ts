@@ -29,13 +29,19 @@ export function galleryAllowed(): boolean {
 
 interface EntryItem extends vscode.QuickPickItem { entry?: RegistryEntry; more?: true }
 
+/** A registry's text in a quick pick row: shown as written (no `$(icon)` rendering), cut short. */
+function plain(text: string, max = 200): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return cut.replace(/\$\(/g, '\\$(');
+}
+
 function entryItem(entry: RegistryEntry): EntryItem {
   const s = entry.server;
   const kinds = installKinds(s).join(', ') || 'nothing to install';
   return {
-    label: s.title ? `${s.title} (${s.name})` : s.name,
-    description: `${s.version}${entry.status === 'deprecated' ? ' $(warning) deprecated' : ''} · ${kinds}`,
-    detail: s.description,
+    label: plain(s.title ? `${s.title} (${s.name})` : s.name),
+    description: `${plain(s.version, 40)}${entry.status === 'deprecated' ? ' $(warning) deprecated' : ''} · ${plain(kinds)}`,
+    detail: plain(s.description),
     alwaysShow: true,
     entry,
   };
@@ -144,7 +150,7 @@ export async function browseServers(manager: ServerManager, extensionUri: vscode
 
 async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: RegistryEntry, runnable: InstallTarget[], file: vscode.Uri): Promise<void> {
   const server = entry.server;
-  const target = runnable.length === 1 ? runnable[0] : (await vscode.window.showQuickPick(runnable.map((t) => ({ label: t.label, target: t })), { title: `Install ${server.name}`, placeHolder: 'Which package or remote?' }))?.target;
+  const target = runnable.length === 1 ? runnable[0] : (await vscode.window.showQuickPick(runnable.map((t) => ({ label: plain(t.label), target: t })), { title: `Install ${server.name}`, placeHolder: 'Which package or remote?' }))?.target;
   if (!target) return;
   const plan = planInstall(server, target);
   let values: Record<string, unknown> = {};
