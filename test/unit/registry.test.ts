@@ -183,6 +183,19 @@ describe('mcp-host registry', () => {
     assert.doesNotMatch(readFileSync(file, 'utf8'), /sk-/);
   });
 
+  test('install next to existing inputs: they are kept with their comments, the new one appended; an input id already there is not added twice', async () => {
+    const file = join(tempDir('registry-install'), 'mcp.json');
+    const before = '{\n  "inputs": [\n    // the notes key\n    { "type": "promptString", "id": "notes-key", "password": true }\n  ],\n  "servers": {}\n}\n';
+    writeFileSync(file, before);
+    const args = ['registry', 'install', 'io.example/weather', '--registry', registry.url(), '--config', file, '--env', 'WEATHER_CITY=Oslo'];
+    assert.equal((await runCli(args)).code, 0);
+    assert.equal((await runCli([...args, '--as', 'weather-again'])).code, 0);
+    const text = readFileSync(file, 'utf8');
+    assert.match(text, /\/\/ the notes key/);
+    assert.deepEqual((readConfig(file).inputs as { id: string }[]).map((i) => i.id), ['notes-key', 'weather-WEATHER_API_KEY']);
+    assert.deepEqual(Object.keys(readConfig(file).servers), ['weather', 'weather-again']);
+  });
+
   test('install OCI: docker run -i --rm, the variable filled into its argument, the environment passed with -e', async () => {
     const file = configFile();
     const r = await runCli(['registry', 'install', 'io.example/database', '--registry', registry.url(), '--config', file, '--arg', 'host_path=/srv/data', '--env', 'DB_URL=env:MY_DB_URL']);
