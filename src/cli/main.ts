@@ -33,6 +33,7 @@ import { cliEncodeSettings, cliUploadReporter, describeFileSlots, fileOptionChoi
 import { commandHelp, generalHelp, VERSION } from './help';
 import { callAsTask, taskCommand, TASK_ACTIONS, type TaskAction } from './tasks';
 import { bindProcessLifetime } from './lifetime';
+import { InstallError, RegistryError, RegistryUsageError, REGISTRY_USAGE, runRegistry } from './registry';
 import { terminalLine, terminalText } from './terminal';
 import {
   confirmUploads, digestProgressLines, downloadLimits, fileOutputLine, resourceFiles, resultOfItems, saveFileOutputs, saveResourceFile, TransferFailedError, uploadProgressLine,
@@ -58,6 +59,7 @@ export const USAGE = `usage:
   mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
                                                           the server's suggestions for an argument (--args: those filled in)
   mcp-host task get|result|cancel ID [--json] TARGET      a task's status, its result (waits for it), or cancel it
+${REGISTRY_USAGE}
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
     notice, warning, error, critical, alert, emergency) and print them to stderr.
@@ -699,6 +701,7 @@ async function commandTask(a: ParsedArgs, io: CliIo): Promise<number> {
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
+    if (argv[0] === 'registry' || (argv[0] === 'help' && argv[1] === 'registry')) return await runRegistry(argv[0] === 'help' ? ['--help'] : argv.slice(1), io);
     const a = parseArgs(argv);
     if (a.version) { io.stdout.write(`${VERSION}\n`); return EXIT.ok; }
     if (a.help || a.command === 'help') return showHelp(a.command === 'help' ? a.positional[0] : a.command, io);
@@ -746,6 +749,8 @@ const MAX_ERROR_CHARS = 4000;
 
 function errorExit(e: unknown): [string, number] {
   if (e instanceof CliError) return [e.message, e.exitCode];
+  if (e instanceof RegistryUsageError || e instanceof InstallError) return [e.message, EXIT.usage];
+  if (e instanceof RegistryError) return [e.message, EXIT.server];
   if (e instanceof InputRefusedError || e instanceof SecretSourceError) return [e.message, EXIT.usage];
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];
   if (e instanceof CallTimeoutError) return [e.message, EXIT.server];

@@ -9,6 +9,7 @@ import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import { offeredToUser, toolAppUri } from '../core/apps';
 import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
 import { pointer } from '../core/forms';
+import { browseServers } from './registryBrowser';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
 import { templateVariables } from './resources/templates';
 import { readResourceInEditor } from './resultActions';
@@ -100,6 +101,7 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
   });
   register('mcpHost.openUserConfig', () => openConfig(manager.userConfigUri));
   register('mcpHost.addServer', () => addServer(manager));
+  register('mcpHost.browseServers', () => browseServers(manager, context.extensionUri));
   register('mcpHost.runToolWithFile', async (uri?: vscode.Uri) => {
     const target = uri ?? vscode.window.activeTextEditor?.document.uri;
     if (!target || target.scheme !== 'file') {

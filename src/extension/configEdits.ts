@@ -1,7 +1,7 @@
 // Editing mcp.json text for MCP: Add Server…: jsonc-parser edits keep the user's comments and
 // formatting. No `vscode` import: tested in plain Node.
 
-import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import { addServerEntry } from '../core/config/edit';
 
 export type NewServerEntry =
   | { type: 'stdio'; command: string; args: string[] }
@@ -55,34 +55,10 @@ export function suggestServerName(entry: NewServerEntry): string {
   return cleaned || 'server';
 }
 
-/** `name`, or `name-2`, `name-3`… when taken. */
-export function uniqueServerName(name: string, taken: readonly string[]): string {
-  if (!taken.includes(name)) return name;
-  for (let n = 2; ; n++) if (!taken.includes(`${name}-${n}`)) return `${name}-${n}`;
-}
-
-/** The server names already in the config text (`servers` and `mcpServers`). */
-export function serverNamesIn(text: string): string[] {
-  const errors: ParseError[] = [];
-  const root = parse(text, errors, { allowTrailingComma: true }) as unknown;
-  if (typeof root !== 'object' || root === null) return [];
-  const names: string[] = [];
-  for (const key of ['servers', 'mcpServers']) {
-    const section = (root as Record<string, unknown>)[key];
-    if (typeof section === 'object' && section !== null) names.push(...Object.keys(section));
-  }
-  return names;
-}
+export { serverNamesIn, uniqueServerName } from '../core/config/edit';
 
 /** The config text with the server added under `servers`; an empty or blank file becomes a new config. */
 export function addServerToConfig(text: string, name: string, entry: NewServerEntry): string {
-  const base = text.trim() === '' ? '{\n}\n' : text;
-  const errors: ParseError[] = [];
-  const root = parse(base, errors, { allowTrailingComma: true }) as unknown;
-  if (errors.length > 0 || typeof root !== 'object' || root === null || Array.isArray(root)) {
-    throw new Error('The configuration file is not valid JSON; fix it first, then add the server.');
-  }
   const value = entry.type === 'stdio' ? { type: 'stdio', command: entry.command, args: entry.args } : { type: 'http', url: entry.url };
-  const edits = modify(base, ['servers', name], value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
-  return applyEdits(base, edits);
+  return addServerEntry(text, name, value);
 }

@@ -1,0 +1,102 @@
+// MCP: Browse Servers… against our registry fixture: search as you type, the server's details, Install in
+// Workspace, its package argument chosen in the form, the command line shown before writing, then the trust
+// question before the first start (npx fetches the pinned package), and a tool of the installed server run.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { EVERYTHING_VERSION, startRegistryFixture } from '../fixtures/registry-server.js';
+import { answerDialog, dialog, newestResult } from './steps.mjs';
+import { withWorkbench } from './workbench.mjs';
+
+test('browse the registry, install a server in the workspace with its argument from the form, trust it, run its tool', async () => {
+  const registry = await startRegistryFixture();
+  try {
+    await withWorkbench('registry-install', { settings: { 'mcpHost.registry.url': registry.url(), 'mcpHost.trustWorkspaceServers': false } }, async (wb) => {
+      await wb.runCommand('MCP: Browse Servers…');
+      const input = wb.quickInput.locator('.quick-input-box input');
+      await wb.quickPickRow('io.example/filler-01').first().waitFor({ timeout: 30_000 });
+      await wb.shot('first-page');
+      // 33 servers, 30 a page: the rest come with Load more, the list going on from the first new one; the
+      // deprecated server is marked.
+      assert.equal(await wb.quickPickRow('io.example/old-tool').count(), 0, 'old-tool is on the second page');
+      // The row is last in a list longer than the view: scroll there as a keyboard user would.
+      for (let i = 0; i < 5; i++) await wb.page.keyboard.press('PageDown');
+      await wb.pick('Load more…');
+      const old = wb.quickPickRow('io.example/old-tool').first();
+      await old.waitFor({ timeout: 30_000 });
+      assert.match(await old.innerText(), /0\.9\.0\s+deprecated · npm/);
+      await wb.shot('second-page');
+      await input.fill('everything');
+      const row = wb.quickPickRow('Everything (io.github.modelcontextprotocol/everything)').first();
+      // The registry's answer (after the debounce) replaces the list with its one match.
+      const rows = wb.quickInput.locator('.monaco-list-row');
+      for (let i = 0; i < 150 && (await rows.count()) !== 1; i++) await wb.page.waitForTimeout(200);
+      assert.equal(await rows.count(), 1, 'the search replaced the list with its one match');
+      await row.waitFor({ timeout: 30_000 });
+      assert.match(await row.innerText(), new RegExp(`${EVERYTHING_VERSION.replace(/\./g, '\\.')} · npm`));
+      await wb.shot('searched');
+      await row.click();
+
+      const details = dialog(wb);
+      await details.waitFor({ timeout: 30_000 });
+      assert.match(await details.innerText(), /Repository: https:\/\/github\.com\/modelcontextprotocol\/servers/);
+      await answerDialog(wb, 'Install in Workspace');
+
+      const form = wb.webview();
+      const transport = form.getByLabel('transport');
+      await transport.waitFor({ timeout: 30_000 });
+      await transport.selectOption('stdio');
+      await wb.shot('install-form');
+      await form.getByRole('button', { name: 'Save' }).click();
+
+      const confirm = dialog(wb);
+      await confirm.waitFor({ timeout: 15_000 });
+      assert.match(await confirm.innerText(), new RegExp(`npx -y @modelcontextprotocol/server-everything@${EVERYTHING_VERSION.replace(/\./g, '\\.')} stdio`));
+      await answerDialog(wb, 'Add Server');
+
+      const written = async (): Promise<unknown> => {
+        for (let i = 0; i < 100; i++) {
+          const config = JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers: Record<string, unknown> };
+          if (config.servers.everything) return config.servers.everything;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        return undefined;
+      };
+      assert.deepEqual(await written(), { type: 'stdio', command: 'npx', args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`, 'stdio'] });
+
+      // The first start of a workspace server asks for trust, naming the exact command line.
+      await wb.runCommand('MCP: Run Tool…');
+      await wb.pick('Start everything');
+      const trust = dialog(wb);
+      await trust.waitFor({ timeout: 15_000 });
+      assert.match(await trust.innerText(), /npx -y @modelcontextprotocol\/server-everything@/);
+      await answerDialog(wb, 'Trust and start');
+      // npx fetches the pinned package on its first run.
+      const echo = wb.quickPickRow('Echo Tool').filter({ hasText: 'everything' }).first();
+      await echo.waitFor({ timeout: 180_000 });
+      await wb.shot('installed-server-tools');
+      await echo.click();
+      const panel = wb.webview();
+      await panel.getByRole('heading', { level: 1, name: 'Echo Tool' }).waitFor({ timeout: 30_000 });
+      await panel.getByLabel('message').fill('from the registry');
+      await panel.getByRole('button', { name: 'Run' }).click();
+      const result = newestResult(panel);
+      await result.waitFor({ timeout: 60_000 });
+      await wb.shot('result');
+      assert.match(await result.innerText(), /Echo: from the registry/);
+    });
+  } finally {
+    await registry.stop();
+  }
+});
+
+test('with VS Code\'s chat.mcp.access "none" the gallery is gone from the palette', async () => {
+  await withWorkbench('registry-access-none', { settings: { 'chat.mcp.access': 'none' } }, async (wb) => {
+    await wb.openPalette('MCP: Add Server…');
+    await wb.quickInput.locator('.quick-input-box input').fill('>MCP: Browse Servers');
+    await wb.page.waitForTimeout(1000);
+    await wb.shot('palette-without-browse');
+    assert.equal(await wb.quickPickRow('MCP: Browse Servers…').count(), 0);
+  });
+});
