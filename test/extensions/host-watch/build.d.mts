@@ -1,0 +1,3 @@
+export const hostWatchDir: string;
+export function buildHostWatch(): Promise<string>;
+export function developmentFolder(extensionRoot: string, name: string, entries: Record<string, string>): string;
