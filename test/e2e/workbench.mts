@@ -2,7 +2,8 @@
 // loaded either from this folder (development) or from an installed .vsix, a fresh copy of the
 // demo workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png.
 // An unhandled rejection or uncaught exception in the extension host fails the scenario, named with the step
-// it followed: the host watch extension (test/extensions/host-watch), loaded beside MCP Host, records them.
+// it followed: the host watch extension (test/extensions/host-watch), loaded beside MCP Host (or installed beside
+// the .vsix), records them.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { installExtension, openBrowser, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
 import { withTestModel } from '../extensions/test-model/build.mjs';
-import { buildHostWatch, developmentFolder } from '../extensions/host-watch/build.mjs';
+import { buildHostWatch, developmentFolder, hostWatchInstalledName } from '../extensions/host-watch/build.mjs';
 import { formatProblem, type HostProblem } from '../extensions/host-watch/watch.js';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -76,7 +77,7 @@ export class Workbench {
     readonly server: CodeServer,
     readonly folder: string,
     readonly artifacts: string,
-    private readonly payload: [string, string][],
+    private readonly payload: [string, string][] | undefined,
     private readonly installedExtensionsDir: string | undefined,
   ) {
     page.on('console', (m) => this.log.push(`[${m.type()}] ${m.text()}`));
@@ -89,12 +90,16 @@ export class Workbench {
     mkdirSync(artifacts, { recursive: true });
     const folder = makeWorkspace(options);
 
+    const hostWatch = await buildHostWatch();
     let extensionsDir: string | undefined;
     if (options.vsix) {
       extensionsDir = mkdtempSync(join(tmpdir(), 'mcp-host-ext-'));
+      // installed as a user would have it, not as a development extension (that would make the window an
+      // Extension Development Host): a folder already there is listed with the .vsix when it is installed
+      const installedWatch = join(extensionsDir, hostWatchInstalledName());
+      for (const f of ['package.json', 'dist/extension.js']) cpSync(join(hostWatch, f), join(installedWatch, f), { recursive: true });
       installExtension(options.vsix, extensionsDir);
     }
-    const hostWatch = await buildHostWatch();
     const server = await startCodeServer({
       env: { MCP_HOST_HOST_PROBLEMS: problemsFile(artifacts) },
       workspace: folder,
@@ -115,11 +120,10 @@ export class Workbench {
     }
     const browser = await openBrowser();
     const page = browser.pages()[0] ?? (await browser.newPage());
-    // The host watch comes as a development extension, beside MCP Host's folder or beside the installed .vsix.
-    const extensions = options.vsix ? developmentFolder(root, 'dev-extensions-watch', { 'host-watch': hostWatch })
-      : options.testModel ? await withTestModel(root)
-        : developmentFolder(root, 'dev-extensions-watched', { 'mcp-host': root, 'host-watch': hostWatch });
-    const payload: [string, string][] = [['extensionDevelopmentPath', server.remoteUri(extensions)]];
+    // Beside MCP Host's folder, the host watch comes as a development extension too.
+    const extensions = options.vsix ? undefined : options.testModel ? await withTestModel(root)
+      : developmentFolder(root, 'dev-extensions-watched', { 'mcp-host': root, 'host-watch': hostWatch });
+    const payload: [string, string][] | undefined = extensions ? [['extensionDevelopmentPath', server.remoteUri(extensions)]] : undefined;
     const wb = new Workbench(scenario, page, browser, server, folder, artifacts, payload, extensionsDir);
     await wb.load();
     return wb;
@@ -249,15 +253,15 @@ export class Workbench {
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
     const problems = this.hostProblems();
     if (problems.length === 0) return;
-    const text = `the extension host of scenario "${this.scenario}" had ${problems.length} unhandled problem(s):\n${problems.join('\n')}`;
+    const text = `the extension host of scenario "${this.scenario}": ${problems.join('\n')}`;
     if (failed) process.stderr.write(`${text}\n`);
     else throw new Error(text);
   }
 
-  /** What the host watch recorded, each named with the step it followed. */
+  /** What the host watch recorded, each named with the step it followed (or that it never started). */
   hostProblems(): string[] {
     const file = problemsFile(this.artifacts);
-    if (!existsSync(file)) return [];
+    if (!existsSync(file)) return [`the host watch never started (no ${file}): nothing of the extension host was watched`];
     return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => {
       const problem = JSON.parse(line) as HostProblem;
       const step = this.steps.filter((s) => s.at <= problem.at).at(-1);

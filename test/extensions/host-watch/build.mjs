@@ -1,10 +1,16 @@
 // Bundles the host watch extension (dist/extension.js), and lays out development folders that load it beside others.
 import * as esbuild from 'esbuild';
-import { mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const hostWatchDir = dirname(fileURLToPath(import.meta.url));
+
+/** The folder it has in an extensions folder when installed there: publisher.name-version. */
+export function hostWatchInstalledName() {
+  const { publisher, name, version } = JSON.parse(readFileSync(join(hostWatchDir, 'package.json'), 'utf8'));
+  return `${publisher}.${name}-${version}`;
+}
 
 /** Builds dist/extension.js (CommonJS, `vscode` external) and returns the extension's folder. */
 export async function buildHostWatch() {

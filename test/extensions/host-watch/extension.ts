@@ -1,7 +1,7 @@
-// A test-only extension loaded beside MCP Host in every end-to-end workbench (test/e2e/workbench.mts copies it
-// into the code-server's extensions folder): from the host's start, each unhandled rejection and uncaught exception
+// A test-only extension loaded beside MCP Host in every end-to-end workbench (test/e2e/workbench.mts: as a
+// development extension, or installed beside the .vsix): from the host's start, each unhandled rejection and uncaught exception
 // of the extension host is appended as a JSON line to the file named by MCP_HOST_HOST_PROBLEMS, which the harness
-// reads when the scenario ends.
+// reads when the scenario ends. It runs in Restricted Mode too.
 import { appendFileSync } from 'node:fs';
 import { watchHostProcess } from './watch';
 
@@ -10,6 +10,8 @@ let stop: (() => void) | undefined;
 export function activate(): void {
   const file = process.env.MCP_HOST_HOST_PROBLEMS;
   if (!file) return;
+  // the file exists from now on: the harness tells a quiet host from one nobody watched
+  appendFileSync(file, '');
   stop = watchHostProcess(() => 'the scenario', (problem) => appendFileSync(file, `${JSON.stringify(problem)}\n`));
 }
 
