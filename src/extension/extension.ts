@@ -10,6 +10,7 @@ import { buildForm, defaultValues, pointer } from '../core/forms';
 import type { ResultView } from '../core/results';
 import { liveCount } from '../core/events';
 import { FileChoices, runTool } from '../core/run';
+import type { CachedLoad, CodeCacheVerdict } from './codeCache';
 import { registerCommands } from './commands';
 import { registerResourceDocuments } from './resources/resourceDocuments';
 import { removeOpenedFiles } from './resultActions';
@@ -31,6 +32,8 @@ export interface McpHostApi {
   activationMs: number;
   /** Whether the extension's code came from the code cache of an earlier activation (start.ts). */
   fromCodeCache: boolean;
+  /** Where the activation's time went, and what became of the code cache and why (codeCache.ts). */
+  activation: ActivationReport;
   /** The Tasks view's rows: every task of this window, newest first; `tasksView` is its provider. */
   tasks(): TrackedTask[];
   tasksView: { children(): TrackedTask[]; item(task: TrackedTask): vscode.TreeItem };
@@ -89,7 +92,23 @@ let activeManager: ServerManager | undefined;
  * How the extension's entry (start.ts) loaded this bundle: when VS Code loaded the entry, when it called its
  * activate (which then loaded this bundle), whether from a code cache, and where that cache is kept.
  */
-export interface BundleLoad { loadedAt: number; activateCalledAt: number; fromCodeCache: boolean; codeCacheDir: string | undefined }
+export interface BundleLoad {
+  loadedAt: number; activateCalledAt: number; fromCodeCache: boolean; codeCacheDir: string | undefined;
+  codeCache: CodeCacheVerdict; codeCacheBytes: number; phases: CachedLoad<unknown>['phases'];
+}
+
+/** The parts of an activation, in milliseconds, with the code cache's verdict and the size of the cache read. */
+export interface ActivationReport {
+  codeCache: CodeCacheVerdict;
+  codeCacheBytes: number;
+  /** From the entry's load to VS Code's call of its activate(). */
+  untilActivateMs: number;
+  readMs: number;
+  compileMs: number;
+  runMs: number;
+  /** The extension's activate() itself. */
+  activateMs: number;
+}
 
 export async function activate(context: vscode.ExtensionContext, load: BundleLoad): Promise<McpHostApi> {
   const activateStartedAt = performance.now();
@@ -118,11 +137,16 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   await manager.reload();
 
   const api = createApi(context, manager, tree, { tools: agentTools, participant }, load.codeCacheDir);
-  api.activationMs = performance.now() - load.loadedAt;
+  const activatedAt = performance.now();
+  api.activationMs = activatedAt - load.loadedAt;
   api.fromCodeCache = load.fromCodeCache;
+  api.activation = {
+    codeCache: load.codeCache, codeCacheBytes: load.codeCacheBytes, untilActivateMs: load.activateCalledAt - load.loadedAt, ...load.phases,
+    activateMs: activatedAt - activateStartedAt,
+  };
   const ms = (from: number, to: number) => `${(to - from).toFixed(1)} ms`;
   manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms: VS Code called activate ${ms(load.loadedAt, load.activateCalledAt)} after loading the entry, `
-    + `the bundle loaded in ${ms(load.activateCalledAt, activateStartedAt)}${load.fromCodeCache ? ' from the code cache' : ''}, activate ran ${ms(activateStartedAt, performance.now())}`);
+    + `the bundle loaded in ${ms(load.activateCalledAt, activateStartedAt)} (code cache: ${load.codeCache}), activate ran ${ms(activateStartedAt, activatedAt)}`);
   return api;
 }
 
@@ -143,6 +167,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
   return {
     activationMs: 0,
     fromCodeCache: false,
+    activation: { codeCache: 'no storage', codeCacheBytes: 0, untilActivateMs: 0, readMs: 0, compileMs: 0, runMs: 0, activateMs: 0 },
     tasks: () => tasks().list(),
     tasksView: { children: () => taskRows.getChildren(), item: (task) => taskRows.getTreeItem(task) },
     servers: {

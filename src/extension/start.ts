@@ -7,8 +7,13 @@ import { loadWithCodeCache } from './codeCache';
 /** Activation is timed from here (`activationMs` of the extension's API). */
 const loadedAt = performance.now();
 
-/** Long enough after activation for the views' first work to be compiled too, and so in the cache. */
-const SAVE_CACHE_AFTER_MS = 5_000;
+/**
+ * The cache is written as soon as activation is over, while all the code it ran is still compiled, and again this
+ * long after (with the views' first work) only if that one is larger: V8 drops the bytecode of functions that have
+ * not run for six major garbage collections, so on a busy host a cache taken seconds later can lack most of what
+ * activation ran, and V8 accepts it, then compiles nearly everything again.
+ */
+const SAVE_CACHE_AGAIN_AFTER_MS = 5_000;
 
 type Main = typeof import('./extension');
 let main: Main | undefined;
@@ -19,8 +24,15 @@ export function activate(context: vscode.ExtensionContext): ReturnType<Main['act
   const cacheDir = storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
   const loaded = loadWithCodeCache<Main>(join(__dirname, 'main.js'), require, cacheDir);
   main = loaded.exports;
-  if (!loaded.fromCache) setTimeout(() => loaded.saveCache(), SAVE_CACHE_AFTER_MS).unref();
-  return main.activate(context, { loadedAt, activateCalledAt, fromCodeCache: loaded.fromCache, codeCacheDir: cacheDir });
+  const activated = main.activate(context, {
+    loadedAt, activateCalledAt, fromCodeCache: loaded.fromCache, codeCacheDir: cacheDir, codeCache: loaded.cache, codeCacheBytes: loaded.cacheBytes, phases: loaded.phases,
+  });
+  if (!loaded.fromCache) {
+    const save = () => setImmediate(() => loaded.saveCache());
+    activated.then(save, save);
+    setTimeout(() => loaded.saveCache(), SAVE_CACHE_AGAIN_AFTER_MS).unref();
+  }
+  return activated;
 }
 
 export function deactivate(): ReturnType<Main['deactivate']> {

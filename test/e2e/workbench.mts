@@ -1,14 +1,19 @@
 // The end-to-end harness: a fresh code-server + headless Chromium per scenario, the extension
 // loaded either from this folder (development) or from an installed .vsix, a fresh copy of the
 // demo workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png.
+// An unhandled rejection or uncaught exception in the extension host fails the scenario, named with the step
+// it followed: the host watch extension (test/extensions/host-watch), loaded beside MCP Host (or installed beside
+// the .vsix), records them.
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { installExtension, openBrowser, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
 import { withTestModel } from '../extensions/test-model/build.mjs';
+import { buildHostWatch, developmentFolder, hostWatchInstalledName } from '../extensions/host-watch/build.mjs';
+import { formatProblem, type HostProblem } from '../extensions/host-watch/watch.js';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const demoServer = join(root, 'dist/demo-server.js');
@@ -62,6 +67,8 @@ export interface WorkbenchOptions {
 export class Workbench {
   private step = 0;
   private readonly log: string[] = [];
+  /** Each screenshot's step, with when it was taken: a problem of the host is named with the step before it. */
+  private readonly steps: { at: number; name: string }[] = [];
 
   private constructor(
     readonly scenario: string,
@@ -83,12 +90,18 @@ export class Workbench {
     mkdirSync(artifacts, { recursive: true });
     const folder = makeWorkspace(options);
 
+    const hostWatch = await buildHostWatch();
     let extensionsDir: string | undefined;
     if (options.vsix) {
       extensionsDir = mkdtempSync(join(tmpdir(), 'mcp-host-ext-'));
+      // installed as a user would have it, not as a development extension (that would make the window an
+      // Extension Development Host): a folder already there is listed with the .vsix when it is installed
+      const installedWatch = join(extensionsDir, hostWatchInstalledName());
+      for (const f of ['package.json', 'dist/extension.js']) cpSync(join(hostWatch, f), join(installedWatch, f), { recursive: true });
       installExtension(options.vsix, extensionsDir);
     }
     const server = await startCodeServer({
+      env: { MCP_HOST_HOST_PROBLEMS: problemsFile(artifacts) },
       workspace: folder,
       extensionsDir,
       // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
@@ -107,9 +120,10 @@ export class Workbench {
     }
     const browser = await openBrowser();
     const page = browser.pages()[0] ?? (await browser.newPage());
-    const payload: [string, string][] | undefined = options.vsix
-      ? undefined
-      : [['extensionDevelopmentPath', server.remoteUri(options.testModel ? await withTestModel(root) : root)]];
+    // Beside MCP Host's folder, the host watch comes as a development extension too.
+    const extensions = options.vsix ? undefined : options.testModel ? await withTestModel(root)
+      : developmentFolder(root, 'dev-extensions-watched', { 'mcp-host': root, 'host-watch': hostWatch });
+    const payload: [string, string][] | undefined = extensions ? [['extensionDevelopmentPath', server.remoteUri(extensions)]] : undefined;
     const wb = new Workbench(scenario, page, browser, server, folder, artifacts, payload, extensionsDir);
     await wb.load();
     return wb;
@@ -139,7 +153,9 @@ export class Workbench {
 
   async shot(name: string): Promise<string> {
     this.step += 1;
-    const file = join(this.artifacts, `${String(this.step).padStart(2, '0')}-${name}.png`);
+    const step = `${String(this.step).padStart(2, '0')}-${name}`;
+    this.steps.push({ at: Date.now(), name: step });
+    const file = join(this.artifacts, `${step}.png`);
     await this.page.screenshot({ path: file });
     return file;
   }
@@ -240,6 +256,10 @@ export class Workbench {
     await entry.first().click();
   }
 
+  /**
+   * Closes the workbench; then fails (unless the scenario failed already: its own error comes first) when the
+   * extension host had an unhandled rejection or an uncaught exception meanwhile.
+   */
   async close(failed = false): Promise<void> {
     if (failed) await this.shot('failure').catch(() => {});
     writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
@@ -248,7 +268,28 @@ export class Workbench {
     rmSync(madeIn(this.folder), { recursive: true, force: true });
     for (const clone of this.clones) rmSync(clone, { recursive: true, force: true });
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
+    const problems = this.hostProblems();
+    if (problems.length === 0) return;
+    const text = `the extension host of scenario "${this.scenario}": ${problems.join('\n')}`;
+    if (failed) process.stderr.write(`${text}\n`);
+    else throw new Error(text);
   }
+
+  /** What the host watch recorded, each named with the step it followed (or that it never started). */
+  hostProblems(): string[] {
+    const file = problemsFile(this.artifacts);
+    if (!existsSync(file)) return [`the host watch never started (no ${file}): nothing of the extension host was watched`];
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => {
+      const problem = JSON.parse(line) as HostProblem;
+      const step = this.steps.filter((s) => s.at <= problem.at).at(-1);
+      return formatProblem({ ...problem, during: step ? `the step after screenshot ${step.name}` : 'the start, before the first screenshot' });
+    });
+  }
+}
+
+/** Where the host watch of a scenario writes (a JSON line per problem), kept with its screenshots. */
+function problemsFile(artifacts: string): string {
+  return join(artifacts, 'host-problems.jsonl');
 }
 
 /** The temporary folder a workspace was made in (the workspace itself, or its parent when it was named). */

@@ -16,6 +16,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const artifacts = join(root, '.artifacts/integration');
 const RUN_TIMEOUT_MS = Number(process.env.MCP_HOST_INTEGRATION_TIMEOUT_MS ?? 5 * 60_000);
 
+// What VS Code logs of an unhandled rejection or uncaught exception in the extension host, and the lines of the
+// suite's own watch (index.ts): any of them fails the run, even one from before the suite's entry was loaded.
+const HOST_PROBLEM = /rejected promise not handled within|(unhandled rejection|uncaught exception) in the extension host during/;
 // The workbench's own start-up chatter (kept in .artifacts/integration/workbench.log, not printed).
 const WORKBENCH_NOISE =
   /ENOTFOUND|\[lifecycle\]|connection token|Creating a socket|reconnection-grace-time|builtin extensions cache|Service Worker|AgentHost|AccountPolicyGate|authentication provider|^\s+at /;
@@ -39,6 +42,7 @@ async function main() {
   });
   const browser = await openBrowser();
   let code = 1;
+  const hostProblems = [];
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     let finish;
@@ -48,6 +52,7 @@ async function main() {
     await page.exposeFunction('codeAutomationLog', (type, args) => {
       const line = format(...(Array.isArray(args) ? args : [args]));
       workbenchLog.write(`[${type}] ${line}\n`);
+      if (HOST_PROBLEM.test(line)) hostProblems.push(line.split('\n')[0]);
       if (WORKBENCH_NOISE.test(line)) return;
       if (type === 'error') process.stderr.write(`${line}\n`);
       else process.stdout.write(`${line}\n`);
@@ -70,6 +75,10 @@ async function main() {
       code = 1;
     } else {
       code = Number(result);
+      if (code === 0 && hostProblems.length > 0) {
+        console.error(`\nintegration: the tests passed, but the extension host reported ${hostProblems.length} problem(s):\n  ${hostProblems.join('\n  ')}`);
+        code = 1;
+      }
       if (code !== 0) await page.screenshot({ path: join(artifacts, 'failure.png') }).catch(() => {});
     }
   } finally {

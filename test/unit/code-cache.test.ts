@@ -11,10 +11,10 @@ import { basename, join } from 'node:path';
 
 const codeCache = join(__dirname, '..', '..', 'src', 'extension', 'codeCache.ts');
 
-interface Load { fromCache: boolean; answer: number; sibling: string; base: string; filename: string }
+interface Load { fromCache: boolean; cache: string; cacheBytes: number; answer: number; sibling: string; base: string; filename: string }
 
 /** Loads the bundle in a new Node process, as the extension's entry does (a require of the folder), then saves its cache. */
-function load(file: string, cacheDir: string | undefined): Load {
+function load(file: string, cacheDir: string | undefined, nodeFlags: string[] = []): Load {
   const script = `
     const { loadWithCodeCache } = require(${JSON.stringify(codeCache)});
     const { createRequire } = require('node:module');
@@ -23,8 +23,8 @@ function load(file: string, cacheDir: string | undefined): Load {
     const loaded = loadWithCodeCache(file, createRequire(join(dirname(file), 'entry.js')), ${JSON.stringify(cacheDir)});
     loaded.saveCache();
     const { answer, ...rest } = loaded.exports;
-    console.log(JSON.stringify({ fromCache: loaded.fromCache, answer: answer(), ...rest }));`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    console.log(JSON.stringify({ fromCache: loaded.fromCache, cache: loaded.cache, cacheBytes: loaded.cacheBytes, answer: answer(), ...rest }));`;
+  const r = spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as Load;
 }
@@ -50,6 +50,7 @@ test('a bundle loads as require would, and from its cache on the next load', (t)
   const { dir, file, cacheDir } = bundleDir(t);
   const first = load(file, cacheDir);
   assert.equal(first.fromCache, false);
+  assert.equal(first.cache, 'absent', 'the first load finds no cache, and says so');
   assert.equal(first.answer, 1);
   assert.equal(first.sibling, 'sibling', "the bundle's siblings resolve from its folder");
   assert.equal(first.filename, file);
@@ -58,6 +59,8 @@ test('a bundle loads as require would, and from its cache on the next load', (t)
 
   const second = load(file, cacheDir);
   assert.equal(second.fromCache, true, 'V8 took the cache');
+  assert.equal(second.cache, 'accepted');
+  assert.ok(second.cacheBytes > 0);
   assert.equal(second.answer, 1);
   assert.equal(readdirSync(cacheDir).length, 1);
 });
@@ -83,11 +86,16 @@ test('a damaged cache is refused by V8 and replaced; without storage or with one
   writeFileSync(join(cacheDir, name!), Buffer.alloc(4096, 7));
   const damaged = load(file, cacheDir);
   assert.equal(damaged.fromCache, false);
+  assert.equal(damaged.cache, 'rejected', 'V8 refused it');
   assert.equal(damaged.answer, 1);
   assert.equal(load(file, cacheDir).fromCache, true, 'the damaged cache was replaced');
 
+  writeFileSync(join(cacheDir, name!), '');
+  assert.equal(load(file, cacheDir).cache, 'unreadable', 'an empty cache file is not given to V8');
+
   const noStorage = load(file, undefined);
   assert.equal(noStorage.fromCache, false);
+  assert.equal(noStorage.cache, 'no storage');
   assert.equal(noStorage.answer, 1);
 
   // storage that cannot be written, even by root: a file where its folder should be
@@ -96,4 +104,33 @@ test('a damaged cache is refused by V8 and replaced; without storage or with one
   const unwritable = load(file, join(blocked, 'code-cache'));
   assert.equal(unwritable.fromCache, false);
   assert.equal(unwritable.answer, 1);
+});
+
+test('a cache taken after V8 dropped the bytecode of what activation ran does not replace the fuller one', (t) => {
+  const { dir, file, cacheDir } = bundleDir(t);
+  // functions that run once at load, as activation's do, then are never called again
+  const fns = Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x * ${i}; }`);
+  writeFileSync(file, `"use strict";\n${fns.join('\n')}\n${fns.map((_, i) => `f${i}(1);`).join('')}\nmodule.exports = { answer: () => 1 };\n`);
+  const script = `
+    const { loadWithCodeCache } = require(${JSON.stringify(codeCache)});
+    const { createRequire } = require('node:module');
+    const { readdirSync, statSync } = require('node:fs');
+    const { join } = require('node:path');
+    const size = () => statSync(join(${JSON.stringify(cacheDir)}, readdirSync(${JSON.stringify(cacheDir)})[0])).size;
+    const loaded = loadWithCodeCache(${JSON.stringify(file)}, createRequire(join(${JSON.stringify(dir)}, 'entry.js')), ${JSON.stringify(cacheDir)});
+    loaded.saveCache();
+    const first = size();
+    global.gc(); global.gc();
+    loaded.saveCache();
+    console.log(JSON.stringify({ first, after: size() }));`;
+  // --stress-flush-code: every collection drops the bytecode of functions not running, as several would
+  const flags = ['--expose-gc', '--stress-flush-code'];
+  const r = spawnSync(process.execPath, [...flags, '--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const { first, after } = JSON.parse(r.stdout) as { first: number; after: number };
+  assert.equal(after, first, 'the later, emptier cache was not written over the first');
+  // (V8 takes a cache only under the flags it was made with)
+  const next = load(file, cacheDir, flags);
+  assert.equal(next.cache, 'accepted');
+  assert.equal(next.cacheBytes, first);
 });

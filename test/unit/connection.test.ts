@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { parseMcpConfig, resolveServer, type ResolvedServer } from '../../src/core/config';
 import {
-  CallCancelledError, CallTimeoutError, eraCacheKey, InMemoryEraCache, LEGACY_ERA_MAX_AGE_MS, ServerConnection, ServerCrashedError, ServerRequestError,
+  CallCancelledError, CallTimeoutError, eraCacheKey, InMemoryEraCache, LEGACY_ERA_MAX_AGE_MS, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
   ServerStartError, type ConnectionOptions, type ConnectionState, type ElicitationHandler, type ElicitRequestParamsLoose,
 } from '../../src/core/connection';
 import { Logger, SECRET_MASK, type LogLevel } from '../../src/core/log';
@@ -170,6 +170,18 @@ describe('a 2025-era server over stdio', () => {
     await other.c.stop();
     await assert.rejects(call, (e: unknown) => e instanceof CallCancelledError && /the server was stopped/.test(e.message));
     assert.deepEqual(other.c.state, { kind: 'stopped' });
+  });
+
+  test('a request made while the server is stopping says so, not "not running (running)"', async () => {
+    const other = connection();
+    await other.c.start();
+    const stopped = other.c.stop();
+    // the stop has begun (the server process takes longer than this to end), the state is still 'running'
+    await new Promise((r) => setImmediate(r));
+    assert.equal(other.c.state.kind, 'running');
+    await assert.rejects(other.c.callTool('echo', { text: 'late' }), (e: unknown) => e instanceof NotRunningError && e.message === 'server "era2025-server" is not running (stopping)');
+    await stopped;
+    await assert.rejects(other.c.callTool('echo', { text: 'later' }), (e: unknown) => e instanceof NotRunningError && /is not running \(stopped\)$/.test(e.message));
   });
 
   test('lists tools again when the server says the list changed', async () => {

@@ -814,7 +814,9 @@ export class ServerConnection {
 
   private requireClient(): HostClient {
     if (!this.client || this._state.kind !== 'running') {
-      throw new NotRunningError(`server "${this.name}" is not running (${this._state.kind})`);
+      // A stop drops the client at once and reports 'stopped' only once the server is closed.
+      const state = this.stopping && this._state.kind === 'running' ? 'stopping' : this._state.kind;
+      throw new NotRunningError(`server "${this.name}" is not running (${state})`);
     }
     return this.client;
   }

@@ -4,9 +4,9 @@
 // development path may be a folder of several extensions: `withTestModel(root)` returns one whose
 // entries link to MCP Host's folder and to this extension.
 import * as esbuild from 'esbuild';
-import { mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildHostWatch, developmentFolder } from '../host-watch/build.mjs';
 
 export const testModelDir = dirname(fileURLToPath(import.meta.url));
 export const testAccountsDir = join(testModelDir, '../test-accounts');
@@ -36,23 +36,14 @@ async function buildTestExtension(dir) {
   });
 }
 
-/** Builds the test extensions and returns a development path that loads `extensionRoot`, the test model and the test account provider. */
+/**
+ * Builds the test extensions and returns a development path that loads `extensionRoot`, the test model, the test
+ * account provider and the host watch (which records only where MCP_HOST_HOST_PROBLEMS says: test/extensions/host-watch).
+ */
 export async function withTestModel(extensionRoot) {
   await buildTestModel();
   await buildTestAccounts();
-  const dir = join(extensionRoot, '.cache/dev-extensions');
-  mkdirSync(dir, { recursive: true });
-  link(extensionRoot, join(dir, 'mcp-host'));
-  link(testModelDir, join(dir, 'test-model'));
-  link(testAccountsDir, join(dir, 'test-accounts'));
-  return dir;
-}
-
-function link(target, path) {
-  try {
-    symlinkSync(target, path, 'dir');
-  } catch (e) {
-    // Another run made it already (scenarios start in parallel).
-    if (e.code !== 'EEXIST' || readlinkSync(path) !== target) throw e;
-  }
+  return developmentFolder(extensionRoot, 'dev-extensions', {
+    'mcp-host': extensionRoot, 'test-model': testModelDir, 'test-accounts': testAccountsDir, 'host-watch': await buildHostWatch(),
+  });
 }

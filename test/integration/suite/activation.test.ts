@@ -28,8 +28,9 @@ describe('activation', () => {
 
   it('writes the code cache of its bundle a few seconds after an activation without one', async function () {
     this.timeout(30_000);
-    const { fromCodeCache, paths } = await api();
+    const { fromCodeCache, activation, paths } = await api();
     assert.equal(fromCodeCache, false, 'a new profile has no code cache yet');
+    assert.equal(activation.codeCache, 'absent', 'and the activation says why it compiled');
     assert.ok(paths.codeCache, 'the global storage is on disk here');
     const written = () => existsSync(paths.codeCache!) && readdirSync(paths.codeCache!).some((f) => /^main\.js\.[0-9a-f]{32}\.cache$/.test(f));
     const deadline = Date.now() + 20_000;

@@ -1,0 +1,4 @@
+export const hostWatchDir: string;
+export function buildHostWatch(): Promise<string>;
+export function developmentFolder(extensionRoot: string, name: string, entries: Record<string, string>): string;
+export function hostWatchInstalledName(): string;
