@@ -85,7 +85,8 @@ const PART_OVERHEAD = 400;
 
 function partLabel(part: KeptPart): string {
   const what = part.kind === 'structured' ? 'structured content, JSON' : part.kind === 'resourceText' ? `resource${part.mimeType ? `, ${part.mimeType}` : ''}` : 'text';
-  return `[part ${part.id}: ${what}, ${part.chars.toLocaleString('en-US')} characters, ${formatBytes(part.bytes.length)}, ${part.lines.toLocaleString('en-US')} line${part.lines === 1 ? '' : 's'}]`;
+  const lines = part.linesIfCheap;
+  return `[part ${part.id}: ${what}, ${part.chars.toLocaleString('en-US')} characters, ${formatBytes(part.bytes.length)}${lines !== undefined ? `, ${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}` : ''}]`;
 }
 
 /** A part whole when it fits `budget`, else its head and tail with the byte offsets of what is left out. */

@@ -14,6 +14,8 @@ export const KEPT_RESULT_LIMITS = {
   bytes: 256 * MiB,
 };
 
+const CHEAP_LINE_COUNT_BYTES = 4 * MiB;
+
 /** The URI scheme of the read-only documents that show a kept result's parts. */
 export const RESULT_SCHEME = 'mcp-result';
 
@@ -52,6 +54,11 @@ export class KeptPart {
 
   get lines(): number {
     return this.bytes.length === 0 ? 0 : this.lineStarts().length;
+  }
+
+  /** The line count when it is known or cheap to know (a long part's lines are counted on its first line read). */
+  get linesIfCheap(): number | undefined {
+    return this.starts || this.bytes.length <= CHEAP_LINE_COUNT_BYTES ? this.lines : undefined;
   }
 
   /** The document name of this part: `part-1.txt`, `structured.json`. */
@@ -99,10 +106,14 @@ export class KeptResults {
 
   /** Keeps the parts under a new handle; undefined when they alone exceed the byte limit. */
   keep(title: string, inputs: readonly KeptPartInput[]): KeptResult | undefined {
-    let size = 0;
-    for (const p of inputs) size += Buffer.byteLength(p.text, 'utf8');
-    if (size > this.limits.bytes) return undefined;
+    // A UTF-8 text has at least as many bytes as UTF-16 code units: a cheap first refusal.
+    let chars = 0;
+    for (const p of inputs) chars += p.text.length;
+    if (chars > this.limits.bytes) return undefined;
     const parts = inputs.map((p) => new KeptPart(p.id, p.kind, p.text, p.mimeType, p.uri));
+    let size = 0;
+    for (const p of parts) size += p.bytes.length;
+    if (size > this.limits.bytes) return undefined;
     const entry: KeptResult = { handle: `r${this.next++}`, title, parts, bytes: size };
     while (this.kept.size > 0 && (this.kept.size >= this.limits.results || this.bytes + size > this.limits.bytes)) {
       this.drop(this.kept.keys().next().value!);
