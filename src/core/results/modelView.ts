@@ -73,6 +73,8 @@ export interface KeptResult {
   title: string;
   parts: KeptPart[];
   bytes: number;
+  /** The text the model was given for it (the preview), shown to the user beside the whole. */
+  modelText?: string;
 }
 
 /** The text parts of a result a model may read: content blocks meant for the assistant, and structured content. */
@@ -123,6 +125,11 @@ export class KeptResults {
     return entry;
   }
 
+  /** The kept results, the most recently used last. */
+  list(): KeptResult[] {
+    return [...this.kept.values()];
+  }
+
   get(handle: string): KeptResult | undefined {
     const entry = this.kept.get(handle);
     if (entry) { this.kept.delete(handle); this.kept.set(handle, entry); }
@@ -155,9 +162,17 @@ export function resultPartUri(handle: string, part: KeptPart): string {
   return `${RESULT_SCHEME}:/${handle}/${part.fileName}`;
 }
 
+/** The document of what the model was given for a kept result. */
+export function modelPreviewUri(handle: string): string {
+  return `${RESULT_SCHEME}:/${handle}/${MODEL_PREVIEW}`;
+}
+
+const MODEL_PREVIEW = 'model-preview.txt';
+
+/** A part's id, or `preview` for what the model was given. */
 export function parseResultPartPath(path: string): { handle: string; part: string } | undefined {
-  const m = /^\/?(r\d+)\/(?:part-(\d+)\.(?:txt|json)|(structured)\.json)$/.exec(path);
-  return m ? { handle: m[1]!, part: m[2] ?? m[3]! } : undefined;
+  const m = /^\/?(r\d+)\/(?:part-(\d+)\.(?:txt|json)|(structured)\.json|(model-preview)\.txt)$/.exec(path);
+  return m ? { handle: m[1]!, part: m[2] ?? m[3] ?? (m[4] ? 'preview' : '') } : undefined;
 }
 
 // ---- range reads ----

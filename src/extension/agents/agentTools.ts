@@ -12,7 +12,7 @@ import { boundedAgentResultParts, describeAgentFiles, modelFacingSchema, planAge
 import type { ServerConnection } from '../../core/connection';
 import { errorText } from '../../core/errors';
 import { runTool } from '../../core/run';
-import type { ResultLike, ResultView, SaveItem } from '../../core/results';
+import type { ResultLike, SaveItem } from '../../core/results';
 import { WebviewElicitationUi } from '../elicitationUi';
 import { saveResultItem } from '../resultActions';
 import { serverState, type ServerManager } from '../serverManager';
@@ -214,11 +214,15 @@ export class AgentTools implements vscode.Disposable {
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
       const { result, view } = await this.run(connection, plan, abort.signal);
-      const { parts } = boundedAgentResultParts(result, view, {
+      const { parts, kept } = boundedAgentResultParts(result, view, {
         media: true, maxChars: readAgentSettings().maxResultCharacters, readTool: READ_RESULT_TOOL,
         keep: (readable) => this.results.keep(`${plan.tool.name} on "${server}"`, readable),
       });
-      if (view.saves.length) parts.push({ kind: 'text', text: await this.offerSaves(server, plan.tool.name, result, view, token) });
+      // A long text kept for range reads is read there (and opened as a document), not offered as a file.
+      const keptRefs = new Set(kept?.parts.map((p) => `content/${Number(p.id) - 1}`));
+      const saves = view.saves.filter((s) => !keptRefs.has(s.ref));
+      if (saves.length) parts.push({ kind: 'text', text: await this.offerSaves(server, plan.tool.name, result, saves, token) });
+      if (kept) kept.modelText = parts.map((p) => (p.kind === 'text' ? p.text : `[${p.mimeType} data]`)).join('\n');
       return toolResult(parts);
     } catch (e) {
       if (abort.signal.aborted) throw new vscode.CancellationError();
@@ -246,9 +250,9 @@ export class AgentTools implements vscode.Disposable {
   }
 
   /** File outputs are saved only when the user says so; the model is told where they went, or that they did not. */
-  private async offerSaves(server: string, toolName: string, result: ResultLike, view: ResultView, token: vscode.CancellationToken): Promise<string> {
-    const names = view.saves.map((s) => s.name).join(', ');
-    const one = view.saves.length === 1;
+  private async offerSaves(server: string, toolName: string, result: ResultLike, saves: readonly SaveItem[], token: vscode.CancellationToken): Promise<string> {
+    const names = saves.map((s) => s.name).join(', ');
+    const one = saves.length === 1;
     let timer: NodeJS.Timeout | undefined;
     let cancelled: vscode.Disposable | undefined;
     const unanswered = new Promise<undefined>((resolve) => {
@@ -256,12 +260,12 @@ export class AgentTools implements vscode.Disposable {
       cancelled = token.onCancellationRequested(() => resolve(undefined));
     });
     const choice = await Promise.race([
-      vscode.window.showInformationMessage(`"${toolName}" on "${server}" returned ${one ? 'a file' : `${view.saves.length} files`}: ${names}. Save to the workspace?`, SAVE_CHOICE),
+      vscode.window.showInformationMessage(`"${toolName}" on "${server}" returned ${one ? 'a file' : `${saves.length} files`}: ${names}. Save to the workspace?`, SAVE_CHOICE),
       unanswered,
     ]).finally(() => { clearTimeout(timer); cancelled?.dispose(); });
     if (choice !== SAVE_CHOICE) return `The tool returned ${names}; the user did not save ${one ? 'it' : 'them'}, so nothing was written to the workspace.`;
     const lines: string[] = [];
-    for (const save of view.saves) {
+    for (const save of saves) {
       if (token.isCancellationRequested) { lines.push(`The user did not save ${save.name}.`); continue; }
       lines.push(await this.saveOne(server, result, save));
     }

@@ -3,9 +3,11 @@
 // Nothing is written into the workspace: the user saves a document if they want it there.
 
 import * as vscode from 'vscode';
-import { KeptResults, parseResultPartPath, readRange, resultPartUri, RESULT_SCHEME, type KeptResult, type RangeRequest } from '../../core/results';
+import { formatBytes } from '../../core/files';
+import { KeptResults, modelPreviewUri, parseResultPartPath, readRange, resultPartUri, RESULT_SCHEME, type KeptResult, type RangeRequest } from '../../core/results';
 
 export const READ_RESULT_TOOL = 'mcpHost_readResult';
+export const OPEN_KEPT_RESULT_COMMAND = 'mcpHost.openAgentResult';
 
 export interface ReadResultInput {
   handle?: unknown;
@@ -28,7 +30,25 @@ export class KeptResultDocuments implements vscode.TextDocumentContentProvider, 
   readonly store = new KeptResults();
 
   register(): vscode.Disposable {
-    return vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this);
+    return vscode.Disposable.from(
+      vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this),
+      vscode.commands.registerCommand(OPEN_KEPT_RESULT_COMMAND, () => this.pickAndOpen()),
+    );
+  }
+
+  /** Lets the user open a kept result's parts whole, or what the model was given, as read-only documents. */
+  async pickAndOpen(): Promise<vscode.TextEditor | undefined> {
+    const items = this.store.list().reverse().flatMap((kept) => [
+      { label: `${kept.handle}: ${kept.title}`, kind: vscode.QuickPickItemKind.Separator },
+      ...kept.parts.map((p) => ({ label: p.id === 'structured' ? 'Structured content' : `Part ${p.id}`, description: `${p.chars.toLocaleString('en-US')} characters, ${formatBytes(p.bytes.length)}`, uri: resultPartUri(kept.handle, p) })),
+      ...(kept.modelText !== undefined ? [{ label: 'What the model was given', description: `${kept.modelText.length.toLocaleString('en-US')} characters`, uri: modelPreviewUri(kept.handle) }] : []),
+    ]);
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('No large agent result is kept in this session: a result that fits the model\'s budget (mcpHost.agents.maxResultCharacters) is given whole.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(items, { title: 'Open a large result given to a chat agent', placeHolder: 'Each opens read-only; save it to keep it' });
+    return picked && 'uri' in picked ? vscode.window.showTextDocument(vscode.Uri.parse(picked.uri), { preview: false }) : undefined;
   }
 
   keep(title: string, parts: Parameters<KeptResults['keep']>[1]): KeptResult | undefined {
@@ -37,7 +57,9 @@ export class KeptResultDocuments implements vscode.TextDocumentContentProvider, 
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const at = parseResultPartPath(uri.path);
-    const part = at && this.store.get(at.handle)?.parts.find((p) => p.id === at.part);
+    const kept = at && this.store.get(at.handle);
+    if (at?.part === 'preview' && kept?.modelText !== undefined) return kept.modelText;
+    const part = kept?.parts.find((p) => p.id === at?.part);
     if (!part) return `This result is no longer kept (${uri.toString()}): at most the last ${this.store.size || 'few'} results of this session are kept in memory. Run the tool again.`;
     return part.bytes.toString('utf8');
   }

@@ -331,8 +331,42 @@ describe('large results for agents', function () {
 
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`mcp-result:/${handle}/part-1.txt`));
     assert.equal(doc.getText(), original);
+    const given = await vscode.workspace.openTextDocument(vscode.Uri.parse(`mcp-result:/${handle}/model-preview.txt`));
+    assert.equal(given.getText(), preview, 'the user can see what the model was given');
     await assert.rejects(read({ handle: 'r999' }), /No kept result has the handle "r999"/);
     await assert.rejects(read({ handle, startLine: 0 }), /"startLine" must be a whole number of at least 1/);
     assert.deepEqual(await listing(), before, 'nothing was written into the workspace');
+  });
+
+  it('over the panel\'s 1 MiB text cap: no "save?" question holds up the agent, and the user opens the whole (or what the model got) from a command', async () => {
+    const window = vscode.window as { -readonly [K in keyof typeof vscode.window]: (typeof vscode.window)[K] };
+    const original = { info: window.showInformationMessage, pick: window.showQuickPick };
+    const asked: string[] = [];
+    const offered: string[] = [];
+    const big = `${'\u00e9\u20ac'.repeat(400_000)}\n${'tail '.repeat(1000)}`;
+    window.showInformationMessage = ((message: string, ...items: unknown[]) => {
+      asked.push(message);
+      return original.info(message as never, ...(items as never[]));
+    }) as typeof window.showInformationMessage;
+    window.showQuickPick = ((items: readonly vscode.QuickPickItem[]) => {
+      offered.push(...items.map((i) => i.label));
+      return Promise.resolve(items.find((i) => i.label === 'Part 1'));
+    }) as unknown as typeof window.showQuickPick;
+    try {
+      const result = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message: big } }, toolInvocationToken: undefined });
+      const preview = textOf(result);
+      assert.ok(preview.length <= 20_000, `the preview has ${preview.length} characters`);
+      const handle = /kept as handle "(r\d+)"/.exec(preview)?.[1];
+      assert.ok(handle);
+      assert.deepEqual(asked.filter((m) => m.includes('Save to the workspace?')), [], 'the kept text is not offered as a file');
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('mcpHost.openAgentResult');
+      assert.ok(offered.includes(`${handle}: echo on "everything"`) && offered.includes('What the model was given'), offered.join(' | '));
+      assert.equal(editor?.document.uri.toString(), `mcp-result:/${handle}/part-1.txt`);
+      assert.equal(editor?.document.getText(), `Echo: ${big}`);
+    } finally {
+      window.showInformationMessage = original.info;
+      window.showQuickPick = original.pick;
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 });
