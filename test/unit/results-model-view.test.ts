@@ -103,6 +103,7 @@ test('readable parts: text blocks and resource texts by position, structured con
   const uris = kept.parts.map((p) => resultPartUri(kept.handle, p));
   assert.deepEqual(uris, ['mcp-result:/r1/part-1.txt', 'mcp-result:/r1/part-4.json', 'mcp-result:/r1/structured.json']);
   assert.deepEqual(uris.map((u) => parseResultPartPath(u.slice('mcp-result:'.length))), [{ handle: 'r1', part: '1' }, { handle: 'r1', part: '4' }, { handle: 'r1', part: 'structured' }]);
+  assert.deepEqual(parseResultPartPath('/r1/model-preview.txt'), { handle: 'r1', part: 'preview' });
   assert.equal(parseResultPartPath('/r1/../x'), undefined);
 });
 
