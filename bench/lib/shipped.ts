@@ -20,6 +20,6 @@ function build(): string {
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- built just now, or by the parent bench
 const shipped = require(process.env.MCP_HOST_BENCH_SHIPPED ?? build()) as typeof import('./shippedEntry');
-export const { InMemoryEraCache, ServerConnection, checkFile, inlineLimitsFor, readCheckedFile, Logger, Client, StdioClientTransport } = shipped;
+export const { InMemoryEraCache, ServerConnection, checkFile, inlineLimitsFor, readCheckedFile, Logger, Client, StdioClientTransport, toResultView, KeptResults, KEPT_RESULT_LIMITS, boundedAgentResultParts } = shipped;
 export type ServerConnection = InstanceType<typeof ServerConnection>;
 export type StdioClientTransport = InstanceType<typeof StdioClientTransport>;

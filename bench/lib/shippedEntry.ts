@@ -5,3 +5,5 @@ export { checkFile, inlineLimitsFor, readCheckedFile } from '../../src/core/file
 export { Logger } from '../../src/core/log';
 export { Client } from '@modelcontextprotocol/client';
 export { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+export { toResultView, KeptResults, KEPT_RESULT_LIMITS } from '../../src/core/results';
+export { boundedAgentResultParts } from '../../src/core/agents';

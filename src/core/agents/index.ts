@@ -3,5 +3,5 @@ export { modelFacingSchema, describePathSlot, type ModelFacingSchema } from './m
 export { splitModelArguments, type SlotPaths, type SplitArguments } from './modelArguments';
 export { resolveWorkspacePath, secretReason, excludedBy, gitignoredBy, workspaceLabel, type ResolvedPath, type WorkspaceFolderRules } from './workspacePaths';
 export { planAgentCall, describeAgentFiles, type AgentCallPlan, type AgentCallCheck, type AgentCallContext, type AgentFile } from './agentCall';
-export { agentResultParts, type AgentPart } from './agentResult';
+export { agentResultParts, boundedAgentResultParts, type AgentPart, type BoundedResultOptions } from './agentResult';
 export { parseRunTarget, assignReferencedFiles } from './chatRun';

@@ -3,20 +3,23 @@
 // one that calls a tool. A call is checked before anything is read (paths, limits, types), confirmed in chat's
 // own confirmation naming each file, its size and type, the tool and the server, and then run through the run
 // pipeline as the panel runs it. Refusals go back to the model as tool errors naming the file and the rule.
+// A result larger than mcpHost.agents.maxResultCharacters reaches the model as a preview and a handle; a third
+// tool reads any range of it (keptResults.ts).
 
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { agentResultParts, describeAgentFiles, modelFacingSchema, planAgentCall, type AgentCallPlan, type AgentPart, type WorkspaceFolderRules } from '../../core/agents';
+import { boundedAgentResultParts, describeAgentFiles, modelFacingSchema, planAgentCall, type AgentCallPlan, type AgentPart, type WorkspaceFolderRules } from '../../core/agents';
 import type { ServerConnection } from '../../core/connection';
 import { errorText } from '../../core/errors';
 import { runTool } from '../../core/run';
-import type { ResultLike, ResultView, SaveItem } from '../../core/results';
+import type { ResultLike, SaveItem } from '../../core/results';
 import { WebviewElicitationUi } from '../elicitationUi';
 import { saveResultItem } from '../resultActions';
 import { serverState, type ServerManager } from '../serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from '../settings';
 import { tasks } from '../tasks/taskRegistry';
 import { startUploadProgress } from '../uploadProgress';
+import { KeptResultDocuments, READ_RESULT_TOOL, type ReadResultInput } from './keptResults';
 
 export const LIST_TOOL = 'mcpHost_listTools';
 export const CALL_TOOL = 'mcpHost_callTool';
@@ -31,7 +34,11 @@ const SAVE_CHOICE = 'Save…';
 export interface AgentSettings {
   enabled: boolean;
   excludedServers: string[];
+  /** The most characters of one result's text given to a model; a larger result becomes a preview and a handle. */
+  maxResultCharacters: number;
 }
+
+const RESULT_CHARACTERS = { default: 20_000, min: 2_000, max: 1_000_000 };
 
 export function readAgentSettings(): AgentSettings {
   const c = vscode.workspace.getConfiguration('mcpHost.agents');
@@ -39,6 +46,7 @@ export function readAgentSettings(): AgentSettings {
   return {
     enabled: c.get<boolean>('enabled', true),
     excludedServers: Array.isArray(excluded) ? excluded.filter((s): s is string => typeof s === 'string') : [],
+    maxResultCharacters: Math.min(RESULT_CHARACTERS.max, Math.max(RESULT_CHARACTERS.min, Math.floor(Number(c.get<number>('maxResultCharacters', RESULT_CHARACTERS.default)) || RESULT_CHARACTERS.default))),
   };
 }
 
@@ -85,11 +93,13 @@ export class AgentTools implements vscode.Disposable {
   private readonly pending = new Map<string, { plan: AgentCallPlan; at: number }>();
   /** The last confirmation asked for (the test API reads it: the test workbench answers dialogs by itself). */
   lastConfirmation?: { title: string; message: string };
+  readonly results = new KeptResultDocuments();
 
   constructor(private readonly manager: ServerManager, private readonly extensionUri: vscode.Uri) {}
 
   dispose(): void {
     this.pending.clear();
+    this.results.dispose();
   }
 
   register(): vscode.Disposable {
@@ -100,6 +110,9 @@ export class AgentTools implements vscode.Disposable {
       vscode.lm.registerTool<CallInput>(CALL_TOOL, {
         prepareInvocation: (options) => this.prepare(options.input),
         invoke: (options, token) => this.call(options.input, token),
+      }),
+      vscode.lm.registerTool<ReadResultInput>(READ_RESULT_TOOL, {
+        invoke: (options) => this.results.read(options.input, readAgentSettings().maxResultCharacters),
       }),
     );
   }
@@ -201,8 +214,15 @@ export class AgentTools implements vscode.Disposable {
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
       const { result, view } = await this.run(connection, plan, abort.signal);
-      const parts = agentResultParts(view, { media: true });
-      if (view.saves.length) parts.push({ kind: 'text', text: await this.offerSaves(server, plan.tool.name, result, view, token) });
+      const { parts, kept } = boundedAgentResultParts(result, view, {
+        media: true, maxChars: readAgentSettings().maxResultCharacters, readTool: READ_RESULT_TOOL,
+        keep: (readable) => this.results.keep(`${plan.tool.name} on "${server}"`, readable),
+      });
+      // A long text kept for range reads is read there (and opened as a document), not offered as a file.
+      const keptRefs = new Set(kept?.parts.map((p) => `content/${Number(p.id) - 1}`));
+      const saves = view.saves.filter((s) => !keptRefs.has(s.ref));
+      if (saves.length) parts.push({ kind: 'text', text: await this.offerSaves(server, plan.tool.name, result, saves, token) });
+      if (kept) kept.modelText = parts.map((p) => (p.kind === 'text' ? p.text : `[${p.mimeType} data]`)).join('\n');
       return toolResult(parts);
     } catch (e) {
       if (abort.signal.aborted) throw new vscode.CancellationError();
@@ -230,9 +250,9 @@ export class AgentTools implements vscode.Disposable {
   }
 
   /** File outputs are saved only when the user says so; the model is told where they went, or that they did not. */
-  private async offerSaves(server: string, toolName: string, result: ResultLike, view: ResultView, token: vscode.CancellationToken): Promise<string> {
-    const names = view.saves.map((s) => s.name).join(', ');
-    const one = view.saves.length === 1;
+  private async offerSaves(server: string, toolName: string, result: ResultLike, saves: readonly SaveItem[], token: vscode.CancellationToken): Promise<string> {
+    const names = saves.map((s) => s.name).join(', ');
+    const one = saves.length === 1;
     let timer: NodeJS.Timeout | undefined;
     let cancelled: vscode.Disposable | undefined;
     const unanswered = new Promise<undefined>((resolve) => {
@@ -240,12 +260,12 @@ export class AgentTools implements vscode.Disposable {
       cancelled = token.onCancellationRequested(() => resolve(undefined));
     });
     const choice = await Promise.race([
-      vscode.window.showInformationMessage(`"${toolName}" on "${server}" returned ${one ? 'a file' : `${view.saves.length} files`}: ${names}. Save to the workspace?`, SAVE_CHOICE),
+      vscode.window.showInformationMessage(`"${toolName}" on "${server}" returned ${one ? 'a file' : `${saves.length} files`}: ${names}. Save to the workspace?`, SAVE_CHOICE),
       unanswered,
     ]).finally(() => { clearTimeout(timer); cancelled?.dispose(); });
     if (choice !== SAVE_CHOICE) return `The tool returned ${names}; the user did not save ${one ? 'it' : 'them'}, so nothing was written to the workspace.`;
     const lines: string[] = [];
-    for (const save of view.saves) {
+    for (const save of saves) {
       if (token.isCancellationRequested) { lines.push(`The user did not save ${save.name}.`); continue; }
       lines.push(await this.saveOne(server, result, save));
     }
@@ -276,7 +296,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, manager: Se
     if (!on && registration) { registration.dispose(); registration = undefined; }
   };
   update();
-  context.subscriptions.push(tools, { dispose: () => registration?.dispose() },
+  context.subscriptions.push(tools, tools.results.register(), { dispose: () => registration?.dispose() },
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('mcpHost.agents.enabled')) update(); }));
   return tools;
 }

@@ -278,3 +278,95 @@ describe('files for agents: file outputs', function () {
     assert.deepEqual(await fsp.readdir(saveDir()), ['report.csv'], 'only the chosen file was written');
   });
 });
+
+// A result larger than mcpHost.agents.maxResultCharacters (default 20,000) from an unmodified third-party server
+// (server-everything's echo): the model gets a bounded preview and a handle, mcpHost_readResult returns ranges of
+// the original byte for byte (also where a range starts or ends inside a multi-byte character), and the user opens
+// the whole as a read-only mcp-result: document. Nothing is written into the workspace.
+describe('large results for agents', function () {
+  this.timeout(120_000);
+  const message = Array.from({ length: 4000 }, (_, i) => `line ${i} \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587`).join('\n');
+  const original = `Echo: ${message}`;
+  const bytes = Buffer.from(original, 'utf8');
+
+  after(async () => (await api()).servers.stop('everything'));
+
+  function read(input: Record<string, unknown>): Promise<{ header: string; text: string }> {
+    return Promise.resolve(vscode.lm.invokeTool('mcpHost_readResult', { input, toolInvocationToken: undefined })).then((r) => {
+      const [header, text] = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : ''));
+      return { header: header!, text: text! };
+    });
+  }
+
+  it('come back as a bounded preview and a handle; range reads through the handle return exactly the original bytes', async () => {
+    const listing = async () => (await fsp.readdir(workspaceRoot().fsPath, { recursive: true })).map(String).sort();
+    const before = await listing();
+    const result = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message } }, toolInvocationToken: undefined });
+    const preview = textOf(result);
+    assert.ok(preview.length <= 20_000, `the preview has ${preview.length} characters`);
+    const handle = /kept as handle "(r\d+)"/.exec(preview)?.[1];
+    assert.ok(handle, preview.slice(0, 500));
+    assert.match(preview, new RegExp(`\\[part 1: text, ${original.length.toLocaleString('en-US')} characters, [\\d.]+ KiB, 4,000 lines\\]\\nEcho: line 0 \u00e9\u20ac\ud83d\ude00`));
+    assert.ok(preview.includes('line 3999 \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587'), 'the tail is shown');
+
+    // A range starting inside the first emoji and ending inside a CJK character.
+    const start = bytes.indexOf(Buffer.from('\ud83d\ude00')) + 2;
+    const end = bytes.indexOf(Buffer.from('\u6587')) + 1;
+    const range = await read({ handle, part: '1', startByte: start, endByte: end });
+    const [, from, to] = /bytes (\d+)-(\d+) of (\d+)/.exec(range.header) ?? [];
+    assert.equal(Number(from), start - 2, range.header);
+    assert.equal(Number(to), end - 1, range.header);
+    assert.deepEqual(Buffer.from(range.text, 'utf8'), bytes.subarray(start - 2, end - 1));
+
+    // The whole, read on from each answer's end, is the original byte for byte.
+    const chunks: Buffer[] = [];
+    for (let at = 0, reads = 0; at < bytes.length; reads++) {
+      assert.ok(reads < 50, 'the reads go on');
+      const r = await read({ handle, startByte: at });
+      chunks.push(Buffer.from(r.text, 'utf8'));
+      at = Number(/bytes \d+-(\d+) of/.exec(r.header)?.[1]);
+    }
+    assert.deepEqual(Buffer.concat(chunks), bytes);
+    assert.equal((await read({ handle, startLine: 2, endLine: 3 })).text, 'line 1 \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587\nline 2 \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587\n');
+
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`mcp-result:/${handle}/part-1.txt`));
+    assert.equal(doc.getText(), original);
+    const given = await vscode.workspace.openTextDocument(vscode.Uri.parse(`mcp-result:/${handle}/model-preview.txt`));
+    assert.equal(given.getText(), preview, 'the user can see what the model was given');
+    await assert.rejects(read({ handle: 'r999' }), /No kept result has the handle "r999"/);
+    await assert.rejects(read({ handle, startLine: 0 }), /"startLine" must be a whole number of at least 1/);
+    assert.deepEqual(await listing(), before, 'nothing was written into the workspace');
+  });
+
+  it('over the panel\'s 1 MiB text cap: no "save?" question holds up the agent, and the user opens the whole (or what the model got) from a command', async () => {
+    const window = vscode.window as { -readonly [K in keyof typeof vscode.window]: (typeof vscode.window)[K] };
+    const original = { info: window.showInformationMessage, pick: window.showQuickPick };
+    const asked: string[] = [];
+    const offered: string[] = [];
+    const big = `${'\u00e9\u20ac'.repeat(400_000)}\n${'tail '.repeat(1000)}`;
+    window.showInformationMessage = ((message: string, ...items: unknown[]) => {
+      asked.push(message);
+      return original.info(message as never, ...(items as never[]));
+    }) as typeof window.showInformationMessage;
+    window.showQuickPick = ((items: readonly vscode.QuickPickItem[]) => {
+      offered.push(...items.map((i) => i.label));
+      return Promise.resolve(items.find((i) => i.label === 'Part 1'));
+    }) as unknown as typeof window.showQuickPick;
+    try {
+      const result = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message: big } }, toolInvocationToken: undefined });
+      const preview = textOf(result);
+      assert.ok(preview.length <= 20_000, `the preview has ${preview.length} characters`);
+      const handle = /kept as handle "(r\d+)"/.exec(preview)?.[1];
+      assert.ok(handle);
+      assert.deepEqual(asked.filter((m) => m.includes('Save to the workspace?')), [], 'the kept text is not offered as a file');
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('mcpHost.openAgentResult');
+      assert.ok(offered.includes(`${handle}: echo on "everything"`) && offered.includes('What the model was given'), offered.join(' | '));
+      assert.equal(editor?.document.uri.toString(), `mcp-result:/${handle}/part-1.txt`);
+      assert.equal(editor?.document.getText(), `Echo: ${big}`);
+    } finally {
+      window.showInformationMessage = original.info;
+      window.showQuickPick = original.pick;
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+});
