@@ -63,7 +63,7 @@ Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no
 a name), the description, and how many files it has. No file of a skill is read.
   --json          print the entries as listed (uri, frontmatter, files with sha-256 and size)`,
   skill: `Reads a skill of a server, only what is asked for. SKILL is its name, its path (acme/billing/refunds) or the URI
-of its SKILL.md (asked of the server with skills/get, listed or not).
+of its SKILL.md (one the listing leaves out is asked of the server with skills/get).
   get SKILL          load the skill: print its SKILL.md, once its size, sha-256 and frontmatter match the listing
   read SKILL FILE    print one file the skill lists (references/GUIDE.md, or its URI), verified the same way
   ls SKILL [DIR]     the skill's directory (or DIR in it): resources/directory/read when the server offers it,

@@ -62,8 +62,10 @@ export async function commandSkills(a: ParsedArgs, io: CliIo, host: SkillsCliHos
       if (cut) io.stderr.write(`mcp-host: ${cut}\n`);
       return host.exit.ok;
     }
-    // A URI is asked of the server directly (skills/get: a skill the listing left out, or a fresh entry).
-    const entry = wanted!.includes('://') ? await getSkill(connection, wanted!, opts) : findSkill((await listSkills(connection, opts)).skills, wanted!);
+    // The listing's entry; a URI the listing leaves out is asked of the server (skills/get).
+    const { skills } = await listSkills(connection, opts);
+    const listed = wanted!.includes('://') ? skills.find((s) => s.uri === wanted) : undefined;
+    const entry = listed ?? (wanted!.includes('://') ? await getSkill(connection, wanted!, opts) : findSkill(skills, wanted!));
     if (action === 'ls') {
       const dir = file === undefined ? skillRootOf(entry) : file.includes('://') ? file : `${skillRootOf(entry)}/${file.replace(/^\.?\/|\/$/g, '')}`;
       if (skillsSupport(connection)!.directoryRead) {

@@ -263,7 +263,7 @@ async function readListed(connection: SkillsConnection, entry: SkillEntry, uri: 
   let bytes: Buffer;
   if ('text' in item && typeof item.text === 'string') {
     // Over four bytes a character is impossible; a text that long cannot match the size (or the limit).
-    if (item.text.length > limit) throw sizeError(connection, entry, uri, listed, `over ${limit} characters`);
+    if (item.text.length > limit) throw sizeError(connection, entry, uri, listed, `more than ${limit} bytes`);
     bytes = Buffer.from(item.text, 'utf8');
   } else if ('blob' in item && typeof item.blob === 'string') {
     if (Math.floor(item.blob.length * 3 / 4) > limit + 3) throw sizeError(connection, entry, uri, listed, `about ${Math.floor(item.blob.length * 3 / 4)} bytes`);
