@@ -19,6 +19,7 @@ import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
 import { serverState, ServerManager } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
+import { SkillsFeature } from './skills';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { RunPanel } from './runPanel';
 import { McpPanel } from './webviewPanel';
@@ -104,6 +105,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
     registerResourceDocuments(manager),
+    new SkillsFeature(manager),
     { dispose: removeOpenedFiles },
     registerTasks(manager, (registry) => {
       const provider = new TasksTreeProvider(registry);
