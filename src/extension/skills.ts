@@ -94,6 +94,19 @@ export function skillForModel(server: string, entry: SkillEntry, content: SkillC
     + `Relative paths in it resolve against ${skillRootOf(entry)}; read one with ${READ_SKILL_TOOL} {"server": "${server}", "skill": "${entry.uri}", "file": "<path>"} (${files}).\n\n${body}`;
 }
 
+/** Listing needs no confirmation (names and descriptions only); loading a skill or reading its file does. */
+function prepareReadSkill(input: ReadSkillInput | undefined): vscode.PreparedToolInvocation {
+  if (typeof input?.server !== 'string' || typeof input.skill !== 'string') return { invocationMessage: 'Listing the skills of your MCP servers' };
+  return {
+    invocationMessage: `Reading skill ${input.skill} of MCP server "${input.server}"`,
+    confirmationMessages: {
+      title: 'Load an MCP skill into the chat?',
+      message: new vscode.MarkdownString().appendText(`The MCP server "${input.server}" serves the skill ${input.skill}`
+        + `${input.file ? ` (file ${input.file})` : ''}. Its text goes into the chat as untrusted content from that server.`),
+    },
+  };
+}
+
 export class SkillsFeature extends Disposable {
   constructor(private readonly manager: ServerManager) {
     super();
@@ -107,14 +120,7 @@ export class SkillsFeature extends Disposable {
     }));
     if (typeof vscode.lm?.registerTool === 'function') {
       this.register(vscode.lm.registerTool<ReadSkillInput>(READ_SKILL_TOOL, {
-        prepareInvocation: (options) => ({
-          invocationMessage: `Reading skill ${options.input?.skill ?? ''} of MCP server "${options.input?.server ?? ''}"`,
-          confirmationMessages: {
-            title: 'Load an MCP skill into the chat?',
-            message: new vscode.MarkdownString().appendText(`The MCP server "${options.input?.server ?? ''}" serves the skill ${options.input?.skill ?? ''}`
-              + `${options.input?.file ? ` (file ${options.input.file})` : ''}. Its text goes into the chat as untrusted content from that server.`),
-          },
-        }),
+        prepareInvocation: (options) => prepareReadSkill(options.input),
         invoke: async (options) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(await this.read(options.input))]),
       }));
     }
