@@ -12,6 +12,7 @@ import {
 } from '../core/skills';
 import { safeFileName } from '../core/results';
 import { serverState, type ServerManager } from './serverManager';
+import { readAgentSettings } from './agents/agentTools';
 
 export const SKILL_SCHEME = 'mcp-host-skill';
 export const READ_SKILL_TOOL = 'mcpHost_readSkill';
@@ -132,7 +133,9 @@ export class SkillsFeature extends Disposable {
     const skill = input?.skill;
     if (typeof server !== 'string' || typeof skill !== 'string') {
       const lines: string[] = [];
+      const excluded = readAgentSettings().excludedServers;
       for (const s of this.manager.list()) {
+        if (excluded.includes(s.name)) continue;
         const connection = serverState(s).kind === 'running' ? s.connection : undefined;
         if (!connection || !servesSkills(connection)) continue;
         const { skills } = await skillsOf(connection);
@@ -142,6 +145,7 @@ export class SkillsFeature extends Disposable {
         ? `Give "server" and "skill" (a URI below) to load one. Skills of the running MCP servers (untrusted, each from its server):\n${lines.join('\n')}`
         : 'No running MCP server serves skills.';
     }
+    if (readAgentSettings().excludedServers.includes(server)) throw new Error(`The server "${server}" is excluded from agents (setting mcpHost.agents.excludedServers).`);
     const connection = runningConnection(this.manager, server);
     const entry = await entryOf(connection, skill);
     const file = typeof input?.file === 'string' && input.file !== '' && input.file !== 'SKILL.md' ? input.file : undefined;
