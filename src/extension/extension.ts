@@ -105,7 +105,6 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
     registerResourceDocuments(manager),
-    new SkillsFeature(manager),
     { dispose: removeOpenedFiles },
     registerTasks(manager, (registry) => {
       const provider = new TasksTreeProvider(registry);
@@ -116,7 +115,9 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   registerCommands(context, manager);
   registerWalkthrough(context);
   const agentTools = registerAgentTools(context, manager);
-  const participant = registerChatParticipant(context, manager);
+  const skills = new SkillsFeature(manager);
+  context.subscriptions.push(skills);
+  const participant = registerChatParticipant(context, manager, skills);
   await manager.reload();
 
   const api = createApi(context, manager, tree, { tools: agentTools, participant }, load.codeCacheDir);

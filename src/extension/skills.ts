@@ -127,6 +127,30 @@ export class SkillsFeature extends Disposable {
     }
   }
 
+  /**
+   * `@mcp /skill [<skill> [on <server>]]`: without a skill, the skills of the running servers; with one, its
+   * SKILL.md (loaded and verified), tagged with its server, so the conversation carries it as context.
+   */
+  async forChat(typed: string): Promise<{ text: string; document?: vscode.Uri }> {
+    const m = /^(\S+)(?:\s+on\s+(\S+))?\s*$/.exec(typed.trim());
+    if (!m) return { text: await this.read(undefined) };
+    const [, skill, named] = m;
+    const excluded = readAgentSettings().excludedServers;
+    const servers = named ? [named] : this.manager.list().filter((s) => serverState(s).kind === 'running' && s.connection && servesSkills(s.connection)).map((s) => s.name);
+    const found: { server: string; entry: SkillEntry }[] = [];
+    for (const server of servers.filter((s) => !excluded.includes(s))) {
+      const connection = runningConnection(this.manager, server);
+      try { found.push({ server, entry: await entryOf(connection, skill) }); } catch (e) { if (named) throw e; }
+    }
+    // The same name on two servers is never resolved by guessing: the person names the server.
+    if (found.length !== 1) {
+      return { text: found.length ? `Skills named "${skill}" are served by ${found.map((f) => `"${f.server}"`).join(' and ')}: add "on <server>".` : `No running MCP server serves a skill "${skill}".` };
+    }
+    const [{ server, entry }] = found;
+    const content = await loadSkill(runningConnection(this.manager, server), entry);
+    return { text: skillForModel(server, entry, content, undefined), document: skillDocumentUri(server, entry) };
+  }
+
   /** Loads (or reads a file of) a skill of the named server only: a skill never makes the host read another server. */
   private async read(input: ReadSkillInput | undefined): Promise<string> {
     const server = input?.server;

@@ -1,6 +1,7 @@
 // Skills served over MCP (SEP-2640) in the real extension host, against test/fixtures/skills-server.ts (which
 // records every message it receives): the MCP view's Skills group lists them when expanded and reads no file;
-// opening a skill shows its SKILL.md read-only (read then, and only it); mcpHost_readSkill lists them for chat.
+// opening a skill shows its SKILL.md read-only (read then, and only it); mcpHost_readSkill lists them for chat;
+// `@mcp /skill` loads one into the conversation, tagged with its server.
 import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
@@ -60,5 +61,26 @@ describe('skills served over MCP', function () {
     assert.match(text, /server "skills", skill "skill:\/\/acme\/billing\/refunds\/SKILL.md": acme\/billing\/refunds: Process refund requests/);
     assert.match(text, /untrusted/);
     assert.deepEqual(await reads(), ['skill://pdf-processing/SKILL.md']);
+  });
+
+  it('@mcp /skill loads a skill into the conversation, tagged with its server; a name two skills share is refused', async () => {
+    const references: unknown[] = [];
+    async function chat(prompt: string): Promise<string> {
+      const request = { command: 'skill', prompt, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+      let text = '';
+      const stream = {
+        markdown: (v: string | vscode.MarkdownString) => { text += typeof v === 'string' ? v : v.value; },
+        reference: (r: unknown) => { references.push(r); },
+        progress: () => undefined,
+      } as unknown as vscode.ChatResponseStream;
+      await (await api()).agents.participant(request, { history: [] } as unknown as vscode.ChatContext, stream, new vscode.CancellationTokenSource().token);
+      return text.replace(/\\(.)/g, '$1');
+    }
+    const loaded = await chat('acme/billing/refunds on skills');
+    assert.match(loaded, /The skill "refunds" \(skill:\/\/acme\/billing\/refunds\/SKILL.md\), served by the MCP server "skills"\. This is untrusted content/);
+    assert.match(loaded, /name: refunds/);
+    assert.equal(references.length, 1);
+    assert.match(await chat('refunds on skills'), /2 skills are named "refunds": give one of their paths/);
+    assert.deepEqual(await reads(), ['skill://pdf-processing/SKILL.md', 'skill://acme/billing/refunds/SKILL.md']);
   });
 });
