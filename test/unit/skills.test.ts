@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test';
 import { ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import {
-  findSkill, getSkill, listSkills, loadSkill, parseFrontmatter, readSkillDirectory, readSkillFile, SKILL_LIMITS, SkillError, SKILLS_EXTENSION_ID,
+  findSkill, getSkill, listSkills, loadSkill, parseFrontmatter, parseSkillEntry, readSkillDirectory, readSkillFile, SKILL_LIMITS, SkillError, SKILLS_EXTENSION_ID,
 } from '../../src/core/skills';
 import { runCli } from '../fixtures/cli';
 import { fixturePath, stdioFixture } from '../fixtures/servers';
@@ -164,7 +164,6 @@ describe('skills over MCP, core', () => {
 
 describe('skill entries and frontmatter', () => {
   test('an entry over the limits, or malformed, is listed with the reason it will not be loaded; loading it reads nothing', async () => {
-    const { parseSkillEntry } = await import('../../src/core/skills');
     const digest = `sha256:${'0'.repeat(64)}`;
     const base = { uri: 'skill://big/SKILL.md', frontmatter: { name: 'big', description: 'd' } };
     const many = parseSkillEntry({ ...base, resources: Array.from({ length: 513 }, (_, i) => ({ uri: `skill://big/f${i}`, digest, size: 1 })) });
