@@ -55,6 +55,23 @@ describe('skills over MCP, core', () => {
     }
   });
 
+  test('a 2026-07-28 server is told of the extension too, in each request\'s client capabilities', async () => {
+    const lines: string[] = [];
+    const c = new ServerConnection(stdioFixture('era2026-server.ts'), { log: new Logger((_l, m) => lines.push(m), 'trace'), stopGraceMs: 1000 });
+    await c.start();
+    try {
+      assert.equal(c.state.kind === 'running' && c.state.era, 'modern');
+      const sent = lines.filter((l) => l.startsWith('[host -> server]') && l.includes('"io.modelcontextprotocol/clientCapabilities"'));
+      assert.ok(sent.length > 0, 'client capabilities sent');
+      for (const l of sent) {
+        const meta = JSON.parse(l.slice(l.indexOf('{'))) as { params: { _meta: Record<string, { extensions?: Record<string, unknown> }> } };
+        assert.deepEqual(meta.params._meta['io.modelcontextprotocol/clientCapabilities'].extensions?.[SKILLS_EXTENSION_ID], {});
+      }
+    } finally {
+      await c.stop();
+    }
+  });
+
   test('two skills of one name are told apart by path, never chosen between', async () => {
     const { c } = await fixture();
     try {
