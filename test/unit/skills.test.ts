@@ -198,6 +198,9 @@ describe('skill entries and frontmatter', () => {
     assert.deepEqual(parseFrontmatter('---\nname: a\ndescription: "quoted: yes"\nlicense: \'it\'\'s\'\nmetadata:\n  version: "2.1"\n  n: 3\ntags: [x, y]\nlist:\n  - one\n  - two\n---\nbody'), {
       name: 'a', description: 'quoted: yes', license: "it's", metadata: { version: '2.1', n: 3 }, tags: ['x', 'y'], list: ['one', 'two'],
     });
+    assert.deepEqual(parseFrontmatter('---\nname: a # the name\ndescription: "Use the # sign" # quoted\nmetadata: # nested\n  # a comment line\n  k: v\n---\n'), {
+      name: 'a', description: 'Use the # sign', metadata: { k: 'v' },
+    });
     assert.throws(() => parseFrontmatter('no frontmatter'), /does not begin with a "---" frontmatter block/);
     assert.throws(() => parseFrontmatter('---\nname: a\ndescription: |\n  block\n---\n'), /YAML this host does not read/);
     assert.throws(() => parseFrontmatter('---\nname: a\nname: b\n---\n'), /the field "name" appears twice/);

@@ -17,7 +17,7 @@ export function frontmatterBlock(markdown: string): string | undefined {
 export function parseFrontmatter(markdown: string): Record<string, unknown> {
   const block = frontmatterBlock(markdown);
   if (block === undefined) throw new FrontmatterError('it does not begin with a "---" frontmatter block');
-  const lines = block.split(/\r?\n/).map((text, i) => ({ text: text.replace(/\s+#.*$/, '').replace(/\s+$/, ''), line: i + 2 }))
+  const lines = block.split(/\r?\n/).map((text, i) => ({ text: text.replace(/\s+$/, ''), line: i + 2 }))
     .filter((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
   const at = { i: 0 };
   const value = readBlock(lines, at, 0);
@@ -52,7 +52,7 @@ function readMap(lines: Line[], at: { i: number }, indent: number): Record<strin
     const key = String(scalar(m[1], line));
     if (Object.hasOwn(map, key)) throw new FrontmatterError(`line ${line}: the field "${key}" appears twice`);
     at.i++;
-    if (m[2] !== undefined && m[2] !== '') {
+    if (m[2] !== undefined && !m[2].startsWith('#')) {
       map[key] = scalar(m[2], line);
     } else {
       const next = lines[at.i];
@@ -81,7 +81,9 @@ function readList(lines: Line[], at: { i: number }, indent: number): unknown[] {
 }
 
 function scalar(raw: string, line: number): unknown {
-  const s = raw.trim();
+  // A comment ends a line: after a quoted string's closing quote, or after a blank in a plain value.
+  const quoted = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')\s*(?:#.*)?$/.exec(raw);
+  const s = quoted ? quoted[1] : raw.replace(/\s+#.*$/, '').trim();
   if (s.startsWith('"')) {
     if (!/^"(?:[^"\\]|\\.)*"$/.test(s)) throw new FrontmatterError(`line ${line}: an unterminated string`);
     try { return JSON.parse(s); } catch { throw new FrontmatterError(`line ${line}: a string with an escape this reader does not read`); }
