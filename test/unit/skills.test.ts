@@ -136,6 +136,17 @@ describe('skills over MCP, core', () => {
     }
   });
 
+  test('a SKILL.md longer than its listed size is refused before it is hashed or used', async () => {
+    const { c, reads } = await fixture(['--padded']);
+    try {
+      const git = findSkill((await listSkills(c)).skills, 'git-workflow');
+      await assert.rejects(loadSkill(c, git), /skill:\/\/git-workflow\/SKILL.md of skill git-workflow \("skills-server"\) is more than 116 bytes, not the 116 bytes listed; it was not used/);
+      assert.deepEqual(reads(), ['skill://git-workflow/SKILL.md']);
+    } finally {
+      await c.stop();
+    }
+  });
+
   test('directories are read with resources/directory/read, and only from a server that declared directoryRead', async () => {
     const { c } = await fixture();
     try {
@@ -173,6 +184,9 @@ describe('skills over MCP, core', () => {
       assert.equal(cut, `stopped after ${SKILL_LIMITS.listPages} pages of skills/list`);
       assert.equal(skills.length, SKILL_LIMITS.listPages);
       assert.equal(endless.received().filter((m) => m.method === 'skills/list').length, SKILL_LIMITS.listPages);
+      const dir = await readSkillDirectory(endless.c, 'skill://pdf-processing/templates');
+      assert.equal(dir.cut, `stopped after ${SKILL_LIMITS.directoryPages} pages of resources/directory/read`);
+      assert.equal(dir.resources.length, SKILL_LIMITS.directoryPages);
     } finally {
       await endless.c.stop();
     }
