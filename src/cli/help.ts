@@ -59,6 +59,16 @@ Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no
   --save-files DIR      download the files it names into DIR (verified; existing files are never overwritten)
   --no-file-transfer    do not declare SEP-2631 file transfer (files it names cannot be downloaded)
   --json                print the raw result`,
+  skills: `Lists the skills a server serves (skills/list, every page): the name (its path when two skills share
+a name), the description, and how many files it has. No file of a skill is read.
+  --json          print the entries as listed (uri, frontmatter, files with sha-256 and size)`,
+  skill: `Reads a skill of a server, only what is asked for. SKILL is its name, its path (acme/billing/refunds) or the URI
+of its SKILL.md (one the listing leaves out is asked of the server with skills/get).
+  get SKILL          load the skill: print its SKILL.md, once its size, sha-256 and frontmatter match the listing
+  read SKILL FILE    print one file the skill lists (references/GUIDE.md, or its URI), verified the same way
+  ls SKILL [DIR]     the skill's directory (or DIR in it): resources/directory/read when the server offers it,
+                     else the files the listing names
+  --json             print the content with its URI, size and whether it was verified (ls: the entries)`,
   complete: `Prints the server's suggestions for one argument of a prompt or a resource template, one per line.
   --prompt NAME               the prompt whose argument ARG is completed
   --resource-template URI     the resource template whose variable ARG is completed

@@ -41,6 +41,7 @@ import {
 import { parseJsonBounded } from '../core/io/json';
 import { requestSizeProblem } from '../core/io/requestSize';
 import { assertNever } from '../shared/assertNever';
+import { commandSkills } from './skills';
 
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
@@ -59,6 +60,10 @@ export const USAGE = `usage:
   mcp-host complete (--prompt NAME | --resource-template URI) ARG VALUE [--args JSON] [--json] TARGET
                                                           the server's suggestions for an argument (--args: those filled in)
   mcp-host task get|result|cancel ID [--json] TARGET      a task's status, its result (waits for it), or cancel it
+  mcp-host skills [--json] TARGET                         list the server's skills (SEP-2640): name, description, files
+  mcp-host skill get|read|ls SKILL [FILE|DIR] [--json] TARGET
+                                                          load a skill (its SKILL.md), read one of its files, or list
+                                                          a directory of it; each file verified against the listing
 ${REGISTRY_USAGE}
 TARGET := --server NAME [--config FILE] | --url URL | -- COMMAND [ARGS...]   (the stdio form is last)
   --log-level LEVEL (any command with a TARGET): ask the server for its log messages from LEVEL up (debug, info,
@@ -713,6 +718,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'resource': return await commandResource(a, io);
       case 'complete': return await commandComplete(a, io);
       case 'task': return await commandTask(a, io);
+      case 'skills': case 'skill': return await commandSkills(a, io, {
+        connect: async () => {
+          const server = await resolveTarget(a, io);
+          const log = makeLogger(a, io);
+          return connect(server, log, undefined, a.timeout, false, false, { a, io }, await signInFor(a, io, server, log));
+        },
+        withConnection, usageError, exit: EXIT,
+      });
       case 'login': return await commandLogin(a, io);
       case 'logout': return await commandLogout(a, io);
       case '': throw usageError('give a command');

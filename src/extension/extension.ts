@@ -20,6 +20,7 @@ import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
 import { ServerInputs } from './serverInputs';
 import { serverState, ServerManager } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
+import { SkillsFeature } from './skills';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { RunPanel } from './runPanel';
 import { McpPanel } from './webviewPanel';
@@ -133,7 +134,9 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   registerCommands(context, manager);
   registerWalkthrough(context);
   const agentTools = registerAgentTools(context, manager);
-  const participant = registerChatParticipant(context, manager);
+  const skills = new SkillsFeature(manager);
+  context.subscriptions.push(skills);
+  const participant = registerChatParticipant(context, manager, skills);
   await manager.reload();
 
   const api = createApi(context, manager, tree, { tools: agentTools, participant }, load.codeCacheDir);

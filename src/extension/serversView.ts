@@ -8,6 +8,10 @@ import { Disposable } from '../core/events';
 import { findFileSlots } from '../core/files';
 import { describeState, serverContextValue, statusBarText, toolLabel } from './serverDescriptions';
 import { serverState, type ServerManager } from './serverManager';
+import { servesSkills, skillsOf } from './skills';
+import { displayName, type SkillEntry } from '../core/skills';
+import type { ServerConnection } from '../core/connection';
+import { errorText } from '../core/errors';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
@@ -17,6 +21,8 @@ export type ServerTreeNode =
   | { kind: 'prompt'; server: string; prompt: Prompt }
   | { kind: 'resource'; server: string; resource: Resource }
   | { kind: 'template'; server: string; template: ResourceTemplate }
+  | { kind: 'skillsGroup'; server: string }
+  | { kind: 'skill'; server: string; skill: SkillEntry; label: string }
   | { kind: 'configError'; error: ConfigError };
 
 const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
@@ -24,6 +30,7 @@ const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources
 export class ServersTreeProvider extends Disposable implements vscode.TreeDataProvider<ServerTreeNode> {
   private readonly changed = this.register(new vscode.EventEmitter<ServerTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly skillLists = new WeakMap<ServerConnection, SkillEntry[]>();
 
   constructor(private readonly manager: ServerManager) {
     super();
@@ -44,7 +51,19 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       if (connection.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
       if (connection.resources.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resources' });
       if (connection.resourceTemplates.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resourceTemplates' });
+      if (servesSkills(connection)) groups.push({ kind: 'skillsGroup', server: node.server });
       return groups;
+    }
+    // Listed when first expanded (skills/list only: no file of a skill is read until one is opened); the
+    // tree refreshes once the listing arrives.
+    if (node.kind === 'skillsGroup' && connection) {
+      const listed = this.skillLists.get(connection);
+      if (!listed) {
+        void skillsOf(connection).then((list) => { this.skillLists.set(connection, list.skills); this.changed.fire(node); },
+          (e: unknown) => connection.log.warn(`skills/list: ${errorText(e)}`));
+        return [];
+      }
+      return listed.map((skill) => ({ kind: 'skill', server: node.server, skill, label: displayName(skill, listed) }));
     }
     if (node.kind === 'group' && connection) {
       // A tool only its app may call (visibility ["app"]) is not a tool for the user.
@@ -84,6 +103,22 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
         item.id = `${node.server}\u0000${node.group}`;
         item.description = String(count);
         item.contextValue = `mcpGroup.${node.group}`;
+        return item;
+      }
+      case 'skillsGroup': {
+        const item = new vscode.TreeItem('Skills', vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `${node.server}\u0000skills`;
+        item.contextValue = 'mcpGroup.skills';
+        return item;
+      }
+      case 'skill': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.server}\u0000skill\u0000${node.skill.uri}`;
+        item.description = node.skill.problem ? 'not loadable' : node.skill.description;
+        item.tooltip = [node.skill.uri, node.skill.description, node.skill.problem].filter(Boolean).join('\n\n');
+        item.iconPath = new vscode.ThemeIcon(node.skill.problem ? 'warning' : 'book');
+        item.contextValue = 'mcpSkill';
+        if (!node.skill.problem) item.command = { command: 'mcpHost.openSkill', title: 'Open Skill', arguments: [node.server, node.skill.uri] };
         return item;
       }
       case 'tool': {

@@ -4,6 +4,9 @@
 //   auth/*            call test-tool, signing in (a stand-in $BROWSER follows the approving redirects)
 //   tools_call        call add_numbers; json-schema-2020-12-preservation: echo a tool's inputSchema as listed
 //   context.toolCalls call each listed tool with its arguments
+//   sep-2640-client-no-prefetch   list the skills (and nothing more: no file is read ahead of need)
+//   sep-2640-client-verify-*      list the skills, load each (its SKILL.md, verified), and only for a loaded one
+//                                 read its other files, as a model acting on the skill would
 //   anything else     list the tools, then call each one (questions answered "accept" with no fields); a
 //                     tool's own error (exit 5) is the server's answer for the suite's checks to judge
 import { readFileSync } from 'node:fs';
@@ -59,6 +62,24 @@ function authArgs() {
   return [...args, '--sign-in'];
 }
 
+async function listSkills() {
+  let text = '';
+  const sink = new Writable({ write(chunk, _enc, done) { text += chunk; done(); } });
+  const code = await cli(['skills', '--json'], sink);
+  return code === 0 ? JSON.parse(text) : [];
+}
+
+async function actOnSkills() {
+  let worst = 0;
+  for (const skill of await listSkills()) {
+    const loaded = await cli(['skill', 'get', skill.uri], new Writable({ write(_c, _e, done) { done(); } }));
+    worst = Math.max(worst, loaded);
+    if (loaded !== 0 || !Array.isArray(skill.resources)) continue;
+    for (const file of skill.resources.filter((f) => f.uri !== skill.uri)) worst = Math.max(worst, await cli(['skill', 'read', skill.uri, file.uri]));
+  }
+  return worst;
+}
+
 async function listTools() {
   let text = '';
   const sink = new Writable({ write(chunk, _enc, done) { text += chunk; done(); } });
@@ -74,6 +95,10 @@ if (scenario.startsWith('auth/')) {
 } else if (scenario === 'json-schema-2020-12-preservation') {
   const focal = (await listTools()).find((t) => t.name === 'json_schema_2020_12_tool');
   code = await cli(['call', 'json_schema_echo', '--args', JSON.stringify({ schema: focal?.inputSchema ?? {} })]);
+} else if (scenario === 'sep-2640-client-no-prefetch') {
+  code = await cli(['skills']);
+} else if (scenario.startsWith('sep-2640-client-verify-')) {
+  code = await actOnSkills();
 } else if (Array.isArray(context.toolCalls)) {
   for (const call of context.toolCalls) {
     code = Math.max(code, await cli(['call', call.name, '--args', JSON.stringify(call.arguments ?? {}), '--elicit', acceptEmpty]));

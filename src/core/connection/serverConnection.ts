@@ -10,6 +10,7 @@ import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, filesCapabilityOf, restoreDraft
 import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
+import { SKILLS_EXTENSION_ID } from '../skills';
 import { receivedTasksCapability, serveReceivedTasks, type ReceivedTasks } from '../tasks/received';
 import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer, TransportKind } from '../config/types';
@@ -259,6 +260,8 @@ export class ServerConnection {
     // 2026-07-28 Tasks extension: every tool call may be answered with a task (core/tasks follows it); a plain
     // call withdraws the offer for that one request (callTool).
     caps.extensions = { ...(caps.extensions as object | undefined), [TASKS_EXTENSION_ID]: {} };
+    // SEP-2640 skills: the host lists a server's skills and reads their files only when asked (core/skills).
+    caps.extensions = { ...(caps.extensions as object | undefined), [SKILLS_EXTENSION_ID]: {} };
     return caps as ClientCapabilities;
   }
 

@@ -3,6 +3,7 @@
 //   @mcp /run <tool> [on <server>] #file:photo.png
 //                                          opens the tool's panel with its file arguments filled from the
 //                                          referenced files (checked there like picked files); the user runs it.
+//   @mcp /skill [<skill> [on <server>]]    lists the servers' skills, or loads one (verified) into the conversation
 
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -40,12 +41,19 @@ function typedText(request: vscode.ChatRequest): string {
 }
 
 export class McpChatParticipant {
-  constructor(private readonly manager: ServerManager, private readonly extensionUri: vscode.Uri) {}
+  constructor(private readonly manager: ServerManager, private readonly extensionUri: vscode.Uri,
+    private readonly skills?: { forChat(typed: string): Promise<{ text: string; document?: vscode.Uri }> }) {}
 
   readonly handle: vscode.ChatRequestHandler = async (request, _context, stream) => {
     try {
       if (request.command === 'tools') return await this.tools(request, stream);
       if (request.command === 'run') return await this.run(request, stream);
+      if (request.command === 'skill' && this.skills) {
+        const answer = await this.skills.forChat(typedText(request));
+        if (answer.document) stream.reference(answer.document);
+        stream.markdown(plain(answer.text));
+        return {};
+      }
       stream.markdown(plain(
         'Use /tools to list the MCP tools, or /run <tool> [on <server>] with #file references to open a tool with those files in its file arguments.'));
     } catch (e) {
@@ -136,8 +144,9 @@ export class McpChatParticipant {
   }
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, manager: ServerManager): McpChatParticipant {
-  const handler = new McpChatParticipant(manager, context.extensionUri);
+export function registerChatParticipant(context: vscode.ExtensionContext, manager: ServerManager,
+  skills?: ConstructorParameters<typeof McpChatParticipant>[2]): McpChatParticipant {
+  const handler = new McpChatParticipant(manager, context.extensionUri, skills);
   if (typeof vscode.chat?.createChatParticipant !== 'function') return handler;
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler.handle);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
