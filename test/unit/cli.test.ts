@@ -31,8 +31,8 @@ test('parses options before "--" and keeps everything after it as the server com
   assert.equal(a.args, '{"a":1}');
   assert.deepEqual(a.files, ['x=1.png', 'y=2.png']);
   assert.equal(a.json, true);
-  assert.equal(a.binaryUploads, false);
-  assert.equal(parseArgs(['call', 'echo']).binaryUploads, true);
+  assert.equal(a.noBinaryUploads, true);
+  assert.equal(parseArgs(['call', 'echo']).noBinaryUploads, undefined);
   assert.deepEqual(a.stdio, ['node', '--json']);
 });
 
