@@ -6,7 +6,8 @@ import { parseJsonBounded } from '../core/io/json';
 import type { ResultView } from '../core/results';
 import { assertNever } from '../shared/assertNever';
 import { usageError, type ParsedArgs } from './options';
-import { terminalLine, terminalText } from './terminal';
+import { oneLine } from '../shared/format';
+import { terminalLine, terminalName, terminalText } from './terminal';
 import { fileOutputLine } from './transfer';
 
 /** A result for a terminal: text as it is (terminal-safe), other items as one-line summaries. */
@@ -19,11 +20,11 @@ export function resultText(view: ResultView): string {
     switch (item.kind) {
       case 'text': case 'resourceText': lines.push(item.text); break;
       case 'image': case 'audio': lines.push(`[${item.kind} ${item.mimeType}, ${formatBytes(item.size)}]`); break;
-      case 'resourceLink': lines.push(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`); break;
-      case 'resourceBlob': lines.push(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`); break;
-      case 'fileOutput': lines.push(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`); break;
+      case 'resourceLink': lines.push(oneLine(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`)); break;
+      case 'resourceBlob': lines.push(oneLine(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`)); break;
+      case 'fileOutput': lines.push(oneLine(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`)); break;
       case 'file': lines.push(fileOutputLine(item)); break;
-      case 'unknown': lines.push(`[${item.type} content]`); break;
+      case 'unknown': lines.push(oneLine(`[${item.type} content]`)); break;
       default: assertNever(item, 'result item');
     }
   }
@@ -33,11 +34,11 @@ export function resultText(view: ResultView): string {
 
 export function toolLine(tool: Tool): string {
   const title = tool.title ?? tool.annotations?.title;
-  const parts = [terminalLine(tool.name, 100)];
-  if (title && title !== tool.name) parts.push(`(${terminalLine(title, 100)})`);
+  const parts = [terminalName(tool.name, 100)];
+  if (title && title !== tool.name) parts.push(`(${terminalName(title, 100)})`);
   if (tool.description) parts.push(`— ${terminalLine(tool.description, 200)}`);
   const app = toolAppUri(tool);
-  if (app) parts.push(`[app ${terminalLine(app, 200)}]`);
+  if (app) parts.push(`[app ${terminalName(app, 200)}]`);
   return parts.join('  ');
 }
 

@@ -10,6 +10,7 @@ import { planSave, resolveSave, resourceContentsView, type ResultLike, type Resu
 import type { AuthorizedUploads } from '../core/run';
 import { LineReader } from './elicit';
 import { terminalText } from './terminal';
+import { oneLine } from '../shared/format';
 
 import { TransferFailedError } from '../core/errors';
 
@@ -73,10 +74,10 @@ function fileItems(view: ResultView) {
   return view.items.filter((i): i is Extract<ResultView['items'][number], { kind: 'file' }> => i.kind === 'file');
 }
 
-/** `[file NAME, SIZE, TYPE, URI]` for each file output (terminal-safe by the caller). */
+/** `[file NAME, SIZE, TYPE, URI]` for each file output, on one line (terminal-safe by the caller). */
 export function fileOutputLine(item: { name: string; uri: string; mimeType?: string; size?: number; digest: boolean }): string {
   const size = item.size !== undefined ? `${formatBytes(item.size)}` : 'size not given';
-  return `[file ${item.name}, ${size}, ${item.mimeType ?? 'type not given'}, ${item.uri}${item.digest ? '' : ', no digest'}]`;
+  return oneLine(`[file ${item.name}, ${size}, ${item.mimeType ?? 'type not given'}, ${item.uri}${item.digest ? '' : ', no digest'}]`);
 }
 
 type FileItem = ReturnType<typeof fileItems>[number];
@@ -95,11 +96,11 @@ export function resultOfItems(items: FileItem[]): ResultView {
 export async function saveResourceFile(item: FileItem, connection: ServerConnection, target: string, signal?: AbortSignal): Promise<void> {
   // A file item names its file itself (uri, size, digest): nothing else of the answer is needed.
   const source = resolveSave({}, item.save!);
-  if (source.kind !== 'file') throw new TransferFailedError(`${item.name} is not a file to download`);
+  if (source.kind !== 'file') throw new TransferFailedError(`${oneLine(item.name)} is not a file to download`);
   try {
     await connection.files.saveFile(source.file, target, { maxBytes: FILE_OUTPUT_MAX_BYTES, ...(signal ? { signal } : {}) });
   } catch (e) {
-    throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+    throw new TransferFailedError(`saving ${oneLine(item.name)} failed: ${(e as Error).message}; nothing was saved for it`);
   }
 }
 
@@ -120,7 +121,7 @@ export async function saveFileOutputs(view: ResultView, result: ResultLike, conn
     try {
       await connection.files.saveFile(source.file, target, { maxBytes: FILE_OUTPUT_MAX_BYTES, ...(signal ? { signal } : {}) });
     } catch (e) {
-      throw new TransferFailedError(`saving ${item.name} failed: ${(e as Error).message}; nothing was saved for it`);
+      throw new TransferFailedError(`saving ${oneLine(item.name)} failed: ${(e as Error).message}; nothing was saved for it`);
     }
     saved.push(target);
   }

@@ -13,7 +13,7 @@ import type { ParsedArgs } from '../options';
 import { parseArgsOption, resultText, singleName, withToolUi } from '../output';
 import { resolveTarget, type CliIo } from '../target';
 import { callAsTask } from '../tasks';
-import { terminalLine, terminalText } from '../terminal';
+import { terminalName, terminalText } from '../terminal';
 import { confirmUploads, saveFileOutputs, uploadProgressLine } from '../transfer';
 
 export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
@@ -32,7 +32,7 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
     const tool = connection.tools.find((t) => t.name === toolName);
     if (!tool) {
-      const names = connection.tools.map((t) => terminalLine(t.name, 100));
+      const names = connection.tools.map((t) => terminalName(t.name, 100));
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
     const inUse = connection.transportInUse ?? transport;
@@ -93,7 +93,7 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     }
     if (a.saveFiles !== undefined) {
       for (const path of await saveFileOutputs(view, result, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
-        stderr.write(`saved ${terminalText(path)}\n`);
+        stderr.write(`saved ${terminalName(path, 4096)}\n`);
       }
     }
     const structured = view.structured;

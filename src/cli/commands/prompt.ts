@@ -5,7 +5,7 @@ import { CliError, EXIT } from '../errors';
 import type { ParsedArgs } from '../options';
 import { asLines, parseArgsOption, resultText, singleName } from '../output';
 import { resolveTarget, type CliIo } from '../target';
-import { terminalLine, terminalText } from '../terminal';
+import { terminalLine, terminalName, terminalText } from '../terminal';
 
 export async function promptCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const promptName = singleName(a, 'prompt');
@@ -16,7 +16,7 @@ export async function promptCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   return withConnection(cli, async () => {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
-      const names = connection.prompts.map((p) => terminalLine(p.name, 100));
+      const names = connection.prompts.map((p) => terminalName(p.name, 100));
       throw new CliError(`server "${server.name}" has no prompt "${terminalText(promptName)}"${names.length ? ` (prompts: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
     // Prompt arguments are strings; a missing required one is refused here rather than by the server.

@@ -7,7 +7,7 @@ import { openConnection, withConnection } from '../connect';
 import { CliError, EXIT } from '../errors';
 import { usageError, type ParsedArgs } from '../options';
 import { resolveTarget, type CliIo } from '../target';
-import { terminalText } from '../terminal';
+import { terminalName, terminalText } from '../terminal';
 import { fileOutputLine, resourceFiles, resultOfItems, saveFileOutputs, saveResourceFile } from '../transfer';
 
 export async function resourceCommand(a: ParsedArgs, io: CliIo): Promise<number> {
@@ -31,7 +31,7 @@ export async function resourceCommand(a: ParsedArgs, io: CliIo): Promise<number>
       if (contents.length !== 1) throw new CliError(`--out writes one content; ${terminalText(uri)} has ${contents.length} (use --json)`, EXIT.usage);
       if (files.length === 1) {
         await saveResourceFile(files[0]!, connection, outPath, io.interrupt);
-        stderr.write(`mcp-host: wrote ${terminalText(files[0]!.name)} to ${outPath}${files[0]!.digest ? ' (sha-256 verified)' : ''}\n`);
+        stderr.write(`mcp-host: wrote ${terminalName(files[0]!.name)} to ${outPath}${files[0]!.digest ? ' (sha-256 verified)' : ''}\n`);
         return EXIT.ok;
       }
       const item = contents[0];
@@ -45,14 +45,14 @@ export async function resourceCommand(a: ParsedArgs, io: CliIo): Promise<number>
         stdout.write(item.text.endsWith('\n') ? terminalText(item.text) : `${terminalText(item.text)}\n`);
       } else if ('blob' in item && typeof item.blob === 'string') {
         const size = Math.floor(item.blob.length * 3 / 4);
-        stdout.write(`${terminalText(`[resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}, ${formatBytes(size)}]`)}\n`);
+        stdout.write(`${terminalName(`[resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}, ${formatBytes(size)}]`, 4096)}\n`);
         stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
       }
     }
     for (const file of files) stdout.write(`${terminalText(fileOutputLine(file))}\n`);
     if (a.saveFiles !== undefined) {
       for (const path of await saveFileOutputs(resultOfItems(files), {}, connection, resolve(io.cwd, a.saveFiles), io.interrupt)) {
-        stderr.write(`saved ${terminalText(path)}\n`);
+        stderr.write(`saved ${terminalName(path, 4096)}\n`);
       }
     } else if (files.length > 0) stderr.write('mcp-host: files are not downloaded; --save-files DIR or --out FILE saves them (verified)\n');
     return EXIT.ok;

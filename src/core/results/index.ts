@@ -1,3 +1,3 @@
 export * from '../../shared/resultModel';
-export { toResultView, promptResultView, resourceContentsView, resolveSave, RESULT_LIMITS, type ResultLike, type ToolLike, type SaveSource } from './view';
+export { toResultView, promptResultView, maskView, resourceContentsView, resolveSave, RESULT_LIMITS, type ResultLike, type ToolLike, type SaveSource } from './view';
 export { planSave, writeNewFile, pathInsideWorkspace, downloadToFile, safeFileName, type DownloadOptions } from './save';
