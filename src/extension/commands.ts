@@ -11,13 +11,14 @@ import { pointer } from '../core/forms';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
 import { templateVariables } from './resources/templates';
 import { readResourceInEditor } from './resultActions';
-import { toolLabel } from './serverDescriptions';
+import { entryLabel, toolLabel } from './serverDescriptions';
 import { serverState, type ManagedServer, type ServerManager } from './serverManager';
 import type { ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings } from './settings';
 import { RunPanel, type RunPanelContext } from './runPanel';
 import { errorText } from '../core/errors';
 import { DisposableStore } from '../core/events';
+import { oneLine } from '../shared/format';
 
 /** How long "Run MCP Tool with This File…" waits for servers to start before offering what it has. */
 const EXPLORER_START_WAIT_MS = 15_000;
@@ -148,7 +149,7 @@ const TOOLS: PickKind<Tool> = {
   fromNode: (node) => (node.kind === 'tool' ? node.tool : undefined),
   item: (tool) => ({
     label: `${toolAppUri(tool) ? '$(window) ' : findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
-    detail: [toolAppUri(tool) ? 'App' : '', tool.description?.split('\n')[0]?.slice(0, 200)].filter(Boolean).join(' — ') || undefined,
+    detail: [toolAppUri(tool) ? 'App' : '', oneLine(tool.description?.split('\n')[0]?.slice(0, 200) ?? '')].filter(Boolean).join(' — ') || undefined,
   }),
 };
 
@@ -157,7 +158,7 @@ const PROMPTS: PickKind<Prompt> = {
   placeholder: 'Choose a prompt',
   entries: (connection) => connection.prompts,
   fromNode: (node) => (node.kind === 'prompt' ? node.prompt : undefined),
-  item: (prompt) => ({ label: `$(comment-discussion) ${prompt.title ?? prompt.name}`, detail: prompt.description?.split('\n')[0]?.slice(0, 200) }),
+  item: (prompt) => ({ label: `$(comment-discussion) ${entryLabel(prompt)}`, detail: prompt.description && oneLine(prompt.description.split('\n')[0]!.slice(0, 200)) }),
 };
 
 /**

@@ -15,6 +15,7 @@ import type { FileValue } from '../core/files';
 import { FILE_OUTPUT_MAX_BYTES } from '../core/files/transfer/http';
 import { openResourceDocument } from './resources/resourceDocuments';
 import type { ServerManager } from './serverManager';
+import { oneLine } from '../shared/format';
 
 const DOWNLOAD_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -152,7 +153,7 @@ export async function readResourceInEditor(manager: ServerManager, server: strin
   for (const item of resourceContentsView(read)) {
     if (item.kind !== 'file' || !item.save) continue;
     const size = item.size !== undefined ? `, ${formatBytes(item.size)}` : '';
-    const choice = await vscode.window.showInformationMessage(`${server}: ${uri} is a file: ${item.name}${size}.`, 'Save…', 'Open');
+    const choice = await vscode.window.showInformationMessage(`${server}: ${oneLine(uri)} is a file: ${oneLine(item.name)}${size}.`, 'Save…', 'Open');
     if (choice === 'Save…') await saveResultItem({}, item.save, () => Promise.resolve(connection));
     else if (choice === 'Open') await openFileOutput(item.save, () => Promise.resolve(connection));
   }

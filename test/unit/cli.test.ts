@@ -258,6 +258,16 @@ describe('hostile server text in the terminal', () => {
     assert.match(r.out, /\[resource link file:\/\/\/x "<img .*\\x1b\[31mred/);
   });
 
+  test('a name from a server stays on one line: its line breaks (LF, CR, U+2028, U+2029) are shown escaped, no output line is forged', async () => {
+    const r = await cli(['call', 'forged_names', ...HOSTILE]);
+    assert.equal(r.code, 0, r.err);
+    const lines = (r.out + r.err).split(/\r\n|[\n\r\u2028\u2029]/);
+    assert.ok(!lines.some((line) => line.startsWith('saved ')), `no line of its own: ${JSON.stringify(r.out)}`);
+    assert.equal(r.out, 'two files\n'
+      + '[resource link demo://notes\\nsaved /root/.ssh/authorized_keys "notes.txt\\nsaved /root/.ssh/authorized_keys"]\n'
+      + '[resource link demo://photo "photo.png\\r\\nsaved /etc/passwd\\u2028saved /etc/shadow\\u2029saved /etc/hosts"]\n');
+  });
+
   test('error messages are redacted and terminal-safe; --verbose logs are too', async () => {
     const message = `bad data:image/png;base64,${PNG_BASE64} ${ESC}[2J`;
     const r = await cli(['call', 'fail_with', '--args', JSON.stringify({ message }), '--verbose', ...RECORDING], { MCP_HOST_LOG_LEVEL: 'trace' });
