@@ -4,96 +4,16 @@ import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
-  FileTokenStore, forgetServer, HostOAuthProvider, MemoryTokenStore, OAUTH_GRANTS, defaultTokenFile, readAuthRecord,
-  authStoreKey, signInStatus, checkAuthorizationUrl, describeDuration, SIGN_IN_TIMEOUT_MS,
-  type OAuthClientSettings, type OAuthGrant, type SignInUi, type TokenStore,
+  FileTokenStore, forgetServer, HostOAuthProvider, MemoryTokenStore, defaultTokenFile, readAuthRecord,
+  authStoreKey, signInStatus, checkAuthorizationUrl, describeDuration, type OAuthClientSettings, type OAuthGrant, type SignInUi, type TokenStore,
 } from '../core/auth';
 import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
+import type { AuthOptions } from './options';
 import { terminalText } from './terminal';
 
-export interface CliAuthArgs {
-  clientId?: string;
-  /** Secret sources: `env:NAME` or `file:PATH`, read when needed. */
-  clientSecret?: string;
-  privateKey?: string;
-  signingAlg?: string;
-  scope?: string;
-  grant?: OAuthGrant;
-  assertion?: string;
-  issuer?: string;
-  clientMetadataUrl?: string;
-  /** Seconds a browser sign-in waits for the redirect back. */
-  signInTimeout?: string;
-  idpIdToken?: string;
-  idpIssuer?: string;
-  idpTokenEndpoint?: string;
-  idpClientId?: string;
-  idpClientSecret?: string;
-  /** Sign in through the browser when a server asks, even without a terminal. */
-  signIn: boolean;
-  tokenStore: boolean;
-}
-
-/** The longest wait --sign-in-timeout allows (an hour). */
-const MAX_SIGN_IN_TIMEOUT_S = 3600;
-
-export const AUTH_OPTIONS_HELP = `AUTH OPTIONS (tools, call, prompt, resource, login), for HTTP servers that ask for an OAuth sign-in:
-  --client-id ID               a client registered in advance with the server's authorization server
-  --client-secret SOURCE       its secret; SOURCE is env:NAME or file:PATH (never the value itself)
-  --private-key SOURCE         a PEM private key for private_key_jwt client authentication (env:NAME or file:PATH)
-  --signing-alg ALG            the private key's JWS algorithm (default ES256)
-  --issuer URL                 the authorization server the client id belongs to (its credentials go to no other)
-  --scope "A B"                the scopes to ask for (default: what the server asks for or advertises)
-  --grant GRANT                authorization_code (default: browser sign-in), client_credentials (machine to
-                               machine, with a secret or private key), jwt_bearer (workload identity: --assertion),
-                               enterprise (enterprise-managed authorization: --idp-* options)
-  --assertion SOURCE           the workload's JWT for jwt_bearer (env:NAME or file:PATH)
-  --idp-id-token SOURCE        enterprise: the ID token from your organisation's identity provider (env:NAME or file:PATH)
-  --idp-issuer URL | --idp-token-endpoint URL   enterprise: where the ID token is exchanged
-  --idp-client-id ID, --idp-client-secret SOURCE  enterprise: this client at the identity provider
-  --client-metadata-url URL    the HTTPS URL where you publish this client's metadata document (Client ID Metadata
-                               Documents); used only when it serves that document, otherwise the CLI registers
-  --sign-in                    sign in through the browser when a server asks, even without a terminal
-  --sign-in-timeout SECONDS    how long a browser sign-in waits for the redirect back (default ${SIGN_IN_TIMEOUT_MS / 1000}, at most ${MAX_SIGN_IN_TIMEOUT_S})
-  --no-token-store             keep tokens for this run only (default: ${'$'}XDG_CONFIG_HOME/mcp-host/tokens.json, mode 0600)
-  The sign-in page opens with the command in ${'$'}BROWSER when it is set; otherwise its URL is printed. Only an
-  https URL (or http to this machine) is ever opened or printed.`;
-
-const VALUE_OPTIONS: Record<string, keyof CliAuthArgs> = {
-  '--client-id': 'clientId', '--client-secret': 'clientSecret', '--private-key': 'privateKey', '--signing-alg': 'signingAlg',
-  '--scope': 'scope', '--grant': 'grant', '--assertion': 'assertion', '--issuer': 'issuer',
-  '--client-metadata-url': 'clientMetadataUrl', '--sign-in-timeout': 'signInTimeout', '--idp-id-token': 'idpIdToken', '--idp-issuer': 'idpIssuer',
-  '--idp-token-endpoint': 'idpTokenEndpoint', '--idp-client-id': 'idpClientId', '--idp-client-secret': 'idpClientSecret',
-};
-const SECRET_OPTIONS = new Set(['--client-secret', '--private-key', '--assertion', '--idp-id-token', '--idp-client-secret']);
-const URL_OPTIONS = new Set(['--issuer', '--client-metadata-url', '--idp-issuer', '--idp-token-endpoint']);
-
-export const newAuthArgs = (): CliAuthArgs => ({ signIn: false, tokenStore: true });
-export const isAuthValueOption = (name: string) => name in VALUE_OPTIONS;
-export const isAuthFlagOption = (name: string) => name === '--sign-in' || name === '--no-token-store';
-
-/** Applies one auth option; returns an error message for a bad value (the caller makes it a usage error). */
-export function applyAuthOption(auth: CliAuthArgs, name: string, value?: string): string | undefined {
-  if (name === '--sign-in') { auth.signIn = true; return undefined; }
-  if (name === '--no-token-store') { auth.tokenStore = false; return undefined; }
-  const key = VALUE_OPTIONS[name];
-  if (!key || value === undefined) return `unknown option ${name}`;
-  if (SECRET_OPTIONS.has(name) && !/^(env|file):./.test(value)) {
-    return `${name} takes env:NAME or file:PATH, not the value itself (a secret on the command line is visible to other users)`;
-  }
-  if (URL_OPTIONS.has(name)) {
-    let url: URL;
-    try { url = new URL(value); } catch { return `${name} is not a valid URL: ${value}`; }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${name} must be an https URL (got ${url.protocol})`;
-  }
-  if (name === '--grant' && !OAUTH_GRANTS.includes(value as OAuthGrant)) return `--grant must be one of ${OAUTH_GRANTS.join(', ')} (got "${value}")`;
-  if (name === '--sign-in-timeout' && !(/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_SIGN_IN_TIMEOUT_S)) {
-    return `--sign-in-timeout takes whole seconds from 1 to ${MAX_SIGN_IN_TIMEOUT_S} (got "${value}")`;
-  }
-  (auth as unknown as Record<string, string>)[key] = value;
-  return undefined;
-}
+/** The sign-in options of the option table (`--client-id` … `--no-token-store`). */
+export type CliAuthArgs = AuthOptions;
 
 /** A secret file larger than this is refused (keys and tokens are a few KB). */
 const MAX_SECRET_FILE_BYTES = 64 * 1024;
@@ -145,7 +65,7 @@ export async function authSettings(auth: CliAuthArgs, env: NodeJS.ProcessEnv, cw
 }
 
 export function tokenStoreFor(auth: CliAuthArgs, env: NodeJS.ProcessEnv): TokenStore {
-  return auth.tokenStore ? new FileTokenStore(defaultTokenFile(env)) : new MemoryTokenStore();
+  return !auth.noTokenStore ? new FileTokenStore(defaultTokenFile(env)) : new MemoryTokenStore();
 }
 
 /**
@@ -189,7 +109,7 @@ export async function cliOAuthProvider(
 ): Promise<HostOAuthProvider | undefined> {
   if (server.transport === 'stdio') return undefined;
   if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
-  const interactive = forceInteractive || auth.signIn || io.interactive;
+  const interactive = forceInteractive || !!auth.signIn || io.interactive;
   // The server entry's pre-registered client (mcp.json `oauth`), unless the command line names one.
   const flags = await authSettings(auth, io.env, io.cwd);
   const configured = server.oauth ?? {};
@@ -198,7 +118,7 @@ export async function cliOAuthProvider(
     server: server.name, serverUrl: server.url, store, log, settings,
     ui: interactive ? cliSignInUi(io.env, io.stderr) : undefined,
     clientName: 'MCP Host CLI',
-    ...(auth.signInTimeout ? { signInTimeoutMs: Number(auth.signInTimeout) * 1000 } : {}),
+    ...(auth.signInTimeoutS ? { signInTimeoutMs: auth.signInTimeoutS * 1000 } : {}),
     signInHint: 'run `mcp-host login` with this target on a terminal, or give client credentials (--grant client_credentials)',
   });
 }

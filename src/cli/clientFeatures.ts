@@ -1,5 +1,5 @@
-// The client features the CLI declares beyond tools: the current directory as its one root, and the
-// server's log messages printed to stderr at the level asked with --log-level.
+// The client features the CLI declares beyond tools: the current directory as its one root, the server's
+// log messages printed to stderr at the level asked with --log-level, and sampling with --sampling-command.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMcpLogLevel, MCP_LOG_LEVELS, type ConnectionOptions, type McpLogLevel, type ServerConnection } from '../core/connection';
@@ -12,11 +12,14 @@ export function parseLogLevel(value: string): McpLogLevel | string {
   return isMcpLogLevel(value) ? value : `--log-level must be one of ${MCP_LOG_LEVELS.join(', ')} (got "${value}")`;
 }
 
-/** Connection options for the CLI's client features (sampling is declared, and declined without a command). */
+/** Connection options for the CLI's client features (sampling is declared only with a command to answer it). */
 export function cliFeatureOptions(cwd: string, logLevel: McpLogLevel | undefined, samplingCommand: string | undefined,
   env: NodeJS.ProcessEnv): Partial<ConnectionOptions> {
   const root = { uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd };
-  return { roots: () => [root], serverLogLevel: logLevel, sampling: cliSamplingHandler(samplingCommand, { cwd, env }) };
+  return {
+    roots: () => [root], serverLogLevel: logLevel,
+    ...(samplingCommand !== undefined ? { sampling: cliSamplingHandler(samplingCommand, { cwd, env }) } : {}),
+  };
 }
 
 /** With --log-level, each message of the server is printed to stderr as `[level] [server:logger] text`. */

@@ -9,6 +9,7 @@ import {
   DEFAULT_REGISTRY_URL, describeEntry, installKinds, installTargets, InstallError, planInstall, RegistryClient, RegistryError, RegistryPager,
   REGISTRY_LIMITS, type InstallTarget, type RegistryEntry,
 } from '../core/registry';
+import { CliError, EXIT } from './errors';
 import { EXIT_CODES_HELP } from './help';
 import { terminalLine, terminalText } from './terminal';
 
@@ -40,9 +41,10 @@ Finds servers in an MCP Registry and writes one into an mcp.json.
 
 ${EXIT_CODES_HELP}`;
 
-/** What `main` needs to report the exit code of a failure. */
-export class RegistryUsageError extends Error {
+/** A `registry` command line that does not make sense (exit 1). */
+export class RegistryUsageError extends CliError {
   override readonly name = 'RegistryUsageError';
+  constructor(message: string) { super(message, EXIT.usage); }
 }
 
 interface RegistryIo {

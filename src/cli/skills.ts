@@ -4,22 +4,16 @@
 //   skill read NAME FILE           one file the skill lists, verified
 //   skill ls NAME [DIR]            a directory of the skill (resources/directory/read; the listing's files otherwise)
 // Listing reads no file; a file is read only when asked for.
-import type { ServerConnection } from '../core/connection';
 import { formatBytes } from '../shared/format';
 import {
   displayName, findSkill, getSkill, isDirectory, listSkills, loadSkill, readSkillDirectory, readSkillFile, skillRootOf, skillsSupport,
   type SkillContent, type SkillEntry,
 } from '../core/skills';
-import type { CliIo, ParsedArgs } from './main';
+import { openConnection, withConnection } from './connect';
+import { EXIT } from './errors';
+import { usageError, type ParsedArgs } from './options';
+import { resolveTarget, type CliIo } from './target';
 import { terminalLine, terminalText } from './terminal';
-
-/** What the command needs of main.ts (passed in, so this file stands alone). */
-export interface SkillsCliHost {
-  connect(): Promise<ServerConnection>;
-  withConnection(connection: ServerConnection, io: CliIo, work: () => Promise<number>): Promise<number>;
-  usageError(message: string): Error;
-  exit: { ok: number; toolError: number };
-}
 
 export const SKILL_ACTIONS = ['get', 'read', 'ls'] as const;
 
@@ -30,37 +24,39 @@ function fileSummary(entry: SkillEntry): string {
 }
 
 /** `skills` and `skill get|read|ls`. */
-export async function commandSkills(a: ParsedArgs, io: CliIo, host: SkillsCliHost): Promise<number> {
+export async function skillsCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const listing = a.command === 'skills';
   const [action, wanted, file, ...extra] = listing ? [undefined, undefined, undefined, ...a.positional] : a.positional;
-  if (listing && extra.length) throw host.usageError(`unexpected argument ${extra[0]}`);
+  if (listing && extra.length) throw usageError(`unexpected argument ${extra[0]}`);
   if (!listing) {
-    if (!SKILL_ACTIONS.includes(action as (typeof SKILL_ACTIONS)[number])) throw host.usageError('skill needs get, read or ls, then the skill\'s name, path or URI');
-    if (!wanted) throw host.usageError(`skill ${action} needs the skill's name, path or SKILL.md URI`);
-    if (action === 'read' && !file) throw host.usageError('skill read needs the file, relative to the skill (references/GUIDE.md) or its URI');
-    if (action === 'get' && file) throw host.usageError(`unexpected argument ${file}`);
-    if (extra.length) throw host.usageError(`unexpected argument ${extra[0]}`);
+    if (!SKILL_ACTIONS.includes(action as (typeof SKILL_ACTIONS)[number])) throw usageError('skill needs get, read or ls, then the skill\'s name, path or URI');
+    if (!wanted) throw usageError(`skill ${action} needs the skill's name, path or SKILL.md URI`);
+    if (action === 'read' && !file) throw usageError('skill read needs the file, relative to the skill (references/GUIDE.md) or its URI');
+    if (action === 'get' && file) throw usageError(`unexpected argument ${file}`);
+    if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
   }
-  const connection = await host.connect();
-  return host.withConnection(connection, io, async () => {
-    const opts = { signal: io.interrupt, timeoutMs: a.timeout };
+  const cli = await openConnection(await resolveTarget(a, io), a, io);
+  const { connection } = cli;
+  const out: CliIo = { ...io, stdout: cli.stdout, stderr: cli.stderr };
+  return withConnection(cli, async () => {
+    const opts = { signal: io.interrupt, timeoutMs: a.timeoutMs };
     if (!skillsSupport(connection)) {
-      io.stderr.write(`mcp-host: "${terminalText(connection.name)}" does not serve skills (no io.modelcontextprotocol/skills extension)\n`);
-      if (listing && a.json) io.stdout.write('[]\n');
-      return listing ? host.exit.ok : host.exit.toolError;
+      out.stderr.write(`mcp-host: "${terminalText(connection.name)}" does not serve skills (no io.modelcontextprotocol/skills extension)\n`);
+      if (listing && a.json) out.stdout.write('[]\n');
+      return listing ? EXIT.ok : EXIT.toolError;
     }
     if (listing) {
       const { skills, cut } = await listSkills(connection, opts);
-      if (a.json) io.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
+      if (a.json) out.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
       else {
         for (const s of skills) {
-          io.stdout.write(`${terminalLine(displayName(s, skills), 120)}\t${terminalLine(s.description, 200)}\t(${fileSummary(s)})\n`);
-          if (s.problem) io.stdout.write(`    ${terminalLine(s.problem, 300)}\n`);
+          out.stdout.write(`${terminalLine(displayName(s, skills), 120)}\t${terminalLine(s.description, 200)}\t(${fileSummary(s)})\n`);
+          if (s.problem) out.stdout.write(`    ${terminalLine(s.problem, 300)}\n`);
         }
-        if (skills.length === 0) io.stderr.write('mcp-host: the server listed no skills (a skill may still be read by its URI)\n');
+        if (skills.length === 0) out.stderr.write('mcp-host: the server listed no skills (a skill may still be read by its URI)\n');
       }
-      if (cut) io.stderr.write(`mcp-host: ${cut}\n`);
-      return host.exit.ok;
+      if (cut) out.stderr.write(`mcp-host: ${cut}\n`);
+      return EXIT.ok;
     }
     // The listing's entry; a URI the listing leaves out is asked of the server (skills/get).
     const { skills } = await listSkills(connection, opts);
@@ -70,20 +66,20 @@ export async function commandSkills(a: ParsedArgs, io: CliIo, host: SkillsCliHos
       const dir = file === undefined ? skillRootOf(entry) : file.includes('://') ? file : `${skillRootOf(entry)}/${file.replace(/^\.?\/|\/$/g, '')}`;
       if (skillsSupport(connection)!.directoryRead) {
         const { resources, cut } = await readSkillDirectory(connection, dir, opts);
-        if (a.json) io.stdout.write(`${JSON.stringify(resources, null, 2)}\n`);
-        else for (const r of resources) io.stdout.write(`${terminalLine(r.uri, 400)}${isDirectory(r) ? '/' : ''}\n`);
-        if (cut) io.stderr.write(`mcp-host: ${cut}\n`);
+        if (a.json) out.stdout.write(`${JSON.stringify(resources, null, 2)}\n`);
+        else for (const r of resources) out.stdout.write(`${terminalLine(r.uri, 400)}${isDirectory(r) ? '/' : ''}\n`);
+        if (cut) out.stderr.write(`mcp-host: ${cut}\n`);
       } else {
-        if (entry.resources === 'dynamic') throw host.usageError(`"${connection.name}" reads no directories and lists no files for skill ${entry.path}`);
+        if (entry.resources === 'dynamic') throw usageError(`"${connection.name}" reads no directories and lists no files for skill ${entry.path}`);
         const files = entry.resources.filter((f) => f.uri.startsWith(`${dir}/`));
-        if (a.json) io.stdout.write(`${JSON.stringify(files, null, 2)}\n`);
-        else for (const f of files) io.stdout.write(`${terminalLine(f.uri, 400)}\t${formatBytes(f.size)}\n`);
+        if (a.json) out.stdout.write(`${JSON.stringify(files, null, 2)}\n`);
+        else for (const f of files) out.stdout.write(`${terminalLine(f.uri, 400)}\t${formatBytes(f.size)}\n`);
       }
-      return host.exit.ok;
+      return EXIT.ok;
     }
     const content = action === 'get' ? await loadSkill(connection, entry, opts) : await readSkillFile(connection, entry, file!, opts);
-    printContent(content, entry, connection.name, a.json, io);
-    return host.exit.ok;
+    printContent(content, entry, connection.name, a.json === true, out);
+    return EXIT.ok;
   });
 }
 

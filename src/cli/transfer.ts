@@ -11,6 +11,7 @@ import { planSave, resolveSave, resourceContentsView, type ResultLike, type Resu
 import type { AuthorizedUploads } from '../core/run';
 import { LineReader } from './elicit';
 import { terminalText } from './terminal';
+import { oneLine } from '../shared/format';
 
 import { CallCancelledError, TransferFailedError } from '../core/errors';
 
@@ -96,10 +97,10 @@ function fileItems(view: ResultView) {
   return view.items.filter((i): i is Extract<ResultView['items'][number], { kind: 'file' }> => i.kind === 'file');
 }
 
-/** `[file NAME, SIZE, TYPE, URI]` for each file output (terminal-safe by the caller). */
+/** `[file NAME, SIZE, TYPE, URI]` for each file output, on one line (terminal-safe by the caller). */
 export function fileOutputLine(item: { name: string; uri: string; mimeType?: string; size?: number; digest: boolean }): string {
   const size = item.size !== undefined ? `${formatBytes(item.size)}` : 'size not given';
-  return `[file ${item.name}, ${size}, ${item.mimeType ?? 'type not given'}, ${item.uri}${item.digest ? '' : ', no digest'}]`;
+  return oneLine(`[file ${item.name}, ${size}, ${item.mimeType ?? 'type not given'}, ${item.uri}${item.digest ? '' : ', no digest'}]`);
 }
 
 type FileItem = ReturnType<typeof fileItems>[number];
@@ -118,8 +119,8 @@ export function resultOfItems(items: FileItem[]): ResultView {
 export type DownloadLimits = Pick<SaveFileOptions, 'maxBytes' | 'timeoutMs'>;
 
 /** The download limits of the CLI's options: --max-download, and --timeout as the deadline's base. */
-export function downloadLimits(options: { maxDownload?: number; timeout?: number }): DownloadLimits {
-  return { ...(options.maxDownload !== undefined ? { maxBytes: options.maxDownload } : {}), ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}) };
+export function downloadLimits(options: { maxDownload?: number; timeoutMs?: number }): DownloadLimits {
+  return { ...(options.maxDownload !== undefined ? { maxBytes: options.maxDownload } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
 }
 
 function saveOptions(limits: DownloadLimits, signal: AbortSignal | undefined): SaveFileOptions {
@@ -132,15 +133,15 @@ function saveOptions(limits: DownloadLimits, signal: AbortSignal | undefined): S
 
 /** A download that did not end in a saved file: cancelled (Ctrl-C, exit 130) or failed (exit 5); nothing was kept. */
 function saveFailure(name: string, e: unknown, signal: AbortSignal | undefined): Error {
-  if (signal?.aborted) return new CallCancelledError(`saving ${name} was cancelled; nothing was saved for it`, { cause: e });
-  return new TransferFailedError(`saving ${name} failed: ${(e as Error).message}; nothing was saved for it`);
+  if (signal?.aborted) return new CallCancelledError(`saving ${oneLine(name)} was cancelled; nothing was saved for it`, { cause: e });
+  return new TransferFailedError(`saving ${oneLine(name)} failed: ${(e as Error).message}; nothing was saved for it`);
 }
 
 /** One FileResourceContents downloaded to `target` (a new file), verified. */
 export async function saveResourceFile(item: FileItem, connection: ServerConnection, target: string, signal?: AbortSignal, limits: DownloadLimits = {}): Promise<void> {
   // A file item names its file itself (uri, size, digest): nothing else of the answer is needed.
   const source = resolveSave({}, item.save!);
-  if (source.kind !== 'file') throw new TransferFailedError(`${item.name} is not a file to download`);
+  if (source.kind !== 'file') throw new TransferFailedError(`${oneLine(item.name)} is not a file to download`);
   try {
     await connection.files.saveFile(source.file, target, saveOptions(limits, signal));
   } catch (e) {

@@ -14,7 +14,10 @@ const CREDENTIAL_SHAPES: Array<[RegExp, string]> = [
   [/("(?:access_token|refresh_token|id_token|client_secret|assertion|subject_token|code_verifier)"\s*:\s*")[^"]*"/g, `$1${SECRET_MASK}"`],
 ];
 
-/** A leveled logger whose every line is redacted before it reaches the sink. */
+/**
+ * A leveled logger whose every line is redacted before it reaches the sink. It is also the one home of the
+ * host's secrets (tokens, client secrets, secret inputs): whatever shows server text masks them with `maskSecretsIn`.
+ */
 export class Logger {
   /** Secret values and their JSON-escaped forms (as they appear in traced messages), longest first. */
   private secrets: string[] = [];
@@ -40,13 +43,19 @@ export class Logger {
   warn(message: string): void { this.emit('warn', message); }
   error(message: string): void { this.emit('error', message); }
 
-  private emit(level: LogLevel, message: string): void {
-    if (!this.isEnabled(level)) return;
-    let line = message;
+  /** `text` with the host's own secrets, and anything shaped like a credential, masked. */
+  maskSecretsIn(text: string): string {
+    let line = text;
     for (const secret of this.secrets) line = line.split(secret).join(SECRET_MASK);
     for (const [shape, mask] of CREDENTIAL_SHAPES) line = line.replace(shape, mask);
+    return line;
+  }
+
+  private emit(level: LogLevel, message: string): void {
+    if (!this.isEnabled(level)) return;
+    const line = redactDataUris(this.maskSecretsIn(message));
     // A sink that fails (an output channel VS Code closed during shutdown) must never break what is being logged.
-    try { this.sink(level, redactDataUris(line)); } catch { /* the line is lost, the caller carries on */ }
+    try { this.sink(level, line); } catch { /* the line is lost, the caller carries on */ }
   }
 }
 

@@ -13,7 +13,7 @@ import { browseServers } from './registryBrowser';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
 import { templateVariables } from './resources/templates';
 import { readResourceInEditor } from './resultActions';
-import { describeNotStarted, describeStartQuestions, toolLabel, type StartQuestions } from './serverDescriptions';
+import { describeNotStarted, describeStartQuestions, entryLabel, toolLabel, type StartQuestions } from './serverDescriptions';
 import type { KnownTool } from './knownTools';
 import { serverState, type ManagedServer, type ServerManager } from './serverManager';
 import type { ServerTreeNode } from './serversView';
@@ -21,6 +21,7 @@ import { inlineLimitsFromSettings } from './settings';
 import { RunPanel, type RunPanelContext } from './runPanel';
 import { errorText } from '../core/errors';
 import { DisposableStore } from '../core/events';
+import { oneLine } from '../shared/format';
 
 /** How long "Run MCP Tool with This File…" waits for servers to start before offering what it has. */
 const EXPLORER_START_WAIT_MS = 15_000;
@@ -156,7 +157,7 @@ const TOOLS: PickKind<Tool> = {
   fromNode: (node) => (node.kind === 'tool' ? node.tool : undefined),
   item: (tool) => ({
     label: `${toolAppUri(tool) ? '$(window) ' : findFileSlots(tool).slots.length > 0 ? '$(file-binary) ' : '$(tools) '}${toolLabel(tool)}`,
-    detail: [toolAppUri(tool) ? 'App' : '', tool.description?.split('\n')[0]?.slice(0, 200)].filter(Boolean).join(' — ') || undefined,
+    detail: [toolAppUri(tool) ? 'App' : '', oneLine(tool.description?.split('\n')[0]?.slice(0, 200) ?? '')].filter(Boolean).join(' — ') || undefined,
   }),
   known: (manager, server) => manager.knownToolsOf(server),
 };
@@ -166,7 +167,7 @@ const PROMPTS: PickKind<Prompt> = {
   placeholder: 'Choose a prompt',
   entries: (connection) => connection.prompts,
   fromNode: (node) => (node.kind === 'prompt' ? node.prompt : undefined),
-  item: (prompt) => ({ label: `$(comment-discussion) ${prompt.title ?? prompt.name}`, detail: prompt.description?.split('\n')[0]?.slice(0, 200) }),
+  item: (prompt) => ({ label: `$(comment-discussion) ${entryLabel(prompt)}`, detail: prompt.description && oneLine(prompt.description.split('\n')[0]!.slice(0, 200)) }),
 };
 
 /** A row's description: the entry's name when its label is a title (so typing the name finds it), and the server. */

@@ -15,6 +15,7 @@ import type { FileValue } from '../core/files';
 import { readSettings } from './settings';
 import { openResourceDocument } from './resources/resourceDocuments';
 import type { ServerManager } from './serverManager';
+import { oneLine } from '../shared/format';
 
 /** Downloads name the setting that limits them when they stop at it. */
 const MAX_DOWNLOAD_SETTING = 'mcpHost.files.maxDownloadMiB';
@@ -153,7 +154,7 @@ export async function readResourceInEditor(manager: ServerManager, server: strin
   for (const item of resourceContentsView(read)) {
     if (item.kind !== 'file' || !item.save) continue;
     const size = item.size !== undefined ? `, ${formatBytes(item.size)}` : '';
-    const choice = await vscode.window.showInformationMessage(`${server}: ${uri} is a file: ${item.name}${size}.`, 'Save…', 'Open');
+    const choice = await vscode.window.showInformationMessage(`${server}: ${oneLine(uri)} is a file: ${oneLine(item.name)}${size}.`, 'Save…', 'Open');
     if (choice === 'Save…') await saveResultItem({}, item.save, () => Promise.resolve(connection));
     else if (choice === 'Open') await openFileOutput(item.save, () => Promise.resolve(connection));
   }

@@ -22,12 +22,13 @@ import { completeFormField, completionRefOf } from './formCompletions';
 import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
 import { digestProgressReporter, startUploadProgress } from './uploadProgress';
 import { tasks } from './tasks/taskRegistry';
-import { toolLabel } from './serverDescriptions';
+import { entryLabel, toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { McpPanel } from './webviewPanel';
 import { errorText, isHostError } from '../core/errors';
 import { Disposable, DisposableStore, toDisposable } from '../core/events';
+import { oneLine } from '../shared/format';
 
 export interface RunPanelContext {
   manager: ServerManager;
@@ -51,13 +52,13 @@ interface SessionResults {
 export type PanelSubject = { kind: 'tool'; tool: Tool } | { kind: 'prompt'; prompt: Prompt } | TemplateSubject;
 
 function subjectTitle(subject: PanelSubject): string {
-  if (subject.kind === 'template') return subject.template.title ?? subject.template.name;
-  return subject.kind === 'tool' ? toolLabel(subject.tool) : subject.prompt.title ?? subject.prompt.name;
+  if (subject.kind === 'template') return entryLabel(subject.template);
+  return subject.kind === 'tool' ? toolLabel(subject.tool) : entryLabel(subject.prompt);
 }
 
 function subjectName(subject: PanelSubject): string {
-  if (subject.kind === 'template') return subject.template.uriTemplate;
-  return subject.kind === 'tool' ? subject.tool.name : subject.prompt.name;
+  if (subject.kind === 'template') return oneLine(subject.template.uriTemplate);
+  return oneLine(subject.kind === 'tool' ? subject.tool.name : subject.prompt.name);
 }
 
 function subjectDescription(subject: PanelSubject): string | undefined {

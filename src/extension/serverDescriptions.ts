@@ -2,6 +2,7 @@
 // No `vscode` import: tested in plain Node.
 
 import type { ConnectionState } from '../core/connection';
+import { oneLine } from '../shared/format';
 
 export interface StateLook {
   /** A codicon id. */
@@ -98,5 +99,10 @@ export function describeNotStarted(q: StartQuestions): string | undefined {
 
 /** A tool's line in the tree: its title (or name), and its description cut to one line for the tooltip's start. */
 export function toolLabel(tool: { name: string; title?: string; annotations?: { title?: string } }): string {
-  return tool.title ?? tool.annotations?.title ?? tool.name;
+  return oneLine(tool.title ?? tool.annotations?.title ?? tool.name);
+}
+
+/** A prompt's, resource's or template's label: its title, else its name, on one line. */
+export function entryLabel(entry: { name: string; title?: string }): string {
+  return oneLine(entry.title ?? entry.name);
 }

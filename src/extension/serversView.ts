@@ -6,12 +6,13 @@ import { offeredToUser, toolAppUri } from '../core/apps';
 import type { ConfigError } from '../core/config';
 import { Disposable } from '../core/events';
 import { findFileSlots } from '../core/files';
-import { describeState, serverContextValue, statusBarText, toolLabel } from './serverDescriptions';
+import { describeState, serverContextValue, entryLabel, statusBarText, toolLabel } from './serverDescriptions';
 import { serverState, type ServerManager } from './serverManager';
 import { servesSkills, skillsOf } from './skills';
 import { displayName, type SkillEntry } from '../core/skills';
 import type { ServerConnection } from '../core/connection';
 import { errorText } from '../core/errors';
+import { oneLine } from '../shared/format';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
@@ -127,7 +128,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
         item.id = `${node.server}\u0000tool\u0000${node.tool.name}`;
         const app = toolAppUri(node.tool);
         const name = toolLabel(node.tool) !== node.tool.name ? node.tool.name : undefined;
-        item.description = app ? [name, 'app'].filter(Boolean).join(' · ') : name;
+        item.description = app ? [name && oneLine(name), 'app'].filter(Boolean).join(' · ') : name && oneLine(name);
         const tooltip = node.tool.description ? `${node.tool.name}\n\n${node.tool.description.slice(0, 2000)}` : node.tool.name;
         item.tooltip = app ? `${tooltip}\n\nHas an interface (MCP App): ${app}` : tooltip;
         item.iconPath = new vscode.ThemeIcon(app ? 'window' : hasFiles ? 'file-binary' : 'tools');
@@ -146,7 +147,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
         return item;
       }
       case 'prompt': {
-        const item = new vscode.TreeItem(node.prompt.title ?? node.prompt.name, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(entryLabel(node.prompt), vscode.TreeItemCollapsibleState.None);
         item.id = `${node.server}\u0000prompt\u0000${node.prompt.name}`;
         item.tooltip = node.prompt.description?.slice(0, 2000) ?? node.prompt.name;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
@@ -155,9 +156,9 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
         return item;
       }
       case 'resource': {
-        const item = new vscode.TreeItem(node.resource.title ?? node.resource.name, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(entryLabel(node.resource), vscode.TreeItemCollapsibleState.None);
         item.id = `${node.server}\u0000resource\u0000${node.resource.uri}`;
-        item.description = node.resource.uri;
+        item.description = oneLine(node.resource.uri);
         item.tooltip = [node.resource.uri, node.resource.description?.slice(0, 2000)].filter(Boolean).join('\n\n');
         item.iconPath = new vscode.ThemeIcon('file-code');
         item.contextValue = 'mcpResource';
@@ -165,9 +166,9 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
         return item;
       }
       case 'template': {
-        const item = new vscode.TreeItem(node.template.title ?? node.template.name, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(entryLabel(node.template), vscode.TreeItemCollapsibleState.None);
         item.id = `${node.server}\u0000template\u0000${node.template.uriTemplate}`;
-        item.description = node.template.uriTemplate;
+        item.description = oneLine(node.template.uriTemplate);
         item.tooltip = [node.template.uriTemplate, node.template.description?.slice(0, 2000)].filter(Boolean).join('\n\n');
         item.iconPath = new vscode.ThemeIcon('symbol-variable');
         item.contextValue = 'mcpResourceTemplate';

@@ -20,3 +20,16 @@ export function describeAccept(accept: readonly string[] | undefined): string {
   if (entries.length === 0 || entries.some((e) => e.split(';')[0]!.trim().toLowerCase() === '*/*')) return 'any file';
   return entries.map((e) => e.trim()).join(', ');
 }
+
+/** Every line break a text may carry: LF, CR, VT, FF, NEL, and the Unicode line and paragraph separators. */
+const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/g;
+const LINE_BREAK_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\v': '\\v', '\f': '\\f' };
+
+/**
+ * A name from a server (a tool, a file, a task, a resource), for a place that shows one line: each line break
+ * is written as an escape (`\n`, `\r`, `\u2028`), so a name cannot start a line of its own and pass for the
+ * host's output.
+ */
+export function oneLine(name: string): string {
+  return String(name).replace(LINE_BREAKS, (c) => LINE_BREAK_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

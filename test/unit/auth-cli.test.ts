@@ -56,6 +56,20 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
     assert.match(call.out, /^alice .*mcp:read/);
   });
 
+  test('a server that echoes the access token back: the CLI prints it masked on stdout and stderr, as the log does', async () => {
+    const h = home();
+    const login = await cli(['login', '--url', as.url], { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'mallory' });
+    assert.equal(login.code, 0, login.err);
+    const [tokens] = tokensIn(h.tokenFile);
+    for (const argv of [['call', 'echo_token'], ['call', 'echo_token', '--json'], ['call', 'echo_token', '--verbose']]) {
+      const r = await cli([...argv, '--url', as.url], { XDG_CONFIG_HOME: h.dir, MCP_HOST_LOG_LEVEL: 'trace' });
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /your token: \*{8}/, argv.join(' '));
+      assert.ok(!r.out.includes(tokens.access_token), `${argv.join(' ')}: the token is not on stdout`);
+      assert.ok(!r.err.includes(tokens.access_token), `${argv.join(' ')}: the token is not on stderr`);
+    }
+  });
+
   test('an expired access token is refreshed without a browser; step-up asks for the larger scope', async () => {
     const h = home();
     const env = { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_LOG: h.browserLog, OIDC_BROWSER_USER: 'bob' };

@@ -50,7 +50,7 @@ test('requests that all get a 401 at once share one sign-in: one question, one b
     for (const result of answers.slice(0, 3)) {
       assert.match((result as { content: Array<{ text: string }> }).content[0].text, /^carol mcp:read/);
     }
-    assert.deepEqual(connection.tools.map((t) => t.name).sort(), ['admin_report', 'whoami']);
+    assert.deepEqual(connection.tools.map((t) => t.name).sort(), ['admin_report', 'echo_token', 'whoami']);
   } finally {
     await connection.stop();
     await oauth.dispose();

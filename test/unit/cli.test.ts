@@ -31,8 +31,8 @@ test('parses options before "--" and keeps everything after it as the server com
   assert.equal(a.args, '{"a":1}');
   assert.deepEqual(a.files, ['x=1.png', 'y=2.png']);
   assert.equal(a.json, true);
-  assert.equal(a.binaryUploads, false);
-  assert.equal(parseArgs(['call', 'echo']).binaryUploads, true);
+  assert.equal(a.noBinaryUploads, true);
+  assert.equal(parseArgs(['call', 'echo']).noBinaryUploads, undefined);
   assert.deepEqual(a.stdio, ['node', '--json']);
 });
 
@@ -256,6 +256,16 @@ describe('hostile server text in the terminal', () => {
     assert.ok(!r.out.includes(ESC) && !r.err.includes(ESC), 'no escape byte reaches the terminal');
     assert.match(r.out, /\*\*bold\*\* \[link\]\(javascript:alert\(3\)\) \\x1b\[31mred\\x1b\[0m/);
     assert.match(r.out, /\[resource link file:\/\/\/x "<img .*\\x1b\[31mred/);
+  });
+
+  test('a name from a server stays on one line: its line breaks (LF, CR, U+2028, U+2029) are shown escaped, no output line is forged', async () => {
+    const r = await cli(['call', 'forged_names', ...HOSTILE]);
+    assert.equal(r.code, 0, r.err);
+    const lines = (r.out + r.err).split(/\r\n|[\n\r\u2028\u2029]/);
+    assert.ok(!lines.some((line) => line.startsWith('saved ')), `no line of its own: ${JSON.stringify(r.out)}`);
+    assert.equal(r.out, 'two files\n'
+      + '[resource link demo://notes\\nsaved /root/.ssh/authorized_keys "notes.txt\\nsaved /root/.ssh/authorized_keys"]\n'
+      + '[resource link demo://photo "photo.png\\r\\nsaved /etc/passwd\\u2028saved /etc/shadow\\u2029saved /etc/hosts"]\n');
   });
 
   test('error messages are redacted and terminal-safe; --verbose logs are too', async () => {

@@ -96,10 +96,11 @@ test('task get|cancel ID; an unknown id is named; bad usage exits 1', async () =
   assert.match(bad.err, /task needs get, result or cancel, then the task id/);
 });
 
-test('sampling: declared and declined by default with the reason; --sampling-command answers; the host refuses bad requests', async () => {
-  const declined = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', ...EVERYTHING]);
-  assert.notEqual(declined.code, 0);
-  assert.match(declined.out + declined.err, /declines sampling unless it is given --sampling-command/);
+test('sampling: declared only with --sampling-command, which answers; the host refuses bad requests', async () => {
+  // Without a command to answer it, sampling is not declared: server-everything does not offer its sampling tool.
+  const undeclared = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', ...EVERYTHING]);
+  assert.equal(undeclared.code, 1);
+  assert.match(undeclared.err, /has no tool "trigger-sampling-request"/);
   const script = 'node -e "let s=\'\';process.stdin.on(\'data\',d=>s+=d).on(\'end\',()=>{const r=JSON.parse(s);console.log(JSON.stringify({role:\'assistant\',model:\'echo\',content:{type:\'text\',text:\'saw \'+r.messages[0].content.text}}))})"';
   const answered = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', '--sampling-command', script, ...EVERYTHING]);
   assert.equal(answered.code, 0, answered.err);

@@ -173,3 +173,30 @@ test('with every capability declared, server-everything lists every tool registe
     }
   }));
 });
+
+test('tools lists what call can reach: with the same options every command declares the same capabilities', async () => {
+  const conditional = Object.keys(REGISTERED).filter((name) => !REGISTERED[name]({}));
+  const toolArgs: Record<string, string[]> = {
+    'trigger-url-elicitation': ['--args', '{"url":"https://example.com/verify"}'],
+    'trigger-sampling-request': ['--args', '{"prompt":"hi"}'],
+    'trigger-sampling-request-async': ['--args', '{"prompt":"hi"}'],
+  };
+  const optionSets = [[], ['--elicit', 'decline'], ['--sampling-command', SAMPLER], ['--elicit', 'decline', '--sampling-command', SAMPLER]];
+  for (const options of optionSets) {
+    const listing = await runCli(['tools', '--json', ...options, ...EVERYTHING]);
+    assert.equal(listing.code, 0, listing.err);
+    const listed = new Set((JSON.parse(listing.out) as { name: string }[]).map((t) => t.name));
+    // Elicitation and sampling are declared only when they can be served, so they are listed only then.
+    assert.equal(listed.has('trigger-elicitation-request'), options.includes('--elicit'), `tools ${options.join(' ')}`);
+    assert.equal(listed.has('trigger-url-elicitation'), options.includes('--elicit'), `tools ${options.join(' ')}`);
+    assert.equal(listed.has('trigger-sampling-request'), options.includes('--sampling-command'), `tools ${options.join(' ')}`);
+    const queue = [...conditional];
+    await Promise.all([1, 2, 3].map(async () => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+        const r = await runCli(['call', name, ...(toolArgs[name] ?? []), '--timeout', '60000', ...options, ...EVERYTHING]);
+        const missing = /has no tool/.test(r.err);
+        assert.equal(missing, !listed.has(name), `call ${name} ${options.join(' ')}: listed ${listed.has(name)}, ${r.code} ${r.err}`);
+      }
+    }));
+  }
+});

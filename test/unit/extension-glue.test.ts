@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { acceptedExtensions, byRecency, confirmationDetail, openDialogFilters, workspaceExclude, workspaceGlob } from '../../src/extension/fileFilters';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName } from '../../src/extension/configEdits';
-import { describeState, serverContextValue, statusBarText } from '../../src/extension/serverDescriptions';
+import { describeState, entryLabel, serverContextValue, statusBarText, toolLabel } from '../../src/extension/serverDescriptions';
+import { oneLine } from '../../src/shared/format';
 import { inputsSchema } from '../../src/extension/serverInputsSchema';
 
 test('accept lists become extension lists for the pickers', () => {
@@ -94,4 +95,16 @@ test('the inputs form: passwords masked, defaults optional, kept secrets optiona
   assert.deepEqual(schema.properties.region.enum, ['eu', 'us']);
   assert.equal(schema.properties.region.default, 'eu');
   assert.deepEqual(schema.required, ['user']);
+});
+
+test('a server-given name in a tree item, quick pick or notification is one line: every line break is shown escaped', () => {
+  const forged = 'report.pdf\nsaved /root/.ssh/authorized_keys\r\u2028\u2029\v\f\u0085end';
+  const escaped = 'report.pdf\\nsaved /root/.ssh/authorized_keys\\r\\u2028\\u2029\\v\\f\\u0085end';
+  assert.equal(oneLine(forged), escaped);
+  assert.equal(oneLine('plain name'), 'plain name');
+  assert.equal(toolLabel({ name: forged }), escaped);
+  assert.equal(toolLabel({ name: 'x', title: forged }), escaped);
+  assert.equal(entryLabel({ name: forged }), escaped);
+  assert.equal(entryLabel({ name: 'x', title: `Title\u2028second` }), 'Title\\u2028second');
+  for (const label of [toolLabel({ name: forged }), entryLabel({ name: forged })]) assert.doesNotMatch(label, /[\n\r\v\f\u0085\u2028\u2029]/);
 });

@@ -6,6 +6,8 @@ import { CallCancelledError, ServerConnection } from '../../src/core/connection'
 import { Logger } from '../../src/core/log';
 import { buildForm, promptArgumentsSchema } from '../../src/core/forms';
 import { promptResultView, resolveSave, resourceContentsView, toResultView } from '../../src/core/results';
+import { inlineLimitsFor } from '../../src/core/files';
+import { FileChoices, runTool } from '../../src/core/run';
 import { everythingStdio } from '../fixtures/servers';
 
 const log = new Logger(() => undefined, 'error');
@@ -85,4 +87,22 @@ test("prompts: the arguments become a form (required ones marked), and prompts/g
   assert.equal(resource.role, 'user');
   const source = resolveSave(result, resource.save);
   assert.ok(source.kind === 'bytes' && source.bytes.length === resource.size);
+});
+
+test('the host\'s own secrets a server echoes back are masked in the result view the tool panel and the CLI show', async () => {
+  const secret = 'input-secret-7f3a9c2e';
+  const echoing = new ServerConnection({ ...everythingStdio(), secrets: [secret] }, { log: new Logger(() => undefined, 'error') });
+  await echoing.start();
+  try {
+    const tool = echoing.tools.find((t) => t.name === 'echo')!;
+    const { result, view } = await runTool(echoing, { tool, input: { json: { message: `the secret is ${secret}` } }, files: new FileChoices([], () => inlineLimitsFor('stdio')) }, {
+      elicitation: { form: () => Promise.reject(new Error('no form expected')), url: () => Promise.reject(new Error('no URL expected')) },
+      encode: { workspaceRoots: [], serverIsLocalStdio: true }, timeoutMs: 30_000,
+    });
+    assert.match(JSON.stringify(result), new RegExp(secret), 'the server did echo it');
+    assert.ok(!JSON.stringify(view).includes(secret), JSON.stringify(view));
+    assert.match(JSON.stringify(view), /the secret is \*{8}/);
+  } finally {
+    await echoing.stop();
+  }
 });

@@ -278,3 +278,29 @@ export function resolveSave(result: ResultLike, save: SaveItem): SaveSource {
   }
   throw new Error(`Nothing to save at ${save.ref} in this result.`);
 }
+
+/**
+ * The view with `mask` applied to every text it shows (texts, names, links, structured content, errors and
+ * warnings), so the host's own secrets a server echoes back are not displayed. Bytes and save references
+ * are kept as they are.
+ */
+export function maskView(view: ResultView, mask: (text: string) => string): ResultView {
+  const items = view.items.map((item): ResultItem => {
+    switch (item.kind) {
+      case 'text': case 'resourceText': return { ...item, text: mask(item.text) };
+      case 'resourceLink': return {
+        ...item, name: mask(item.name),
+        ...(item.title !== undefined ? { title: mask(item.title) } : {}), ...(item.description !== undefined ? { description: mask(item.description) } : {}),
+      };
+      case 'fileOutput': case 'file': return { ...item, name: mask(item.name) };
+      case 'unknown': return { ...item, json: mask(item.json) };
+      default: return item;
+    }
+  });
+  const structured = view.structured && {
+    ...view.structured,
+    ...(view.structured.json !== undefined ? { json: mask(view.structured.json) } : {}),
+    ...(view.structured.errors ? { errors: view.structured.errors.map(mask) } : {}),
+  };
+  return { ...view, items, ...(structured ? { structured } : {}), warnings: view.warnings.map(mask) };
+}

@@ -18,7 +18,7 @@ import type { CheckedFile, FileSlot, FileUploader } from '../files';
 import type { FieldErrors, FormModel, FormValues } from '../../shared/formModel';
 import { validateForm, toPayload } from '../forms/values';
 import type { Logger } from '../log';
-import { promptResultView, toResultView, type ResultLike, type ResultView } from '../results';
+import { maskView, promptResultView, toResultView, type ResultLike, type ResultView } from '../results';
 import type { FileChoices, SlotFiles } from './fileChoices';
 import type { AuthorizedUploads } from './uploads';
 
@@ -176,7 +176,8 @@ export function callWithUrlRetry(connection: RunConnection, tool: Tool, args: Re
 
 /** Step 4: the display model, validated against the server's current tool (its output schema may have changed). */
 export function resultViewOf(connection: RunConnection, tool: Tool, result: CallToolResult): ResultView {
-  return toResultView(result, connection.tools.find((t) => t.name === tool.name) ?? tool);
+  // A server may echo the host's own secrets (its token, a secret input) back: they are not shown.
+  return maskView(toResultView(result, connection.tools.find((t) => t.name === tool.name) ?? tool), (text) => connection.log.maskSecretsIn(text));
 }
 
 /** Step 2 with the caller's upload progress: the files that go by upload are announced first. */
@@ -228,5 +229,6 @@ export async function runPrompt(connection: RunConnection, name: string, input: 
     if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
   }
   const answer = await connection.getPrompt(name, argumentsOf(input) as Record<string, string>, { signal: hooks.signal, timeoutMs: hooks.timeoutMs });
-  return { answer, ...promptResultView(answer) };
+  const { result, view } = promptResultView(answer);
+  return { answer, result, view: maskView(view, (text) => connection.log.maskSecretsIn(text)) };
 }

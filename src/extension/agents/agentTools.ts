@@ -20,6 +20,7 @@ import { encodeSettings, inlineLimitsFromSettings, readSettings } from '../setti
 import { tasks } from '../tasks/taskRegistry';
 import { startUploadProgress } from '../uploadProgress';
 import { KeptResultDocuments, READ_RESULT_TOOL, type ReadResultInput } from './keptResults';
+import { oneLine } from '../../shared/format';
 
 export const LIST_TOOL = 'mcpHost_listTools';
 export const CALL_TOOL = 'mcpHost_callTool';
@@ -251,7 +252,7 @@ export class AgentTools implements vscode.Disposable {
 
   /** File outputs are saved only when the user says so; the model is told where they went, or that they did not. */
   private async offerSaves(server: string, toolName: string, result: ResultLike, saves: readonly SaveItem[], token: vscode.CancellationToken): Promise<string> {
-    const names = saves.map((s) => s.name).join(', ');
+    const names = saves.map((s) => oneLine(s.name)).join(', ');
     const one = saves.length === 1;
     let timer: NodeJS.Timeout | undefined;
     let cancelled: vscode.Disposable | undefined;
@@ -260,7 +261,7 @@ export class AgentTools implements vscode.Disposable {
       cancelled = token.onCancellationRequested(() => resolve(undefined));
     });
     const choice = await Promise.race([
-      vscode.window.showInformationMessage(`"${toolName}" on "${server}" returned ${one ? 'a file' : `${saves.length} files`}: ${names}. Save to the workspace?`, SAVE_CHOICE),
+      vscode.window.showInformationMessage(`"${oneLine(toolName)}" on "${server}" returned ${one ? 'a file' : `${saves.length} files`}: ${names}. Save to the workspace?`, SAVE_CHOICE),
       unanswered,
     ]).finally(() => { clearTimeout(timer); cancelled?.dispose(); });
     if (choice !== SAVE_CHOICE) return `The tool returned ${names}; the user did not save ${one ? 'it' : 'them'}, so nothing was written to the workspace.`;

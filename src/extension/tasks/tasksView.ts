@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../core/events';
 import type { TaskRegistry, TrackedTask } from './taskRegistry';
+import { oneLine } from '../../shared/format';
 
 function elapsed(task: TrackedTask, now: number): string {
   const seconds = Math.round(((task.endedAt ?? now) - task.startedAt) / 1000);
@@ -30,10 +31,10 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   getTreeItem(task: TrackedTask): vscode.TreeItem {
-    const item = new vscode.TreeItem(`${task.tool} (${task.server})`, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(`${oneLine(task.tool)} (${task.server})`, vscode.TreeItemCollapsibleState.None);
     item.id = task.key;
     const running = task.endedAt === undefined;
-    item.description = `${task.status}${task.statusMessage ? ` — ${task.statusMessage.slice(0, 120)}` : ''} · ${elapsed(task, Date.now())}`;
+    item.description = `${oneLine(task.status)}${task.statusMessage ? ` — ${oneLine(task.statusMessage.slice(0, 120))}` : ''} · ${elapsed(task, Date.now())}`;
     item.tooltip = [`Task ${task.taskId}`, `Status: ${task.status}`, task.statusMessage, `Started ${new Date(task.startedAt).toLocaleTimeString()}`,
       `Elapsed ${elapsed(task, Date.now())}`].filter(Boolean).join('\n');
     item.iconPath = new vscode.ThemeIcon(ICONS[task.status] ?? 'circle-outline');

@@ -1,0 +1,113 @@
+// `mcp-host call TOOL TARGET`: calls a tool (files, uploads, questions, tasks) and prints its result.
+import { resolve } from 'node:path';
+import { callsAsTask, needsTasksExtension } from '../../core/tasks';
+import { InputRefusedError } from '../../core/errors';
+import { redactDataUris } from '../../core/files';
+import { requestSizeProblem } from '../../core/io/requestSize';
+import { RESULT_LIMITS } from '../../core/results';
+import { authorizeUploads, preparedArguments, resultViewOf, runTool, type RunHooks } from '../../core/run';
+import { openConnection, withConnection } from '../connect';
+import { CliError, EXIT } from '../errors';
+import { cliEncodeSettings, cliUploadReporter, fileOptionChoices, type FileOptionSettings } from '../files';
+import type { ParsedArgs } from '../options';
+import { parseArgsOption, resultText, singleName, withToolUi } from '../output';
+import { resolveTarget, type CliIo } from '../target';
+import { callAsTask } from '../tasks';
+import { terminalName, terminalText } from '../terminal';
+import { confirmUploads, digestProgressLines, downloadLimits, saveFileOutputs, uploadProgressLine } from '../transfer';
+
+export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
+  const toolName = singleName(a, 'tool');
+  const args = parseArgsOption(a.args);
+  const server = await resolveTarget(a, io);
+  const transport = server.transport;
+  // Refused before the server is even started when --args alone is too large.
+  const argsTooLarge = requestSizeProblem(args, transport);
+  if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
+  const transfer = a.noFileTransfer ? false as const : { inlineUpToBytes: a.inlineMax };
+  const cli = await openConnection(server, a, io);
+  const { connection, log, elicitation, stdout, stderr } = cli;
+  return withConnection(cli, async () => {
+    // Some servers (server-everything) add tools right after the handshake and announce them with list_changed.
+    if (!connection.tools.some((t) => t.name === toolName)) await connection.refreshTools().catch(() => undefined);
+    const tool = connection.tools.find((t) => t.name === toolName);
+    if (!tool) {
+      const refused = connection.refusedTools.find((t) => t.name === toolName);
+      if (refused) throw new CliError(`server "${server.name}" lists tool "${terminalText(toolName)}", but it is not offered: ${refused.reason}`, EXIT.usage);
+      const names = connection.tools.map((t) => terminalName(t.name, 100));
+      throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
+    }
+    const inUse = connection.transportInUse ?? transport;
+    const fileSettings: FileOptionSettings = {
+      limits: { transfer },
+      uploader: connection.files,
+      ...(io.interrupt ? { signal: io.interrupt } : {}),
+      uploadProgress: (name, size) => uploadProgressLine(stderr, io.interactive, name, size),
+    };
+    const files = await fileOptionChoices(tool, args, a.files ?? [], inUse, log, fileSettings);
+    // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
+    const asTask = callsAsTask(connection, tool, !a.noOptionalTasks);
+    if (a.noWait && !asTask) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
+    const hooks: RunHooks = {
+      elicitation: elicitation.ui,
+      totalTimeoutMs: a.timeoutMs,
+      uploadProgress: () => cliUploadReporter(fileSettings.uploadProgress, io.interrupt),
+      checkEncoded: (encoded) => {
+        const tooLarge = requestSizeProblem(encoded, inUse);
+        if (tooLarge) throw new InputRefusedError(`--args: ${tooLarge}`);
+      },
+      waitForRetry: elicitation.waitForRetry,
+      signal: io.interrupt,
+      timeoutMs: a.timeoutMs,
+      onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
+      encode: cliEncodeSettings(inUse, fileSettings),
+    };
+    // Uploads are authorized first, so where their bytes go is shown (and, on a terminal, asked) before any leave.
+    const digesting = digestProgressLines(stderr, io.interactive);
+    const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt, digesting.onDigestBytes).finally(() => digesting.done());
+    if (uploads && !(await confirmUploads(uploads, io, server.name, io.interrupt))) {
+      uploads.abandon();
+      throw new CliError('not sent: the uploads were not confirmed; nothing of the files left this machine and the tool was not called', EXIT.usage);
+    }
+    const request = { tool, input: { json: args }, files, ...(uploads ? { uploads } : {}) };
+    // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
+    // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
+    const runAsTask = () => preparedArguments(connection, request, hooks).then(async (encoded) => {
+      const taskResult = await callAsTask(connection, toolName, encoded, { noWait: !!a.noWait, signal: io.interrupt, timeoutMs: a.timeoutMs, stdout: stdout, stderr: stderr });
+      return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
+    });
+    // A 2026-07-28 server that refuses a plain call without a task (-32021) gets it again as a task.
+    const outcome = await (asTask ? runAsTask() : runTool(connection, request, hooks).catch((e: unknown) => {
+      if (needsTasksExtension(e) && !elicitation.refusal) return runAsTask();
+      throw e;
+    })).catch((e: unknown) => { throw elicitation.refusal ?? e; });
+    // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
+    if (elicitation.refusal) throw elicitation.refusal;
+    if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed
+    const { result, view } = outcome;
+    if (a.json) {
+      stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
+    } else {
+      const text = resultText(view);
+      (view.isError ? stderr : stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+      // Text over the display cap is shown in part (previews do not apply to a terminal).
+      const notes = view.warnings.filter((w) => !/preview/.test(w));
+      if (notes.length) stderr.write(`mcp-host: ${notes.join(' ')} --json prints the whole result.\n`);
+    }
+    if (a.saveFiles !== undefined) {
+      for (const path of await saveFileOutputs(view, result, connection, resolve(io.cwd, a.saveFiles), io.interrupt, downloadLimits(a))) {
+        stderr.write(`saved ${terminalName(path, 4096)}\n`);
+      }
+    }
+    const structured = view.structured;
+    for (const note of [...(structured?.status === 'unchecked' ? structured.errors ?? [] : []), ...(structured?.notes ?? [])]) stderr.write(`mcp-host: ${terminalText(note)}\n`);
+    if (structured?.status === 'invalid' || structured?.status === 'missing') {
+      const raw = structured.json ?? JSON.stringify(result, null, 2);
+      stderr.write(`mcp-host: the result of "${terminalText(toolName)}" does not match its output schema:\n`);
+      for (const e of structured.errors ?? []) stderr.write(`  ${terminalText(e)}\n`);
+      stderr.write(`${structured.json !== undefined ? 'structured content' : 'result'}${structured.truncated ? ' (in part)' : ''}:\n${terminalText(redactDataUris(raw).slice(0, RESULT_LIMITS.textChars))}\n`);
+      return EXIT.toolError;
+    }
+    return view.isError ? EXIT.toolError : EXIT.ok;
+  });
+}
