@@ -29,11 +29,12 @@ test('the .vsix holds the bundles, media, README, CHANGELOG and LICENSE, no sour
   assert.deepEqual(unwanted, []);
 });
 
-test('the listing: icon, banner, preview and Q&A in the manifest, the walkthrough\'s pictures inside, every README picture resolving', () => {
+test('the listing: icon, banner and preview in the manifest, no address the project does not serve, the walkthrough\'s pictures inside, every README picture resolving', () => {
   const vsix = builtVsix();
   const files = zipEntries(vsix);
   const manifest = JSON.parse(zipEntry(vsix, 'extension/package.json').toString('utf8')) as {
-    icon: string; galleryBanner?: { color?: string; theme?: string }; preview?: boolean; qna?: string; repository: { url: string };
+    icon: string; galleryBanner?: { color?: string; theme?: string }; preview?: boolean; qna?: string; repository?: { url: string };
+    bugs?: { url: string }; homepage?: string;
     categories: string[]; keywords: string[];
     contributes: { walkthroughs?: { steps: { id: string; media: { image?: string }; completionEvents?: string[] }[] }[] };
   };
@@ -43,7 +44,12 @@ test('the listing: icon, banner, preview and Q&A in the manifest, the walkthroug
   assert.match(manifest.galleryBanner?.color ?? '', /^#[0-9a-f]{6}$/i);
   assert.ok(['dark', 'light'].includes(manifest.galleryBanner?.theme ?? ''));
   assert.equal(manifest.preview, true);
-  assert.match(manifest.qna ?? '', /^https:\/\//);
+  // The publisher fills in the repository (scripts/package.mjs, MCP_HOST_REPOSITORY); without one the manifest
+  // names no address at all rather than one nobody serves.
+  const published = process.env.MCP_HOST_REPOSITORY;
+  assert.equal(manifest.qna, undefined);
+  assert.equal(manifest.repository?.url, published);
+  if (!published) assert.deepEqual([manifest.bugs, manifest.homepage], [undefined, undefined]);
   assert.ok(manifest.categories.length > 0 && manifest.keywords.length > 0 && manifest.keywords.length <= 30);
 
   const steps = manifest.contributes.walkthroughs?.flatMap((w) => w.steps) ?? [];
@@ -53,10 +59,10 @@ test('the listing: icon, banner, preview and Q&A in the manifest, the walkthroug
     assert.ok(step.completionEvents?.length, `the step ${step.id} has a completion event`);
   }
 
-  // vsce rewrites the README's relative pictures to the repository; each must be a file of this repository,
-  // small enough for the listing page
+  // With a repository vsce rewrites the README's relative pictures to it; without one they stay relative.
+  // Either way each must be a file of this repository, small enough for the listing page.
   const readme = zipEntry(vsix, 'extension/readme.md').toString('utf8');
-  const base = `${manifest.repository.url.replace(/\.git$/, '')}/raw/HEAD/`;
+  const base = published ? `${published.replace(/\.git$/, '')}/raw/HEAD/` : '';
   const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)|<img[^>]+src="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
   assert.ok(pictures.length >= 4, `the README shows the main flow and three more pictures (found ${pictures.length})`);
   for (const url of pictures) {
