@@ -14,6 +14,7 @@ import { ServerRequestError } from '../errors';
 import type { CallOptions } from '../connection/types';
 import { MiB } from '../io/limits';
 import { FrontmatterError, parseFrontmatter } from './frontmatter';
+import { schemaOf } from '../resultSchema';
 
 export { FrontmatterError, parseFrontmatter } from './frontmatter';
 
@@ -79,16 +80,6 @@ function requireSkills(connection: SkillsConnection): { directoryRead: boolean }
   return support;
 }
 
-function schemaOf<T>(check: (value: unknown) => T): StandardSchemaV1<unknown, T> {
-  return {
-    '~standard': {
-      version: 1, vendor: 'mcp-host',
-      validate: (value: unknown) => {
-        try { return { value: check(value) }; } catch (e) { return { issues: [{ message: e instanceof Error ? e.message : String(e) }] }; }
-      },
-    },
-  };
-}
 
 const AnyObject = schemaOf((v) => {
   if (!isObject(v)) throw new Error('the result is not an object');

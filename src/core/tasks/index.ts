@@ -16,6 +16,7 @@ import { isObject } from '../../shared/json';
 import type { IDisposable } from '../events';
 import type { CallOptions } from '../connection/types';
 import { createdTaskOf, TASKS_EXTENSION_ID } from './extension';
+import { schemaOf } from '../resultSchema';
 
 export { createdTaskOf, offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from './extension';
 
@@ -88,17 +89,6 @@ function parseDetailedTask(raw: unknown): DetailedTask {
   return { info, result: isObject(t.result) ? t.result : undefined, error, inputRequests: isObject(t.inputRequests) ? t.inputRequests : undefined };
 }
 
-/** A result schema (Standard Schema, as the SDK's request() takes) from a plain checking function. */
-function schemaOf<T>(check: (value: unknown) => T): StandardSchemaV1<unknown, T> {
-  return {
-    '~standard': {
-      version: 1, vendor: 'mcp-host',
-      validate: (value: unknown) => {
-        try { return { value: check(value) }; } catch (e) { return { issues: [{ message: e instanceof Error ? e.message : String(e) }] }; }
-      },
-    },
-  };
-}
 
 const TaskSchema = schemaOf(parseTask);
 const DetailedTaskSchema = schemaOf(parseDetailedTask);
