@@ -107,9 +107,9 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
 };
 
 /**
- * Pairs not run here, and why. `login` always signs in through the browser, and a sign-in whose redirect never
- * comes back is not yet bounded by anything but the user (issue 23, sign-in): with a token store or without,
- * it would wait. auth-cli.test.ts signs in with --no-token-store through a browser that completes.
+ * Pairs not run here, and why. `login` always signs in through the browser, and this test's browser only records
+ * the URL: with a token store or without, both runs wait for the sign-in's time limit and end alike.
+ * auth-cli.test.ts signs in with --no-token-store through a browser that completes.
  */
 const NOT_RUN = new Set(['login --no-token-store']);
 
