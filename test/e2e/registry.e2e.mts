@@ -57,8 +57,11 @@ test('browse the registry, install a server in the workspace with its argument f
 
       const written = async (): Promise<unknown> => {
         for (let i = 0; i < 100; i++) {
-          const config = JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers: Record<string, unknown> };
-          if (config.servers.everything) return config.servers.everything;
+          // The editor may be caught between truncating the file and writing it: that read is tried again.
+          const config = (() => {
+            try { return JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, unknown> }; } catch { return undefined; }
+          })();
+          if (config?.servers?.everything) return config.servers.everything;
           await new Promise((r) => setTimeout(r, 100));
         }
         return undefined;
