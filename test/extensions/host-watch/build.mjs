@@ -14,9 +14,15 @@ export function hostWatchInstalledName() {
 
 /** Builds dist/extension.js (CommonJS, `vscode` external) and returns the extension's folder. */
 export async function buildHostWatch() {
+  await buildTestExtension(hostWatchDir);
+  return hostWatchDir;
+}
+
+/** Bundles a test extension's `extension.ts` into its `dist/extension.js` (CommonJS, `vscode` external). */
+export async function buildTestExtension(dir) {
   await esbuild.build({
-    entryPoints: [join(hostWatchDir, 'extension.ts')],
-    outfile: join(hostWatchDir, 'dist/extension.js'),
+    entryPoints: [join(dir, 'extension.ts')],
+    outfile: join(dir, 'dist/extension.js'),
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -24,7 +30,6 @@ export async function buildHostWatch() {
     external: ['vscode'],
     logLevel: 'warning',
   });
-  return hostWatchDir;
 }
 
 /**

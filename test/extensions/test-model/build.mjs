@@ -3,10 +3,9 @@
 // The workbench's smoke-test payload keeps one `extensionDevelopmentPath` only (the last), but a
 // development path may be a folder of several extensions: `withTestModel(root)` returns one whose
 // entries link to MCP Host's folder and to this extension.
-import * as esbuild from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildHostWatch, developmentFolder } from '../host-watch/build.mjs';
+import { buildHostWatch, buildTestExtension, developmentFolder } from '../host-watch/build.mjs';
 
 export const testModelDir = dirname(fileURLToPath(import.meta.url));
 export const testAccountsDir = join(testModelDir, '../test-accounts');
@@ -21,19 +20,6 @@ export async function buildTestModel() {
 export async function buildTestAccounts() {
   await buildTestExtension(testAccountsDir);
   return testAccountsDir;
-}
-
-async function buildTestExtension(dir) {
-  await esbuild.build({
-    entryPoints: [join(dir, 'extension.ts')],
-    outfile: join(dir, 'dist/extension.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    logLevel: 'warning',
-  });
 }
 
 /**
