@@ -1,7 +1,8 @@
 // What `npm start`, `npm test`, `npm run bench` and `.ci/run` need before they can do anything, checked
 // once, up front, and installed where it can be:
 //   system   Debian packages: chromium (drives the workbench), libkrb5-dev, python3, make and g++
-//            (code-server's native modules). Installed with apt-get as root or with passwordless sudo;
+//            (code-server's native modules); bubblewrap, socat and ripgrep (sandboxed servers).
+//            Installed with apt-get as root or with passwordless sudo;
 //            otherwise one message names the exact command to run.
 //   npm      the project's dependencies (`npm ci`), when node_modules lacks a package at its locked version.
 //   tools    Node 24 and code-server into .cache/tools (scripts/vscode-tools.mjs), once.
@@ -21,6 +22,10 @@ const SYSTEM_PACKAGES = [
   { name: 'python3', present: () => onPath('python3'), workbench: true },
   { name: 'make', present: () => onPath('make'), workbench: true },
   { name: 'g++', present: () => onPath('g++'), workbench: true },
+  // What @anthropic-ai/sandbox-runtime runs sandboxed stdio servers with on Linux.
+  { name: 'bubblewrap', present: () => onPath('bwrap'), workbench: false },
+  { name: 'socat', present: () => onPath('socat'), workbench: false },
+  { name: 'ripgrep', present: () => onPath('rg'), workbench: false },
 ];
 
 function onPath(command) {
