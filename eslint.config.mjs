@@ -9,6 +9,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // The rules that need the types: a promise nobody awaits or catches, a promise where a plain value is expected,
+  // an assertion the compiler already knows.
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
   // Layers (docs/DESIGN.md): shared <- core <- extension | cli; shared <- webview. The compiler checks each layer's
   // globals (tsconfig/*.json: no DOM in core, no Node in the webview); these rules check where imports point.
   {

@@ -68,7 +68,7 @@ async function timeChild(path: string, sizeMiB: number): Promise<void> {
   let keep = 0;
   for (let i = 0; i < runs + 2; i++) {
     for (let k = 0; k < order.length; k++) {
-      const [fn, out] = order[(i + k) % order.length];
+      const [fn, out] = order[(i + k) % order.length]!;
       // Collect first so no side pays for another's garbage.
       gc();
       const t0 = performance.now();
@@ -206,11 +206,11 @@ async function endToEnd(dir: string, path: string): Promise<void> {
 
 async function main(): Promise<void> {
   const [mode, path, arg] = process.argv.slice(2);
-  if (mode === '--time') return timeChild(path, Number(arg));
-  if (mode === '--rss') return rssChild(path, arg as 'engine' | 'baseline');
+  if (mode === '--time') return timeChild(path!, Number(arg));
+  if (mode === '--rss') return rssChild(path!, arg as 'engine' | 'baseline');
 
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-bench-files-'));
-  console.log(`files: machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores (sides run interleaved; ratios are of medians)`);
+  console.log(`files: machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores (sides run interleaved; ratios are of medians)`);
   try {
     const files = new Map(SIZES.map((s) => [s, makeFile(dir, s)]));
     for (const size of SIZES) {

@@ -36,9 +36,9 @@ async function main(): Promise<void> {
         ['mcp-host:submit', `mcp-host:result:${id}`, `mcp-host:app-ready:${id}`, `mcp-host:app-show:${id}`, `mcp-host:app-frame:${id}`, `mcp-host:app-promoted:${id}`]
           .map((name) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime ?? NaN), callId);
       const standby = Number.isFinite(promoted);
-      runs.push({ plain: result - submit, app: app - result, standby });
-      const start = standby ? 'standby shown' : `new frame->ready ${(app - frame).toFixed(0)} ms`;
-      console.log(`  run ${i}: Run->app shown ${(show - submit).toFixed(0)} ms, ${start}, result->ready ${(app - result).toFixed(0)} ms`);
+      runs.push({ plain: result! - submit!, app: app! - result!, standby });
+      const start = standby ? 'standby shown' : `new frame->ready ${(app! - frame!).toFixed(0)} ms`;
+      console.log(`  run ${i}: Run->app shown ${(show! - submit!).toFixed(0)} ms, ${start}, result->ready ${(app! - result!).toFixed(0)} ms`);
     }
   });
   const [cold, ...warm] = runs;
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   console.log(`  Run -> plain result shown        median ${plain.toFixed(0)} ms  (runs: ${list('plain')})`);
   console.log(`  plain result -> app ready        median ${app.toFixed(0)} ms  (runs: ${list('app')})`);
   console.log(`  runs that showed the standby (app loaded ahead): ${warm.filter((r) => r.standby).length} of ${warm.length}`);
-  console.log(`  first run: plain ${cold.plain.toFixed(0)} ms, app +${cold.app.toFixed(0)} ms (${cold.standby ? 'standby' : 'new frame'})`);
+  console.log(`  first run: plain ${cold!.plain.toFixed(0)} ms, app +${cold!.app.toFixed(0)} ms (${cold!.standby ? 'standby' : 'new frame'})`);
   console.log(`  ratio app/plain ${(app / plain).toFixed(2)}`);
   reportGoal({ name: 'MCP App: time the app adds after the plain result, resource cached', value: app, goal: GOAL_MS, unit: 'ms', strict: true,
     detail: `median of ${warm.length} runs (${warm.filter((r) => r.standby).length} shown from the standby); Run -> plain result ${plain.toFixed(0)} ms` });

@@ -41,7 +41,7 @@ const MAIN_FLOW: { shot: string; ms: number }[] = [
 function shotFile(wb: Workbench, name: string): string {
   const files = readdirSync(wb.artifacts).filter((f) => f.endsWith(`-${name}.png`)).sort();
   if (files.length === 0) throw new Error(`no screenshot named ${name} in ${wb.artifacts}`);
-  return join(wb.artifacts, files[files.length - 1]);
+  return join(wb.artifacts, files[files.length - 1]!);
 }
 
 interface Box { x: number; y: number; width: number; height: number }

@@ -37,7 +37,12 @@ function run(cmd, args, env = {}) {
 const E2E_TEST_TIMEOUT_MS = 4 * 60_000;
 const grepArgs = grep ? ['--test-name-pattern', grep] : [];
 const stageRunners = {
-  unit: () => run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...testFiles(join(root, 'test/unit'), '.test.ts')]),
+  unit: async () => {
+    const { buildFixtureBundles } = await import('./fixture-bundles.mjs');
+    const bundles = await buildFixtureBundles();
+    return run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...testFiles(join(root, 'test/unit'), '.test.ts')],
+      { MCP_HOST_FIXTURE_BUNDLES: bundles });
+  },
   integration: () => run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])]),
   e2e: () =>
     run(process.execPath, [
@@ -68,7 +73,7 @@ if (build !== 0) {
 for (const stage of stages) {
   const started = Date.now();
   console.log(`\n=== ${stage} ===`);
-  const code = stageRunners[stage]();
+  const code = await stageRunners[stage]();
   results.push({ stage, code, seconds: (Date.now() - started) / 1000 });
 }
 console.log('\n=== summary ===');

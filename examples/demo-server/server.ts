@@ -135,7 +135,7 @@ function registerTools(server: McpServer, era: McpRequestContext['era']): void {
       const hashes = received.map((f) => sha256(f.bytes));
       const lines = received.map((f, i) => {
         const size = imageSize(f.bytes);
-        return `${i + 1}. ${f.declared.mediaType}, ${formatBytes(f.bytes.length)}${size ? `, ${size.width} × ${size.height}` : ''}, sha256 ${hashes[i].slice(0, 12)}…`;
+        return `${i + 1}. ${f.declared.mediaType}, ${formatBytes(f.bytes.length)}${size ? `, ${size.width} × ${size.height}` : ''}, sha256 ${hashes[i]!.slice(0, 12)}…`;
       });
       const same = new Set(hashes).size < hashes.length;
       lines.push(same ? 'Some of these images are identical.' : 'All images are different.');

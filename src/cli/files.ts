@@ -148,7 +148,7 @@ export async function fileOptionChoices(
 
   const missing = slots.filter((s) => s.required && !bySlot.has(s) && getAtPath(args, s.path) === undefined);
   if (missing.length > 0) {
-    const first = missing[0];
+    const first = missing[0]!;
     throw new InputRefusedError(
       `${first.label}: this tool needs a file (${describeAccept(first.accept)}); pass --file ${first.label}=PATH`,
       first.label,
@@ -170,7 +170,7 @@ export async function fileOptionChoices(
     choices.put(slot, files);
   }
   if (refusals.length > 0) {
-    throw new InputRefusedError(refusals.map((r) => r.reason).join('\n'), refusals[0].slot.label);
+    throw new InputRefusedError(refusals.map((r) => r.reason).join('\n'), refusals[0]!.slot.label);
   }
   return choices;
 }

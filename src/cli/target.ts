@@ -76,7 +76,8 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
   if (a.stdio !== undefined) {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(io.env)) if (v !== undefined) env[k] = v;
-    return { name: basename(a.stdio[0]), transport: 'stdio', command: a.stdio[0], args: a.stdio.slice(1), env, cwd: io.cwd };
+    const command = a.stdio[0]!;
+    return { name: basename(command), transport: 'stdio', command, args: a.stdio.slice(1), env, cwd: io.cwd };
   }
 
   const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));

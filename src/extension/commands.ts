@@ -326,7 +326,7 @@ async function addServer(manager: ServerManager): Promise<void> {
     });
     if (!line) return;
     const [command, ...args] = splitCommandLine(line);
-    entry = { type: 'stdio', command, args };
+    entry = { type: 'stdio', command: command!, args };
   } else {
     const url = await vscode.window.showInputBox({
       title: 'MCP: Add Server (1/2)', prompt: 'The server URL', placeHolder: 'https://example.com/mcp', ignoreFocusOut: true,
@@ -442,7 +442,7 @@ async function findToolsForFile(manager: ServerManager, path: string): Promise<{
           if (check.ok) {
             compatible.push({
               label: `$(tools) ${toolLabel(tool)}`, description: nameAndServer(tool.name, toolLabel(tool), s.name),
-              detail: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${tool.description ? ` — ${tool.description.split('\n')[0].slice(0, 160)}` : ''}`,
+              detail: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${tool.description ? ` — ${tool.description.split('\n')[0]!.slice(0, 160)}` : ''}`,
               server: s.name, tool, slot,
             });
           } else {

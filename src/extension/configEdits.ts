@@ -22,7 +22,7 @@ export function splitCommandLine(line: string): string[] {
     } else if (c === '"' || c === "'") {
       quote = c;
       inWord = true;
-    } else if (/\s/.test(c)) {
+    } else if (/\s/.test(c!)) {
       if (inWord) words.push(word);
       word = '';
       inWord = false;

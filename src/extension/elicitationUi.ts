@@ -64,7 +64,7 @@ export class WebviewElicitationUi implements ElicitationUi {
       slot.origin === 'binary-elicitation' ? uploadLimitsFor(this.transport) : inlineLimitsFromSettings(this.transport));
     // The files the user had chosen when they cancelled the file confirmation: chosen again (checked anew).
     for (const field of fields) {
-      const paths = request.files?.[field.path[0]];
+      const paths = request.files?.[field.path[0]!];
       if (paths?.length) await files.add(field.id, paths);
     }
     const heading = { title: `${request.server} asks`, server: request.server };
@@ -92,7 +92,7 @@ export class WebviewElicitationUi implements ElicitationUi {
     const byName: Record<string, string[]> = {};
     for (const [field, paths] of Object.entries(files.paths())) {
       const slot = files.slot(field);
-      if (slot) byName[slot.path[0]] = paths;
+      if (slot) byName[slot.path[0]!] = paths;
     }
     return { action: 'accept', values: answer.values, files: byName };
   }

@@ -21,7 +21,7 @@ export function workspaceExclude(filesExclude: Record<string, unknown> = {}): st
  * (no list, `*` / `*\/*`, or a MIME type whose extensions are unknown).
  */
 export function acceptedExtensions(accept: readonly string[] | undefined): string[] | undefined {
-  const entries = (accept ?? []).map((e) => e.split(';')[0].trim().toLowerCase()).filter((e) => e !== '');
+  const entries = (accept ?? []).map((e) => e.split(';')[0]!.trim().toLowerCase()).filter((e) => e !== '');
   if (entries.length === 0) return undefined;
   const out = new Set<string>();
   for (const entry of entries) {
@@ -32,7 +32,7 @@ export function acceptedExtensions(accept: readonly string[] | undefined): strin
       const prefix = entry.slice(0, -1);
       const matching = Object.keys(mimeTable().extensions).filter((type) => type.startsWith(prefix));
       if (matching.length === 0) return undefined;
-      for (const type of matching) for (const ext of mimeTable().extensions[type]) out.add(ext);
+      for (const type of matching) for (const ext of mimeTable().extensions[type]!) out.add(ext);
     } else {
       const exts = mimeTable().extensions[entry];
       if (!exts || exts.length === 0) return undefined;

@@ -2,7 +2,7 @@
 // types in the panel's form (the webview debounces and keeps only the latest answer per field).
 import { completionContext, type CompletionRef } from '../shared/completion';
 import type { ServerConnection } from '../core/connection';
-import type { FormModel, FormValues } from '../core/forms';
+import type { FormModel } from '../core/forms';
 import type { RequestParams, RequestResult } from '../shared/protocol';
 import type { PanelSubject } from './runPanel';
 
@@ -18,9 +18,9 @@ export async function completeFormField(connection: ServerConnection | undefined
   params: RequestParams<'complete'>): Promise<RequestResult<'complete'>> {
   const field = model.fields.find((f) => f.id === params.field);
   if (!field || !connection || connection.state.kind !== 'running' || !connection.supportsCompletions) return { values: [] };
-  const name = field.path[0];
+  const name = field.path[0]!;
   const answer = await connection.complete({
-    ref, argument: { name, value: params.value }, context: completionContext(params.values as FormValues, name),
+    ref, argument: { name, value: params.value }, context: completionContext(params.values, name),
   });
   if (answer.cut) connection.log.info(`completing "${name}": ${answer.cut}`);
   return { values: answer.values, note: answer.cut };

@@ -261,7 +261,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   private reportedErrors = '';
 
   private async notifyConfigErrors(errors: readonly ConfigError[]): Promise<void> {
-    const first = errors[0];
+    const first = errors[0]!;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     const choice = await vscode.window.showWarningMessage(
       `MCP configuration error: ${vscode.workspace.asRelativePath(first.file)}:${first.line}:${first.column}: ${first.message}${more}`, 'Open');

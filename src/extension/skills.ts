@@ -134,7 +134,7 @@ export class SkillsFeature extends Disposable {
   async forChat(typed: string): Promise<{ text: string; document?: vscode.Uri }> {
     const m = /^(\S+)(?:\s+on\s+(\S+))?\s*$/.exec(typed.trim());
     if (!m) return { text: await this.read(undefined) };
-    const [, skill, named] = m;
+    const [, skill = '', named] = m;
     const excluded = readAgentSettings().excludedServers;
     const servers = named ? [named] : this.manager.list().filter((s) => serverState(s).kind === 'running' && s.connection && servesSkills(s.connection)).map((s) => s.name);
     const found: { server: string; entry: SkillEntry }[] = [];
@@ -146,7 +146,7 @@ export class SkillsFeature extends Disposable {
     if (found.length !== 1) {
       return { text: found.length ? `Skills named "${skill}" are served by ${found.map((f) => `"${f.server}"`).join(' and ')}: add "on <server>".` : `No running MCP server serves a skill "${skill}".` };
     }
-    const [{ server, entry }] = found;
+    const { server, entry } = found[0]!;
     const content = await loadSkill(runningConnection(this.manager, server), entry);
     return { text: skillForModel(server, entry, content, undefined), document: skillDocumentUri(server, entry) };
   }

@@ -3,7 +3,7 @@
 // (role=alert, linked with aria-describedby). File fields never hold bytes: they show the
 // summaries the host sends and ask the host to pick or remove files.
 
-import type { FieldErrors, FileField, FormField, FormModel, FormValues, JsonValue } from '../shared/formModel';
+import type { FieldErrors, FileField, FormField, FormModel, FormValues } from '../shared/formModel';
 import type { FileSource, FileSummary } from '../shared/protocol';
 import type { Suggestions } from '../shared/completion';
 import { h, icon, replaceChildren, uniqueId } from './dom';
@@ -85,7 +85,7 @@ export class FormView {
     if (!slot) return;
     this.clearRefusal(slot);
     this.renderFileList(fieldId, slot, files);
-    if (slot.field.filenameField) this.fillFilename(slot.field.filenameField, files.length === 1 ? files[0].name : '');
+    if (slot.field.filenameField) this.fillFilename(slot.field.filenameField, files.length === 1 ? files[0]!.name : '');
   }
 
   /** Puts the chosen file's name into the companion field, unless the user typed a name of their own there. */
@@ -470,7 +470,7 @@ function branchFor(variants: readonly FormField[], value: unknown): number {
 
 /** What a new array entry starts as. */
 function initialItem(item: FormField): unknown {
-  if (item.default !== undefined) return structuredClone(item.default as JsonValue);
+  if (item.default !== undefined) return structuredClone(item.default);
   if (item.kind === 'object') return {};
   if (item.kind === 'boolean') return false;
   return '';

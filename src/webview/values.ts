@@ -146,7 +146,7 @@ export function withoutSecrets(fields: readonly FormField[], values: FormValues)
   for (const field of fields) {
     const key = keyOf(field);
     if (field.kind === 'string' && field.secret) delete out[key];
-    else if (field.kind === 'object' && isObject(out[key])) out[key] = withoutSecrets(field.fields, out[key] as FormValues);
+    else if (field.kind === 'object' && isObject(out[key])) out[key] = withoutSecrets(field.fields, out[key]);
   }
   return out;
 }

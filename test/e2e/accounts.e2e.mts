@@ -30,7 +30,7 @@ async function startAccountServer(children: ChildProcess[]): Promise<string> {
   const port = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`account-server.ts did not start: ${out}`)), 30_000);
-    fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; const m = /listening (\d+)/.exec(out); if (m) { clearTimeout(timer); resolve(m[1]); } });
+    fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; const m = /listening (\d+)/.exec(out); if (m) { clearTimeout(timer); resolve(m[1]!); } });
     fixture.once('exit', (code) => { clearTimeout(timer); reject(new Error(`account-server.ts exited with ${code}`)); });
   });
   return `http://127.0.0.1:${port}/mcp`;

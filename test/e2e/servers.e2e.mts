@@ -187,7 +187,7 @@ test('servers: Add Server… writes mcp.json, the status bar counts and opens th
     await serverRow(wb, 'with-token', 'running').waitFor();
     await wb.shot('restarted-with-new-input');
     for (const [file, text] of [[config, readFileSync(config, 'utf8')], [userSettings, readFileSync(userSettings, 'utf8')]]) {
-      for (const secret of [FIRST_SECRET, SECOND_SECRET]) assert.ok(!text.includes(secret), `the secret is in ${file}`);
+      for (const secret of [FIRST_SECRET, SECOND_SECRET]) assert.ok(!text!.includes(secret), `the secret is in ${file}`);
     }
 
     // ── 4. a tool form with the keyboard only ──

@@ -66,8 +66,8 @@ test('the listing: icon, banner and preview in the manifest, no address the proj
   const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)|<img[^>]+src="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
   assert.ok(pictures.length >= 4, `the README shows the main flow and three more pictures (found ${pictures.length})`);
   for (const url of pictures) {
-    assert.ok(url.startsWith(base), `${url} points into the repository (${base})`);
-    const path = url.slice(base.length);
+    assert.ok(url!.startsWith(base), `${url} points into the repository (${base})`);
+    const path = url!.slice(base.length);
     assert.doesNotMatch(path, /\.svg$/i, 'the Marketplace refuses SVG pictures in a README');
     const local = join(root, decodeURIComponent(path));
     assert.ok(existsSync(local), `${path} exists`);

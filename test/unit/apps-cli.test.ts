@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot } from '../fixtures/servers';
+import { repoRoot, fixtureArgv } from '../fixtures/servers';
 
 const VANILLA = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'];
-const APPS = ['--', process.execPath, '--import', 'tsx', fixturePath('apps-server.ts')];
+const APPS = ['--', process.execPath, ...fixtureArgv('apps-server.ts')];
 
 const cli = (argv: string[]) => runCli(argv);
 

@@ -137,7 +137,7 @@ describe('signing in with an account', () => {
       // Nobody was signed in: the user chose the account, signed in (`ask`), the server refused that token, a fresh one served.
       assert.deepEqual(accounts.calls.filter((c) => !c.startsWith('silent')), ['choose -', 'ask read', 'fresh read']);
       const result = await connection.callTool('admin_report', {}) as { content: Array<{ text: string }> };
-      assert.equal(result.content[0].text, 'admin_report: read admin');
+      assert.equal(result.content[0]!.text, 'admin_report: read admin');
       assert.equal(accounts.calls.filter((c) => c === 'ask read admin').length, 1);
     });
   });

@@ -42,14 +42,14 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
     assert.equal(statSync(h.tokenFile).mode & 0o777, 0o600);
     assert.equal(statSync(join(h.dir, 'mcp-host')).mode & 0o777, 0o700);
     const [tokens] = tokensIn(h.tokenFile);
-    assert.ok(tokens.access_token && tokens.refresh_token, 'an access and a refresh token are stored');
+    assert.ok(tokens!.access_token && tokens!.refresh_token, 'an access and a refresh token are stored');
     // The verbose log carries neither token.
-    assert.ok(!login.err.includes(tokens.access_token) && !login.err.includes(tokens.refresh_token!));
+    assert.ok(!login.err.includes(tokens!.access_token) && !login.err.includes(tokens!.refresh_token!));
     // The authorization request carried PKCE S256, the resource and state (oidc-provider enforces them too).
     const authorize = readFileSync(h.browserLog, 'utf8').split('\n')[0];
-    assert.match(authorize, /code_challenge_method=S256/);
-    assert.match(authorize, new RegExp(`resource=${encodeURIComponent(as.url).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    assert.match(authorize, /state=/);
+    assert.match(authorize!, /code_challenge_method=S256/);
+    assert.match(authorize!, new RegExp(`resource=${encodeURIComponent(as.url).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(authorize!, /state=/);
 
     const call = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
     assert.equal(call.code, 0, call.err);
@@ -65,8 +65,8 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
       const r = await cli([...argv, '--url', as.url], { XDG_CONFIG_HOME: h.dir, MCP_HOST_LOG_LEVEL: 'trace' });
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /your token: \*{8}/, argv.join(' '));
-      assert.ok(!r.out.includes(tokens.access_token), `${argv.join(' ')}: the token is not on stdout`);
-      assert.ok(!r.err.includes(tokens.access_token), `${argv.join(' ')}: the token is not on stderr`);
+      assert.ok(!r.out.includes(tokens!.access_token), `${argv.join(' ')}: the token is not on stdout`);
+      assert.ok(!r.err.includes(tokens!.access_token), `${argv.join(' ')}: the token is not on stderr`);
     }
   });
 
@@ -81,7 +81,7 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
     assert.equal(refreshed.code, 0, refreshed.err);
     assert.match(refreshed.out, /^bob /);
     const after = tokensIn(h.tokenFile)[0];
-    assert.notEqual(after.access_token, before.access_token);
+    assert.notEqual(after!.access_token, before!.access_token);
 
     // admin_report needs mcp:admin: the server answers 403 insufficient_scope, the CLI signs in again for the union.
     const visitsBefore = readFileSync(h.browserLog, 'utf8').split('\n').filter((l) => l.includes('/auth?')).length;
@@ -167,16 +167,16 @@ describe('CLI sign-in with DPoP-bound tokens (oidc-provider binds them to the ke
     assert.equal(statSync(h.tokenFile).mode & 0o777, 0o600);
     const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>)
       .flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: { alg?: string; privateJwk?: { d?: string } } }> }).issuers));
-    assert.equal(record.tokens?.token_type?.toLowerCase(), 'dpop');
-    assert.equal(record.dpopKey?.alg, 'ES256');
-    assert.ok(record.dpopKey?.privateJwk?.d, 'the private key is stored with the tokens');
+    assert.equal(record!.tokens?.token_type?.toLowerCase(), 'dpop');
+    assert.equal(record!.dpopKey?.alg, 'ES256');
+    assert.ok(record!.dpopKey?.privateJwk?.d, 'the private key is stored with the tokens');
 
     // A new run, no browser: the stored access token with a proof of the stored key (a new key's proof would
     // be refused, and the token replaced by a refresh).
     const call = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
     assert.equal(call.code, 0, call.err);
     assert.match(call.out, /^erin /);
-    assert.equal(tokensIn(h.tokenFile)[0].access_token, (record.tokens as { access_token: string }).access_token, 'the stored access token served as it was');
+    assert.equal(tokensIn(h.tokenFile)[0]!.access_token, (record!.tokens as { access_token: string }).access_token, 'the stored access token served as it was');
     await new Promise((r) => setTimeout(r, 5000)); // past the 4 s access token lifetime
     // Another run: the refresh token is bound to the key too.
     const refreshed = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
@@ -197,8 +197,8 @@ describe('CLI sign-in where the authorization server offers DPoP but the MCP ser
     assert.equal(login.code, 0, login.err);
     const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>)
       .flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: unknown }> }).issuers));
-    assert.equal(record.tokens?.token_type?.toLowerCase(), 'bearer');
-    assert.equal(record.dpopKey, undefined, 'no DPoP key is kept');
+    assert.equal(record!.tokens?.token_type?.toLowerCase(), 'bearer');
+    assert.equal(record!.dpopKey, undefined, 'no DPoP key is kept');
     const call = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
     assert.equal(call.code, 0, call.err);
     assert.match(call.out, /^frank /);

@@ -37,7 +37,7 @@ describe('oidc-provider (shipped defaults)', { concurrency: 2 }, () => {
     assert.equal(login.code, 0, login.err);
     assert.match(login.out, /Signed in to .* as erin/);
     assert.match(login.err, new RegExp(`client metadata document ${document.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not used: .*registering`));
-    const authorization = new URL(readFileSync(browserLog, 'utf8').split('\n')[0].replace(/^GET /, ''));
+    const authorization = new URL(readFileSync(browserLog, 'utf8').split('\n')[0]!.replace(/^GET /, ''));
     assert.notEqual(authorization.searchParams.get('client_id'), document, 'the authorization request names the registered client');
   });
 });

@@ -48,7 +48,7 @@ test('requests that all get a 401 at once share one sign-in: one question, one b
     ]);
     assert.equal(opened.length, 2, `one more sign-in, not one per request (${opened.length - 1})`);
     for (const result of answers.slice(0, 3)) {
-      assert.match((result as { content: Array<{ text: string }> }).content[0].text, /^carol mcp:read/);
+      assert.match((result as { content: Array<{ text: string }> }).content[0]!.text, /^carol mcp:read/);
     }
     assert.deepEqual(connection.tools.map((t) => t.name).sort(), ['admin_report', 'echo_token', 'whoami']);
   } finally {

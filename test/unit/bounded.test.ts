@@ -15,12 +15,12 @@ import { downloadToFile, safeFileName } from '../../src/core/results/save';
 import { compileSchema } from '../../src/core/forms/validate';
 import { toResultView } from '../../src/core/results';
 import { CUT_MARKER, cutDeep, jsonShape } from '../../src/core/io/json';
-import { fixturePath, repoRoot } from '../fixtures/servers';
+import { repoRoot, fixtureArgv } from '../fixtures/servers';
 import { PassThrough } from 'node:stream';
 
 const CLI = join(repoRoot, 'dist', 'cli.js');
 const MB = 1024 * 1024;
-const RAW = (mode: string) => ['--', process.execPath, '--import', 'tsx', fixturePath('raw-stdio-server.ts'), mode];
+const RAW = (mode: string) => ['--', process.execPath, ...fixtureArgv('raw-stdio-server.ts'), mode];
 const linux = process.platform === 'linux';
 
 interface Outcome { code: number | null; out: string; outLines: number; err: string; ms: number; peakRssMb: number; left: number[] }
@@ -138,7 +138,7 @@ describe('a hostile HTTP server', () => {
   const fixtureState = async () => (await fetch(`${base}/_received`)).json() as Promise<{ received: Array<{ method: string; path: string }>; sent: Record<string, number> }>;
 
   before(async () => {
-    fixture = spawn(process.execPath, ['--import', 'tsx', fixturePath('hostile-http-server.ts')], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
+    fixture = spawn(process.execPath, [...fixtureArgv('hostile-http-server.ts')], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
     const line = await new Promise<string>((resolve, reject) => {
       let seen = '';
       fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });
@@ -263,7 +263,7 @@ describe('a hostile stdio server (raw JSON-RPC)', () => {
 
   test('${env:constructor}, ${env:toString}, ${env:hasOwnProperty} and ${env:__proto__} are empty, not Object.prototype', async () => {
     const record = recordFile();
-    const args = ['--import', 'tsx', fixturePath('raw-stdio-server.ts'), 'ok', '[${env:constructor}|${env:toString}|${env:hasOwnProperty}|${env:__proto__}]'];
+    const args = [...fixtureArgv('raw-stdio-server.ts'), 'ok', '[${env:constructor}|${env:toString}|${env:hasOwnProperty}|${env:__proto__}]'];
     const dir = configDir(JSON.stringify({ servers: { s: { command: process.execPath, args, cwd: repoRoot, env: { RAW_RECORD: record } } } }));
     const r = await cli(['call', 'echo', '--server', 's', '--timeout', '10000'], { cwd: dir });
     expect(r, { code: 0, out: /^ok\n$/, withinMs: 12_000, rssMb: 250 });
@@ -272,7 +272,7 @@ describe('a hostile stdio server (raw JSON-RPC)', () => {
 });
 
 describe('JSON Schema and results built to hang or crash the host', () => {
-  const HOSTILE = ['--', process.execPath, '--import', 'tsx', fixturePath('hostile-server.ts')];
+  const HOSTILE = ['--', process.execPath, ...fixtureArgv('hostile-server.ts')];
 
   test('output-schema patterns that backtrack for minutes (`^(\\w|\\d)*$`, `(a|a)*`, `(.*a){12}`) are checked in linear time; a lookahead is reported as not checked', async () => {
     const r = await cli(['call', 'echo', '--timeout', '20000', ...RAW('redos')]);
@@ -323,7 +323,7 @@ describe('files and input the user names', () => {
 
   test('an envFile naming a FIFO is refused at once, and the server is not started', async () => {
     const record = recordFile();
-    const args = ['--import', 'tsx', fixturePath('raw-stdio-server.ts'), 'ok'];
+    const args = [...fixtureArgv('raw-stdio-server.ts'), 'ok'];
     const dir = configDir(JSON.stringify({ servers: { s: { command: process.execPath, args, cwd: repoRoot, envFile: fifo('env.fifo'), env: { RAW_RECORD: record } } } }));
     const r = await cli(['call', 'echo', '--server', 's'], { cwd: dir });
     expect(r, { code: 1, err: /server "s": the envFile .*env\.fifo is not a regular file \(it is a pipe\)/, withinMs: 5000, rssMb: 200 });
@@ -384,7 +384,7 @@ describe('files and input the user names', () => {
 });
 
 describe('a file output whose download never ends (no size, no digest stated)', () => {
-  const ENDLESS = ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--era', '2025', '--endless-outputs'];
+  const ENDLESS = ['--', process.execPath, ...fixtureArgv('transfer-server.ts'), '--era', '2025', '--endless-outputs'];
   const saveDir = () => mkdtempSync(join(workDir, 'saved-'));
 
   test('served slowly forever: --timeout bounds the download (exit 5, the deadline named) and nothing is left in the folder', async () => {
@@ -463,7 +463,7 @@ describe('in process', () => {
   test('50 MB of --args for a stdio server is refused before the server starts, naming the limit', async () => {
     const record = recordFile();
     const started = Date.now();
-    const r = await runCli(['call', 'echo', '--args', JSON.stringify({ text: 'x'.repeat(50 * MB) }), '--', process.execPath, '--import', 'tsx', fixturePath('raw-stdio-server.ts'), 'ok']);
+    const r = await runCli(['call', 'echo', '--args', JSON.stringify({ text: 'x'.repeat(50 * MB) }), '--', process.execPath, ...fixtureArgv('raw-stdio-server.ts'), 'ok']);
     assert.equal(r.code, 1, r.err);
     assert.match(r.err, /--args: the arguments are 50 MiB as JSON; at most 9\.4 MiB can be sent to a stdio server in one call \(the MCP SDK's stdio transport drops messages over 10 MiB\)/);
     assert.ok(Date.now() - started < 10_000);

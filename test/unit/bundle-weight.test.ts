@@ -30,7 +30,7 @@ test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv (with re2js) and
       ['the MCP SDK', 'server/discover'], ['zod', 'ZodError'], ['mime-db', 'application/vnd.ms-excel'], ['Ajv', 'must NOT have additional properties'],
       ['minimatch', 'nocomment'], ['ignore', 'IGNORE_TEST_WIN32'], ['re2js', 'unsupported Perl syntax'],
     ]) {
-      assert.ok(!extension.includes(marker), `${what} is in dist/main.js (found "${marker}")`);
+      assert.ok(!extension.includes(marker!), `${what} is in dist/main.js (found "${marker}")`);
     }
     // esbuild would otherwise copy the whole API object into a namespace of its own in each module importing it
     const vscodeRequires = extension.match(/require\("vscode"\)/g) ?? [];

@@ -37,13 +37,13 @@ test('--help lists every command and the exit codes, on stdout, exit 0', async (
 
 test('COMMAND --help shows that command only, with its options, TARGET and exit codes; nothing is run', async () => {
   for (const command of COMMANDS) {
-    const r = await cli([command, '--help', '--', 'no-such-command']);
+    const r = await cli([command!, '--help', '--', 'no-such-command']);
     assert.equal(r.code, 0, command);
     assert.match(r.out, new RegExp(`^usage:\\n {2}mcp-host ${command}`));
     const others = COMMANDS.filter((c) => c !== command);
     for (const other of others) assert.doesNotMatch(r.out, new RegExp(`mcp-host ${other} `));
     assert.match(r.out, /^exit codes:/m);
-    assert.equal((await cli(['help', command])).out, r.out);
+    assert.equal((await cli(['help', command!])).out, r.out);
   }
   const call = (await cli(['call', '--help'])).out;
   for (const option of ['--args JSON', '--file ARG=PATH', '--elicit', '--url-wait', '--timeout MS', '--json', '--verbose', '--no-binary-uploads']) {
@@ -55,7 +55,7 @@ test('COMMAND --help shows that command only, with its options, TARGET and exit 
 
 test('every option of a command\'s synopsis is explained in its help', async () => {
   for (const command of COMMANDS) {
-    const help = (await cli([command, '--help'])).out;
+    const help = (await cli([command!, '--help'])).out;
     const [synopsis, explained] = [help.slice(0, help.indexOf('\n\n')), help.slice(help.indexOf('\n\n'))];
     for (const [option] of synopsis.matchAll(/--[\w-]+/g)) {
       assert.match(explained, new RegExp(`^\\s+${option}\\b`, 'm'), `mcp-host ${command} --help explains ${option}`);

@@ -13,7 +13,7 @@ import { authStoreKey, FileTokenStore } from '../../src/core/auth';
 import { OPTIONS, type CommandName } from '../../src/cli/options';
 import { runCli, type CliRun } from '../fixtures/cli';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauthFixture';
-import { fixturePath, repoRoot, startEverythingHttp, startObjectStore, type RunningHttpServer } from '../fixtures/servers';
+import { fixturePath, repoRoot, startEverythingHttp, startObjectStore, type RunningHttpServer, fixtureArgv } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
 type Target = 'everything' | 'paged' | 'recording' | 'oauth' | 'transfer' | 'skills';
@@ -187,8 +187,8 @@ async function observe(command: CommandName, probe: Probe, withOption: boolean):
     : command === 'servers' ? []
       : target === 'everything' ? ['--url', url]
         : target === 'oauth' ? ['--url', oauth.url]
-          : target === 'transfer' ? ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--store', store.url, '--era', '2025']
-            : ['--', process.execPath, '--import', 'tsx', fixturePath(target === 'paged' ? 'paged-server.ts' : target === 'skills' ? 'skills-server.ts' : 'recording-server.ts')];
+          : target === 'transfer' ? ['--', process.execPath, ...fixtureArgv('transfer-server.ts'), '--store', store.url, '--era', '2025']
+            : ['--', process.execPath, ...fixtureArgv(target === 'paged' ? 'paged-server.ts' : target === 'skills' ? 'skills-server.ts' : 'recording-server.ts')];
   const option = withOption ? probe.with.map((a) => a.replace('%RUN%', run)) : [];
   const argv = [command, ...(probe.operands?.[command] ?? OPERANDS[command]), ...(probe.context ?? []), ...option, ...targetArgs];
   // The stdio form is last.

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseArgs } from '../../src/cli/main';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot, startHttpFixture, type RunningHttpServer } from '../fixtures/servers';
+import { repoRoot, startHttpFixture, type RunningHttpServer, fixtureArgv } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
-const FIXTURE = ['--', process.execPath, '--import', 'tsx', fixturePath('era2025-server.ts')];
-const RECORDING = ['--', process.execPath, '--import', 'tsx', fixturePath('recording-server.ts')];
-const HOSTILE = ['--', process.execPath, '--import', 'tsx', fixturePath('hostile-server.ts')];
+const FIXTURE = ['--', process.execPath, ...fixtureArgv('era2025-server.ts')];
+const RECORDING = ['--', process.execPath, ...fixtureArgv('recording-server.ts')];
+const HOSTILE = ['--', process.execPath, ...fixtureArgv('hostile-server.ts')];
 const EVERYTHING = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==';
 
@@ -54,10 +54,10 @@ test('usage errors exit 1 and say what is wrong', async () => {
   }
   assert.equal((await cli(['tools', '--bogus', ...FIXTURE])).code, 1);
   for (const [command, what] of [['call', 'tool'], ['prompt', 'prompt']]) {
-    const unnamed = await cli([command, ...FIXTURE]);
+    const unnamed = await cli([command!, ...FIXTURE]);
     assert.equal(unnamed.code, 1);
     assert.match(unnamed.err, new RegExp(`${command} needs the name of a ${what}`));
-    assert.match((await cli([command, 'a', 'b', ...FIXTURE])).err, /unexpected argument b/);
+    assert.match((await cli([command!, 'a', 'b', ...FIXTURE])).err, /unexpected argument b/);
   }
 });
 
@@ -159,7 +159,7 @@ describe('against a stdio server', () => {
 });
 
 describe('--server with a config file', () => {
-  const serverDef = { command: process.execPath, args: ['--import', 'tsx', fixturePath('era2025-server.ts')], cwd: repoRoot };
+  const serverDef = { command: process.execPath, args: [...fixtureArgv('era2025-server.ts')], cwd: repoRoot };
 
   test('servers lists the configured servers; a broken file exits 1 naming file, line and column', async () => {
     const dir = workspace({ servers: { local: serverDef, web: { url: 'http://127.0.0.1:9/mcp' } } });

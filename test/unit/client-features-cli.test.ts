@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot } from '../fixtures/servers';
+import { repoRoot, fixtureArgv } from '../fixtures/servers';
 
-const PAGED = ['--', process.execPath, '--import', 'tsx', fixturePath('paged-server.ts')];
+const PAGED = ['--', process.execPath, ...fixtureArgv('paged-server.ts')];
 export const EVERYTHING = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 
 export const cli = (argv: string[], cwd = repoRoot, env: NodeJS.ProcessEnv = {}) => runCli(argv, env, cwd);
@@ -16,7 +16,7 @@ test('tools lists all 1,000 tools of a server that pages them 100 at a time', as
   assert.equal(r.code, 0, r.err);
   const lines = r.out.trim().split('\n');
   assert.equal(lines.length, 1000);
-  assert.match(lines[999], /^tool_0999/);
+  assert.match(lines[999]!, /^tool_0999/);
 });
 
 test('--log-level prints the server\'s messages from that level up to stderr, with the logger name; a bad level is refused', async () => {

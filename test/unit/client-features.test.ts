@@ -89,7 +89,7 @@ describe('server logging', () => {
       await c.callTool('log', {});
       await until(() => seen.length >= 9, 'nine messages');
       assert.deepEqual(seen.slice(0, 3).map((m) => m.level), ['debug', 'info', 'notice']);
-      assert.equal(seen[0].logger, 'fixture');
+      assert.equal(seen[0]!.logger, 'fixture');
       assert.ok(lines.includes('[debug] [server:fixture] a debug message'));
       assert.ok(lines.includes('[info] [server:fixture] a notice message'));
       assert.ok(lines.includes('[info] [server] {"structured":true,"count":2}'));
@@ -197,7 +197,7 @@ describe('resource subscriptions (server-everything)', () => {
     try {
       assert.equal(c.supportsSubscriptions, true);
       assert.ok(c.resourceTemplates.some((t) => t.uriTemplate === 'demo://resource/dynamic/text/{resourceId}'));
-      const uri = c.resources[0].uri;
+      const uri = c.resources[0]!.uri;
       const subscription = await c.subscribeResource(uri);
       assert.ok(subscription);
       await until(() => c.tools.some((t) => t.name === 'toggle-subscriber-updates'), 'the tool');

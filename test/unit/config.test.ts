@@ -35,7 +35,7 @@ test('reads VS Code servers and inputs from a file with comments and trailing co
   assert.deepEqual(local.env, { A: '1', B: null, N: '5' });
   assert.equal(local.file, '/w/.vscode/mcp.json');
   assert.deepEqual(parsed.inputs.map((i) => [i.id, i.type, i.password]), [['api-key', 'promptString', true], ['region', 'pickString', false]]);
-  assert.deepEqual(parsed.inputs[1].options, ['eu', 'us']);
+  assert.deepEqual(parsed.inputs[1]!.options, ['eu', 'us']);
 });
 
 test('accepts Claude-style mcpServers and infers each type from url or command', () => {
@@ -58,10 +58,10 @@ test('a syntax error names the file, line and column and loads no server from th
   assert.equal(parsed.servers.length, 0);
   assert.ok(parsed.errors.length >= 1);
   const [first] = parsed.errors;
-  assert.equal(first.file, 'broken.json');
-  assert.equal(first.line, 4);
-  assert.equal(first.column, 5);
-  assert.match(formatConfigError(first), /^broken\.json:4:5: comma expected/);
+  assert.equal(first!.file, 'broken.json');
+  assert.equal(first!.line, 4);
+  assert.equal(first!.column, 5);
+  assert.match(formatConfigError(first!), /^broken\.json:4:5: comma expected/);
 });
 
 test('a bad server entry is reported at its line and the other servers still load', () => {
@@ -69,8 +69,8 @@ test('a bad server entry is reported at its line and the other servers still loa
   const parsed = parseMcpConfig(text, 'mcp.json');
   assert.deepEqual(parsed.servers.map((s) => s.name), ['good']);
   assert.deepEqual(parsed.errors.map((e) => [e.server, e.line]), [['bad', 4], ['weird', 5]]);
-  assert.match(parsed.errors[0].message, /"command" must be a non-empty string/);
-  assert.match(parsed.errors[1].message, /unknown type "carrier-pigeon"/);
+  assert.match(parsed.errors[0]!.message, /"command" must be a non-empty string/);
+  assert.match(parsed.errors[1]!.message, /unknown type "carrier-pigeon"/);
 });
 
 test('a broken config file does not stop the servers of another file', async () => {
@@ -79,8 +79,8 @@ test('a broken config file does not stop the servers of another file', async () 
   writeFileSync(join(dir, 'workspace.json'), '{ "servers": { "w": ');
   const merged = await loadMcpConfigs([join(dir, 'user.json'), join(dir, 'workspace.json')]);
   assert.deepEqual(merged.servers.map((s) => s.name), ['u']);
-  assert.equal(merged.errors[0].file, join(dir, 'workspace.json'));
-  assert.equal(merged.errors[0].line, 1);
+  assert.equal(merged.errors[0]!.file, join(dir, 'workspace.json'));
+  assert.equal(merged.errors[0]!.line, 1);
 });
 
 test('a missing config file is an empty configuration', async () => {
@@ -97,7 +97,7 @@ test('substitutes workspaceFolder, userHome, env and input variables everywhere'
     },
   }), 'mcp.json').servers;
   const asked: string[] = [];
-  const resolved = await resolveServer(def, {
+  const resolved = await resolveServer(def!, {
     workspaceFolder: '/ws', userHome: '/home/me', env: { SECRET_SOURCE: 'from-env', PATH: '/bin' },
     inputs: [{ id: 'token', type: 'promptString', password: true }],
     resolveInput: async (id, input) => { asked.push(`${id}:${input?.password}`); return 't0k'; },
@@ -118,7 +118,7 @@ test('only values of password (or undeclared) inputs are reported as secrets', a
   const [def] = parseMcpConfig(JSON.stringify({
     servers: { s: { url: 'https://x.test/${input:region}/mcp', headers: { Authorization: 'Bearer ${input:key}', 'X-Team': '${input:team}' } } },
   }), 'm.json').servers;
-  const resolved = await resolveServer(def, {
+  const resolved = await resolveServer(def!, {
     inputs: [{ id: 'region', type: 'pickString', options: ['eu'] }, { id: 'key', type: 'promptString', password: true }],
     resolveInput: async (id) => ({ region: 'eu', key: 's3cr3t', team: 'blue' })[id],
   });
@@ -131,7 +131,7 @@ test('env null deletes an inherited variable and envFile values sit between the 
   const [def] = parseMcpConfig(JSON.stringify({
     servers: { s: { command: 'node', envFile: '${workspaceFolder}/.env', env: { OVERRIDDEN: 'from env', DROP_ME: null } } },
   }), 'mcp.json').servers;
-  const resolved = await resolveServer(def, { workspaceFolder: dir, env: { DROP_ME: 'x', KEEP: 'k' } });
+  const resolved = await resolveServer(def!, { workspaceFolder: dir, env: { DROP_ME: 'x', KEEP: 'k' } });
   assert.equal(resolved.transport, 'stdio');
   if (resolved.transport !== 'stdio') return;
   assert.deepEqual(resolved.env, { KEEP: 'k', FROM_FILE: 'file', OVERRIDDEN: 'from env', QUOTED: 'a b' });
@@ -144,9 +144,9 @@ test('parses dotenv files', () => {
 
 test('an input with no value fails resolution naming the server and the input', async () => {
   const [def] = parseMcpConfig('{"servers":{"api":{"url":"https://x.test/mcp","headers":{"Authorization":"Bearer ${input:key}"}}}}', 'm.json').servers;
-  await assert.rejects(resolveServer(def, { resolveInput: async () => undefined }),
+  await assert.rejects(resolveServer(def!, { resolveInput: async () => undefined }),
     (e: unknown) => e instanceof UnresolvedInputError && e.inputId === 'key' && /server "api" needs the input "key"/.test(e.message));
-  const ok = await resolveServer(def, { resolveInput: async () => 'abc' });
+  const ok = await resolveServer(def!, { resolveInput: async () => 'abc' });
   assert.deepEqual(ok.transport !== 'stdio' && ok.headers, { Authorization: 'Bearer abc' });
 });
 
@@ -154,7 +154,7 @@ test('lists the inputs a server uses, each once', () => {
   const [def] = parseMcpConfig(JSON.stringify({
     servers: { s: { command: '${input:a}', args: ['${input:b}', '${input:a}'], env: { X: '${input:c}', Y: null } } },
   }), 'm.json').servers;
-  assert.deepEqual(inputIdsUsedBy(def), ['a', 'b', 'c']);
+  assert.deepEqual(inputIdsUsedBy(def!), ['a', 'b', 'c']);
 });
 
 test('on Windows a .cmd shim runs through the shell with caret-escaped arguments, an .exe directly', () => {

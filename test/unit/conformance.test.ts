@@ -31,7 +31,7 @@ async function suiteNode(): Promise<string> {
 
 async function clientScenarios(node: string, entry: string): Promise<string[]> {
   const { stdout } = await run(node, [entry, 'list', '--client'], { cwd: repoRoot });
-  return [...stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+  return [...stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]!);
 }
 
 const work = mkdtempSync(join(tmpdir(), 'mcp-host-conformance-'));

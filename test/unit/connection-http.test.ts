@@ -41,7 +41,7 @@ describe('2025-era fixture over Streamable HTTP', () => {
       assert.equal(c.state.kind === 'running' && c.state.era, 'legacy');
       assert.equal(resultText(await c.callTool('echo', { text: 'over http' })), 'over http');
       await c.callTool('ask_file', {});
-      assert.deepEqual(photoKeyword(seen[0]), { accept: ['image/png'], maxSize: 1000 });
+      assert.deepEqual(photoKeyword(seen[0]!), { accept: ['image/png'], maxSize: 1000 });
     } finally {
       await c.stop();
     }
@@ -115,7 +115,7 @@ describe('2026-era fixture over Streamable HTTP', () => {
       assert.deepEqual(c.state, { kind: 'running', era: 'modern', protocolVersion: '2026-07-28' });
       assert.equal(resultText(await c.callTool('echo', { text: 'modern http' })), 'modern http');
       assert.match(resultText(await c.callTool('ask_file', {})), /accept/);
-      assert.deepEqual(photoKeyword(seen[0]), { accept: ['image/png'], maxSize: 1000 });
+      assert.deepEqual(photoKeyword(seen[0]!), { accept: ['image/png'], maxSize: 1000 });
     } finally {
       await c.stop();
     }

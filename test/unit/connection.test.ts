@@ -9,7 +9,7 @@ import {
   ServerStartError, type ConnectionOptions, type ConnectionState, type ElicitationHandler, type ElicitRequestParamsLoose,
 } from '../../src/core/connection';
 import { Logger, SECRET_MASK, type LogLevel } from '../../src/core/log';
-import { everythingStdio, fixturePath, repoRoot, startEverythingHttp, stdioFixture } from '../fixtures/servers';
+import { everythingStdio, repoRoot, startEverythingHttp, stdioFixture, fixtureArgv } from '../fixtures/servers';
 
 function recordingLog(level: LogLevel = 'debug') {
   const lines: string[] = [];
@@ -27,7 +27,7 @@ function text(result: { content?: unknown[] }): string {
 }
 
 const fileSchemaOf = (p: ElicitRequestParamsLoose) =>
-  ((p.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties.photo)['x-mcp-file'];
+  ((p.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties.photo)!['x-mcp-file'];
 
 function isAlive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
@@ -105,7 +105,7 @@ describe('a 2025-era server over stdio', () => {
   test('x-mcp-file survives in an elicitation requestedSchema', async () => {
     seen.length = 0;
     const r = await c.callTool('ask_file', {});
-    assert.deepEqual(fileSchemaOf(seen[0]), { accept: ['image/png'], maxSize: 1000 });
+    assert.deepEqual(fileSchemaOf(seen[0]!), { accept: ['image/png'], maxSize: 1000 });
     assert.deepEqual(JSON.parse(text(r)), { action: 'accept', content: { photo: 'data:image/png;base64,iVBORw0KGgo=' } });
   });
 
@@ -256,7 +256,7 @@ describe('a 2026-era server over stdio', () => {
   test('x-mcp-file survives in an input_required elicitation (MRTR)', async () => {
     seen.length = 0;
     const r = await c.callTool('ask_file', {});
-    assert.deepEqual(fileSchemaOf(seen[0]), { accept: ['image/png'], maxSize: 1000 });
+    assert.deepEqual(fileSchemaOf(seen[0]!), { accept: ['image/png'], maxSize: 1000 });
     assert.match(text(r), /data:image\/png;base64,iVBORw0KGgo=/);
   });
 
@@ -272,7 +272,7 @@ describe('a 2026-era server over stdio', () => {
   });
 
   test('the negotiated era is remembered and the next connect skips the probe', async () => {
-    const prior = cache.get([...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()][0]);
+    const prior = cache.get([...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()][0]!);
     assert.equal(prior?.kind, 'modern');
     const { lines, log } = recordingLog('trace');
     const again = new ServerConnection(stdioFixture('era2026-server.ts'), { log, eraCache: cache });
@@ -319,8 +319,8 @@ test('server-everything over stdio: lists and calls tools, and validates structu
     const structured = await c.callTool('get-structured-content', { location: 'New York' });
     assert.ok(structured.structuredContent);
     assert.ok(c.prompts.length > 0 && c.resources.length > 0, 'prompts and resources are listed too');
-    const resource = await c.readResource(c.resources[0].uri);
-    assert.equal(resource.contents[0].uri, c.resources[0].uri);
+    const resource = await c.readResource(c.resources[0]!.uri);
+    assert.equal(resource.contents[0]!.uri, c.resources[0]!.uri);
   } finally {
     await c.stop();
   }
@@ -473,9 +473,9 @@ test('a password input passed as an argument never reaches the log or the era ca
   const secret = 'hunter2-"quoted"-s3cret';
   const { servers, inputs } = parseMcpConfig(JSON.stringify({
     inputs: [{ id: 'key', type: 'promptString', password: true }],
-    servers: { s: { command: process.execPath, args: ['--import', 'tsx', fixturePath('era2025-server.ts'), '--token=${input:key}'] } },
+    servers: { s: { command: process.execPath, args: [...fixtureArgv('era2025-server.ts'), '--token=${input:key}'] } },
   }), 'mcp.json');
-  const server = await resolveServer(servers[0], { workspaceFolder: repoRoot, inputs, resolveInput: async () => secret });
+  const server = await resolveServer(servers[0]!, { workspaceFolder: repoRoot, inputs, resolveInput: async () => secret });
   assert.ok(server.transport === 'stdio' && server.args.includes(`--token=${secret}`), 'the server gets the real value');
   const cache = new InMemoryEraCache();
   const { c, lines } = connection(server, { eraCache: cache }, 'trace');
@@ -491,7 +491,7 @@ test('a password input passed as an argument never reaches the log or the era ca
   assert.ok(lines.some((l) => l.includes(`say ${SECRET_MASK}`)), 'traced traffic is masked too');
   const keys = [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
   assert.deepEqual(keys, [eraCacheKey(server)]);
-  assert.ok(!keys[0].includes('hunter2'));
+  assert.ok(!keys[0]!.includes('hunter2'));
 });
 
 describe('a remembered legacy era for a server that is now 2026-era', () => {
@@ -527,8 +527,8 @@ function listeningAddresses(port: number): string[] {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
   return ['/proc/net/tcp', '/proc/net/tcp6'].filter(existsSync).flatMap((file) => readFileSync(file, 'utf8').split('\n').slice(1)
     .map((line) => line.trim().split(/\s+/))
-    .filter((f) => f.length > 3 && f[3] === '0A' && f[1].endsWith(`:${hexPort}`))
-    .map((f) => f[1].split(':')[0]));
+    .filter((f) => f.length > 3 && f[3] === '0A' && f[1]!.endsWith(`:${hexPort}`))
+    .map((f) => f[1]!.split(':')[0]!));
 }
 
 test('server-everything in tests listens on 127.0.0.1 only', { skip: !existsSync('/proc/net/tcp') && 'needs Linux /proc' }, async () => {
@@ -552,7 +552,7 @@ test('type "http" with a url ending in /sse goes straight to SSE: no Streamable 
     return realFetch(input, init);
   };
   const { servers } = parseMcpConfig(JSON.stringify({ servers: { e: { type: 'http', url: everything.url } } }), 'mcp.json');
-  const server = await resolveServer(servers[0], {});
+  const server = await resolveServer(servers[0]!, {});
   const { c, lines } = connection(server);
   try {
     await c.start();

@@ -9,12 +9,12 @@ import { PassThrough } from 'node:stream';
 import { createCliElicitationHandler } from '../../src/cli/elicit';
 import { InputRefusedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
-import { fixturePath, repoRoot, startUploadFixture } from '../fixtures/servers';
+import { repoRoot, startUploadFixture, fixtureArgv } from '../fixtures/servers';
 
 const cli = join(repoRoot, 'dist', 'cli.js');
 const everything = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
-const era2026 = ['--', process.execPath, '--import', 'tsx', fixturePath('elicit-era2026-server.ts')];
-const recording = ['--', process.execPath, '--import', 'tsx', fixturePath('recording-server.ts')];
+const era2026 = ['--', process.execPath, ...fixtureArgv('elicit-era2026-server.ts')];
+const recording = ['--', process.execPath, ...fixtureArgv('recording-server.ts')];
 const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-elicit-'));
 const recordFile = join(dir, 'received.jsonl');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==', 'base64');

@@ -80,7 +80,7 @@ const RUNS: Record<string, { args: string[]; check: (r: CliRun) => void }> = {
   'gzip-file-as-resource': {
     args: ['--args', '{"name":"hello.gz","data":"data:text/plain;base64,aGVsbG8=","outputType":"resource"}', '--json'],
     check: (r) => {
-      const block = (JSON.parse(r.out) as { content: { resource: { uri: string; mimeType: string; blob: string } }[] }).content[0].resource;
+      const block = (JSON.parse(r.out) as { content: { resource: { uri: string; mimeType: string; blob: string } }[] }).content[0]!.resource;
       assert.equal(block.uri, 'demo://resource/session/hello.gz');
       assert.equal(block.mimeType, 'application/gzip');
       assert.deepEqual([...Buffer.from(block.blob, 'base64').subarray(0, 2)], [0x1f, 0x8b], 'gzip magic');
@@ -135,7 +135,7 @@ test('the table of tools covers every tool server-everything\'s source registers
   const inSource = new Set<string>();
   for (const file of readdirSync(toolsDir).filter((f) => f.endsWith('.js'))) {
     const source = readFileSync(join(toolsDir, file), 'utf8');
-    for (const m of source.matchAll(/const name = "([^"]+)"|registerToolTask\("([^"]+)"/g)) inSource.add(m[1] ?? m[2]);
+    for (const m of source.matchAll(/const name = "([^"]+)"|registerToolTask\("([^"]+)"/g)) inSource.add((m[1] ?? m[2])!);
   }
   assert.deepEqual([...inSource].sort(), Object.keys(REGISTERED).sort());
   assert.deepEqual(Object.keys(RUNS).sort(), Object.keys(REGISTERED).sort());
@@ -153,8 +153,8 @@ test('with every capability declared, server-everything lists every tool registe
   let declared: Caps;
   let listed: string[];
   try {
-    declared = (JSON.parse(lines[0].slice(lines[0].indexOf('{'))) as { params: { capabilities: Caps } }).params.capabilities;
-    const expected = Object.keys(REGISTERED).filter((name) => REGISTERED[name](declared)).sort();
+    declared = (JSON.parse(lines[0]!.slice(lines[0]!.indexOf('{'))) as { params: { capabilities: Caps } }).params.capabilities;
+    const expected = Object.keys(REGISTERED).filter((name) => REGISTERED[name]!(declared)).sort();
     // The conditional tools arrive after the handshake, announced by list_changed.
     for (let i = 0; i < 50 && c.tools.length < expected.length; i++) await new Promise((r) => setTimeout(r, 100));
     listed = c.tools.map((t) => t.name).sort();
@@ -167,15 +167,15 @@ test('with every capability declared, server-everything lists every tool registe
   const queue = [...listed];
   await Promise.all([1, 2, 3].map(async () => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      const r = await runCli(['call', name, ...RUNS[name].args, ...EVERYTHING], { EVERYTHING_CLI_MARK: 'present' }, repoRoot);
+      const r = await runCli(['call', name, ...RUNS[name]!.args, ...EVERYTHING], { EVERYTHING_CLI_MARK: 'present' }, repoRoot);
       assert.equal(r.code, 0, `${name}: ${r.err}`);
-      RUNS[name].check(r);
+      RUNS[name]!.check(r);
     }
   }));
 });
 
 test('tools lists what call can reach: with the same options every command declares the same capabilities', async () => {
-  const conditional = Object.keys(REGISTERED).filter((name) => !REGISTERED[name]({}));
+  const conditional = Object.keys(REGISTERED).filter((name) => !REGISTERED[name]!({}));
   const toolArgs: Record<string, string[]> = {
     'trigger-url-elicitation': ['--args', '{"url":"https://example.com/verify"}'],
     'trigger-sampling-request': ['--args', '{"prompt":"hi"}'],

@@ -90,10 +90,10 @@ test('the inputs form: passwords masked, defaults optional, kept secrets optiona
     { id: 'region', type: 'pickString', options: ['eu', 'us'], default: 'eu' },
     { id: 'user', type: 'promptString' },
   ], new Set(['token'])) as { properties: Record<string, Record<string, unknown>>; required: string[] };
-  assert.equal(schema.properties.token.format, 'password');
-  assert.match(String(schema.properties.token.description), /leave empty to keep/);
-  assert.deepEqual(schema.properties.region.enum, ['eu', 'us']);
-  assert.equal(schema.properties.region.default, 'eu');
+  assert.equal(schema.properties.token!.format, 'password');
+  assert.match(String(schema.properties.token!.description), /leave empty to keep/);
+  assert.deepEqual(schema.properties.region!.enum, ['eu', 'us']);
+  assert.equal(schema.properties.region!.default, 'eu');
   assert.deepEqual(schema.required, ['user']);
 });
 

@@ -129,7 +129,7 @@ test('text that starts like a bitmap, an MP3 or a GIF keeps the type its name gi
     ['tags.csv', 'ID3,title,artist\n1,Song,Band\n', 'text/csv'],
     ['history.md', 'GIF87a is the older of the two GIF versions.\n', 'text/markdown'],
   ]) {
-    const { file: f, warnings } = await checked(file(name, text), textSlot);
+    const { file: f, warnings } = await checked(file(name!, text!), textSlot);
     assert.deepEqual([f.mediaType, f.contentType, warnings], [type, undefined, []], name);
   }
   assert.equal(decideType('NOTES', Buffer.from('BM is what the notes start with')).mediaType, 'application/octet-stream');
@@ -194,7 +194,7 @@ test('a file whose first bytes changed after the check, with the same size, time
   const s = slot({ label: 'image', accept: ['image/png'] });
   const { file: f } = await checked(p, s);
   const edited = Buffer.from(PNG);
-  edited[PNG.length - 1] ^= 0xff;
+  edited[PNG.length - 1]! ^= 0xff;
   writeFileSync(p, edited);
   utimesSync(p, when, when);
   await assert.rejects(readCheckedFile(f, s, stdio), { message: 'image: other-shot.png changed after it was checked; choose it again' });
@@ -207,8 +207,8 @@ test('a file whose first bytes changed after the check, with the same size, time
 test('array items with maxSize 1000: a 900-byte file passes and the 1100-byte one is refused, by name', async () => {
   const schema = { type: 'object', properties: { images: { type: 'array', items: { type: 'string', format: 'uri', 'x-mcp-file': { maxSize: 1000 } } } } };
   const [images] = findFileSlots({ name: 'g', inputSchema: schema }).slots;
-  assert.ok((await checkFile(file('small.bin', Buffer.alloc(900)), images, stdio)).ok);
-  assert.equal(await refusedReason(file('large.bin', Buffer.alloc(1100)), images), 'images: large.bin is 1.1 KiB (1,100 bytes); this tool accepts at most 1000 bytes');
+  assert.ok((await checkFile(file('small.bin', Buffer.alloc(900)), images!, stdio)).ok);
+  assert.equal(await refusedReason(file('large.bin', Buffer.alloc(1100)), images!), 'images: large.bin is 1.1 KiB (1,100 bytes); this tool accepts at most 1000 bytes');
   // What a server checks per item.
   const uri = (n: number) => encodeDataUri(Buffer.alloc(n), 'application/octet-stream');
   assert.ok(checkDataUriValue('images[0]', uri(900), { maxSize: 1000 }).ok);

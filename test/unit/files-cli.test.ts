@@ -68,12 +68,12 @@ describe('applyFileOptions against the recording server', () => {
     const result = await connection.callTool(tool, args);
     const first = (result.content as Array<{ type: string; text: string }>)[0];
     assert.ok(!result.isError, `server refused: ${first?.text}`);
-    return JSON.parse(first.text) as Summary;
+    return JSON.parse(first!.text) as Summary;
   }
 
   test('a 70-byte PNG arrives as image/png, 70 bytes', async () => {
     const got = await call('inspect_image', [`image=${png}`]);
-    assert.deepEqual([got.files.image.mediaType, got.files.image.size], ['image/png', 70]);
+    assert.deepEqual([got.files.image!.mediaType, got.files.image!.size], ['image/png', 70]);
   });
 
   test('a 70 KB file for a 64 KB slot is refused locally with InputRefusedError and never sent', async () => {
@@ -95,13 +95,13 @@ describe('applyFileOptions against the recording server', () => {
 
   test('a nested slot is filled with ARG.sub=PATH beside other arguments', async () => {
     const got = await call('file_report', [`doc.attachment=${pdf}`], { doc: { title: 'Q3' } });
-    assert.deepEqual([got.files['doc.attachment'].mediaType, got.files['doc.attachment'].size], ['application/pdf', PDF.length]);
+    assert.deepEqual([got.files['doc.attachment']!.mediaType, got.files['doc.attachment']!.size], ['application/pdf', PDF.length]);
   });
 
   test('repeating ARG fills an array slot in order; more than maxItems is refused', async () => {
     const got = await call('gallery', [`images=${png}`, `images=${png2}`]);
     assert.deepEqual(Object.keys(got.files), ['images.0', 'images.1']);
-    assert.equal(got.files['images.1'].size, PNG.length + 14);
+    assert.equal(got.files['images.1']!.size, PNG.length + 14);
     await assert.rejects(applyFileOptions(tools.get('gallery')!, {}, Array(4).fill(`images=${png}`), 'stdio', log), /images: takes at most 3 files, but --file named 4/);
     await assert.rejects(applyFileOptions(tools.get('inspect_image')!, {}, [`image=${png}`, `image=${png2}`], 'stdio', log), /image: takes one file, but --file named 2/);
   });
@@ -125,9 +125,9 @@ describe('applyFileOptions against the recording server', () => {
     const arr = await call('legacy_array', [`files=${text}`, `files=${png}`]);
     assert.deepEqual(Object.values(arr.files).map((f) => f.mediaType), ['text/plain', 'image/png']);
     const mcp = await call('legacy_mcpfile', [`upload=${text}`]);
-    assert.equal(mcp.files.upload.size, 12);
+    assert.equal(mcp.files.upload!.size, 12);
     const side = await call('legacy_sidecar', [`report=${pdf}`]);
-    assert.equal(side.files.report.mediaType, 'application/pdf');
+    assert.equal(side.files.report!.mediaType, 'application/pdf');
   });
 
   test('a FileInput object gets base64 content, filename and mime_type', async () => {
@@ -146,7 +146,7 @@ describe('applyFileOptions against the recording server', () => {
     const bytes = Buffer.alloc(7 * 1024 * 1024, 0x5a);
     const atCeiling = fixtureFile('ceiling.bin', bytes);
     const got = await call('large_upload', [`blob=${atCeiling}`]);
-    assert.deepEqual([got.files.blob.mediaType, got.files.blob.size], ['application/octet-stream', bytes.length]);
+    assert.deepEqual([got.files.blob!.mediaType, got.files.blob!.size], ['application/octet-stream', bytes.length]);
     const over = fixtureFile('over.bin', Buffer.alloc(bytes.length + 1));
     await assert.rejects(applyFileOptions(tools.get('large_upload')!, {}, [`blob=${over}`], 'stdio', log), /blob: over\.bin is 7 MiB \(7,340,033 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server/);
   });
@@ -181,7 +181,7 @@ describe('applyFileOptions against the recording server', () => {
     assert.deepEqual(describeFileSlots(tools.get('store_file')!), ['upload  file  object (content/path/s3)  accept any file  required']);
     const warning = describeFileSlots(tools.get('misplaced_keyword')!);
     assert.equal(warning.length, 1);
-    assert.match(warning[0], /^warning: tool 'misplaced_keyword': property 'notes'/);
+    assert.match(warning[0]!, /^warning: tool 'misplaced_keyword': property 'notes'/);
   });
 });
 
@@ -198,7 +198,7 @@ describe('the HTTP ceiling against an SDK server with its default 4 MiB body lim
       child.stderr!.on('data', (d: Buffer) => {
         err += d.toString();
         const m = /listening on (http:\S+)/.exec(err);
-        if (m) resolve(m[1]);
+        if (m) resolve(m[1]!);
       });
       child.on('exit', () => reject(new Error(`fixture exited: ${err}`)));
     });
@@ -217,7 +217,7 @@ describe('the HTTP ceiling against an SDK server with its default 4 MiB body lim
     await applyFileOptions(tool, args, [`blob=${atCeiling}`], 'http', log);
     const ok = await client.callTool({ name: 'large_upload', arguments: args });
     assert.ok(!ok.isError);
-    assert.match((ok.content as Array<{ text: string }>)[0].text, new RegExp(`"size":${DEFAULT_HTTP_MAX_BYTES}`));
+    assert.match((ok.content as Array<{ text: string }>)[0]!.text, new RegExp(`"size":${DEFAULT_HTTP_MAX_BYTES}`));
 
     const over = fixtureFile('http-over.bin', Buffer.alloc(DEFAULT_HTTP_MAX_BYTES + 64 * 1024, 1));
     await assert.rejects(applyFileOptions(tool, {}, [`blob=${over}`], 'http', log), /can be sent inline to an HTTP server \(HTTP servers built on the MCP SDK refuse request bodies over 4 MiB\)/);
@@ -244,7 +244,7 @@ describe('mcp-host call --file', () => {
     assert.equal(r.status, 0, r.stderr);
     const calls = recorded().slice(before);
     assert.equal(calls.length, 1);
-    assert.equal(calls[0].arguments.image, `data:image/png;base64,${PNG.toString('base64')}`);
+    assert.equal(calls[0]!.arguments.image, `data:image/png;base64,${PNG.toString('base64')}`);
     assert.match(r.stdout, /"mediaType":"image\/png","size":70/);
   });
 
@@ -281,13 +281,13 @@ describe('mcp-host call --file', () => {
     }
     const calls = recorded().slice(before);
     assert.deepEqual(calls.map((c) => c.tool), ['gallery', 'file_report', 'legacy_array', 'legacy_mcpfile', 'legacy_sidecar', 'store_file', 'named_note']);
-    assert.equal((calls[0].arguments.images as string[]).length, 2);
-    assert.match((calls[1].arguments.doc as Record<string, string>).attachment, /^data:application\/pdf;base64,/);
-    assert.equal((calls[1].arguments.doc as Record<string, string>).title, 'Q3');
-    assert.match((calls[2].arguments.files as string[])[0], /^data:text\/plain;base64,/);
-    assert.match(calls[4].arguments.report as string, /^data:application\/pdf;base64,/);
-    assert.deepEqual(calls[5].arguments.upload, { content: PNG.toString('base64'), filename: 'dot.png', mime_type: 'image/png' });
-    assert.equal(calls[6].arguments.file_name, 'report.pdf');
+    assert.equal((calls[0]!.arguments.images as string[]).length, 2);
+    assert.match((calls[1]!.arguments.doc as Record<string, string>).attachment!, /^data:application\/pdf;base64,/);
+    assert.equal((calls[1]!.arguments.doc as Record<string, string>).title, 'Q3');
+    assert.match((calls[2]!.arguments.files as string[])[0]!, /^data:text\/plain;base64,/);
+    assert.match(calls[4]!.arguments.report as string, /^data:application\/pdf;base64,/);
+    assert.deepEqual(calls[5]!.arguments.upload, { content: PNG.toString('base64'), filename: 'dot.png', mime_type: 'image/png' });
+    assert.equal(calls[6]!.arguments.file_name, 'report.pdf');
   });
 
   test('tools shows the file slots with accept and max size', () => {

@@ -221,8 +221,8 @@ test('logging a call with the PNG records data:image/png;base64,[70 bytes]', () 
   const log = new Logger((_level, message) => lines.push(message), 'trace');
   log.trace(() => JSON.stringify({ method: 'tools/call', params: { arguments: { image: PNG_URI } } }));
   assert.equal(lines.length, 1);
-  assert.ok(lines[0].includes('data:image/png;base64,[70 bytes]'));
-  assert.ok(!lines[0].includes('iVBORw0KGgo'));
+  assert.ok(lines[0]!.includes('data:image/png;base64,[70 bytes]'));
+  assert.ok(!lines[0]!.includes('iVBORw0KGgo'));
   assert.deepEqual(redactValue({ a: [PNG_URI] }), { a: ['data:image/png;base64,[70 bytes]'] });
 });
 

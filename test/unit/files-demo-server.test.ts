@@ -49,9 +49,9 @@ describe('demo server over stdio', () => {
   test('its tools declare file slots the engine finds: limits, arrays and a filename companion', async () => {
     const { tools } = await client.listTools();
     const slots = Object.fromEntries(tools.map((t) => [t.name, findFileSlots(t).slots]));
-    assert.deepEqual(slots.describe_file.map((s) => [s.label, s.maxSize, s.required]), [['file', 5 * 1024 * 1024, true]]);
-    assert.deepEqual(slots.compare_images.map((s) => [s.label, s.multiple, s.minItems, s.maxItems]), [['images', true, 2, 4]]);
-    assert.deepEqual(slots.attach_note.map((s) => [s.label, s.maxSize, s.filenameCompanion]), [['attachment', 65536, ['file_name']]]);
+    assert.deepEqual(slots.describe_file!.map((s) => [s.label, s.maxSize, s.required]), [['file', 5 * 1024 * 1024, true]]);
+    assert.deepEqual(slots.compare_images!.map((s) => [s.label, s.multiple, s.minItems, s.maxItems]), [['images', true, 2, 4]]);
+    assert.deepEqual(slots.attach_note!.map((s) => [s.label, s.maxSize, s.filenameCompanion]), [['attachment', 65536, ['file_name']]]);
     for (const t of tools) assert.ok(t.title && t.description, `${t.name} has a title and description`);
   });
 
@@ -92,12 +92,12 @@ describe('demo server over stdio', () => {
     const r = await client.callTool({ name: 'export_report', arguments: { title: 'Q3 sales', rows: 3 } });
     const outputs = findFileOutputs(r.structuredContent);
     assert.equal(outputs.length, 1);
-    assert.deepEqual([outputs[0].filename, outputs[0].mimeType, outputs[0].path], ['Q3-sales.csv', 'text/csv', ['report']]);
-    const source = outputs[0].source;
+    assert.deepEqual([outputs[0]!.filename, outputs[0]!.mimeType, outputs[0]!.path], ['Q3-sales.csv', 'text/csv', ['report']]);
+    const source = outputs[0]!.source;
     assert.ok(source.kind === 'content');
     const csv = Buffer.from(source.base64, 'base64').toString();
     assert.match(csv, /^# Q3 sales\nday,visits,signups\n1,37,7\n/);
-    assert.equal(outputs[0].sizeBytes, source.size);
+    assert.equal(outputs[0]!.sizeBytes, source.size);
     const resource = (r.content as Array<{ type: string; resource?: { blob?: string; mimeType?: string } }>).find((c) => c.type === 'resource');
     assert.equal(resource?.resource?.blob, source.base64);
     const { tools } = await client.listTools();
@@ -129,7 +129,7 @@ for (const mode of ['legacy', 'auto'] as const) {
       const r = await client.callTool({ name: 'receipt_from_photo', arguments: { category: 'meals' } });
       assert.match(resultText(r), /^Recorded a receipt from Corner Café \(meals\): 4\.50\.\nPhoto: image\/png, 70 bytes, 1 × 1/);
       assert.equal(seen.length, 1);
-      const fields = findElicitationFileFields(seen[0].requestedSchema);
+      const fields = findElicitationFileFields(seen[0]!.requestedSchema);
       assert.deepEqual(fields.slots.map((s) => [s.label, s.accept, s.maxSize, s.required]), [['photo', ['image/*'], 5 * 1024 * 1024, true]]);
     } finally {
       await client.close();
@@ -143,11 +143,11 @@ test('receipt_from_photo asks again when the photo is not an image (MRTR), and a
     { action: 'accept', content: { photo: encodeDataUri(Buffer.from('%PDF-1.4\n'), 'application/pdf') } },
     { action: 'decline' },
   ];
-  const client = await connect('auto', () => answers[Math.min(seen.length - 1, 1)], seen);
+  const client = await connect('auto', () => answers[Math.min(seen.length - 1, 1)]!, seen);
   try {
     const r = await client.callTool({ name: 'receipt_from_photo', arguments: {} });
     assert.equal(seen.length, 2);
-    assert.match(seen[1].message, /Argument 'photo' has media type application\/pdf; accepted: image\/\*\./);
+    assert.match(seen[1]!.message, /Argument 'photo' has media type application\/pdf; accepted: image\/\*\./);
     assert.equal(resultText(r), 'No receipt recorded (you chose decline).');
   } finally {
     await client.close();
@@ -162,7 +162,7 @@ test('demo server serves Streamable HTTP on 127.0.0.1 with --http', async () => 
       child.stderr!.on('data', (d: Buffer) => {
         err += d.toString();
         const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-        if (m) resolve(m[1]);
+        if (m) resolve(m[1]!);
       });
       child.on('exit', () => reject(new Error(`demo server exited: ${err}`)));
     });

@@ -61,8 +61,8 @@ test('x-mcp-file on a string/uri property is a file slot carrying accept and max
 test('an empty descriptor means any file', () => {
   const { slots } = findFileSlots(tool({ f: uri({ 'x-mcp-file': {} }) }));
   assert.equal(slots.length, 1);
-  assert.equal(slots[0].accept, undefined);
-  assert.equal(slots[0].required, false);
+  assert.equal(slots[0]!.accept, undefined);
+  assert.equal(slots[0]!.required, false);
 });
 
 test('x-mcp-file on a plain string (no format) is ignored with a warning naming the property', () => {
@@ -71,7 +71,7 @@ test('x-mcp-file on a plain string (no format) is ignored with a warning naming 
   const { slots, warnings } = findFileSlots(tool({ notes: { type: 'string', 'x-mcp-file': { accept: ['text/plain'] } } }), log);
   assert.deepEqual(slots, []);
   assert.equal(warnings.length, 1);
-  assert.match(warnings[0], /tool 't': property 'notes': x-mcp-file is only valid on \{"type": "string", "format": "uri"\}; shown as an ordinary field/);
+  assert.match(warnings[0]!, /tool 't': property 'notes': x-mcp-file is only valid on \{"type": "string", "format": "uri"\}; shown as an ordinary field/);
   assert.deepEqual(lines, [`warn ${warnings[0]}`]);
 });
 
@@ -85,7 +85,7 @@ test('x-mcp-file on array items is a multi-file slot honouring minItems and maxI
   const { slots } = findFileSlots(tool({ images: { type: 'array', minItems: 2, maxItems: 4, items: uri({ 'x-mcp-file': { accept: ['image/*'], maxSize: 1000 } }) } }));
   assert.equal(slots.length, 1);
   assert.deepEqual(
-    { multiple: slots[0].multiple, minItems: slots[0].minItems, maxItems: slots[0].maxItems, maxSize: slots[0].maxSize, origin: slots[0].origin },
+    { multiple: slots[0]!.multiple, minItems: slots[0]!.minItems, maxItems: slots[0]!.maxItems, maxSize: slots[0]!.maxSize, origin: slots[0]!.origin },
     { multiple: true, minItems: 2, maxItems: 4, maxSize: 1000, origin: 'x-mcp-file' },
   );
 });
@@ -95,9 +95,9 @@ test('x-mcp-file on the array itself (older draft) is still recognised, with a d
   assert.deepEqual(warnings, [
     `tool 't': property 'files': x-mcp-file on the array itself is deprecated (an older draft's placement; the current draft puts it on "items"); still filled as a list of files.`,
   ]);
-  assert.equal(slots[0].origin, 'x-mcp-file-on-array');
-  assert.equal(slots[0].multiple, true);
-  assert.equal(slots[0].maxItems, 3);
+  assert.equal(slots[0]!.origin, 'x-mcp-file-on-array');
+  assert.equal(slots[0]!.multiple, true);
+  assert.equal(slots[0]!.maxItems, 3);
 });
 
 // Digest §9.4, last row: the keyword is unknown to a strict validator until registered.
@@ -124,7 +124,7 @@ test('slots nested in objects get a dotted label and are required only if every 
   }, ['doc']);
   const { slots } = findFileSlots(schema);
   assert.deepEqual(slots.map((s) => [s.label, s.required]), [['doc.attachment', true], ['doc.extra.scan', false]]);
-  assert.deepEqual(slots[0].path, ['doc', 'attachment']);
+  assert.deepEqual(slots[0]!.path, ['doc', 'attachment']);
 });
 
 test('a slot behind a local $ref is found', () => {
@@ -142,15 +142,15 @@ test('malformed descriptors are ignored with a warning: not an object, bad accep
   }));
   assert.deepEqual(slots, []);
   assert.equal(warnings.length, 5);
-  assert.match(warnings[0], /property 'a': its x-mcp-file keyword is "yes", not an object/);
-  assert.match(warnings[1], /property 'b': .*accept that is not a list of strings/);
-  assert.match(warnings[2], /property 'c': .*maxSize that is not a whole number/);
+  assert.match(warnings[0]!, /property 'a': its x-mcp-file keyword is "yes", not an object/);
+  assert.match(warnings[1]!, /property 'b': .*accept that is not a list of strings/);
+  assert.match(warnings[2]!, /property 'c': .*maxSize that is not a whole number/);
 });
 
 test('a required property with a malformed keyword stays in the tool with a warning that says so', () => {
   const { slots, warnings } = findFileSlots(tool({ photo: { type: 'string', 'x-mcp-file': {} } }, ['photo']));
   assert.deepEqual(slots, []);
-  assert.match(warnings[0], /property 'photo'.*It is required, so the tool may not be usable/);
+  assert.match(warnings[0]!, /property 'photo'.*It is required, so the tool may not be usable/);
 });
 
 test('a Tool.inputFiles sidecar marks string and string-array properties as file slots', () => {
@@ -196,24 +196,24 @@ test('a FileInput object whose marker was stripped is recognised by its shape; a
 
 test('a sibling string asking for the file name becomes the filename companion', () => {
   const byName = findFileSlots(tool({ file: uri({ 'x-mcp-file': {} }), file_name: { type: 'string' }, note: { type: 'string' } }));
-  assert.deepEqual(byName.slots[0].filenameCompanion, ['file_name']);
+  assert.deepEqual(byName.slots[0]!.filenameCompanion, ['file_name']);
   const byDescription = findFileSlots(tool({ doc: uri({ 'x-mcp-file': {} }), label: { type: 'string', description: 'The original filename of the document.' } }));
-  assert.deepEqual(byDescription.slots[0].filenameCompanion, ['label']);
+  assert.deepEqual(byDescription.slots[0]!.filenameCompanion, ['label']);
   const nested = findFileSlots(tool({ d: { type: 'object', properties: { scan: uri({ 'x-mcp-file': {} }), scanFileName: { type: 'string' } } } }));
-  assert.deepEqual(nested.slots[0].filenameCompanion, ['d', 'scanFileName']);
+  assert.deepEqual(nested.slots[0]!.filenameCompanion, ['d', 'scanFileName']);
 });
 
 test('no companion is guessed beside two file slots, for unrelated strings, or when two candidates compete', () => {
   const two = findFileSlots(tool({ a: uri({ 'x-mcp-file': {} }), b: uri({ 'x-mcp-file': {} }), filename: { type: 'string' } }));
   assert.ok(two.slots.every((s) => s.filenameCompanion === undefined));
   const unrelated = findFileSlots(tool({ a: uri({ 'x-mcp-file': {} }), name: { type: 'string', description: 'Your name' }, title: { type: 'string' } }));
-  assert.equal(unrelated.slots[0].filenameCompanion, undefined);
+  assert.equal(unrelated.slots[0]!.filenameCompanion, undefined);
   const competing = findFileSlots(tool({ a: uri({ 'x-mcp-file': {} }), filename: { type: 'string' }, original_name: { type: 'string' } }));
-  assert.equal(competing.slots[0].filenameCompanion, undefined);
+  assert.equal(competing.slots[0]!.filenameCompanion, undefined);
   const lookalike = findFileSlots(tool({ a: uri({ 'x-mcp-file': {} }), profilename: { type: 'string' }, profile_name: { type: 'string' } }));
-  assert.equal(lookalike.slots[0].filenameCompanion, undefined);
+  assert.equal(lookalike.slots[0]!.filenameCompanion, undefined);
   const output = findFileSlots(tool({ a: uri({ 'x-mcp-file': {} }), output_filename: { type: 'string' }, target: { type: 'string', description: 'File name to save the result as' } }));
-  assert.equal(output.slots[0].filenameCompanion, undefined);
+  assert.equal(output.slots[0]!.filenameCompanion, undefined);
 });
 
 test('a tool without file keywords has no slots and no warnings, and odd schemas do not throw', () => {
@@ -245,9 +245,9 @@ test('elicitation file fields: x-mcp-file strings, SEP-1306 type:file fields, re
     ['scan', 'binary-elicitation', true, false, 1000],
     ['legacy', 'requestedFiles', false, false, 10],
   ]);
-  assert.equal(slots[0].title, 'Receipt photo');
+  assert.equal(slots[0]!.title, 'Receipt photo');
   assert.equal(warnings.length, 1);
-  assert.match(warnings[0], /property 'many': a file array is not allowed in an elicitation form/);
+  assert.match(warnings[0]!, /property 'many': a file array is not allowed in an elicitation form/);
 });
 
 test('an optional file written as anyOf [uri string, null] (Pydantic style) is a file slot', () => {
@@ -265,7 +265,7 @@ test('an elicitation form pairs a file field with a filename field too', () => {
     type: 'object',
     properties: { doc: uri({ 'x-mcp-file': {} }), doc_filename: { type: 'string' }, reason: { type: 'string' } },
   });
-  assert.deepEqual(slots[0].filenameCompanion, ['doc_filename']);
+  assert.deepEqual(slots[0]!.filenameCompanion, ['doc_filename']);
 });
 
 test('SEP-2631 transferModes are kept on the slot; an unknown mode list is a malformed keyword', () => {
@@ -275,7 +275,7 @@ test('SEP-2631 transferModes are kept on the slot; an unknown mode list is a mal
     odd: uri({ 'x-mcp-file': { transferModes: ['carrier-pigeon'] } }),
   }));
   assert.deepEqual(slots.map((s) => [s.label, s.transferModes]), [['up', ['upload']], ['both', ['inline', 'upload']]]);
-  assert.match(warnings[0], /property 'odd': its x-mcp-file keyword has a transferModes \(carrier-pigeon\) with no mode this host knows/);
+  assert.match(warnings[0]!, /property 'odd': its x-mcp-file keyword has a transferModes \(carrier-pigeon\) with no mode this host knows/);
 });
 
 test('slot scans are plain JSON: they survive a JSON round trip unchanged', () => {

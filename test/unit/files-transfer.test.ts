@@ -22,7 +22,7 @@ import { authorizeUploads, encodeFileSlots } from '../../src/core/run';
 import { run } from '../../src/cli/main';
 import { runCli } from '../fixtures/cli';
 import { InMemoryEraCache } from '../../src/core/connection/eraCache';
-import { fixturePath, httpServer, startObjectStore, startTransferHttp, stdioFixture } from '../fixtures/servers';
+import { httpServer, startObjectStore, startTransferHttp, stdioFixture, fixtureArgv } from '../fixtures/servers';
 
 const MiB = 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-transfer-'));
@@ -63,7 +63,7 @@ function bytesReadByThisProcess(): number {
 
 const cli = (argv: string[], terminal?: { stdin: NodeJS.ReadableStream }) => runCli(argv, {}, undefined, terminal);
 
-const server = (...args: string[]) => ['--', process.execPath, '--import', 'tsx', fixturePath('transfer-server.ts'), '--store', store.url, ...args];
+const server = (...args: string[]) => ['--', process.execPath, ...fixtureArgv('transfer-server.ts'), '--store', store.url, ...args];
 
 before(async () => {
   store = await startObjectStore(storeLog);

@@ -25,8 +25,8 @@ test('known tools keep names, titles and one line of description: no schema, no 
   ]);
   assert.deepEqual(kept[0], { name: 'describe_file', title: 'Describe a file', description: 'Tells you what a file is.' });
   assert.equal(kept.length, 2, 'a name longer than the limit is left out');
-  assert.equal(kept[1].title, 'From annotations');
-  assert.equal(kept[1].description!.length, KNOWN_TOOLS_LIMITS.descriptionChars);
+  assert.equal(kept[1]!.title, 'From annotations');
+  assert.equal(kept[1]!.description!.length, KNOWN_TOOLS_LIMITS.descriptionChars);
   assert.ok(!JSON.stringify(kept).includes('s3cr3t'));
   const many = toKnownTools(Array.from({ length: 500 }, (_, i) => ({ name: `t${i}` })));
   assert.equal(many.length, KNOWN_TOOLS_LIMITS.toolsPerDefinition);

@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import { samplingResult, type SamplingRequest, type SamplingResult } from '../../src/core/sampling';
 import { queuedSamplingHandler, SAMPLING_QUEUE_LIMITS, SamplingQueue, SamplingQueueFullError } from '../../src/core/sampling/queue';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot } from '../fixtures/servers';
+import { repoRoot, fixtureArgv } from '../fixtures/servers';
 
 const dir = mkdtempSync(join(tmpdir(), 'sampling-queue-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +37,7 @@ test('CLI: 1,000 sampling requests at once run --sampling-command 4 at a time, 5
   ].join('\n'));
   const params = JSON.stringify({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 });
   const r = await runCli(['call', 'sample_many', '--args', JSON.stringify({ params, count: 1000 }), '--sampling-command', `sh ${script}`,
-    '--', process.execPath, '--import', 'tsx', fixturePath('sampling-server.ts')], { SAMPLER_RECORD: record }, repoRoot);
+    '--', process.execPath, ...fixtureArgv('sampling-server.ts')], { SAMPLER_RECORD: record }, repoRoot);
   assert.equal(r.code, 0, r.err);
   const counted = JSON.parse(r.out) as Record<string, number>;
   const { running, waiting } = SAMPLING_QUEUE_LIMITS.cli;

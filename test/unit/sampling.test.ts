@@ -34,9 +34,9 @@ test('tools in sampling follow the 2025-11-25 rules: results answer the tool use
   assert.match(problem({ tools: [{ inputSchema: {} }] })!, /tool 1 offered has no name/);
   assert.match(problem({ toolChoice: { mode: 'always' } })!, /toolChoice.mode "always" is not auto, required or none/);
   assert.match(problem({ messages: [{ role: 'user', content: [use] }] })!, /message 1 has tool_use but is not the assistant's/);
-  assert.match(problem({ messages: [ok.messages[0], ok.messages[1], { role: 'user', content: [result, text('and?')] }] })!, /message 3 mixes tool_result with other content/);
-  assert.match(problem({ messages: [ok.messages[0], { role: 'user', content: [result] }] })!, /message 2 answers tool use "call-1", which the message before did not ask for/);
-  assert.match(problem({ messages: [ok.messages[1], { role: 'assistant', content: [result] }] })!, /message 2 has tool_result but is not the user's/);
+  assert.match(problem({ messages: [ok.messages[0]!, ok.messages[1]!, { role: 'user', content: [result, text('and?')] }] })!, /message 3 mixes tool_result with other content/);
+  assert.match(problem({ messages: [ok.messages[0]!, { role: 'user', content: [result] }] })!, /message 2 answers tool use "call-1", which the message before did not ask for/);
+  assert.match(problem({ messages: [ok.messages[1]!, { role: 'assistant', content: [result] }] })!, /message 2 has tool_result but is not the user's/);
 });
 
 test("the model preselected is the first of the server's hints that a model matches, else the first model", () => {

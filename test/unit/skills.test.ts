@@ -13,7 +13,7 @@ import {
   findSkill, getSkill, listSkills, loadSkill, parseFrontmatter, parseSkillEntry, readSkillDirectory, readSkillFile, SKILL_LIMITS, SkillError, SKILLS_EXTENSION_ID,
 } from '../../src/core/skills';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, stdioFixture } from '../fixtures/servers';
+import { stdioFixture, fixtureArgv } from '../fixtures/servers';
 
 const work = mkdtempSync(join(tmpdir(), 'mcp-host-skills-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -65,7 +65,7 @@ describe('skills over MCP, core', () => {
       assert.ok(sent.length > 0, 'client capabilities sent');
       for (const l of sent) {
         const meta = JSON.parse(l.slice(l.indexOf('{'))) as { params: { _meta: Record<string, { extensions?: Record<string, unknown> }> } };
-        assert.deepEqual(meta.params._meta['io.modelcontextprotocol/clientCapabilities'].extensions?.[SKILLS_EXTENSION_ID], {});
+        assert.deepEqual(meta.params._meta['io.modelcontextprotocol/clientCapabilities']!.extensions?.[SKILLS_EXTENSION_ID], {});
       }
     } finally {
       await c.stop();
@@ -222,7 +222,7 @@ describe('skill entries and frontmatter', () => {
 });
 
 describe('mcp-host skills', () => {
-  const target = () => ['--', process.execPath, '--import', 'tsx', fixturePath('skills-server.ts')];
+  const target = () => ['--', process.execPath, ...fixtureArgv('skills-server.ts')];
 
   test('skills lists names (paths where names collide), descriptions and file counts; --json the entries', async () => {
     const r = await runCli(['skills', ...target()]);
@@ -235,7 +235,7 @@ describe('mcp-host skills', () => {
     ]);
     const json = await runCli(['skills', '--json', ...target()]);
     assert.equal(json.code, 0, json.err);
-    assert.equal((JSON.parse(json.out) as { uri: string }[])[1].uri, 'skill://pdf-processing/SKILL.md');
+    assert.equal((JSON.parse(json.out) as { uri: string }[])[1]!.uri, 'skill://pdf-processing/SKILL.md');
   });
 
   test('skill get prints the verified SKILL.md; skill read a listed file; skill ls a directory; a tampered skill exits 5', async () => {

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot } from '../fixtures/servers';
+import { repoRoot, fixtureArgv } from '../fixtures/servers';
 
-const PAGED = ['--', process.execPath, '--import', 'tsx', fixturePath('paged-server.ts')];
-const TASKS_2026 = ['--', process.execPath, '--import', 'tsx', fixturePath('tasks-era2026-server.ts')];
+const PAGED = ['--', process.execPath, ...fixtureArgv('paged-server.ts')];
+const TASKS_2026 = ['--', process.execPath, ...fixtureArgv('tasks-era2026-server.ts')];
 const dir = mkdtempSync(join(tmpdir(), 'tasks-cli-'));
 const recordFile = join(dir, 'record.jsonl');
 const cli = (argv: string[]) => runCli(argv, { TASKS_FIXTURE_RECORD: recordFile, TASKS_FIXTURE_STEP_MS: '200' }, repoRoot);

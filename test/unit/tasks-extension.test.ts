@@ -61,8 +61,8 @@ describe('tasks (2026-07-28 Tasks extension)', () => {
     const statuses: string[] = [];
     const out = await callToolAsTask(c, 'ask_photo', {}, { onStatus: (t) => statuses.push(t.status) });
     assert.equal(asked.length, 1, 'asked once although polls repeat the question');
-    assert.equal(asked[0].message, 'Pick a photo for the task');
-    const fields = findElicitationFileFields(asked[0].requestedSchema);
+    assert.equal(asked[0]!.message, 'Pick a photo for the task');
+    const fields = findElicitationFileFields(asked[0]!.requestedSchema);
     assert.deepEqual(fields.slots.map((s) => [s.label, s.accept, s.maxSize]), [['photo', ['image/png'], 1000]]);
     assert.ok(statuses.includes('input_required'), statuses.join(','));
     assert.match(text(out.result), new RegExp(`^got data:image/png;base64, ${PNG.length} chars$`));

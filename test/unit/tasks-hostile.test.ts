@@ -11,7 +11,7 @@ import { CallTimeoutError, ServerConnection, ServerRequestError } from '../../sr
 import { Logger } from '../../src/core/log';
 import { callToolAsTask, TASK_CANCEL_WAIT_MS } from '../../src/core/tasks';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot, stdioFixture } from '../fixtures/servers';
+import { repoRoot, stdioFixture, fixtureArgv } from '../fixtures/servers';
 
 const dir = mkdtempSync(join(tmpdir(), 'tasks-hostile-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,7 +23,7 @@ interface Recorded { method: string; name?: string; taskId?: string; at: number 
 async function cliAgainst(fixture: 'hostile-tasks-server.ts' | 'tasks-era2026-server.ts', argv: string[]) {
   const record = join(dir, `record-${++runs}.jsonl`);
   const env = { HOSTILE_TASKS_RECORD: record, TASKS_FIXTURE_RECORD: record };
-  const run = await runCli([...argv, '--', process.execPath, '--import', 'tsx', fixturePath(fixture)], env, repoRoot);
+  const run = await runCli([...argv, '--', process.execPath, ...fixtureArgv(fixture)], env, repoRoot);
   const ended = Date.now();
   const received = existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Recorded) : [];
   return { ...run, received, ended };

@@ -45,7 +45,7 @@ describe('tasks (server-everything)', () => {
     const statuses: string[] = [];
     const out = await callToolAsTask(c, 'simulate-research-query', { topic: 'python', ambiguous: true }, { onStatus: (t) => statuses.push(t.status) });
     assert.equal(asked.length, 1);
-    assert.match(asked[0].message, /multiple interpretations/);
+    assert.match(asked[0]!.message, /multiple interpretations/);
     assert.ok(statuses.includes('input_required'), statuses.join(','));
     assert.match(text(out.result), /Clarification\*\*: Python programming language/);
   });

@@ -34,7 +34,7 @@ export async function resourceCommand(a: ParsedArgs, io: CliIo): Promise<number>
         stderr.write(`mcp-host: wrote ${terminalName(files[0]!.name)} to ${outPath}${files[0]!.digest ? ' (sha-256 verified)' : ''}\n`);
         return EXIT.ok;
       }
-      const item = contents[0];
+      const item = contents[0]!;
       const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
       await writeNewFile(outPath, bytes);
       stderr.write(`mcp-host: wrote ${formatBytes(bytes.length)} to ${outPath}\n`);

@@ -42,7 +42,7 @@ function findDataUri(value: unknown, at: string, depth = 0): string | undefined 
  */
 export function splitModelArguments(input: unknown, slots: readonly FileSlot[]): SplitArguments {
   if (input !== undefined && !isObject(input)) return { ok: false, reason: 'The arguments must be a JSON object.' };
-  const args = structuredClone(input ?? {}) as Record<string, unknown>;
+  const args = structuredClone<Record<string, unknown>>(input ?? {});
   const files: SlotPaths[] = [];
   for (const slot of slots) {
     const value = getAtPath(args, slot.path);
@@ -55,7 +55,7 @@ export function splitModelArguments(input: unknown, slots: readonly FileSlot[]):
     if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) {
       return { ok: false, reason: `Argument '${slot.label}' takes ${slot.multiple ? 'a list of paths' : 'a path'} of ${slot.multiple ? 'files' : 'a file'} in the workspace (${slot.multiple ? 'strings' : 'a string'}).` };
     }
-    const paths = list as string[];
+    const paths = list;
     const uri = paths.find((p) => URI_SCHEME.test(p) && !/^[a-z]:[\\/]/i.test(p));
     if (uri !== undefined) {
       return { ok: false, reason: `Argument '${slot.label}' takes the path of a file in the workspace, not a URI (${uri.slice(0, 12)}…); the host reads the file itself.` };

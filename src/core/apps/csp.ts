@@ -19,7 +19,7 @@ const MAX_DOMAINS = 64;
 export function cspSource(origin: string): string | undefined {
   const m = /^(https?|wss?):\/\/(\*\.)?([a-z0-9-]+(\.[a-z0-9-]+)*)(:\d{1,5})?\/?$/i.exec(origin.trim());
   if (!m) return undefined;
-  return `${m[1].toLowerCase()}://${m[2] ?? ''}${m[3].toLowerCase()}${m[5] ?? ''}`;
+  return `${m[1]!.toLowerCase()}://${m[2] ?? ''}${m[3]!.toLowerCase()}${m[5] ?? ''}`;
 }
 
 /** `_meta.ui.csp` read defensively; the sources dropped are reported in `dropped`. */

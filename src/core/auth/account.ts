@@ -3,7 +3,7 @@ import type { OAuthTokens } from '@modelcontextprotocol/client';
 /** The JSON claims of a JWT, unverified (for display only), or undefined when the value is not a JWT. */
 function claimsOf(jwt: string | undefined): Record<string, unknown> | undefined {
   const part = jwt?.split('.')[1];
-  if (!part || jwt!.length > 16_384) return undefined;
+  if (!part || jwt.length > 16_384) return undefined;
   try {
     const claims = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown;
     return claims && typeof claims === 'object' ? claims as Record<string, unknown> : undefined;

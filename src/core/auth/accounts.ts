@@ -57,7 +57,7 @@ const trimSlash = (s: string) => s.replace(/\/+$/, '');
  */
 export function authorizationServerMatches(glob: string, issuer: string): boolean {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\/([^/]*)/i.exec(glob);
-  const hostname = scheme?.[2].replace(/:[^:\]]*$/, '') ?? '';
+  const hostname = scheme?.[2]!.replace(/:[^:\]]*$/, '') ?? '';
   if (!scheme || hostname === '' || /^[*.]*$/.test(hostname)) return false;
   const pattern = trimSlash(glob).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
   return new RegExp(`^${pattern}$`, 'i').test(trimSlash(issuer));

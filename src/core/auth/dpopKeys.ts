@@ -19,15 +19,15 @@ export interface StoredDpopKey {
 type ImportAlgorithm = EcKeyImportParams | RsaHashedImportParams | Algorithm;
 
 const IMPORT_AS: Record<DpopAlg, ImportAlgorithm> = {
-  ES256: { name: 'ECDSA', namedCurve: 'P-256' } as EcKeyImportParams,
-  ES384: { name: 'ECDSA', namedCurve: 'P-384' } as EcKeyImportParams,
-  ES512: { name: 'ECDSA', namedCurve: 'P-521' } as EcKeyImportParams,
-  RS256: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as RsaHashedImportParams,
-  RS384: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-384' } as RsaHashedImportParams,
-  RS512: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-512' } as RsaHashedImportParams,
-  PS256: { name: 'RSA-PSS', hash: 'SHA-256' } as RsaHashedImportParams,
-  PS384: { name: 'RSA-PSS', hash: 'SHA-384' } as RsaHashedImportParams,
-  PS512: { name: 'RSA-PSS', hash: 'SHA-512' } as RsaHashedImportParams,
+  ES256: { name: 'ECDSA', namedCurve: 'P-256' },
+  ES384: { name: 'ECDSA', namedCurve: 'P-384' },
+  ES512: { name: 'ECDSA', namedCurve: 'P-521' },
+  RS256: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+  RS384: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-384' },
+  RS512: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-512' },
+  PS256: { name: 'RSA-PSS', hash: 'SHA-256' },
+  PS384: { name: 'RSA-PSS', hash: 'SHA-384' },
+  PS512: { name: 'RSA-PSS', hash: 'SHA-512' },
   EdDSA: { name: 'Ed25519' },
 };
 
@@ -61,7 +61,7 @@ export async function importDpopKey(stored: unknown): Promise<DpopKeyPair | unde
     const publicJwk = publicMembers(s.privateJwk);
     const privateKey = await subtle.importKey('jwk', s.privateJwk, IMPORT_AS[alg], false, ['sign']);
     const publicKey = await subtle.importKey('jwk', publicJwk, IMPORT_AS[alg], true, ['verify']);
-    return { privateKey, publicKey, publicJwk: publicJwk as DpopKeyPair['publicJwk'], thumbprint: await thumbprint(publicJwk), alg };
+    return { privateKey, publicKey, publicJwk: publicJwk, thumbprint: await thumbprint(publicJwk), alg };
   } catch {
     return undefined;
   }

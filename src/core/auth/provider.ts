@@ -302,13 +302,13 @@ export class HostOAuthProvider implements OAuthClientProvider {
         client_id: s.clientId,
         ...(s.clientSecret ? { client_secret: s.clientSecret } : {}),
         ...(s.issuer ? { issuer: s.issuer } : {}),
-      } as StoredOAuthClientInformation;
+      };
     }
     const fresh = ctx?.issuer ? [...this.newClients].find(([k]) => sameIssuer(k, ctx.issuer))?.[1] : undefined;
     if (fresh) return fresh;
     return this.record().then((r) => {
       const entry = this.entry(r, ctx);
-      const client = entry?.client as StoredOAuthClientInformation | undefined;
+      const client = entry?.client;
       // A registration made for a redirect this host can no longer receive (a forwarded port that changed)
       // would be refused at the authorization server: the host registers again, unless a refresh token
       // (bound to that registration) can still serve without a browser.
@@ -346,11 +346,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const account = record.account;
     if (account && this.accountSignIn && (!ctx || sameIssuer(ctx.issuer, account.issuer))) {
       const token = await this.accountSignIn.token(account);
-      return token ? { access_token: token, token_type: 'Bearer', ...(account.scopes.length ? { scope: account.scopes.join(' ') } : {}) } as StoredOAuthTokens : undefined;
+      return token ? { access_token: token, token_type: 'Bearer', ...(account.scopes.length ? { scope: account.scopes.join(' ') } : {}) } : undefined;
     }
     const tokens = this.entry(record, ctx)?.tokens;
     if (tokens) this.mask(tokens);
-    return tokens as StoredOAuthTokens | undefined;
+    return tokens;
   }
 
   async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {

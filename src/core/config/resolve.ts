@@ -29,7 +29,7 @@ function stringsOf(def: ServerDefinition): string[] {
 export function inputIdsUsedBy(def: ServerDefinition): string[] {
   const ids: string[] = [];
   for (const s of stringsOf(def)) {
-    for (const m of s.matchAll(INPUT_VARIABLE)) if (!ids.includes(m[1])) ids.push(m[1]);
+    for (const [, id] of s.matchAll(INPUT_VARIABLE)) if (!ids.includes(id!)) ids.push(id!);
   }
   return ids;
 }
@@ -42,7 +42,7 @@ export function parseEnvFile(text: string): Record<string, string> {
     if (line === '' || line.startsWith('#')) continue;
     const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
     if (!m) continue;
-    let value = m[2];
+    let value = m[2]!;
     const quote = value[0];
     if ((quote === '"' || quote === "'") && value.endsWith(quote) && value.length >= 2) {
       value = value.slice(1, -1);

@@ -31,7 +31,7 @@ export function answerOrError(message: JSONRPCMessage, server: string): JSONRPCM
   return {
     jsonrpc: '2.0', id: m.id,
     error: { code: INVALID_ANSWER_CODE, message: `server "${server}" sent an answer the host cannot use: it ${problem}` },
-  } as JSONRPCMessage;
+  };
 }
 
 /** `answerOrError` on a message as JSON text: the same text when it is fine (or not JSON at all). */

@@ -77,8 +77,8 @@ export class HostClient extends Client {
       const { task, ...params } = (request.params ?? {}) as { task?: { ttl?: unknown } };
       if (!this.receivedTasks || typeof task !== 'object' || task === null) return handler(request, ctx);
       const started = this.receivedTasks.start(method, task.ttl, (signal) =>
-        handler({ ...request, params }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }) as Promise<Record<string, unknown>>);
-      return { task: started } as Result;
+        handler({ ...request, params }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }));
+      return { task: started };
     };
   }
 

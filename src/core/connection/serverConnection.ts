@@ -262,7 +262,7 @@ export class ServerConnection {
     caps.extensions = { ...(caps.extensions as object | undefined), [TASKS_EXTENSION_ID]: {} };
     // SEP-2640 skills: the host lists a server's skills and reads their files only when asked (core/skills).
     caps.extensions = { ...(caps.extensions as object | undefined), [SKILLS_EXTENSION_ID]: {} };
-    return caps as ClientCapabilities;
+    return caps;
   }
 
   private createClient(): HostClient {
@@ -296,7 +296,7 @@ export class ServerConnection {
     client.setNotificationHandler('notifications/tasks/status' as 'notifications/message',
       (n) => this.taskStatusEmitter.fire(n.params as unknown as Record<string, unknown>));
     client.fallbackNotificationHandler = async (n) => {
-      if (n.method === 'notifications/tasks' && n.params) this.taskStatusEmitter.fire(n.params as Record<string, unknown>);
+      if (n.method === 'notifications/tasks' && n.params) this.taskStatusEmitter.fire(n.params);
     };
     if (this.options.roots) {
       const roots = this.options.roots;
@@ -625,7 +625,7 @@ export class ServerConnection {
             await half?.close().catch(() => undefined);
             continue;
           }
-          if (!this.issuerCheckWaived && IssuerMismatchError.isInstance(e) && (e as IssuerMismatchError).kind === 'metadata' && await this.options.oauth?.issuerCheckWaivable?.()) {
+          if (!this.issuerCheckWaived && IssuerMismatchError.isInstance(e) && (e).kind === 'metadata' && await this.options.oauth?.issuerCheckWaivable?.()) {
             this.log.warn(`the authorization server's metadata names another issuer (${shortErrorText(e)}); accepted for a server without resource metadata (2025-03-26)`);
             this.issuerCheckWaived = true;
             await half?.close().catch(() => undefined);
@@ -869,10 +869,10 @@ export class ServerConnection {
     const cancel = withCancelReason(opts.signal);
     let result: CallToolResult;
     try {
-      result = restoreDraftShapes(await this.withSignIn(() => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, {
+      result = restoreDraftShapes<CallToolResult>(await this.withSignIn(() => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, {
         signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
         toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
-      })) as CallToolResult);
+      })));
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
@@ -963,7 +963,7 @@ export class ServerConnection {
     try {
       return await client.request({ method, params }, schema, {
         signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      }) as T;
+      });
     } catch (e) {
       throw this.requestError(e, method, opts.signal, undefined);
     } finally {

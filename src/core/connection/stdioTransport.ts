@@ -171,11 +171,11 @@ export class StdioProcessTransport implements Transport {
         resolve(this.exit);
       });
     });
-    child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
-    child.stdin!.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
+    child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
+    child.stdin.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
     const stderrLines = new BoundedLines((line) => this.log.warn(`[server stderr] ${line}`));
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (text: string) => stderrLines.push(text));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => stderrLines.push(text));
     child.once('close', () => {
       stderrLines.end();
       this.child = undefined;

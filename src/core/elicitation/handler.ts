@@ -251,7 +251,7 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     };
     try {
       await uploadMultipart({
-        url: url.href, method: method as 'POST' | 'PUT', files, signal: ctx.signal, policy: await destinationPolicyFor(ctx.serverOrigin),
+        url: url.href, method: method, files, signal: ctx.signal, policy: await destinationPolicyFor(ctx.serverOrigin),
         ...(sameOrigin && ctx.authHeader ? { authorization: ctx.authHeader } : {}),
         onBytes: (sent) => report(sent),
       });

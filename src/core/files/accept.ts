@@ -15,7 +15,7 @@ export interface AcceptSubject {
 }
 
 function bareType(mediaType: string): string {
-  return mediaType.split(';')[0].trim().toLowerCase();
+  return mediaType.split(';')[0]!.trim().toLowerCase();
 }
 
 function isExtensionEntry(entry: string): boolean {

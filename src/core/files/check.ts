@@ -78,7 +78,7 @@ export function decideType(fileName: string, header: Uint8Array): TypeVerdict {
   if (candidates.length > 0 && readsAsText(header)) candidates = candidates.filter((c) => TEXT_SIGNATURES.has((c.mime as string).toLowerCase()));
   if (candidates.length === 0) return { mediaType: extensionType ?? 'application/octet-stream', extensionType };
   const agrees = candidates.some((c) => c.mime?.toLowerCase() === extensionType || (ext !== '' && c.extension === ext));
-  const contentType = (candidates[0].mime as string).toLowerCase();
+  const contentType = (candidates[0]!.mime as string).toLowerCase();
   if (extensionType && (agrees || GENERIC_CONTENT.has(contentType))) {
     return { mediaType: extensionType, extensionType, contentType: agrees ? extensionType : contentType };
   }

@@ -45,11 +45,11 @@ export function parseDataUri(uri: string): ParsedDataUri | DataUriError {
   if (comma < 0) return { ok: false, reason: 'has no comma between the media type and the data' };
   const segments = uri.slice(5, comma).split(';');
   let base64 = false;
-  if (segments.length > 1 && segments[segments.length - 1].toLowerCase() === 'base64') {
+  if (segments.length > 1 && segments[segments.length - 1]!.toLowerCase() === 'base64') {
     base64 = true;
     segments.pop();
   }
-  const type = segments[0].trim();
+  const type = segments[0]!.trim();
   let mediaType = 'text/plain';
   if (type !== '') {
     const [top, sub, extra] = type.split('/');

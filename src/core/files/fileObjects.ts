@@ -177,7 +177,7 @@ export function setAtPath(args: Record<string, unknown>, path: readonly string[]
   }
   const last = path[path.length - 1];
   if (last === '__proto__' || last === 'constructor' || last === 'prototype') throw new Error(`refusing to set "${last}"`);
-  target[last] = value;
+  target[last!] = value;
 }
 
 /** The value at `path`, or undefined. */

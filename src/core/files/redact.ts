@@ -116,7 +116,7 @@ function redactedUri(
     WHITESPACE.lastIndex = payloadStart;
     end = Math.min(limit, WHITESPACE.exec(text)?.index ?? limit);
   }
-  const base64 = /;[ \t]*base64[ \t]*$/i.test(header[2]);
+  const base64 = /;[ \t]*base64[ \t]*$/i.test(header[2]!);
   const size = decodedSize(unescaped(text.slice(payloadStart, end), unescapes), base64);
   return { text: `data:${(header[1] || 'text/plain').toLowerCase()}${base64 ? ';base64' : ''},[${size} bytes]`, end };
 }

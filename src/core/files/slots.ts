@@ -220,7 +220,7 @@ class Scanner {
   pairFilenameCompanion(properties: Schema, parent: string[], slotsHere: FileSlot[]): void {
     const direct = slotsHere.filter((s) => s.path.length === parent.length + 1);
     if (direct.length !== 1) return;
-    const slot = direct[0];
+    const slot = direct[0]!;
     if (slot.multiple || slot.origin === 'file-input-object') return;
     const slotName = slot.path[slot.path.length - 1];
     const candidates = Object.entries(properties).filter(([name, raw]) => {
@@ -229,7 +229,7 @@ class Scanner {
       if (prop.enum !== undefined || prop.const !== undefined) return false;
       return asksForFileName(name, typeof prop.description === 'string' ? prop.description : '');
     });
-    if (candidates.length === 1) slot.filenameCompanion = [...parent, candidates[0][0]];
+    if (candidates.length === 1) slot.filenameCompanion = [...parent, candidates[0]![0]];
   }
 }
 

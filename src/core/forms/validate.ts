@@ -184,7 +184,7 @@ export function checkValue(validate: ValidateFunction, value: unknown): ValueChe
   const budget = { left: SCHEMA_LIMITS.patternChars, exhausted: false };
   patternBudget = budget;
   try {
-    const valid = validate(value) as boolean;
+    const valid = validate(value);
     const unchecked = uncheckedPatterns(validate);
     return {
       valid,

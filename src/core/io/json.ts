@@ -48,7 +48,7 @@ export function tooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH, comments = fa
 export function nestingProblem(text: string, comments = false, maxDepth = MAX_JSON_DEPTH): string | undefined {
   const at = tooDeepAt(text, maxDepth, comments);
   if (at === undefined) return undefined;
-  const [{ line, column }] = lineColumns(text, [at]);
+  const { line, column } = lineColumns(text, [at])[0]!;
   return `nested too deeply (more than ${maxDepth} levels) at line ${line}, column ${column}`;
 }
 

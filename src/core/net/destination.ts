@@ -78,7 +78,7 @@ export async function destinationPolicyFor(serverUrl: string | undefined): Promi
   } catch {
     kinds = ['public'];
   }
-  const kind = kinds.find((k) => k !== 'public' && k !== 'unspecified') as DestinationPolicy['serverKind'];
+  const kind = kinds.find((k): k is Exclude<AddressKind, 'public' | 'unspecified'> => k !== 'public' && k !== 'unspecified');
   return { ...(kind ? { serverKind: kind } : {}), serverDescription: url.origin };
 }
 
@@ -100,7 +100,7 @@ export function guardedLookup(policy: DestinationPolicy) {
       if (e) { callback(e, ''); return; }
       for (const a of addresses) {
         const why = refuseAddress(a.address, policy);
-        if (why) { callback(new DestinationRefusedError(why) as NodeJS.ErrnoException, ''); return; }
+        if (why) { callback(new DestinationRefusedError(why), ''); return; }
       }
       if (options.all) callback(null, addresses);
       else callback(null, addresses[0]!.address, addresses[0]!.family);

@@ -123,7 +123,7 @@ export class RegistryClient {
 function errorDetail(text: string): string {
   try {
     const o = JSON.parse(text) as { error?: unknown; detail?: unknown; title?: unknown };
-    const message = [o.title, o.detail, o.error].find((m) => typeof m === 'string') as string | undefined;
+    const message = [o.title, o.detail, o.error].find((m): m is string => typeof m === 'string');
     return message ? `: ${message.slice(0, 300)}` : '';
   } catch {
     return '';

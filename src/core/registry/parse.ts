@@ -2,7 +2,7 @@
 // fields are ignored, and the counts are bounded (a page of a million packages is not a page).
 import { isObject } from '../../shared/json';
 import type {
-  RegistryArgument, RegistryEntry, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryPage, RegistryServer, RegistryStatus,
+  RegistryArgument, RegistryEntry, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryPage, RegistryServer,
   RegistryTransport,
 } from './types';
 
@@ -175,7 +175,7 @@ export function parseServerResponse(raw: unknown, where = 'answer'): RegistryEnt
   const meta = isObject(o._meta) ? o._meta[OFFICIAL] : undefined;
   if (isObject(meta)) {
     const status = str(meta.status, `${where}._meta.status`);
-    if (status === 'active' || status === 'deprecated' || status === 'deleted') entry.status = status as RegistryStatus;
+    if (status === 'active' || status === 'deprecated' || status === 'deleted') entry.status = status;
     const statusMessage = str(meta.statusMessage, `${where}._meta.statusMessage`);
     if (statusMessage !== undefined) entry.statusMessage = statusMessage;
     const isLatest = bool(meta.isLatest, `${where}._meta.isLatest`);

@@ -21,7 +21,7 @@ export function parseFrontmatter(markdown: string): Record<string, unknown> {
     .filter((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
   const at = { i: 0 };
   const value = readBlock(lines, at, 0);
-  if (at.i < lines.length) throw new FrontmatterError(`line ${lines[at.i].line}: unexpected indentation`);
+  if (at.i < lines.length) throw new FrontmatterError(`line ${lines[at.i]!.line}: unexpected indentation`);
   if (!isObject(value)) throw new FrontmatterError('it is not a map of fields');
   return value;
 }
@@ -29,9 +29,9 @@ export function parseFrontmatter(markdown: string): Record<string, unknown> {
 interface Line { text: string; line: number }
 
 function indentOf(text: string): number {
-  const m = /^( *)/.exec(text)!;
-  if (text[m[1].length] === '\t') throw new FrontmatterError('tabs indent it');
-  return m[1].length;
+  const width = /^( *)/.exec(text)![1]!.length;
+  if (text[width] === '\t') throw new FrontmatterError('tabs indent it');
+  return width;
 }
 
 function readBlock(lines: Line[], at: { i: number }, indent: number): unknown {
@@ -43,13 +43,13 @@ function readBlock(lines: Line[], at: { i: number }, indent: number): unknown {
 function readMap(lines: Line[], at: { i: number }, indent: number): Record<string, unknown> {
   const map: Record<string, unknown> = {};
   while (at.i < lines.length) {
-    const { text, line } = lines[at.i];
+    const { text, line } = lines[at.i]!;
     const own = indentOf(text);
     if (own < indent) break;
     if (own > indent) throw new FrontmatterError(`line ${line}: unexpected indentation`);
     const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s:"'][^:]*?)\s*:(?:\s+(.*))?$/.exec(text.slice(indent));
     if (!m) throw new FrontmatterError(`line ${line}: not a "key: value" field`);
-    const key = String(scalar(m[1], line));
+    const key = String(scalar(m[1]!, line));
     if (Object.hasOwn(map, key)) throw new FrontmatterError(`line ${line}: the field "${key}" appears twice`);
     at.i++;
     if (m[2] !== undefined && !m[2].startsWith('#')) {
@@ -68,7 +68,7 @@ function readMap(lines: Line[], at: { i: number }, indent: number): Record<strin
 function readList(lines: Line[], at: { i: number }, indent: number): unknown[] {
   const list: unknown[] = [];
   while (at.i < lines.length) {
-    const { text, line } = lines[at.i];
+    const { text, line } = lines[at.i]!;
     const own = indentOf(text);
     if (own < indent || !text.slice(indent).startsWith('-')) break;
     if (own > indent) throw new FrontmatterError(`line ${line}: unexpected indentation`);
@@ -83,7 +83,7 @@ function readList(lines: Line[], at: { i: number }, indent: number): unknown[] {
 function scalar(raw: string, line: number): unknown {
   // A comment ends a line: after a quoted string's closing quote, or after a blank in a plain value.
   const quoted = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')\s*(?:#.*)?$/.exec(raw);
-  const s = quoted ? quoted[1] : raw.replace(/\s+#.*$/, '').trim();
+  const s = quoted ? quoted[1]! : raw.replace(/\s+#.*$/, '').trim();
   if (s.startsWith('"')) {
     if (!/^"(?:[^"\\]|\\.)*"$/.test(s)) throw new FrontmatterError(`line ${line}: an unterminated string`);
     try { return JSON.parse(s); } catch { throw new FrontmatterError(`line ${line}: a string with an escape this reader does not read`); }

@@ -188,9 +188,9 @@ export function findSkill(skills: readonly SkillEntry[], wanted: string): SkillE
   const byUri = skills.find((s) => s.uri === wanted);
   if (byUri) return byUri;
   const byPath = skills.filter((s) => s.path === wanted);
-  if (byPath.length === 1) return byPath[0];
+  if (byPath.length === 1) return byPath[0]!;
   const byName = skills.filter((s) => s.name === wanted);
-  if (byName.length === 1) return byName[0];
+  if (byName.length === 1) return byName[0]!;
   if (byName.length > 1) throw new SkillError(`${byName.length} skills are named "${short(wanted)}": give one of their paths (${byName.map((s) => s.path).join(', ')})`);
   throw new SkillError(`no skill "${short(wanted)}"${skills.length ? ` (skills: ${skills.slice(0, 20).map((s) => displayName(s, skills)).join(', ')}${skills.length > 20 ? ', …' : ''})` : ''}`);
 }

@@ -160,7 +160,7 @@ export class ToolPanelApps extends Disposable {
     else this.call.reason = outcome.reason;
     if (this.current?.callId !== callId) return;
     if ('result' in outcome) {
-      this.current.toolResult = outcome.result as unknown as Record<string, unknown>;
+      this.current.toolResult = outcome.result;
       this.panel.post({ type: 'appToolResult', callId, toolResult: this.current.toolResult });
     } else {
       this.panel.post({ type: 'appToolCancelled', callId, reason: outcome.reason });
@@ -204,7 +204,7 @@ export class ToolPanelApps extends Disposable {
         log: connection.log,
         call: { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false },
       });
-    return result as unknown as Record<string, unknown>;
+    return result;
   }
 
   /** Opens a web or mail link only after the user saw the whole URL and agreed; other schemes are refused unasked. */

@@ -36,5 +36,5 @@ export async function readTemplate(connection: ServerConnection, subject: Templa
   const read = await connection.readResource(uri, { signal });
   if ((read.contents ?? []).some((c) => 'text' in c)) await openResourceDocument(connection.name, uri, read);
   const result = { content: (read.contents ?? []).map((resource) => ({ type: 'resource', resource })) };
-  return { result, view: toResultView(result as never) };
+  return { result, view: toResultView(result) };
 }

@@ -88,7 +88,7 @@ export function chatMessages(request: SamplingRequest, edits: RequestEdits = {})
           return new DataPart(new Uint8Array(Buffer.from(String(block.data), 'base64')), mimeType) as unknown as vscode.LanguageModelTextPart;
         }
         case 'tool_use':
-          return new vscode.LanguageModelToolCallPart(String(block.id), String(block.name), (block.input ?? {}) as object);
+          return new vscode.LanguageModelToolCallPart(String(block.id), String(block.name), (block.input ?? {}));
         case 'tool_result':
           return new vscode.LanguageModelToolResultPart(String(block.toolUseId), contentBlocks(block.content).map((c) =>
             new vscode.LanguageModelTextPart(c.type === 'text' ? String(c.text ?? '') : `[${String(c.type)} content]`)));

@@ -40,7 +40,7 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
       log.warn(`sampling: no language model in VS Code (${NO_MODEL_MESSAGE})`);
       throw new SamplingDeclinedError(NO_MODEL_MESSAGE);
     }
-    const preselected = models[preferredModel(models.map(modelChoice), request.modelPreferences)];
+    const preselected = models[preferredModel(models.map(modelChoice), request.modelPreferences)]!;
     if (autoApproves(ctx.server)) {
       log.info(`sampling approved without asking (mcpHost.sampling.autoApprove), model ${modelLabel(preselected)}`);
       const token = tokenOf(ctx.signal);

@@ -55,5 +55,5 @@ export function hostContext(o: { locale: string; displayMode: DisplayMode; width
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     platform: 'desktop',
     userAgent: 'mcp-host (VS Code)',
-  } as McpUiHostContext;
+  };
 }

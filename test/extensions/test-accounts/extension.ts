@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
       const i = sessions.findIndex((s) => s.id === id);
       if (i < 0) return;
       const [removed] = sessions.splice(i, 1);
-      changed.fire({ added: [], removed: [removed], changed: [] });
+      changed.fire({ added: [], removed: [removed!], changed: [] });
     },
   };
   context.subscriptions.push(

@@ -91,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): void {
             return;
           }
           calls += 1;
-          progress.report(new vscode.LanguageModelToolCallPart(`call-${calls}`, name, input));
+          progress.report(new vscode.LanguageModelToolCallPart(`call-${calls}`, name!, input));
           return;
         }
         await stream(`${info.family}: ${text}`, delayMs, progress, token);

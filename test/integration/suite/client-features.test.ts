@@ -62,9 +62,9 @@ describe('client features', () => {
     const text = await waitFor('the roots', async () => {
       const view = await host.callTool('everything', 'get-roots-list', {});
       const t = view.items.map((i) => (i.kind === 'text' ? i.text : '')).join('\n');
-      return t.includes(folder.uri.toString()) ? t : undefined;
+      return t.includes(folder!.uri.toString()) ? t : undefined;
     });
-    assert.ok(text.includes(folder.name));
+    assert.ok(text.includes(folder!.name));
   });
 });
 
@@ -113,8 +113,8 @@ describe('tasks', () => {
     assert.match(view.items.map((i) => (i.kind === 'text' ? i.text : '')).join(''), /# Research Report: tides/);
     assert.ok([...seen].some((d) => /^working — (Gathering sources|Analyzing content)/.test(d)), [...seen].join(' | '));
     const [done] = host.tasks();
-    assert.equal(done.status, 'completed');
-    assert.equal(host.tasksView.item(done).contextValue, 'mcpTask.done');
+    assert.equal(done!.status, 'completed');
+    assert.equal(host.tasksView.item(done!).contextValue, 'mcpTask.done');
   });
 
   it('cancels a running task from its row (tasks/cancel), and a restart ends the tasks of the old connection', async () => {

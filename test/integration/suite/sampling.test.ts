@@ -32,8 +32,8 @@ describe('sampling', () => {
     const text = resultText(view);
     assert.equal(view.isError, false, text);
     // The model saw the server's message (the system prompt went first) and its whole answer came back.
-    assert.match(text, new RegExp(`"text": "${first.family}: Resource trigger-sampling-request context: tell me about tides"`));
-    assert.match(text, new RegExp(`"model": "${first.id}"`));
+    assert.match(text, new RegExp(`"text": "${first!.family}: Resource trigger-sampling-request context: tell me about tides"`));
+    assert.match(text, new RegExp(`"model": "${first!.id}"`));
     assert.match(text, /"stopReason": "endTurn"/);
   });
 
@@ -44,7 +44,7 @@ describe('sampling', () => {
     const text = resultText(view);
     assert.match(text, /\[COMPLETED\] Async sampling completed!/);
     assert.match(text, /Task created: host-task-/);
-    assert.ok(text.includes(`${first.family}: Resource trigger-sampling-request-async context: waves`), text);
+    assert.ok(text.includes(`${first!.family}: Resource trigger-sampling-request-async context: waves`), text);
   });
 
   describe('what the host receives (test/fixtures/sampling-server.ts sends the params it is given)', () => {

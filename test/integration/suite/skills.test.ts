@@ -39,8 +39,8 @@ describe('skills served over MCP', function () {
     });
     const labels = skills.map((i) => (typeof i.label === 'string' ? i.label : i.label?.label));
     assert.deepEqual(labels, ['git-workflow', 'pdf-processing', 'acme/billing/refunds', 'acme/support/refunds']);
-    assert.equal(skills[1].description, 'Extract, fill, and assemble PDF documents');
-    assert.deepEqual(skills[1].command?.arguments, [SERVER, 'skill://pdf-processing/SKILL.md']);
+    assert.equal(skills[1]!.description, 'Extract, fill, and assemble PDF documents');
+    assert.deepEqual(skills[1]!.command?.arguments, [SERVER, 'skill://pdf-processing/SKILL.md']);
     assert.deepEqual(await reads(), [], 'listing reads no skill file');
   });
 

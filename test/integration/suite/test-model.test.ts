@@ -12,7 +12,7 @@ describe('test model', () => {
   async function testModel(): Promise<vscode.LanguageModelChat> {
     const models = await vscode.lm.selectChatModels({ vendor: 'mcp-host-test', family: 'test-echo' });
     assert.equal(models.length, 1, 'vscode.lm.selectChatModels() finds the test model');
-    return models[0];
+    return models[0]!;
   }
 
   async function answer(response: vscode.LanguageModelChatResponse): Promise<{ parts: string[]; calls: vscode.LanguageModelToolCallPart[] }> {
@@ -45,22 +45,22 @@ describe('test model', () => {
     const tools: vscode.LanguageModelChatTool[] = [{ name: 'get-sum', description: 'adds', inputSchema: { type: 'object' } }];
     const first = await answer(await model.sendRequest([vscode.LanguageModelChatMessage.User('please call get-sum {"a": 1, "b": 2}')], { tools }));
     assert.equal(first.calls.length, 1);
-    assert.equal(first.calls[0].name, 'get-sum');
-    assert.deepEqual(first.calls[0].input, { a: 1, b: 2 });
+    assert.equal(first.calls[0]!.name, 'get-sum');
+    assert.deepEqual(first.calls[0]!.input, { a: 1, b: 2 });
 
     const second = await answer(
       await model.sendRequest(
         [
           vscode.LanguageModelChatMessage.User('please call get-sum {"a": 1, "b": 2}'),
-          vscode.LanguageModelChatMessage.Assistant([first.calls[0]]),
+          vscode.LanguageModelChatMessage.Assistant([first.calls[0]!]),
           vscode.LanguageModelChatMessage.User([
-            new vscode.LanguageModelToolResultPart(first.calls[0].callId, [new vscode.LanguageModelTextPart('3')]),
+            new vscode.LanguageModelToolResultPart(first.calls[0]!.callId, [new vscode.LanguageModelTextPart('3')]),
           ]),
         ],
         { tools },
       ),
     );
-    assert.equal(second.parts.join(''), `Tool ${first.calls[0].callId} returned: 3`);
+    assert.equal(second.parts.join(''), `Tool ${first.calls[0]!.callId} returned: 3`);
 
     const unknown = await answer(await model.sendRequest([vscode.LanguageModelChatMessage.User('call nothing-here')], { tools }));
     assert.equal(unknown.parts.join(''), 'test-echo: no tool named nothing-here was offered.');

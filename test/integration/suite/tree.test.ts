@@ -40,7 +40,7 @@ describe("the Servers view's tree", () => {
     const tools = host.tree.children(groups[0]).map((n) => host.tree.item(n));
     const byLabel = new Map(tools.map((t) => [label(t), t]));
     assert.equal(tools.length, 6);
-    assert.equal(host.tree.item(groups[0]).description, '6');
+    assert.equal(host.tree.item(groups[0]!).description, '6');
 
     const describe = byLabel.get('Describe a file');
     assert.equal(describe?.contextValue, 'mcpTool.files');

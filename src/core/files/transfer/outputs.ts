@@ -20,9 +20,9 @@ export function asFileValue(v: unknown): FileValue | undefined {
   if (v.digest !== undefined && !(isObject(v.digest) && typeof v.digest.algorithm === 'string' && typeof v.digest.value === 'string')) return undefined;
   if (v.name === undefined && v.mimeType === undefined && v.size === undefined && v.digest === undefined) return undefined;
   const out: FileValue = { uri: v.uri };
-  if (v.name !== undefined) out.name = v.name as string;
-  if (v.mimeType !== undefined) out.mimeType = v.mimeType as string;
-  if (v.size !== undefined) out.size = v.size as number;
+  if (v.name !== undefined) out.name = v.name;
+  if (v.mimeType !== undefined) out.mimeType = v.mimeType;
+  if (v.size !== undefined) out.size = v.size;
   if (v.digest !== undefined) out.digest = { algorithm: (v.digest as { algorithm: string }).algorithm, value: (v.digest as { value: string }).value };
   return out;
 }
