@@ -253,6 +253,8 @@ export interface RequestMap {
   appReadResource: { params: { uri: string }; result: Record<string, unknown> };
   appOpenLink: { params: { url: string }; result: { opened: boolean } };
   appDisplayMode: { params: { mode: string }; result: { mode: 'inline' | 'fullscreen' } };
+  /** `ui/download-file`: the app's embedded resources and resource links, saved only where the person chooses. */
+  appDownloadFile: { params: { contents: unknown[] }; result: { saved: number } };
   /** The server's suggestions for a text field as typed so far (the other values go as context). */
   complete: { params: { field: string; value: string; values: FormValues }; result: Suggestions };
 }
@@ -361,6 +363,8 @@ function isRequestParams(method: string, params: unknown): boolean {
       return isObject(params) && isString(params.url);
     case 'appDisplayMode':
       return isObject(params) && isString(params.mode);
+    case 'appDownloadFile':
+      return isObject(params) && Array.isArray(params.contents);
     case 'complete':
       return isObject(params) && isString(params.field) && isString(params.value) && params.value.length <= 10_000 && isValues(params.values);
     default:
