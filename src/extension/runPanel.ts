@@ -13,7 +13,7 @@ import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, promptArgumentsSchema, promptAsTool, toPayload, type FormModel, type FormValues } from '../core/forms';
 import type { ResultLike } from '../core/results';
 import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type AuthorizedUploads, type RunOutcome } from '../core/run';
-import type { ResultEntry, RunPanelInit, WebviewNotification } from '../shared/protocol';
+import type { AgentGiven, ResultEntry, ResultView, RunPanelInit, WebviewNotification } from '../shared/protocol';
 import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
 import { openFileOutput, readResourceInEditor, saveResultItem } from './resultActions';
@@ -104,6 +104,20 @@ export class RunPanel extends Disposable {
         : { type: 'fileRefused', field: prefill.field, reason: outcome.reason });
     }
     return panel;
+  }
+
+  /**
+   * A chat agent's call of a tool, shown whole among that tool's results (its panel's, now or when opened),
+   * marked with what the model was given.
+   */
+  static addAgentResult(server: string, tool: Tool, result: ResultLike, view: ResultView, agent: AgentGiven): void {
+    const key = JSON.stringify([server, 'tool', subjectName({ kind: 'tool', tool })]);
+    let results = RunPanel.sessionResults.get(key);
+    if (!results) RunPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
+    const entry: ResultEntry = { id: randomUUID(), at: Date.now(), view, agent };
+    results.entries.unshift(entry);
+    results.raw.set(entry.id, result);
+    RunPanel.open.get(key)?.panel.post({ type: 'result', callId: entry.id, view, agent });
   }
 
   readonly panel: McpPanel;

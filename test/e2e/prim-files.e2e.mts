@@ -2,7 +2,8 @@
 // Prompt… opens its form with a file slot, a workspace binary is chosen, the confirmation names it, and the
 // server's answer carries the sha-256 of exactly those bytes. An app that asks to download a file
 // (ui/download-file): the host declared downloadFile, the person is asked, chooses where, and the saved file
-// holds the app's bytes; a request over the bound is refused. No byte of either file reaches a log (trace on).
+// holds the app's bytes; a request over the bound is refused. A chat agent's call with a large result shows in the
+// tool's panel whole, marked with the preview its model was given. No byte of either file reaches a log (trace on).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -25,14 +26,14 @@ function appBytes(): Buffer {
   return b;
 }
 
-test('a prompt takes a workspace file intact; an app\'s download is saved where the person chose', async () => {
+test('a prompt takes a workspace file intact; an app\'s download is saved where the person chose; an agent\'s large result shows whole, marked', async () => {
   // Every byte value (NULs, invalid UTF-8): what a text path would corrupt.
   const binary = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 31) & 0xff))]);
   const servers = {
     prompts: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('prompt-files-server')] },
     exports: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('download-app-server')] },
   };
-  await withWorkbench('prim-files', { servers, settings: { 'mcpHost.trace': true } }, async (wb) => {
+  await withWorkbench('prim-files', { servers, testModel: true, settings: { 'mcpHost.trace': true } }, async (wb) => {
     writeFileSync(join(wb.folder, 'sample.bin'), binary);
 
     // ── a prompt with a file argument, from MCP: Get Prompt… ──
@@ -86,6 +87,28 @@ test('a prompt takes a workspace file intact; an app\'s download is saved where 
     await app.getByText(/^refused: .*at most 20/).waitFor({ timeout: 15_000 });
     assert.equal(await dialog(wb).count(), 0);
     await wb.shot('app-download-refused');
+
+    // ── a chat agent's call with a large result: the panel shows it whole, marked with what the model got ──
+    // (keys typed in the app's frame stay there: the workbench gets focus back through the panel's tab)
+    await wb.page.locator('.tabs-container .tab', { hasText: 'Export data (exports)' }).click();
+    await wb.runCommand('Test Model: Invoke a Language Model Tool');
+    await wb.answerQuickInput(`mcpHost_callTool ${JSON.stringify({ server: 'exports', tool: 'long_report', arguments: {} })}`);
+    const confirm = dialog(wb);
+    await confirm.waitFor({ timeout: 60_000 });
+    await confirm.getByRole('button', { name: 'Yes', exact: true }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    const reportPanel = await runToolFromPalette(wb, 'Long report', 'exports');
+    const agentResult = newestResult(reportPanel);
+    await agentResult.waitFor({ timeout: 30_000 });
+    const note = agentResult.getByRole('note');
+    assert.match(await note.innerText(), /Called by a chat agent; its model was given a preview of [\d,]+ characters \(handle r\d+, which it reads in ranges\)\. The whole result is below\./);
+    assert.match(await agentResult.innerText(), /MIDDLE-OF-REPORT/, 'the panel shows the whole result');
+    const given = agentResult.locator('details.model-given');
+    await given.locator('summary').click();
+    const givenText = await given.locator('pre').innerText();
+    assert.match(givenText, /report line 1\b/);
+    assert.doesNotMatch(givenText, /MIDDLE-OF-REPORT/, 'the model got a preview, not the middle');
+    await wb.shot('agent-result-in-panel');
 
     // ── no byte of either file in any log or state file (trace on) ──
     const needles = [binary.toString('base64').slice(0, 40), appBytes().toString('base64').slice(0, 40)];
