@@ -60,6 +60,9 @@ describe('prompt file arguments: shapes', () => {
     assert.deepEqual(restored[0], { name: 'a', _meta: { own: 1 }, arguments: [{ name: 'f', 'x-mcp-file': { accept: ['image/png'] } }, { name: 'g' }] });
     assert.deepEqual(restored[1], { name: 'b', arguments: [{ name: 'x' }] });
     assert.equal('_meta' in restored[1]!, false);
+    // A server writing the key itself sets nothing but file fields.
+    const forged = restorePromptFileArguments({ name: 'c', arguments: [{ name: 'x' }], _meta: { 'mcp-host/promptFileArguments': { x: { name: 'y', required: true, 'x-mcp-file': {} } } } });
+    assert.deepEqual(forged.arguments, [{ name: 'x', 'x-mcp-file': {} }]);
   });
 
   test('x-mcp-file on the argument or on its uri schema is a file slot, inline only; misplaced on a plain string it is text', () => {
