@@ -43,21 +43,23 @@ export interface FileOptionSettings {
   /** SEP-2631: the connection's transfer client (files the check marked for upload go through it). */
   uploader?: FileUploader;
   signal?: AbortSignal;
+  /** What the arguments belong to, for the messages (default: tool). */
+  subject?: 'tool' | 'prompt';
   /** A progress reporter for each uploaded file. */
   uploadProgress?: (name: string, size: number) => { onBytes(sent: number): void; destination(host: string): void; done(): void };
 }
 
-function parseSpecs(specs: string[], slots: FileSlot[]): Map<FileSlot, string[]> {
+function parseSpecs(specs: string[], slots: FileSlot[], subject: string): Map<FileSlot, string[]> {
   const bySlot = new Map<FileSlot, string[]>();
   const names = slots.map((s) => s.label).join(', ') || 'none';
   for (const spec of specs) {
     const eq = spec.indexOf('=');
     if (eq <= 0 || eq === spec.length - 1) {
-      throw new InputRefusedError(`--file ${spec}: expected ARG=PATH (file arguments of this tool: ${names})`);
+      throw new InputRefusedError(`--file ${spec}: expected ARG=PATH (file arguments of this ${subject}: ${names})`);
     }
     const label = spec.slice(0, eq);
     const slot = slots.find((s) => s.label === label);
-    if (!slot) throw new InputRefusedError(`--file ${spec}: '${label}' is not a file argument of this tool (file arguments: ${names})`, label);
+    if (!slot) throw new InputRefusedError(`--file ${spec}: '${label}' is not a file argument of this ${subject} (file arguments: ${names})`, label);
     const paths = bySlot.get(slot) ?? [];
     paths.push(spec.slice(eq + 1));
     bySlot.set(slot, paths);
@@ -138,7 +140,7 @@ export async function fileOptionChoices(
   const configured = inlineLimitsFor(transport, settings.limits);
   const limits = settings.uploader?.limitsFor?.(configured)
     ?? (configured.upload && !settings.uploader ? withoutUploads(configured, 'out-of-band transfer is not available here') : configured);
-  const bySlot = parseSpecs(specs, slots);
+  const bySlot = parseSpecs(specs, slots, settings.subject ?? 'tool');
   for (const slot of slots) {
     const given = getAtPath(args, slot.path);
     if (bySlot.has(slot) || given === undefined) continue;
@@ -150,7 +152,7 @@ export async function fileOptionChoices(
   if (missing.length > 0) {
     const first = missing[0]!;
     throw new InputRefusedError(
-      `${first.label}: this tool needs a file (${describeAccept(first.accept)}); pass --file ${first.label}=PATH`,
+      `${first.label}: this ${settings.subject ?? 'tool'} needs a file (${describeAccept(first.accept)}); pass --file ${first.label}=PATH`,
       first.label,
     );
   }

@@ -36,7 +36,7 @@ the host declares: with the same options, tools lists what call can reach.`,
 sign-in page opens in the browser ($BROWSER, or its URL is printed) and the redirect comes back to 127.0.0.1.
 Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no-token-store.`,
   logout: 'Forgets what is stored for an HTTP server: its tokens, refresh tokens and client registrations.',
-  prompt: 'Gets a prompt and prints its messages, each under its role.',
+  prompt: 'Gets a prompt and prints its messages, each under its role. A file argument (x-mcp-file) takes\n--file ARG=PATH: checked like a tool\'s, sent inline as a data: URI.',
   resource: `Reads a resource of a server. A file it names (SEP-2631 FileResourceContents) is listed as a line
 (name, size, type, file URI) and downloaded only when asked, its size and sha-256 checked before it is kept.`,
   skills: `Lists the skills a server serves (skills/list, every page): the name (its path when two skills share

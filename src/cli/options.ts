@@ -94,7 +94,7 @@ export const OPTIONS = [
   value('--url', 'URL', 'url', 'target', TARGETED, 'a Streamable HTTP server (a URL ending in /sse: legacy HTTP+SSE)'),
 
   value('--args', 'JSON', 'args', 'command', ['call', 'prompt', 'complete'], 'the arguments, a JSON object (a prompt\'s, and complete\'s context: strings)'),
-  { ...value('--file', 'ARG=PATH', 'files', 'command', ['call'], 'read a local file into the file argument ARG (repeat for more)'), repeat: true as const },
+  { ...value('--file', 'ARG=PATH', 'files', 'command', ['call', 'prompt'], 'read a local file into the file argument ARG (repeat for more)'), repeat: true as const },
   value('--inline-max', 'BYTES', 'inlineMax', 'command', ['call'],
     'where a file argument may go either way, files up to this size go inline\n'
     + 'and larger ones are uploaded (default and most: the transport\'s inline limit,\nso a server without uploads gets every file that fits)', inlineMax),

@@ -10,10 +10,10 @@ import type { TransportKind } from '../core/config';
 import type { ServerConnection } from '../core/connection';
 import type { UrlElicitationRequest } from '../core/elicitation';
 import { findFileSlots } from '../core/files';
-import { buildForm, defaultValues, promptArgumentsSchema, toPayload, type FormModel, type FormValues } from '../core/forms';
+import { buildForm, defaultValues, promptArgumentsSchema, promptAsTool, toPayload, type FormModel, type FormValues } from '../core/forms';
 import type { ResultLike } from '../core/results';
 import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type AuthorizedUploads, type RunOutcome } from '../core/run';
-import type { ResultEntry, RunPanelInit, WebviewNotification } from '../shared/protocol';
+import type { AgentGiven, ResultEntry, ResultView, RunPanelInit, WebviewNotification } from '../shared/protocol';
 import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
 import { openFileOutput, readResourceInEditor, saveResultItem } from './resultActions';
@@ -106,6 +106,20 @@ export class RunPanel extends Disposable {
     return panel;
   }
 
+  /**
+   * A chat agent's call of a tool, shown whole among that tool's results (its panel's, now or when opened),
+   * marked with what the model was given.
+   */
+  static addAgentResult(server: string, tool: Tool, result: ResultLike, view: ResultView, agent: AgentGiven): void {
+    const key = JSON.stringify([server, 'tool', subjectName({ kind: 'tool', tool })]);
+    let results = RunPanel.sessionResults.get(key);
+    if (!results) RunPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
+    const entry: ResultEntry = { id: randomUUID(), at: Date.now(), view, agent };
+    results.entries.unshift(entry);
+    results.raw.set(entry.id, result);
+    RunPanel.open.get(key)?.panel.post({ type: 'result', callId: entry.id, view, agent });
+  }
+
   readonly panel: McpPanel;
   readonly model: FormModel;
   readonly files: FileChoices;
@@ -127,9 +141,10 @@ export class RunPanel extends Disposable {
     super();
     RunPanel.open.set(key, this);
     this.register(toDisposable(() => { if (RunPanel.open.get(key) === this) RunPanel.open.delete(key); }));
-    const scan = subject.kind === 'tool' ? findFileSlots(subject.tool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
-    const schema = subject.kind === 'tool' ? subject.tool.inputSchema
-      : promptArgumentsSchema(subject.kind === 'prompt' ? subject.prompt.arguments : templateArguments(subject.variables));
+    // A prompt's file arguments (x-mcp-file) are slots like a tool's: same pickers, checks and confirmation.
+    const asTool = subject.kind === 'tool' ? subject.tool : subject.kind === 'prompt' ? promptAsTool(subject.prompt) : undefined;
+    const scan = asTool ? findFileSlots(asTool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
+    const schema = asTool ? asTool.inputSchema : promptArgumentsSchema(templateArguments(subject.kind === 'template' ? subject.variables : []));
     this.model = buildForm(schema, scan.slots);
     this.model.warnings.push(...scan.warnings);
     this.values = defaultValues(this.model);
@@ -268,7 +283,9 @@ export class RunPanel extends Disposable {
     const timeoutMs = settings.requestTimeoutMs || undefined;
     const input = { form: this.model, values };
     if (this.subject.kind === 'template') return readTemplate(connection, this.subject, toPayload(this.model, values) as Record<string, string>, signal);
-    if (this.subject.kind === 'prompt') return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs });
+    if (this.subject.kind === 'prompt') {
+      return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs, files: this.files, encode: encodeSettings(connection.server.transport) });
+    }
     const tool = this.subject.tool;
     const running = this.running;
     return runTool(connection, { tool, input, files: this.files, ...(uploads ? { uploads } : {}) }, {

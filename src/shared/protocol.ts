@@ -35,6 +35,17 @@ export interface ResultEntry {
   /** Milliseconds since the epoch when the result arrived. */
   at: number;
   view: ResultView;
+  /** A chat agent's call: what its model was given (the view is the whole result). */
+  agent?: AgentGiven;
+}
+
+/** What a chat agent's model was given of a result: all of it, or a bounded preview with a handle to read the rest. */
+export interface AgentGiven {
+  whole: boolean;
+  /** The text the model received (media parts named, never their bytes). */
+  modelText: string;
+  /** The kept result's handle (`r1`), when the model got a preview. */
+  handle?: string;
 }
 
 export interface PanelHeading {
@@ -196,7 +207,7 @@ export type HostNotification =
   | { type: 'validation'; errors: FieldErrors }
   | { type: 'callStarted'; callId: string }
   | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }
-  | { type: 'result'; callId: string; view: ResultView }
+  | { type: 'result'; callId: string; view: ResultView; agent?: AgentGiven }
   | { type: 'callEnded'; callId: string; outcome: CallOutcome; error?: string }
   | { type: 'uploadProgress'; field: string; sent: number; total: number }
   /** Show an MCP App for a result (replacing the one shown, which is torn down first). */
@@ -253,6 +264,8 @@ export interface RequestMap {
   appReadResource: { params: { uri: string }; result: Record<string, unknown> };
   appOpenLink: { params: { url: string }; result: { opened: boolean } };
   appDisplayMode: { params: { mode: string }; result: { mode: 'inline' | 'fullscreen' } };
+  /** `ui/download-file`: the app's embedded resources and resource links, saved only where the person chooses. */
+  appDownloadFile: { params: { contents: unknown[] }; result: { saved: number } };
   /** The server's suggestions for a text field as typed so far (the other values go as context). */
   complete: { params: { field: string; value: string; values: FormValues }; result: Suggestions };
 }
@@ -361,6 +374,8 @@ function isRequestParams(method: string, params: unknown): boolean {
       return isObject(params) && isString(params.url);
     case 'appDisplayMode':
       return isObject(params) && isString(params.mode);
+    case 'appDownloadFile':
+      return isObject(params) && Array.isArray(params.contents);
     case 'complete':
       return isObject(params) && isString(params.field) && isString(params.value) && params.value.length <= 10_000 && isValues(params.values);
     default:
@@ -384,7 +399,8 @@ export function isHostMessage(x: unknown): x is HostMessage {
     case 'progress':
       return isString(x.callId) && isNumber(x.progress) && isOptional(x.total, isNumber) && isOptional(x.message, isString);
     case 'result':
-      return isString(x.callId) && isObject(x.view);
+      return isString(x.callId) && isObject(x.view)
+        && isOptional(x.agent, (a): a is AgentGiven => isObject(a) && typeof a.whole === 'boolean' && isString(a.modelText) && isOptional(a.handle, isString));
     case 'callEnded':
       return isString(x.callId) && isString(x.outcome) && OUTCOMES.includes(x.outcome) && isOptional(x.error, isString);
     case 'uploadProgress':

@@ -112,7 +112,7 @@ class App {
         this.progressMessage.textContent = message.message ?? '';
         break;
       case 'result':
-        this.addResult({ id: message.callId, at: Date.now(), view: message.view });
+        this.addResult({ id: message.callId, at: Date.now(), view: message.view, ...(message.agent ? { agent: message.agent } : {}) });
         // For `npm run bench`: when the plain result was on screen.
         performance.mark(`mcp-host:result:${message.callId}`);
         break;

@@ -2,7 +2,7 @@
 // from data: URLs built from base64 the core already capped; nothing is fetched.
 
 import type { ResultItem, ResultView, SaveItem, StructuredView } from '../shared/resultModel';
-import type { ResultEntry } from '../shared/protocol';
+import type { AgentGiven, ResultEntry } from '../shared/protocol';
 import { append, h, icon } from './dom';
 import { formatBytes } from '../shared/format';
 import { renderMarkdown } from './markdown';
@@ -35,6 +35,7 @@ export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLEl
     { className: `result${failed ? ' result-error' : ''}`, attrs: { 'aria-label': `${status} at ${time}`, 'data-call-id': entry.id } },
     h('header', { className: 'result-header' }, icon(failed ? 'error' : 'pass'), ` ${status} · ${time}`),
   );
+  if (entry.agent) article.append(...agentGiven(entry.agent));
   for (const warning of view.warnings) article.append(h('div', { className: 'warning' }, icon('warning'), ' ', warning));
   view.items.forEach((item, index) => {
     // A prompt's messages: each says whose words it is.
@@ -47,6 +48,20 @@ export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLEl
   for (const save of view.saves) if (!linked.has(save.ref)) article.append(saveRow(entry.id, save, actions));
   if (view.items.length === 0 && !view.structured && view.saves.length === 0) article.append(h('p', { className: 'description' }, '(empty result)'));
   return article;
+}
+
+/**
+ * A chat agent's call: the note says whether its model got all of the result or a preview, and the preview is
+ * shown as the model read it (text only); the result below is always whole.
+ */
+function agentGiven(agent: AgentGiven): HTMLElement[] {
+  const note = agent.whole
+    ? 'Called by a chat agent; its model was given this whole result.'
+    : `Called by a chat agent; its model was given a preview of ${agent.modelText.length.toLocaleString('en-US')} characters${agent.handle ? ` (handle ${agent.handle}, which it reads in ranges)` : ''}. The whole result is below.`;
+  return [
+    h('div', { className: 'agent-given', attrs: { role: 'note' } }, icon('hubot'), ' ', note),
+    h('details', { className: 'model-given' }, h('summary', {}, 'What the model was given'), h('pre', { className: 'model-given-text' }, agent.modelText)),
+  ];
 }
 
 /** The structured content breaks (or lacks) the tool's output schema: the result is not what the tool promised. */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, filesCapabilityOf, restoreDraftShapes, shieldDraftShapes, withFilesCapability } from '../files/transfer/protocol';
+import { restorePromptFileArguments, shieldPromptFileArguments } from '../files/promptFiles';
 import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
@@ -410,7 +411,7 @@ export class ServerConnection {
     if (!client?.getServerCapabilities()?.prompts) { this._prompts = []; return; }
     const { prompts } = await this.withSignIn(() => client.listPrompts(undefined, { cacheMode: 'refresh' }));
     if (this.client !== client) return;
-    this._prompts = prompts;
+    this._prompts = prompts.map(restorePromptFileArguments);
     this.listsEmitter.fire('prompts');
   }
 
@@ -540,7 +541,7 @@ export class ServerConnection {
         log.trace(() => `[server -> host] ${JSON.stringify(message)}`);
         const result = (message as { result?: unknown }).result;
         // SEP-2631 draft shapes the SDK's result schemas would strip are set aside before it parses them.
-        if (result !== undefined) shieldDraftShapes(result);
+        if (result !== undefined) { shieldDraftShapes(result); shieldPromptFileArguments(result); }
         const files = filesCapabilityOf(result);
         if (files) this.filesDeclared = files.declared;
         // A task answer (2026-07-28 extension) only to a tools/call that offered the extension; elsewhere the SDK refuses it.

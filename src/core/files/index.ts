@@ -21,6 +21,7 @@ export {
 } from './fileObjects';
 export { encodeCheckedFile, type EncodeOptions, type FileUploader } from './transfer/encode';
 export { planTransfer, mayUpload, usableModes, inlineThreshold, type TransferPlan } from './transfer/mode';
+export { promptArgumentFileSchema, restorePromptFileArguments, shieldPromptFileArguments } from './promptFiles';
 export { asFileValue, fileOfBlock, fileOfResourceContents, findFileValues } from './transfer/outputs';
 export {
   AUTHORIZE_DOWNLOAD, AUTHORIZE_UPLOAD, FILES_CAPABILITY, SEP_2631_REVISION,

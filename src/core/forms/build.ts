@@ -6,6 +6,7 @@ import type {
 } from '../../shared/formModel';
 import { compileSchema, uncheckedPatterns } from './validate';
 import type { FileSlot } from '../files/slots';
+import { promptArgumentFileSchema } from '../files/promptFiles';
 import { isObject } from '../../shared/json';
 import { MAX_REF_HOPS, resolveRef } from '../schemaRefs';
 import { getOwn } from '../io/own';
@@ -302,16 +303,24 @@ export function buildForm(schema: unknown, fileSlots: readonly FormFileSlot[] = 
   return model;
 }
 
-/** A prompt's arguments (prompts/list: strings, some required) as the object schema buildForm takes. */
+/**
+ * A prompt's arguments (prompts/list: strings, some required) as the object schema buildForm takes; an argument
+ * marked as a file (`x-mcp-file`) is a string/uri file field, sent inline.
+ */
 export function promptArgumentsSchema(args: unknown): Record<string, unknown> {
   const list = Array.isArray(args) ? args.filter((a): a is Record<string, unknown> => isObject(a) && typeof a.name === 'string' && a.name !== '') : [];
   const properties: Record<string, unknown> = {};
   for (const a of list) {
     properties[a.name as string] = {
-      type: 'string',
+      ...(promptArgumentFileSchema(a) ?? { type: 'string' }),
       ...(typeof a.title === 'string' ? { title: a.title } : {}),
       ...(typeof a.description === 'string' ? { description: a.description } : {}),
     };
   }
   return { type: 'object', properties, required: list.filter((a) => a.required === true).map((a) => a.name as string) };
+}
+
+/** A prompt as the file engine sees a tool: its arguments as an object schema, file arguments as slots. */
+export function promptAsTool(prompt: { name: string; arguments?: unknown }): { name: string; inputSchema: Record<string, unknown> } {
+  return { name: prompt.name, inputSchema: promptArgumentsSchema(prompt.arguments) };
 }

@@ -99,6 +99,9 @@ function blockView(block: unknown, index: number): ResultItem {
     }
     case 'resource': {
       const r = isObject(block.resource) ? block.resource : {};
+      // A resource whose contents are a file (SEP-2631 FileResourceContents, e.g. a template read): Save and Open.
+      const file = fileOfResourceContents(r);
+      if (file) return withAnn(fileItem(file, ref, index));
       const uri = str(r.uri) ?? '';
       const mimeType = str(r.mimeType);
       if (typeof r.blob === 'string') {
@@ -238,10 +241,7 @@ export function promptResultView(answer: { messages?: unknown }): { result: Resu
 /** Items for the contents of a `resources/read` answer (a resource link read on demand). */
 export function resourceContentsView(read: { contents?: unknown[] }): ResultItem[] {
   const contents = Array.isArray(read?.contents) ? read.contents.slice(0, RESULT_LIMITS.blocks) : [];
-  return contents.map((resource, i) => {
-    const file = fileOfResourceContents(resource);
-    return file ? fileItem(file, `contents/${i}`, i) : blockView({ type: 'resource', resource }, i);
-  });
+  return contents.map((resource, i) => blockView({ type: 'resource', resource }, i));
 }
 
 export type SaveSource =

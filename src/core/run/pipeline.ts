@@ -221,14 +221,26 @@ export async function runTool(connection: RunConnection, request: ToolRunRequest
   return { result, view: resultViewOf(connection, request.tool, result) };
 }
 
-/** Gets a prompt with the form's values (strings) as its arguments; its messages become a result view. */
+/**
+ * Gets a prompt with the form's values (strings) as its arguments; its messages become a result view. Files
+ * chosen for its file arguments are checked first, then read once and sent inline as data: URIs (a prompt
+ * argument is a string); the arguments are dropped once dispatched.
+ */
 export async function runPrompt(connection: RunConnection, name: string, input: RunInput,
-  hooks: Pick<RunHooks, 'signal' | 'timeoutMs'>): Promise<RunOutcome & { answer: GetPromptResult }> {
+  hooks: Pick<RunHooks, 'signal' | 'timeoutMs'> & { files?: FileChoices; encode?: EncodeSettings }): Promise<RunOutcome & { answer: GetPromptResult }> {
   if ('form' in input) {
-    const errors = checkValues(input.form, input.values);
+    const errors = checkValues(input.form, input.values, hooks.files);
     if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
   }
-  const answer = await connection.getPrompt(name, argumentsOf(input) as Record<string, string>, { signal: hooks.signal, timeoutMs: hooks.timeoutMs });
+  let args: Record<string, unknown> | undefined = argumentsOf(input);
+  if (hooks.files?.count) {
+    // Inline only: an uploaded file's reference is not what a prompt argument carries.
+    const { uploader: _inlineOnly, ...encode } = hooks.encode ?? { workspaceRoots: [], serverIsLocalStdio: connection.server.transport === 'stdio' };
+    await encodeFileSlots(args, hooks.files.entries(), hooks.files.limits, encode, connection.log, hooks.signal ? { signal: hooks.signal } : undefined);
+  }
+  const pending = connection.getPrompt(name, args as Record<string, string>, { signal: hooks.signal, timeoutMs: hooks.timeoutMs });
+  args = undefined;
+  const answer = await pending;
   const { result, view } = promptResultView(answer);
   return { answer, result, view: maskView(view, (text) => connection.log.maskSecretsIn(text)) };
 }

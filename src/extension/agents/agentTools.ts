@@ -11,10 +11,11 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { boundedAgentResultParts, describeAgentFiles, modelFacingSchema, planAgentCall, type AgentCallPlan, type AgentPart, type WorkspaceFolderRules } from '../../core/agents';
 import type { ServerConnection } from '../../core/connection';
 import { errorText } from '../../core/errors';
-import { runTool } from '../../core/run';
+import { authorizeUploads, runTool, type AuthorizedUploads } from '../../core/run';
 import type { ResultLike, SaveItem } from '../../core/results';
 import { WebviewElicitationUi } from '../elicitationUi';
 import { saveResultItem } from '../resultActions';
+import { RunPanel } from '../runPanel';
 import { serverState, type ServerManager } from '../serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from '../settings';
 import { tasks } from '../tasks/taskRegistry';
@@ -91,7 +92,8 @@ function toolResult(parts: readonly AgentPart[]): vscode.LanguageModelToolResult
 }
 
 export class AgentTools implements vscode.Disposable {
-  private readonly pending = new Map<string, { plan: AgentCallPlan; at: number }>();
+  /** Confirmations asked for, by input: the plan and its uploads, authorized before the question (SEP-2631). */
+  private readonly pending = new Map<string, { plan: AgentCallPlan; uploads?: AuthorizedUploads; at: number }>();
   /** The last confirmation asked for (the test API reads it: the test workbench answers dialogs by itself). */
   lastConfirmation?: { title: string; message: string };
   readonly results = new KeptResultDocuments();
@@ -99,6 +101,7 @@ export class AgentTools implements vscode.Disposable {
   constructor(private readonly manager: ServerManager, private readonly extensionUri: vscode.Uri) {}
 
   dispose(): void {
+    for (const p of this.pending.values()) p.uploads?.abandon();
     this.pending.clear();
     this.results.dispose();
   }
@@ -176,13 +179,21 @@ export class AgentTools implements vscode.Disposable {
     } catch (e) {
       return { invocationMessage: `MCP: ${errorText(e)}` };
     }
-    const { server, plan } = planned;
-    this.remember(input, plan);
+    const { server, plan, connection } = planned;
+    // Files that go by upload are authorized first, so the question names the host their bytes go to.
+    let uploads: AuthorizedUploads | undefined;
+    try {
+      uploads = await authorizeUploads(plan.files.entries(), plan.files.limits, connection.files);
+    } catch (e) {
+      return { invocationMessage: `MCP: Refused, nothing was sent to "${server}": ${errorText(e)}` };
+    }
+    this.remember(input, plan, uploads);
     const files = describeAgentFiles(plan);
     const count = files.length === 1 ? '1 file' : `${files.length} files`;
     let text = files.length
       ? `Send ${files.length === 1 ? 'this file' : `these ${files.length} files`} to the tool "${plan.tool.name}" on the MCP server "${server}":\n${files.map((f) => `\n• ${f}`).join('')}`
       : `Run the tool "${plan.tool.name}" on the MCP server "${server}".`;
+    if (uploads) text += `\n\nUploaded before the call, to the host the server named:\n${uploads.lines().map((l) => `\n• ${l}`).join('')}`;
     const args = JSON.stringify(plan.values);
     if (args !== '{}') text += `\n\nArguments: ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args}`;
     const title = `Run "${plan.tool.name}" on "${server}"${files.length ? ` with ${count}` : ''}?`;
@@ -195,10 +206,12 @@ export class AgentTools implements vscode.Disposable {
     };
   }
 
-  private remember(input: unknown, plan: AgentCallPlan): void {
+  private remember(input: unknown, plan: AgentCallPlan, uploads: AuthorizedUploads | undefined): void {
     const now = Date.now();
-    for (const [key, p] of this.pending) if (now - p.at > PLAN_TTL_MS || this.pending.size >= MAX_PENDING_PLANS) this.pending.delete(key);
-    this.pending.set(JSON.stringify(input), { plan, at: now });
+    const drop = (key: string) => { this.pending.get(key)?.uploads?.abandon(); this.pending.delete(key); };
+    for (const [key, p] of this.pending) if (now - p.at > PLAN_TTL_MS || this.pending.size >= MAX_PENDING_PLANS) drop(key);
+    drop(JSON.stringify(input));
+    this.pending.set(JSON.stringify(input), { plan, ...(uploads ? { uploads } : {}), at: now });
   }
 
   private async call(input: CallInput | undefined, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
@@ -208,13 +221,16 @@ export class AgentTools implements vscode.Disposable {
     this.pending.delete(key);
     const { server, connection, plan: fresh } = await this.plan(input);
     const plan = confirmed && Date.now() - confirmed.at <= PLAN_TTL_MS ? confirmed.plan : fresh;
+    // The uploads authorized for the confirmation go with its plan (sent only to the hosts it named).
+    const uploads = plan === confirmed?.plan ? confirmed.uploads : undefined;
+    if (plan !== confirmed?.plan) confirmed?.uploads?.abandon();
     if (plan === fresh && fresh.described.length > 0) {
       throw new Error(`Refused, nothing was sent to "${server}": the user did not confirm these files (the arguments changed after the confirmation, or it expired). Call the tool again.`);
     }
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
-      const { result, view } = await this.run(connection, plan, abort.signal);
+      const { result, view } = await this.run(connection, plan, abort.signal, uploads);
       const { parts, kept } = boundedAgentResultParts(result, view, {
         media: true, maxChars: readAgentSettings().maxResultCharacters, readTool: READ_RESULT_TOOL,
         keep: (readable) => this.results.keep(`${plan.tool.name} on "${server}"`, readable),
@@ -223,7 +239,10 @@ export class AgentTools implements vscode.Disposable {
       const keptRefs = new Set(kept?.parts.map((p) => `content/${Number(p.id) - 1}`));
       const saves = view.saves.filter((s) => !keptRefs.has(s.ref));
       if (saves.length) parts.push({ kind: 'text', text: await this.offerSaves(server, plan.tool.name, result, saves, token) });
-      if (kept) kept.modelText = parts.map((p) => (p.kind === 'text' ? p.text : `[${p.mimeType} data]`)).join('\n');
+      const modelText = parts.map((p) => (p.kind === 'text' ? p.text : `[${p.mimeType} data]`)).join('\n');
+      if (kept) kept.modelText = modelText;
+      // The person sees the whole result in the tool's panel, marked with what the model was given.
+      RunPanel.addAgentResult(server, plan.tool, result, view, { whole: !kept, modelText, ...(kept ? { handle: kept.handle } : {}) });
       return toolResult(parts);
     } catch (e) {
       if (abort.signal.aborted) throw new vscode.CancellationError();
@@ -234,10 +253,10 @@ export class AgentTools implements vscode.Disposable {
   }
 
   /** The run pipeline with this caller's UI: elicitation and required URLs through the existing panels. */
-  private run(connection: ServerConnection, plan: AgentCallPlan, signal: AbortSignal): ReturnType<typeof runTool> {
+  private run(connection: ServerConnection, plan: AgentCallPlan, signal: AbortSignal, uploads?: AuthorizedUploads): ReturnType<typeof runTool> {
     const settings = readSettings();
     const tool = plan.tool;
-    return runTool(connection, { tool, input: { form: plan.form, values: plan.values }, files: plan.files }, {
+    return runTool(connection, { tool, input: { form: plan.form, values: plan.values }, files: plan.files, ...(uploads ? { uploads } : {}) }, {
       elicitation: new WebviewElicitationUi(this.extensionUri, connection.server.transport, connection.log),
       signal,
       timeoutMs: settings.requestTimeoutMs || undefined,

@@ -12,6 +12,7 @@ import { callToolWithUrlElicitation } from '../../core/elicitation';
 import { checkDataUriValue, describeDataUri, findFileSlots, getAtPath } from '../../core/files';
 import type { AppFrame, AppStandby } from '../../shared/protocol';
 import { WebviewElicitationUi } from '../elicitationUi';
+import { AppDownloads } from './appDownloads';
 import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
@@ -48,6 +49,8 @@ export class ToolPanelApps extends Disposable {
     this.register(panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri) as unknown as Record<string, unknown>));
     this.register(panel.onRequest('appOpenLink', (p) => this.openLink(p.url)));
     this.register(panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode)));
+    const downloads = new AppDownloads({ server, tool: tool.title ?? tool.name }, () => this.connection());
+    this.register(panel.onRequest('appDownloadFile', (p) => downloads.request(p.contents)));
     this.register(toDisposable(() => {
       this.stopWatching();
       if (this.fullscreen) void this.setFullscreen(false);

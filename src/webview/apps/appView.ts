@@ -11,7 +11,7 @@ import type { AppFrame, AppList, RequestMap } from '../../shared/protocol';
 import { h, icon } from '../dom';
 import { hostContext, type DisplayMode } from './hostContext';
 
-export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode'>(
+export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile'>(
   method: M, params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
 
 export const APP_LIMITS = {
@@ -36,6 +36,7 @@ export const APP_LIMITS = {
 const HOST_INFO = { name: 'mcp-host', version: '0.1.0' };
 const HOST_CAPABILITIES = {
   openLinks: {},
+  downloadFile: {},
   serverTools: { listChanged: true },
   serverResources: { listChanged: true },
   logging: {},
@@ -140,6 +141,11 @@ export class AppView {
     bridge.onopenlink = async ({ url }) => {
       await this.shown;
       return (await this.request('appOpenLink', { url })).opened ? {} : { isError: true };
+    };
+    // The files go to the extension, which asks the person where to save them (nothing is saved from here).
+    bridge.ondownloadfile = async ({ contents }) => {
+      await this.shown;
+      return (await this.request('appDownloadFile', { contents })).saved > 0 ? {} : { isError: true };
     };
     bridge.onmessage = async ({ role, content }) => {
       await this.shown;
