@@ -115,8 +115,8 @@ describe('the debounced restart', () => {
 
   test('a burst of changes makes one restart, naming the files changed', async () => {
     const restarts: string[][] = [];
-    const scheduler = new RestartScheduler(async (changed) => { restarts.push([...changed]); }, 100);
-    for (const f of ['a.ts', 'b.ts', 'a.ts', 'c.ts', 'd.ts']) { scheduler.changedFile(f); await sleep(20); }
+    const scheduler = new RestartScheduler(async (changed) => { restarts.push([...changed]); }, 400);
+    for (const f of ['a.ts', 'b.ts', 'a.ts', 'c.ts', 'd.ts']) { scheduler.changedFile(f); await sleep(5); }
     assert.equal(restarts.length, 0, 'not before the burst is over');
     await scheduler.settled();
     assert.deepEqual(restarts, [['a.ts', 'b.ts', 'c.ts']], 'once, the first three files named');
@@ -130,17 +130,19 @@ describe('the debounced restart', () => {
     let running = 0;
     let most = 0;
     const restarts: string[][] = [];
-    const scheduler = new RestartScheduler(async (changed) => {
+    const scheduler: RestartScheduler = new RestartScheduler(async (changed) => {
       running += 1; most = Math.max(most, running);
       restarts.push([...changed]);
-      await sleep(300);
+      if (restarts.length === 1) {
+        // two changes while this restart is under way, each after the debounce ran out
+        scheduler.changedFile('b.ts');
+        await sleep(150);
+        scheduler.changedFile('c.ts');
+        await sleep(150);
+      }
       running -= 1;
     }, 50);
     scheduler.changedFile('a.ts');
-    await sleep(120);
-    scheduler.changedFile('b.ts');
-    await sleep(100);
-    scheduler.changedFile('c.ts');
     await scheduler.settled();
     assert.equal(most, 1);
     assert.deepEqual(restarts, [['a.ts'], ['b.ts', 'c.ts']]);
