@@ -122,4 +122,68 @@ describe('dev mode', () => {
       recorder.dispose();
     }
   });
+
+  it('dev.debug node: the server starts under the debugger, and a breakpoint in its tool handler stops the call', async function () {
+    this.timeout(120_000);
+    const host = await api();
+    const debugged = join(folder(), '..', 'dev-mode-debug', 'server.mjs');
+    await fsp.mkdir(join(debugged, '..'), { recursive: true });
+    await fsp.writeFile(debugged, fixture);
+    const line = fixture.split('\n').findIndex((l) => l.includes('const answer = `version'));
+    assert.ok(line > 0);
+    const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(debugged), new vscode.Position(line, 0)));
+    vscode.debug.addBreakpoints([breakpoint]);
+    const sessions: string[] = [];
+    const stops: Array<{ session: vscode.DebugSession; threadId: number }> = [];
+    const subscriptions = [
+      vscode.debug.onDidStartDebugSession((s) => sessions.push(s.name)),
+      vscode.debug.registerDebugAdapterTrackerFactory('*', {
+        createDebugAdapterTracker: (session) => ({
+          onDidSendMessage: (m: { type?: string; event?: string; body?: { threadId?: number; reason?: string } }) => {
+            if (m.type === 'event' && m.event === 'stopped' && m.body?.reason === 'breakpoint') stops.push({ session, threadId: m.body.threadId ?? 0 });
+          },
+        }),
+      }),
+    ];
+    try {
+      const entry = `"dev-debugged": {
+      "type": "stdio",
+      "command": "node",
+      "args": ["\${workspaceFolder}/dev-mode-debug/server.mjs"],
+      "dev": { "debug": { "type": "node" } }
+    },
+    "demo": {`;
+      await fsp.writeFile(configFile(), (await fsp.readFile(configFile(), 'utf8')).replace('"demo": {', entry));
+      await host.servers.reload();
+      await waitFor('dev-debugged running', () => host.servers.list().find((s) => s.name === 'dev-debugged' && s.state.kind === 'running'), 60_000);
+      assert.ok(sessions.includes('MCP: dev-debugged'), `debug sessions: ${sessions.join(', ')}`);
+
+      const call = host.callTool('dev-debugged', 'version', {});
+      const stop = await waitFor('the breakpoint hit', () => stops[0], 30_000);
+      const trace = await stop.session.customRequest('stackTrace', { threadId: stop.threadId, levels: 1 }) as { stackFrames: Array<{ name: string; line: number; source?: { path?: string } }> };
+      const top = trace.stackFrames[0]!;
+      assert.equal(top.name, 'versionTool');
+      assert.equal(top.line, line + 1);
+      assert.match(top.source?.path ?? '', /dev-mode-debug[\\/]server\.mjs$/);
+      await stop.session.customRequest('continue', { threadId: stop.threadId });
+      assert.match(resultText(await call), /^version v1 \(pid \d+\)/);
+    } finally {
+      vscode.debug.removeBreakpoints([breakpoint]);
+      for (const s of subscriptions) s.dispose();
+      await host.servers.stop('dev-debugged').catch(() => undefined);
+      await fsp.rm(join(debugged, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('dev.debug debugpy without the Python Debugger extension: the start fails naming the extension', async function () {
+    this.timeout(30_000);
+    const host = await api();
+    const entry = `"dev-debugpy": { "command": "python3", "args": ["server.py"], "dev": { "debug": { "type": "debugpy" } } },
+    "demo": {`;
+    await fsp.writeFile(configFile(), (await fsp.readFile(configFile(), 'utf8')).replace('"demo": {', entry));
+    await host.servers.reload();
+    await assert.rejects(host.servers.start('dev-debugpy'), /"dev\.debug" type "debugpy" needs the Python Debugger extension \(ms-python\.debugpy\)/);
+    const state = host.servers.list().find((s) => s.name === 'dev-debugpy')?.state;
+    assert.equal(state?.kind, 'error');
+  });
 });
