@@ -76,11 +76,10 @@ export async function debugLaunchFor(
       throw new ServerStartError('"dev.debug" type "node" needs VS Code\'s JavaScript Debugger (ms-vscode.js-debug), which is not available in this window');
     }
     const server = debugLaunch(resolved, debug);
-    let attached = false;
+    // Each start of the process (the connection may start it again) prints its own port once.
     const onStderrLine = (line: string): void => {
-      const port = attached ? undefined : inspectorPortIn(line);
+      const port = inspectorPortIn(line);
       if (port === undefined) return;
-      attached = true;
       log.info(`dev mode: attaching the debugger to ${DEV_DEBUG_HOST}:${port}`);
       const config = { ...common, type: 'node', request: 'attach', address: DEV_DEBUG_HOST, port, continueOnAttach: true, timeout: ATTACH_TIMEOUT_MS };
       void Promise.resolve(vscode.debug.startDebugging(folder, config)).then(
