@@ -39,6 +39,11 @@ export class CallCancelledError extends Error {
   override readonly name = 'CallCancelledError';
 }
 
+/** The host stopped the server while the request was in flight, for a reason it names (a dev-mode restart). */
+export class ServerStoppedError extends Error {
+  override readonly name = 'ServerStoppedError';
+}
+
 /** The call got no answer within its timeout (time spent in elicitation handlers is not counted). */
 export class CallTimeoutError extends Error {
   override readonly name = 'CallTimeoutError';
@@ -77,6 +82,7 @@ export interface HostErrors {
   ServerStartError: ServerStartError;
   ServerCrashedError: ServerCrashedError;
   CallCancelledError: CallCancelledError;
+  ServerStoppedError: ServerStoppedError;
   CallTimeoutError: CallTimeoutError;
   ServerRequestError: ServerRequestError;
   NotRunningError: NotRunningError;

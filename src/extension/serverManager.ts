@@ -23,6 +23,7 @@ import { samplingHandlerFor } from './sampling/samplingPanel';
 import { SignInService } from './signIn';
 import { readSettings } from './settings';
 import { connectionBundle, loadedConnectionBundle } from './connectionBundle';
+import { debugLaunchFor, watchForRestart } from './devMode';
 
 export const USER_CONFIG_NAME = 'mcp.json';
 const ERA_CACHE_KEY = 'mcpHost.eraCache.v2';
@@ -40,6 +41,8 @@ export interface ManagedServer {
   setupError?: string;
   /** Who the server's sign-in says you are, once running with a token that says. */
   signedInAs?: string;
+  /** The watchers of its `dev.watch`, ended with it. */
+  devWatch?: vscode.Disposable;
 }
 
 /** What the tree shows and the tests read. */
@@ -143,6 +146,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       for (const event of [w.onDidChange, w.onDidCreate, w.onDidDelete]) this.register(event(() => this.reload()));
     }
     this.register(toDisposable(() => {
+      for (const s of this.servers.values()) s.devWatch?.dispose();
       for (const owned of this.connections.values()) owned.dispose();
       this.connections.clear();
     }));
@@ -154,7 +158,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpHost.trustWorkspaceServers')) this.changed.fire();
-        if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel();
+        if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel(s.definition);
         if (CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(key))) this.restartRunning('a setting it uses changed');
       }),
     ]) this.register(subscription);
@@ -236,9 +240,11 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     // Rebuilt in the configuration's order, keeping the servers that did not change.
     const kept = new Map(this.servers);
     this.servers.clear();
+    const created = new Set<string>();
     for (const [name, { def, inputs }] of next) {
       const existing = kept.get(name);
       if (existing) existing.declaredInputs = inputs;
+      else created.add(name);
       this.servers.set(name, existing ?? this.createServer(def, inputs));
     }
     this.changed.fire();
@@ -246,7 +252,9 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     this.loaded = true;
     for (const [name, server] of this.servers) {
       // A restart of a changed definition goes through start(), so a changed command is asked about again.
-      if (!restarts.includes(name) && !autoStart) continue;
+      // A server in dev mode starts with the window, and when its entry is added or changed.
+      const devStart = created.has(name) && server.definition.dev !== undefined;
+      if (!restarts.includes(name) && !autoStart && !devStart) continue;
       if (!vscode.workspace.isTrusted && !this.trust.isUserLevel(server.definition)) {
         server.log.info('not started: the workspace is in Restricted Mode');
         continue;
@@ -293,8 +301,11 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     const existingChannel = this.channels.get(definition.name);
     const channel = existingChannel ?? this.createChannel(definition.name);
     this.channels.set(definition.name, channel);
-    const log = new Logger((level, message) => writeLog(channel, level, message), logLevel());
-    return { name: definition.name, definition, declaredInputs, channel, log };
+    const log = new Logger((level, message) => writeLog(channel, level, message), logLevel(definition));
+    const watch = definition.dev?.watch;
+    const devWatch = watch ? watchForRestart(definition.name, watch, workspaceFolderOf(definition.file)?.uri, log,
+      (changed) => this.restartForChange(definition.name, changed)) : undefined;
+    return { name: definition.name, definition, declaredInputs, channel, log, devWatch };
   }
 
   private createChannel(name: string): vscode.LogOutputChannel {
@@ -313,6 +324,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     const server = this.servers.get(name);
     if (!server) return;
     this.servers.delete(name);
+    server.devWatch?.dispose();
     if (server.connection) server.log.info(`stopping: ${why}`);
     await this.disposeConnection(server);
   }
@@ -365,7 +377,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     let resolved;
     try {
       resolved = await resolveServer(server.definition, {
-        workspaceFolder: workspaceFolderOf(server.definition.file),
+        workspaceFolder: workspaceFolderOf(server.definition.file)?.uri.fsPath,
         userHome: homedir(),
         inputs: server.declaredInputs,
         resolveInput: async (id) => values.get(id),
@@ -376,6 +388,9 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       throw e;
     }
     server.setupError = undefined;
+    const launch = await debugLaunchFor(server.name, resolved, server.definition.dev?.debug, workspaceFolderOf(server.definition.file), server.log)
+      .catch((e: unknown) => { server.setupError = (e as Error).message ?? String(e); this.changed.fire(); throw e; });
+    resolved = launch.server;
     const settings = readSettings();
     const { ServerConnection } = connectionBundle();
     const oauth = await this.signIn.providerFor(resolved, server.log);
@@ -391,6 +406,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
       oauth,
+      onStderrLine: launch.onStderrLine,
     });
     const owned = new DisposableStore();
     this.connections.set(connection, owned);
@@ -466,6 +482,19 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     return this.start(name);
   }
 
+  /**
+   * A file its `dev.watch` names changed: a server that runs (or tried to) restarts, and the calls in flight end
+   * saying so. A server stopped by hand stays stopped.
+   */
+  private async restartForChange(name: string, changed: readonly string[]): Promise<void> {
+    const server = this.servers.get(name);
+    if (!server || serverState(server).kind === 'stopped') return;
+    const what = `${changed.join(', ')} changed (dev.watch)`;
+    server.log.info(`restarting: ${what}`);
+    await server.connection?.stop(`the server was restarted: ${what}`);
+    await this.restart(name).catch((e) => this.reportStartFailure(name, e));
+  }
+
   private restartRunning(why: string): void {
     for (const server of this.servers.values()) {
       if (!['running', 'starting'].includes(serverState(server).kind)) continue;
@@ -528,17 +557,17 @@ export class ServerManager extends Disposable implements vscode.Disposable {
 }
 
 /** The folder whose .vscode/mcp.json defines a server; the first folder for the user's file. */
-function workspaceFolderOf(configFile: string): string | undefined {
-  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configFile)) ?? vscode.workspace.workspaceFolders?.[0];
-  return folder?.uri.fsPath;
+function workspaceFolderOf(configFile: string): vscode.WorkspaceFolder | undefined {
+  return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configFile)) ?? vscode.workspace.workspaceFolders?.[0];
 }
 
 function workspaceRoots(): Root[] {
   return (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name }));
 }
 
-function logLevel(): LogLevel {
-  return readSettings().trace ? 'trace' : 'debug';
+/** A server in dev mode logs its JSON-RPC traffic (as trace, which its channel shows at Info). */
+function logLevel(definition: ServerDefinition): LogLevel {
+  return readSettings().trace || definition.dev ? 'trace' : 'debug';
 }
 
 function writeLog(channel: vscode.LogOutputChannel, level: LogLevel, message: string): void {

@@ -40,6 +40,8 @@ export interface ServerEntry {
   args?: string[];
   env?: Record<string, string>;
   url?: string;
+  /** VS Code's dev mode (`dev.watch`, `dev.debug`). */
+  dev?: unknown;
 }
 
 export interface WorkbenchOptions {
@@ -62,6 +64,8 @@ export interface WorkbenchOptions {
   folderName?: string;
   /** Load the deterministic language model of test/extensions/test-model beside the extension. */
   testModel?: boolean;
+  /** Files written into the workspace (path relative to its folder -> text). */
+  files?: Record<string, string>;
 }
 
 export class Workbench {
@@ -307,6 +311,10 @@ function makeWorkspace(options: WorkbenchOptions): string {
   const made = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
   const folder = options.folderName ? join(made, options.folderName) : made;
   cpSync(join(root, 'examples/workspace'), folder, { recursive: true });
+  for (const [path, text] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(folder, path)), { recursive: true });
+    writeFileSync(join(folder, path), text);
+  }
   if (options.withoutServers) {
     rmSync(join(folder, '.vscode'), { recursive: true, force: true });
     return folder;

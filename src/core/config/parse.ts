@@ -4,6 +4,7 @@ import { lineColumns, tooDeepAt } from '../io/json';
 import { setOwn } from '../io/own';
 import { FILE_LIMITS, MAX_JSON_DEPTH, MAX_REPORTED_CONFIG_ERRORS } from '../io/limits';
 import type { ConfigError, InputDefinition, ParsedConfig, ServerDefinition } from './types';
+import { parseDevMode } from '../dev';
 
 const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
   InvalidSymbol: 'invalid symbol',
@@ -40,8 +41,11 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
   const declared = raw.type;
   if (declared !== undefined && typeof declared !== 'string') return `server "${name}": "type" must be a string`;
   const type = declared === undefined ? (raw.url !== undefined ? 'url' : 'stdio') : declared;
+  const stdio = type === 'stdio' || (declared === undefined && raw.command !== undefined);
+  const dev = raw.dev === undefined ? undefined : parseDevMode(name, raw.dev, stdio);
+  if (typeof dev === 'string') return dev;
 
-  if (type === 'stdio' || (declared === undefined && raw.command !== undefined)) {
+  if (stdio) {
     if (typeof raw.command !== 'string' || raw.command.trim() === '') return `server "${name}": "command" must be a non-empty string`;
     const args = raw.args ?? [];
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string' || typeof a === 'number')) {
@@ -61,7 +65,7 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
     }
     return {
       name, file, type: 'stdio', command: raw.command, args: args.map(String), env,
-      envFile: raw.envFile as string | undefined, cwd: raw.cwd as string | undefined,
+      envFile: raw.envFile as string | undefined, cwd: raw.cwd as string | undefined, ...(dev ? { dev } : {}),
     };
   }
 
@@ -87,7 +91,7 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
     }
   }
   // A url ending in /sse is the legacy endpoint even when declared "http": Streamable HTTP is not tried there.
-  return { name, file, type: httpType === 'sse' ? 'sse' : inferHttpType(raw.url), url: raw.url, headers, ...(oauth ? { oauth } : {}) };
+  return { name, file, type: httpType === 'sse' ? 'sse' : inferHttpType(raw.url), url: raw.url, headers, ...(oauth ? { oauth } : {}), ...(dev ? { dev } : {}) };
 }
 
 const INPUT_TYPES = new Set(['promptString', 'pickString', 'command']);

@@ -6,6 +6,19 @@ interface ServerDefinitionBase {
   name: string;
   /** The config file the server came from. */
   file: string;
+  /** VS Code's `dev` block: the server is being developed (started with the window, traffic logged, watched, debugged). */
+  dev?: DevModeConfig;
+}
+
+/** How a stdio server is started under a debugger (`dev.debug`). */
+export type DevDebugConfig = { type: 'node' } | { type: 'debugpy'; debugpyPath?: string };
+
+/** A server entry's `dev` block, as VS Code's mcp.json has it. */
+export interface DevModeConfig {
+  /** Globs relative to the workspace folder (a leading `!` excludes); a change to a matching file restarts the server. */
+  watch?: string[];
+  /** stdio servers only. */
+  debug?: DevDebugConfig;
 }
 
 export interface StdioServerDefinition extends ServerDefinitionBase {

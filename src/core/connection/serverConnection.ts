@@ -18,7 +18,7 @@ import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import { eraCacheKey, priorFrom } from './eraCache';
 import {
-  CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
+  CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError, ServerStoppedError,
   shortErrorText,
 } from '../errors';
 import { Emitter, type IDisposable } from '../events';
@@ -159,6 +159,8 @@ export class ServerConnection {
   private httpCloseReason?: string;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  /** Why the host stopped the server, when it said (a dev-mode restart): requests in flight end with it. */
+  private stopReason?: string;
   /** `shutdown` was called: nothing starts any more. */
   private shutDown = false;
   /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
@@ -210,8 +212,11 @@ export class ServerConnection {
     });
   }
 
-  stop(): Promise<void> {
-    return this.serial(() => this.doStop());
+  stop(reason?: string): Promise<void> {
+    return this.serial(() => {
+      if (reason !== undefined) this.stopReason = reason;
+      return this.doStop();
+    });
   }
 
   /**
@@ -496,7 +501,7 @@ export class ServerConnection {
     let transport: Transport;
     const maxMessageBytes = byteLimit(this.options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES);
     if (server.transport === 'stdio') {
-      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes);
+      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes, this.options.onStderrLine);
     } else {
       const requestInit: RequestInit = { headers: server.headers };
       this.httpRequests?.abort();
@@ -597,6 +602,7 @@ export class ServerConnection {
   private async doStart(): Promise<void> {
     this.setState({ kind: 'starting' });
     this.stopping = false;
+    this.stopReason = undefined;
     const server = this.server;
     const cache = this.options.eraCache;
     const key = eraCacheKey(server);
@@ -829,6 +835,7 @@ export class ServerConnection {
   private requestError(e: unknown, what: string, signal: AbortSignal | undefined, timedOut: number | undefined): Error {
     if (timedOut !== undefined) return new CallTimeoutError(`${what} got no answer within ${timedOut} ms`, timedOut);
     if (signal?.aborted) return new CallCancelledError(`${what} was cancelled`);
+    if (this.stopping && this.stopReason) return new ServerStoppedError(`${what} ended: ${this.stopReason}`);
     if (this.stopping) return new CallCancelledError(`${what} was cancelled: the server was stopped`);
     if (this._state.kind === 'crashed') {
       return new ServerCrashedError(`${what} failed: ${this._state.reason}`, this._state.exitCode, this._state.signal ?? null);

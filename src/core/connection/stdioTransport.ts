@@ -125,7 +125,8 @@ export class StdioProcessTransport implements Transport {
   private shortenWait?: (ms: number) => void;
 
   constructor(private readonly server: ResolvedStdioServer, private readonly log: Logger,
-    private graceMs = 5000, private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES) {}
+    private graceMs = 5000, private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES,
+    private readonly onStderrLine?: (line: string) => void) {}
 
   get pid(): number | null { return this.child?.pid ?? null; }
   get stderr(): Readable | null { return this.child?.stderr ?? null; }
@@ -173,7 +174,7 @@ export class StdioProcessTransport implements Transport {
     });
     child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     child.stdin.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
-    const stderrLines = new BoundedLines((line) => this.log.warn(`[server stderr] ${line}`));
+    const stderrLines = new BoundedLines((line) => { this.log.warn(`[server stderr] ${line}`); this.onStderrLine?.(line); });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => stderrLines.push(text));
     child.once('close', () => {

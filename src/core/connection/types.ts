@@ -108,6 +108,8 @@ export interface ConnectionOptions {
   stopGraceMs?: number;
   /** HTTP servers: sign in with OAuth when the server asks (`HostOAuthProvider` from core/auth). */
   oauth?: SignInProvider;
+  /** stdio servers: each line the server writes to stderr, after it is logged (dev mode reads the debugger's port there). */
+  onStderrLine?: (line: string) => void;
 }
 
 /** The OAuth provider a connection signs in with: the SDK's provider contract plus the browser round trip's result. */
