@@ -6,6 +6,8 @@ interface ServerDefinitionBase {
   name: string;
   /** The config file the server came from. */
   file: string;
+  /** SEP-3221: values for the secure parameters of the server's tools, by name (core/secureParams/config.ts). */
+  secureArguments?: Record<string, unknown>;
 }
 
 export interface StdioServerDefinition extends ServerDefinitionBase {
@@ -90,6 +92,8 @@ export interface ResolvedStdioServer {
   cwd?: string;
   /** Values substituted from secret inputs; the connection masks them in its log. */
   secrets?: string[];
+  /** The entry's `secureArguments`, variables substituted. */
+  secureArguments?: Record<string, unknown>;
 }
 
 export interface ResolvedHttpServer {
@@ -100,6 +104,8 @@ export interface ResolvedHttpServer {
   oauth?: ServerOAuthConfig;
   /** Values substituted from secret inputs; the connection masks them in its log. */
   secrets?: string[];
+  /** The entry's `secureArguments`, variables substituted. */
+  secureArguments?: Record<string, unknown>;
 }
 
 export type ResolvedServer = ResolvedStdioServer | ResolvedHttpServer;
