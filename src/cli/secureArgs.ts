@@ -10,7 +10,10 @@ import { secureValueProblems } from '../core/secureParams/form';
 import { missingSecureValues, secretPropertyNames, secureInputSchemaOf, securePropertyNames, takesSecureValues, type SecureArguments } from '../core/secureParams';
 import { parseJsonBounded } from '../core/io/json';
 import { readSecret } from './auth';
+import { CliError, EXIT } from './errors';
 import { usageError } from './options';
+
+const refused = (message: string) => new CliError(message, EXIT.usage);
 
 function parseSecureArgsJson(text: string | undefined): SecureArguments {
   if (text === undefined) return {};
@@ -35,16 +38,16 @@ export async function cliSecureArguments(tool: Tool, configured: SecureArguments
   const names = securePropertyNames(tool);
   const fromOptions = Object.keys(given).length > 0 || (a.secureArg?.length ?? 0) > 0;
   if (!takesSecureValues(tool)) {
-    if (fromOptions) throw usageError(`tool "${tool.name}" declares no secure parameters (no secureInputSchema); --secure-args and --secure-arg do not apply`);
+    if (fromOptions) throw refused(`tool "${tool.name}" declares no secure parameters (no secureInputSchema); --secure-args and --secure-arg do not apply`);
     return undefined;
   }
   const secret = new Set(secretPropertyNames(tool));
   const unknownName = (option: string, name: string) => {
-    if (!names.includes(name)) throw usageError(`${option}: tool "${tool.name}" has no secure parameter "${name}" (its secure parameters: ${names.join(', ')})`);
+    if (!names.includes(name)) throw refused(`${option}: tool "${tool.name}" has no secure parameter "${name}" (its secure parameters: ${names.join(', ')})`);
   };
   for (const name of Object.keys(given)) {
     unknownName('--secure-args', name);
-    if (secret.has(name)) throw usageError(`--secure-args: "${name}" is a secret; give it with --secure-arg ${name}=env:NAME or ${name}=file:PATH (a secret on the command line is visible to other users)`);
+    if (secret.has(name)) throw refused(`--secure-args: "${name}" is a secret; give it with --secure-arg ${name}=env:NAME or ${name}=file:PATH (a secret on the command line is visible to other users)`);
   }
   const values: SecureArguments = { ...(configured ?? {}), ...given };
   const strings: Record<string, string> = {};
@@ -54,7 +57,7 @@ export async function cliSecureArguments(tool: Tool, configured: SecureArguments
     const source = option.slice(eq + 1);
     unknownName('--secure-arg', name);
     if (/^(env|file):./.test(source)) strings[name] = (await readSecret(`--secure-arg ${name}`, source, io.env, io.cwd))!;
-    else if (secret.has(name)) throw usageError(`--secure-arg ${name}: a secret takes env:NAME or file:PATH, not the value itself (a secret on the command line is visible to other users)`);
+    else if (secret.has(name)) throw refused(`--secure-arg ${name}: a secret takes env:NAME or file:PATH, not the value itself (a secret on the command line is visible to other users)`);
     else strings[name] = source;
   }
   // Text from the command line becomes the schema's type (an integer, a boolean) as a form's text would.

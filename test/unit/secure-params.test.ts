@@ -95,6 +95,28 @@ for (const era of ['2026-07-28'] as const) {
   });
 }
 
+describe('secure parameters (2025-11-25, @modelcontextprotocol/sdk 1.x)', () => {
+  const record = join(dir, 'stdio-2025.jsonl');
+  const server = stdioFixture('secure-era2025-server.ts');
+  (server as { env: Record<string, string> }).env.SECURE_FIXTURE_RECORD = record;
+  const lines: string[] = [];
+  const c = connect(server, lines);
+  before(() => c.start());
+  after(() => c.stop());
+
+  test('declared at initialize; the clashing tool refused; secureArguments sent and masked', async () => {
+    assert.equal(c.state.kind === 'running' && c.state.era, 'legacy');
+    assert.deepEqual(c.tools.map((t) => t.name), ['query']);
+    assert.match(c.refusedTools.find((t) => t.name === 'clash')?.reason ?? '', /both declare "instance"/);
+    const result = await c.callTool('query', { sql: 'select 3' }, { secureArguments: GOOD });
+    assert.match(text(result), /ran select 3 for tenant-7f3a91/);
+    const last = recorded(record).at(-1)!;
+    assert.deepEqual(last.secureArguments, GOOD);
+    assert.ok((last.extensions as string[]).includes(SECURE_PARAMS_EXTENSION_ID));
+    assert.doesNotMatch(lines.join('\n'), /tenant-7f3a91|sk-fixture-good/);
+  });
+});
+
 describe('secure parameters (2026-07-28, Streamable HTTP): x-mcp-header from secureArguments', () => {
   let http: RunningHttpServer;
   const record = join(dir, 'http.jsonl');
