@@ -90,6 +90,8 @@ export interface McpHostApi {
   secureValues: {
     storedIn(server: string, name: string): Promise<'secrets' | 'workspaceState' | undefined>;
     forget(server: string, names: string[]): Promise<void>;
+    /** Remembers values for a tool's secure parameters, as the tool panel does (for tests and scripted setups). */
+    set(server: string, tool: string, values: Record<string, unknown>): Promise<void>;
   };
 }
 
@@ -233,6 +235,11 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
     secureValues: {
       storedIn: (server, name) => secureValues().storedIn(server, name),
       forget: (server, names) => secureValues().forget(server, names),
+      set: async (server, toolName, values) => {
+        const tool = (await manager.start(server)).tools.find((t) => t.name === toolName);
+        if (!tool) throw new Error(`The server "${server}" has no tool named "${toolName}".`);
+        await secureValues().remember(server, tool, values);
+      },
     },
   };
 }
