@@ -71,5 +71,9 @@ describe('secure parameters for agents (SEP-3221)', function () {
     assert.match(result, /ran select 2 for \*{8}/, 'the server echoed the tenant; the model is not given it');
     const settings = JSON.stringify(vscode.workspace.getConfiguration('mcpHost'));
     assert.doesNotMatch(settings + result, new RegExp(`${TENANT}|${KEY}`));
+    // nor any log of the host (the server's channel has logged the call)
+    const logs = (await fsp.readdir(host.paths.logFolder.fsPath, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    assert.ok(logs.some((f) => f.includes(SERVER)), logs.join(', '));
+    for (const file of logs) assert.doesNotMatch(await fsp.readFile(file, 'utf8'), new RegExp(`${TENANT}|${KEY}`), file);
   });
 });
