@@ -160,7 +160,8 @@ export class SecureValues {
     const values = await this.valuesFor(server, tool, connection);
     const missing = missingSecureValues(tool, values);
     if (missing.length > 0) {
-      throw new Error(`The tool "${tool.name}" on "${server}" needs secure values the person sets, not the model (${missing.join(', ')}). `
+      // Their names stay out of what the model reads, as the schema does; the person finds them in the form.
+      throw new Error(`The tool "${tool.name}" on "${server}" needs secure values that only the user sets, and some are not set yet. `
         + `Ask the user to set them with the command "MCP: Edit Secure Values…" (or in the tool's panel) for "${server}", then call the tool again.`);
     }
     return values;

@@ -47,9 +47,19 @@ describe('secure parameters for agents (SEP-3221)', function () {
     assert.doesNotMatch(text, /secureInputSchema|tenant|api_key|region|x-mcp-header/);
   });
 
+  it('the MCP view lists the clashing tool as not offered, saying why', async () => {
+    const host = await api();
+    const server = host.tree.children().find((n) => n.kind === 'server' && n.server === SERVER)!;
+    const tools = host.tree.children(host.tree.children(server).find((n) => n.kind === 'group' && n.group === 'tools')!);
+    const clash = tools.map((n) => host.tree.item(n)).find((i) => String(i.tooltip).startsWith('clash'));
+    assert.equal(clash?.description, 'not offered');
+    assert.match(String(clash?.tooltip), /clash is not offered: its secureInputSchema and inputSchema both declare "instance"/);
+  });
+
   it('without the values the call stops and tells the person what to set; nothing is sent', async () => {
     await assert.rejects(Promise.resolve(call('query', { sql: 'select 1' })), (e: Error) =>
-      /needs secure values the person sets, not the model \(tenant, api_key\)/.test(e.message) && /MCP: Edit Secure Values…/.test(e.message));
+      /needs secure values that only the user sets, and some are not set yet/.test(e.message) && /MCP: Edit Secure Values…/.test(e.message)
+      && !/tenant|api_key/.test(e.message));
     assert.equal((await recorded()).length, 0);
   });
 
