@@ -12,6 +12,7 @@ import { newestResult, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, withWorkbench, type Workbench } from './workbench.mjs';
 
 const TENANT = 'tenant-e2e-41b7c9';
+const TENANT_EDITED = 'tenant-e2e-edited-83f0';
 const KEY = 'sk-fixture-good';
 
 function filesUnder(dir: string): string[] {
@@ -92,6 +93,20 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
     assert.deepEqual(calls().at(-1)?.secureArguments, { tenant: TENANT, api_key: KEY, region: 'eu' });
     for (const m of await reloadedMessages()) assert.ok(!m.includes(TENANT) && !m.includes(KEY), 'a message to the webview holds a secure value');
 
+    // ── edited later: MCP: Edit Secure Values… replaces the tenant; the key is kept ──
+    await wb.runCommand('MCP: Edit Secure Values…');
+    await wb.pick('secure');
+    const editor = wb.webview();
+    await editor.getByRole('heading', { level: 1, name: 'Secure values for secure' }).waitFor({ timeout: 30_000 });
+    assert.equal(await editor.getByLabel('Tenant').inputValue(), '', 'the kept value is not shown');
+    await editor.getByLabel('Tenant').fill(TENANT_EDITED);
+    await wb.shot('edit-secure-values');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await wb.page.getByText('The secure values for "secure" are saved for this workspace.').first().waitFor({ timeout: 15_000 });
+    panel = await runToolFromPalette(wb, 'query', 'secure');
+    assert.match(await run(wb, panel, 'select 3'), /ran select 3 for \*{8}/);
+    assert.deepEqual(calls().at(-1)?.secureArguments, { tenant: TENANT_EDITED, api_key: KEY, region: 'eu' });
+
     // ── no log (trace on), setting or workspace file holds them; the key is in no file of the user-data dir ──
     let traced = false;
     for (const file of [...filesUnder(wb.server.userDataDir), ...filesUnder(wb.folder)]) {
@@ -100,7 +115,9 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
       if (text.includes('secureArguments')) traced = true;
       assert.ok(!text.includes(KEY), `the secret key is in ${file}`);
       // The tenant (not secret-looking) is kept in the workspace state (a database), nowhere else.
-      if (!/workspaceStorage[\\/][^\\/]+[\\/]state\.vscdb/.test(file)) assert.ok(!text.includes(TENANT), `the tenant is in ${file}`);
+      if (!/workspaceStorage[\\/][^\\/]+[\\/]state\.vscdb/.test(file)) {
+        for (const tenant of [TENANT, TENANT_EDITED]) assert.ok(!text.includes(tenant), `the tenant is in ${file}`);
+      }
     }
     assert.ok(traced, 'the trace of the calls reached a log file');
   });
