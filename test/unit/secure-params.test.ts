@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ServerConnection, ServerRequestError } from '../../src/core/connection';
-import type { ResolvedServer } from '../../src/core/config';
+import { inputIdsUsedBy, parseMcpConfig, resolveServer, type ResolvedServer } from '../../src/core/config';
 import { Logger } from '../../src/core/log';
 import { callToolAsTask } from '../../src/core/tasks';
 import { runTool } from '../../src/core/run';
@@ -155,6 +155,20 @@ describe('secure parameter rules', () => {
     assert.equal(modelArgumentsProblem(tool, { other: 1 }), undefined);
     assert.deepEqual(secureValueProblems(tool, { tenant: 'x' }).length, 1);
     assert.deepEqual(secureValueProblems(tool, { tenant: 'xy' }), []);
+  });
+
+  test('mcp.json: a server entry\'s "secureArguments", variables resolved, a secret input masked; a bad one named', async () => {
+    const parsed = parseMcpConfig(JSON.stringify({ servers: {
+      db: { command: 'db-mcp', secureArguments: { project_id: 'retail-${env:STAGE}', session_token: '${input:db-token}', port: 5432 } },
+      bad: { url: 'https://example.com/mcp', secureArguments: ['x'] },
+    } }), 'mcp.json');
+    assert.equal(parsed.errors.length, 1);
+    assert.match(parsed.errors[0]!.message, /server "bad": "secureArguments" must be an object/);
+    const db = parsed.servers.find((s) => s.name === 'db')!;
+    assert.deepEqual(inputIdsUsedBy(db), ['db-token']);
+    const resolved = await resolveServer(db, { env: { STAGE: 'prod' }, resolveInput: async () => 'tok-3f9a', inputs: [{ id: 'db-token', type: 'promptString', password: true }] });
+    assert.deepEqual(resolved.secureArguments, { project_id: 'retail-prod', session_token: 'tok-3f9a', port: 5432 });
+    assert.deepEqual(resolved.secrets, ['tok-3f9a']);
   });
 
   test('header values: SEP-2243 encoding', () => {
