@@ -36,6 +36,13 @@ test('call: --secure-arg from a value, env: and file:, over --secure-args; sent 
   assert.doesNotMatch(r.out + r.err, /tenant-from-env|sk-fixture-good/);
 });
 
+test('call --json: the raw answer masks the echoed secure value too', async () => {
+  const r = await cli(['call', 'query', '--json', '--args', '{"sql":"select 9"}', '--secure-arg', 'tenant=tenant-json-77aa', '--secure-arg', `api_key=file:${keyFile}`, ...SECURE]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /"text": "ran select 9 for \*{8}"/);
+  assert.doesNotMatch(r.out, /tenant-json-77aa/);
+});
+
 test('call: the server\'s "secureArguments" in mcp.json (with ${env:…}), a task call carrying them', async () => {
   const config = join(dir, 'mcp.json');
   writeFileSync(config, JSON.stringify({ servers: { secure: {

@@ -88,7 +88,8 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed
     const { result, view } = outcome;
     if (a.json) {
-      stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
+      // As in the text output, a value of the host's own (a secret input, a secure value) the server echoed is masked.
+      stdout.write(`${log.maskSecretsIn(JSON.stringify(withToolUi(result, tool), null, 2))}\n`);
     } else {
       const text = resultText(view);
       (view.isError ? stderr : stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
