@@ -15,6 +15,7 @@ import type { ResultLike } from '../core/results';
 import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type AuthorizedUploads, type RunOutcome } from '../core/run';
 import type { ResultEntry, RunPanelInit, SecureSection, WebviewNotification } from '../shared/protocol';
 import { secureValues } from './secureValues';
+import { takesSecureValues } from '../core/secureParams';
 import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
 import { openFileOutput, readResourceInEditor, saveResultItem } from './resultActions';
@@ -232,8 +233,9 @@ export class RunPanel extends Disposable {
     }
     const errors = checkValues(this.model, values, this.files);
     // The secure section is checked by the same form engine; what passes is remembered for the workspace.
-    const secure = this.subject.kind === 'tool' && this.secure
-      ? await secureValues().fromSection(this.server, this.subject.tool, this.context.manager.get(this.server)?.connection, typedSecure)
+    // (the server is started first: its configuration's secure values count)
+    const secure = this.subject.kind === 'tool' && takesSecureValues(this.subject.tool)
+      ? await secureValues().fromSection(this.server, this.subject.tool, await this.context.manager.start(this.server), typedSecure)
       : undefined;
     if (secure && 'errors' in secure) Object.assign(errors, secure.errors);
     this.panel.post({ type: 'validation', errors });

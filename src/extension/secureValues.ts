@@ -96,6 +96,8 @@ export class SecureValues {
     const configured = new Set(Object.keys(secureArgumentsFor(tool, configuredOf(connection))));
     const kept = Object.keys(await this.remembered(server, names.filter((n) => !configured.has(n))));
     const schema = secureSectionSchema(tool, new Set(kept), configured)!;
+    // Everything set by the configuration: nothing to ask.
+    if (Object.keys(schema.properties as object).length === 0) return undefined;
     const form = buildForm(schema);
     form.title = 'Secure values';
     form.description = `Set by you for "${server}" in this workspace and sent apart from the arguments; never shown to a model. `
@@ -109,9 +111,9 @@ export class SecureValues {
    */
   async fromSection(server: string, tool: Tool, connection: Pick<ServerConnection, 'server'> | undefined, typed: FormValues | undefined):
     Promise<{ values: SecureArguments } | { errors: Record<string, string> }> {
+    if (securePropertyNames(tool).length === 0) return { values: {} };
     const section = await this.section(server, tool, connection);
-    if (!section) return { values: {} };
-    const given = toPayload(section.form, typed ?? {});
+    const given = section ? toPayload(section.form, typed ?? {}) : {};
     const values = { ...(await this.valuesFor(server, tool, connection)), ...given };
     Object.assign(values, secureArgumentsFor(tool, configuredOf(connection)));
     const errors = secureSectionErrors(tool, values);
@@ -135,7 +137,10 @@ export class SecureValues {
     for (const tool of tools) for (const [name, p] of Object.entries(secureInputSchemaOf(tool)?.properties ?? {})) if (!Object.hasOwn(properties, name)) properties[name] = p;
     const union = { name: `${server} secure values`, inputSchema: { type: 'object' }, secureInputSchema: { type: 'object', properties } } as unknown as Tool;
     const section = await this.section(server, union, connection);
-    if (!section) return false;
+    if (!section) {
+      void vscode.window.showInformationMessage(`Every secure value of "${server}" is set by its entry in mcp.json ("secureArguments").`);
+      return false;
+    }
     const answer = await showFormDialog({
       viewType: 'mcpHost.secureValues',
       title: `MCP: ${server} secure values`,
