@@ -267,6 +267,7 @@ export class ServerConnection {
     caps.extensions = { ...(caps.extensions as object | undefined), [TASKS_EXTENSION_ID]: {} };
     // SEP-2640 skills: the host lists a server's skills and reads their files only when asked (core/skills).
     caps.extensions = { ...(caps.extensions as object | undefined), [SKILLS_EXTENSION_ID]: {} };
+    // SEP-3221 secure parameters: values of a tool's secureInputSchema are the host's to send (core/secureParams).
     caps.extensions = { ...(caps.extensions as object | undefined), [SECURE_PARAMS_EXTENSION_ID]: {} };
     return caps as ClientCapabilities;
   }
