@@ -85,6 +85,8 @@ const httpUrl = (name: string) => (v: string) => {
 };
 const grant = (v: string): OAuthGrant => (OAUTH_GRANTS.includes(v as OAuthGrant) ? v as OAuthGrant : bad(`--grant must be one of ${OAUTH_GRANTS.join(', ')} (got "${v}")`));
 
+const secureArgOption = (v: string) => (v.indexOf('=') > 0 ? v : bad(`--secure-arg takes NAME=SOURCE (a value, env:NAME or file:PATH), got "${v.slice(0, 100)}"`));
+
 const SIGN_IN: readonly CommandName[] = CONNECTING;
 
 /** Every option of `mcp-host`, in the order the help shows them. */
@@ -95,6 +97,8 @@ export const OPTIONS = [
 
   value('--args', 'JSON', 'args', 'command', ['call', 'prompt', 'complete'], 'the arguments, a JSON object (a prompt\'s, and complete\'s context: strings)'),
   { ...value('--file', 'ARG=PATH', 'files', 'command', ['call', 'prompt'], 'read a local file into the file argument ARG (repeat for more)'), repeat: true as const },
+  value('--secure-args', 'JSON', 'secureArgs', 'command', ['call'], 'the tool\'s secure values (SEP-3221 secureArguments: set by the host, never by a\nmodel), a JSON object; over the server\'s "secureArguments" in mcp.json'),
+  { ...value('--secure-arg', 'NAME=SOURCE', 'secureArg', 'command', ['call'], 'one secure value: a value, env:NAME or file:PATH (secrets, format password or\nwriteOnly, only from env: or file:); repeat for more', secureArgOption), repeat: true as const },
   value('--inline-max', 'BYTES', 'inlineMax', 'command', ['call'],
     'where a file argument may go either way, files up to this size go inline\n'
     + 'and larger ones are uploaded (default and most: the transport\'s inline limit,\nso a server without uploads gets every file that fits)', inlineMax),

@@ -11,10 +11,11 @@ export function taskLine(task: TaskInfo): string {
 
 /** Calls the tool as a task; undefined with `noWait` (the task id went to stdout). */
 export async function callAsTask(connection: ServerConnection, name: string, args: Record<string, unknown>,
-  o: { noWait: boolean; signal?: AbortSignal; timeoutMs?: number; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<CallToolResult | undefined> {
+  o: { noWait: boolean; signal?: AbortSignal; timeoutMs?: number; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream;
+    secureArguments?: Record<string, unknown> }): Promise<CallToolResult | undefined> {
   const out = await callToolAsTask(connection, name, args, {
     // --timeout bounds each request and the whole wait for the task (then it is cancelled).
-    wait: !o.noWait, signal: o.signal, timeoutMs: o.timeoutMs, waitMs: o.timeoutMs,
+    wait: !o.noWait, signal: o.signal, timeoutMs: o.timeoutMs, waitMs: o.timeoutMs, secureArguments: o.secureArguments,
     onStatus: (task) => { if (!o.noWait) o.stderr.write(`${taskLine(task)}\n`); },
   });
   if (out.task && o.noWait) {

@@ -26,6 +26,7 @@ import { RunPanel } from './runPanel';
 import { McpPanel } from './webviewPanel';
 import { registerWalkthrough } from './walkthrough';
 import { registerAgentTools, type AgentTools } from './agents/agentTools';
+import { registerSecureValueCommands, secureValues } from './secureValues';
 import { registerChatParticipant, type McpChatParticipant } from './agents/chatParticipant';
 
 export interface McpHostApi {
@@ -85,6 +86,13 @@ export interface McpHostApi {
     storedIn(server: string, id: string): Promise<'secrets' | 'workspaceState' | undefined>;
     clear(server: string): Promise<void>;
   };
+  /** SEP-3221 secure values remembered for this workspace: where each is kept (never the value), and forgetting them. */
+  secureValues: {
+    storedIn(server: string, name: string): Promise<'secrets' | 'workspaceState' | undefined>;
+    forget(server: string, names: string[]): Promise<void>;
+    /** Remembers values for a tool's secure parameters, as the tool panel does (for tests and scripted setups). */
+    set(server: string, tool: string, values: Record<string, unknown>): Promise<void>;
+  };
 }
 
 let activeManager: ServerManager | undefined;
@@ -133,6 +141,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   context.subscriptions.push({ dispose: () => RunPanel.disposeAll() });
   registerCommands(context, manager);
   registerWalkthrough(context);
+  context.subscriptions.push(registerSecureValueCommands(context, manager));
   const agentTools = registerAgentTools(context, manager);
   const skills = new SkillsFeature(manager);
   context.subscriptions.push(skills);
@@ -201,7 +210,8 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         if (!outcome.ok) throw new Error(outcome.reason);
       }
       const settings = readSettings();
-      const { view } = await runTool(connection, { tool, input: { form: model, values: { ...defaultValues(model), ...args } }, files: choices }, {
+      const secureArguments = await secureValues().forModel(serverName, tool, connection);
+      const { view } = await runTool(connection, { tool, input: { form: model, values: { ...defaultValues(model), ...args } }, files: choices, ...(secureArguments ? { secureArguments } : {}) }, {
         elicitation: new WebviewElicitationUi(context.extensionUri, connection.server.transport, connection.log),
         timeoutMs: settings.requestTimeoutMs || undefined,
         encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
@@ -221,6 +231,15 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       set: (name, id, value) => manager.inputs.set(request(name), id, value),
       storedIn: (name, id) => manager.inputs.storedIn(request(name), id),
       clear: (name) => manager.inputs.clear(request(name)),
+    },
+    secureValues: {
+      storedIn: (server, name) => secureValues().storedIn(server, name),
+      forget: (server, names) => secureValues().forget(server, names),
+      set: async (server, toolName, values) => {
+        const tool = (await manager.start(server)).tools.find((t) => t.name === toolName);
+        if (!tool) throw new Error(`The server "${server}" has no tool named "${toolName}".`);
+        await secureValues().remember(server, tool, values);
+      },
     },
   };
 }

@@ -13,7 +13,9 @@ import { findFileSlots } from '../core/files';
 import { buildForm, defaultValues, promptArgumentsSchema, promptAsTool, toPayload, type FormModel, type FormValues } from '../core/forms';
 import type { ResultLike } from '../core/results';
 import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type AuthorizedUploads, type RunOutcome } from '../core/run';
-import type { AgentGiven, ResultEntry, ResultView, RunPanelInit, WebviewNotification } from '../shared/protocol';
+import type { AgentGiven, ResultEntry, ResultView, RunPanelInit, SecureSection, WebviewNotification } from '../shared/protocol';
+import { secureValues } from './secureValues';
+import { takesSecureValues } from '../core/secureParams';
 import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
 import { openFileOutput, readResourceInEditor, saveResultItem } from './resultActions';
@@ -128,6 +130,8 @@ export class RunPanel extends Disposable {
   private running?: { callId: string; abort: AbortController; task?: boolean };
   /** The tool's MCP App, when it has one. */
   private readonly apps?: ToolPanelApps;
+  /** The tool's secure values' section (SEP-3221), refreshed after values were remembered. */
+  private secure?: SecureSection;
   /** What the run under way holds (its progress timer), released when it ends or the panel closes. */
   private readonly runResources = this.register(new DisposableStore());
 
@@ -169,6 +173,7 @@ export class RunPanel extends Disposable {
       this.apps = this.register(new ToolPanelApps(this.panel, context, server, subject.tool));
       void this.apps.prepare();
     }
+    if (subject.kind === 'tool') void this.refreshSecure(false);
     this.register(this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
     const ref = completionRefOf(subject);
     if (ref) this.register(this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
@@ -194,7 +199,16 @@ export class RunPanel extends Disposable {
       app: this.apps?.current,
       appStandby: this.apps?.standby,
       completions: !!completionRefOf(this.subject) && !!this.context.manager.get(this.server)?.connection?.supportsCompletions,
+      ...(this.secure ? { secure: this.secure } : {}),
     };
+  }
+
+  /** The secure section as it is now (what is remembered); `post` sends the panel again with it. */
+  private async refreshSecure(post: boolean): Promise<void> {
+    if (this.subject.kind !== 'tool') return;
+    const before = JSON.stringify(this.secure);
+    this.secure = await secureValues().section(this.server, this.subject.tool, this.context.manager.get(this.server)?.connection);
+    if ((post || before !== JSON.stringify(this.secure)) && !this.isDisposed) this.panel.post({ type: 'init', panel: this.init() });
   }
 
   private problem(message: string): void {
@@ -211,7 +225,7 @@ export class RunPanel extends Disposable {
         return handleFileMessage(this.panel, this.files, message);
       case 'submit':
         this.values = message.values;
-        return this.run(message.values);
+        return this.run(message.values, message.secureValues);
       case 'cancelCall':
         if (this.running?.callId === message.callId) this.running.abort.abort();
         return;
@@ -227,14 +241,22 @@ export class RunPanel extends Disposable {
   }
 
   /** Validates, confirms, encodes and calls; the outcome goes to the webview. */
-  private async run(values: FormValues): Promise<void> {
+  private async run(values: FormValues, typedSecure?: FormValues): Promise<void> {
     if (this.running) {
       void vscode.window.showInformationMessage(`${subjectName(this.subject)} is still running; cancel it or wait for its result.`);
       return;
     }
     const errors = checkValues(this.model, values, this.files);
+    // The secure section is checked by the same form engine; what passes is remembered for the workspace.
+    // (the server is started first: its configuration's secure values count)
+    const secure = this.subject.kind === 'tool' && takesSecureValues(this.subject.tool)
+      ? await secureValues().fromSection(this.server, this.subject.tool, await this.context.manager.start(this.server), typedSecure)
+      : undefined;
+    if (secure && 'errors' in secure) Object.assign(errors, secure.errors);
     this.panel.post({ type: 'validation', errors });
     if (Object.keys(errors).length > 0) return;
+    const secureArguments = secure && 'values' in secure ? secure.values : undefined;
+    if (typedSecure && Object.values(typedSecure).some((v) => v !== '' && v !== undefined)) await this.refreshSecure(true);
     // Files that go by upload (SEP-2631) are authorized before the confirmation, which names their hosts.
     const uploading = this.subject.kind === 'tool' && this.files.entries().some((e) => e.files.some((f) => f.upload));
     if (!uploading && (this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return;
@@ -257,7 +279,7 @@ export class RunPanel extends Disposable {
       }
       // The tool's app (if any) loads while the tool runs, with the arguments (file contents left out).
       if (this.apps) void this.apps.begin(connection, callId, toPayload(this.model, values));
-      const { result, view } = await this.call(connection, values, abort.signal, progress.report, uploads);
+      const { result, view } = await this.call(connection, values, abort.signal, progress.report, uploads, secureArguments);
       progress.flush();
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
       this.results.entries.unshift(entry);
@@ -278,7 +300,8 @@ export class RunPanel extends Disposable {
 
   /** Runs the core pipeline with this panel's UI: files read and encoded only now, dropped after dispatch. */
   private call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
-    onProgress: (p: { progress: number; total?: number; message?: string }) => void, uploads?: AuthorizedUploads): Promise<RunOutcome> {
+    onProgress: (p: { progress: number; total?: number; message?: string }) => void, uploads?: AuthorizedUploads,
+    secureArguments?: Record<string, unknown>): Promise<RunOutcome> {
     const settings = readSettings();
     const timeoutMs = settings.requestTimeoutMs || undefined;
     const input = { form: this.model, values };
@@ -288,7 +311,7 @@ export class RunPanel extends Disposable {
     }
     const tool = this.subject.tool;
     const running = this.running;
-    return runTool(connection, { tool, input, files: this.files, ...(uploads ? { uploads } : {}) }, {
+    return runTool(connection, { tool, input, files: this.files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}) }, {
       elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
       waitForRetry: askToRetry,
       onProgress, signal, timeoutMs,

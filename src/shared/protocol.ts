@@ -96,7 +96,22 @@ export interface RunPanelInit {
   appStandby?: AppStandby;
   /** The server suggests values for the form's text fields (`complete` requests). */
   completions?: boolean;
+  /** SEP-3221: the tool's secure values, a section of the same form (their values never come back here). */
+  secure?: SecureSection;
 }
+
+/**
+ * The secure values' section of a tool's form: what is still to be given (remembered ones are optional and
+ * described as kept; their values are never sent to the webview). Its field ids in errors carry SECURE_FIELD_PREFIX.
+ */
+export interface SecureSection {
+  form: FormModel;
+  /** The names remembered for this server and workspace. */
+  kept: string[];
+}
+
+/** The prefix of the secure section's field ids in a panel's errors (`secure:/tenant`). */
+export const SECURE_FIELD_PREFIX = 'secure:';
 
 export interface FormElicitationInit {
   kind: 'elicitation';
@@ -232,7 +247,7 @@ export type WebviewNotification =
   | { type: 'pickFile'; field: string; source: FileSource }
   | { type: 'removeFile'; field: string; index: number }
   /** Tool panel: Run. */
-  | { type: 'submit'; values: FormValues }
+  | { type: 'submit'; values: FormValues; secureValues?: FormValues }
   | { type: 'cancelCall'; callId: string }
   /** Elicitation panel (Accept / Decline / Cancel) and inputs panel (Save = accept, Cancel = cancel). */
   | { type: 'answer'; action: AnswerAction; values?: FormValues }
@@ -336,6 +351,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
     case 'removeFile':
       return isString(x.field) && Number.isInteger(x.index) && (x.index as number) >= 0;
     case 'submit':
+      return isValues(x.values) && isOptional(x.secureValues, isValues);
     case 'valuesChanged':
       return isValues(x.values);
     case 'cancelCall':

@@ -2,9 +2,9 @@
 // what the host sends, keeps typed values and results in the webview state so a hidden panel
 // comes back as it was, and never sees file bytes.
 
-import type { FieldErrors } from '../shared/formModel';
+import type { FieldErrors, FormModel, FormValues } from '../shared/formModel';
 import type { SaveItem } from '../shared/resultModel';
-import { chosenFilesOf, formPanel, type AnswerAction, type HostNotification, type PanelInit, type PersistedState, type ResultEntry, type RunPanelInit } from '../shared/protocol';
+import { chosenFilesOf, formPanel, SECURE_FIELD_PREFIX, type AnswerAction, type HostNotification, type PanelInit, type PersistedState, type ResultEntry, type RunPanelInit } from '../shared/protocol';
 import { AppArea } from './apps';
 import { LatestCompletion } from './latestCompletion';
 import type { Suggestions } from '../shared/completion';
@@ -27,6 +27,9 @@ class App {
   /** The state came from `getState` (the panel was hidden or VS Code restarted). */
   private restoring = this.state !== undefined;
   private form: FormView | undefined;
+  /** A tool's secure values (SEP-3221): their own section of the form; typed values live only here, never in the saved state. */
+  private secureForm: FormView | undefined;
+  private secureValues: FormValues = {};
   private sampling: SamplingView | undefined;
   /** Fields the user has changed: client checks show only there until a submit is attempted. */
   private readonly touched = new Set<string>();
@@ -163,6 +166,7 @@ class App {
     this.touched.clear();
     this.showAllErrors = false;
     this.hostErrors = {};
+    this.secureValues = {};
     this.render();
     this.save();
     this.focusFirstField();
@@ -172,6 +176,7 @@ class App {
     const panel = this.panel!;
     document.body.dataset.panel = panel.kind;
     this.form = undefined;
+    this.secureForm = undefined;
     this.sampling = undefined;
     this.locked = false;
     this.actionButtons = [];
@@ -206,7 +211,9 @@ class App {
         removeFile: (field, index) => this.bridge.send({ type: 'removeFile', field, index }),
         suggest: panel.kind === 'run' && panel.completions ? (field, value) => this.suggest(field, value) : undefined,
       });
-      parts.push(this.form.element, this.actions(panel));
+      parts.push(this.form.element);
+      if (panel.kind === 'run' && panel.secure) parts.push(this.secureSection(panel.secure.form));
+      parts.push(this.actions(panel));
     }
     if (panel.kind === 'run') parts.push(this.toolStatus(), this.apps.element, this.results);
     replaceChildren(this.root, ...parts);
@@ -341,13 +348,33 @@ class App {
     const panel = this.panel;
     const form = panel && formPanel(panel);
     if (!form) return {};
-    return clientErrors(form.form, form.values, chosenFilesOf(form) ?? {});
+    const secure = panel.kind === 'run' && panel.secure ? clientErrors(panel.secure.form, this.secureValues, {}) : {};
+    return {
+      ...clientErrors(form.form, form.values, chosenFilesOf(form) ?? {}),
+      ...Object.fromEntries(Object.entries(secure).map(([id, m]) => [`${SECURE_FIELD_PREFIX}${id}`, m])),
+    };
   }
 
   private showErrors(): void {
     const all = { ...this.hostErrors, ...this.panelClientErrors() };
     const visible = this.showAllErrors ? all : Object.fromEntries(Object.entries(all).filter(([id]) => [...this.touched].some((t) => id === t || id.startsWith(`${t}/`))));
-    this.form?.showErrors(visible);
+    const own = (secure: boolean) => Object.fromEntries(Object.entries(visible).filter(([id]) => id.startsWith(SECURE_FIELD_PREFIX) === secure)
+      .map(([id, m]) => [secure ? id.slice(SECURE_FIELD_PREFIX.length) : id, m]));
+    this.form?.showErrors(own(false));
+    this.secureForm?.showErrors(own(true));
+  }
+
+  /** The secure values' section: the same form engine and checks; what is typed is sent with Run and kept by the host. */
+  private secureSection(model: FormModel): HTMLElement {
+    this.secureForm = new FormView(model, {
+      values: this.secureValues,
+      files: () => [],
+      changed: (id) => { this.touched.add(`${SECURE_FIELD_PREFIX}${id}`); this.showErrors(); },
+      pickFile: () => undefined,
+      removeFile: () => undefined,
+    });
+    return h('section', { className: 'secure-values', attrs: { 'aria-label': 'Secure values' } },
+      h('h2', {}, icon('lock'), ' Secure values'), this.secureForm.element);
   }
 
   private scheduleValidation(): void {
@@ -409,7 +436,7 @@ class App {
     if (!this.checkBeforeSending()) return;
     this.status.textContent = '';
     performance.mark('mcp-host:submit');
-    this.bridge.send({ type: 'submit', values: panel.values });
+    this.bridge.send({ type: 'submit', values: panel.values, ...(panel.secure ? { secureValues: this.secureValues } : {}) });
   }
 
   private answer(action: AnswerAction): void {

@@ -95,6 +95,8 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   '--save-files': 'files-transfer.test.ts: a resource that is a file is saved with --save-files or --out; files-cli/transfer: call --save-files',
   '--no-wait': 'tasks-cli.test.ts and client-features-cli.test.ts: --no-wait prints the task id',
   '--no-optional-tasks': 'tasks-cli.test.ts: --no-optional-tasks calls an optional-task tool plainly',
+  '--secure-args': 'secure-params-cli.test.ts: --secure-args reaches the server as secureArguments (and is refused for a tool without them)',
+  '--secure-arg': 'secure-params-cli.test.ts: --secure-arg NAME=SOURCE from a value, env: and file: reaches the server as secureArguments',
   '--client-id': 'auth-cli.test.ts (pre-registered clients) and test/conformance (auth scenarios), through the same openConnection',
   '--signing-alg': 'test/conformance auth/private-key-jwt scenarios',
   '--issuer': 'auth-cli.test.ts and auth-hostile.test.ts: credentials go only to the configured issuer',

@@ -428,8 +428,8 @@ test('without an elicitation handler the capability is not declared and a server
     assert.deepEqual(JSON.parse(text(r)), { action: 'cancel' });
     assert.ok(lines.some((l) => l.startsWith('[warn] the server asked for input (elicitation/create) though the host did not declare elicitation; answered cancel')));
     const initialize = lines.find((l) => l.includes('"method":"initialize"')) ?? '';
-    // Nothing but the Tasks and Skills extensions (declared in every era).
-    assert.match(initialize, /"capabilities":\{"extensions":\{"io\.modelcontextprotocol\/tasks":\{\},"io\.modelcontextprotocol\/skills":\{\}\}\}/);
+    // Nothing but the Tasks, Skills and Secure Parameters extensions (declared in every era).
+    assert.match(initialize, /"capabilities":\{"extensions":\{"io\.modelcontextprotocol\/tasks":\{\},"io\.modelcontextprotocol\/skills":\{\},"io\.modelcontextprotocol\/secure-params":\{\}\}\}/);
   } finally {
     await c.stop();
   }

@@ -114,7 +114,7 @@ describe('prompt file arguments against the validating server', () => {
     assert.ok(image.outcomes[0]!.ok);
     const form = buildForm(image.tool.inputSchema, image.slots);
     const out = await runPrompt(connection, 'review_image', { form, values: { focus: 'edges' } }, { files: image.files });
-    assert.match(out.view.items[0]!.kind === 'text' ? out.view.items[0].text : '', new RegExp(`image: image/png, 70 bytes, sha-256 ${sha(PNG)}`));
+    assert.match(out.view.items[0]!.kind === 'text' ? out.view.items[0]!.text : '', new RegExp(`image: image/png, 70 bytes, sha-256 ${sha(PNG)}`));
 
     const doc = await choicesFor('summarize_document', { document: [bin] });
     assert.ok(doc.outcomes[0]!.ok, JSON.stringify(doc.outcomes[0]));

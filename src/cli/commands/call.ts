@@ -13,6 +13,7 @@ import type { ParsedArgs } from '../options';
 import { parseArgsOption, resultText, singleName, withToolUi } from '../output';
 import { resolveTarget, type CliIo } from '../target';
 import { callAsTask } from '../tasks';
+import { cliSecureArguments } from '../secureArgs';
 import { terminalName, terminalText } from '../terminal';
 import { confirmUploads, digestProgressLines, downloadLimits, saveFileOutputs, uploadProgressLine } from '../transfer';
 
@@ -38,6 +39,7 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       throw new CliError(`server "${server.name}" has no tool "${toolName}"${names.length ? ` (tools: ${names.join(', ')})` : ''}`, EXIT.usage);
     }
     const inUse = connection.transportInUse ?? transport;
+    const secureArguments = await cliSecureArguments(tool, server.secureArguments, a, io);
     const fileSettings: FileOptionSettings = {
       limits: { transfer },
       uploader: connection.files,
@@ -69,11 +71,11 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       uploads.abandon();
       throw new CliError('not sent: the uploads were not confirmed; nothing of the files left this machine and the tool was not called', EXIT.usage);
     }
-    const request = { tool, input: { json: args }, files, ...(uploads ? { uploads } : {}) };
+    const request = { tool, input: { json: args }, files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}) };
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
     const runAsTask = () => preparedArguments(connection, request, hooks).then(async (encoded) => {
-      const taskResult = await callAsTask(connection, toolName, encoded, { noWait: !!a.noWait, signal: io.interrupt, timeoutMs: a.timeoutMs, stdout: stdout, stderr: stderr });
+      const taskResult = await callAsTask(connection, toolName, encoded, { noWait: !!a.noWait, signal: io.interrupt, timeoutMs: a.timeoutMs, stdout: stdout, stderr: stderr, secureArguments });
       return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
     });
     // A 2026-07-28 server that refuses a plain call without a task (-32021) gets it again as a task.
@@ -86,7 +88,8 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed
     const { result, view } = outcome;
     if (a.json) {
-      stdout.write(`${JSON.stringify(withToolUi(result, tool), null, 2)}\n`);
+      // As in the text output, a value of the host's own (a secret input, a secure value) the server echoed is masked.
+      stdout.write(`${log.maskSecretsIn(JSON.stringify(withToolUi(result, tool), null, 2))}\n`);
     } else {
       const text = resultText(view);
       (view.isError ? stderr : stdout).write(text.endsWith('\n') || text === '' ? text : `${text}\n`);

@@ -4,6 +4,7 @@ import { offeredToUser } from '../../core/apps';
 import { openConnection, withConnection } from '../connect';
 import { EXIT } from '../errors';
 import { describeFileSlots } from '../files';
+import { describeSecureParameters } from '../secureArgs';
 import { usageError, type ParsedArgs } from '../options';
 import { toolLine } from '../output';
 import { resolveTarget, type CliIo } from '../target';
@@ -21,6 +22,8 @@ export async function toolsCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       for (const tool of connection.tools.filter(offeredToUser)) {
         stdout.write(`${toolLine(tool)}\n`);
         for (const line of describeFileSlots(tool)) stdout.write(`    ${terminalLine(line, 300)}\n`);
+        const secure = describeSecureParameters(tool);
+        if (secure) stdout.write(`    ${terminalLine(secure, 300)}\n`);
       }
     }
     for (const refused of connection.refusedTools) cli.stderr.write(`mcp-host: tool "${terminalText(refused.name)}" is not offered: ${refused.reason}\n`);

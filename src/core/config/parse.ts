@@ -3,6 +3,7 @@ import { FileReadError, readBoundedText } from '../io/boundedRead';
 import { lineColumns, tooDeepAt } from '../io/json';
 import { setOwn } from '../io/own';
 import { FILE_LIMITS, MAX_JSON_DEPTH, MAX_REPORTED_CONFIG_ERRORS } from '../io/limits';
+import { withSecureArguments } from '../secureParams/config';
 import type { ConfigError, InputDefinition, ParsedConfig, ServerDefinition } from './types';
 import { parseDevMode } from '../dev';
 
@@ -168,7 +169,8 @@ export function parseMcpConfig(text: string, file: string): ParsedConfig {
     for (const prop of node.children ?? []) {
       const [keyNode, valueNode] = prop.children as [Node, Node | undefined];
       const name = String(keyNode.value);
-      const parsed = toServer(name, valueNode ? getNodeValue(valueNode) : undefined, file);
+      const raw = valueNode ? getNodeValue(valueNode) : undefined;
+      const parsed = withSecureArguments(toServer(name, raw, file), raw, name);
       if (typeof parsed === 'string') errorAt(valueNode?.offset ?? keyNode.offset, parsed, name);
       else if (names.has(name)) errorAt(keyNode.offset, `server "${name}" is defined twice`, name);
       else { names.add(name); servers.push(parsed); }

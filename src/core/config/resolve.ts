@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { readBoundedText } from '../io/boundedRead';
 import { FILE_LIMITS } from '../io/limits';
 import { getOwn, setOwn } from '../io/own';
+import { stringsOfSecureArguments, substituteSecureArguments } from '../secureParams/config';
 import type { ResolvedServer, ServerDefinition, VariableContext } from './types';
 
 const VARIABLE = /\$\{([^}]+)\}/g;
@@ -18,11 +19,12 @@ export class UnresolvedInputError extends Error {
 
 /** Every string a definition holds, in which variables may appear. */
 function stringsOf(def: ServerDefinition): string[] {
+  const secure = stringsOfSecureArguments(def.secureArguments);
   if (def.type === 'stdio') {
-    return [def.command, ...def.args, ...Object.values(def.env).filter((v): v is string => v !== null),
+    return [...secure, def.command, ...def.args, ...Object.values(def.env).filter((v): v is string => v !== null),
       def.envFile ?? '', def.cwd ?? ''];
   }
-  return [def.url, ...Object.values(def.headers), ...Object.values(def.oauth ?? {})];
+  return [...secure, def.url, ...Object.values(def.headers), ...Object.values(def.oauth ?? {})];
 }
 
 /** The `${input:ID}` ids a server definition refers to, each once, in order of appearance. */
@@ -88,11 +90,12 @@ export async function resolveServer(def: ServerDefinition, vars: VariableContext
     return whole;
   });
 
+  const secure = def.secureArguments ? { secureArguments: substituteSecureArguments(def.secureArguments, sub) } : {};
   if (def.type !== 'stdio') {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(def.headers)) setOwn(headers, k, sub(v));
     const oauth = def.oauth ? Object.fromEntries(Object.entries(def.oauth).map(([k, v]) => [k, sub(v)])) : undefined;
-    return { name: def.name, transport: def.type, url: sub(def.url), headers, secrets, ...(oauth ? { oauth } : {}) };
+    return { name: def.name, transport: def.type, url: sub(def.url), headers, secrets, ...(oauth ? { oauth } : {}), ...secure };
   }
 
   const merged: Record<string, string> = {};
@@ -114,5 +117,5 @@ export async function resolveServer(def: ServerDefinition, vars: VariableContext
   }
   const cwdRaw = def.cwd ? untildify(sub(def.cwd), home) : vars.workspaceFolder;
   const cwd = cwdRaw === undefined ? undefined : isAbsolute(cwdRaw) ? cwdRaw : resolvePath(base, cwdRaw);
-  return { name: def.name, transport: 'stdio', command: untildify(sub(def.command), home), args: def.args.map(sub), env: merged, cwd, secrets };
+  return { name: def.name, transport: 'stdio', command: untildify(sub(def.command), home), args: def.args.map(sub), env: merged, cwd, secrets, ...secure };
 }

@@ -8,6 +8,8 @@ interface ServerDefinitionBase {
   file: string;
   /** VS Code's `dev` block: the server is being developed (started with the window, traffic logged, watched, debugged). */
   dev?: DevModeConfig;
+  /** SEP-3221: values for the secure parameters of the server's tools, by name (core/secureParams/config.ts). */
+  secureArguments?: Record<string, unknown>;
 }
 
 /** How a stdio server is started under a debugger (`dev.debug`). */
@@ -103,6 +105,8 @@ export interface ResolvedStdioServer {
   cwd?: string;
   /** Values substituted from secret inputs; the connection masks them in its log. */
   secrets?: string[];
+  /** The entry's `secureArguments`, variables substituted. */
+  secureArguments?: Record<string, unknown>;
 }
 
 export interface ResolvedHttpServer {
@@ -113,6 +117,8 @@ export interface ResolvedHttpServer {
   oauth?: ServerOAuthConfig;
   /** Values substituted from secret inputs; the connection masks them in its log. */
   secrets?: string[];
+  /** The entry's `secureArguments`, variables substituted. */
+  secureArguments?: Record<string, unknown>;
 }
 
 export type ResolvedServer = ResolvedStdioServer | ResolvedHttpServer;

@@ -12,6 +12,8 @@ import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
 import { SKILLS_EXTENSION_ID } from '../skills';
+import { refuseSecureTools, SECURE_PARAMS_EXTENSION_ID, SecureSchemas, secureArgumentsRefusal } from '../secureParams';
+import { secureCall } from '../secureParams/headers';
 import { receivedTasksCapability, serveReceivedTasks, type ReceivedTasks } from '../tasks/received';
 import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer, TransportKind } from '../config/types';
@@ -90,6 +92,8 @@ function fromAuthorizationServer(e: unknown): boolean {
 export interface ToolCallOptions extends CallOptions {
   /** false: return a result whose structuredContent breaks (or lacks) the outputSchema instead of throwing. */
   validateOutput?: boolean;
+  /** SEP-3221: the host's secure values; those the tool declares go in `params.secureArguments` (core/secureParams). */
+  secureArguments?: Record<string, unknown>;
 }
 
 /** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
@@ -143,6 +147,7 @@ export class ServerConnection {
   private client?: HostClient;
   private transport?: Transport;
   private readonly toolInputFiles = new Map<string, unknown>();
+  private readonly secureSchemas = new SecureSchemas();
   /** Tools the last listing held that the host refused (nested past its limit), and the ones refused so far in a listing in flight. */
   private _refusedTools: RefusedTool[] = [];
   private refusingTools: RefusedTool[] = [];
@@ -268,6 +273,8 @@ export class ServerConnection {
     caps.extensions = { ...(caps.extensions as object | undefined), [TASKS_EXTENSION_ID]: {} };
     // SEP-2640 skills: the host lists a server's skills and reads their files only when asked (core/skills).
     caps.extensions = { ...(caps.extensions as object | undefined), [SKILLS_EXTENSION_ID]: {} };
+    // SEP-3221 secure parameters: values of a tool's secureInputSchema are the host's to send (core/secureParams).
+    caps.extensions = { ...(caps.extensions as object | undefined), [SECURE_PARAMS_EXTENSION_ID]: {} };
     return caps;
   }
 
@@ -400,7 +407,7 @@ export class ServerConnection {
       if (this.client !== client) return;
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
       if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
-      this._tools = tools.map((t) => (this.toolInputFiles.has(t.name) ? { ...t, inputFiles: this.toolInputFiles.get(t.name) } : t));
+      this._tools = tools.map((t) => this.secureSchemas.attach(this.toolInputFiles.has(t.name) ? { ...t, inputFiles: this.toolInputFiles.get(t.name) } : t));
       this._refusedTools = this.refusingTools;
       this.refusingTools = [];
       this.listsEmitter.fire('tools');
@@ -553,7 +560,11 @@ export class ServerConnection {
         const id = (message as { id?: unknown }).id;
         if ((typeof id === 'string' || typeof id === 'number') && this.taskOfferingCalls.delete(id)) shieldCreatedTask(result);
         const tools = (message as { result?: { tools?: unknown } }).result?.tools;
-        if (Array.isArray(tools)) this.keepInputFiles(tools);
+        if (Array.isArray(tools)) {
+          this.refusingTools.push(...refuseSecureTools(tools));
+          this.keepInputFiles(tools);
+          this.secureSchemas.keep(tools);
+        }
       },
       onOutgoing: (message) => {
         log.trace(() => `[host -> server] ${JSON.stringify(message)}`);
@@ -586,6 +597,7 @@ export class ServerConnection {
     const client = this.createClient();
     const transport = this.createTransport(kind);
     this.toolInputFiles.clear();
+    this.secureSchemas.clear();
     this.client = client;
     this.transport = transport;
     this.transportKind = kind;
@@ -874,17 +886,19 @@ export class ServerConnection {
     const extensions = client.getServerCapabilities()?.extensions;
     const _meta = client.getProtocolEra() === 'modern' && extensions && Object.hasOwn(extensions, TASKS_EXTENSION_ID)
       ? { [CLIENT_CAPABILITIES_META_KEY]: this.capabilitiesWithoutTasks() } : undefined;
+    const secure = secureCall(tool, opts.secureArguments, this.log, client.getProtocolEra() === 'modern');
     const cancel = withCancelReason(opts.signal);
     let result: CallToolResult;
     try {
-      result = restoreDraftShapes<CallToolResult>(await this.withSignIn(() => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, {
-        signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
+      result = restoreDraftShapes<CallToolResult>(await this.withSignIn(() => client.callTool({ name, arguments: args, ...secure?.params, ...(_meta ? { _meta } : {}) }, {
+        signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress, ...secure?.options,
         toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
       })));
     } catch (e) {
       // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
       const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
-      throw this.requestError(e, `tool "${name}"`, opts.signal, timedOut ? timeoutMs : undefined);
+      const error = this.requestError(e, `tool "${name}"`, opts.signal, timedOut ? timeoutMs : undefined);
+      throw secure ? secureArgumentsRefusal(error, name, this.name) : error;
     } finally {
       cancel.release();
     }
@@ -965,12 +979,13 @@ export class ServerConnection {
   }
 
   /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
-  async request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions = {}): Promise<T> {
+  async request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions & { headers?: Record<string, string> } = {}): Promise<T> {
     const client = this.requireClient();
     const cancel = withCancelReason(opts.signal);
     try {
       return await client.request({ method, params }, schema, {
         signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        ...(opts.headers ? { headers: opts.headers } : {}),
       });
     } catch (e) {
       throw this.requestError(e, method, opts.signal, undefined);

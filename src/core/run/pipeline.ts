@@ -85,6 +85,8 @@ export interface ToolRunRequest {
   files?: FileChoices;
   /** Their uploads, authorized before the user confirmed (authorizeUploads); others are authorized when sent. */
   uploads?: AuthorizedUploads;
+  /** SEP-3221: the host's secure values (core/secureParams), sent apart from the arguments. */
+  secureArguments?: Record<string, unknown>;
 }
 
 export interface RunOutcome {
@@ -162,13 +164,14 @@ async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimit
  * Step 3: calls the tool; a 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then
  * retried. Output is not validated here (resultViewOf does, keeping the raw value beside the errors).
  */
-export function callWithUrlRetry(connection: RunConnection, tool: Tool, args: Record<string, unknown>, hooks: RunHooks): Promise<CallToolResult> {
+export function callWithUrlRetry(connection: RunConnection, tool: Tool, args: Record<string, unknown>, hooks: RunHooks,
+  secureArguments?: Record<string, unknown>): Promise<CallToolResult> {
   const caller = hooks.callTool
     ? { name: connection.name, onDidCompleteElicitation: connection.onDidCompleteElicitation?.bind(connection), callTool: hooks.callTool }
     : connection;
   return callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(caller, tool.name, args, hooks.elicitation, {
     log: connection.log,
-    call: { signal: hooks.signal, onProgress: hooks.onProgress, timeoutMs: hooks.timeoutMs, validateOutput: false },
+    call: { signal: hooks.signal, onProgress: hooks.onProgress, timeoutMs: hooks.timeoutMs, validateOutput: false, ...(secureArguments ? { secureArguments } : {}) },
     waitForRetry: hooks.waitForRetry,
     ...(hooks.totalTimeoutMs !== undefined ? { totalTimeoutMs: hooks.totalTimeoutMs } : {}),
   });
@@ -215,7 +218,7 @@ export async function preparedArguments(connection: RunConnection, request: Tool
  */
 export async function runTool(connection: RunConnection, request: ToolRunRequest, hooks: RunHooks): Promise<RunOutcome & { result: CallToolResult }> {
   let args: Record<string, unknown> | undefined = await preparedArguments(connection, request, hooks);
-  const pending = callWithUrlRetry(connection, request.tool, args, hooks);
+  const pending = callWithUrlRetry(connection, request.tool, args, hooks, request.secureArguments);
   args = undefined;
   const result = await pending;
   return { result, view: resultViewOf(connection, request.tool, result) };

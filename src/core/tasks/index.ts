@@ -17,6 +17,9 @@ import type { IDisposable } from '../events';
 import type { CallOptions } from '../connection/types';
 import { createdTaskOf, TASKS_EXTENSION_ID } from './extension';
 import { schemaOf } from '../resultSchema';
+import { secureArgumentsRefusal } from '../secureParams';
+import { secureCall } from '../secureParams/headers';
+import { silentLogger, type Logger } from '../log';
 
 export { createdTaskOf, offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from './extension';
 
@@ -43,7 +46,10 @@ export interface TaskConnection {
     tasks?: { requests?: { tools?: { call?: unknown } }; cancel?: unknown };
     extensions?: Record<string, unknown>;
   } | undefined;
-  request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions): Promise<T>;
+  request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions & { headers?: Record<string, string> }): Promise<T>;
+  /** The listed tools (a tool's `secureInputSchema` says which secure values a task call carries) and the log that masks them. */
+  readonly tools?: readonly { name: string }[];
+  readonly log?: Logger;
   onDidUpdateTask(listener: (task: Record<string, unknown>) => void): IDisposable;
   /** The connection's state changes: following a task ends when it stops running. */
   onDidChangeState?(listener: (state: { kind: string }) => void): IDisposable;
@@ -160,6 +166,8 @@ export interface TaskCallOptions extends CallOptions {
    * (`tasks/cancel`) and the call fails with CallTimeoutError. Without it the task's ttl bounds the wait.
    */
   waitMs?: number;
+  /** SEP-3221: the host's secure values; the task call carries those the tool declares (`params.secureArguments`). */
+  secureArguments?: Record<string, unknown>;
 }
 
 export interface TaskCallOutcome { task?: TaskInfo; result?: CallToolResult }
@@ -173,8 +181,10 @@ export async function callToolAsTask(connection: TaskConnection, name: string, a
   const startedAt = Date.now();
   const wire = taskWireOf(connection);
   // 2026-07-28: no task parameter; the request offers the extension (the connection's capabilities) and the server decides.
-  const params = wire === 'extension' ? { name, arguments: args } : { name, arguments: args, task: { ttl: TASK_REQUESTED_TTL_MS } };
-  const created = await connection.request('tools/call', params, CallOrTaskResult, { signal: opts.signal, timeoutMs: opts.timeoutMs });
+  const secure = secureCall(connection.tools?.find((t) => t.name === name), opts.secureArguments, connection.log ?? silentLogger, wire === 'extension');
+  const params = wire === 'extension' ? { name, arguments: args, ...secure?.params } : { name, arguments: args, ...secure?.params, task: { ttl: TASK_REQUESTED_TTL_MS } };
+  const created = await connection.request('tools/call', params, CallOrTaskResult, { signal: opts.signal, timeoutMs: opts.timeoutMs, ...secure?.options })
+    .catch((e: unknown) => { throw secure ? secureArgumentsRefusal(e, name, connection.name) : e; });
   if (!created.task) return { result: created.result };
   const task = created.task;
   opts.onStatus?.(task);

@@ -22,6 +22,8 @@ import { tasks } from '../tasks/taskRegistry';
 import { startUploadProgress } from '../uploadProgress';
 import { KeptResultDocuments, READ_RESULT_TOOL, type ReadResultInput } from './keptResults';
 import { oneLine } from '../../shared/format';
+import { modelArgumentsProblem, securePropertyNames } from '../../core/secureParams';
+import { secureValues } from '../secureValues';
 
 export const LIST_TOOL = 'mcpHost_listTools';
 export const CALL_TOOL = 'mcpHost_callTool';
@@ -166,6 +168,9 @@ export class AgentTools implements vscode.Disposable {
   private async plan(input: CallInput | undefined): Promise<{ server: string; connection: ServerConnection; plan: AgentCallPlan }> {
     const { server, connection, tool } = await this.resolve(input);
     const transport = connection.transportInUse ?? connection.server.transport;
+    // SEP-3221: a model never sets a secure value (the host fills them from what the person set).
+    const secureNamed = modelArgumentsProblem(tool, input?.arguments);
+    if (secureNamed) throw new Error(`Refused, nothing was sent to "${server}": ${secureNamed}.`);
     const checked = await planAgentCall(tool, input?.arguments ?? {}, { folders: workspaceFolderRules(), limits: () => connection.files.limitsFor(inlineLimitsFromSettings(transport)) });
     if (!checked.ok) throw new Error(`Refused, nothing was sent to "${server}": ${checked.reason}`);
     return { server, connection, plan: checked.plan };
@@ -196,6 +201,8 @@ export class AgentTools implements vscode.Disposable {
     if (uploads) text += `\n\nUploaded before the call, to the host the server named:\n${uploads.lines().map((l) => `\n• ${l}`).join('')}`;
     const args = JSON.stringify(plan.values);
     if (args !== '{}') text += `\n\nArguments: ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args}`;
+    const secure = securePropertyNames(plan.tool);
+    if (secure.length) text += `\n\nWith the secure values you set for "${server}" (${secure.join(', ')}; not shown, and never given to the model).`;
     const title = `Run "${plan.tool.name}" on "${server}"${files.length ? ` with ${count}` : ''}?`;
     this.lastConfirmation = { title, message: text };
     // Server-chosen names are shown as text, never as markup.
@@ -253,10 +260,14 @@ export class AgentTools implements vscode.Disposable {
   }
 
   /** The run pipeline with this caller's UI: elicitation and required URLs through the existing panels. */
-  private run(connection: ServerConnection, plan: AgentCallPlan, signal: AbortSignal, uploads?: AuthorizedUploads): ReturnType<typeof runTool> {
+  private async run(connection: ServerConnection, plan: AgentCallPlan, signal: AbortSignal, uploads?: AuthorizedUploads): ReturnType<typeof runTool> {
     const settings = readSettings();
     const tool = plan.tool;
-    return runTool(connection, { tool, input: { form: plan.form, values: plan.values }, files: plan.files, ...(uploads ? { uploads } : {}) }, {
+    // The model's call is completed with the secure values the person set (or stopped, saying what to set).
+    const secureArguments = await secureValues().forModel(connection.name, tool, connection);
+    return runTool(connection, {
+      tool, input: { form: plan.form, values: plan.values }, files: plan.files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}),
+    }, {
       elicitation: new WebviewElicitationUi(this.extensionUri, connection.server.transport, connection.log),
       signal,
       timeoutMs: settings.requestTimeoutMs || undefined,

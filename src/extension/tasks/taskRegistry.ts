@@ -68,7 +68,7 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
     const signal = opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal;
     try {
       const out = await callToolAsTask(connection, tool.name, args, {
-        signal, timeoutMs: opts.timeoutMs,
+        signal, timeoutMs: opts.timeoutMs, ...(opts.secureArguments ? { secureArguments: opts.secureArguments } : {}),
         onStatus: (task) => {
           tracked ??= this.track(connection, tool.name, task, abort);
           tracked.status = task.status;
