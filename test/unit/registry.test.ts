@@ -236,9 +236,9 @@ describe('mcp-host registry', () => {
     const old = await runCli(['registry', 'install', 'io.example/old-tool', '--registry', registry.url(), '--config', file]);
     assert.equal(old.code, 0, old.err);
     assert.match(old.err, /warning: io\.example\/old-tool is deprecated: Use io\.example\/new-tool/);
-    const bundle = await runCli(['registry', 'install', 'io.example/bundle', '--registry', registry.url(), '--config', file]);
-    assert.equal(bundle.code, 1);
-    assert.match(bundle.err, /nothing the host can install: mcpb .*MCP Bundles are not installed from the registry yet/);
+    // A bundle is installable (carry.test.ts downloads and installs one); one without fileSha256 is not.
+    const bundle = await runCli(['registry', 'show', 'io.example/bundle', '--registry', registry.url()]);
+    assert.match(bundle.out, /^--from mcpb: mcpb https:\/\/example\.com\/releases\/bundle-1\.0\.0\.mcpb$/m);
     const badArg = await runCli(['registry', 'install', 'io.example/weather', '--registry', registry.url(), '--config', file, '--arg', 'WEATHER_CITY=Oslo']);
     assert.match(badArg.err, /--arg WEATHER_CITY: WEATHER_CITY is an environment variable; give it with --env/);
     const loop = await runCli(['registry', 'search', '--registry', registry.url('loop'), '--pages', '5']);
