@@ -352,3 +352,19 @@ describe('export to the standard mcp.json (SEP-2633) and import back', () => {
 });
 
 test('the repository root is where the fixtures are', () => { assert.ok(existsSync(join(repoRoot, 'package.json'))); });
+
+test('registry options from the one option table: --server-version asks for that version, bad values are usage errors', async () => {
+  const shown = await runCli(['registry', 'show', 'io.example/weather', '--server-version', '1.4.0', '--registry', registry.url()], {}, dir);
+  assert.equal(shown.code, 0, shown.err);
+  const missing = await runCli(['registry', 'show', 'io.example/weather', '--server-version', '9.9.9', '--registry', registry.url()], {}, dir);
+  assert.equal(missing.code, 4);
+  assert.match(missing.err, /was not found in the registry/);
+  assert.ok(registry.requests.some((r) => r.endsWith('/versions/9.9.9')));
+  const badLimit = await runCli(['registry', 'search', '--limit', '0', '--registry', registry.url()], {}, dir);
+  assert.equal(badLimit.code, 1);
+  assert.match(badLimit.err, /--limit takes a whole number from 1 to 100 \(got "0"\)/);
+  const wrongCommand = await runCli(['tools', '--registry', registry.url(), '--', 'node'], {}, dir);
+  assert.match(wrongCommand.err, /tools does not take --registry/);
+  const help = await runCli(['registry', '--help'], {}, dir);
+  assert.match(help.out, /--server-version V/);
+});

@@ -126,9 +126,11 @@ describe('server.json -> mcp.json entry', () => {
     assert.throws(() => plan('io.example/weather').build({ WEATHER_CITY: 'Oslo', nope: '1' }), /nope: not a value this server takes/);
   });
 
-  test('a bundle, and a package without an exact version, are not installed', () => {
-    const bundle = installTargets(entries.get('io.example/bundle')!.server);
-    assert.match(bundle[0]!.unsupported ?? '', /MCP Bundles are not installed from the registry yet/);
+  test('a bundle without its sha-256, and a package without an exact version, are not installed', () => {
+    const bundleServer = entries.get('io.example/bundle')!.server;
+    assert.equal(installTargets(bundleServer)[0]!.kind, 'mcpb');
+    const unchecked = { ...bundleServer, packages: [{ ...bundleServer.packages[0]!, fileSha256: undefined }] };
+    assert.match(installTargets(unchecked)[0]!.unsupported ?? '', /has no fileSha256, so it cannot be checked before it is unpacked/);
     const server = { ...entries.get('io.example/weather')!.server };
     server.packages = [{ ...server.packages[0]!, version: '^1.4.0' }];
     assert.throws(() => planInstall(server, installTargets(server)[0]!), /"\^1.4.0", which is not one exact version/);

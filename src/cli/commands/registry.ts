@@ -1,6 +1,6 @@
 // `mcp-host registry search|show|install`: an MCP Registry from the command line (no server to connect to).
 import {
-  DEFAULT_REGISTRY_URL, describeEntry, installKinds, installTargets, InstallError, planInstall, RegistryClient, RegistryError, RegistryPager,
+  DEFAULT_REGISTRY_URL, describeEntry, installKinds, installTargets, InstallError, planInstall, RegistryClient, RegistryPager,
   type InstallTarget, type RegistryEntry,
 } from '../../core/registry';
 import { configToWrite, writeServer } from '../configWrite';

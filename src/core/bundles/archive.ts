@@ -66,7 +66,6 @@ function checkedPath(raw: string, limits: BundleLimits): string {
   if (raw.length === 0) throw new BundleError('an entry of the bundle has an empty name');
   if (raw.length > limits.maxPathLength) throw new BundleError(`an entry of the bundle has a name over ${limits.maxPathLength} characters, the limit`);
   const shown = JSON.stringify(raw.slice(0, 200));
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
   if (/[\u0000-\u001f\u007f\\]/.test(raw)) throw new BundleError(`the bundle's entry ${shown} has a backslash or a control character in its name`);
   if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw)) throw new BundleError(`the bundle's entry ${shown} is an absolute path; a bundle's paths must stay inside its folder`);
   const parts = raw.replace(/\/$/, '').split('/');

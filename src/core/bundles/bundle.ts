@@ -14,6 +14,7 @@ import { parseJsonBounded } from '../io/json';
 import type { McpJsonEntry } from '../registry/install';
 import { BUNDLE_LIMITS, BundleError, checkSha256, readArchive, sha256Hex, writeToTemporaryFolder, type ArchiveEntry, type BundleLimits } from './archive';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (src/core/libraries.ts)
 const libraries = () => require('../libraries') as typeof import('../libraries');
 
 export type BundleManifest = McpbManifestAny;

@@ -9,6 +9,7 @@ import { FileReadError, readBoundedText } from '../io/boundedRead';
 import { parseJsonBounded } from '../io/json';
 import { MiB } from '../io/limits';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (src/core/libraries.ts)
 const libraries = () => require('../libraries') as typeof import('../libraries');
 
 export const DISCOVERY_SOURCES = ['claudeDesktop', 'claudeCode', 'cursor', 'windsurf', 'copilotCli', 'codex'] as const;
