@@ -11,6 +11,8 @@ import {
   DEFAULT_REGISTRY_URL, describeEntry, installKinds, installTargets, InstallError, planInstall, RegistryClient, RegistryPager,
   type InstallTarget, type RegistryEntry,
 } from '../core/registry';
+import { carryModules } from '../core/carryOnDemand';
+import { installOpenedBundle } from './carry';
 import { showFormDialog } from './formDialog';
 import type { ServerManager } from './serverManager';
 
@@ -152,6 +154,14 @@ async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: 
   const server = entry.server;
   const target = runnable.length === 1 ? runnable[0] : (await vscode.window.showQuickPick(runnable.map((t) => ({ label: plain(t.label), target: t })), { title: `Install ${server.name}`, placeHolder: 'Which package or remote?' }))?.target;
   if (!target) return;
+  if (target.kind === 'mcpb') {
+    // A bundle: downloaded, its fileSha256 checked before anything is unpacked, then installed as one from a file.
+    const pkg = server.packages[target.index]!;
+    const opened = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${server.name}…` },
+      () => carryModules().bundles.downloadBundle(pkg.identifier, pkg.fileSha256!));
+    await installOpenedBundle(manager, extensionUri, opened, `${server.name} ${server.version} from the registry (sha-256 checked)`, file);
+    return;
+  }
   const plan = planInstall(server, target);
   let values: Record<string, unknown> = {};
   const model = buildForm(plan.schema);

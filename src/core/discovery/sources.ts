@@ -8,16 +8,10 @@ import { parseMcpConfig, type ServerDefinition } from '../config';
 import { FileReadError, readBoundedText } from '../io/boundedRead';
 import { parseJsonBounded } from '../io/json';
 import { MiB } from '../io/limits';
+import { DISCOVERY_SOURCES, SOURCE_LABELS, type DiscoverySourceId } from './sourceIds';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (src/core/libraries.ts)
 const libraries = () => require('../libraries') as typeof import('../libraries');
-
-export const DISCOVERY_SOURCES = ['claudeDesktop', 'claudeCode', 'cursor', 'windsurf', 'copilotCli', 'codex'] as const;
-export type DiscoverySourceId = (typeof DISCOVERY_SOURCES)[number];
-
-export const SOURCE_LABELS: Record<DiscoverySourceId, string> = {
-  claudeDesktop: 'Claude Desktop', claudeCode: 'Claude Code', cursor: 'Cursor', windsurf: 'Windsurf', copilotCli: 'GitHub Copilot CLI', codex: 'Codex',
-};
 
 /** The most bytes read of one app's config (`~/.claude.json` also holds Claude Code's history, so it is larger). */
 export const DISCOVERY_MAX_BYTES = 16 * MiB;
@@ -173,8 +167,4 @@ async function readSource(id: DiscoverySourceId, ctx: DiscoveryContext): Promise
 /** The servers of each source asked for, in the order given. */
 export function discoverServers(ctx: DiscoveryContext, sources: readonly DiscoverySourceId[] = DISCOVERY_SOURCES): Promise<SourceResult[]> {
   return Promise.all(sources.map((id) => readSource(id, ctx)));
-}
-
-export function isDiscoverySource(id: string): id is DiscoverySourceId {
-  return (DISCOVERY_SOURCES as readonly string[]).includes(id);
 }
