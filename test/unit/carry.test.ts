@@ -175,6 +175,8 @@ describe('hostile bundles are refused before anything is written outside a tempo
     ['10 GB declared', () => craftZip([manifestEntry(), ...[1, 2, 3].map((i) => ({ name: `big-${i}.bin`, data: Buffer.alloc(0), declaredSize: 3_400_000_000 }))]),
       /declares more than 1 GiB unpacked, the limit/],
     ['an entry larger than it declares', () => craftZip([manifestEntry(), { name: 'liar.bin', data: Buffer.alloc(10_000), declaredSize: 10 }]), /"liar\.bin" is 9\.8 KiB, not the 10 bytes it declares/],
+    ['a file that is also a folder', () => craftZip([manifestEntry(), { name: 'server', data: Buffer.from('x') }, { name: 'server/index.js', data: Buffer.from('x') }]),
+      /"server" both as a file and as a folder/],
     ['no manifest', () => craftZip([{ name: 'server/index.js', data: Buffer.from('x') }]), /has no manifest\.json/],
     ['a manifest mcpb\'s schema refuses', () => craftZip([{ name: 'manifest.json', data: Buffer.from(JSON.stringify({ ...MANIFEST, server: { type: 'node' } })) }]), /not a valid MCP Bundle manifest: server\.entry_point/],
   ];

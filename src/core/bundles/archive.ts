@@ -4,7 +4,7 @@
 // entry is inflated with its declared size as the ceiling and its CRC checked, all in memory; only an archive that
 // passed every check is written, into a new temporary folder.
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
@@ -123,6 +123,15 @@ export function readCentralDirectory(zip: Buffer, limits: BundleLimits = BUNDLE_
     if (unpacked > limits.maxUnpackedBytes) throw new BundleError(`the bundle declares more than ${formatBytes(limits.maxUnpackedBytes)} unpacked, the limit; nothing was unpacked`);
     entries.push({ path: path.replace(/\/$/, ''), directory, executable: (mode & 0o111) !== 0, size, compressedSize, method, crc, localHeaderOffset });
   }
+  // A file whose name is also a folder of another entry could not be unpacked: refused before anything is written.
+  const files = new Set(entries.filter((e) => !e.directory).map((e) => e.path.toLowerCase()));
+  for (const e of entries) {
+    const parts = e.path.toLowerCase().split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const parent = parts.slice(0, i).join('/');
+      if (files.has(parent)) throw new BundleError(`the bundle has "${parent.slice(0, 200)}" both as a file and as a folder`);
+    }
+  }
   return entries;
 }
 
@@ -161,12 +170,17 @@ export function readArchive(zip: Buffer, limits: BundleLimits = BUNDLE_LIMITS): 
 /** Writes checked files into a new temporary folder (created with mode 0700); returns its path. */
 export async function writeToTemporaryFolder(files: Map<string, { entry: ArchiveEntry; data: Buffer }>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-host-bundle-'));
-  for (const [path, { entry, data }] of files) {
-    const target = join(dir, ...path.split('/'));
-    await mkdir(join(target, '..'), { recursive: true });
-    // `wx`: a path is never written twice, and never through something that is already there.
-    await writeFile(target, data, { flag: 'wx', mode: entry.executable ? 0o755 : 0o644 });
-    if (entry.executable) await chmod(target, 0o755);
+  try {
+    for (const [path, { entry, data }] of files) {
+      const target = join(dir, ...path.split('/'));
+      await mkdir(join(target, '..'), { recursive: true });
+      // `wx`: a path is never written twice, and never through something that is already there.
+      await writeFile(target, data, { flag: 'wx', mode: entry.executable ? 0o755 : 0o644 });
+      if (entry.executable) await chmod(target, 0o755);
+    }
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw new BundleError(`the bundle could not be unpacked: ${(e as Error).message}`);
   }
   return dir;
 }
