@@ -62,6 +62,8 @@ export interface WorkbenchOptions {
   folderName?: string;
   /** Load the deterministic language model of test/extensions/test-model beside the extension. */
   testModel?: boolean;
+  /** More files in the workspace folder, by relative path, written before the window opens. */
+  files?: Record<string, string | Buffer>;
 }
 
 export class Workbench {
@@ -307,6 +309,7 @@ function makeWorkspace(options: WorkbenchOptions): string {
   const made = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
   const folder = options.folderName ? join(made, options.folderName) : made;
   cpSync(join(root, 'examples/workspace'), folder, { recursive: true });
+  for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(folder, name), content);
   if (options.withoutServers) {
     rmSync(join(folder, '.vscode'), { recursive: true, force: true });
     return folder;
