@@ -38,7 +38,8 @@ async function pickConfigFile(manager: ServerManager, title: string): Promise<vs
   return picked?.file;
 }
 
-function afterWrite(manager: ServerManager, key: string, file: vscode.Uri, what: string): void {
+/** Says what was written, with Start Server and Open Configuration. */
+export function afterWrite(manager: ServerManager, key: string, file: vscode.Uri, what: string): void {
   void vscode.window.showInformationMessage(`${what} as "${key}".`, 'Start Server', 'Open Configuration').then(async (choice) => {
     if (choice === 'Start Server') await manager.start(key).catch((e) => manager.reportStartFailure(key, e));
     if (choice === 'Open Configuration') await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: true });
