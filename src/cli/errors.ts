@@ -3,6 +3,7 @@ import { CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedErr
 import { UrlElicitationIncompleteError } from '../core/elicitation';
 import { errorText, InputRefusedError } from '../core/errors';
 import { redactDataUris } from '../core/files';
+import { BundleError } from '../core/bundles';
 import { InstallError, RegistryError } from '../core/registry';
 import { SecretSourceError } from './auth';
 import { terminalText } from './terminal';
@@ -32,7 +33,7 @@ export function report(e: unknown, io: { stderr: NodeJS.WritableStream }, redact
 
 function errorExit(e: unknown): [string, number] {
   if (e instanceof CliError) return [e.message, e.exitCode];
-  if (e instanceof InstallError) return [e.message, EXIT.usage];
+  if (e instanceof InstallError || e instanceof BundleError) return [e.message, EXIT.usage];
   if (e instanceof RegistryError) return [e.message, EXIT.server];
   if (e instanceof InputRefusedError || e instanceof SecretSourceError) return [e.message, EXIT.usage];
   if (e instanceof ServerStartError || e instanceof ServerCrashedError || e instanceof NotRunningError) return [e.message, EXIT.server];

@@ -2,7 +2,7 @@
 // A command's help is its synopsis, what it does, then its options: all from the option table (options.ts),
 // so a command or an option added there has help at once.
 import { version } from '../../package.json';
-import { CONNECTING, COMMANDS, OPTIONS, optionLines, optionsOf, synopsis, USAGE, wrap, type CommandName } from './options';
+import { CARRYING, CONNECTING, COMMANDS, OPTIONS, optionLines, optionsOf, synopsis, USAGE, wrap, type CommandName } from './options';
 
 /** The version of the package this CLI was built from (esbuild keeps only this field of package.json). */
 export const VERSION: string = version;
@@ -48,6 +48,27 @@ of its SKILL.md (one the listing leaves out is asked of the server with skills/g
   ls SKILL [DIR]     the skill's directory (or DIR in it): resources/directory/read when the server offers it,
                      else the files the listing names`,
   complete: 'Prints the server\'s suggestions for one argument of a prompt or a resource template, one per line.',
+  registry: `Finds servers in an MCP Registry and writes one into an mcp.json.
+  search [TEXT]   servers whose name has TEXT (--pages for more)
+  show NAME       a server's details, and the values each of its packages and remotes takes
+  install NAME    the server's entry, its version pinned (an MCP Bundle is downloaded, its sha-256
+                  checked, and installed as by bundle install)`,
+  bundle: `Installs an MCP Bundle (.mcpb). Before anything is written: its sha-256 (with --sha256), its size, its
+count of files, and every path (inside the bundle's folder, no links) are checked, and its manifest.json is read
+with the bundle format's own schema. Then it is unpacked into a temporary folder, moved into the data folder
+($XDG_DATA_HOME/mcp-host/bundles, ~/Library/Application Support/mcp-host/bundles on macOS, %LOCALAPPDATA%
+\\mcp-host\\bundles on Windows; MCP_HOST_BUNDLES overrides), and an entry that runs it is written. Its user_config
+values are given with --arg K=V; sensitive ones are never written: they are asked at the first start.`,
+  discover: `Lists the servers configured for other apps, read only: SOURCE is claudeDesktop, claudeCode (.mcp.json
+here, ~/.claude.json with its entry for this folder), cursor (~/.cursor/mcp.json, .cursor/mcp.json here),
+windsurf, copilotCli or codex (~/.codex/config.toml). Without SOURCE, every one. A file that cannot be read is
+reported for its source alone.`,
+  import: `Copies servers into an mcp.json: those of another app (SOURCE, as discover names them) or of a standard
+mcp.json FILE (as export writes it); NAME picks some (default: all). Environment variables and headers that
+look secret are not copied: each becomes a password input, asked at the first start and kept as a secret.`,
+  export: `Prints the servers of an mcp.json (NAME picks some; default: all) as the standard client mcp.json of
+SEP-2633: "mcpServers", "type" stdio, sse or streamable-http. \${input:ID} and \${env:NAME} stay placeholders;
+no input's value is ever looked up. What the standard cannot carry (envFile, cwd) is left out and said on stderr.`,
 };
 
 /** The help for `command`, or undefined when there is no such command. */
@@ -56,7 +77,8 @@ export function commandHelp(command: string): string | undefined {
   const name = command as CommandName;
   const parts = [`usage:\n${wrap(`  ${synopsis(name)}`, 116, '      ')}`, DETAILS[name] ?? `${COMMANDS[name].summary[0]!.toUpperCase()}${COMMANDS[name].summary.slice(1)}.`];
   const connecting = CONNECTING.includes(name);
-  const own = optionsOf(name).filter((o) => o.group === 'command' || (!connecting && o.group !== 'target') || (name === 'servers' && o.name === '--config'));
+  const carrying = CARRYING.includes(name);
+  const own = optionsOf(name).filter((o) => o.group === 'command' || (!connecting && o.group !== 'target') || ((name === 'servers' || carrying) && o.name === '--config'));
   if (own.length) parts.push(`options:\n${optionLines(own)}`);
   if (connecting) {
     parts.push(`OPTIONS (the same for every command that connects):\n${optionLines(OPTIONS.filter((o) => o.group === 'connection'))}`);
@@ -64,12 +86,12 @@ export function commandHelp(command: string): string | undefined {
   The sign-in page opens with the command in $BROWSER when it is set; otherwise its URL is printed. Only an
   https URL (or http to this machine) is ever opened or printed.`);
   }
-  if (name !== 'servers') parts.push(TARGET_HELP);
+  if (name !== 'servers' && !carrying) parts.push(TARGET_HELP);
   parts.push(EXIT_CODES_HELP);
   return parts.join('\n\n');
 }
 
 /** The whole help: the usage, the exit codes, and where a command's own help is. */
-export function generalHelp(moreUsage = ''): string {
-  return `mcp-host ${VERSION}: Model Context Protocol tools from the command line.\n\n${USAGE}${moreUsage ? `\n\nMCP Registry commands (no server to connect to; mcp-host registry --help):\n${moreUsage}` : ''}\n\n${EXIT_CODES_HELP}\n\nmcp-host COMMAND --help shows a command's options.`;
+export function generalHelp(): string {
+  return `mcp-host ${VERSION}: Model Context Protocol tools from the command line.\n\n${USAGE}\n\n${EXIT_CODES_HELP}\n\nmcp-host COMMAND --help shows a command's options.`;
 }

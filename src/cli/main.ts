@@ -4,10 +4,15 @@
 //   not visited, or the server answered with a JSON-RPC error.
 // In text mode everything a server supplies is printed terminal-safe (control characters shown, not obeyed).
 // The commands live in commands/, one a file; the options in options.ts, one table.
+import { bundleCommand } from './commands/bundle';
 import { callCommand } from './commands/call';
 import { completeCommand } from './commands/complete';
+import { discoverCommand } from './commands/discover';
+import { exportCommand } from './commands/export';
+import { importCommand } from './commands/import';
 import { loginCommand, logoutCommand } from './commands/login';
 import { promptCommand } from './commands/prompt';
+import { registryCommand } from './commands/registry';
 import { resourceCommand } from './commands/resource';
 import { serversCommand } from './commands/servers';
 import { taskCommandOf } from './commands/task';
@@ -15,7 +20,6 @@ import { toolsCommand } from './commands/tools';
 import { EXIT, report } from './errors';
 import { commandHelp, generalHelp, VERSION } from './help';
 import { bindProcessLifetime } from './lifetime';
-import { REGISTRY_USAGE, runRegistry } from './registry';
 import { skillsCommand } from './skills';
 import { checkOptionsOf, isCommand, parseArgs, usageError, type CommandName, type ParsedArgs } from './options';
 import type { CliIo } from './target';
@@ -28,13 +32,12 @@ export { resultText } from './output';
 const COMMAND_RUNS: Record<CommandName, (a: ParsedArgs, io: CliIo) => Promise<number>> = {
   servers: serversCommand, tools: toolsCommand, call: callCommand, prompt: promptCommand, resource: resourceCommand,
   complete: completeCommand, task: taskCommandOf, skills: skillsCommand, skill: skillsCommand, login: loginCommand, logout: logoutCommand,
+  registry: registryCommand, bundle: bundleCommand, discover: discoverCommand, import: importCommand, export: exportCommand,
 };
 
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
-    // `registry` has its own option table (it connects to no server).
-    if (argv[0] === 'registry' || (argv[0] === 'help' && argv[1] === 'registry')) return await runRegistry(argv[0] === 'help' ? ['--help'] : argv.slice(1), io);
     const a = parseArgs(argv);
     if (a.version) { io.stdout.write(`${VERSION}\n`); return EXIT.ok; }
     if (a.help || a.command === 'help') return showHelp(a.command === 'help' ? a.positional[0] : a.command, io);
@@ -50,7 +53,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 /** `mcp-host --help`, `mcp-host COMMAND --help`, `mcp-host help [COMMAND]`. */
 function showHelp(command: string | undefined, io: CliIo): number {
   if (!command) {
-    io.stdout.write(`${generalHelp(REGISTRY_USAGE)}\n`);
+    io.stdout.write(`${generalHelp()}\n`);
     return EXIT.ok;
   }
   const help = commandHelp(command);

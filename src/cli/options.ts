@@ -5,16 +5,20 @@ import { isMcpLogLevel, type McpLogLevel } from '../core/connection';
 import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS } from '../core/elicitation';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, formatBytes } from '../core/files';
 import { OAUTH_GRANTS, SIGN_IN_TIMEOUT_MS, type OAuthGrant } from '../core/auth';
+import { DEFAULT_REGISTRY_URL, REGISTRY_LIMITS } from '../core/registry';
 import { parseLogLevel } from './clientFeatures';
 import { URL_DONE_WAIT_MS } from './elicit';
 import { EXIT, CliError } from './errors';
 
-export const COMMAND_NAMES = ['servers', 'tools', 'call', 'prompt', 'resource', 'login', 'logout', 'complete', 'task', 'skills', 'skill'] as const;
+export const COMMAND_NAMES = ['servers', 'tools', 'call', 'prompt', 'resource', 'login', 'logout', 'complete', 'task', 'skills', 'skill',
+  'registry', 'bundle', 'discover', 'import', 'export'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** The commands that talk to a server (TARGET) and connect to it with the connection options. */
 export const CONNECTING: readonly CommandName[] = ['tools', 'call', 'prompt', 'resource', 'complete', 'task', 'skills', 'skill', 'login'];
 const TARGETED: readonly CommandName[] = [...CONNECTING, 'logout'];
+/** The commands that find, install and carry servers: no server to connect to; some read or write an mcp.json. */
+export const CARRYING: readonly CommandName[] = ['registry', 'bundle', 'discover', 'import', 'export'];
 
 /**
  * Where an option belongs: `target` names the server, `connection` shapes the connection every connecting
@@ -83,6 +87,13 @@ const httpUrl = (name: string) => (v: string) => {
   try { url = new URL(v); } catch { bad(`${name} is not a valid URL: ${v}`); }
   return url!.protocol === 'https:' || url!.protocol === 'http:' ? v : bad(`${name} must be an https URL (got ${url!.protocol})`);
 };
+const wholeNumber = (name: string, max: number) => (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= max ? Number(v)
+  : bad(`${name} takes a whole number from 1 to ${max} (got "${v}")`));
+const keyValue = (name: string) => (v: string): [string, string] => {
+  const eq = v.indexOf('=');
+  return eq > 0 ? [v.slice(0, eq), v.slice(eq + 1)] : bad(`${name} takes K=V (got "${v}")`);
+};
+const sha256 = (v: string) => (/^[0-9a-fA-F]{64}$/.test(v) ? v.toLowerCase() : bad(`--sha256 takes 64 hex digits (got "${v.slice(0, 80)}")`));
 const grant = (v: string): OAuthGrant => (OAUTH_GRANTS.includes(v as OAuthGrant) ? v as OAuthGrant : bad(`--grant must be one of ${OAUTH_GRANTS.join(', ')} (got "${v}")`));
 
 const secureArgOption = (v: string) => (v.indexOf('=') > 0 ? v : bad(`--secure-arg takes NAME=SOURCE (a value, env:NAME or file:PATH), got "${v.slice(0, 100)}"`));
@@ -91,7 +102,8 @@ const SIGN_IN: readonly CommandName[] = CONNECTING;
 
 /** Every option of `mcp-host`, in the order the help shows them. */
 export const OPTIONS = [
-  value('--config', 'FILE', 'config', 'target', ['servers', ...TARGETED], 'the mcp.json to read (default: .vscode/mcp.json in the current directory)'),
+  value('--config', 'FILE', 'config', 'target', ['servers', ...TARGETED, 'registry', 'bundle', 'import', 'export'],
+    'the mcp.json to read (registry, bundle, import: to write; comments are kept)\n(default: .vscode/mcp.json in the current directory)'),
   value('--server', 'NAME', 'server', 'target', TARGETED, 'a server of the mcp.json'),
   value('--url', 'URL', 'url', 'target', TARGETED, 'a Streamable HTTP server (a URL ending in /sse: legacy HTTP+SSE)'),
 
@@ -104,7 +116,7 @@ export const OPTIONS = [
     + 'and larger ones are uploaded (default and most: the transport\'s inline limit,\nso a server without uploads gets every file that fits)', inlineMax),
   value('--url-wait', 'SECONDS', 'urlWaitMs', 'command', ['call'],
     `with --elicit @answers.json, how long to wait for the server to report a\nrequired URL done before calling again anyway (default ${URL_DONE_WAIT_MS / 1000})`, urlWaitMs),
-  value('--out', 'FILE', 'out', 'command', ['resource'], 'write the resource\'s bytes to FILE, a new file (a named file: downloaded and verified)'),
+  value('--out', 'FILE', 'out', 'command', ['resource', 'export'], 'write the resource\'s bytes to FILE, a new file (a named file: downloaded and verified);\nexport: write the servers to FILE (replaced) instead of stdout'),
   value('--save-files', 'DIR', 'saveFiles', 'command', ['call', 'resource'],
     'download the result\'s file outputs (a resource\'s files) into DIR\n(verified; existing files are never overwritten)'),
   value('--max-download', 'BYTES', 'maxDownload', 'command', ['call', 'resource'],
@@ -115,7 +127,21 @@ export const OPTIONS = [
     + 'with the Tasks extension) plainly; one that requires a task still runs as one'),
   value('--prompt', 'NAME', 'prompt', 'command', ['complete'], 'the prompt whose argument ARG is completed'),
   value('--resource-template', 'URI', 'resourceTemplate', 'command', ['complete'], 'the resource template whose variable ARG is completed'),
-  flag('--json', 'json', 'command', ['tools', 'call', 'prompt', 'resource', 'complete', 'task', 'skills', 'skill'], 'print what the server answered, as JSON'),
+  flag('--json', 'json', 'command', ['tools', 'call', 'prompt', 'resource', 'complete', 'task', 'skills', 'skill', 'registry', 'bundle', 'discover', 'import'],
+    'print what the server answered (registry, bundle, discover, import: what was found or\nwritten), as JSON'),
+  value('--registry', 'URL', 'registry', 'command', ['registry'], `the MCP Registry (default ${DEFAULT_REGISTRY_URL})`),
+  value('--limit', 'N', 'limit', 'command', ['registry'], `servers per page (default ${REGISTRY_LIMITS.pageSize}, most ${REGISTRY_LIMITS.maxPageEntries})`,
+    wholeNumber('--limit', REGISTRY_LIMITS.maxPageEntries)),
+  value('--pages', 'N', 'pages', 'command', ['registry'], `pages to read (default 1, most ${REGISTRY_LIMITS.maxPages})`, wholeNumber('--pages', REGISTRY_LIMITS.maxPages)),
+  value('--server-version', 'V', 'serverVersion', 'command', ['registry'], 'the server\'s version (default latest); installs pin the package\'s own exact version'),
+  value('--from', 'KIND', 'from', 'command', ['registry'], 'which of the server\'s packages or remotes to install: npm, pypi, oci, nuget,\n'
+    + 'mcpb, remote, http or sse (default: the first the host can run)'),
+  value('--as', 'KEY', 'as', 'command', ['registry', 'bundle', 'import'], 'the server\'s name in the file (default: its own name, made unique)'),
+  { ...value('--arg', 'K=V', 'arg', 'command', ['registry', 'bundle'], 'a value the server takes: an argument, header or URL variable K (as\n'
+    + '`registry show` names them); a bundle\'s user_config K', keyValue('--arg')), repeat: true as const },
+  { ...value('--env', 'K=SOURCE', 'env', 'command', ['registry'], 'an environment variable: a value, env:NAME (written as ${env:NAME}), or input\n'
+    + '(asked at the first start, kept as a secret); a secret is never written: it\nis an input unless given as env:NAME', keyValue('--env')), repeat: true as const },
+  value('--sha256', 'HEX', 'sha256', 'command', ['bundle'], 'the bundle\'s expected sha-256: checked before anything is unpacked', sha256),
 
   value('--timeout', 'MS', 'timeoutMs', 'connection', CONNECTING, 'give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel)', positiveMs),
   flag('--verbose', 'verbose', 'connection', CONNECTING, 'print the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace\nadds the JSON-RPC traffic'),
@@ -191,6 +217,11 @@ export const COMMANDS: Record<CommandName, { operands: string; summary: string }
   task: { operands: 'get|result|cancel ID', summary: 'a task\'s status, its result (waits for it), or cancel it' },
   skills: { operands: '', summary: 'list the server\'s skills (SEP-2640): name, description, files' },
   skill: { operands: 'get|read|ls SKILL [FILE|DIR]', summary: 'load a skill (its SKILL.md), read one of its files, or list a directory of it; each file verified against the listing' },
+  registry: { operands: 'search [TEXT] | show NAME | install NAME', summary: 'find servers in an MCP Registry; show one; write one (its version pinned) into an mcp.json' },
+  bundle: { operands: 'install FILE', summary: 'install an MCP Bundle (.mcpb): checked, unpacked into the data folder, its entry written' },
+  discover: { operands: '[SOURCE]', summary: 'list the servers configured for other apps (read only)' },
+  import: { operands: 'SOURCE|FILE [NAME...]', summary: 'copy servers of another app (or of a standard mcp.json) into an mcp.json, secrets as inputs' },
+  export: { operands: '[NAME...]', summary: 'print the servers as the standard client mcp.json (SEP-2633), inputs as placeholders' },
 };
 
 const specOf = (name: string): Spec | undefined => OPTIONS.find((o) => o.name === name);
@@ -205,6 +236,7 @@ export function synopsis(command: CommandName): string {
   const own = optionsOf(command, 'command').filter((o) => !c.operands.includes(o.name))
     .map((o) => `[${usageForm(o)}${'repeat' in o ? ' ...' : ''}]`);
   const tail = command === 'servers' ? ['[--config FILE]']
+    : CARRYING.includes(command) ? optionsOf(command, 'target').map((o) => `[${usageForm(o)}]`)
     : command === 'logout' ? ['[--no-token-store]', 'TARGET']
       : CONNECTING.includes(command) ? ['[OPTIONS]', 'TARGET'] : ['TARGET'];
   return ['mcp-host', command, ...(c.operands ? [c.operands] : []), ...own, ...tail].join(' ');

@@ -14,3 +14,10 @@ export const addFormats = (require('ajv-formats') as typeof import('ajv-formats'
 export const ignore = (require('ignore') as { default: typeof import('ignore').default }).default;
 export const minimatch = (require('minimatch') as typeof import('minimatch')).minimatch;
 export const RE2JS = (require('re2js') as typeof import('re2js')).RE2JS;
+// MCP Bundles' manifest schema (zod, the bundle format's own) and the TOML reader for Codex's config.
+export const mcpbSchemas = require('@anthropic-ai/mcpb/schemas') as typeof import('@anthropic-ai/mcpb/schemas', { with: { 'resolution-mode': 'import' } });
+export const toml = require('smol-toml') as typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
+// The readers of MCP Bundles and of other apps' server configs, with the import and export of servers: needed only
+// when a bundle is installed or a server carried in or out (the extension reaches them through carryOnDemand.ts).
+export const bundles = require('./bundles') as typeof import('./bundles');
+export const discovery = require('./discovery') as typeof import('./discovery');

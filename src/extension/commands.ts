@@ -115,7 +115,7 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
 
 function serverNameOf(arg: ServerArg): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (arg && arg.kind !== 'configError') return arg.server;
+  if (arg && 'server' in arg) return arg.server;
   return undefined;
 }
 

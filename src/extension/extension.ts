@@ -11,7 +11,9 @@ import type { ResultView } from '../core/results';
 import { liveCount } from '../core/events';
 import { FileChoices, runTool } from '../core/run';
 import type { CachedLoad, CodeCacheVerdict } from './codeCache';
+import { registerCarryCommands } from './carry';
 import { registerCommands } from './commands';
+import { DiscoveredServers } from './discoveredServers';
 import { registerResourceDocuments } from './resources/resourceDocuments';
 import { removeOpenedFiles } from './resultActions';
 import { registerTasks, tasks, type TrackedTask } from './tasks/taskRegistry';
@@ -126,8 +128,10 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   context.subscriptions.push(manager);
   activeManager = manager;
 
-  const tree = new ServersTreeProvider(manager);
+  const discovered = new DiscoveredServers(manager);
+  const tree = new ServersTreeProvider(manager, discovered);
   context.subscriptions.push(
+    discovered,
     tree,
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
@@ -140,6 +144,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   );
   context.subscriptions.push({ dispose: () => RunPanel.disposeAll() });
   registerCommands(context, manager);
+  registerCarryCommands(context, manager, discovered);
   registerWalkthrough(context);
   context.subscriptions.push(registerSecureValueCommands(context, manager));
   const agentTools = registerAgentTools(context, manager);

@@ -2,7 +2,7 @@
 // read a server's details, then Install (user configuration) or Install in Workspace: the package's values asked
 // with the form, the exact command line shown before anything is written, the entry written keeping comments.
 import * as vscode from 'vscode';
-import { addServerEntry, serverNamesIn, uniqueServerName } from '../core/config';
+import { serverNamesIn, uniqueServerName } from '../core/config';
 import { errorText } from '../core/errors';
 import { buildForm, defaultValues, toPayload } from '../core/forms';
 import { readBoundedText } from '../core/io/boundedRead';
@@ -11,6 +11,8 @@ import {
   DEFAULT_REGISTRY_URL, describeEntry, installKinds, installTargets, InstallError, planInstall, RegistryClient, RegistryPager,
   type InstallTarget, type RegistryEntry,
 } from '../core/registry';
+import { carryModules } from '../core/carryOnDemand';
+import { afterWrite, installOpenedBundle, writeServerEntry } from './carry';
 import { showFormDialog } from './formDialog';
 import type { ServerManager } from './serverManager';
 
@@ -152,6 +154,14 @@ async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: 
   const server = entry.server;
   const target = runnable.length === 1 ? runnable[0] : (await vscode.window.showQuickPick(runnable.map((t) => ({ label: plain(t.label), target: t })), { title: `Install ${server.name}`, placeHolder: 'Which package or remote?' }))?.target;
   if (!target) return;
+  if (target.kind === 'mcpb') {
+    // A bundle: downloaded, its fileSha256 checked before anything is unpacked, then installed as one from a file.
+    const pkg = server.packages[target.index]!;
+    const opened = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${server.name}…` },
+      () => carryModules().bundles.downloadBundle(pkg.identifier, pkg.fileSha256!));
+    await installOpenedBundle(manager, extensionUri, opened, `${server.name} ${server.version} from the registry (sha-256 checked)`, file);
+    return;
+  }
   const plan = planInstall(server, target);
   let values: Record<string, unknown> = {};
   const model = buildForm(plan.schema);
@@ -175,12 +185,6 @@ async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: 
     detail: `${entry.status === 'deprecated' ? 'This server is deprecated.\n' : ''}It runs:\n${describeEntry(built.entry)}${built.inputs.length ? `\n\nAsked at the first start (kept as secrets): ${built.inputs.map((i) => i.id).join(', ')}` : ''}`,
   }, 'Add Server');
   if (confirm !== 'Add Server') return;
-  const updated = addServerEntry(text, key, built.entry, built.inputs);
-  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
-  await vscode.workspace.fs.writeFile(file, Buffer.from(updated, 'utf8'));
-  await manager.reload();
-  void vscode.window.showInformationMessage(`Installed ${server.name} ${server.version} as "${key}".`, 'Start Server', 'Open Configuration').then(async (choice) => {
-    if (choice === 'Start Server') await manager.start(key).catch((e) => manager.reportStartFailure(key, e));
-    if (choice === 'Open Configuration') await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: true });
-  });
+  const written = await writeServerEntry(manager, file, key, built.entry, built.inputs);
+  afterWrite(manager, written, file, `Installed ${server.name} ${server.version}`);
 }

@@ -223,6 +223,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       this.errors.push(...config.errors);
       for (const def of config.servers) next.set(def.name, { def, inputs: config.inputs });
     }
+    for (const def of await this.extraServers()) if (!next.has(def.name)) next.set(def.name, { def, inputs: [] });
     for (const e of this.errors) this.reportConfigError(e);
     const errorText = this.errors.map(formatConfigError).join('\n');
     if (errorText && errorText !== this.reportedErrors) void this.notifyConfigErrors(this.errors);
@@ -267,6 +268,13 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   private loaded = false;
   /** The config errors last shown, so an unchanged broken file is not announced again. */
   private reportedErrors = '';
+  /** Servers from outside the configuration files (other apps' configs, discoveredServers.ts). */
+  private extraServers: () => Promise<ServerDefinition[]> = () => Promise.resolve([]);
+
+  /** Where servers from outside the configuration come from: read at each reload, after the files, never replacing a configured one. */
+  setExtraServers(provider: () => Promise<ServerDefinition[]>): void {
+    this.extraServers = provider;
+  }
 
   private async notifyConfigErrors(errors: readonly ConfigError[]): Promise<void> {
     const first = errors[0]!;

@@ -13,6 +13,8 @@ import { displayName, type SkillEntry } from '../core/skills';
 import type { ServerConnection } from '../core/connection';
 import { errorText } from '../core/errors';
 import { oneLine } from '../shared/format';
+import { SOURCE_LABELS, type DiscoverySourceId } from '../core/discovery/sourceIds';
+import type { DiscoveredServers } from './discoveredServers';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
@@ -24,7 +26,9 @@ export type ServerTreeNode =
   | { kind: 'template'; server: string; template: ResourceTemplate }
   | { kind: 'skillsGroup'; server: string }
   | { kind: 'skill'; server: string; skill: SkillEntry; label: string }
-  | { kind: 'configError'; error: ConfigError };
+  | { kind: 'configError'; error: ConfigError }
+  | { kind: 'discoveredSource'; source: DiscoverySourceId }
+  | { kind: 'discoveredProblem'; source: DiscoverySourceId; message: string };
 
 const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
 
@@ -33,19 +37,28 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidChangeTreeData = this.changed.event;
   private readonly skillLists = new WeakMap<ServerConnection, SkillEntry[]>();
 
-  constructor(private readonly manager: ServerManager) {
+  constructor(private readonly manager: ServerManager, private readonly discovered?: DiscoveredServers) {
     super();
     this.register(manager.onDidChange(() => this.changed.fire(undefined)));
   }
 
   getChildren(node?: ServerTreeNode): ServerTreeNode[] {
     if (!node) {
-      const servers: ServerTreeNode[] = this.manager.list().map((s) => ({ kind: 'server', server: s.name }));
+      const servers: ServerTreeNode[] = this.manager.list().filter((s) => !this.discovered?.isDiscovered(s.name)).map((s) => ({ kind: 'server', server: s.name }));
       const errors: ServerTreeNode[] = this.manager.configErrors
         .map((error) => ({ kind: 'configError', error }));
-      return [...errors, ...servers];
+      // Servers configured for other apps: a group per source turned on (discoveredServers.ts).
+      const sources: ServerTreeNode[] = (this.discovered?.sources ?? []).filter((r) => r.servers.length || r.problems.length)
+        .map((r) => ({ kind: 'discoveredSource', source: r.source }));
+      return [...errors, ...servers, ...sources];
     }
-    const connection = node.kind === 'configError' ? undefined : this.manager.get(node.server)?.connection;
+    if (node.kind === 'discoveredSource') {
+      return [
+        ...(this.discovered?.serversOf(node.source) ?? []).filter((e) => this.manager.get(e.definition.name)).map((e): ServerTreeNode => ({ kind: 'server', server: e.definition.name })),
+        ...(this.discovered?.sources.find((r) => r.source === node.source)?.problems ?? []).map((message): ServerTreeNode => ({ kind: 'discoveredProblem', source: node.source, message })),
+      ];
+    }
+    const connection = 'server' in node ? this.manager.get(node.server)?.connection : undefined;
     if (node.kind === 'server') {
       if (connection?.state.kind !== 'running') return [];
       const groups: ServerTreeNode[] = [{ kind: 'group', server: node.server, group: 'tools' }];
@@ -93,6 +106,24 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
         const at = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
         item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file), { selection: new vscode.Range(at, at) }] };
         item.contextValue = 'mcpConfigError';
+        return item;
+      }
+      case 'discoveredSource': {
+        const result = this.discovered?.sources.find((r) => r.source === node.source);
+        const item = new vscode.TreeItem(`From ${SOURCE_LABELS[node.source]}`, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `discovered\u0000${node.source}`;
+        item.description = `${result?.servers.length ?? 0} found · read only`;
+        item.tooltip = `Servers configured for ${SOURCE_LABELS[node.source]}, read from:\n${(result?.files ?? []).join('\n') || '(no file)'}\nEach asks for your trust before its first start. Import one to keep it in your own configuration.`;
+        item.iconPath = new vscode.ThemeIcon('references');
+        item.contextValue = 'mcpDiscoveredSource';
+        return item;
+      }
+      case 'discoveredProblem': {
+        const item = new vscode.TreeItem('Could not read', vscode.TreeItemCollapsibleState.None);
+        item.description = node.message;
+        item.tooltip = node.message;
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+        item.contextValue = 'mcpDiscoveredProblem';
         return item;
       }
       case 'server':
@@ -196,7 +227,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     // Without this, screen readers announce the tooltip, which lacks the server's name.
     item.accessibilityInformation = { label: `${name}, ${look.description}` };
     const usesInputs = server ? this.manager.inputs.uses({ server: server.definition, declared: server.declaredInputs }) : false;
-    item.contextValue = serverContextValue(state, usesInputs, server?.definition.type !== 'stdio');
+    item.contextValue = `${serverContextValue(state, usesInputs, server?.definition.type !== 'stdio')}${this.discovered?.isDiscovered(name) ? '.discovered' : ''}`;
     return item;
   }
 }

@@ -64,8 +64,8 @@ export interface WorkbenchOptions {
   folderName?: string;
   /** Load the deterministic language model of test/extensions/test-model beside the extension. */
   testModel?: boolean;
-  /** Files written into the workspace (path relative to its folder -> text). */
-  files?: Record<string, string>;
+  /** More files in the workspace folder, by relative path, written before the window opens. */
+  files?: Record<string, string | Buffer>;
 }
 
 export class Workbench {
@@ -311,9 +311,9 @@ function makeWorkspace(options: WorkbenchOptions): string {
   const made = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
   const folder = options.folderName ? join(made, options.folderName) : made;
   cpSync(join(root, 'examples/workspace'), folder, { recursive: true });
-  for (const [path, text] of Object.entries(options.files ?? {})) {
+  for (const [path, content] of Object.entries(options.files ?? {})) {
     mkdirSync(dirname(join(folder, path)), { recursive: true });
-    writeFileSync(join(folder, path), text);
+    writeFileSync(join(folder, path), content);
   }
   if (options.withoutServers) {
     rmSync(join(folder, '.vscode'), { recursive: true, force: true });

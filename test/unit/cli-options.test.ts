@@ -106,6 +106,15 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   '--idp-client-id': 'test/conformance auth/enterprise scenarios',
   '--client-metadata-url': 'test/conformance auth/basic-cimd',
   '--sign-in': 'auth-cli.test.ts: --sign-in signs in without a terminal',
+  '--registry': 'registry.test.ts: every registry command runs against the registry fixture named with --registry',
+  '--limit': 'registry.test.ts: --limit 10 --pages 2 gives two pages of ten',
+  '--pages': 'registry.test.ts: --pages 2 reads the second page; the loop fixture stops paging',
+  '--server-version': 'registry.test.ts: show --server-version asks for that version',
+  '--from': 'registry.test.ts: --from sse installs the SSE remote',
+  '--as': 'registry.test.ts and carry.test.ts: --as names the entry written',
+  '--arg': 'registry.test.ts (a package argument) and carry.test.ts (a bundle\'s user_config)',
+  '--env': 'registry.test.ts: --env K=env:NAME is written as ${env:NAME}',
+  '--sha256': 'carry.test.ts: a wrong --sha256 refuses the bundle before anything is written',
 };
 
 /**
@@ -113,12 +122,15 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
  * the URL: with a token store or without, both runs wait for the sign-in's time limit and end alike.
  * auth-cli.test.ts signs in with --no-token-store through a browser that completes.
  */
-const NOT_RUN = new Set(['login --no-token-store']);
+const NOT_RUN = new Set(['login --no-token-store',
+  // The commands that find, install and carry servers connect to none: registry.test.ts and carry.test.ts run them.
+  ...['registry', 'bundle', 'import', 'export'].map((c) => `${c} --config`), ...['registry', 'bundle', 'discover', 'import'].map((c) => `${c} --json`), 'export --out']);
 
 /** What each command is run with, unless the probe says otherwise. */
 const OPERANDS: Record<CommandName, string[]> = {
   servers: [], tools: [], call: ['get-tiny-image'], prompt: ['simple-prompt'], resource: ['read', 'demo://resource/dynamic/text/1'],
   complete: ['--prompt', 'completable-prompt', 'name', ''], task: ['get', 'endless-1'], skills: [], skill: ['get', 'git-workflow'], login: [], logout: [],
+  registry: ['search'], bundle: ['install'], discover: [], import: [], export: [],
 };
 
 let everything: RunningHttpServer;

@@ -126,9 +126,11 @@ describe('server.json -> mcp.json entry', () => {
     assert.throws(() => plan('io.example/weather').build({ WEATHER_CITY: 'Oslo', nope: '1' }), /nope: not a value this server takes/);
   });
 
-  test('a bundle, and a package without an exact version, are not installed', () => {
-    const bundle = installTargets(entries.get('io.example/bundle')!.server);
-    assert.match(bundle[0]!.unsupported ?? '', /MCP Bundles are not installed from the registry yet/);
+  test('a bundle without its sha-256, and a package without an exact version, are not installed', () => {
+    const bundleServer = entries.get('io.example/bundle')!.server;
+    assert.equal(installTargets(bundleServer)[0]!.kind, 'mcpb');
+    const unchecked = { ...bundleServer, packages: [{ ...bundleServer.packages[0]!, fileSha256: undefined }] };
+    assert.match(installTargets(unchecked)[0]!.unsupported ?? '', /has no fileSha256, so it cannot be checked before it is unpacked/);
     const server = { ...entries.get('io.example/weather')!.server };
     server.packages = [{ ...server.packages[0]!, version: '^1.4.0' }];
     assert.throws(() => planInstall(server, installTargets(server)[0]!), /"\^1.4.0", which is not one exact version/);
@@ -236,9 +238,9 @@ describe('mcp-host registry', () => {
     const old = await runCli(['registry', 'install', 'io.example/old-tool', '--registry', registry.url(), '--config', file]);
     assert.equal(old.code, 0, old.err);
     assert.match(old.err, /warning: io\.example\/old-tool is deprecated: Use io\.example\/new-tool/);
-    const bundle = await runCli(['registry', 'install', 'io.example/bundle', '--registry', registry.url(), '--config', file]);
-    assert.equal(bundle.code, 1);
-    assert.match(bundle.err, /nothing the host can install: mcpb .*MCP Bundles are not installed from the registry yet/);
+    // A bundle is installable (carry.test.ts downloads and installs one); one without fileSha256 is not.
+    const bundle = await runCli(['registry', 'show', 'io.example/bundle', '--registry', registry.url()]);
+    assert.match(bundle.out, /^--from mcpb: mcpb https:\/\/example\.com\/releases\/bundle-1\.0\.0\.mcpb$/m);
     const badArg = await runCli(['registry', 'install', 'io.example/weather', '--registry', registry.url(), '--config', file, '--arg', 'WEATHER_CITY=Oslo']);
     assert.match(badArg.err, /--arg WEATHER_CITY: WEATHER_CITY is an environment variable; give it with --env/);
     const loop = await runCli(['registry', 'search', '--registry', registry.url('loop'), '--pages', '5']);

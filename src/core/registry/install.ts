@@ -5,7 +5,7 @@
 import type { InputDefinition } from '../config';
 import type { RegistryArgument, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryServer, RegistryTransport } from './types';
 
-export type InstallKind = 'npm' | 'pypi' | 'oci' | 'nuget' | 'remote';
+export type InstallKind = 'npm' | 'pypi' | 'oci' | 'nuget' | 'mcpb' | 'remote';
 
 /** One way to install a server: one of its packages or remotes. */
 export interface InstallTarget {
@@ -39,7 +39,7 @@ export class InstallError extends Error {
   override readonly name = 'InstallError';
 }
 
-const KNOWN: Record<string, InstallKind> = { npm: 'npm', pypi: 'pypi', oci: 'oci', nuget: 'nuget' };
+const KNOWN: Record<string, InstallKind> = { npm: 'npm', pypi: 'pypi', oci: 'oci', nuget: 'nuget', mcpb: 'mcpb' };
 
 function packageVersionLabel(p: RegistryPackage): string {
   if (p.registryType === 'pypi') return `${p.identifier}${p.version ? `==${p.version}` : ''}`;
@@ -52,7 +52,12 @@ export function installTargets(server: RegistryServer): InstallTarget[] {
   const targets: InstallTarget[] = server.packages.map((p, index) => {
     const kind = KNOWN[p.registryType];
     const label = `${p.registryType} ${packageVersionLabel(p)}`;
-    if (!kind) return { kind: 'unsupported', label, index, from: 'package', unsupported: p.registryType === 'mcpb' ? 'MCP Bundles are not installed from the registry yet' : `the package registry "${p.registryType}" is not one the host can run (npm, pypi, oci, nuget)` };
+    if (!kind) return { kind: 'unsupported', label, index, from: 'package', unsupported: `the package registry "${p.registryType}" is not one the host can run (npm, pypi, oci, nuget, mcpb)` };
+    if (kind === 'mcpb') {
+      const problem = p.fileSha256 === undefined ? 'the MCP Bundle has no fileSha256, so it cannot be checked before it is unpacked'
+        : !/^https:\/\//.test(p.identifier) && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(p.identifier) ? `the MCP Bundle's identifier is not an https URL: ${p.identifier}` : undefined;
+      if (problem) return { kind: 'unsupported', label, index, from: 'package', unsupported: problem };
+    }
     if (p.transport.type !== 'stdio') return { kind: 'unsupported', label, index, from: 'package', unsupported: `the package runs as a local ${p.transport.type} server, which the host does not start yet` };
     return { kind, label, index, from: 'package' };
   });
@@ -143,6 +148,7 @@ function argumentLabel(a: RegistryArgument, i: number): { base: string; label: s
 /** The plan to install one target of a server: its fields, form schema and entry builder. */
 export function planInstall(server: RegistryServer, target: InstallTarget): InstallPlan {
   if (target.unsupported) throw new InstallError(`cannot install ${target.label}: ${target.unsupported}`);
+  if (target.kind === 'mcpb') throw new InstallError(`${target.label} is an MCP Bundle: it is downloaded, checked and unpacked (core/bundles), not run as a package`);
   const c: Collected = { fields: [], taken: new Set(), slug: suggestedServerName(server) };
   type ArgPieces = { arg: RegistryArgument; value: Piece }[];
   const args = (list: RegistryArgument[]): ArgPieces => list.map((arg, i) => {
@@ -168,7 +174,7 @@ export function planInstall(server: RegistryServer, target: InstallTarget): Inst
     const runtime = args(p.runtimeArguments);
     const pkgArgs = args(p.packageArguments);
     const env = keyValues('env', p.environmentVariables);
-    const kind = target.kind as Exclude<InstallKind, 'remote'>;
+    const kind = target.kind as Exclude<InstallKind, 'remote' | 'mcpb'>;
     const image = kind === 'oci' ? ociImage(p) : undefined;
     if (kind === 'oci' && !image) throw new InstallError(`the image ${p.identifier} has no tag, digest or exact version, so it cannot be pinned`);
     const version = kind === 'oci' ? '' : pinnedVersion(p);
