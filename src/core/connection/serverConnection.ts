@@ -28,6 +28,7 @@ import { structuredOutputProblem } from '../results/view';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
 import { signInFailure, signInKind } from './signIn';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
+import type { SandboxRefusal } from '../sandbox/refusals';
 import { endHttpSession } from './httpSession';
 import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
@@ -131,6 +132,9 @@ export class ServerConnection {
   private readonly resourceUpdatedEmitter = new Emitter<string>();
   /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
   readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
+  private readonly sandboxRefusalEmitter = new Emitter<SandboxRefusal>();
+  /** A sandboxed server was refused a path or a host (each once per run of the server). */
+  readonly onSandboxRefusal = this.sandboxRefusalEmitter.event;
   private readonly taskStatusEmitter = new Emitter<Record<string, unknown>>();
   /** `notifications/tasks/status` (2025-11-25 tasks) or `notifications/tasks` (2026-07-28 extension): the task now. */
   readonly onDidUpdateTask = this.taskStatusEmitter.event;
@@ -495,7 +499,7 @@ export class ServerConnection {
     let transport: Transport;
     const maxMessageBytes = byteLimit(this.options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES);
     if (server.transport === 'stdio') {
-      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes);
+      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes, (r) => this.sandboxRefusalEmitter.fire(r));
     } else {
       const requestInit: RequestInit = { headers: server.headers };
       this.httpRequests?.abort();
@@ -1058,6 +1062,7 @@ export class ServerConnection {
     this.serverLogEmitter.dispose();
     this.resourceUpdatedEmitter.dispose();
     this.taskStatusEmitter.dispose();
+    this.sandboxRefusalEmitter.dispose();
   }
 }
 

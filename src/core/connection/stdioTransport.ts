@@ -10,6 +10,9 @@ import { answerOrError } from './invalidAnswers';
 import { MessageTooLargeError } from '../io/boundedFetch';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import { BoundedLines } from '../io/lineTail';
+import { sandboxedCommand } from '../sandbox/launch';
+import { SANDBOX_FAILED_PREFIX } from '../sandbox/protocol';
+import { describeAllowEntry, describeRefusal, RefusalLog, type SandboxRefusal } from '../sandbox/refusals';
 
 /** The default ceiling of one line from the server; a longer line is dropped and the transport closed. */
 export const STDIO_MAX_MESSAGE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
@@ -125,7 +128,9 @@ export class StdioProcessTransport implements Transport {
   private shortenWait?: (ms: number) => void;
 
   constructor(private readonly server: ResolvedStdioServer, private readonly log: Logger,
-    private graceMs = 5000, private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES) {}
+    private graceMs = 5000, private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES,
+    /** A sandboxed server was refused something (each refusal once per run). */
+    private readonly onRefusal?: (refusal: SandboxRefusal) => void) {}
 
   get pid(): number | null { return this.child?.pid ?? null; }
   get stderr(): Readable | null { return this.child?.stderr ?? null; }
@@ -140,10 +145,12 @@ export class StdioProcessTransport implements Transport {
     if (process.platform === 'win32' && !findExecutable(command, env, cwd)) {
       throw new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`);
     }
-    const plan = spawnPlan(command, args, env, cwd);
-    this.log.info(`starting ${[command, ...args].join(' ')}${cwd ? ` (in ${cwd})` : ''}`);
+    const sandbox = this.server.sandbox;
+    const launch = sandbox ? sandboxedCommand({ ...this.server, sandbox }) : { command, args, env };
+    const plan = spawnPlan(launch.command, launch.args, launch.env, cwd);
+    this.log.info(`starting ${[command, ...args].join(' ')}${cwd ? ` (in ${cwd})` : ''}${sandbox ? ', sandboxed' : ''}`);
     const child = spawn(plan.file, plan.args, {
-      env, cwd, shell: plan.shell, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true,
+      env: launch.env, cwd, shell: plan.shell, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true,
       detached: process.platform !== 'win32',
     });
     this.child = child;
@@ -173,7 +180,16 @@ export class StdioProcessTransport implements Transport {
     });
     child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
     child.stdin!.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
-    const stderrLines = new BoundedLines((line) => this.log.warn(`[server stderr] ${line}`));
+    const refusals = sandbox ? new RefusalLog(sandbox) : undefined;
+    const stderrLines = new BoundedLines((line) => {
+      this.log.warn(`[server stderr] ${line}`);
+      if (!refusals) return;
+      if (line.startsWith(SANDBOX_FAILED_PREFIX)) this.closeReason = `the sandbox could not start: ${line.slice(SANDBOX_FAILED_PREFIX.length)}`;
+      const refusal = refusals.add(line);
+      if (!refusal) return;
+      this.log.warn(`[sandbox] refused: ${describeRefusal(refusal)}${refusal.allow ? ` (allow it with ${describeAllowEntry(refusal.allow)})` : ''}`);
+      this.onRefusal?.(refusal);
+    });
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (text: string) => stderrLines.push(text));
     child.once('close', () => {
