@@ -55,6 +55,10 @@ const builds = [
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
+  // The launcher of sandboxed servers (src/core/sandbox/launcher.ts). The sandbox runtime is an ES module that finds
+  // its seccomp helper next to itself (`import.meta.url`): here, dist/vendor/seccomp (copySeccompHelper).
+  { ...node, entryPoints: ['src/core/sandbox/launcher.ts'], outfile: 'dist/sandbox.js',
+    define: { 'import.meta.url': '__launcherUrl' }, banner: { js: "const __launcherUrl = require('url').pathToFileURL(__filename).href;" } },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
   // MCP Apps' host bridge: loaded only by panels that may show an app.
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/apps/bridgeBundle.mts'], outfile: 'media/app-bridge.js' },
@@ -70,7 +74,16 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(from, f), join(to, f));
 }
 
-if (!only) copyCodicons();
+function copySeccompHelper() {
+  const from = join(root, 'node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp');
+  for (const arch of ['x64', 'arm64']) {
+    const to = join(outRoot, 'dist/vendor/seccomp', arch);
+    mkdirSync(to, { recursive: true });
+    cpSync(join(from, arch, 'apply-seccomp'), join(to, 'apply-seccomp'));
+  }
+}
+
+if (!only) { copyCodicons(); copySeccompHelper(); }
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {

@@ -104,6 +104,7 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   '--idp-client-id': 'test/conformance auth/enterprise scenarios',
   '--client-metadata-url': 'test/conformance auth/basic-cimd',
   '--sign-in': 'auth-cli.test.ts: --sign-in signs in without a terminal',
+  '--sandbox': 'sandbox-cli.test.ts: a refused read is printed with its entry; without bubblewrap the command exits 4',
 };
 
 /**

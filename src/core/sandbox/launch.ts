@@ -29,7 +29,8 @@ function launcherArgs(): string[] {
     if (!existsSync(bundled)) throw new ServerStartError(`the sandbox launcher is missing (${bundled})`);
     return [bundled];
   }
-  return ['--import', pathToFileURL(require.resolve('tsx')).href, join(__dirname, 'launcher.ts')];
+  const loader = 'tsx';   // a name esbuild leaves alone: the bundle never takes this path
+  return ['--import', pathToFileURL(require.resolve(loader)).href, join(__dirname, 'launcher.ts')];
 }
 
 /**
