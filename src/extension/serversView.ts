@@ -13,6 +13,8 @@ import { displayName, type SkillEntry } from '../core/skills';
 import type { ServerConnection } from '../core/connection';
 import { errorText } from '../core/errors';
 import { oneLine } from '../shared/format';
+import type { SandboxRefusal } from '../core/sandbox';
+import { sandboxRefusalItem } from './sandboxRefusals';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
@@ -24,9 +26,14 @@ export type ServerTreeNode =
   | { kind: 'template'; server: string; template: ResourceTemplate }
   | { kind: 'skillsGroup'; server: string }
   | { kind: 'skill'; server: string; skill: SkillEntry; label: string }
-  | { kind: 'configError'; error: ConfigError };
+  | { kind: 'configError'; error: ConfigError }
+  | { kind: 'sandboxRefusal'; server: string; refusal: SandboxRefusal };
 
 const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
+
+function sandboxRefusalNodes(manager: ServerManager, server: string): ServerTreeNode[] {
+  return manager.sandboxRefusals.of(server).map((refusal) => ({ kind: 'sandboxRefusal', server, refusal }));
+}
 
 export class ServersTreeProvider extends Disposable implements vscode.TreeDataProvider<ServerTreeNode> {
   private readonly changed = this.register(new vscode.EventEmitter<ServerTreeNode | undefined>());
@@ -47,13 +54,14 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     const connection = node.kind === 'configError' ? undefined : this.manager.get(node.server)?.connection;
     if (node.kind === 'server') {
-      if (connection?.state.kind !== 'running') return [];
+      const refused = sandboxRefusalNodes(this.manager, node.server);
+      if (connection?.state.kind !== 'running') return refused;
       const groups: ServerTreeNode[] = [{ kind: 'group', server: node.server, group: 'tools' }];
       if (connection.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
       if (connection.resources.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resources' });
       if (connection.resourceTemplates.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resourceTemplates' });
       if (servesSkills(connection)) groups.push({ kind: 'skillsGroup', server: node.server });
-      return groups;
+      return [...groups, ...refused];
     }
     // Listed when first expanded (skills/list only: no file of a skill is read until one is opened); the
     // tree refreshes once the listing arrives.
@@ -97,6 +105,8 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'server':
         return this.serverItem(node.server);
+      case 'sandboxRefusal':
+        return sandboxRefusalItem(node.refusal);
       case 'group': {
         const connection = this.manager.get(node.server)?.connection;
         const count = connection ? (node.group === 'tools' ? connection.tools.filter(offeredToUser) : connection[node.group]).length : 0;
@@ -186,8 +196,15 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       look.description = vscode.workspace.isTrusted ? 'needs your trust' : 'Restricted Mode';
       look.tooltip = vscode.workspace.isTrusted ? 'Not started: asks for your trust before its first start' : 'Not started: the workspace is in Restricted Mode';
     }
-    const item = new vscode.TreeItem(name, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = `${name}\u0000server\u0000${state.kind === 'running' ? 'running' : 'idle'}`;
+    const sandboxed = server?.definition.type === 'stdio' && server.definition.sandboxEnabled === true;
+    if (sandboxed) {
+      look.description = `${look.description} · sandboxed`;
+      look.tooltip = `${look.tooltip}\nRuns in the sandbox`;
+    }
+    const refused = server ? this.manager.sandboxRefusals.of(name).length > 0 : false;
+    const item = new vscode.TreeItem(name, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded
+      : refused ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `${name}\u0000server\u0000${state.kind === 'running' ? 'running' : refused ? 'refused' : 'idle'}`;
     item.description = look.description;
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
     const def = server?.definition;

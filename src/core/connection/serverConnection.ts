@@ -1050,7 +1050,7 @@ export class ServerConnection {
   /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
   get listenerCount(): number {
     return [this.stateEmitter, this.listsEmitter, this.elicitationCompleteEmitter, this.serverLogEmitter, this.resourceUpdatedEmitter,
-      this.taskStatusEmitter].reduce((n, e) => n + e.listenerCount, 0);
+      this.taskStatusEmitter, this.sandboxRefusalEmitter].reduce((n, e) => n + e.listenerCount, 0);
   }
 
   /** Stops the server and drops every listener. */
