@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { parseMcpConfig, type ServerDefinition } from '../core/config';
 import { readBoundedText } from '../core/io/boundedRead';
 import { FILE_LIMITS } from '../core/io/limits';
-import { describeAllowEntry, describeRefusal, type SandboxRefusal } from '../core/sandbox';
+import { describeAllowEntry, describeRefusal, type SandboxRefusal } from '../core/sandbox/refusals';
 import { addSandboxEntry } from './configEdits';
 
 export const ALLOW = 'Allow';

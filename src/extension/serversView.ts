@@ -13,7 +13,7 @@ import { displayName, type SkillEntry } from '../core/skills';
 import type { ServerConnection } from '../core/connection';
 import { errorText } from '../core/errors';
 import { oneLine } from '../shared/format';
-import type { SandboxRefusal } from '../core/sandbox';
+import type { SandboxRefusal } from '../core/sandbox/refusals';
 import { sandboxRefusalItem } from './sandboxRefusals';
 
 export type ServerTreeNode =
@@ -61,7 +61,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       if (connection.resources.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resources' });
       if (connection.resourceTemplates.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resourceTemplates' });
       if (servesSkills(connection)) groups.push({ kind: 'skillsGroup', server: node.server });
-      return [...groups, ...refused];
+      return [...refused, ...groups];
     }
     // Listed when first expanded (skills/list only: no file of a skill is read until one is opened); the
     // tree refreshes once the listing arrives.

@@ -40,6 +40,7 @@ export interface ServerEntry {
   args?: string[];
   env?: Record<string, string>;
   url?: string;
+  sandboxEnabled?: boolean;
 }
 
 export interface WorkbenchOptions {
