@@ -57,7 +57,8 @@ const builds = [
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
   // The launcher of sandboxed servers (src/core/sandbox/launcher.ts). The sandbox runtime is an ES module that finds
   // its seccomp helper next to itself (`import.meta.url`): here, dist/vendor/seccomp (copySeccompHelper).
-  { ...node, entryPoints: ['src/core/sandbox/launcher.ts'], outfile: 'dist/sandbox.js',
+  // Minified: it is parsed again at every start of a sandboxed server.
+  { ...node, entryPoints: ['src/core/sandbox/launcher.ts'], outfile: 'dist/sandbox.js', minify: true,
     define: { 'import.meta.url': '__launcherUrl' }, banner: { js: "const __launcherUrl = require('url').pathToFileURL(__filename).href;" } },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
   // MCP Apps' host bridge: loaded only by panels that may show an app.

@@ -85,6 +85,8 @@ export function sandboxRefusalItem(refusal: SandboxRefusal): vscode.TreeItem {
   item.tooltip = refusal.allow
     ? `The sandbox refused this. Allow adds ${describeAllowEntry(refusal.allow)} to the server's entry and restarts it.`
     : 'The sandbox refused this; a denyWrite entry of the server covers it.';
+  // (without it, screen readers announce the tooltip)
+  item.accessibilityInformation = { label: `Refused: ${describeRefusal(refusal)}, by the sandbox` };
   item.contextValue = refusal.allow ? 'mcpSandboxRefusal.allowable' : 'mcpSandboxRefusal';
   return item;
 }
