@@ -10,9 +10,9 @@ const production = process.argv.includes('--production');
 // --outdir DIR writes dist/ and media/ under DIR instead of this folder (packaging, benchmarks)
 const outdirAt = process.argv.indexOf('--outdir');
 const outRoot = outdirAt >= 0 ? process.argv[outdirAt + 1] : root;
-// --only NAME builds dist/NAME.js alone (the CLI package needs only `cli`)
+// --only NAME[,NAME…] builds dist/NAME.js alone (the CLI package needs `cli` and `sandbox`)
 const onlyAt = process.argv.indexOf('--only');
-const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1].split(',') : undefined;
 
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'info', absWorkingDir: root };
 // 'module' first: jsonc-parser's UMD main cannot be bundled (it requires its files dynamically).
@@ -64,9 +64,9 @@ const builds = [
   // MCP Apps' host bridge: loaded only by panels that may show an app.
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/apps/bridgeBundle.mts'], outfile: 'media/app-bridge.js' },
 ]
-  .filter((b) => !only || b.outfile === `dist/${only}.js`)
+  .filter((b) => !only || only.some((name) => b.outfile === `dist/${name}.js`))
   .map((b) => ({ ...b, outfile: join(outRoot, b.outfile) }));
-if (builds.length === 0) throw new Error(`--only ${only}: no such bundle`);
+if (builds.length !== (only?.length ?? builds.length)) throw new Error(`--only ${only}: no such bundle`);
 
 function copyCodicons() {
   const from = join(root, 'node_modules/@vscode/codicons/dist');
@@ -84,7 +84,8 @@ function copySeccompHelper() {
   }
 }
 
-if (!only) { copyCodicons(); copySeccompHelper(); }
+if (!only) copyCodicons();
+if (!only || only.includes('sandbox')) copySeccompHelper();
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {

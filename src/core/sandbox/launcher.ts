@@ -5,7 +5,7 @@
 // `[sandbox] refused network HOST:PORT`, where the host reads it (./refusals.ts). One launcher per server: each has
 // its own policy, its own proxy, and dies with its server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
   const temp = mkdtempSync(join(tmpdir(), 'mcp-host-sandbox-'));
   process.env.CLAUDE_CODE_TMPDIR = temp;
   process.on('exit', () => rmSync(temp, { recursive: true, force: true }));
+  ensureSeccompHelperRuns();
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
   await SandboxManager.initialize({
     network: { allowedDomains: policy.network.allowedDomains, deniedDomains: policy.network.deniedDomains },
@@ -61,6 +62,13 @@ async function main(argv: string[]): Promise<void> {
     SandboxManager.cleanupAfterCommand();
     process.exit(code ?? (signal ? 128 : 1));
   });
+}
+
+/** The bundle's seccomp helper (dist/vendor/seccomp/ARCH) may have lost its executable bit in a .vsix's zip. */
+function ensureSeccompHelperRuns(): void {
+  const helper = join(__dirname, 'vendor', 'seccomp', process.arch, 'apply-seccomp');
+  if (!__filename.endsWith('.js') || !existsSync(helper)) return;
+  try { accessSync(helper, constants.X_OK); } catch { try { chmodSync(helper, 0o755); } catch { /* the runtime then says it cannot use it */ } }
 }
 
 function fail(e: unknown): never {
