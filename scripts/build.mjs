@@ -10,9 +10,9 @@ const production = process.argv.includes('--production');
 // --outdir DIR writes dist/ and media/ under DIR instead of this folder (packaging, benchmarks)
 const outdirAt = process.argv.indexOf('--outdir');
 const outRoot = outdirAt >= 0 ? process.argv[outdirAt + 1] : root;
-// --only NAME builds dist/NAME.js alone (the CLI package needs only `cli`)
+// --only NAME[,NAME…] builds dist/NAME.js alone (the CLI package needs `cli` and `sandbox`)
 const onlyAt = process.argv.indexOf('--only');
-const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1].split(',') : undefined;
 
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'info', absWorkingDir: root };
 // 'module' first: jsonc-parser's UMD main cannot be bundled (it requires its files dynamically).
@@ -55,13 +55,18 @@ const builds = [
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
+  // The launcher of sandboxed servers (src/core/sandbox/launcher.ts). The sandbox runtime is an ES module that finds
+  // its seccomp helper next to itself (`import.meta.url`): here, dist/vendor/seccomp (copySeccompHelper).
+  // Minified: it is parsed again at every start of a sandboxed server.
+  { ...node, entryPoints: ['src/core/sandbox/launcher.ts'], outfile: 'dist/sandbox.js', minify: true,
+    define: { 'import.meta.url': '__launcherUrl' }, banner: { js: "const __launcherUrl = require('url').pathToFileURL(__filename).href;" } },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
   // MCP Apps' host bridge: loaded only by panels that may show an app.
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/apps/bridgeBundle.mts'], outfile: 'media/app-bridge.js' },
 ]
-  .filter((b) => !only || b.outfile === `dist/${only}.js`)
+  .filter((b) => !only || only.some((name) => b.outfile === `dist/${name}.js`))
   .map((b) => ({ ...b, outfile: join(outRoot, b.outfile) }));
-if (builds.length === 0) throw new Error(`--only ${only}: no such bundle`);
+if (builds.length !== (only?.length ?? builds.length)) throw new Error(`--only ${only}: no such bundle`);
 
 function copyCodicons() {
   const from = join(root, 'node_modules/@vscode/codicons/dist');
@@ -70,7 +75,17 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(from, f), join(to, f));
 }
 
+function copySeccompHelper() {
+  const from = join(root, 'node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp');
+  for (const arch of ['x64', 'arm64']) {
+    const to = join(outRoot, 'dist/vendor/seccomp', arch);
+    mkdirSync(to, { recursive: true });
+    cpSync(join(from, arch, 'apply-seccomp'), join(to, 'apply-seccomp'));
+  }
+}
+
 if (!only) copyCodicons();
+if (!only || only.includes('sandbox')) copySeccompHelper();
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {

@@ -9,6 +9,7 @@ import { Logger, type LogLevel } from '../core/log';
 import type { TokenStore } from '../core/auth';
 import { cliOAuthProvider, tokenStoreFor } from './auth';
 import { cliFeatureOptions, printServerLog } from './clientFeatures';
+import { printSandboxRefusals } from './sandbox';
 import { createCliElicitationHandler, type CliElicitationHandler } from './elicit';
 import { CliError, EXIT, report } from './errors';
 import { VERSION } from './help';
@@ -81,6 +82,7 @@ export async function openConnection(server: ResolvedServer, o: CliConnectionOpt
     ...cliFeatureOptions(io.cwd, o.logLevel, o.samplingCommand, io.env),
   });
   printServerLog(connection, o.logLevel, stderr);
+  printSandboxRefusals(connection, stderr);
   try {
     await connection.start();
   } catch (e) {

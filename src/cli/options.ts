@@ -106,6 +106,8 @@ export const OPTIONS = [
     'the mcp.json to read (registry, bundle, import: to write; comments are kept)\n(default: .vscode/mcp.json in the current directory)'),
   value('--server', 'NAME', 'server', 'target', TARGETED, 'a server of the mcp.json'),
   value('--url', 'URL', 'url', 'target', TARGETED, 'a Streamable HTTP server (a URL ending in /sse: legacy HTTP+SSE)'),
+  flag('--sandbox', 'sandbox', 'target', CONNECTING, 'run the stdio server (--server or -- COMMAND) in the sandbox, as "sandboxEnabled": true\n'
+    + 'does in mcp.json; what it is refused is printed to stderr with the entry that allows it'),
 
   value('--args', 'JSON', 'args', 'command', ['call', 'prompt', 'complete'], 'the arguments, a JSON object (a prompt\'s, and complete\'s context: strings)'),
   { ...value('--file', 'ARG=PATH', 'files', 'command', ['call', 'prompt'], 'read a local file into the file argument ARG (repeat for more)'), repeat: true as const },

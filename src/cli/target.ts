@@ -5,6 +5,7 @@ import {
   formatConfigError, inferHttpType, loadMcpConfig, resolveServer, UnresolvedInputError,
   type InputDefinition, type ResolvedServer, type ServerDefinition,
 } from '../core/config';
+import { sandboxPolicy } from '../core/sandbox';
 import { CliError, EXIT } from './errors';
 import { usageError, type ParsedArgs } from './options';
 import { terminalText } from './terminal';
@@ -66,6 +67,7 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
   if (forms === 0) throw usageError('give a TARGET: --server NAME, --url URL, or -- COMMAND [ARGS...]');
   if (forms > 1) throw usageError('give only one TARGET: --server, --url or -- COMMAND');
   if (a.config !== undefined && a.server === undefined) throw usageError('--config goes with --server');
+  if (a.sandbox && a.url !== undefined) throw usageError('--sandbox runs a stdio server: give --server NAME or -- COMMAND, not --url');
 
   if (a.url !== undefined) {
     let url: URL;
@@ -77,13 +79,16 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(io.env)) if (v !== undefined) env[k] = v;
     const command = a.stdio[0]!;
-    return { name: basename(command), transport: 'stdio', command, args: a.stdio.slice(1), env, cwd: io.cwd };
+    const sandbox = a.sandbox ? sandboxPolicy(undefined, { command, cwd: io.cwd, home: env.HOME }) : undefined;
+    return { name: basename(command), transport: 'stdio', command, args: a.stdio.slice(1), env, cwd: io.cwd, ...(sandbox ? { sandbox } : {}) };
   }
 
   const file = resolve(io.cwd, a.config ?? defaultConfigPath(io));
   const config = await loadMcpConfig(file);
   for (const e of config.errors) io.stderr.write(`${terminalText(formatConfigError(e))}\n`);
-  const def: ServerDefinition | undefined = config.servers.find((s) => s.name === a.server);
+  const found: ServerDefinition | undefined = config.servers.find((s) => s.name === a.server);
+  if (a.sandbox && found && found.type !== 'stdio') throw usageError(`--sandbox runs a stdio server, and "${found.name}" is an ${found.type} server`);
+  const def = a.sandbox && found?.type === 'stdio' ? { ...found, sandboxEnabled: true } : found;
   if (!def) {
     const names = config.servers.map((s) => s.name);
     throw new CliError(`no server named "${a.server}" in ${file}${names.length ? ` (servers: ${names.join(', ')})` : ''}`, EXIT.usage);

@@ -62,6 +62,9 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
     const name = serverNameOf(arg) ?? (await pickServer(manager, 'Restart which MCP server?'));
     if (name) await manager.restart(name).catch((e) => manager.reportStartFailure(name, e));
   });
+  register('mcpHost.allowSandboxRefusal', async (node?: ServerTreeNode) => {
+    if (node?.kind === 'sandboxRefusal') await manager.sandboxRefusals.allow(node.server, node.refusal);
+  });
   register('mcpHost.showOutput', async (arg?: ServerArg) => {
     const name = serverNameOf(arg) ?? (await pickServer(manager, 'Show the output of which MCP server?'));
     if (name) manager.showOutput(name);

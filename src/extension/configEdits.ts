@@ -55,7 +55,7 @@ export function suggestServerName(entry: NewServerEntry): string {
   return cleaned || 'server';
 }
 
-export { serverNamesIn, uniqueServerName } from '../core/config/edit';
+export { addSandboxEntry, enableSandbox, serverNamesIn, uniqueServerName } from '../core/config/edit';
 
 /** The config text with the server added under `servers`; an empty or blank file becomes a new config. */
 export function addServerToConfig(text: string, name: string, entry: NewServerEntry): string {

@@ -16,6 +16,7 @@ import { Logger, type LogLevel } from '../core/log';
 import { ServerInputs } from './serverInputs';
 import { mcpLevelOfChannel } from './serverLogLevel';
 import { definitionHash, ServerNotTrustedError, ServerTrust } from './serverTrust';
+import { SandboxRefusals } from './sandboxRefusals';
 import { KnownTools, type KnownTool } from './knownTools';
 import type { StartQuestions } from './serverDescriptions';
 import { offeredToUser } from '../core/apps';
@@ -127,6 +128,8 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   readonly onDidChange: Event<void> = this.changed.event;
   /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
   readonly signIn: SignInService;
+  /** What sandboxed servers were refused this session, and **Allow**. */
+  readonly sandboxRefusals: SandboxRefusals;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -136,9 +139,12 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   ) {
     super();
     this.eraCache = new GlobalStateEraCache(context.globalState);
-    this.trust = new ServerTrust(context.workspaceState, () => this.userConfigUri.fsPath);
+    this.trust = new ServerTrust(context.workspaceState, () => this.userConfigUri.fsPath,
+      (name) => void this.reload().then(() => this.start(name)).catch((e: unknown) => this.reportStartFailure(name, e)));
     this.knownTools = new KnownTools(context.globalState);
     this.signIn = new SignInService(context.secrets);
+    this.sandboxRefusals = this.register(new SandboxRefusals(this));
+    this.register(this.sandboxRefusals.onDidChange(() => this.changed.fire()));
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
     const userWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, USER_CONFIG_NAME));
     for (const w of [watcher, userWatcher]) {
@@ -439,6 +445,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       rememberTools();
       this.changed.fire();
     }));
+    owned.add(connection.onSandboxRefusal((refusal) => this.sandboxRefusals.report(server.name, refusal)));
     return connection;
   }
 

@@ -5,11 +5,15 @@
 
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../core/config';
+import { parseMcpConfig, type ServerDefinition } from '../core/config';
+import { readBoundedText } from '../core/io/boundedRead';
+import { FILE_LIMITS } from '../core/io/limits';
+import { enableSandbox } from './configEdits';
 import { readSettings } from './settings';
 
 const TRUSTED_KEY = 'mcpHost.trustedServerDefinitions';
 export const TRUST_AND_START = 'Trust and start';
+export const TRUST_AND_RUN_SANDBOXED = 'Trust and run sandboxed';
 
 /** Why a server did not start: the workspace is in Restricted Mode, or the user did not trust it (`declined`). */
 export class ServerNotTrustedError extends Error {
@@ -35,11 +39,17 @@ export function describeDefinition(def: ServerDefinition): string {
     def.cwd ? `in ${def.cwd}` : undefined,
     env.length ? `with the environment variables ${env.join(', ')}` : undefined,
     def.envFile ? `and the variables of ${def.envFile}` : undefined,
+    def.sandboxEnabled
+      ? 'Sandboxed: it reads what its sandbox block does not deny (never ~/.ssh), writes only its folder and what the block allows, '
+        + 'and reaches only the hosts the block allows.'
+      : 'Not sandboxed: it runs with your full rights (your files, your keys, any host).',
   ].filter(Boolean).join('\n');
 }
 
 export class ServerTrust {
-  constructor(private readonly workspaceState: vscode.Memento, private readonly userConfigFile: () => string) {}
+  constructor(private readonly workspaceState: vscode.Memento, private readonly userConfigFile: () => string,
+    /** The user chose to run the server sandboxed: its entry now says so; start it from the file. */
+    private readonly startFromFile: (name: string) => void = () => undefined) {}
 
   /** A server from the user's own mcp.json (never asked about). */
   isUserLevel(def: ServerDefinition): boolean {
@@ -70,10 +80,32 @@ export class ServerTrust {
         detail: `${describeDefinition(def)}\n\nDefined in ${def.file}. A workspace's configuration comes from whoever wrote it: `
           + 'start it only if you trust them. You are asked again if this definition changes.',
       },
-      TRUST_AND_START,
+      ...(def.type === 'stdio' && !def.sandboxEnabled ? [TRUST_AND_START, TRUST_AND_RUN_SANDBOXED] : [TRUST_AND_START]),
     );
+    if (choice === TRUST_AND_RUN_SANDBOXED) {
+      await this.runSandboxed(def);
+      // This start was of the unsandboxed definition: it ends here, and the server starts from the file.
+      throw new ServerNotTrustedError('it will start sandboxed', true);
+    }
     if (choice !== TRUST_AND_START) throw new ServerNotTrustedError('its definition was not trusted', true);
     await this.workspaceState.update(TRUSTED_KEY, [...new Set([...this.trusted(), definitionHash(def)])]);
+  }
+
+  /** Writes `sandboxEnabled: true` into the server's entry (comments kept), trusts that definition, and starts it. */
+  private async runSandboxed(def: ServerDefinition): Promise<void> {
+    const text = await readBoundedText(def.file, FILE_LIMITS.config, 'the config file');
+    const updated = enableSandbox(text, def.name);
+    const sandboxed = parseMcpConfig(updated, def.file).servers.find((s) => s.name === def.name);
+    if (!sandboxed) throw new Error(`could not enable the sandbox of "${def.name}" in ${def.file}`);
+    await this.workspaceState.update(TRUSTED_KEY, [...new Set([...this.trusted(), definitionHash(sandboxed)])]);
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(def.file), Buffer.from(updated, 'utf8'));
+    this.startFromFile(def.name);
+  }
+
+  /** `to` is trusted when `from` was (a change the user made themselves, such as **Allow** of a sandbox refusal). */
+  async carry(from: ServerDefinition, to: ServerDefinition): Promise<void> {
+    if (this.isUserLevel(to) || !this.trusted().includes(definitionHash(from))) return;
+    await this.workspaceState.update(TRUSTED_KEY, [...new Set([...this.trusted(), definitionHash(to)])]);
   }
 
   private trusted(): string[] {

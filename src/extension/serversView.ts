@@ -15,6 +15,8 @@ import { errorText } from '../core/errors';
 import { oneLine } from '../shared/format';
 import { SOURCE_LABELS, type DiscoverySourceId } from '../core/discovery/sourceIds';
 import type { DiscoveredServers } from './discoveredServers';
+import type { SandboxRefusal } from '../core/sandbox/refusals';
+import { sandboxRefusalItem } from './sandboxRefusals';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
@@ -28,9 +30,14 @@ export type ServerTreeNode =
   | { kind: 'skill'; server: string; skill: SkillEntry; label: string }
   | { kind: 'configError'; error: ConfigError }
   | { kind: 'discoveredSource'; source: DiscoverySourceId }
-  | { kind: 'discoveredProblem'; source: DiscoverySourceId; message: string };
+  | { kind: 'discoveredProblem'; source: DiscoverySourceId; message: string }
+  | { kind: 'sandboxRefusal'; server: string; refusal: SandboxRefusal };
 
 const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
+
+function sandboxRefusalNodes(manager: ServerManager, server: string): ServerTreeNode[] {
+  return manager.sandboxRefusals.of(server).map((refusal) => ({ kind: 'sandboxRefusal', server, refusal }));
+}
 
 export class ServersTreeProvider extends Disposable implements vscode.TreeDataProvider<ServerTreeNode> {
   private readonly changed = this.register(new vscode.EventEmitter<ServerTreeNode | undefined>());
@@ -60,13 +67,14 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     const connection = 'server' in node ? this.manager.get(node.server)?.connection : undefined;
     if (node.kind === 'server') {
-      if (connection?.state.kind !== 'running') return [];
+      const refused = sandboxRefusalNodes(this.manager, node.server);
+      if (connection?.state.kind !== 'running') return refused;
       const groups: ServerTreeNode[] = [{ kind: 'group', server: node.server, group: 'tools' }];
       if (connection.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
       if (connection.resources.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resources' });
       if (connection.resourceTemplates.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resourceTemplates' });
       if (servesSkills(connection)) groups.push({ kind: 'skillsGroup', server: node.server });
-      return groups;
+      return [...refused, ...groups];
     }
     // Listed when first expanded (skills/list only: no file of a skill is read until one is opened); the
     // tree refreshes once the listing arrives.
@@ -128,6 +136,8 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'server':
         return this.serverItem(node.server);
+      case 'sandboxRefusal':
+        return sandboxRefusalItem(node.refusal);
       case 'group': {
         const connection = this.manager.get(node.server)?.connection;
         const count = connection ? (node.group === 'tools' ? connection.tools.filter(offeredToUser) : connection[node.group]).length : 0;
@@ -217,8 +227,15 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       look.description = vscode.workspace.isTrusted ? 'needs your trust' : 'Restricted Mode';
       look.tooltip = vscode.workspace.isTrusted ? 'Not started: asks for your trust before its first start' : 'Not started: the workspace is in Restricted Mode';
     }
-    const item = new vscode.TreeItem(name, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = `${name}\u0000server\u0000${state.kind === 'running' ? 'running' : 'idle'}`;
+    const sandboxed = server?.definition.type === 'stdio' && server.definition.sandboxEnabled === true;
+    if (sandboxed) {
+      look.description = `${look.description} · sandboxed`;
+      look.tooltip = `${look.tooltip}\nRuns in the sandbox`;
+    }
+    const refused = server ? this.manager.sandboxRefusals.of(name).length > 0 : false;
+    const item = new vscode.TreeItem(name, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded
+      : refused ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `${name}\u0000server\u0000${state.kind === 'running' ? 'running' : refused ? 'refused' : 'idle'}`;
     item.description = look.description;
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
     const def = server?.definition;

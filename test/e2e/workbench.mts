@@ -42,6 +42,7 @@ export interface ServerEntry {
   url?: string;
   /** VS Code's dev mode (`dev.watch`, `dev.debug`). */
   dev?: unknown;
+  sandboxEnabled?: boolean;
 }
 
 export interface WorkbenchOptions {

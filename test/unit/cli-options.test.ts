@@ -115,6 +115,7 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   '--arg': 'registry.test.ts (a package argument) and carry.test.ts (a bundle\'s user_config)',
   '--env': 'registry.test.ts: --env K=env:NAME is written as ${env:NAME}',
   '--sha256': 'carry.test.ts: a wrong --sha256 refuses the bundle before anything is written',
+  '--sandbox': 'sandbox-cli.test.ts: a refused read is printed with its entry; without bubblewrap the command exits 4',
 };
 
 /**

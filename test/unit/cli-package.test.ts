@@ -37,12 +37,13 @@ function inFolder(cwd: string, cmd: string, args: string[]) {
 }
 const inProject = (cmd: string, args: string[]) => inFolder(project, cmd, args);
 
-test('the tarball holds only the CLI bundle, its README, package.json and LICENSE; no dependencies, Node 20+', () => {
+test('the tarball holds only the CLI bundle, the sandbox launcher, its README, package.json and LICENSE; no dependencies, Node 20+', () => {
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
   assert.equal(tarball.endsWith(`mcp-host-${version}.tgz`), true, tarball);
   const listed = spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' });
   assert.equal(listed.status, 0, listed.stderr);
-  assert.deepEqual(listed.stdout.trim().split('\n').sort(), ['package/LICENSE', 'package/README.md', 'package/dist/cli.js', 'package/package.json']);
+  assert.deepEqual(listed.stdout.trim().split('\n').sort(), ['package/LICENSE', 'package/README.md', 'package/dist/cli.js', 'package/dist/sandbox.js',
+    'package/dist/vendor/seccomp/arm64/apply-seccomp', 'package/dist/vendor/seccomp/x64/apply-seccomp', 'package/package.json']);
   const manifest = JSON.parse(spawnSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout) as Record<string, unknown>;
   assert.equal(manifest.version, version);
   assert.deepEqual(manifest.bin, { 'mcp-host': 'dist/cli.js' });

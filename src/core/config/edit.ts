@@ -2,6 +2,7 @@
 // server, used by MCP: Add Server…, the registry's Install and `mcp-host registry install`.
 import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
 import type { InputDefinition } from './types';
+import type { SandboxListKey, SandboxSection } from './sandbox';
 
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
 
@@ -48,4 +49,43 @@ export function addServerEntry(text: string, name: string, entry: Record<string,
     count++;
   }
   return out;
+}
+
+/** Where the server `name` stands: `servers` or `mcpServers`, and the parsed file. */
+function locateServer(text: string, name: string): { root: Record<string, unknown>; section: 'servers' | 'mcpServers'; entry: Record<string, unknown> } {
+  const errors: ParseError[] = [];
+  const root = parse(text, errors, { allowTrailingComma: true }) as unknown;
+  if (errors.length > 0 || typeof root !== 'object' || root === null || Array.isArray(root)) {
+    throw new Error('The configuration file is not valid JSON; fix it first.');
+  }
+  for (const section of ['servers', 'mcpServers'] as const) {
+    const entry = ((root as Record<string, unknown>)[section] as Record<string, unknown> | undefined)?.[name];
+    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
+      return { root: root as Record<string, unknown>, section, entry: entry as Record<string, unknown> };
+    }
+  }
+  throw new Error(`The configuration has no server named "${name}".`);
+}
+
+function listAt(block: unknown, section: string, key: string): string[] | undefined {
+  const list = ((block as Record<string, Record<string, unknown> | undefined> | undefined)?.[section])?.[key];
+  return Array.isArray(list) ? list.filter((e): e is string => typeof e === 'string') : undefined;
+}
+
+/**
+ * The config text with `value` added to the server's own `sandbox.<section>.<key>` list. A server without that
+ * list of its own starts from the file's top-level one (which its own list replaces), so nothing it had is lost.
+ */
+export function addSandboxEntry(text: string, name: string, section: SandboxSection, key: SandboxListKey, value: string): string {
+  const { root, section: serversKey, entry } = locateServer(text, name);
+  const current = listAt(entry.sandbox, section, key) ?? listAt(root.sandbox, section, key) ?? [];
+  if (current.includes(value) && listAt(entry.sandbox, section, key)) return text;
+  const next = current.includes(value) ? current : [...current, value];
+  return applyEdits(text, modify(text, [serversKey, name, 'sandbox', section, key], next, FORMAT));
+}
+
+/** The config text with `sandboxEnabled: true` in the server's entry. */
+export function enableSandbox(text: string, name: string): string {
+  const { section } = locateServer(text, name);
+  return applyEdits(text, modify(text, [section, name, 'sandboxEnabled'], true, FORMAT));
 }

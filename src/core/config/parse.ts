@@ -6,6 +6,7 @@ import { FILE_LIMITS, MAX_JSON_DEPTH, MAX_REPORTED_CONFIG_ERRORS } from '../io/l
 import { withSecureArguments } from '../secureParams/config';
 import type { ConfigError, InputDefinition, ParsedConfig, ServerDefinition } from './types';
 import { parseDevMode } from '../dev';
+import { mergeSandboxBlocks, parseSandboxBlock, type SandboxConfig } from './sandbox';
 
 const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
   InvalidSymbol: 'invalid symbol',
@@ -37,7 +38,7 @@ const HTTP_ALIASES: Record<string, 'http' | 'sse'> = {
 };
 
 /** Validates one server entry; returns the definition or a message saying what is wrong. */
-function toServer(name: string, raw: unknown, file: string): ServerDefinition | string {
+function toServer(name: string, raw: unknown, file: string, topSandbox?: SandboxConfig | string): ServerDefinition | string {
   if (!isRecord(raw)) return `server "${name}" must be an object`;
   const declared = raw.type;
   if (declared !== undefined && typeof declared !== 'string') return `server "${name}": "type" must be a string`;
@@ -64,9 +65,19 @@ function toServer(name: string, raw: unknown, file: string): ServerDefinition | 
     for (const key of ['envFile', 'cwd'] as const) {
       if (raw[key] !== undefined && typeof raw[key] !== 'string') return `server "${name}": "${key}" must be a string`;
     }
+    if (raw.sandboxEnabled !== undefined && typeof raw.sandboxEnabled !== 'boolean') return `server "${name}": "sandboxEnabled" must be true or false`;
+    const own = raw.sandbox === undefined ? undefined : parseSandboxBlock(raw.sandbox, `server "${name}": `);
+    if (typeof own === 'string') return own;
+    // A sandboxed server does not start with less than the file asked for.
+    if (typeof topSandbox === 'string') {
+      if (raw.sandboxEnabled === true) return `server "${name}" is sandboxed and the file's ${topSandbox}`;
+      topSandbox = undefined;
+    }
+    const sandbox = mergeSandboxBlocks(topSandbox, own);
     return {
       name, file, type: 'stdio', command: raw.command, args: args.map(String), env,
       envFile: raw.envFile as string | undefined, cwd: raw.cwd as string | undefined, ...(dev ? { dev } : {}),
+      ...(raw.sandboxEnabled === true ? { sandboxEnabled: true } : {}), ...(sandbox ? { sandbox } : {}),
     };
   }
 
@@ -160,6 +171,9 @@ export function parseMcpConfig(text: string, file: string): ParsedConfig {
     return result([], []);
   }
 
+  const sandboxNode = findNodeAtLocation(root, ['sandbox']);
+  const topSandbox = sandboxNode ? parseSandboxBlock(getNodeValue(sandboxNode), '') : undefined;
+  if (sandboxNode && typeof topSandbox === 'string') errorAt(sandboxNode.offset, topSandbox);
   const servers: ServerDefinition[] = [];
   const names = new Set<string>();
   for (const key of ['servers', 'mcpServers']) {
@@ -170,7 +184,7 @@ export function parseMcpConfig(text: string, file: string): ParsedConfig {
       const [keyNode, valueNode] = prop.children as [Node, Node | undefined];
       const name = String(keyNode.value);
       const raw = valueNode ? getNodeValue(valueNode) : undefined;
-      const parsed = withSecureArguments(toServer(name, raw, file), raw, name);
+      const parsed = withSecureArguments(toServer(name, raw, file, topSandbox), raw, name);
       if (typeof parsed === 'string') errorAt(valueNode?.offset ?? keyNode.offset, parsed, name);
       else if (names.has(name)) errorAt(keyNode.offset, `server "${name}" is defined twice`, name);
       else { names.add(name); servers.push(parsed); }

@@ -5,6 +5,7 @@ import { FILE_LIMITS } from '../io/limits';
 import { getOwn, setOwn } from '../io/own';
 import { stringsOfSecureArguments, substituteSecureArguments } from '../secureParams/config';
 import type { ResolvedServer, ServerDefinition, VariableContext } from './types';
+import { sandboxPolicy } from '../sandbox/policy';
 
 const VARIABLE = /\$\{([^}]+)\}/g;
 const INPUT_VARIABLE = /\$\{input:([^}]+)\}/g;
@@ -117,5 +118,9 @@ export async function resolveServer(def: ServerDefinition, vars: VariableContext
   }
   const cwdRaw = def.cwd ? untildify(sub(def.cwd), home) : vars.workspaceFolder;
   const cwd = cwdRaw === undefined ? undefined : isAbsolute(cwdRaw) ? cwdRaw : resolvePath(base, cwdRaw);
-  return { name: def.name, transport: 'stdio', command: untildify(sub(def.command), home), args: def.args.map(sub), env: merged, cwd, secrets, ...secure };
+  const command = untildify(sub(def.command), home);
+  const sandbox = def.sandboxEnabled
+    ? sandboxPolicy(def.sandbox, { command, cwd: cwd ?? process.cwd(), home: getOwn(merged, 'HOME') ?? home, sub })
+    : undefined;
+  return { name: def.name, transport: 'stdio', command, args: def.args.map(sub), env: merged, cwd, secrets, ...secure, ...(sandbox ? { sandbox } : {}) };
 }

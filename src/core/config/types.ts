@@ -1,3 +1,6 @@
+import type { SandboxConfig } from './sandbox';
+import type { SandboxPolicy } from '../sandbox/policy';
+
 /** How the host talks to a server: a child process, Streamable HTTP, or legacy SSE. */
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -31,6 +34,10 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   env: Record<string, string | null>;
   envFile?: string;
   cwd?: string;
+  /** `sandboxEnabled: true`: the server runs in the sandbox (src/core/sandbox). */
+  sandboxEnabled?: boolean;
+  /** Its `sandbox` block over the file's top-level one (see ./sandbox). */
+  sandbox?: SandboxConfig;
 }
 
 /** A server entry's `oauth`: a client registered in advance with the server's authorization server (values may use variables). */
@@ -107,6 +114,8 @@ export interface ResolvedStdioServer {
   secrets?: string[];
   /** The entry's `secureArguments`, variables substituted. */
   secureArguments?: Record<string, unknown>;
+  /** Present when the server runs in the sandbox: what it may do, defaults included, paths absolute. */
+  sandbox?: SandboxPolicy;
 }
 
 export interface ResolvedHttpServer {

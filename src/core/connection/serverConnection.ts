@@ -31,6 +31,7 @@ import { structuredOutputProblem } from '../results/view';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
 import { signInFailure, signInKind } from './signIn';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
+import type { SandboxRefusal } from '../sandbox/refusals';
 import { endHttpSession } from './httpSession';
 import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
@@ -136,6 +137,9 @@ export class ServerConnection {
   private readonly resourceUpdatedEmitter = new Emitter<string>();
   /** `notifications/resources/updated` for a subscribed resource; the argument is its URI. */
   readonly onDidUpdateResource = this.resourceUpdatedEmitter.event;
+  private readonly sandboxRefusalEmitter = new Emitter<SandboxRefusal>();
+  /** A sandboxed server was refused a path or a host (each once per run of the server). */
+  readonly onSandboxRefusal = this.sandboxRefusalEmitter.event;
   private readonly taskStatusEmitter = new Emitter<Record<string, unknown>>();
   /** `notifications/tasks/status` (2025-11-25 tasks) or `notifications/tasks` (2026-07-28 extension): the task now. */
   readonly onDidUpdateTask = this.taskStatusEmitter.event;
@@ -508,7 +512,9 @@ export class ServerConnection {
     let transport: Transport;
     const maxMessageBytes = byteLimit(this.options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES);
     if (server.transport === 'stdio') {
-      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes, this.options.onStderrLine);
+      transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes, {
+        onStderrLine: this.options.onStderrLine, onRefusal: (r) => this.sandboxRefusalEmitter.fire(r),
+      });
     } else {
       const requestInit: RequestInit = { headers: server.headers };
       this.httpRequests?.abort();
@@ -1069,7 +1075,7 @@ export class ServerConnection {
   /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
   get listenerCount(): number {
     return [this.stateEmitter, this.listsEmitter, this.elicitationCompleteEmitter, this.serverLogEmitter, this.resourceUpdatedEmitter,
-      this.taskStatusEmitter].reduce((n, e) => n + e.listenerCount, 0);
+      this.taskStatusEmitter, this.sandboxRefusalEmitter].reduce((n, e) => n + e.listenerCount, 0);
   }
 
   /** Stops the server and drops every listener. */
@@ -1081,6 +1087,7 @@ export class ServerConnection {
     this.serverLogEmitter.dispose();
     this.resourceUpdatedEmitter.dispose();
     this.taskStatusEmitter.dispose();
+    this.sandboxRefusalEmitter.dispose();
   }
 }
 

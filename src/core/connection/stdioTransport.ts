@@ -10,6 +10,9 @@ import { answerOrError } from './invalidAnswers';
 import { MessageTooLargeError } from '../io/boundedFetch';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import { BoundedLines } from '../io/lineTail';
+import { sandboxedCommand } from '../sandbox/launch';
+import { SANDBOX_FAILED_PREFIX } from '../sandbox/protocol';
+import { describeAllowEntry, describeRefusal, RefusalLog, type SandboxRefusal } from '../sandbox/refusals';
 
 /** The default ceiling of one line from the server; a longer line is dropped and the transport closed. */
 export const STDIO_MAX_MESSAGE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
@@ -95,6 +98,14 @@ export function spawnPlan(command: string, args: string[], env: Record<string, s
   return { file: resolved, args, shell: false };
 }
 
+/** What the owner of a stdio transport hears besides messages. */
+export interface StdioHooks {
+  /** Each line the server writes to stderr, after it is logged. */
+  onStderrLine?: (line: string) => void;
+  /** A sandboxed server was refused something (each refusal once per run). */
+  onRefusal?: (refusal: SandboxRefusal) => void;
+}
+
 /**
  * The stdio transport: spawns the server with the merged environment, reads newline-delimited JSON-RPC from
  * stdout (non-JSON lines are logged and skipped), sends stderr to the log, and stops gracefully
@@ -103,6 +114,7 @@ export function spawnPlan(command: string, args: string[], env: Record<string, s
  * It exposes `pid` and `stderr`, which is how the SDK recognises a stdio transport (it then probes the era
  * in place rather than on a second process).
  */
+
 export class StdioProcessTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -126,7 +138,7 @@ export class StdioProcessTransport implements Transport {
 
   constructor(private readonly server: ResolvedStdioServer, private readonly log: Logger,
     private graceMs = 5000, private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES,
-    private readonly onStderrLine?: (line: string) => void) {}
+    private readonly hooks: StdioHooks = {}) {}
 
   get pid(): number | null { return this.child?.pid ?? null; }
   get stderr(): Readable | null { return this.child?.stderr ?? null; }
@@ -141,10 +153,12 @@ export class StdioProcessTransport implements Transport {
     if (process.platform === 'win32' && !findExecutable(command, env, cwd)) {
       throw new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`);
     }
-    const plan = spawnPlan(command, args, env, cwd);
-    this.log.info(`starting ${[command, ...args].join(' ')}${cwd ? ` (in ${cwd})` : ''}`);
+    const sandbox = this.server.sandbox;
+    const launch = sandbox ? sandboxedCommand({ ...this.server, sandbox }) : { command, args, env };
+    const plan = spawnPlan(launch.command, launch.args, launch.env, cwd);
+    this.log.info(`starting ${[command, ...args].join(' ')}${cwd ? ` (in ${cwd})` : ''}${sandbox ? ', sandboxed' : ''}`);
     const child = spawn(plan.file, plan.args, {
-      env, cwd, shell: plan.shell, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true,
+      env: launch.env, cwd, shell: plan.shell, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true,
       detached: process.platform !== 'win32',
     });
     this.child = child;
@@ -174,7 +188,17 @@ export class StdioProcessTransport implements Transport {
     });
     child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     child.stdin.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
-    const stderrLines = new BoundedLines((line) => { this.log.warn(`[server stderr] ${line}`); this.onStderrLine?.(line); });
+    const refusals = sandbox ? new RefusalLog(sandbox) : undefined;
+    const stderrLines = new BoundedLines((line) => {
+      this.log.warn(`[server stderr] ${line}`);
+      this.hooks.onStderrLine?.(line);
+      if (!refusals) return;
+      if (line.startsWith(SANDBOX_FAILED_PREFIX)) this.closeReason = `the sandbox could not start: ${line.slice(SANDBOX_FAILED_PREFIX.length)}`;
+      const refusal = refusals.add(line);
+      if (!refusal) return;
+      this.log.warn(`[sandbox] refused: ${describeRefusal(refusal)}${refusal.allow ? ` (allow it with ${describeAllowEntry(refusal.allow)})` : ''}`);
+      this.hooks.onRefusal?.(refusal);
+    });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => stderrLines.push(text));
     child.once('close', () => {

@@ -47,7 +47,7 @@ export function parseDevMode(server: string, raw: unknown, stdio: boolean): DevM
       if (debug.debugpyPath !== undefined && (typeof debug.debugpyPath !== 'string' || debug.debugpyPath === '')) {
         return `server "${server}": "dev.debug.debugpyPath" must be a non-empty string`;
       }
-      dev.debug = { type: 'debugpy', ...(debug.debugpyPath ? { debugpyPath: debug.debugpyPath as string } : {}) };
+      dev.debug = { type: 'debugpy', ...(debug.debugpyPath ? { debugpyPath: debug.debugpyPath } : {}) };
     } else {
       dev.debug = { type: 'node' };
     }

@@ -33,7 +33,7 @@ export function shieldPromptFileArguments(result: unknown): void {
 export function restorePromptFileArguments<T extends { arguments?: unknown; _meta?: unknown }>(prompt: T): T {
   const meta = prompt._meta;
   if (!isObject(meta) || !isObject(meta[SHIELD_KEY])) return prompt;
-  const kept = meta[SHIELD_KEY] as Record<string, unknown>;
+  const kept = meta[SHIELD_KEY];
   const { [SHIELD_KEY]: _kept, ...rest } = meta;
   const args = Array.isArray(prompt.arguments)
     ? prompt.arguments.map((a: unknown) => {

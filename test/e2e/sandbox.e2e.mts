@@ -1,0 +1,96 @@
+// Explain and allow, in the real workbench with the real sandbox (bubblewrap): a sandboxed server's write outside
+// its folder is refused; the notification names the path and the entry, the MCP view lists the refusal under the
+// server (marked sandboxed); Allow adds exactly that entry to the server's sandbox block in .vscode/mcp.json and
+// restarts the server, and the same call then succeeds.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'jsonc-parser';
+import { dialog, newestResult, runToolFromPalette, statusItem } from './steps.mjs';
+import { fixtureServer, withWorkbench } from './workbench.mjs';
+
+test('a sandboxed server is refused a write; Allow adds the exact entry, restarts it, and the same call succeeds', async () => {
+  const outside = mkdtempSync(join(tmpdir(), 'mcp-sandbox-e2e-outside-'));
+  const target = join(outside, 'new.txt');
+  const servers = { guarded: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('sandbox-server')], sandboxEnabled: true } };
+  try {
+    await withWorkbench('sandbox-allow', { servers }, async (wb) => {
+      const write = async () => {
+        const panel = await runToolFromPalette(wb, 'write', 'guarded');
+        await panel.getByRole('combobox', { name: /^path/ }).or(panel.getByRole('textbox', { name: /^path/ })).first().fill(target);
+        await panel.getByRole('button', { name: 'Run' }).click();
+        return { panel, result: newestResult(panel) };
+      };
+      // 1. Refused: the result is the server's error, the file is not there.
+      let { result } = await write();
+      await result.filter({ hasText: 'EROFS' }).waitFor({ timeout: 60_000 });
+      assert.equal(existsSync(target), false, 'nothing was written outside the folder');
+
+      // 2. The MCP view marks the server sandboxed and lists the refusal under it.
+      await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
+      const tree = wb.page.getByRole('tree', { name: 'Servers' });
+      await tree.getByRole('treeitem', { name: /^guarded, running · sandboxed$/ }).waitFor({ timeout: 30_000 });
+      const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      await tree.getByRole('treeitem', { name: new RegExp(`^Refused: write ${escaped}`) }).waitFor({ timeout: 15_000 });
+      await wb.shot('refused-in-view');
+
+      // 3. The notification names the path and the entry (toasts stay hidden in this headless window: the
+      //    notification centre shows it).
+      await wb.runCommand('Notifications: Show Notifications');
+      const notice = wb.page.locator('.notifications-center .notification-list-item', { hasText: 'The sandbox refused MCP server "guarded"' });
+      await notice.waitFor({ timeout: 15_000 });
+      const text = await notice.innerText();
+      assert.ok(text.includes(`write ${target}`), text);
+      assert.ok(text.includes(`sandbox.filesystem.allowWrite: "${outside}"`), text);
+      await wb.shot('refused-notification');
+
+      // 4. Allow: the entry is added to the server's own block, nothing else changes, and the server restarts.
+      await notice.getByRole('button', { name: 'Allow' }).click();
+      const configFile = join(wb.folder, '.vscode/mcp.json');
+      const deadline = Date.now() + 30_000;
+      let config = parse(readFileSync(configFile, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+      while (!config.servers.guarded!.sandbox && Date.now() < deadline) {
+        await wb.page.waitForTimeout(250);
+        config = parse(readFileSync(configFile, 'utf8')) as typeof config;
+      }
+      assert.deepEqual(config.servers.guarded!.sandbox, { filesystem: { allowWrite: [outside] } });
+      assert.equal(config.servers.guarded!.sandboxEnabled, true);
+      await statusItem(wb, /MCP servers: 2 running/).waitFor({ timeout: 60_000 });
+      await wb.shot('allowed');
+
+      // 5. The same call succeeds.
+      ({ result } = await write());
+      await result.filter({ hasText: `wrote ${target}` }).waitFor({ timeout: 60_000 });
+      assert.equal(readFileSync(target, 'utf8'), 'written');
+      await wb.shot('written');
+    });
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+test('the trust prompt says a server is not sandboxed; Trust and run sandboxed writes sandboxEnabled and starts it so', async () => {
+  const servers = { plain: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('sandbox-server')] } };
+  await withWorkbench('sandbox-trust', { servers, settings: { 'mcpHost.trustWorkspaceServers': false } }, async (wb) => {
+    await wb.runCommand('MCP: Start Server');
+    const row = wb.quickPickRowLabelled('plain').first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    const box = dialog(wb);
+    await box.waitFor({ timeout: 15_000 });
+    assert.match(await box.innerText(), /Not sandboxed: it runs with your full rights/);
+    await wb.shot('trust-prompt');
+    await box.getByRole('button', { name: 'Trust and run sandboxed', exact: true }).click();
+    const tree = async () => {
+      await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
+      return wb.page.getByRole('tree', { name: 'Servers' });
+    };
+    await (await tree()).getByRole('treeitem', { name: /^plain, running · sandboxed$/ }).waitFor({ timeout: 60_000 });
+    const config = parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+    assert.equal(config.servers.plain!.sandboxEnabled, true);
+    assert.equal(await dialog(wb).count(), 0, 'the sandboxed definition is not asked about again');
+    await wb.shot('running-sandboxed');
+  });
+});
