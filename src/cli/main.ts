@@ -9,6 +9,7 @@ import { completeCommand } from './commands/complete';
 import { loginCommand, logoutCommand } from './commands/login';
 import { promptCommand } from './commands/prompt';
 import { resourceCommand } from './commands/resource';
+import { runCommand } from './commands/run';
 import { serversCommand } from './commands/servers';
 import { taskCommandOf } from './commands/task';
 import { toolsCommand } from './commands/tools';
@@ -28,6 +29,7 @@ export { resultText } from './output';
 const COMMAND_RUNS: Record<CommandName, (a: ParsedArgs, io: CliIo) => Promise<number>> = {
   servers: serversCommand, tools: toolsCommand, call: callCommand, prompt: promptCommand, resource: resourceCommand,
   complete: completeCommand, task: taskCommandOf, skills: skillsCommand, skill: skillsCommand, login: loginCommand, logout: logoutCommand,
+  run: runCommand,
 };
 
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */

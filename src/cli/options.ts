@@ -9,7 +9,7 @@ import { parseLogLevel } from './clientFeatures';
 import { URL_DONE_WAIT_MS } from './elicit';
 import { EXIT, CliError } from './errors';
 
-export const COMMAND_NAMES = ['servers', 'tools', 'call', 'prompt', 'resource', 'login', 'logout', 'complete', 'task', 'skills', 'skill'] as const;
+export const COMMAND_NAMES = ['servers', 'tools', 'call', 'prompt', 'resource', 'login', 'logout', 'complete', 'task', 'skills', 'skill', 'run'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** The commands that talk to a server (TARGET) and connect to it with the connection options. */
@@ -83,18 +83,29 @@ const httpUrl = (name: string) => (v: string) => {
   try { url = new URL(v); } catch { bad(`${name} is not a valid URL: ${v}`); }
   return url!.protocol === 'https:' || url!.protocol === 'http:' ? v : bad(`${name} must be an https URL (got ${url!.protocol})`);
 };
+const parallel = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_PARALLEL ? Number(v)
+  : bad(`--parallel takes a whole number of calls from 1 to ${MAX_PARALLEL} (got "${v}")`));
+const MAX_PARALLEL = 16;
+const argSource = (name: string) => (v: string) => (/^[^=]+=(env|file):./.test(v) ? v
+  : bad(`${name} takes ARG=env:NAME or ARG=file:PATH, not the value itself (got "${v.replace(/=.*/, '=…')}")`));
 const grant = (v: string): OAuthGrant => (OAUTH_GRANTS.includes(v as OAuthGrant) ? v as OAuthGrant : bad(`--grant must be one of ${OAUTH_GRANTS.join(', ')} (got "${v}")`));
 
 const SIGN_IN: readonly CommandName[] = CONNECTING;
 
 /** Every option of `mcp-host`, in the order the help shows them. */
 export const OPTIONS = [
-  value('--config', 'FILE', 'config', 'target', ['servers', ...TARGETED], 'the mcp.json to read (default: .vscode/mcp.json in the current directory)'),
+  value('--config', 'FILE', 'config', 'target', ['servers', ...TARGETED, 'run'], 'the mcp.json to read (default: .vscode/mcp.json in the current directory;\nrun: the mcp.json beside FILE)'),
   value('--server', 'NAME', 'server', 'target', TARGETED, 'a server of the mcp.json'),
   value('--url', 'URL', 'url', 'target', TARGETED, 'a Streamable HTTP server (a URL ending in /sse: legacy HTTP+SSE)'),
 
   value('--args', 'JSON', 'args', 'command', ['call', 'prompt', 'complete'], 'the arguments, a JSON object (a prompt\'s, and complete\'s context: strings)'),
   { ...value('--file', 'ARG=PATH', 'files', 'command', ['call'], 'read a local file into the file argument ARG (repeat for more)'), repeat: true as const },
+  { ...value('--secret', 'ARG=SOURCE', 'secrets', 'command', ['call'], 'set the argument ARG to a secret read from env:NAME or file:PATH (kept out\nof logs and of --record)', argSource('--secret')), repeat: true as const },
+  value('--record', 'FILE', 'record', 'command', ['call'], 'append the call to the saved-calls FILE (files by path and sha-256,\nsecrets as env: sources); `mcp-host run FILE` runs it again'),
+  flag('--expect-current', 'expectCurrent', 'command', ['call'], 'with --record, expect the result this call got (outcome, structured\ncontent or text)'),
+  { ...value('--only', 'NAME', 'only', 'command', ['run'], 'run only the saved call NAME (repeat for more)'), repeat: true as const },
+  value('--junit', 'PATH', 'junit', 'command', ['run'], 'also write a JUnit XML report to PATH'),
+  value('--parallel', 'N', 'parallel', 'command', ['run'], `run up to N calls at once (default 1, at most ${MAX_PARALLEL})`, parallel),
   value('--inline-max', 'BYTES', 'inlineMax', 'command', ['call'],
     'where a file argument may go either way, files up to this size go inline\n'
     + 'and larger ones are uploaded (default and most: the transport\'s inline limit,\nso a server without uploads gets every file that fits)', inlineMax),
@@ -111,9 +122,9 @@ export const OPTIONS = [
     + 'with the Tasks extension) plainly; one that requires a task still runs as one'),
   value('--prompt', 'NAME', 'prompt', 'command', ['complete'], 'the prompt whose argument ARG is completed'),
   value('--resource-template', 'URI', 'resourceTemplate', 'command', ['complete'], 'the resource template whose variable ARG is completed'),
-  flag('--json', 'json', 'command', ['tools', 'call', 'prompt', 'resource', 'complete', 'task', 'skills', 'skill'], 'print what the server answered, as JSON'),
+  flag('--json', 'json', 'command', ['tools', 'call', 'prompt', 'resource', 'complete', 'task', 'skills', 'skill', 'run'], 'print what the server answered, as JSON'),
 
-  value('--timeout', 'MS', 'timeoutMs', 'connection', CONNECTING, 'give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel)', positiveMs),
+  value('--timeout', 'MS', 'timeoutMs', 'connection', [...CONNECTING, 'run'], 'give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel)', positiveMs),
   flag('--verbose', 'verbose', 'connection', CONNECTING, 'print the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace\nadds the JSON-RPC traffic'),
   value('--log-level', 'LEVEL', 'logLevel', 'connection', CONNECTING, 'ask the server for its log messages from LEVEL up (debug, info, notice, warning,\n'
     + 'error, critical, alert, emergency) and print them to stderr', logLevel),
@@ -186,6 +197,7 @@ export const COMMANDS: Record<CommandName, { operands: string; summary: string }
   complete: { operands: '(--prompt NAME | --resource-template URI) ARG VALUE', summary: 'the server\'s suggestions for an argument (--args: those filled in)' },
   task: { operands: 'get|result|cancel ID', summary: 'a task\'s status, its result (waits for it), or cancel it' },
   skills: { operands: '', summary: 'list the server\'s skills (SEP-2640): name, description, files' },
+  run: { operands: 'FILE', summary: 'run the saved calls of FILE and check their expectations: a line per call with what differed; exit 5 when one failed' },
   skill: { operands: 'get|read|ls SKILL [FILE|DIR]', summary: 'load a skill (its SKILL.md), read one of its files, or list a directory of it; each file verified against the listing' },
 };
 
