@@ -101,7 +101,7 @@ export const OPTIONS = [
   value('--args', 'JSON', 'args', 'command', ['call', 'prompt', 'complete'], 'the arguments, a JSON object (a prompt\'s, and complete\'s context: strings)'),
   { ...value('--file', 'ARG=PATH', 'files', 'command', ['call'], 'read a local file into the file argument ARG (repeat for more)'), repeat: true as const },
   { ...value('--secret', 'ARG=SOURCE', 'secrets', 'command', ['call'], 'set the argument ARG to a secret read from env:NAME or file:PATH (kept out\nof logs and of --record)', argSource('--secret')), repeat: true as const },
-  value('--record', 'FILE', 'record', 'command', ['call'], 'append the call to the saved-calls FILE (files by path and sha-256,\nsecrets as env: sources); `mcp-host run FILE` runs it again'),
+  value('--record', 'FILE', 'record', 'command', ['call'], 'append the call to the saved-calls FILE (files by path and sha-256,\nsecrets as env: sources), which the run command runs again'),
   flag('--expect-current', 'expectCurrent', 'command', ['call'], 'with --record, expect the result this call got (outcome, structured\ncontent or text)'),
   { ...value('--only', 'NAME', 'only', 'command', ['run'], 'run only the saved call NAME (repeat for more)'), repeat: true as const },
   value('--junit', 'PATH', 'junit', 'command', ['run'], 'also write a JUnit XML report to PATH'),
@@ -213,6 +213,7 @@ export function synopsis(command: CommandName): string {
   const own = optionsOf(command, 'command').filter((o) => !c.operands.includes(o.name))
     .map((o) => `[${usageForm(o)}${'repeat' in o ? ' ...' : ''}]`);
   const tail = command === 'servers' ? ['[--config FILE]']
+    : command === 'run' ? ['[--config FILE]', '[--timeout MS]']
     : command === 'logout' ? ['[--no-token-store]', 'TARGET']
       : CONNECTING.includes(command) ? ['[OPTIONS]', 'TARGET'] : ['TARGET'];
   return ['mcp-host', command, ...(c.operands ? [c.operands] : []), ...own, ...tail].join(' ');

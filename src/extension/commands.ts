@@ -19,6 +19,8 @@ import { serverState, type ManagedServer, type ServerManager } from './serverMan
 import type { ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings } from './settings';
 import { RunPanel, type RunPanelContext } from './runPanel';
+import { registerReplay, type ReplayTree } from './replay/replayView';
+import { runHistory } from './replay/runHistory';
 import { errorText } from '../core/errors';
 import { DisposableStore } from '../core/events';
 import { oneLine } from '../shared/format';
@@ -28,7 +30,7 @@ const EXPLORER_START_WAIT_MS = 15_000;
 
 type ServerArg = string | ServerTreeNode | undefined;
 
-export function registerCommands(context: vscode.ExtensionContext, manager: ServerManager): void {
+export function registerCommands(context: vscode.ExtensionContext, manager: ServerManager, replayTree?: ReplayTree): void {
   const panels: RunPanelContext = { manager, extensionUri: context.extensionUri };
   const register = (id: string, run: (...args: never[]) => unknown): void => {
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: never[]) => {
@@ -40,6 +42,9 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
       }
     }));
   };
+
+  const history = runHistory();
+  if (history && replayTree) registerReplay(context, panels, history, replayTree, register);
 
   register('mcpHost.runTool', async (serverArg?: ServerArg, toolName?: string) => {
     const chosen = await givenOrPicked(manager, TOOLS, serverArg, toolName);
@@ -115,7 +120,7 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
 
 function serverNameOf(arg: ServerArg): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (arg && arg.kind !== 'configError') return arg.server;
+  if (arg && 'server' in arg) return arg.server;
   return undefined;
 }
 

@@ -25,6 +25,8 @@ import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settin
 import { RunPanel } from './runPanel';
 import { McpPanel } from './webviewPanel';
 import { registerWalkthrough } from './walkthrough';
+import { createRunHistory, runHistory } from './replay/runHistory';
+import { ReplayTree } from './replay/replayView';
 import { registerAgentTools, type AgentTools } from './agents/agentTools';
 import { registerChatParticipant, type McpChatParticipant } from './agents/chatParticipant';
 
@@ -118,7 +120,9 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   context.subscriptions.push(manager);
   activeManager = manager;
 
-  const tree = new ServersTreeProvider(manager);
+  const history = createRunHistory(context);
+  const replayTree = new ReplayTree(history);
+  const tree = new ServersTreeProvider(manager, replayTree);
   context.subscriptions.push(
     tree,
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
@@ -131,7 +135,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
     }),
   );
   context.subscriptions.push({ dispose: () => RunPanel.disposeAll() });
-  registerCommands(context, manager);
+  registerCommands(context, manager, replayTree);
   registerWalkthrough(context);
   const agentTools = registerAgentTools(context, manager);
   const skills = new SkillsFeature(manager);
@@ -206,6 +210,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         timeoutMs: settings.requestTimeoutMs || undefined,
         encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
         callTool: (_name, a, o) => tasks().callTool(connection, tool, a, o ?? {}),
+        record: runHistory()?.recorder('person'),
       });
       return view;
     },

@@ -13,6 +13,7 @@ import { displayName, type SkillEntry } from '../core/skills';
 import type { ServerConnection } from '../core/connection';
 import { errorText } from '../core/errors';
 import { oneLine } from '../shared/format';
+import { isReplayNode, type ReplayNode, type ReplayTree } from './replay/replayView';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
@@ -24,7 +25,8 @@ export type ServerTreeNode =
   | { kind: 'template'; server: string; template: ResourceTemplate }
   | { kind: 'skillsGroup'; server: string }
   | { kind: 'skill'; server: string; skill: SkillEntry; label: string }
-  | { kind: 'configError'; error: ConfigError };
+  | { kind: 'configError'; error: ConfigError }
+  | ReplayNode;
 
 const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
 
@@ -33,9 +35,10 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidChangeTreeData = this.changed.event;
   private readonly skillLists = new WeakMap<ServerConnection, SkillEntry[]>();
 
-  constructor(private readonly manager: ServerManager) {
+  constructor(private readonly manager: ServerManager, private readonly replay?: ReplayTree) {
     super();
     this.register(manager.onDidChange(() => this.changed.fire(undefined)));
+    if (replay) this.register(replay.onDidChange(() => this.changed.fire(undefined)));
   }
 
   getChildren(node?: ServerTreeNode): ServerTreeNode[] {
@@ -43,8 +46,9 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       const servers: ServerTreeNode[] = this.manager.list().map((s) => ({ kind: 'server', server: s.name }));
       const errors: ServerTreeNode[] = this.manager.configErrors
         .map((error) => ({ kind: 'configError', error }));
-      return [...errors, ...servers];
+      return [...errors, ...servers, ...this.replay?.roots() ?? []];
     }
+    if (isReplayNode(node)) return this.replay?.children(node) ?? [];
     const connection = node.kind === 'configError' ? undefined : this.manager.get(node.server)?.connection;
     if (node.kind === 'server') {
       if (connection?.state.kind !== 'running') return [];
@@ -82,6 +86,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   getTreeItem(node: ServerTreeNode): vscode.TreeItem {
+    if (isReplayNode(node)) return this.replay!.item(node);
     switch (node.kind) {
       case 'configError': {
         const { file, line, column, message } = node.error;

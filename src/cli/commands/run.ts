@@ -136,7 +136,7 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
 
 /** Text for XML: escaped, without the characters XML 1.0 forbids. */
 function xml(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the control characters XML 1.0 cannot hold
+  // The control characters XML 1.0 cannot hold.
   return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
     .replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
 }
