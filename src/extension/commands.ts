@@ -19,7 +19,7 @@ import { serverState, type ManagedServer, type ServerManager } from './serverMan
 import type { ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings } from './settings';
 import { RunPanel, type RunPanelContext } from './runPanel';
-import { registerReplay, type ReplayTree } from './replay/replayView';
+import { REPLAY_COMMANDS, replayCommands, type ReplayTree } from './replay/replayTree';
 import { runHistory } from './replay/runHistory';
 import { errorText } from '../core/errors';
 import { DisposableStore } from '../core/events';
@@ -43,8 +43,13 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
     }));
   };
 
+  // History and Saved Calls: their commands are loaded with their bundle on first use.
   const history = runHistory();
-  if (history && replayTree) registerReplay(context, panels, history, replayTree, register);
+  if (history && replayTree) {
+    let handlers: Record<string, (...args: never[]) => unknown> | undefined;
+    const deps = { panels, history, tree: replayTree, showFilled: RunPanel.showFilled.bind(RunPanel), activePanel: () => RunPanel.active() };
+    for (const id of REPLAY_COMMANDS) register(id, (...args: never[]) => (handlers ??= replayCommands().replayCommandHandlers(deps))[id]!(...args));
+  }
 
   register('mcpHost.runTool', async (serverArg?: ServerArg, toolName?: string) => {
     const chosen = await givenOrPicked(manager, TOOLS, serverArg, toolName);

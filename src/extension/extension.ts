@@ -26,7 +26,7 @@ import { RunPanel } from './runPanel';
 import { McpPanel } from './webviewPanel';
 import { registerWalkthrough } from './walkthrough';
 import { createRunHistory, runHistory } from './replay/runHistory';
-import { ReplayTree } from './replay/replayView';
+import { ReplayTree } from './replay/replayTree';
 import { registerAgentTools, type AgentTools } from './agents/agentTools';
 import { registerChatParticipant, type McpChatParticipant } from './agents/chatParticipant';
 
@@ -122,6 +122,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
 
   const history = createRunHistory(context);
   const replayTree = new ReplayTree(history);
+  context.subscriptions.push(replayTree);
   const tree = new ServersTreeProvider(manager, replayTree);
   context.subscriptions.push(
     tree,

@@ -13,7 +13,7 @@ import { displayName, type SkillEntry } from '../core/skills';
 import type { ServerConnection } from '../core/connection';
 import { errorText } from '../core/errors';
 import { oneLine } from '../shared/format';
-import { isReplayNode, type ReplayNode, type ReplayTree } from './replay/replayView';
+import { isReplayNode, type ReplayNode, type ReplayTree } from './replay/replayTree';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }

@@ -12,7 +12,8 @@ import { fileSha256 } from '../files/transfer/http';
 import { buildForm } from '../forms/build';
 import { KiB } from '../io/limits';
 import type { SlotFiles } from '../run/fileChoices';
-import { toSavedPath, type SavedCall, type SavedFile } from './savedCalls';
+import { toSavedPath } from './paths';
+import type { SavedCall, SavedFile } from './savedCalls';
 
 export type RunCaller = 'person' | 'agent';
 export type RunOutcomeKind = 'success' | 'toolError' | 'failed' | 'cancelled';

@@ -3,7 +3,7 @@
 // and checks the file with it; this module checks it with the same schema); documented in the README.
 // Read by the MCP view and `mcp-host run`, written by Save Call… and `mcp-host call --record`, comments kept.
 import { writeFile, rename } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readBoundedText } from '../io/boundedRead';
 import { KiB, MiB } from '../io/limits';
@@ -12,9 +12,8 @@ import { ajvMessages, checkValue, compileSchema } from '../forms/validate';
 import savedCallsSchema from '../../../schemas/mcp-calls.schema.json';
 
 export { savedCallsSchema };
+export { SAVED_CALLS_FILE, resolveSavedPath, savedCallsBase, toSavedPath } from './paths';
 
-/** The file's name in a workspace's `.vscode` folder. */
-export const SAVED_CALLS_FILE = 'mcp-calls.json';
 
 export const SAVED_CALLS_LIMITS = {
   /** The most a saved-calls file may hold. */
@@ -64,33 +63,11 @@ export class SavedCallsError extends Error {
   }
 }
 
-/** The folder paths in a saved-calls file are relative to: the workspace folder (the parent of `.vscode/`), else the file's folder. */
-export function savedCallsBase(file: string): string {
-  const dir = dirname(resolve(file));
-  return basename(dir) === '.vscode' ? dirname(dir) : dir;
-}
-
 /** Every file argument of a call as SavedFile entries, by label, in order. */
 export function savedFilesOf(call: SavedCall): Array<{ label: string; files: SavedFile[] }> {
   return Object.entries(call.files ?? {}).map(([label, given]) => ({
     label, files: [given].flat().map((f) => (typeof f === 'string' ? { path: f } : f)),
   }));
-}
-
-/** A saved path made absolute against `base`; refused when it leaves the folder (`..`, or absolute elsewhere). */
-export function resolveSavedPath(base: string, path: string, label: string): string {
-  const full = resolve(base, path);
-  const rel = relative(base, full);
-  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
-    throw new Error(`${label}: ${path} is outside the folder ${base}; saved calls name files inside it`);
-  }
-  return full;
-}
-
-/** A path as saved: relative to `base` with forward slashes when inside it, else as given. */
-export function toSavedPath(base: string, path: string): string {
-  const rel = relative(base, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : path;
 }
 
 /** Checks the text of a saved-calls file (JSON with comments) against the format; throws SavedCallsError naming each problem. */
