@@ -100,12 +100,14 @@ export class ReplayTree implements vscode.Disposable {
         const item = new vscode.TreeItem(node.server, Collapsed);
         item.id = `history\u0000${node.server}`;
         item.iconPath = new vscode.ThemeIcon('server');
+        item.accessibilityInformation = { label: `History of ${node.server}` };
         return item;
       }
       case 'historyTool': {
         const item = new vscode.TreeItem(oneLine(node.tool), Collapsed);
         item.id = `history\u0000${node.server}\u0000${node.tool}`;
         item.iconPath = new vscode.ThemeIcon('tools');
+        item.accessibilityInformation = { label: `History of ${node.tool} on ${node.server}` };
         return item;
       }
       case 'run': {
@@ -115,6 +117,7 @@ export class ReplayTree implements vscode.Disposable {
         if (!run) return item;
         item.description = `${run.outcome === 'toolError' ? 'tool error' : run.outcome} · ${run.by === 'agent' ? 'agent' : 'you'} · ${Math.round(run.durationMs)} ms`;
         item.tooltip = runTooltip(run);
+        item.accessibilityInformation = { label: `Run of ${run.tool} at ${item.label as string}, ${item.description}` };
         item.iconPath = new vscode.ThemeIcon(run.outcome === 'success' ? 'pass' : run.outcome === 'cancelled' ? 'circle-slash' : 'error');
         item.contextValue = `mcpRun${this.history.result(run.id) !== undefined ? '.result' : ''}`;
         item.command = { command: 'mcpHost.runAgain', title: 'Run Again', arguments: [node] };
@@ -137,6 +140,7 @@ export class ReplayTree implements vscode.Disposable {
         item.tooltip = `${vscode.workspace.asRelativePath(node.file)}\n${JSON.stringify(node.call, null, 2).slice(0, 2000)}`;
         item.iconPath = new vscode.ThemeIcon('play');
         item.contextValue = 'mcpSavedCall';
+        item.accessibilityInformation = { label: `Saved call ${node.call.name}, ${item.description}` };
         item.command = { command: 'mcpHost.runSavedCall', title: 'Run Saved Call', arguments: [node] };
         return item;
       }
