@@ -101,8 +101,11 @@ export class RunPanel extends Disposable {
     return [...RunPanel.open.values()].find((p) => p.panel.panel.active && p.subject.kind === 'tool');
   }
 
-  /** Runs the panel's current values as Run does (validated, confirmed); the result, or undefined when none came. */
-  runFilled(): Promise<RunOutcome | undefined> {
+  /**
+   * Runs the panel's current values as Run does (validated, confirmed); the result and how long the call took
+   * (the confirmation not counted), or undefined when none came.
+   */
+  runFilled(): Promise<(RunOutcome & { durationMs: number }) | undefined> {
     return this.run(this.values);
   }
 
@@ -243,7 +246,7 @@ export class RunPanel extends Disposable {
   }
 
   /** Validates, confirms, encodes and calls; the outcome goes to the webview. */
-  private async run(values: FormValues): Promise<RunOutcome | undefined> {
+  private async run(values: FormValues): Promise<(RunOutcome & { durationMs: number }) | undefined> {
     if (this.running) {
       void vscode.window.showInformationMessage(`${subjectName(this.subject)} is still running; cancel it or wait for its result.`);
       return undefined;
@@ -273,7 +276,9 @@ export class RunPanel extends Disposable {
       }
       // The tool's app (if any) loads while the tool runs, with the arguments (file contents left out).
       if (this.apps) void this.apps.begin(connection, callId, toPayload(this.model, values));
+      const started = performance.now();
       const { result, view } = await this.call(connection, values, abort.signal, progress.report, uploads);
+      const durationMs = performance.now() - started;
       progress.flush();
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
       this.results.entries.unshift(entry);
@@ -281,7 +286,7 @@ export class RunPanel extends Disposable {
       this.panel.post({ type: 'result', callId, view: entry.view });
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
       this.apps?.finish(callId, { result: result as CallToolResult });
-      return { result, view };
+      return { result, view, durationMs };
     } catch (e) {
       progress.flush();
       const cancelled = isHostError(e, 'CallCancelledError');

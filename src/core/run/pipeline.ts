@@ -243,7 +243,10 @@ export async function recordRun<T extends { result: CallToolResult } | undefined
   try {
     const outcome = await run();
     if (outcome) {
-      recorder.keep(newRecord({ ...base, outcome: outcome.result.isError ? 'toolError' : 'success', durationMs: performance.now() - started }), outcome.result);
+      const durationMs = performance.now() - started;
+      // What is kept of the result has the host's own secrets masked (a server may echo a token back), like the view.
+      const kept = JSON.parse(connection.log.maskSecretsIn(JSON.stringify(outcome.result))) as CallToolResult;
+      recorder.keep(newRecord({ ...base, outcome: outcome.result.isError ? 'toolError' : 'success', durationMs }), kept);
     }
     return outcome;
   } catch (e) {

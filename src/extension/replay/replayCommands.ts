@@ -3,6 +3,7 @@
 // its expectations checked. A bundle of its own (dist/replay.js), required on first use: it gets the extension's
 // live objects (the panels, the history, the tree) from its caller, never a copy of their modules.
 import * as vscode from 'vscode';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { findFileSlots } from '../../core/files';
@@ -102,7 +103,8 @@ export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args
     if (expect) {
       const result = history.result(run.id);
       if (result === undefined) throw new Error('This run\'s result is no longer kept; run it again, then Expect This Result.');
-      call.expect = { ...expectationsOf(observedOf(JSON.parse(result.replace(/\n… \(cut: [^\n]*$/, '')) as never, run.durationMs)) };
+      if (result.includes('\n… (cut: ')) throw new Error('This run\'s result was too large to keep whole; write its expectations in the file by hand.');
+      call.expect = expectationsOf(observedOf(JSON.parse(result) as CallToolResult, run.durationMs));
     }
     const name = await appendToSavedCalls(call, folder);
     await tree.reload();
@@ -125,10 +127,10 @@ export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args
     }
     const files = savedFilesOf(call).flatMap(({ label, files: list }) => list.map((f) => ({ argument: label, ...f, path: resolveSavedPath(base, f.path, label) })));
     const panel = await openFilled(deps, call.server, call.tool, args, files);
-    const started = performance.now();
     const outcome = await panel.runFilled();
     if (!outcome) return undefined;
-    const differences = checkExpectations({ outcome: 'success', ...call.expect }, observedOf(outcome.result as never, performance.now() - started));
+    // Without an outcome expectation, a tool error fails the call (as `mcp-host run` judges it).
+    const differences = checkExpectations({ outcome: 'success', ...call.expect }, observedOf(outcome.result as CallToolResult, outcome.durationMs));
     if (differences.length === 0) void vscode.window.showInformationMessage(`Saved call "${call.name}": as expected.`);
     else void vscode.window.showWarningMessage(`Saved call "${call.name}" differs: ${differences.join('; ')}`);
     return differences;
