@@ -91,10 +91,14 @@ test('History, Run Again, Save Call, an expectation edited with completion, run 
     await wb.page.keyboard.press('Control+S');
     // (saved by Ctrl+S, or already by the editor's auto save: read once the file on disk is whole)
     let edited: ReturnType<typeof parseSavedCalls> | undefined;
-    for (let waited = 0; !edited; waited += 200) {
-      try { edited = parseSavedCalls(readFileSync(callsFile, 'utf8'), callsFile); } catch (e) { if (waited > 10_000) throw e; await wb.page.waitForTimeout(200); }
+    for (let waited = 0; !edited?.calls[0]?.expect; waited += 200) {
+      try { edited = parseSavedCalls(readFileSync(callsFile, 'utf8'), callsFile); } catch (e) { if (waited > 10_000) throw e; }
+      if (!edited?.calls[0]?.expect) {
+        if (waited > 10_000) break;
+        await wb.page.waitForTimeout(200);
+      }
     }
-    assert.deepEqual(edited.calls[0]!.expect, { text: { contains: '64 × 48 pixels' } });
+    assert.deepEqual(edited?.calls[0]?.expect, { text: { contains: '64 × 48 pixels' } });
 
     // ── the saved call run from the view: its file checked, the run confirmed, the expectation met ──
     await showView();
