@@ -36,6 +36,14 @@ const librariesOnDemand = {
       args.kind === 'require-call' && args.importer.includes(`${join('src', 'core')}`) ? { path: './libraries.js', external: true } : undefined);
   },
 };
+// What the MCP view's History and Saved Calls rows do, with the saved-calls format and its matcher, is a bundle of
+// its own too (src/extension/replay/replayCommands.ts, required on first use).
+const replayOnDemand = {
+  name: 'replay-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /\/replayCommands$/ }, (args) => (args.kind === 'require-call' ? { path: './replay.js', external: true } : undefined));
+  },
+};
 // esbuild wraps an external CommonJS module in a copy of its exports (`__toESM`) in every module that imports it;
 // for `vscode`, an object of hundreds of members imported by most modules of the extension, those copies were
 // a large part of activation. Every module takes it from one ES module of the bundle that re-exports it instead.
@@ -50,7 +58,8 @@ const vscodeImportedOnce = {
 const builds = [
   // The extension's entry: it loads dist/main.js, the extension, with a code cache (src/extension/codeCache.ts).
   { ...node, entryPoints: ['src/extension/start.ts'], outfile: 'dist/extension.js' },
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/main.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand] },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/main.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand] },
+  { ...node, entryPoints: ['src/extension/replay/replayCommands.ts'], outfile: 'dist/replay.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand] },
   { ...node, entryPoints: ['src/core/connection/serverConnection.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },

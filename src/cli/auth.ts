@@ -20,6 +20,7 @@ const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
 export class SecretSourceError extends Error {}
 
+/** A secret from `env:NAME` or `file:PATH` (relative to `cwd`); SecretSourceError names `option` when it cannot be read. */
 export async function readSecret(option: string, source: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<string | undefined> {
   if (source === undefined) return undefined;
   if (source.startsWith('env:')) {

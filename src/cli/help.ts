@@ -47,6 +47,12 @@ of its SKILL.md (one the listing leaves out is asked of the server with skills/g
   read SKILL FILE    print one file the skill lists (references/GUIDE.md, or its URI), verified the same way
   ls SKILL [DIR]     the skill's directory (or DIR in it): resources/directory/read when the server offers it,
                      else the files the listing names`,
+  run: `Runs the saved calls of FILE (the MCP view's Save Call…, or call --record), each against the server it names
+in the mcp.json beside FILE (or --config), and checks what each call expects: its outcome (a tool error fails a
+call that expects nothing else), its structured content (equal, containing, or matching a JSON Schema), its text
+(containing a string, matching an RE2 pattern), its duration. A file argument is sent only when it is the file
+saved (same size and sha-256); secrets come from the env: or file: source saved. Prints a line per call and
+what differed; exits 5 when an expectation failed, 4 when a call could not be made (and none failed).`,
   complete: 'Prints the server\'s suggestions for one argument of a prompt or a resource template, one per line.',
   registry: `Finds servers in an MCP Registry and writes one into an mcp.json.
   search [TEXT]   servers whose name has TEXT (--pages for more)
@@ -78,7 +84,7 @@ export function commandHelp(command: string): string | undefined {
   const parts = [`usage:\n${wrap(`  ${synopsis(name)}`, 116, '      ')}`, DETAILS[name] ?? `${COMMANDS[name].summary[0]!.toUpperCase()}${COMMANDS[name].summary.slice(1)}.`];
   const connecting = CONNECTING.includes(name);
   const carrying = CARRYING.includes(name);
-  const own = optionsOf(name).filter((o) => o.group === 'command' || (!connecting && o.group !== 'target') || ((name === 'servers' || carrying) && o.name === '--config'));
+  const own = optionsOf(name).filter((o) => o.group === 'command' || (!connecting && o.group !== 'target') || ((name === 'servers' || name === 'run' || carrying) && o.name === '--config'));
   if (own.length) parts.push(`options:\n${optionLines(own)}`);
   if (connecting) {
     parts.push(`OPTIONS (the same for every command that connects):\n${optionLines(OPTIONS.filter((o) => o.group === 'connection'))}`);
@@ -86,7 +92,7 @@ export function commandHelp(command: string): string | undefined {
   The sign-in page opens with the command in $BROWSER when it is set; otherwise its URL is printed. Only an
   https URL (or http to this machine) is ever opened or printed.`);
   }
-  if (name !== 'servers' && !carrying) parts.push(TARGET_HELP);
+  if (name !== 'servers' && name !== 'run' && !carrying) parts.push(TARGET_HELP);
   parts.push(EXIT_CODES_HELP);
   return parts.join('\n\n');
 }

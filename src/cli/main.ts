@@ -14,6 +14,7 @@ import { loginCommand, logoutCommand } from './commands/login';
 import { promptCommand } from './commands/prompt';
 import { registryCommand } from './commands/registry';
 import { resourceCommand } from './commands/resource';
+import { runCommand } from './commands/run';
 import { serversCommand } from './commands/servers';
 import { taskCommandOf } from './commands/task';
 import { toolsCommand } from './commands/tools';
@@ -32,7 +33,7 @@ export { resultText } from './output';
 const COMMAND_RUNS: Record<CommandName, (a: ParsedArgs, io: CliIo) => Promise<number>> = {
   servers: serversCommand, tools: toolsCommand, call: callCommand, prompt: promptCommand, resource: resourceCommand,
   complete: completeCommand, task: taskCommandOf, skills: skillsCommand, skill: skillsCommand, login: loginCommand, logout: logoutCommand,
-  registry: registryCommand, bundle: bundleCommand, discover: discoverCommand, import: importCommand, export: exportCommand,
+  registry: registryCommand, bundle: bundleCommand, discover: discoverCommand, import: importCommand, export: exportCommand, run: runCommand,
 };
 
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */

@@ -11,7 +11,7 @@ import { URL_DONE_WAIT_MS } from './elicit';
 import { EXIT, CliError } from './errors';
 
 export const COMMAND_NAMES = ['servers', 'tools', 'call', 'prompt', 'resource', 'login', 'logout', 'complete', 'task', 'skills', 'skill',
-  'registry', 'bundle', 'discover', 'import', 'export'] as const;
+  'registry', 'bundle', 'discover', 'import', 'export', 'run'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** The commands that talk to a server (TARGET) and connect to it with the connection options. */
@@ -94,6 +94,11 @@ const keyValue = (name: string) => (v: string): [string, string] => {
   return eq > 0 ? [v.slice(0, eq), v.slice(eq + 1)] : bad(`${name} takes K=V (got "${v}")`);
 };
 const sha256 = (v: string) => (/^[0-9a-fA-F]{64}$/.test(v) ? v.toLowerCase() : bad(`--sha256 takes 64 hex digits (got "${v.slice(0, 80)}")`));
+const parallel = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_PARALLEL ? Number(v)
+  : bad(`--parallel takes a whole number of calls from 1 to ${MAX_PARALLEL} (got "${v}")`));
+const MAX_PARALLEL = 16;
+const argSource = (name: string) => (v: string) => (/^[^=]+=(env|file):./.test(v) ? v
+  : bad(`${name} takes ARG=env:NAME or ARG=file:PATH, not the value itself (got "${v.replace(/=.*/, '=…')}")`));
 const grant = (v: string): OAuthGrant => (OAUTH_GRANTS.includes(v as OAuthGrant) ? v as OAuthGrant : bad(`--grant must be one of ${OAUTH_GRANTS.join(', ')} (got "${v}")`));
 
 const secureArgOption = (v: string) => (v.indexOf('=') > 0 ? v : bad(`--secure-arg takes NAME=SOURCE (a value, env:NAME or file:PATH), got "${v.slice(0, 100)}"`));
@@ -102,8 +107,8 @@ const SIGN_IN: readonly CommandName[] = CONNECTING;
 
 /** Every option of `mcp-host`, in the order the help shows them. */
 export const OPTIONS = [
-  value('--config', 'FILE', 'config', 'target', ['servers', ...TARGETED, 'registry', 'bundle', 'import', 'export'],
-    'the mcp.json to read (registry, bundle, import: to write; comments are kept)\n(default: .vscode/mcp.json in the current directory)'),
+  value('--config', 'FILE', 'config', 'target', ['servers', ...TARGETED, 'registry', 'bundle', 'import', 'export', 'run'],
+    'the mcp.json to read (registry, bundle, import: to write; comments are kept)\n(default: .vscode/mcp.json in the current directory; run: the mcp.json beside FILE)'),
   value('--server', 'NAME', 'server', 'target', TARGETED, 'a server of the mcp.json'),
   value('--url', 'URL', 'url', 'target', TARGETED, 'a Streamable HTTP server (a URL ending in /sse: legacy HTTP+SSE)'),
   flag('--sandbox', 'sandbox', 'target', CONNECTING, 'run the stdio server (--server or -- COMMAND) in the sandbox, as "sandboxEnabled": true\n'
@@ -113,6 +118,12 @@ export const OPTIONS = [
   { ...value('--file', 'ARG=PATH', 'files', 'command', ['call', 'prompt'], 'read a local file into the file argument ARG (repeat for more)'), repeat: true as const },
   value('--secure-args', 'JSON', 'secureArgs', 'command', ['call'], 'the tool\'s secure values (SEP-3221 secureArguments: set by the host, never by a\nmodel), a JSON object; over the server\'s "secureArguments" in mcp.json'),
   { ...value('--secure-arg', 'NAME=SOURCE', 'secureArg', 'command', ['call'], 'one secure value: a value, env:NAME or file:PATH (secrets, format password or\nwriteOnly, only from env: or file:); repeat for more', secureArgOption), repeat: true as const },
+  { ...value('--secret', 'ARG=SOURCE', 'secrets', 'command', ['call'], 'set the argument ARG to a secret read from env:NAME or file:PATH (kept out\nof logs and of --record)', argSource('--secret')), repeat: true as const },
+  value('--record', 'FILE', 'record', 'command', ['call'], 'append the call to the saved-calls FILE (files by path and sha-256,\nsecrets as env: sources), which the run command runs again'),
+  flag('--expect-current', 'expectCurrent', 'command', ['call'], 'with --record, expect the result this call got (outcome, structured\ncontent or text)'),
+  { ...value('--only', 'NAME', 'only', 'command', ['run'], 'run only the saved call NAME (repeat for more)'), repeat: true as const },
+  value('--junit', 'PATH', 'junit', 'command', ['run'], 'also write a JUnit XML report to PATH'),
+  value('--parallel', 'N', 'parallel', 'command', ['run'], `run up to N calls at once (default 1, at most ${MAX_PARALLEL})`, parallel),
   value('--inline-max', 'BYTES', 'inlineMax', 'command', ['call'],
     'where a file argument may go either way, files up to this size go inline\n'
     + 'and larger ones are uploaded (default and most: the transport\'s inline limit,\nso a server without uploads gets every file that fits)', inlineMax),
@@ -129,7 +140,7 @@ export const OPTIONS = [
     + 'with the Tasks extension) plainly; one that requires a task still runs as one'),
   value('--prompt', 'NAME', 'prompt', 'command', ['complete'], 'the prompt whose argument ARG is completed'),
   value('--resource-template', 'URI', 'resourceTemplate', 'command', ['complete'], 'the resource template whose variable ARG is completed'),
-  flag('--json', 'json', 'command', ['tools', 'call', 'prompt', 'resource', 'complete', 'task', 'skills', 'skill', 'registry', 'bundle', 'discover', 'import'],
+  flag('--json', 'json', 'command', ['tools', 'call', 'prompt', 'resource', 'complete', 'task', 'skills', 'skill', 'registry', 'bundle', 'discover', 'import', 'run'],
     'print what the server answered (registry, bundle, discover, import: what was found or\nwritten), as JSON'),
   value('--registry', 'URL', 'registry', 'command', ['registry'], `the MCP Registry (default ${DEFAULT_REGISTRY_URL})`),
   value('--limit', 'N', 'limit', 'command', ['registry'], `servers per page (default ${REGISTRY_LIMITS.pageSize}, most ${REGISTRY_LIMITS.maxPageEntries})`,
@@ -145,7 +156,7 @@ export const OPTIONS = [
     + '(asked at the first start, kept as a secret); a secret is never written: it\nis an input unless given as env:NAME', keyValue('--env')), repeat: true as const },
   value('--sha256', 'HEX', 'sha256', 'command', ['bundle'], 'the bundle\'s expected sha-256: checked before anything is unpacked', sha256),
 
-  value('--timeout', 'MS', 'timeoutMs', 'connection', CONNECTING, 'give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel)', positiveMs),
+  value('--timeout', 'MS', 'timeoutMs', 'connection', [...CONNECTING, 'run'], 'give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel)', positiveMs),
   flag('--verbose', 'verbose', 'connection', CONNECTING, 'print the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace\nadds the JSON-RPC traffic'),
   value('--log-level', 'LEVEL', 'logLevel', 'connection', CONNECTING, 'ask the server for its log messages from LEVEL up (debug, info, notice, warning,\n'
     + 'error, critical, alert, emergency) and print them to stderr', logLevel),
@@ -218,6 +229,7 @@ export const COMMANDS: Record<CommandName, { operands: string; summary: string }
   complete: { operands: '(--prompt NAME | --resource-template URI) ARG VALUE', summary: 'the server\'s suggestions for an argument (--args: those filled in)' },
   task: { operands: 'get|result|cancel ID', summary: 'a task\'s status, its result (waits for it), or cancel it' },
   skills: { operands: '', summary: 'list the server\'s skills (SEP-2640): name, description, files' },
+  run: { operands: 'FILE', summary: 'run the saved calls of FILE and check their expectations: a line per call with what differed; exit 5 when one failed' },
   skill: { operands: 'get|read|ls SKILL [FILE|DIR]', summary: 'load a skill (its SKILL.md), read one of its files, or list a directory of it; each file verified against the listing' },
   registry: { operands: 'search [TEXT] | show NAME | install NAME', summary: 'find servers in an MCP Registry; show one; write one (its version pinned) into an mcp.json' },
   bundle: { operands: 'install FILE', summary: 'install an MCP Bundle (.mcpb): checked, unpacked into the data folder, its entry written' },
@@ -239,6 +251,7 @@ export function synopsis(command: CommandName): string {
     .map((o) => `[${usageForm(o)}${'repeat' in o ? ' ...' : ''}]`);
   const tail = command === 'servers' ? ['[--config FILE]']
     : CARRYING.includes(command) ? optionsOf(command, 'target').map((o) => `[${usageForm(o)}]`)
+    : command === 'run' ? ['[--config FILE]', '[--timeout MS]']
     : command === 'logout' ? ['[--no-token-store]', 'TARGET']
       : CONNECTING.includes(command) ? ['[OPTIONS]', 'TARGET'] : ['TARGET'];
   return ['mcp-host', command, ...(c.operands ? [c.operands] : []), ...own, ...tail].join(' ');

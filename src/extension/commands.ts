@@ -19,6 +19,8 @@ import { serverState, type ManagedServer, type ServerManager } from './serverMan
 import type { ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings } from './settings';
 import { RunPanel, type RunPanelContext } from './runPanel';
+import { REPLAY_COMMANDS, replayCommands, type ReplayTree } from './replay/replayTree';
+import { runHistory } from './replay/runHistory';
 import { errorText } from '../core/errors';
 import { DisposableStore } from '../core/events';
 import { oneLine } from '../shared/format';
@@ -28,7 +30,7 @@ const EXPLORER_START_WAIT_MS = 15_000;
 
 type ServerArg = string | ServerTreeNode | undefined;
 
-export function registerCommands(context: vscode.ExtensionContext, manager: ServerManager): void {
+export function registerCommands(context: vscode.ExtensionContext, manager: ServerManager, replayTree?: ReplayTree): void {
   const panels: RunPanelContext = { manager, extensionUri: context.extensionUri };
   const register = (id: string, run: (...args: never[]) => unknown): void => {
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: never[]) => {
@@ -40,6 +42,14 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
       }
     }));
   };
+
+  // History and Saved Calls: their commands are loaded with their bundle on first use.
+  const history = runHistory();
+  if (history && replayTree) {
+    let handlers: Record<string, (...args: never[]) => unknown> | undefined;
+    const deps = { panels, history, tree: replayTree, showFilled: RunPanel.showFilled.bind(RunPanel), activePanel: () => RunPanel.active() };
+    for (const id of REPLAY_COMMANDS) register(id, (...args: never[]) => (handlers ??= replayCommands().replayCommandHandlers(deps))[id]!(...args));
+  }
 
   register('mcpHost.runTool', async (serverArg?: ServerArg, toolName?: string) => {
     const chosen = await givenOrPicked(manager, TOOLS, serverArg, toolName);

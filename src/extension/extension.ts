@@ -27,6 +27,8 @@ import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settin
 import { RunPanel } from './runPanel';
 import { McpPanel } from './webviewPanel';
 import { registerWalkthrough } from './walkthrough';
+import { createRunHistory, runHistory } from './replay/runHistory';
+import { ReplayTree } from './replay/replayTree';
 import { registerAgentTools, type AgentTools } from './agents/agentTools';
 import { registerSecureValueCommands, secureValues } from './secureValues';
 import { registerChatParticipant, type McpChatParticipant } from './agents/chatParticipant';
@@ -129,7 +131,10 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   activeManager = manager;
 
   const discovered = new DiscoveredServers(manager);
-  const tree = new ServersTreeProvider(manager, discovered);
+  const history = createRunHistory(context);
+  const replayTree = new ReplayTree(history);
+  context.subscriptions.push(replayTree);
+  const tree = new ServersTreeProvider(manager, discovered, replayTree);
   context.subscriptions.push(
     discovered,
     tree,
@@ -143,7 +148,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
     }),
   );
   context.subscriptions.push({ dispose: () => RunPanel.disposeAll() });
-  registerCommands(context, manager);
+  registerCommands(context, manager, replayTree);
   registerCarryCommands(context, manager, discovered);
   registerWalkthrough(context);
   context.subscriptions.push(registerSecureValueCommands(context, manager));
@@ -221,6 +226,7 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         timeoutMs: settings.requestTimeoutMs || undefined,
         encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
         callTool: (_name, a, o) => tasks().callTool(connection, tool, a, o ?? {}),
+        record: runHistory()?.recorder('person'),
       });
       return view;
     },

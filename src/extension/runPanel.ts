@@ -28,6 +28,7 @@ import { entryLabel, toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { McpPanel } from './webviewPanel';
+import { runHistory } from './replay/runHistory';
 import { errorText, isHostError } from '../core/errors';
 import { Disposable, DisposableStore, toDisposable } from '../core/events';
 import { oneLine } from '../shared/format';
@@ -76,6 +77,38 @@ export class RunPanel extends Disposable {
   /** Opens (or reveals) the tool's panel; `prefill` puts files into a slot first (Explorer "Run MCP Tool with This File…"). */
   static show(context: RunPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<RunPanel> {
     return RunPanel.showSubject(context, server, { kind: 'tool', tool }, prefill);
+  }
+
+  /**
+   * Opens the tool's panel filled with `values` and `files` (by field id; each checked again as it is chosen):
+   * Run Again from the History, a saved call. A panel already open is replaced unless a call runs in it.
+   */
+  static async showFilled(context: RunPanelContext, server: string, tool: Tool, values: FormValues,
+    files: ReadonlyArray<{ field: string; paths: string[] }>): Promise<RunPanel> {
+    const open = RunPanel.open.get(JSON.stringify([server, 'tool', subjectName({ kind: 'tool', tool })]));
+    if (open?.running) throw new Error(`${tool.name} is still running; cancel it or wait for its result.`);
+    open?.dispose();
+    const panel = await RunPanel.show(context, server, tool);
+    panel.values = { ...panel.values, ...structuredClone(values) };
+    for (const { field, paths } of files) {
+      const outcome = await panel.files.add(field, paths);
+      if (!outcome.ok) throw new Error(outcome.reason);
+      panel.panel.post({ type: 'fileSelected', field, files: outcome.files });
+    }
+    return panel;
+  }
+
+  /** The tool panel in front, if one is. */
+  static active(): RunPanel | undefined {
+    return [...RunPanel.open.values()].find((p) => p.panel.panel.active && p.subject.kind === 'tool');
+  }
+
+  /**
+   * Runs the panel's current values as Run does (validated, confirmed); the result and how long the call took
+   * (the confirmation not counted), or undefined when none came.
+   */
+  runFilled(): Promise<(RunOutcome & { durationMs: number }) | undefined> {
+    return this.run(this.values);
   }
 
   /** Opens (or reveals) a prompt's panel. */
@@ -225,7 +258,8 @@ export class RunPanel extends Disposable {
         return handleFileMessage(this.panel, this.files, message);
       case 'submit':
         this.values = message.values;
-        return this.run(message.values, message.secureValues);
+        await this.run(message.values, message.secureValues);
+        return;
       case 'cancelCall':
         if (this.running?.callId === message.callId) this.running.abort.abort();
         return;
@@ -241,10 +275,10 @@ export class RunPanel extends Disposable {
   }
 
   /** Validates, confirms, encodes and calls; the outcome goes to the webview. */
-  private async run(values: FormValues, typedSecure?: FormValues): Promise<void> {
+  private async run(values: FormValues, typedSecure?: FormValues): Promise<(RunOutcome & { durationMs: number }) | undefined> {
     if (this.running) {
       void vscode.window.showInformationMessage(`${subjectName(this.subject)} is still running; cancel it or wait for its result.`);
-      return;
+      return undefined;
     }
     const errors = checkValues(this.model, values, this.files);
     // The secure section is checked by the same form engine; what passes is remembered for the workspace.
@@ -254,12 +288,12 @@ export class RunPanel extends Disposable {
       : undefined;
     if (secure && 'errors' in secure) Object.assign(errors, secure.errors);
     this.panel.post({ type: 'validation', errors });
-    if (Object.keys(errors).length > 0) return;
+    if (Object.keys(errors).length > 0) return undefined;
     const secureArguments = secure && 'values' in secure ? secure.values : undefined;
     if (typedSecure && Object.values(typedSecure).some((v) => v !== '' && v !== undefined)) await this.refreshSecure(true);
     // Files that go by upload (SEP-2631) are authorized before the confirmation, which names their hosts.
     const uploading = this.subject.kind === 'tool' && this.files.entries().some((e) => e.files.some((f) => f.upload));
-    if (!uploading && (this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return;
+    if (!uploading && (this.files.count > 0 || readSettings().confirmEveryCall) && !(await this.confirm())) return undefined;
 
     const callId = randomUUID();
     const abort = new AbortController();
@@ -274,12 +308,14 @@ export class RunPanel extends Disposable {
         if (!(await this.confirm(uploads))) {
           uploads?.abandon();
           this.panel.post({ type: 'callEnded', callId, outcome: 'cancelled' });
-          return;
+          return undefined;
         }
       }
       // The tool's app (if any) loads while the tool runs, with the arguments (file contents left out).
       if (this.apps) void this.apps.begin(connection, callId, toPayload(this.model, values));
+      const started = performance.now();
       const { result, view } = await this.call(connection, values, abort.signal, progress.report, uploads, secureArguments);
+      const durationMs = performance.now() - started;
       progress.flush();
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
       this.results.entries.unshift(entry);
@@ -287,11 +323,13 @@ export class RunPanel extends Disposable {
       this.panel.post({ type: 'result', callId, view: entry.view });
       this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
       this.apps?.finish(callId, { result: result as CallToolResult });
+      return { result, view, durationMs };
     } catch (e) {
       progress.flush();
       const cancelled = isHostError(e, 'CallCancelledError');
       this.apps?.finish(callId, { reason: cancelled ? 'The call was cancelled.' : errorText(e) });
       this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
+      return undefined;
     } finally {
       this.runResources.delete(progress);
       this.running = undefined;
@@ -315,6 +353,7 @@ export class RunPanel extends Disposable {
       elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
       waitForRetry: askToRetry,
       onProgress, signal, timeoutMs,
+      record: runHistory()?.recorder('person'),
       encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
       // Files that go by upload are sent first, under one progress notification with Cancel.
       // A tool that must run as a task goes through the window's tasks (shown in the Tasks view, status as progress).

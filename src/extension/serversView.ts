@@ -17,6 +17,7 @@ import { SOURCE_LABELS, type DiscoverySourceId } from '../core/discovery/sourceI
 import type { DiscoveredServers } from './discoveredServers';
 import type { SandboxRefusal } from '../core/sandbox/refusals';
 import { sandboxRefusalItem } from './sandboxRefusals';
+import { isReplayNode, type ReplayNode, type ReplayTree } from './replay/replayTree';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
@@ -31,7 +32,8 @@ export type ServerTreeNode =
   | { kind: 'configError'; error: ConfigError }
   | { kind: 'discoveredSource'; source: DiscoverySourceId }
   | { kind: 'discoveredProblem'; source: DiscoverySourceId; message: string }
-  | { kind: 'sandboxRefusal'; server: string; refusal: SandboxRefusal };
+  | { kind: 'sandboxRefusal'; server: string; refusal: SandboxRefusal }
+  | ReplayNode;
 
 const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
 
@@ -44,9 +46,10 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidChangeTreeData = this.changed.event;
   private readonly skillLists = new WeakMap<ServerConnection, SkillEntry[]>();
 
-  constructor(private readonly manager: ServerManager, private readonly discovered?: DiscoveredServers) {
+  constructor(private readonly manager: ServerManager, private readonly discovered?: DiscoveredServers, private readonly replay?: ReplayTree) {
     super();
     this.register(manager.onDidChange(() => this.changed.fire(undefined)));
+    if (replay) this.register(replay.onDidChange(() => this.changed.fire(undefined)));
   }
 
   getChildren(node?: ServerTreeNode): ServerTreeNode[] {
@@ -57,7 +60,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       // Servers configured for other apps: a group per source turned on (discoveredServers.ts).
       const sources: ServerTreeNode[] = (this.discovered?.sources ?? []).filter((r) => r.servers.length || r.problems.length)
         .map((r) => ({ kind: 'discoveredSource', source: r.source }));
-      return [...errors, ...servers, ...sources];
+      return [...errors, ...servers, ...sources, ...this.replay?.roots() ?? []];
     }
     if (node.kind === 'discoveredSource') {
       return [
@@ -65,6 +68,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
         ...(this.discovered?.sources.find((r) => r.source === node.source)?.problems ?? []).map((message): ServerTreeNode => ({ kind: 'discoveredProblem', source: node.source, message })),
       ];
     }
+    if (isReplayNode(node)) return this.replay?.children(node) ?? [];
     const connection = 'server' in node ? this.manager.get(node.server)?.connection : undefined;
     if (node.kind === 'server') {
       const refused = sandboxRefusalNodes(this.manager, node.server);
@@ -103,6 +107,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   getTreeItem(node: ServerTreeNode): vscode.TreeItem {
+    if (isReplayNode(node)) return this.replay!.item(node);
     switch (node.kind) {
       case 'configError': {
         const { file, line, column, message } = node.error;

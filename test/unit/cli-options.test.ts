@@ -51,12 +51,17 @@ const browser = `"${process.execPath}" -e "require('fs').appendFileSync(process.
 const PROBES: Record<string, Probe> = {
   '--config': {
     with: [], targetArgs: (_url, command) => (command === 'servers' ? { with: ['--config', config], without: [] }
+      : command === 'run' ? { with: ['--config', join(dir, 'none.json')], without: [] }
       : { with: ['--server', 'everything', '--config', config], without: ['--server', 'everything'] }),
   },
   '--server': { with: [], targetArgs: () => ({ with: ['--server', 'everything', '--config', config], without: ['--config', config] }) },
   '--url': { with: [], targetArgs: (url) => ({ with: ['--url', url], without: [] }) },
   '--args': { with: ['--args', '{"department":"Sales"}'], operands: { call: ['get-sum', '--args', '{"a":1,"b":2}'] } },
   '--file': { with: ['--file', `file=${png}`] },
+  '--secret': { with: ['--secret', 'message=env:MCP_HOST_OPTIONS_TEST_SET'] },
+  '--record': { with: ['--record', join(dir, 'recorded-%RUN%.json')] },
+  '--only': { with: ['--only', 'sum'] },
+  '--junit': { with: ['--junit', join(dir, 'junit-%RUN%.xml')] },
   '--out': { with: ['--out', join(dir, 'out-%RUN%.txt')] },
   '--prompt': { with: ['--prompt', 'completable-prompt'], operands: { complete: ['department', 'S'] } },
   '--resource-template': { with: ['--resource-template', 'demo://resource/dynamic/text/{resourceId}'], operands: { complete: ['resourceId', '1'] } },
@@ -93,6 +98,8 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   '--max-download': 'bounded.test.ts: a file output served as fast as it goes is stopped at --max-download, naming it',
   '--sign-in-timeout': 'auth-cimd.test.ts: a sign-in that never comes back ends at its stated bound',
   '--save-files': 'files-transfer.test.ts: a resource that is a file is saved with --save-files or --out; files-cli/transfer: call --save-files',
+  '--expect-current': 'replay-cli.test.ts: call --record --expect-current saves the result as the expectation that run checks',
+  '--parallel': 'replay-cli.test.ts: run --parallel 2 runs both calls of a file (this test sees no difference in what is printed)',
   '--no-wait': 'tasks-cli.test.ts and client-features-cli.test.ts: --no-wait prints the task id',
   '--no-optional-tasks': 'tasks-cli.test.ts: --no-optional-tasks calls an optional-task tool plainly',
   '--secure-args': 'secure-params-cli.test.ts: --secure-args reaches the server as secureArguments (and is refused for a tool without them)',
@@ -132,6 +139,7 @@ const OPERANDS: Record<CommandName, string[]> = {
   servers: [], tools: [], call: ['get-tiny-image'], prompt: ['simple-prompt'], resource: ['read', 'demo://resource/dynamic/text/1'],
   complete: ['--prompt', 'completable-prompt', 'name', ''], task: ['get', 'endless-1'], skills: [], skill: ['get', 'git-workflow'], login: [], logout: [],
   registry: ['search'], bundle: ['install'], discover: [], import: [], export: [],
+  run: [join(dir, 'calls.json')],
 };
 
 let everything: RunningHttpServer;
@@ -177,6 +185,11 @@ before(async () => {
   [everything, oauth, store] = await Promise.all([startEverythingHttp('streamableHttp'), startOAuthFixture(), startObjectStore(join(dir, 'store.log'))]);
   await startProxy(new URL(everything.url));
   writeFileSync(config, JSON.stringify({ servers: { everything: { type: 'http', url: `${proxyUrl}/run-0/mcp` } } }));
+  // `run`'s saved calls, beside the mcp.json it reads by default.
+  writeFileSync(join(dir, 'calls.json'), JSON.stringify({ calls: [
+    { name: 'sum', server: 'everything', tool: 'get-sum', arguments: { a: 1, b: 2 }, expect: { text: { contains: '3' } } },
+    { name: 'image', server: 'everything', tool: 'get-tiny-image' },
+  ] }));
   const { generateKeyPairSync } = await import('node:crypto');
   writeFileSync(join(dir, 'key.pem'), generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
   mkdirSync(join(dir, 'work'), { recursive: true });
@@ -199,7 +212,7 @@ async function observe(command: CommandName, probe: Probe, withOption: boolean):
   const url = `${proxyUrl}/${run}/mcp`;
   const target = (typeof probe.target === 'object' ? probe.target[command] : probe.target) ?? 'everything';
   const targetArgs = probe.targetArgs ? probe.targetArgs(url, command)[withOption ? 'with' : 'without']
-    : command === 'servers' ? []
+    : command === 'servers' || command === 'run' ? []
       : target === 'everything' ? ['--url', url]
         : target === 'oauth' ? ['--url', oauth.url]
           : target === 'transfer' ? ['--', process.execPath, ...fixtureArgv('transfer-server.ts'), '--store', store.url, '--era', '2025']

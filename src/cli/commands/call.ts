@@ -5,7 +5,10 @@ import { InputRefusedError } from '../../core/errors';
 import { redactDataUris } from '../../core/files';
 import { requestSizeProblem } from '../../core/io/requestSize';
 import { RESULT_LIMITS } from '../../core/results';
-import { authorizeUploads, preparedArguments, resultViewOf, runTool, type RunHooks } from '../../core/run';
+import { authorizeUploads, preparedArguments, recordRun, resultViewOf, runTool, type RunHooks } from '../../core/run';
+import { setAtPath } from '../../core/files';
+import { readSecret } from '../auth';
+import { recordCall, type KeptRun } from '../record';
 import { openConnection, withConnection } from '../connect';
 import { CliError, EXIT } from '../errors';
 import { cliEncodeSettings, cliUploadReporter, fileOptionChoices, type FileOptionSettings } from '../files';
@@ -46,6 +49,14 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       uploadProgress: (name, size) => uploadProgressLine(stderr, io.interactive, name, size),
     };
+    const secretLabels: string[] = [];
+    for (const spec of a.secrets ?? []) {
+      const label = spec.slice(0, spec.indexOf('='));
+      const value = (await readSecret(`--secret ${label}`, spec.slice(label.length + 1), io.env, io.cwd))!;
+      log.maskSecrets([value]);
+      setAtPath(args, label.split('.'), value);
+      secretLabels.push(label);
+    }
     const files = await fileOptionChoices(tool, args, a.files ?? [], inUse, log, fileSettings);
     // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
     const asTask = callsAsTask(connection, tool, !a.noOptionalTasks);
@@ -64,6 +75,9 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       onProgress: (p) => log.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
       encode: cliEncodeSettings(inUse, fileSettings),
     };
+    let kept: KeptRun | undefined;
+    const recorder = a.record !== undefined ? { by: 'person' as const, keep: (record: KeptRun['record'], result?: KeptRun['result']) => { kept = { record, result }; } } : undefined;
+    if (recorder) hooks.record = recorder;
     // Uploads are authorized first, so where their bytes go is shown (and, on a terminal, asked) before any leave.
     const digesting = digestProgressLines(stderr, io.interactive);
     const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt, digesting.onDigestBytes).finally(() => digesting.done());
@@ -74,10 +88,11 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     const request = { tool, input: { json: args }, files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}) };
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
-    const runAsTask = () => preparedArguments(connection, request, hooks).then(async (encoded) => {
+    const taskRun = () => preparedArguments(connection, request, hooks).then(async (encoded) => {
       const taskResult = await callAsTask(connection, toolName, encoded, { noWait: !!a.noWait, signal: io.interrupt, timeoutMs: a.timeoutMs, stdout: stdout, stderr: stderr, secureArguments });
       return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
     });
+    const runAsTask = () => (recorder ? recordRun(connection, request, recorder, io.interrupt, taskRun) : taskRun());
     // A 2026-07-28 server that refuses a plain call without a task (-32021) gets it again as a task.
     const outcome = await (asTask ? runAsTask() : runTool(connection, request, hooks).catch((e: unknown) => {
       if (needsTasksExtension(e) && !elicitation.refusal) return runAsTask();
@@ -87,6 +102,10 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     if (elicitation.refusal) throw elicitation.refusal;
     if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed
     const { result, view } = outcome;
+    if (a.record !== undefined && kept) {
+      const { name, file } = await recordCall(resolve(io.cwd, a.record), kept, secretLabels, !!a.expectCurrent);
+      stderr.write(`mcp-host: recorded "${terminalText(name)}" in ${terminalName(file, 4096)}\n`);
+    }
     if (a.json) {
       // As in the text output, a value of the host's own (a secret input, a secure value) the server echoed is masked.
       stdout.write(`${log.maskSecretsIn(JSON.stringify(withToolUi(result, tool), null, 2))}\n`);

@@ -21,6 +21,7 @@ import type { Logger } from '../log';
 import { maskView, promptResultView, toResultView, type ResultLike, type ResultView } from '../results';
 import type { FileChoices, SlotFiles } from './fileChoices';
 import type { AuthorizedUploads } from './uploads';
+import { keptArguments, newRecord, recordedFiles, type RunCaller, type RunRecord } from '../replay/record';
 
 /** What a run needs of a ServerConnection. */
 export interface RunConnection extends UrlRetryConnection<CallToolResult, ToolCallOptions> {
@@ -76,6 +77,13 @@ export interface RunHooks {
   checkEncoded?: (args: Record<string, unknown>) => void;
   /** Called once before files that go by upload are sent (SEP-2631), with those files. */
   uploadProgress?: (uploads: CheckedFile[], signal: AbortSignal | undefined) => Promise<UploadReporter | undefined> | UploadReporter | undefined;
+  /** Keeps the run (the History, `call --record`): told once when it ends, without file bytes or secrets. */
+  record?: RunRecorder;
+}
+
+export interface RunRecorder {
+  by: RunCaller;
+  keep(record: RunRecord, result?: CallToolResult): void;
 }
 
 export interface ToolRunRequest {
@@ -217,6 +225,41 @@ export async function preparedArguments(connection: RunConnection, request: Tool
  * file contents included, are dropped once dispatched.
  */
 export async function runTool(connection: RunConnection, request: ToolRunRequest, hooks: RunHooks): Promise<RunOutcome & { result: CallToolResult }> {
+  if (!hooks.record) return runToolOnce(connection, request, hooks);
+  return recordRun(connection, request, hooks.record, hooks.signal, () => runToolOnce(connection, request, hooks));
+}
+
+/**
+ * Runs `run` (a tool call of `request`) and tells `recorder` how it went: arguments without files and secrets,
+ * each file's path, size, type and sha-256 (read before the call; the call refuses a file changed since), the
+ * outcome and how long it took.
+ */
+export async function recordRun<T extends { result: CallToolResult } | undefined>(connection: RunConnection, request: ToolRunRequest,
+  recorder: RunRecorder, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+  const at = Date.now();
+  const started = performance.now();
+  const slots = request.files?.entries() ?? [];
+  const files = await recordedFiles(slots, signal);
+  const kept = keptArguments(request.tool, argumentsOf(request.input), slots.map((s) => s.slot), 'form' in request.input ? request.input.form : undefined,
+    (text) => connection.log.maskSecretsIn(text));
+  const base = { at, server: connection.name, tool: request.tool.name, by: recorder.by, ...kept, files };
+  try {
+    const outcome = await run();
+    if (outcome) {
+      const durationMs = performance.now() - started;
+      // What is kept of the result has the host's own secrets masked (a server may echo a token back), like the view.
+      const kept = JSON.parse(connection.log.maskSecretsIn(JSON.stringify(outcome.result))) as CallToolResult;
+      recorder.keep(newRecord({ ...base, outcome: outcome.result.isError ? 'toolError' : 'success', durationMs }), kept);
+    }
+    return outcome;
+  } catch (e) {
+    const cancelled = e instanceof CallCancelledError || (e as Error | undefined)?.name === 'CallCancelledError';
+    recorder.keep(newRecord({ ...base, outcome: cancelled ? 'cancelled' : 'failed', error: (e as Error)?.message ?? String(e), durationMs: performance.now() - started }));
+    throw e;
+  }
+}
+
+async function runToolOnce(connection: RunConnection, request: ToolRunRequest, hooks: RunHooks): Promise<RunOutcome & { result: CallToolResult }> {
   let args: Record<string, unknown> | undefined = await preparedArguments(connection, request, hooks);
   const pending = callWithUrlRetry(connection, request.tool, args, hooks, request.secureArguments);
   args = undefined;

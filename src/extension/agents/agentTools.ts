@@ -12,6 +12,7 @@ import { boundedAgentResultParts, describeAgentFiles, modelFacingSchema, planAge
 import type { ServerConnection } from '../../core/connection';
 import { errorText } from '../../core/errors';
 import { authorizeUploads, runTool, type AuthorizedUploads } from '../../core/run';
+import { runHistory } from '../replay/runHistory';
 import type { ResultLike, SaveItem } from '../../core/results';
 import { WebviewElicitationUi } from '../elicitationUi';
 import { saveResultItem } from '../resultActions';
@@ -273,6 +274,7 @@ export class AgentTools implements vscode.Disposable {
       timeoutMs: settings.requestTimeoutMs || undefined,
       encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
       callTool: (_name, a, o) => tasks().callTool(connection, tool, a, o ?? {}),
+      record: runHistory()?.recorder('agent'),
       uploadProgress: async (uploads, outer) => {
         const progress = await startUploadProgress(uploads, outer);
         return { signal: progress.signal, report: (file, sent) => progress.report(file, sent), destination: (_file, host) => progress.destination(host), done: () => progress.done() };
