@@ -3,3 +3,4 @@ export * from './csp';
 export * from './resource';
 export * from './document';
 export * from './watch';
+export * from './elicitation';
