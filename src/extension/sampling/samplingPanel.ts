@@ -41,7 +41,8 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
       throw new SamplingDeclinedError(NO_MODEL_MESSAGE);
     }
     const preselected = models[preferredModel(models.map(modelChoice), request.modelPreferences)];
-    if (autoApproves(ctx.server)) {
+    // An app's request is always asked about: auto-approval is for the server's own requests.
+    if (autoApproves(ctx.server) && !ctx.requester) {
       log.info(`sampling approved without asking (mcpHost.sampling.autoApprove), model ${modelLabel(preselected)}`);
       const token = tokenOf(ctx.signal);
       try {
@@ -54,7 +55,7 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
         token.dispose();
       }
     }
-    return new SamplingSession(extensionUri, log, request, ctx.server, models, preselected).run(ctx.signal);
+    return new SamplingSession(extensionUri, log, request, ctx.requester ? `${ctx.requester} of ${ctx.server}` : ctx.server, models, preselected).run(ctx.signal);
   }, SAMPLING_QUEUE_LIMITS.panel);
 }
 
