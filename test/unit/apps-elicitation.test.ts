@@ -1,8 +1,11 @@
 // App-rendered elicitation (SEP-3118): which questions name an app, and the host's check of an app's answer
 // against the question's own schema (file fields as data: URIs against their slot).
 import { strict as assert } from 'node:assert';
-import { test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { checkAppAnswer, elicitationAppUri, UI_CAPABILITY } from '../../src/core/apps';
+import { ServerConnection, type ElicitRequestParamsLoose } from '../../src/core/connection';
+import { Logger } from '../../src/core/log';
+import { stdioFixture } from '../fixtures/servers';
 
 const schema = {
   type: 'object',
@@ -60,4 +63,39 @@ test('a file field must hold a data: URI of the accepted type and size', () => {
   assert.ok(!big.ok && /exceeds maxSize: received 32 bytes, limit is 16/.test(big.problem), JSON.stringify(big));
   const type = checkAppAnswer({ action: 'accept', content: { color: 'red', photo: 'data:text/plain,hi' } }, schema);
   assert.ok(!type.ok && /media type text\/plain; accepted/.test(type.problem), JSON.stringify(type));
+});
+
+describe('a real server names the app only to a host that declares app-rendered elicitation', () => {
+  const quiet = () => new Logger(() => undefined, 'error');
+  const connections: ServerConnection[] = [];
+  after(async () => { await Promise.all(connections.map((c) => c.stop())); });
+
+  async function ask(file: string, tool: string, apps: boolean): Promise<{ seen: ElicitRequestParamsLoose; text: string }> {
+    let seen: ElicitRequestParamsLoose | undefined;
+    const conn = new ServerConnection(stdioFixture(file), {
+      log: quiet(), capabilities: { apps },
+      elicitation: async (params) => { seen = params; return { action: 'accept', content: { color: 'red' } }; },
+    });
+    connections.push(conn);
+    await conn.start();
+    const result = await conn.callTool(tool, tool === 'ask' ? { app: 'good' } : {});
+    const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('');
+    assert.ok(seen, 'the host was asked');
+    return { seen, text };
+  }
+
+  test('stateful elicitation/create (2025 era)', async () => {
+    const withApps = await ask('app-questions-server.ts', 'ask', true);
+    assert.equal(elicitationAppUri(withApps.seen), 'ui://questions/good.html');
+    assert.match(withApps.text, /^app-rendered answer: \{"action":"accept","content":\{"color":"red"\}\}/);
+    const without = await ask('app-questions-server.ts', 'ask', false);
+    assert.equal(elicitationAppUri(without.seen), undefined);
+    assert.match(without.text, /^plain answer/);
+  });
+
+  test('an input_required (MRTR) question of the 2026-07-28 era', async () => {
+    const { seen, text } = await ask('app-questions-era2026-server.ts', 'ask_mrtr', true);
+    assert.equal(elicitationAppUri(seen), 'ui://questions/good.html');
+    assert.match(text, /^mrtr answer: \{"action":"accept","content":\{"color":"red"\}\}/);
+  });
 });
