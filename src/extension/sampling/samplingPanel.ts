@@ -55,7 +55,9 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
         token.dispose();
       }
     }
-    return new SamplingSession(extensionUri, log, request, ctx.requester ? `${ctx.requester} of ${ctx.server}` : ctx.server, models, preselected).run(ctx.signal);
+        // An app's request opens beside its panel: the app keeps running (a hidden webview would reload it).
+    return new SamplingSession(extensionUri, log, request, ctx.requester ? `${ctx.requester} of ${ctx.server}` : ctx.server, models, preselected,
+      ctx.requester ? vscode.ViewColumn.Beside : undefined).run(ctx.signal);
   }, SAMPLING_QUEUE_LIMITS.panel);
 }
 
@@ -76,6 +78,7 @@ class SamplingSession {
     private readonly server: string,
     private readonly models: readonly vscode.LanguageModelChat[],
     preselected: vscode.LanguageModelChat,
+    private readonly column?: vscode.ViewColumn,
   ) {
     this.chosen = preselected;
   }
@@ -87,6 +90,7 @@ class SamplingSession {
         viewType: 'mcpHost.sampling',
         title: `MCP: ${this.server} asks a model`,
         extensionUri: this.extensionUri,
+        column: this.column,
         init: () => this.init(),
         onProblem: (m) => this.log.warn(`sampling panel: ${m}`),
       });

@@ -90,6 +90,11 @@ export class AppView {
   private readonly question: AppQuestion | undefined;
   /** The question was answered or given up on: nothing more is reported. */
   private questionSettled = false;
+  /**
+   * The app's `ui/initialize` declared `appCapabilities.elicitation` (SEP-3118). Read from the raw message: the
+   * bridge's schema (ext-apps 2.0.4) predates the draft and drops the member.
+   */
+  private answersQuestions = false;
 
   constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void,
     private onClosed: () => void, options: { standby?: boolean; question?: AppQuestion } = {}) {
@@ -153,7 +158,7 @@ export class AppView {
     };
     const startMs = this.question?.startTimeoutMs ?? APP_LIMITS.initTimeoutMs;
     this.initTimer = setTimeout(() => {
-      if (this.state === 'starting') this.cutOff(`The app did not start within ${startMs / 1000} s and was closed.`);
+      if (this.state === 'starting') this.cutOff(`The app did not start within ${Math.round(startMs / 1000)} s and was closed.`);
     }, startMs);
     this.transport = new PostMessageTransport(this.appWindow, this.appWindow);
     // A question's app is answered nothing but the question.
@@ -215,7 +220,7 @@ export class AppView {
       this.questionSettled = true;
       report();
     };
-    if (!(bridge.getAppCapabilities() as { elicitation?: unknown } | undefined)?.elicitation) {
+    if (!this.answersQuestions) {
       settle(() => question.failed('The app does not declare that it answers questions (appCapabilities.elicitation).'));
       return;
     }
@@ -370,6 +375,11 @@ export class AppView {
   private readonly guard = (event: MessageEvent): void => {
     if (!this.appWindow || event.source !== this.appWindow) return;
     if (this.state === 'closed') { event.stopImmediatePropagation(); return; }
+    if (this.question && this.state === 'starting') {
+      const m = event.data as { method?: unknown; params?: { appCapabilities?: { elicitation?: unknown } } } | null;
+      const declared = m?.method === 'ui/initialize' ? m.params?.appCapabilities?.elicitation : undefined;
+      if (declared && typeof declared === 'object') this.answersQuestions = true;
+    }
     const now = performance.now();
     if (now - this.windowStart > 1000) { this.windowStart = now; this.messagesInWindow = 0; }
     if (++this.messagesInWindow > APP_LIMITS.messagesPerSecond) {
