@@ -43,7 +43,10 @@ test('MCP Apps examples from npm: three.js, sheet music and a workspace PDF rend
     await pdf.getByRole('button', { name: 'Run' }).click();
     await pdf.locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
     const viewer = appFrame(pdf);
-    await viewer.locator('#text-layer', { hasText: 'MCP Host sample report' }).waitFor({ timeout: 60_000 });
+    const shown = viewer.locator('#text-layer', { hasText: 'MCP Host sample report' });
+    const failed = viewer.locator('#error-message').filter({ visible: true });
+    await shown.or(failed).first().waitFor({ timeout: 30_000 });
+    assert.equal(await failed.count(), 0, `the viewer failed: ${await failed.allInnerTexts()}`);
     assert.match(await viewer.locator('#total-pages').innerText(), /1/);
     await wb.shot('pdf-app');
   });
