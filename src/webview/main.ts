@@ -215,6 +215,8 @@ class App {
     }
     if (panel.kind === 'run') parts.push(this.toolStatus(), this.apps.element, this.results);
     replaceChildren(this.root, ...parts);
+    // For `npm run bench`: the panel's content is on screen (a question's form, or its app's frame).
+    performance.mark('mcp-host:panel-rendered');
     void question?.start();
     if ('answered' in panel && panel.answered) this.answered('Sending…');
     if (panel.kind === 'run') {
