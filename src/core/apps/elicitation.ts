@@ -8,9 +8,6 @@ import { findElicitationFileFields, type FileSlot } from '../files/slots';
 import { ajvMessages, compileSchema } from '../forms';
 import { checkValue } from '../forms/validate';
 
-/** What the host declares inside `extensions["io.modelcontextprotocol/ui"]` (and an app instance in `ui/initialize`). */
-export const APP_ELICITATION_CAPABILITY = {};
-
 /** How long the app may take to load and complete its handshake before the native form is shown instead. */
 export const APP_QUESTION_START_MS = 10_000;
 
