@@ -4,7 +4,8 @@
 
 import * as vscode from 'vscode';
 import type { ResolvedServer, TransportKind } from '../core/config';
-import type { ElicitationHandler } from '../core/connection';
+import type { ElicitationHandler, ServerConnection } from '../core/connection';
+import { withAppQuestions } from './apps/appElicitation';
 import {
   createElicitationHandler,
   type ElicitationUi, type FileConfirmRequest, type FormAnswer, type FormElicitationRequest,
@@ -48,6 +49,8 @@ interface AnsweredForm {
 
 export class WebviewElicitationUi implements ElicitationUi {
   private answered?: AnsweredForm;
+  /** Shown atop the next form: why the app the server named did not answer it (SEP-3118 fallback). */
+  fallbackNote: string | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -57,7 +60,9 @@ export class WebviewElicitationUi implements ElicitationUi {
 
   async form(request: FormElicitationRequest, signal: AbortSignal): Promise<FormAnswer> {
     this.closeAnswered();
-    const model: FormModel = request.form;
+    const note = this.fallbackNote;
+    this.fallbackNote = undefined;
+    const model: FormModel = note ? { ...request.form, warnings: [note, ...request.form.warnings] } : request.form;
     const fields = fileFields(model.fields);
     const slots = fields.map(slotOf);
     const files = new FileChoices(slots, (slot) =>
@@ -189,14 +194,17 @@ export class WebviewElicitationUi implements ElicitationUi {
  * The elicitation handler for one server's connection. An accepted form's panel stays open until the
  * answer is sent: the file confirmation appears over it and, in binary mode, it shows the upload progress.
  */
-export function elicitationHandlerFor(extensionUri: vscode.Uri, server: ResolvedServer, log: Logger): ElicitationHandler {
+export function elicitationHandlerFor(extensionUri: vscode.Uri, server: ResolvedServer, log: Logger,
+  connection: () => ServerConnection | undefined = () => undefined): ElicitationHandler {
   const ui = new WebviewElicitationUi(extensionUri, server.transport, log);
-  const handle = createElicitationHandler(ui, {
+  const native = createElicitationHandler(ui, {
     log,
     transport: server.transport,
     limits: inlineLimitsFromSettings(server.transport),
     interactive: true,
   });
+  // A question that names one of the server's apps is offered to that app first (SEP-3118).
+  const handle = withAppQuestions(native, { extensionUri, connection, log, ui });
   return async (params, ctx) => {
     const toServer = ctx.progressToken !== undefined ? ctx.sendProgress : undefined;
     const withUploadProgress = {

@@ -126,7 +126,7 @@ export interface ActivationReport {
 export async function activate(context: vscode.ExtensionContext, load: BundleLoad): Promise<McpHostApi> {
   const activateStartedAt = performance.now();
   const inputs = new ServerInputs(context, (problem) => manager.hostLog.warn(`inputs panel: ${problem}`));
-  const manager = new ServerManager(context, inputs, (server, log) => elicitationHandlerFor(context.extensionUri, server, log));
+  const manager: ServerManager = new ServerManager(context, inputs, (server, log) => elicitationHandlerFor(context.extensionUri, server, log, () => manager.get(server.name)?.connection));
   context.subscriptions.push(manager);
   activeManager = manager;
 

@@ -139,6 +139,22 @@ export interface UrlElicitationInit {
   domainWarning?: string;
 }
 
+/**
+ * A server's form question answered by the app it names (SEP-3118): the app is shown and sent the request as the
+ * server sent it; its answer goes back to the host, which checks it. The native form is the fallback.
+ */
+export interface AppElicitationInit {
+  kind: 'elicitation';
+  mode: 'app';
+  heading: PanelHeading;
+  message: string;
+  app: AppStandby;
+  /** The `elicitation/create` params, forwarded unchanged to the app once it declares it answers questions. */
+  question: Record<string, unknown>;
+  /** How long the app may take to complete its handshake before the form is shown instead (ms). */
+  startTimeoutMs: number;
+}
+
 export interface InputsPanelInit {
   kind: 'inputs';
   heading: PanelHeading;
@@ -188,7 +204,7 @@ export interface SamplingPanelInit {
   answer?: SamplingAnswer;
 }
 
-export type PanelInit = RunPanelInit | FormElicitationInit | UrlElicitationInit | InputsPanelInit | SamplingPanelInit;
+export type PanelInit = RunPanelInit | FormElicitationInit | UrlElicitationInit | AppElicitationInit | InputsPanelInit | SamplingPanelInit;
 
 /** The panels that show a form. */
 export type FormPanelInit = RunPanelInit | FormElicitationInit | InputsPanelInit;
@@ -262,6 +278,10 @@ export type WebviewNotification =
   | { type: 'valuesChanged'; values: FormValues }
   /** The app of `callId` was closed (by the user, itself, or for misbehaving): it is not shown again. */
   | { type: 'appClosed'; callId: string }
+  /** An app-rendered question: the app's ElicitResult, unchecked (the host checks it against the schema). */
+  | { type: 'appAnswer'; result: Record<string, unknown> }
+  /** An app-rendered question the app could not answer (it failed to start, declined the bridge capability, …): the form instead. */
+  | { type: 'appQuestionFailed'; reason: string }
   /**
    * Sampling: ask this model; `systemPrompt` and `texts` (by `<message>.<block>`) are the user's edits of the
    * request's text, when they edited it. A decline is an `answer` with action `decline`.
@@ -281,6 +301,10 @@ export interface RequestMap {
   appDisplayMode: { params: { mode: string }; result: { mode: 'inline' | 'fullscreen' } };
   /** `ui/download-file`: the app's embedded resources and resource links, saved only where the person chooses. */
   appDownloadFile: { params: { contents: unknown[] }; result: { saved: number } };
+  /** `ui/message`: offered to chat as the next message once the user agrees; `sent` false when they did not. */
+  appMessage: { params: { text: string }; result: { sent: boolean } };
+  /** `sampling/createMessage` from the app: through the sampling approval panel, naming the app and its server. */
+  appSampling: { params: Record<string, unknown>; result: Record<string, unknown> };
   /** The server's suggestions for a text field as typed so far (the other values go as context). */
   complete: { params: { field: string; value: string; values: FormValues }; result: Suggestions };
 }
@@ -367,6 +391,10 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isString(x.resultId) && isString(x.itemId);
     case 'appClosed':
       return isString(x.callId);
+    case 'appAnswer':
+      return isObject(x.result);
+    case 'appQuestionFailed':
+      return isString(x.reason);
     case 'samplingApprove':
       return isString(x.model) && isOptional(x.systemPrompt, isString) && isOptional(x.texts, (t): t is Record<string, string> => isObject(t) && Object.values(t).every(isString));
     case 'samplingSend':
@@ -392,6 +420,10 @@ function isRequestParams(method: string, params: unknown): boolean {
       return isObject(params) && isString(params.mode);
     case 'appDownloadFile':
       return isObject(params) && Array.isArray(params.contents);
+    case 'appMessage':
+      return isObject(params) && isString(params.text);
+    case 'appSampling':
+      return isObject(params);
     case 'complete':
       return isObject(params) && isString(params.field) && isString(params.value) && params.value.length <= 10_000 && isValues(params.values);
     default:

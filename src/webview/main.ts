@@ -4,8 +4,9 @@
 
 import type { FieldErrors, FormModel, FormValues } from '../shared/formModel';
 import type { SaveItem } from '../shared/resultModel';
-import { chosenFilesOf, formPanel, SECURE_FIELD_PREFIX, type AnswerAction, type HostNotification, type PanelInit, type PersistedState, type ResultEntry, type RunPanelInit } from '../shared/protocol';
+import { chosenFilesOf, formPanel, SECURE_FIELD_PREFIX, type AnswerAction, type AppElicitationInit, type HostNotification, type PanelInit, type PersistedState, type ResultEntry, type RunPanelInit } from '../shared/protocol';
 import { AppArea } from './apps';
+import { AppView } from './apps/appView';
 import { LatestCompletion } from './latestCompletion';
 import type { Suggestions } from '../shared/completion';
 import { Bridge } from './bridge';
@@ -194,8 +195,12 @@ class App {
     const parts: HTMLElement[] = [header];
     if (panel.kind === 'elicitation') parts.push(h('p', { className: 'message', attrs: { 'aria-label': 'Message' } }, panel.message));
 
+    let question: AppView | undefined;
     if (panel.kind === 'elicitation' && panel.mode === 'url') {
       parts.push(this.urlConsent(panel.url, panel.domain, panel.domainWarning));
+    } else if (panel.kind === 'elicitation' && panel.mode === 'app') {
+      question = this.appQuestion(panel);
+      parts.push(question.element, this.appQuestionActions());
     } else if (panel.kind === 'sampling') {
       const sampling = new SamplingView(panel, (m) => this.bridge.send(m), () => this.save());
       this.sampling = sampling;
@@ -217,6 +222,9 @@ class App {
     }
     if (panel.kind === 'run') parts.push(this.toolStatus(), this.apps.element, this.results);
     replaceChildren(this.root, ...parts);
+    // For `npm run bench`: the panel's content is on screen (a question's form, or its app's frame).
+    performance.mark('mcp-host:panel-rendered');
+    void question?.start();
     if ('answered' in panel && panel.answered) this.answered('Sending…');
     if (panel.kind === 'run') {
       if (panel.appStandby) this.apps.prepare(panel.appStandby);
@@ -256,6 +264,28 @@ class App {
       bar.append(this.button('Save', () => this.answer('accept'), { primary: true }), this.button('Cancel', () => this.answer('cancel')));
     }
     return bar;
+  }
+
+  /** SEP-3118: the app the server named, sent the question once it starts; its answer goes to the host to check. */
+  private appQuestion(panel: AppElicitationInit): AppView {
+    return new AppView({ ...panel.app, callId: 'question', toolInput: {} }, (method, params) => this.bridge.request(method, params),
+      () => undefined, () => undefined, {
+        question: {
+          params: panel.question,
+          startTimeoutMs: panel.startTimeoutMs,
+          answered: (result) => { this.answered('Checking the app\'s answer…'); this.bridge.send({ type: 'appAnswer', result }); },
+          failed: (reason) => this.bridge.send({ type: 'appQuestionFailed', reason }),
+        },
+      });
+  }
+
+  /** The person can always leave the app: the same question as a form, or cancel it. */
+  private appQuestionActions(): HTMLElement {
+    this.primary = undefined;
+    return h('div', { className: 'actions' },
+      this.button('Answer in a form instead', () => this.bridge.send({ type: 'appQuestionFailed', reason: 'You chose to answer in the form.' })),
+      this.button('Cancel', () => this.answer('cancel')),
+      this.status);
   }
 
   private urlConsent(url: string, domain: string, warning: string | undefined): HTMLElement {

@@ -1,6 +1,6 @@
 // MCP Apps in the real workbench: the npm example's app renders in the tool panel, its button calls the
 // server's tool through the bridge, a link it opens is asked about first (full URL shown), a message it
-// sends is shown, a theme switch reaches it; then a hostile app's attempts each fail, an app too large
+// sends is shown (and offered to chat after consent), a theme switch reaches it; then a hostile app's attempts each fail, an app too large
 // is refused with the text result kept, an app its server updates is reloaded, and the budget allocator example renders.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -72,12 +72,17 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       assert.match(await time.innerText(), /^\d{4}-\d\d-\d\dT/);
       await wb.shot('app-called-tool');
 
-      // 4. A message from the app is shown in the panel, as text.
+      // 4. A message from the app is shown in the panel, as text, and offered to chat only if the person agrees.
       await app.locator('#message-text').fill('<b>hello</b> from the app');
       await app.getByRole('button', { name: 'Send Message' }).click();
       const notes = panel.getByRole('log', { name: 'Messages from the app' });
       await notes.getByText('<b>hello</b> from the app').waitFor({ timeout: 15_000 });
       assert.equal(await notes.locator('b').count(), 0);
+      const offer = dialog(wb);
+      await offer.waitFor({ timeout: 15_000 });
+      assert.match(await offer.innerText(), /The app ui:\/\/get-time\/mcp-app\.html \(vanilla\) offers a message for chat\.[\s\S]*<b>hello<\/b> from the app/);
+      await offer.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await offer.waitFor({ state: 'hidden' });
 
       // 5. A link is asked about first, with the full URL; declined, nothing opens.
       const url = await app.locator('#link-url').inputValue();

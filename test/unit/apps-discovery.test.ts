@@ -56,7 +56,7 @@ test('a declared CSP keeps only origins: keywords, wildcards and directive smugg
   const header = appCspHeader(csp);
   assert.match(header, /^default-src 'none'; /);
   assert.match(header, /connect-src 'self' https:\/\/api\.example\.com;/);
-  assert.match(header, /script-src 'self' 'unsafe-inline' https:\/\/cdn\.example\.com;/);
+  assert.match(header, /script-src 'self' 'unsafe-inline' data: blob: https:\/\/cdn\.example\.com; worker-src 'self' data: blob:;/);
   assert.match(header, /frame-src 'none'/);
   assert.doesNotMatch(header, /unsafe-eval/);
   assert.equal(appCspHeader(readAppCsp(undefined).csp).includes('connect-src \'self\';'), true);

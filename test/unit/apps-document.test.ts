@@ -25,6 +25,14 @@ test('every script tag gets the frame nonce; a nonce the app wrote is replaced',
   assert.match(doc, /<script nonce="N1" type="module">b\(\)/);
 });
 
+test('a "<script>" inside a script\'s code is code: only real start tags are stamped', () => {
+  const doc = appDocument('<script type="module">x.innerHTML="<script><\\/script>";</script><p>after</p><script>b()</script>', none, 'N1');
+  assert.equal(doc.match(/nonce="N1"/g)?.length, 2);
+  assert.match(doc, /x\.innerHTML="<script><\\\/script>";<\/script><p>after<\/p><script nonce="N1">b\(\)/);
+  const html = readFileSync(join(repoRoot, 'node_modules/@modelcontextprotocol/server-threejs/dist/mcp-app.html'), 'utf8');
+  assert.ok(appDocument(html, none, 'N1').includes('_.innerHTML="<script><\\/script>"'), 'React\'s string is left as it is');
+});
+
 test('the real example app keeps working markup: its module script is stamped and its policy allows no network', () => {
   const html = readFileSync(join(repoRoot, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/mcp-app.html'), 'utf8');
   const doc = appDocument(html, none, 'N1');

@@ -47,7 +47,9 @@ export function appCspHeader(csp: AppCsp): string {
   const list = (...parts: string[]) => parts.filter(Boolean).join(' ');
   return [
     "default-src 'none'",
-    `script-src ${list("'self'", "'unsafe-inline'", res)}`,
+    // data: and blob: scripts are no more than the inline code already allowed (pdf.js starts its worker from one).
+    `script-src ${list("'self'", "'unsafe-inline'", 'data:', 'blob:', res)}`,
+    `worker-src ${list("'self'", 'data:', 'blob:')}`,
     `style-src ${list("'self'", "'unsafe-inline'", res)}`,
     `img-src ${list("'self'", 'data:', 'blob:', res)}`,
     `font-src ${list("'self'", 'data:', res)}`,

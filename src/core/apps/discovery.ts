@@ -5,8 +5,11 @@ import type { Tool } from '@modelcontextprotocol/client';
 export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 /** The MIME type of an app's HTML resource. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
-/** What the host declares to servers: it renders HTML apps. */
-export const UI_CAPABILITY = { mimeTypes: [APP_MIME_TYPE] };
+/**
+ * What the host declares to servers: it renders HTML apps, and lets an app answer a form question that names it
+ * (`elicitation`, SEP-3118; the native form stays the fallback).
+ */
+export const UI_CAPABILITY = { mimeTypes: [APP_MIME_TYPE], elicitation: {} };
 
 type ToolMeta = Pick<Tool, '_meta'>;
 

@@ -13,12 +13,34 @@ function escapeAttr(text: string): string {
 
 export function appDocument(html: string, csp: AppCsp, scriptNonce: string): string {
   const meta = `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(appCspHeader(csp))}">`;
-  // Every <script start tag gets the nonce; a nonce the server wrote itself is replaced.
-  const stamped = html.replace(/<script\b([^>]*)>/gi, (_tag, attrs: string) =>
-    `<script nonce="${scriptNonce}"${attrs.replace(/\snonce\s*=\s*("[^"]*"|'[^']*'|[^\s>]*)/gi, '')}>`);
+  const stamped = stampScripts(html, scriptNonce);
   // The policy is the document's very first element (after a leading doctype): the parser puts it in the
   // head whatever follows, and nothing the app wrote (a `<head>` inside a comment, say) can come before it.
   const doctype = /^\uFEFF?\s*<!doctype[^>]*>/i.exec(stamped);
   if (doctype) return doctype[0] + meta + stamped.slice(doctype[0].length);
   return meta + stamped;
+}
+
+/**
+ * Every `<script` start tag gets the nonce (a nonce the server wrote itself is replaced). A script's text is
+ * skipped up to its `</script`, as the HTML parser does: a "<script>" inside the code (React writes one in a
+ * string) is code, not a tag, and is left as it is.
+ */
+function stampScripts(html: string, nonce: string): string {
+  const start = /<script\b([^>]*)>/gi;
+  const end = /<\/script/gi;
+  let out = '';
+  let at = 0;
+  for (let m = start.exec(html); m; m = start.exec(html)) {
+    const attrs = m[1]!.replace(/\snonce\s*=\s*("[^"]*"|'[^']*'|[^\s>]*)/gi, '');
+    out += `${html.slice(at, m.index)}<script nonce="${nonce}"${attrs}>`;
+    at = start.lastIndex;
+    end.lastIndex = at;
+    const close = end.exec(html);
+    if (!close) break;
+    out += html.slice(at, close.index);
+    at = close.index;
+    start.lastIndex = at;
+  }
+  return out + html.slice(at);
 }

@@ -4,3 +4,4 @@ export * from './resource';
 export * from './document';
 export * from './watch';
 export * from './downloads';
+export * from './elicitation';

@@ -15,7 +15,8 @@ export interface SamplingRequest {
 
 export interface SamplingResult { role: 'assistant'; content: unknown; model: string; stopReason?: string; [key: string]: unknown }
 
-export type SamplingHandler = (request: SamplingRequest, ctx: { server: string; signal: AbortSignal }) => Promise<SamplingResult>;
+/** `requester`: who asks on the server's behalf when it is not the server itself (an app of it, named so). */
+export type SamplingHandler = (request: SamplingRequest, ctx: { server: string; signal: AbortSignal; requester?: string }) => Promise<SamplingResult>;
 
 /** The JSON-RPC code a declined sampling request is answered with (the spec's "User rejected sampling request"). */
 export const SAMPLING_DECLINED_CODE = -1;

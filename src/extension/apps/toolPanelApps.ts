@@ -17,11 +17,14 @@ import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
 import { errorText } from '../../core/errors';
+import { samplingRequestProblem, type SamplingHandler, type SamplingRequest } from '../../core/sampling';
+import { samplingHandlerFor } from '../sampling/samplingPanel';
 import { Disposable, toDisposable, type IDisposable } from '../../core/events';
 
 /** Link schemes an app may ask to open (after consent); everything else is refused outright. */
 const LINK_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
 const MAX_LINK_CHARS = 8192;
+const MAX_CHAT_MESSAGE_CHARS = 8192;
 
 export interface ToolPanelAppsContext {
   manager: ServerManager;
@@ -40,6 +43,7 @@ export class ToolPanelApps extends Disposable {
   /** The newest call, and its outcome once known (the app may still be loading). */
   private call: { id: string; result?: CallToolResult; reason?: string } | undefined;
   private fullscreen = false;
+  private sampling: SamplingHandler | undefined;
   private watchedConnection: ServerConnection | undefined;
 
   constructor(private readonly panel: McpPanel, private readonly context: ToolPanelAppsContext, private readonly server: string,
@@ -51,6 +55,8 @@ export class ToolPanelApps extends Disposable {
     this.register(panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode)));
     const downloads = new AppDownloads({ server, tool: tool.title ?? tool.name }, () => this.connection());
     this.register(panel.onRequest('appDownloadFile', (p) => downloads.request(p.contents)));
+    this.register(panel.onRequest('appMessage', (p) => this.offerToChat(p.text)));
+    this.register(panel.onRequest('appSampling', (p) => this.sample(p)));
     this.register(toDisposable(() => {
       this.stopWatching();
       if (this.fullscreen) void this.setFullscreen(false);
@@ -223,7 +229,53 @@ export class ToolPanelApps extends Disposable {
     return { opened: await vscode.env.openExternal(vscode.Uri.parse(parsed.href, true)) };
   }
 
-  /** inline = the panel as it is; fullscreen = its editor group maximised, side bars hidden. Anything else keeps the current mode. */
+  /** The app's name for the person: its resource URI (the server is named beside it). */
+  private get appName(): string {
+    return `The app ${this.current?.uri ?? `of "${this.tool.name}"`}`;
+  }
+
+  /**
+   * `ui/message`: put in the chat input as the next message (the person still sends it), once they agreed here.
+   * Declined, or no chat in this VS Code: the app is told it was not sent.
+   */
+  private async offerToChat(text: string): Promise<{ sent: boolean }> {
+    const shown = text.length > MAX_CHAT_MESSAGE_CHARS ? `${text.slice(0, MAX_CHAT_MESSAGE_CHARS)}…` : text;
+    const choice = await vscode.window.showWarningMessage(`${this.appName} (${this.server}) offers a message for chat.`,
+      { modal: true, detail: shown }, 'Put in Chat');
+    if (choice !== 'Put in Chat') return { sent: false };
+    try {
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: shown, isPartialQuery: true });
+      return { sent: true };
+    } catch (e) {
+      void vscode.window.showWarningMessage(`The app's message could not be put in chat: ${errorText(e)}`);
+      return { sent: false };
+    }
+  }
+
+  /**
+   * `sampling/createMessage` from the app: the host's limits, then the sampling approval panel, which names the app
+   * and its server (never approved without asking).
+   */
+  private async sample(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const request = params as unknown as SamplingRequest;
+    const problem = Array.isArray(request.messages) ? samplingRequestProblem(request) : 'the request has no messages';
+    if (problem) throw new Error(`The sampling request was refused: ${problem}.`);
+    const connection = await this.connection();
+    this.sampling ??= samplingHandlerFor(this.context.extensionUri, connection.log);
+    const abort = new AbortController();
+    const stop = this.panel.onDidDispose(() => abort.abort());
+    try {
+      return await this.sampling(request, { server: this.server, signal: abort.signal, requester: this.appName });
+    } finally {
+      stop.dispose();
+    }
+  }
+
+  /**
+   * inline = the panel as it is; fullscreen = its editor group maximised, side bars hidden. Anything else (pip: a
+   * webview cannot float over the editor, so it is not in availableDisplayModes) keeps the current mode, as the spec
+   * asks of a mode the host does not offer.
+   */
   private async displayMode(mode: string): Promise<{ mode: 'inline' | 'fullscreen' }> {
     if (mode === 'fullscreen' || mode === 'inline') await this.setFullscreen(mode === 'fullscreen');
     return { mode: this.fullscreen ? 'fullscreen' : 'inline' };

@@ -41,7 +41,8 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
       throw new SamplingDeclinedError(NO_MODEL_MESSAGE);
     }
     const preselected = models[preferredModel(models.map(modelChoice), request.modelPreferences)]!;
-    if (autoApproves(ctx.server)) {
+    // An app's request is always asked about: auto-approval is for the server's own requests.
+    if (autoApproves(ctx.server) && !ctx.requester) {
       log.info(`sampling approved without asking (mcpHost.sampling.autoApprove), model ${modelLabel(preselected)}`);
       const token = tokenOf(ctx.signal);
       try {
@@ -54,7 +55,9 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
         token.dispose();
       }
     }
-    return new SamplingSession(extensionUri, log, request, ctx.server, models, preselected).run(ctx.signal);
+        // An app's request opens beside its panel: the app keeps running (a hidden webview would reload it).
+    return new SamplingSession(extensionUri, log, request, ctx.requester ? `${ctx.requester} of ${ctx.server}` : ctx.server, models, preselected,
+      ctx.requester ? vscode.ViewColumn.Beside : undefined).run(ctx.signal);
   }, SAMPLING_QUEUE_LIMITS.panel);
 }
 
@@ -75,6 +78,7 @@ class SamplingSession {
     private readonly server: string,
     private readonly models: readonly vscode.LanguageModelChat[],
     preselected: vscode.LanguageModelChat,
+    private readonly column?: vscode.ViewColumn,
   ) {
     this.chosen = preselected;
   }
@@ -86,6 +90,7 @@ class SamplingSession {
         viewType: 'mcpHost.sampling',
         title: `MCP: ${this.server} asks a model`,
         extensionUri: this.extensionUri,
+        column: this.column,
         init: () => this.init(),
         onProblem: (m) => this.log.warn(`sampling panel: ${m}`),
       });

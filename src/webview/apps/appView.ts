@@ -11,7 +11,7 @@ import type { AppFrame, AppList, RequestMap } from '../../shared/protocol';
 import { h, icon } from '../dom';
 import { hostContext, type DisplayMode } from './hostContext';
 
-export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile'>(
+export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile' | 'appMessage' | 'appSampling'>(
   method: M, params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
 
 export const APP_LIMITS = {
@@ -34,6 +34,7 @@ export const APP_LIMITS = {
 };
 
 const HOST_INFO = { name: 'mcp-host', version: '0.1.0' };
+/** Exactly what a tool's app is answered (each has its handler below); `pip` is not offered (see hostContext). */
 const HOST_CAPABILITIES = {
   openLinks: {},
   downloadFile: {},
@@ -42,7 +43,25 @@ const HOST_CAPABILITIES = {
   logging: {},
   message: { text: {} },
   updateModelContext: { text: {}, structuredContent: {} },
+  sampling: { tools: {} },
 };
+/** An app answering a server's question (SEP-3118) is sent the question and nothing else is answered. */
+const QUESTION_HOST_CAPABILITIES = { logging: {}, elicitation: {} };
+/** The longest an app-rendered question waits for the app's answer (the person is answering meanwhile). */
+const QUESTION_ANSWER_MS = 10 * 60_000;
+
+/** An app shown to answer a server's form question (SEP-3118) instead of a tool's result. */
+export interface AppQuestion {
+  /** The `elicitation/create` params as the server sent them. */
+  params: Record<string, unknown>;
+  startTimeoutMs: number;
+  answered(result: Record<string, unknown>): void;
+  /** Why the app could not answer: the host shows its form instead. */
+  failed(reason: string): void;
+}
+
+/** Any JSON answer, as the app sent it: the host checks it against the question's schema, outside the app. */
+const ANY_RESULT = { '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
 
 type State = 'starting' | 'running' | 'closed';
 
@@ -69,10 +88,19 @@ export class AppView {
   /** Resolves when the view is shown for a call: what the app asks waits for it. */
   private readonly shown: Promise<void>;
   private release: () => void = () => undefined;
+  private readonly question: AppQuestion | undefined;
+  /** The question was answered or given up on: nothing more is reported. */
+  private questionSettled = false;
+  /**
+   * The app's `ui/initialize` declared `appCapabilities.elicitation` (SEP-3118). Read from the raw message: the
+   * bridge's schema (ext-apps 2.0.4) predates the draft and drops the member.
+   */
+  private answersQuestions = false;
 
   constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void,
-    private onClosed: () => void, options: { standby?: boolean } = {}) {
+    private onClosed: () => void, options: { standby?: boolean; question?: AppQuestion } = {}) {
     this.standby = options.standby === true;
+    this.question = options.question;
     this.shown = this.standby ? new Promise((resolve) => { this.release = resolve; }) : Promise.resolve();
     this.iframe = h('iframe', {
       className: 'app-frame',
@@ -115,15 +143,30 @@ export class AppView {
     this.iframe.srcdoc = this.frame.document;
     this.appWindow = this.iframe.contentWindow;
     if (!this.appWindow) return this.cutOff('The app frame could not be created.');
-    const bridge = new AppBridge(null, HOST_INFO, HOST_CAPABILITIES, { hostContext: this.context() });
+    const bridge = new AppBridge(null, HOST_INFO, this.question ? QUESTION_HOST_CAPABILITIES : HOST_CAPABILITIES, { hostContext: this.context() });
     this.bridge = bridge;
     bridge.oninitialized = () => {
       if (this.state !== 'starting') return;
       clearTimeout(this.initTimer);
       this.setState('running', '');
-      if (this.standby) this.pingWhileStandby(bridge);
+      if (this.question) this.ask(bridge, this.question);
+      else if (this.standby) this.pingWhileStandby(bridge);
       else this.deliverInput();
     };
+    bridge.onrequestteardown = () => void this.teardown('The app closed itself.');
+    bridge.onerror = () => {
+      if (++this.malformed > APP_LIMITS.malformedMessages) this.cutOff(`The app sent more than ${APP_LIMITS.malformedMessages} malformed messages and was stopped.`);
+    };
+    const startMs = this.question?.startTimeoutMs ?? APP_LIMITS.initTimeoutMs;
+    this.initTimer = setTimeout(() => {
+      if (this.state === 'starting') this.cutOff(`The app did not start within ${Math.round(startMs / 1000)} s and was closed.`);
+    }, startMs);
+    this.transport = new PostMessageTransport(this.appWindow, this.appWindow);
+    // A question's app is answered nothing but the question.
+    if (this.question) {
+      void bridge.connect(this.transport).catch((e: unknown) => this.cutOff(`The app bridge failed: ${String(e)}`));
+      return;
+    }
     bridge.onsizechange = ({ height }) => {
       if (this.displayMode === 'inline' && typeof height === 'number' && Number.isFinite(height)) {
         this.iframe.style.height = `${Math.round(Math.min(APP_LIMITS.maxInlineHeight, Math.max(APP_LIMITS.minHeight, height)))}px`;
@@ -149,8 +192,14 @@ export class AppView {
     };
     bridge.onmessage = async ({ role, content }) => {
       await this.shown;
-      this.note(`Message from the app (${role})`, contentText(content));
-      return {};
+      const text = contentText(content);
+      this.note(`Message from the app (${role})`, text);
+      // Offered to chat as the next message, once the person agreed; an error answer when they did not.
+      return (await this.request('appMessage', { text })).sent ? {} : { isError: true };
+    };
+    bridge.oncreatesamplingmessage = async (params) => {
+      await this.shown;
+      return (await this.request('appSampling', params)) as Awaited<ReturnType<NonNullable<AppBridge['oncreatesamplingmessage']>>>;
     };
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
       await this.shown;
@@ -164,15 +213,28 @@ export class AppView {
       this.setDisplayMode(answer.mode);
       return { mode: answer.mode };
     };
-    bridge.onrequestteardown = () => void this.teardown('The app closed itself.');
-    bridge.onerror = () => {
-      if (++this.malformed > APP_LIMITS.malformedMessages) this.cutOff(`The app sent more than ${APP_LIMITS.malformedMessages} malformed messages and was stopped.`);
-    };
-    this.transport = new PostMessageTransport(this.appWindow, this.appWindow);
     void bridge.connect(this.transport).catch((e: unknown) => this.cutOff(`The app bridge failed: ${String(e)}`));
-    this.initTimer = setTimeout(() => {
-      if (this.state === 'starting') this.cutOff(`The app did not start within ${APP_LIMITS.initTimeoutMs / 1000} s and was closed.`);
-    }, APP_LIMITS.initTimeoutMs);
+  }
+
+  /**
+   * SEP-3118: once the app declared it answers questions, the server's request is forwarded unchanged and its
+   * answer handed to the host (which checks it); an app that does not declare it, errs or closes gets the form.
+   */
+  private ask(bridge: AppBridge, question: AppQuestion): void {
+    const settle = (report: () => void) => {
+      if (this.questionSettled) return;
+      this.questionSettled = true;
+      report();
+    };
+    if (!this.answersQuestions) {
+      settle(() => question.failed('The app does not declare that it answers questions (appCapabilities.elicitation).'));
+      return;
+    }
+    performance.mark('mcp-host:app-question-asked');
+    bridge.request({ method: 'elicitation/create', params: question.params }, ANY_RESULT, { timeout: QUESTION_ANSWER_MS }).then(
+      (result) => settle(() => question.answered(result && typeof result === 'object' ? result as Record<string, unknown> : {})),
+      (e: unknown) => settle(() => question.failed(`The app could not answer: ${e instanceof Error ? e.message : String(e)}`)),
+    );
   }
 
   /**
@@ -297,6 +359,10 @@ export class AppView {
     // A standby was never shown: it goes without a trace.
     if (this.standby) this.element.remove();
     else if (remember) this.onClosed();
+    if (this.question && !this.questionSettled) {
+      this.questionSettled = true;
+      this.question.failed(note || 'The app was closed.');
+    }
     void this.transport?.close().catch(() => undefined);
     this.iframe.remove();
     this.frameBox.hidden = true;
@@ -315,6 +381,11 @@ export class AppView {
   private readonly guard = (event: MessageEvent): void => {
     if (!this.appWindow || event.source !== this.appWindow) return;
     if (this.state === 'closed') { event.stopImmediatePropagation(); return; }
+    if (this.question && this.state === 'starting') {
+      const m = event.data as { method?: unknown; params?: { appCapabilities?: { elicitation?: unknown } } } | null;
+      const declared = m?.method === 'ui/initialize' ? m.params?.appCapabilities?.elicitation : undefined;
+      if (declared && typeof declared === 'object') this.answersQuestions = true;
+    }
     const now = performance.now();
     if (now - this.windowStart > 1000) { this.windowStart = now; this.messagesInWindow = 0; }
     if (++this.messagesInWindow > APP_LIMITS.messagesPerSecond) {
@@ -349,6 +420,9 @@ export class AppView {
   private context() {
     return hostContext({
       locale: this.frame.locale, displayMode: this.displayMode,
+      // A question's app stays in its panel; a tool's app may go full screen. Picture-in-picture is not offered:
+      // a webview cannot float over the editor.
+      availableDisplayModes: this.question ? ['inline'] : ['inline', 'fullscreen'],
       width: Math.round(this.frameBox?.clientWidth || document.documentElement.clientWidth),
       maxHeight: this.displayMode === 'fullscreen' ? window.innerHeight : APP_LIMITS.maxInlineHeight,
     });

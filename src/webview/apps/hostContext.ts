@@ -44,12 +44,12 @@ export function styleVariables(): Record<string, string> {
   return out;
 }
 
-export function hostContext(o: { locale: string; displayMode: DisplayMode; width: number; maxHeight: number }): McpUiHostContext {
+export function hostContext(o: { locale: string; displayMode: DisplayMode; availableDisplayModes: DisplayMode[]; width: number; maxHeight: number }): McpUiHostContext {
   return {
     theme: themeKind(),
     styles: { variables: styleVariables() as NonNullable<McpUiHostContext['styles']>['variables'] },
     displayMode: o.displayMode,
-    availableDisplayModes: ['inline', 'fullscreen'],
+    availableDisplayModes: o.availableDisplayModes,
     containerDimensions: { width: o.width, maxHeight: o.maxHeight },
     locale: o.locale,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
