@@ -3,7 +3,8 @@
 // of the server being answered (sent plainly or as a task), its received tasks and the calls that offered tasks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Disposable, DisposableStore, Emitter, liveCount, toDisposable } from '../../src/core/events';
+import { getEventListeners } from 'node:events';
+import { Disposable, DisposableStore, Emitter, linkAbort, liveCount, onAbort, toDisposable } from '../../src/core/events';
 import { NotRunningError, ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import { callToolAsTask } from '../../src/core/tasks';
@@ -73,6 +74,27 @@ test('a store disposes the rest when one child throws, and `delete` disposes one
   store.dispose();
   assert.deepEqual(log, ['one', 'three']);
   assert.equal(store.size, 0);
+});
+
+test('a linked signal follows its outer one and takes its listener off it when disposed or aborted', () => {
+  const outer = new AbortController();
+  const links = Array.from({ length: 100 }, () => linkAbort(outer.signal, (o) => `outer: ${String(o.reason)}`));
+  assert.equal(getEventListeners(outer.signal, 'abort').length, 100);
+  for (const link of links.slice(0, 60)) link.dispose();
+  for (const link of links.slice(60, 90)) link.abort('inner');
+  assert.equal(getEventListeners(outer.signal, 'abort').length, 10, 'only the links still open listen');
+  assert.deepEqual(links.slice(60, 90).map((l) => l.signal.reason), Array(30).fill('inner'));
+  outer.abort('stop');
+  assert.deepEqual(links.slice(90).map((l) => l.signal.reason), Array(10).fill('outer: stop'));
+  assert.equal(links.slice(0, 60).some((l) => l.signal.aborted), false, 'a disposed link no longer follows');
+  assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+  const late = linkAbort(outer.signal);
+  assert.equal(late.signal.aborted, true, 'an outer signal aborted already aborts at once');
+  assert.equal(linkAbort(undefined).signal.aborted, false);
+  let heard = 0;
+  const listener = onAbort(new AbortController().signal, () => heard++);
+  listener.dispose();
+  assert.equal(heard, 0);
 });
 
 async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
