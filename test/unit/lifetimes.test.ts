@@ -120,13 +120,13 @@ test('a stop ends the sampling requests of the session, sent plainly and as a ta
     const plain = c.callTool('trigger-sampling-request', { prompt: 'plain' }).catch((e: unknown) => e);
     const asTask = c.callTool('trigger-sampling-request-async', { prompt: 'as a task' }).catch((e: unknown) => e);
     await until('both sampling requests', () => signals.length === 2 && c.openWork.receivedTasks === 1);
-    assert.deepEqual(c.openWork, { answering: 2, receivedTasks: 1, taskOfferingCalls: 0 });
+    assert.deepEqual(c.openWork, { sessions: 1, answering: 2, receivedTasks: 1, taskOfferingCalls: 0, requests: 2 });
     await c.stop();
     assert.deepEqual(signals.map((s) => s.aborted), [true, true], 'the request sent as a task is ended like the plain one');
-    await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
-    assert.deepEqual(c.openWork, { answering: 0, receivedTasks: 0, taskOfferingCalls: 0 });
     assert.ok((await plain) instanceof Error);
     assert.ok((await asTask) instanceof Error);
+    await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
+    assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
   } finally {
     await c.dispose();
   }
@@ -139,9 +139,10 @@ test('a stop forgets the tool calls in flight that offered the Tasks extension (
   try {
     const pending = callToolAsTask(c, 'never', {}).catch((e: unknown) => e);
     await until('the call to be sent', () => c.openWork.taskOfferingCalls === 1);
+    assert.deepEqual(c.openWork, { sessions: 1, answering: 0, receivedTasks: 0, taskOfferingCalls: 1, requests: 1 });
     await c.stop();
-    assert.deepEqual(c.openWork, { answering: 0, receivedTasks: 0, taskOfferingCalls: 0 });
     assert.ok((await pending) instanceof Error, 'the call ended with the session');
+    assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
   } finally {
     await c.dispose();
   }
