@@ -16,7 +16,7 @@ import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, t
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import {
-  CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
+  CallCancelledError, CallTimeoutError, isHostError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError,
   shortErrorText,
 } from '../errors';
 import { Emitter, linkAbort, type IDisposable } from '../events';
@@ -421,8 +421,8 @@ export class ServerConnection {
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       this.log.info(`sampling declined: ${why}`);
-      // By name: the extension's handler (and its queue) comes from another bundle.
-      if (e instanceof Error && e.name === 'SamplingQueueFullError') throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
+      // The extension's handler (and its queue) comes from another bundle: isHostError, not instanceof.
+      if (isHostError(e, 'SamplingQueueFullError')) throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
       throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
     } finally {
       client?.resumeRequestTimeouts();
