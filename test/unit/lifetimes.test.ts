@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
+import { z } from 'zod';
 import { Disposable, DisposableStore, Emitter, linkAbort, liveCount, onAbort, toDisposable } from '../../src/core/events';
 import { NotRunningError, ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
@@ -131,6 +132,20 @@ test('a stop ends the sampling requests of the session, sent plainly and as a ta
     await c.dispose();
   }
   assert.equal(c.listenerCount, 0);
+});
+
+test("requests that share a caller's signal leave no listener on it, and none is counted open once answered", async () => {
+  const c = new ServerConnection(everythingStdio(), { log: new Logger(() => undefined, 'error'), stopGraceMs: 1000 });
+  await c.start();
+  try {
+    const caller = new AbortController();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => c.callTool('echo', { message: `call ${i}` }, { signal: caller.signal })));
+    await assert.rejects(c.request('no/such-method', {}, z.object({}), { signal: caller.signal }), /no\/such-method failed/);
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
+    assert.equal(c.openWork.requests, 0);
+  } finally {
+    await c.dispose();
+  }
 });
 
 test('a stop forgets the tool calls in flight that offered the Tasks extension (2026-07-28)', async () => {
