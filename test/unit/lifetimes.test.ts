@@ -134,6 +134,32 @@ test('a stop ends the sampling requests of the session, sent plainly and as a ta
   assert.equal(c.listenerCount, 0);
 });
 
+test('a crash ends the session as a stop does: its sampling requests, received tasks and requests in flight', async () => {
+  const signals: AbortSignal[] = [];
+  const c = new ServerConnection(everythingStdio(), {
+    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000, capabilities: { taskRequests: true },
+    sampling: (_request, ctx) => new Promise((_resolve, reject) => {
+      signals.push(ctx.signal);
+      ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+    }),
+  });
+  await c.start();
+  try {
+    const plain = c.callTool('trigger-sampling-request', { prompt: 'plain' }).catch((e: unknown) => e);
+    const asTask = c.callTool('trigger-sampling-request-async', { prompt: 'as a task' }).catch((e: unknown) => e);
+    await until('both sampling requests', () => signals.length === 2 && c.openWork.receivedTasks === 1);
+    process.kill((c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid, 'SIGKILL');
+    await until('the crash', () => c.state.kind === 'crashed');
+    assert.ok((await plain) instanceof Error);
+    assert.ok((await asTask) instanceof Error);
+    assert.deepEqual(signals.map((s) => s.aborted), [true, true], 'the request sent as a task is ended like the plain one');
+    await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
+    assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
+  } finally {
+    await c.dispose();
+  }
+});
+
 test("requests that share a caller's signal leave no listener on it, and none is counted open once answered", async () => {
   const c = new ServerConnection(everythingStdio(), { log: new Logger(() => undefined, 'error'), stopGraceMs: 1000 });
   await c.start();
