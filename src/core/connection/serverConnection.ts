@@ -85,6 +85,7 @@ interface SendOptions {
   /** The time limit when the caller gave none (else the connection's request timeout). */
   timeoutMs?: number;
 }
+const WITH_SIGN_IN: SendOptions = { signIn: true };
 
 /**
  * One connection to one MCP server: transport, era negotiation, lifecycle state, capabilities, lists,
@@ -814,7 +815,7 @@ export class ServerConnection {
     const result = restoreDraftShapes(await this.send(`tool "${name}"`, opts, (c, { signal, timeout }) => c.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, {
       signal, timeout, resetTimeoutOnProgress: true, onprogress: opts.onProgress,
       toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
-    }), { signIn: true }, session) as CallToolResult);
+    }), WITH_SIGN_IN, session) as CallToolResult);
     const problem = opts.validateOutput === false ? undefined : structuredOutputProblem(result, tool);
     if (problem) throw new ServerRequestError(`tool "${name}" failed: ${problem}`, -32602);
     return result;
@@ -845,11 +846,11 @@ export class ServerConnection {
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
     return restoreDraftShapes(await this.send(`reading ${uri}`, opts,
-      (client, o) => client.readResource({ uri }, { ...o, cacheMode: 'bypass' }), { signIn: true }));
+      (client, o) => client.readResource({ uri }, { ...o, cacheMode: 'bypass' }), WITH_SIGN_IN));
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
-    return this.send(`prompt "${name}"`, opts, (client, o) => client.getPrompt({ name, arguments: args }, o), { signIn: true });
+    return this.send(`prompt "${name}"`, opts, (client, o) => client.getPrompt({ name, arguments: args }, o), WITH_SIGN_IN);
   }
 
   /** Whether the server offers completions (`completion/complete`). */
