@@ -159,7 +159,7 @@ async function endToEnd(dir: string, path: string): Promise<void> {
   await connection.start();
   const era = connection.state.kind === 'running' ? connection.state.era : undefined;
   if (bare.client.getProtocolEra() !== era) throw new Error(`the bare client speaks the ${bare.client.getProtocolEra()} era, the host the ${era} era`);
-  const connectionPid = () => (connection as unknown as { transport?: { pid?: number | null } }).transport?.pid;
+  const connectionPid = () => (connection as unknown as { attempt?: { transport: { pid?: number | null } } }).attempt?.transport.pid;
   const side = (call: () => Promise<unknown>, serverPid: () => number | null | undefined): Side => ({ call, serverPid, wall: [], clientCpu: [], serverCpu: [] });
   // Three sides in rotating order: the product path, the engine alone on the bare client, the baseline.
   const product = side(async () => connection.callTool('large_upload', { blob: await encodeWithEngine(path) }), connectionPid);

@@ -75,6 +75,11 @@ export class TransferFailedError extends Error {
   override readonly name = 'TransferFailedError';
 }
 
+/** A sampling request refused because the server already has as many running and waiting as the host holds. */
+export class SamplingQueueFullError extends Error {
+  override readonly name = 'SamplingQueueFullError';
+}
+
 /** The host's error classes by name. */
 export interface HostErrors {
   InputRefusedError: InputRefusedError;
@@ -88,6 +93,7 @@ export interface HostErrors {
   NotRunningError: NotRunningError;
   UrlElicitationIncompleteError: UrlElicitationIncompleteError;
   TransferFailedError: TransferFailedError;
+  SamplingQueueFullError: SamplingQueueFullError;
 }
 
 /** Whether `e` is the host error of that name, whichever bundle made it. */

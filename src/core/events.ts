@@ -107,3 +107,32 @@ export abstract class Disposable implements IDisposable {
 function disposeQuietly(item: IDisposable): void {
   try { item.dispose(); } catch { /* one child's failure must not keep the others alive */ }
 }
+
+/**
+ * Runs `listener` once when `signal` aborts (at once when it has already); disposing takes the listener off the
+ * signal, which may outlive the work it was given to (a panel's Cancel, a task's many polls).
+ */
+export function onAbort(signal: AbortSignal | undefined, listener: (signal: AbortSignal) => void): IDisposable {
+  if (!signal) return { dispose: () => undefined };
+  if (signal.aborted) { listener(signal); return { dispose: () => undefined }; }
+  const forward = () => listener(signal);
+  signal.addEventListener('abort', forward, { once: true });
+  return { dispose: () => signal.removeEventListener('abort', forward) };
+}
+
+/** An abort controller of its own that also follows an outer signal, until disposed (or aborted). */
+export interface LinkedAbort extends IDisposable {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+
+/**
+ * An inner signal that aborts when `outer` does (with `reason(outer)`, else the runtime's AbortError) or when
+ * aborted itself. The link is taken off `outer` on `dispose()` or once the inner signal aborted.
+ */
+export function linkAbort(outer: AbortSignal | undefined, reason?: (outer: AbortSignal) => unknown): LinkedAbort {
+  const inner = new AbortController();
+  const link = onAbort(outer, (o) => { if (reason) inner.abort(reason(o)); else inner.abort(); });
+  if (outer && !outer.aborted) inner.signal.addEventListener('abort', () => link.dispose(), { once: true });
+  return { signal: inner.signal, abort: (r?: unknown) => inner.abort(r), dispose: () => link.dispose() };
+}

@@ -30,7 +30,7 @@ import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settin
 import { McpPanel } from './webviewPanel';
 import { runHistory } from './replay/runHistory';
 import { errorText, isHostError } from '../core/errors';
-import { Disposable, DisposableStore, toDisposable } from '../core/events';
+import { Disposable, DisposableStore, linkAbort, toDisposable } from '../core/events';
 import { oneLine } from '../shared/format';
 
 export interface RunPanelContext {
@@ -397,11 +397,10 @@ function authorizeWithProgress(files: FileChoices, connection: ServerConnection,
   const uploads = files.entries().flatMap((e) => e.files.filter((f) => f.upload));
   const title = uploads.length === 1 ? `Preparing the upload of ${uploads[0]!.name}` : `Preparing the upload of ${uploads.length} files`;
   return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const abort = new AbortController();
-    if (outer.aborted) abort.abort();
-    outer.addEventListener('abort', () => abort.abort(), { once: true });
-    token.onCancellationRequested(() => abort.abort());
-    return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal, digestProgressReporter(uploads, progress));
+    const abort = linkAbort(outer);
+    const cancelled = token.onCancellationRequested(() => abort.abort());
+    return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal, digestProgressReporter(uploads, progress))
+      .finally(() => { abort.dispose(); cancelled.dispose(); });
   }));
 }
 

@@ -3,6 +3,7 @@
 
 import * as vscode from 'vscode';
 import { formatBytes, type CheckedFile } from '../core/files';
+import { linkAbort } from '../core/events';
 
 export interface UploadProgress {
   /** Aborted by the notification's Cancel or by the caller's signal. */
@@ -15,11 +16,7 @@ export interface UploadProgress {
 
 /** Shows one notification for the uploads of one call; resolves once it is on screen. */
 export async function startUploadProgress(files: readonly CheckedFile[], outer?: AbortSignal): Promise<UploadProgress> {
-  const abort = new AbortController();
-  if (outer) {
-    if (outer.aborted) abort.abort();
-    else outer.addEventListener('abort', () => abort.abort(), { once: true });
-  }
+  const abort = linkAbort(outer);
   const total = files.reduce((n, f) => n + f.size, 0);
   const sentBefore = new Map<CheckedFile, number>();
   let offset = 0;
@@ -54,7 +51,7 @@ export async function startUploadProgress(files: readonly CheckedFile[], outer?:
       to = `to ${host}: `;
       progress.report({ message: `${to}starting` });
     },
-    done() { finish(); },
+    done() { abort.dispose(); finish(); },
   };
 }
 

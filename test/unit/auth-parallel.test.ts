@@ -1,5 +1,6 @@
 // Several requests that all need a new sign-in at once (every token refused, no refresh token) share one:
-// the user is asked once, the browser opens once, and each waiting request is sent again once it is done.
+// the user is asked once, the browser opens once, and each waiting request is sent again once it is done. Every
+// list is sent again after a sign-in, resource templates included.
 // Against oidc-provider in front of an MCP server that checks every token (test/fixtures/oauth-server.ts).
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
@@ -54,5 +55,43 @@ test('requests that all get a 401 at once share one sign-in: one question, one b
   } finally {
     await connection.stop();
     await oauth.dispose();
+  }
+});
+
+test('every list is listed again after the sign-in it needed, resource templates included', async () => {
+  const fixture = await startOAuthFixture('--resources');
+  const store = new MemoryTokenStore();
+  let opened = 0;
+  const ui: SignInUi = {
+    async openAuthorization({ authorizationUrl }) {
+      opened++;
+      await promisify(execFile)(process.execPath, [fixturePath('oidc-browser.mjs'), authorizationUrl.href], { env: { ...process.env, OIDC_BROWSER_USER: 'carol' }, timeout: 30_000 });
+    },
+  };
+  const log = new Logger(() => undefined, 'error');
+  const oauth = new HostOAuthProvider({ server: 'notes', serverUrl: fixture.url, store, ui, log });
+  const connection = new ServerConnection(httpServer('notes', fixture.url), { log, oauth, requestTimeoutMs: 60_000 });
+  try {
+    await connection.start();
+    assert.deepEqual(connection.resourceTemplates.map((t) => t.uriTemplate), ['notes://{id}']);
+    const key = authStoreKey(fixture.url);
+    const record = JSON.parse((await store.get(key))!) as ServerAuthRecord;
+    for (const entry of Object.values(record.issuers)) {
+      if (entry.tokens) entry.tokens = { ...entry.tokens, access_token: 'refused-token', refresh_token: undefined };
+    }
+    await store.set(key, JSON.stringify(record));
+    const changed: string[] = [];
+    connection.onDidChangeLists((kind) => changed.push(kind));
+    await connection.refreshResourceTemplates();
+    assert.equal(opened, 2, 'the refused token was replaced by a sign-in');
+    await Promise.all([connection.refreshTools(), connection.refreshPrompts(), connection.refreshResources()]);
+    assert.equal(opened, 2, 'the lists listed after it use the new token');
+    assert.deepEqual(changed.sort(), ['resourceTemplates', 'resources', 'tools']);
+    assert.deepEqual(connection.resourceTemplates.map((t) => t.uriTemplate), ['notes://{id}']);
+    assert.deepEqual(connection.resources.map((r) => r.uri), ['notes://index']);
+  } finally {
+    await connection.stop();
+    await oauth.dispose();
+    await fixture.stop();
   }
 });

@@ -383,7 +383,7 @@ test('a server that dies mid-call fails that call clearly, goes to crashed, and 
 test('stop ends the server process and clears the lists', async () => {
   const { c } = connection();
   await c.start();
-  const pid = (c as unknown as { transport: { pid: number } }).transport.pid;
+  const pid = (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
   assert.ok(isAlive(pid));
   await c.stop();
   assert.deepEqual(c.state, { kind: 'stopped' });
@@ -397,7 +397,7 @@ test('a server that ignores stdin closing is stopped with SIGTERM after the grac
     + 'setInterval(()=>{},1000);';
   const { c, lines } = connection({ name: 's', transport: 'stdio', command: process.execPath, args: ['-e', stubborn], env: {}, cwd: repoRoot }, { stopGraceMs: 200 });
   await c.start();
-  const pid = (c as unknown as { transport: { pid: number } }).transport.pid;
+  const pid = (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
   await c.stop();
   assert.equal(isAlive(pid), false);
   assert.ok(lines.some((l) => l.includes('sending SIGTERM')));
@@ -439,7 +439,7 @@ test('a server that ignores SIGTERM is killed with SIGKILL, and stop() resolves 
   const graceMs = 300;
   const { c, lines } = connection(stdioFixture('sigterm-ignoring-server.ts'), { stopGraceMs: graceMs });
   await c.start();
-  const pid = (c as unknown as { transport: { pid: number } }).transport.pid;
+  const pid = (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
   const started = Date.now();
   await c.stop();
   const took = Date.now() - started;
@@ -455,10 +455,10 @@ test('restart() while running replaces the process and keeps serving', async () 
   await c.start();
   const states: string[] = [];
   c.onDidChangeState((s) => states.push(s.kind));
-  const pid = (c as unknown as { transport: { pid: number } }).transport.pid;
+  const pid = (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
   try {
     await c.restart();
-    const newPid = (c as unknown as { transport: { pid: number } }).transport.pid;
+    const newPid = (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
     assert.notEqual(newPid, pid);
     assert.equal(isAlive(pid), false, 'the old process is gone');
     assert.deepEqual(states, ['stopped', 'starting', 'running']);

@@ -3,7 +3,9 @@
 // of the server being answered (sent plainly or as a task), its received tasks and the calls that offered tasks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Disposable, DisposableStore, Emitter, liveCount, toDisposable } from '../../src/core/events';
+import { getEventListeners } from 'node:events';
+import { z } from 'zod';
+import { Disposable, DisposableStore, Emitter, linkAbort, liveCount, onAbort, toDisposable } from '../../src/core/events';
 import { NotRunningError, ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import { callToolAsTask } from '../../src/core/tasks';
@@ -75,6 +77,27 @@ test('a store disposes the rest when one child throws, and `delete` disposes one
   assert.equal(store.size, 0);
 });
 
+test('a linked signal follows its outer one and takes its listener off it when disposed or aborted', () => {
+  const outer = new AbortController();
+  const links = Array.from({ length: 100 }, () => linkAbort(outer.signal, (o) => `outer: ${String(o.reason)}`));
+  assert.equal(getEventListeners(outer.signal, 'abort').length, 100);
+  for (const link of links.slice(0, 60)) link.dispose();
+  for (const link of links.slice(60, 90)) link.abort('inner');
+  assert.equal(getEventListeners(outer.signal, 'abort').length, 10, 'only the links still open listen');
+  assert.deepEqual(links.slice(60, 90).map((l) => l.signal.reason), Array(30).fill('inner'));
+  outer.abort('stop');
+  assert.deepEqual(links.slice(90).map((l) => l.signal.reason), Array(10).fill('outer: stop'));
+  assert.equal(links.slice(0, 60).some((l) => l.signal.aborted), false, 'a disposed link no longer follows');
+  assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+  const late = linkAbort(outer.signal);
+  assert.equal(late.signal.aborted, true, 'an outer signal aborted already aborts at once');
+  assert.equal(linkAbort(undefined).signal.aborted, false);
+  let heard = 0;
+  const listener = onAbort(new AbortController().signal, () => heard++);
+  listener.dispose();
+  assert.equal(heard, 0);
+});
+
 async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
@@ -98,17 +121,57 @@ test('a stop ends the sampling requests of the session, sent plainly and as a ta
     const plain = c.callTool('trigger-sampling-request', { prompt: 'plain' }).catch((e: unknown) => e);
     const asTask = c.callTool('trigger-sampling-request-async', { prompt: 'as a task' }).catch((e: unknown) => e);
     await until('both sampling requests', () => signals.length === 2 && c.openWork.receivedTasks === 1);
-    assert.deepEqual(c.openWork, { answering: 2, receivedTasks: 1, taskOfferingCalls: 0 });
+    assert.deepEqual(c.openWork, { sessions: 1, answering: 2, receivedTasks: 1, taskOfferingCalls: 0, requests: 2 });
     await c.stop();
     assert.deepEqual(signals.map((s) => s.aborted), [true, true], 'the request sent as a task is ended like the plain one');
-    await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
-    assert.deepEqual(c.openWork, { answering: 0, receivedTasks: 0, taskOfferingCalls: 0 });
     assert.ok((await plain) instanceof Error);
     assert.ok((await asTask) instanceof Error);
+    await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
+    assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
   } finally {
     await c.dispose();
   }
   assert.equal(c.listenerCount, 0);
+});
+
+test('a crash ends the session as a stop does: its sampling requests, received tasks and requests in flight', async () => {
+  const signals: AbortSignal[] = [];
+  const c = new ServerConnection(everythingStdio(), {
+    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000, capabilities: { taskRequests: true },
+    sampling: (_request, ctx) => new Promise((_resolve, reject) => {
+      signals.push(ctx.signal);
+      ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+    }),
+  });
+  await c.start();
+  try {
+    const plain = c.callTool('trigger-sampling-request', { prompt: 'plain' }).catch((e: unknown) => e);
+    const asTask = c.callTool('trigger-sampling-request-async', { prompt: 'as a task' }).catch((e: unknown) => e);
+    await until('both sampling requests', () => signals.length === 2 && c.openWork.receivedTasks === 1);
+    process.kill((c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid, 'SIGKILL');
+    await until('the crash', () => c.state.kind === 'crashed');
+    assert.ok((await plain) instanceof Error);
+    assert.ok((await asTask) instanceof Error);
+    assert.deepEqual(signals.map((s) => s.aborted), [true, true], 'the request sent as a task is ended like the plain one');
+    await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
+    assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
+  } finally {
+    await c.dispose();
+  }
+});
+
+test("requests that share a caller's signal leave no listener on it, and none is counted open once answered", async () => {
+  const c = new ServerConnection(everythingStdio(), { log: new Logger(() => undefined, 'error'), stopGraceMs: 1000 });
+  await c.start();
+  try {
+    const caller = new AbortController();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => c.callTool('echo', { message: `call ${i}` }, { signal: caller.signal })));
+    await assert.rejects(c.request('no/such-method', {}, z.object({}), { signal: caller.signal }), /no\/such-method failed/);
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
+    assert.equal(c.openWork.requests, 0);
+  } finally {
+    await c.dispose();
+  }
 });
 
 test('a stop forgets the tool calls in flight that offered the Tasks extension (2026-07-28)', async () => {
@@ -117,9 +180,10 @@ test('a stop forgets the tool calls in flight that offered the Tasks extension (
   try {
     const pending = callToolAsTask(c, 'never', {}).catch((e: unknown) => e);
     await until('the call to be sent', () => c.openWork.taskOfferingCalls === 1);
+    assert.deepEqual(c.openWork, { sessions: 1, answering: 0, receivedTasks: 0, taskOfferingCalls: 1, requests: 1 });
     await c.stop();
-    assert.deepEqual(c.openWork, { answering: 0, receivedTasks: 0, taskOfferingCalls: 0 });
     assert.ok((await pending) instanceof Error, 'the call ended with the session');
+    assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
   } finally {
     await c.dispose();
   }

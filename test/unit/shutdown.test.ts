@@ -15,7 +15,7 @@ function isAlive(pid: number): boolean {
 }
 
 function pidOf(c: ServerConnection): number {
-  return (c as unknown as { transport: { pid: number } }).transport.pid;
+  return (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
 }
 
 /** A log whose sink throws once `closed` is set, as a VS Code output channel does after shutdown began. */

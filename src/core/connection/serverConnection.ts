@@ -1,5 +1,5 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY, IssuerMismatchError, OAuthClientFlowError, OAuthError, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
+  CLIENT_CAPABILITIES_META_KEY, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
   type CallToolResult, type ClientCapabilities, type ClientContext, type PriorDiscovery,
   type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
@@ -12,18 +12,17 @@ import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
 import { SKILLS_EXTENSION_ID } from '../skills';
-import { refuseSecureTools, SECURE_PARAMS_EXTENSION_ID, SecureSchemas, secureArgumentsRefusal } from '../secureParams';
+import { refuseSecureTools, SECURE_PARAMS_EXTENSION_ID, secureArgumentsRefusal } from '../secureParams';
 import { secureCall } from '../secureParams/headers';
-import { receivedTasksCapability, serveReceivedTasks, type ReceivedTasks } from '../tasks/received';
+import { receivedTasksCapability, serveReceivedTasks } from '../tasks/received';
 import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
-import { eraCacheKey, priorFrom } from './eraCache';
 import {
-  CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError, ServerStoppedError,
+  CallCancelledError, CallTimeoutError, isHostError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError, ServerStoppedError,
   shortErrorText,
 } from '../errors';
-import { Emitter, type IDisposable } from '../events';
+import { Emitter, linkAbort, type IDisposable } from '../events';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
 import { boundNesting, type RefusedTool } from './nesting';
@@ -32,7 +31,9 @@ import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from '.
 import { signInFailure, signInKind } from './signIn';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import type { SandboxRefusal } from '../sandbox/refusals';
-import { endHttpSession } from './httpSession';
+import { emptyLists, LIST_KINDS, LISTS, type Listed } from './lists';
+import { httpStatusOf, MAX_SIGN_INS, negotiate } from './negotiate';
+import { ConnectionSession } from './session';
 import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
 import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
@@ -42,6 +43,8 @@ import type {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** The time limit of a completion/complete (suggestions are wanted while the user types). */
+const COMPLETION_TIMEOUT_MS = 10_000;
 /** How many elicitationIds are remembered for de-duplicating replays. */
 const ELICITATION_MEMORY = 64;
 /** How long an answer still serves a replay after it was given (HTTP resumption replays arrive right after). */
@@ -52,42 +55,11 @@ const ELICITATION_REPLAY_GRACE_MS = 10_000;
  * the end, and a server whose cursor never ends is stopped here with an error naming the list.
  */
 export const LIST_MAX_PAGES = 256;
-/** Browser sign-ins one start or one request may go through (a server that keeps refusing fresh tokens ends there). */
-const MAX_SIGN_INS = 2;
 /** 403 insufficient_scope re-authorizations per request (the transport's step-up), before it fails. */
 const MAX_STEP_UPS = 2;
 
-/** Bound on `taskOfferingCalls` (ids whose answer never came are forgotten oldest first). */
-const MAX_TRACKED_TASK_CALLS = 1000;
-
 const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
 const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
-
-/** The ServerStartError somewhere in an error's cause chain (the SDK may wrap what the transport threw). */
-function startErrorIn(e: unknown): ServerStartError | undefined {
-  for (let cur = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
-    if (cur instanceof ServerStartError) return cur;
-  }
-  return undefined;
-}
-
-function httpStatusOf(e: unknown): number | undefined {
-  const err = e as { status?: unknown; code?: unknown; data?: { status?: unknown } } | undefined;
-  for (const v of [err?.status, err?.data?.status, err?.code]) if (typeof v === 'number' && v >= 100 && v < 600) return v;
-  const m = /\b(?:HTTP|status(?: code)?)\s*:?\s*(\d{3})\b/i.exec(shortErrorText(e));
-  return m ? Number(m[1]) : undefined;
-}
-
-/**
- * Whether an error came from the sign-in flow (the authorization server's answer: a registration or token
- * refusal), not from the MCP server: its HTTP status says nothing of the MCP server's transport.
- */
-function fromAuthorizationServer(e: unknown): boolean {
-  for (let cur = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
-    if (cur instanceof OAuthClientFlowError || cur instanceof OAuthError) return true;
-  }
-  return false;
-}
 
 /** Options of `callTool`. */
 export interface ToolCallOptions extends CallOptions {
@@ -100,19 +72,26 @@ export interface ToolCallOptions extends CallOptions {
 /** The reason sent to the server when a request is cancelled (not the runtime's "AbortError: This operation was aborted"). */
 export const CANCELLED_BY_USER = 'Cancelled by the user';
 
-/**
- * The caller's signal for one request, aborting with CANCELLED_BY_USER unless the caller gave a reason in words.
- * `release` (once the request settled) takes its listener off the caller's signal, which may serve many requests
- * (a task's polls).
- */
-function withCancelReason(signal: AbortSignal | undefined): { signal?: AbortSignal; release(): void } {
-  if (!signal) return { release: () => undefined };
-  const own = new AbortController();
-  const forward = () => own.abort(typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
-  if (signal.aborted) forward();
-  else signal.addEventListener('abort', forward, { once: true });
-  return { signal: own.signal, release: () => signal.removeEventListener('abort', forward) };
+/** The reason a request is cancelled with: the caller's, when in words. */
+const cancelReason = (signal: AbortSignal): unknown => (typeof signal.reason === 'string' ? signal.reason : CANCELLED_BY_USER);
+
+/** Each tool's top-level `inputFiles` (an older SEP-2356 draft's sidecar map) as the server listed it. */
+function keepInputFiles(tools: unknown[], kept: Map<string, unknown>): void {
+  for (const tool of tools as Array<{ name?: unknown; inputFiles?: unknown } | null>) {
+    if (typeof tool?.name !== 'string') continue;
+    if (tool.inputFiles === undefined) kept.delete(tool.name);
+    else kept.set(tool.name, tool.inputFiles);
+  }
 }
+
+/** How one request is sent (`send`). */
+interface SendOptions {
+  /** Completes a sign-in the request needed, then sends it again. */
+  signIn?: boolean;
+  /** The time limit when the caller gave none (else the connection's request timeout). */
+  timeoutMs?: number;
+}
+const WITH_SIGN_IN: SendOptions = { signIn: true };
 
 /**
  * One connection to one MCP server: transport, era negotiation, lifecycle state, capabilities, lists,
@@ -144,28 +123,25 @@ export class ServerConnection {
   /** `notifications/tasks/status` (2025-11-25 tasks) or `notifications/tasks` (2026-07-28 extension): the task now. */
   readonly onDidUpdateTask = this.taskStatusEmitter.event;
 
-  private _tools: Tool[] = [];
-  private _prompts: Prompt[] = [];
-  private _resources: Resource[] = [];
-  private _resourceTemplates: ResourceTemplate[] = [];
-  private client?: HostClient;
-  private transport?: Transport;
-  private readonly toolInputFiles = new Map<string, unknown>();
-  private readonly secureSchemas = new SecureSchemas();
-  /** Tools the last listing held that the host refused (nested past its limit), and the ones refused so far in a listing in flight. */
+  private listed: Listed = emptyLists();
+  /** Tools the last listing held that the host refused (nested past its limit). */
   private _refusedTools: RefusedTool[] = [];
-  private refusingTools: RefusedTool[] = [];
-  /** Ids of the tools/call requests in flight that offered the Tasks extension (a task answer is theirs only). */
-  private readonly taskOfferingCalls = new Set<string | number>();
-  /** The tasks the server sent the current session (2025-11-25 task-augmented sampling and elicitation). */
-  private receivedTasks?: ReceivedTasks;
+  /** The session that serves requests (connected, or connecting during a start). */
+  private session?: ConnectionSession;
+  /**
+   * The session of the latest start attempt, until it is stopped or has closed: a failed attempt's transport
+   * tells how a stdio process ended, and completes the sign-in it asked for.
+   */
+  private attempt?: ConnectionSession;
+  /** Every session not ended yet (what `openWork` counts). */
+  private readonly sessions = new Set<ConnectionSession>();
   /** The server's sampling and elicitation requests whose answer is under way. */
   private answeringRequests = 0;
+  /** The host's requests to the server in flight (`send`). */
+  private openRequests = 0;
   private transportKind?: TransportKind;
-  /** Ends every HTTP request of the current transport (stop, a start that ran out of time). */
-  private httpRequests?: AbortController;
-  /** Why the host closed the HTTP connection on its own (a message over the size limit). */
-  private httpCloseReason?: string;
+  /** Per list: the newest refresh (a later one wins), and the one in flight (tools calls wait for it). */
+  private readonly refreshes: Partial<Record<ServerList, { generation: number; running?: Promise<void> }>> = {};
   private lifecycle: Promise<unknown> = Promise.resolve();
   private stopping = false;
   /** Why the host stopped the server, when it said (a dev-mode restart): requests in flight end with it. */
@@ -174,9 +150,6 @@ export class ServerConnection {
   private shutDown = false;
   /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
   private fellBackToSse = false;
-  private toolsRefresh?: Promise<void>;
-  private toolsGeneration = 0;
-  private readonly elicitations = new Map<string, Promise<ElicitResultLoose>>();
   /** A 2025-03-26-era server (no resource metadata) whose authorization server's metadata names another issuer. */
   private issuerCheckWaived = false;
   /** The browser sign-in being completed, shared by every request that needed one meanwhile. */
@@ -191,17 +164,17 @@ export class ServerConnection {
   }
 
   get state(): ConnectionState { return this._state; }
-  get tools(): Tool[] { return this._tools; }
+  get tools(): Tool[] { return this.listed.tools; }
   /** Tools the server listed that the host does not offer, and why. */
   get refusedTools(): readonly RefusedTool[] { return this._refusedTools; }
-  get prompts(): Prompt[] { return this._prompts; }
-  get resources(): Resource[] { return this._resources; }
-  get resourceTemplates(): ResourceTemplate[] { return this._resourceTemplates; }
+  get prompts(): Prompt[] { return this.listed.prompts; }
+  get resources(): Resource[] { return this.listed.resources; }
+  get resourceTemplates(): ResourceTemplate[] { return this.listed.resourceTemplates; }
   /** The transport in use once running: `http` may have fallen back to `sse`. */
   get transportInUse(): TransportKind | undefined { return this.transportKind; }
   /** The server's self-description (name, version), once running. */
-  get serverInfo() { return this.client?.getServerVersion(); }
-  get instructions(): string | undefined { return this.client?.getInstructions(); }
+  get serverInfo() { return this.session?.client.getServerVersion(); }
+  get instructions(): string | undefined { return this.session?.client.getInstructions(); }
 
   private setState(state: ConnectionState): void {
     this._state = state;
@@ -235,7 +208,7 @@ export class ServerConnection {
    */
   async shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
     this.shutDown = true;
-    const transport = this.transport;
+    const transport = this.attempt?.transport;
     if (transport instanceof StdioProcessTransport) transport.hurry(graceMs);
     await Promise.all([
       this.doStop(),
@@ -254,7 +227,7 @@ export class ServerConnection {
   /** Tell the server the roots (workspace folders) changed. */
   async notifyRootsChanged(): Promise<void> {
     if (this._state.kind !== 'running' || !this.options.roots) return;
-    await this.client?.sendRootsListChanged().catch((e) => this.log.warn(`roots/list_changed: ${shortErrorText(e)}`));
+    await this.session?.client.sendRootsListChanged().catch((e) => this.log.warn(`roots/list_changed: ${shortErrorText(e)}`));
   }
 
   private capabilities(): ClientCapabilities {
@@ -282,7 +255,7 @@ export class ServerConnection {
     return caps;
   }
 
-  private createClient(): HostClient {
+  private createClient(session: ConnectionSession): HostClient {
     const client = new HostClient(
       this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
       {
@@ -306,7 +279,7 @@ export class ServerConnection {
         if (method === 'sampling/createMessage') this.checkSamplingRequest(params as SamplingRequest);
       };
       client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
-        (await this.answering(() => this.handleSampling(request.params as unknown as SamplingRequest, ctx.mcpReq.signal))) as never);
+        (await this.answering(() => this.handleSampling(request.params as unknown as SamplingRequest, ctx.mcpReq.signal, client))) as never);
     }
     client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
     // Not in the SDK's typed map (tasks are experimental in 2025-11-25), but its wire schema knows it.
@@ -321,10 +294,10 @@ export class ServerConnection {
     }
     if (this.options.elicitation) {
       client.setRequestHandler('elicitation/create', { params: LooseElicitParams },
-        async (params, ctx) => (await this.answering(() => this.handleElicitation(params as ElicitRequestParamsLoose, ctx))) as unknown as Result);
+        async (params, ctx) => (await this.answering(() => this.handleElicitation(params as ElicitRequestParamsLoose, ctx, session))) as unknown as Result);
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         this.log.info(`elicitation ${n.params.elicitationId} completed`);
-        this.elicitations.delete(n.params.elicitationId);
+        session.elicitations.delete(n.params.elicitationId);
         this.elicitationCompleteEmitter.fire(n.params.elicitationId);
       });
     } else {
@@ -338,16 +311,17 @@ export class ServerConnection {
       };
     }
     if (this.options.capabilities?.taskRequests && (this.options.sampling || this.options.elicitation)) {
-      this.receivedTasks = client.receivedTasks = serveReceivedTasks(client, this.log);
+      client.receivedTasks = serveReceivedTasks(client, this.log);
     }
     client.onerror = (e) => this.log.debug(`protocol: ${shortErrorText(e)}`);
     return client;
   }
 
-  private async handleElicitation(params: ElicitRequestParamsLoose, ctx: ClientContext): Promise<ElicitResultLoose> {
+  /** `session`: the one the request came through (its replay memory, its client's timers); none once it ended. */
+  private async handleElicitation(params: ElicitRequestParamsLoose, ctx: ClientContext, session: ConnectionSession | undefined): Promise<ElicitResultLoose> {
     const id = typeof params.elicitationId === 'string' ? params.elicitationId : undefined;
     if (id !== undefined) {
-      const earlier = this.elicitations.get(id);
+      const earlier = session?.elicitations.get(id);
       if (earlier) {
         this.log.info(`elicitation ${id} was sent again; reusing its answer`);
         return earlier;
@@ -370,7 +344,7 @@ export class ServerConnection {
         if (auth) context.authHeader = auth[1];
       }
     }
-    const client = this.client;
+    const client = session?.client;
     client?.pauseRequestTimeouts();
     const answer = (async () => {
       try {
@@ -379,12 +353,13 @@ export class ServerConnection {
         client?.resumeRequestTimeouts();
       }
     })();
-    if (id !== undefined) {
+    if (id !== undefined && session) {
       // A replay reuses the answer while the first request is in flight and for a short grace period after;
-      // never in a later session (cleared on stop and crash), nor once the server says it is complete.
-      this.elicitations.set(id, answer);
-      if (this.elicitations.size > ELICITATION_MEMORY) this.elicitations.delete(this.elicitations.keys().next().value!);
-      const forget = () => { if (this.elicitations.get(id) === answer) this.elicitations.delete(id); };
+      // never in a later session, nor once the server says it is complete.
+      const elicitations = session.elicitations;
+      elicitations.set(id, answer);
+      if (elicitations.size > ELICITATION_MEMORY) elicitations.delete(elicitations.keys().next().value!);
+      const forget = () => { if (elicitations.get(id) === answer) elicitations.delete(id); };
       answer.then(() => { setTimeout(forget, ELICITATION_REPLAY_GRACE_MS).unref(); }, forget);
     }
     const result = await answer;
@@ -394,60 +369,54 @@ export class ServerConnection {
 
   private onListChanged(kind: ServerList): void {
     this.log.debug(`${kind} list changed; listing again`);
-    const refresh = kind === 'tools' ? this.refreshTools() : kind === 'prompts' ? this.refreshPrompts()
-      : kind === 'resources' ? this.refreshResources() : this.refreshResourceTemplates();
-    refresh.catch((e) => this.log.warn(`re-listing ${kind} failed: ${shortErrorText(e)}`));
+    this.refreshList(kind).catch((e) => this.log.warn(`re-listing ${kind} failed: ${shortErrorText(e)}`));
   }
 
-  /** Lists tools again (all pages); calls wait for a refresh in flight so output validators are current. */
-  refreshTools(): Promise<void> {
-    const client = this.client;
-    if (!client) return Promise.resolve();
-    const generation = ++this.toolsGeneration;
+  /**
+   * Lists one of the server's lists again (all pages; LISTS), completing a sign-in it needs; none when the server
+   * does not offer it. A newer refresh of the same list wins; tools calls wait for a tools refresh in flight, so
+   * output validators are current.
+   */
+  private refreshList(kind: ServerList): Promise<void> {
+    const session = this.session;
+    if (!session) return Promise.resolve();
+    const refresh = this.refreshes[kind] ??= { generation: 0 };
+    const generation = ++refresh.generation;
     const run = (async () => {
-      if (!client.getServerCapabilities()?.tools) { this._tools = []; this._refusedTools = []; return; }
-      this.refusingTools = [];
-      const { tools } = await this.withSignIn(() => client.listTools(undefined, { cacheMode: 'refresh' }));
-      if (this.client !== client) return;
+      if (!session.client.getServerCapabilities()?.[LISTS[kind].capability]) {
+        this.listed[kind] = [];
+        if (kind === 'tools') this._refusedTools = [];
+        return;
+      }
+      if (kind === 'tools') session.refusingTools = [];
+      const fetch: (client: HostClient) => Promise<unknown[]> = LISTS[kind].fetch;
+      const items = await this.withSignIn(() => fetch(session.client));
+      if (this.session !== session) return;
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
-      if (generation !== this.toolsGeneration) { await this.toolsRefresh; return; }
-      this._tools = tools.map((t) => this.secureSchemas.attach(this.toolInputFiles.has(t.name) ? { ...t, inputFiles: this.toolInputFiles.get(t.name) } : t));
-      this._refusedTools = this.refusingTools;
-      this.refusingTools = [];
-      this.listsEmitter.fire('tools');
+      if (generation !== refresh.generation) { await refresh.running; return; }
+      if (kind === 'tools') {
+        const inputFiles = session.toolInputFiles;
+        this.listed.tools = (items as Tool[]).map((t) => session.secureSchemas.attach(inputFiles.has(t.name) ? { ...t, inputFiles: inputFiles.get(t.name) } : t));
+        this._refusedTools = session.refusingTools;
+        session.refusingTools = [];
+      } else if (kind === 'prompts') {
+        this.listed.prompts = (items as Prompt[]).map(restorePromptFileArguments);
+      } else {
+        (this.listed as Record<ServerList, unknown[]>)[kind] = items;
+      }
+      this.listsEmitter.fire(kind);
     })();
-    const tracked = run.finally(() => { if (this.toolsRefresh === tracked) this.toolsRefresh = undefined; });
+    const tracked = run.finally(() => { if (refresh.running === tracked) refresh.running = undefined; });
     tracked.catch(() => undefined); // the failure reaches whoever awaits `run`; this copy is only waited on
-    this.toolsRefresh = tracked;
+    refresh.running = tracked;
     return run;
   }
 
-  async refreshPrompts(): Promise<void> {
-    const client = this.client;
-    if (!client?.getServerCapabilities()?.prompts) { this._prompts = []; return; }
-    const { prompts } = await this.withSignIn(() => client.listPrompts(undefined, { cacheMode: 'refresh' }));
-    if (this.client !== client) return;
-    this._prompts = prompts.map(restorePromptFileArguments);
-    this.listsEmitter.fire('prompts');
-  }
-
-  async refreshResources(): Promise<void> {
-    const client = this.client;
-    if (!client?.getServerCapabilities()?.resources) { this._resources = []; return; }
-    const { resources } = await this.withSignIn(() => client.listResources(undefined, { cacheMode: 'refresh' }));
-    if (this.client !== client) return;
-    this._resources = resources;
-    this.listsEmitter.fire('resources');
-  }
-
-  async refreshResourceTemplates(): Promise<void> {
-    const client = this.client;
-    if (!client?.getServerCapabilities()?.resources) { this._resourceTemplates = []; return; }
-    const { resourceTemplates } = await client.listResourceTemplates(undefined, { cacheMode: 'refresh' });
-    if (this.client !== client) return;
-    this._resourceTemplates = resourceTemplates;
-    this.listsEmitter.fire('resourceTemplates');
-  }
+  /** Lists tools again (all pages); calls wait for a refresh in flight so output validators are current. */
+  refreshTools(): Promise<void> { return this.refreshList('tools'); }
+  refreshPrompts(): Promise<void> { return this.refreshList('prompts'); }
+  refreshResources(): Promise<void> { return this.refreshList('resources'); }
+  refreshResourceTemplates(): Promise<void> { return this.refreshList('resourceTemplates'); }
 
   /** The host's limits on a sampling request (run before the SDK's own checks); a refusal says what is wrong. */
   private checkSamplingRequest(request: SamplingRequest): void {
@@ -462,18 +431,17 @@ export class ServerConnection {
    * Checks the request (again, for callers that come without `checkRequest`: a request inside a 2026-07-28 task),
    * then asks the handler; a decline or refusal is an error to the server that says why.
    */
-  private async handleSampling(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+  private async handleSampling(request: SamplingRequest, signal: AbortSignal, client: HostClient | undefined): Promise<SamplingResult> {
     this.checkSamplingRequest(request);
     this.log.info(`the server asks for a model's answer (sampling, maxTokens ${request.maxTokens})`);
-    const client = this.client;
     client?.pauseRequestTimeouts();
     try {
       return await this.options.sampling!(request, { server: this.name, signal });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       this.log.info(`sampling declined: ${why}`);
-      // By name: the extension's handler (and its queue) comes from another bundle.
-      if (e instanceof Error && e.name === 'SamplingQueueFullError') throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
+      // The extension's handler (and its queue) comes from another bundle: isHostError, not instanceof.
+      if (isHostError(e, 'SamplingQueueFullError')) throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
       throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
     } finally {
       client?.resumeRequestTimeouts();
@@ -493,7 +461,7 @@ export class ServerConnection {
    */
   async setServerLogLevel(level: McpLogLevel): Promise<void> {
     this.serverLogLevel = level;
-    const client = this.client;
+    const client = this.session?.client;
     if (!client) return;
     client.logLevel = level;
     await this.sendLogLevel(client);
@@ -507,7 +475,7 @@ export class ServerConnection {
       (e) => this.log.warn(`logging/setLevel ${level}: ${shortErrorText(e)}`));
   }
 
-  private createTransport(kind: TransportKind): Transport {
+  private createTransport(kind: TransportKind, session: ConnectionSession): Transport {
     const server = this.server;
     let transport: Transport;
     const maxMessageBytes = byteLimit(this.options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES);
@@ -517,18 +485,15 @@ export class ServerConnection {
       });
     } else {
       const requestInit: RequestInit = { headers: server.headers };
-      this.httpRequests?.abort();
-      this.httpRequests = new AbortController();
-      this.httpCloseReason = undefined;
       // Like a stdio line over the limit, a body over it closes the connection: what it answered is lost.
       const fetch = boundedFetch({
-        maxMessageBytes, signal: this.httpRequests.signal,
+        maxMessageBytes, signal: session.httpRequests!.signal,
         // An answer in an event stream that the SDK would drop (after logging it) ends its request instead.
         eventData: (lines) => answerOrErrorData(lines, this.name),
         onTooLarge: (e) => {
-          if (this.transport !== transport || this.httpCloseReason) return;
-          this.httpCloseReason = `${e.message}; the connection was closed`;
-          this.log.error(this.httpCloseReason);
+          if (this.attempt !== session || session.httpCloseReason) return;
+          session.httpCloseReason = `${e.message}; the connection was closed`;
+          this.log.error(session.httpCloseReason);
           void transport.close();
         },
       });
@@ -547,14 +512,15 @@ export class ServerConnection {
    * Tool schema drops fields it does not know), and every message is traced. Always installed, so turning
    * trace on later takes effect at once; trace lines are built only when it is on.
    */
-  private tapped(transport: Transport): Transport {
+  private tapped(session: ConnectionSession): Transport {
     const log = this.log;
+    const transport = session.transport;
     return tapTransport(transport, {
       onIncoming: (message) => {
         // Before anything walks it: the trace's JSON.stringify recurses too.
         for (const refused of boundNesting(message)) {
           log.warn(`tool "${refused.name}" is not offered: ${refused.reason}`);
-          this.refusingTools.push(refused);
+          session.refusingTools.push(refused);
         }
         log.trace(() => `[server -> host] ${JSON.stringify(message)}`);
         const result = (message as { result?: unknown }).result;
@@ -564,55 +530,46 @@ export class ServerConnection {
         if (files) this.filesDeclared = files.declared;
         // A task answer (2026-07-28 extension) only to a tools/call that offered the extension; elsewhere the SDK refuses it.
         const id = (message as { id?: unknown }).id;
-        if ((typeof id === 'string' || typeof id === 'number') && this.taskOfferingCalls.delete(id)) shieldCreatedTask(result);
+        if ((typeof id === 'string' || typeof id === 'number') && session.answeredTaskOffer(id)) shieldCreatedTask(result);
         const tools = (message as { result?: { tools?: unknown } }).result?.tools;
         if (Array.isArray(tools)) {
-          this.refusingTools.push(...refuseSecureTools(tools));
-          this.keepInputFiles(tools);
-          this.secureSchemas.keep(tools);
+          session.refusingTools.push(...refuseSecureTools(tools));
+          keepInputFiles(tools, session.toolInputFiles);
+          session.secureSchemas.keep(tools);
         }
       },
       onOutgoing: (message) => {
         log.trace(() => `[host -> server] ${JSON.stringify(message)}`);
         const m = message as { id?: unknown; method?: unknown; params?: { _meta?: unknown } };
-        if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number') && this.client?.getProtocolEra() === 'modern'
+        if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number') && session.client.getProtocolEra() === 'modern'
           && offersTasksExtension(m.params?._meta, CLIENT_CAPABILITIES_META_KEY)) {
-          this.taskOfferingCalls.add(m.id);
-          if (this.taskOfferingCalls.size > MAX_TRACKED_TASK_CALLS) this.taskOfferingCalls.delete(this.taskOfferingCalls.values().next().value!);
+          session.offeredTasks(m.id);
         }
       },
     });
   }
 
-  /** Each tool's top-level `inputFiles` (an older SEP-2356 draft's sidecar map) as the server listed it. */
-  private keepInputFiles(tools: unknown[]): void {
-    for (const tool of tools as Array<{ name?: unknown; inputFiles?: unknown } | null>) {
-      if (typeof tool?.name !== 'string') continue;
-      if (tool.inputFiles === undefined) this.toolInputFiles.delete(tool.name);
-      else this.toolInputFiles.set(tool.name, tool.inputFiles);
-    }
-  }
 
   /** Starting waits at most this long per step: the connect timeout, else the request timeout up to 30 s. */
   private connectTimeoutMs(): number {
     return this.options.connectTimeoutMs ?? Math.min(DEFAULT_CONNECT_TIMEOUT_MS, this.options.requestTimeoutMs ?? Infinity);
   }
 
+  /** One attempt: a new session over `kind`, the connection's session while it connects and once connected. */
   private async connectOnce(kind: TransportKind, prior: PriorDiscovery | undefined): Promise<void> {
     if (this.shutDown) throw new ServerStartError('the host is shutting down');
-    const client = this.createClient();
-    const transport = this.createTransport(kind);
-    this.toolInputFiles.clear();
-    this.secureSchemas.clear();
-    this.client = client;
-    this.transport = transport;
+    const session = new ConnectionSession(kind, (s) => ({ client: this.createClient(s), transport: this.createTransport(kind, s) }));
+    this.sessions.add(session);
+    session.whenEnded(() => this.sessions.delete(session));
+    this.session = session;
+    this.attempt = session;
     this.transportKind = kind;
     try {
-      await client.connect(this.tapped(transport), { timeout: this.connectTimeoutMs(), prior });
+      await session.client.connect(this.tapped(session), { timeout: this.connectTimeoutMs(), prior });
     } catch (e) {
       // The transport stays readable for the caller: it knows how a stdio process ended.
-      this.client = undefined;
-      await client.close().catch(() => undefined);
+      this.session = undefined;
+      await session.closeClient();
       throw e;
     }
   }
@@ -622,92 +579,64 @@ export class ServerConnection {
     this.stopping = false;
     this.stopReason = undefined;
     const server = this.server;
-    const cache = this.options.eraCache;
-    const key = eraCacheKey(server);
     const started = Date.now();
     try {
       // An SDK without the private members the host relies on fails here, by name, not later in silence.
       const sdkProblem = sdkSeamProblem();
       if (sdkProblem) throw new ServerStartError(sdkProblem);
-      let prior = priorFrom(cache ? await cache.get(key) : undefined);
-      // A remembered discovery brings no answer to read `files` from: it was remembered with it.
-      if (prior?.kind === 'modern') this.filesDeclared = filesCapabilityOf(prior.discover)?.declared;
-      let kind: TransportKind = server.transport === 'stdio' ? 'stdio' : server.transport === 'sse' || this.fellBackToSse ? 'sse' : 'http';
-      let toolsListed = false;
-      let signIns = 0;
       if (server.transport !== 'stdio') await this.options.oauth?.prepare?.();
-      for (;;) {
-        try {
-          await this.connectOnce(kind, prior);
-          // A remembered modern era connects with no round trip; a stale one fails at the first request.
-          if (prior) { await this.refreshTools(); toolsListed = true; }
-          break;
-        } catch (e) {
-          const half = this.client;
-          this.client = undefined;
-          if (signIns < MAX_SIGN_INS && await this.completeSignIn(e)) {
-            signIns++;
-            await half?.close().catch(() => undefined);
-            continue;
-          }
-          if (!this.issuerCheckWaived && IssuerMismatchError.isInstance(e) && (e).kind === 'metadata' && await this.options.oauth?.issuerCheckWaivable?.()) {
-            this.log.warn(`the authorization server's metadata names another issuer (${shortErrorText(e)}); accepted for a server without resource metadata (2025-03-26)`);
-            this.issuerCheckWaived = true;
-            await half?.close().catch(() => undefined);
-            continue;
-          }
-          await half?.close().catch(() => undefined);
-          const startError = startErrorIn(e);
-          if (startError) throw startError;
-          const status = httpStatusOf(e);
-          if (kind === 'http' && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403 && !fromAuthorizationServer(e)) {
-            this.log.info(`Streamable HTTP answered ${status}; trying the legacy HTTP+SSE transport`);
-            kind = 'sse';
-            this.fellBackToSse = true;
-            continue;
-          }
-          if (prior) {
-            this.log.info(`connecting with the remembered protocol era failed (${shortErrorText(e)}); probing again`);
-            await cache?.delete(key);
-            prior = undefined;
-            continue;
-          }
-          throw e;
-        }
-      }
-      const client = this.client!;
+      const { toolsListed } = await negotiate({
+        server, log: this.log, eraCache: this.options.eraCache, fellBackToSse: this.fellBackToSse,
+        // A remembered discovery brings no answer to read `files` from: it was remembered with it.
+        onPrior: (prior) => { if (prior.kind === 'modern') this.filesDeclared = filesCapabilityOf(prior.discover)?.declared; },
+        connect: (kind, prior) => this.connectOnce(kind, prior),
+        listTools: () => this.refreshList('tools'),
+        completeSignIn: (e) => this.completeSignIn(e),
+        waiveIssuerCheck: async (e) => {
+          if (this.issuerCheckWaived || !await this.options.oauth?.issuerCheckWaivable?.()) return false;
+          this.log.warn(`the authorization server's metadata names another issuer (${shortErrorText(e)}); accepted for a server without resource metadata (2025-03-26)`);
+          this.issuerCheckWaived = true;
+          return true;
+        },
+        detach: () => { this.session = undefined; },
+        abandon: async () => { await this.attempt?.close(); },
+        fallBackToSse: () => { this.fellBackToSse = true; },
+        entryToRemember: () => {
+          const client = this.session!.client;
+          const discover = client.getDiscoverResult();
+          return client.getProtocolEra() === 'modern' && discover
+            ? { kind: 'modern', discover: withFilesCapability(discover, this.filesDeclared) } : { kind: 'legacy', at: Date.now() };
+        },
+      });
+      const session = this.session!;
+      const client = session.client;
       const era = client.getProtocolEra() ?? 'legacy';
-      if (cache && !prior) {
-        const discover = client.getDiscoverResult();
-        await cache.set(key, era === 'modern' && discover ? { kind: 'modern', discover: withFilesCapability(discover, this.filesDeclared) } : { kind: 'legacy', at: Date.now() });
-      }
       const info = client.getServerVersion();
       this.log.info(`connected over ${this.transportKind} in ${Date.now() - started} ms: ${info ? `${info.name} ${info.version}, ` : ''}protocol ${client.getNegotiatedProtocolVersion()} (${era} era)`);
-      client.onclose = () => this.onTransportClosed(client);
-      // Tools are listed right away: list_changed sent before the first listing is lost over HTTP.
+      client.onclose = () => this.onTransportClosed(session);
+      // Every list right away: list_changed sent before the first listing is lost over HTTP.
       await Promise.all([
-        // A server that answers tools/list with an error is up, but offers no tools: reported, not fatal.
-        toolsListed ? undefined : this.refreshTools().catch((e) => {
+        ...LIST_KINDS.map((kind) => (kind === 'tools' && toolsListed ? undefined : this.refreshList(kind).catch((e) => {
+          // A server that answers tools/list with an error is up, but offers no tools: reported, not fatal.
+          if (kind !== 'tools') { this.log.warn(`${LISTS[kind].method} failed: ${shortErrorText(e)}`); return; }
           if (!(e instanceof ProtocolError) && !(e instanceof SdkError && e.code === SdkErrorCode.ListPaginationExceeded)) throw e;
           this.log.error(`tools/list failed: ${shortErrorText(e)}; running with no tools`);
-        }),
-        this.refreshPrompts().catch((e) => this.log.warn(`prompts/list failed: ${shortErrorText(e)}`)),
-        this.refreshResources().catch((e) => this.log.warn(`resources/list failed: ${shortErrorText(e)}`)),
-        this.refreshResourceTemplates().catch((e) => this.log.warn(`resources/templates/list failed: ${shortErrorText(e)}`)),
+        }))),
         this.sendLogLevel(client),
       ]);
       this.setState({ kind: 'running', era, protocolVersion: client.getNegotiatedProtocolVersion() });
     } catch (e) {
-      const crashed = this.transport instanceof StdioProcessTransport && !this.transport.exitedOnRequest ? this.transport.exit : undefined;
+      const transport = this.attempt?.transport;
+      const crashed = transport instanceof StdioProcessTransport && !transport.exitedOnRequest ? transport.exit : undefined;
       const reason = this.startFailureReason(e);
       this.log.error(`could not start: ${reason}`);
       this.options.oauth?.cancelPendingSignIn?.();
       // A refused token is forgotten, so the next start signs in afresh.
       if (this.refusedAfterSignIn(e)) await Promise.resolve(this.options.oauth?.invalidateCredentials?.('tokens')).catch(() => undefined);
-      const client = this.client;
-      this.client = undefined;
-      this.transport = undefined;
-      await client?.close().catch(() => undefined);
+      const attempt = this.attempt;
+      this.session = undefined;
+      this.attempt = undefined;
+      await attempt?.close();
       const signIn = signInKind(e);
       this.setState(crashed && !(e instanceof ServerStartError)
         ? { kind: 'crashed', exitCode: crashed.code, signal: crashed.signal, reason }
@@ -725,7 +654,7 @@ export class ServerConnection {
 
   private startFailureReason(e: unknown): string {
     if (e instanceof ServerStartError) return e.message;
-    const t = this.transport;
+    const t = this.attempt?.transport;
     // An exit the host caused (closing after another failure) would hide the failure itself.
     if (t instanceof StdioProcessTransport && t.exit && !t.exitedOnRequest) {
       return `the server exited during startup (${t.exit.signal ? `signal ${t.exit.signal}` : `exit code ${t.exit.code}`})`;
@@ -745,17 +674,15 @@ export class ServerConnection {
     return shortErrorText(e);
   }
 
-  private onTransportClosed(client: HostClient): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    this.elicitations.clear();
-    client.receivedTasks?.dispose();
-    this.taskOfferingCalls.clear();
-    const transport = this.transport;
-    this.transport = undefined;
+  private onTransportClosed(session: ConnectionSession): void {
+    if (this.session !== session) return;
+    this.session = undefined;
+    if (this.attempt === session) this.attempt = undefined;
+    session.dispose();
     if (this.stopping) return;
+    const transport = session.transport;
     const exit = transport instanceof StdioProcessTransport ? transport.exit : undefined;
-    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : this.httpCloseReason;
+    const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : session.httpCloseReason;
     const reason = closeReason ?? (exit
       ? `the server exited (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`
       : 'the connection to the server closed');
@@ -764,26 +691,18 @@ export class ServerConnection {
   }
 
   private async doStop(): Promise<void> {
-    const client = this.client;
-    if (!client) {
+    const session = this.session;
+    if (!session) {
       if (this._state.kind !== 'stopped') this.setState({ kind: 'stopped' });
       return;
     }
     this.stopping = true;
     this.log.info('stopping');
-    this.client = undefined;
-    // The session's work ends with it: a request the server sent as a task is stopped like one sent plainly.
-    client.receivedTasks?.dispose();
-    this.taskOfferingCalls.clear();
-    await endHttpSession(this.transport, this.log);
-    await client.close().catch((e) => this.log.debug(`close: ${shortErrorText(e)}`));
-    this.httpRequests?.abort();
-    this.transport = undefined;
-    this._tools = [];
-    this._prompts = [];
-    this._resources = [];
-    this._resourceTemplates = [];
-    this.elicitations.clear();
+    // Requests fail at once from here (requireSession); the session ends with its work, then its connection.
+    this.session = undefined;
+    await session.stop(this.log);
+    if (this.attempt === session) this.attempt = undefined;
+    this.listed = emptyLists();
     this.setState({ kind: 'stopped' });
     this.log.info('stopped');
   }
@@ -795,7 +714,7 @@ export class ServerConnection {
    */
   private async completeSignIn(e: unknown, startedAt = this.signInsCompleted): Promise<boolean> {
     const oauth = this.options.oauth;
-    const transport = this.transport;
+    const transport = this.attempt?.transport;
     if (!oauth || !UnauthorizedError.isInstance(e)) return false;
     // Requests that needed a sign-in at the same time share the one the first of them started.
     if (this.signingIn) return this.signingIn;
@@ -840,13 +759,39 @@ export class ServerConnection {
     }
   }
 
-  private requireClient(): HostClient {
-    if (!this.client || this._state.kind !== 'running') {
-      // A stop drops the client at once and reports 'stopped' only once the server is closed.
+  private requireSession(): ConnectionSession {
+    if (!this.session || this._state.kind !== 'running') {
+      // A stop drops the session at once and reports 'stopped' only once the server is closed.
       const state = this.stopping && this._state.kind === 'running' ? 'stopping' : this._state.kind;
       throw new NotRunningError(`server "${this.name}" is not running (${state})`);
     }
-    return this.client;
+    return this.session;
+  }
+
+  /**
+   * Sends one request of the host through `session` (the running one by default): the caller's signal cancels it
+   * (with the caller's reason in words, else CANCELLED_BY_USER), the caller's time limit or the connection's
+   * bounds it, a sign-in it needed is completed and the request sent again (`signIn`), and a failure becomes one
+   * of the host's errors naming `what`. Counted in `openWork` until it settles.
+   */
+  private async send<T>(
+    what: string, opts: CallOptions, request: (client: HostClient, o: { signal?: AbortSignal; timeout: number }) => Promise<T>,
+    how: SendOptions = {}, session = this.requireSession(),
+  ): Promise<T> {
+    const timeout = opts.timeoutMs ?? how.timeoutMs ?? this.requestTimeoutMs;
+    const cancel = opts.signal ? linkAbort(opts.signal, cancelReason) : undefined;
+    const o = { signal: cancel?.signal, timeout };
+    this.openRequests++;
+    try {
+      return await (how.signIn ? this.withSignIn(() => request(session.client, o)) : request(session.client, o));
+    } catch (e) {
+      // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
+      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
+      throw this.requestError(e, what, opts.signal, timedOut ? timeout : undefined);
+    } finally {
+      this.openRequests--;
+      cancel?.dispose();
+    }
   }
 
   /** Turns an SDK/transport failure of a request into one of our error types. */
@@ -882,32 +827,23 @@ export class ServerConnection {
    * `validateOutput: false` it is returned as received, for `toResultView(result, tool)` to validate and show.
    */
   async callTool(name: string, args: Record<string, unknown>, opts: ToolCallOptions = {}): Promise<CallToolResult> {
-    const client = this.requireClient();
-    if (this.toolsRefresh) await this.toolsRefresh.catch(() => undefined);
-    const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const session = this.requireSession();
+    const client = session.client;
+    const toolsRefresh = this.refreshes.tools?.running;
+    if (toolsRefresh) await toolsRefresh.catch(() => undefined);
     // The SDK never validates output (it would compile every listed tool's schema with backtracking patterns):
     // it is given a definition without an outputSchema, and the host checks the result itself (results/view).
-    const tool = this._tools.find((t) => t.name === name);
+    const tool = this.listed.tools.find((t) => t.name === name);
     // 2026-07-28: a plain call does not offer the Tasks extension (tasks go through core/tasks), so no task answers it.
     const extensions = client.getServerCapabilities()?.extensions;
     const _meta = client.getProtocolEra() === 'modern' && extensions && Object.hasOwn(extensions, TASKS_EXTENSION_ID)
       ? { [CLIENT_CAPABILITIES_META_KEY]: this.capabilitiesWithoutTasks() } : undefined;
     const secure = secureCall(tool, opts.secureArguments, this.log, client.getProtocolEra() === 'modern');
-    const cancel = withCancelReason(opts.signal);
-    let result: CallToolResult;
-    try {
-      result = restoreDraftShapes<CallToolResult>(await this.withSignIn(() => client.callTool({ name, arguments: args, ...secure?.params, ...(_meta ? { _meta } : {}) }, {
-        signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: opts.onProgress, ...secure?.options,
-        toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
-      })));
-    } catch (e) {
-      // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
-      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
-      const error = this.requestError(e, `tool "${name}"`, opts.signal, timedOut ? timeoutMs : undefined);
-      throw secure ? secureArgumentsRefusal(error, name, this.name) : error;
-    } finally {
-      cancel.release();
-    }
+    const call = this.send(`tool "${name}"`, opts, (c, { signal, timeout }) => c.callTool({ name, arguments: args, ...secure?.params, ...(_meta ? { _meta } : {}) }, {
+      signal, timeout, resetTimeoutOnProgress: true, onprogress: opts.onProgress, ...secure?.options,
+      toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
+    }), WITH_SIGN_IN, session);
+    const result = restoreDraftShapes<CallToolResult>(await call.catch((e: unknown) => { throw secure ? secureArgumentsRefusal(e, name, this.name) : e; }));
     const problem = opts.validateOutput === false ? undefined : structuredOutputProblem(result, tool);
     if (problem) throw new ServerRequestError(`tool "${name}" failed: ${problem}`, -32602);
     return result;
@@ -928,76 +864,41 @@ export class ServerConnection {
     const ctx = { mcpReq: { signal: signal ?? new AbortController().signal, _meta: undefined, notify: async () => undefined } } as unknown as ClientContext;
     if (method === 'elicitation/create' && this.options.elicitation) {
       if (typeof p.message !== 'string') throw new ServerRequestError(`"${this.name}" asked for input inside a task without a message`);
-      return this.handleElicitation(p as ElicitRequestParamsLoose, ctx);
+      return this.handleElicitation(p as ElicitRequestParamsLoose, ctx, this.session);
     }
-    if (method === 'sampling/createMessage' && this.options.sampling) return this.handleSampling(p as unknown as SamplingRequest, ctx.mcpReq.signal);
+    if (method === 'sampling/createMessage' && this.options.sampling) return this.handleSampling(p as unknown as SamplingRequest, ctx.mcpReq.signal, this.session?.client);
     if (method === 'roots/list' && this.options.roots) return { roots: this.options.roots() };
     if (method === 'elicitation/create') return { action: 'cancel' };
     throw new ServerRequestError(`"${this.name}" sent a task a request the host does not answer: ${method.slice(0, 100)}`, -32601);
   }
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
-    const client = this.requireClient();
-    const cancel = withCancelReason(opts.signal);
-    try {
-      return restoreDraftShapes(await this.withSignIn(() => client.readResource({ uri }, {
-        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-        cacheMode: 'bypass',
-      })));
-    } catch (e) {
-      throw this.requestError(e, `reading ${uri}`, opts.signal, undefined);
-    } finally {
-      cancel.release();
-    }
+    return restoreDraftShapes(await this.send(`reading ${uri}`, opts,
+      (client, o) => client.readResource({ uri }, { ...o, cacheMode: 'bypass' }), WITH_SIGN_IN));
   }
 
-  async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
-    const client = this.requireClient();
-    const cancel = withCancelReason(opts.signal);
-    try {
-      return await this.withSignIn(() => client.getPrompt({ name, arguments: args }, {
-        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      }));
-    } catch (e) {
-      throw this.requestError(e, `prompt "${name}"`, opts.signal, undefined);
-    } finally {
-      cancel.release();
-    }
+  getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
+    return this.send(`prompt "${name}"`, opts, (client, o) => client.getPrompt({ name, arguments: args }, o), WITH_SIGN_IN);
   }
 
   /** Whether the server offers completions (`completion/complete`). */
-  get supportsCompletions(): boolean { return !!this.client?.getServerCapabilities()?.completions; }
+  get supportsCompletions(): boolean { return !!this.session?.client.getServerCapabilities()?.completions; }
 
   /** The server's suggestions for one argument, bounded (`boundCompletion`); none when it offers no completions. */
   async complete(request: CompletionRequest, opts: CallOptions = {}): Promise<Completion> {
-    const client = this.requireClient();
-    if (!client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
-    try {
-      // A loose result schema: an answer over the spec's 100 values is cut by boundCompletion, not refused whole.
-      const answer = await client.request({
-        method: 'completion/complete',
-        params: { ref: request.ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
-      }, LooseCompleteResult, { signal: opts.signal, timeout: opts.timeoutMs ?? 10_000 });
-      return boundCompletion(answer.completion);
-    } catch (e) {
-      throw this.requestError(e, `completing "${request.argument.name}"`, opts.signal, undefined);
-    }
+    const session = this.requireSession();
+    if (!session.client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
+    // A loose result schema: an answer over the spec's 100 values is cut by boundCompletion, not refused whole.
+    const answer = await this.send(`completing "${request.argument.name}"`, opts, (client, o) => client.request({
+      method: 'completion/complete',
+      params: { ref: request.ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
+    }, LooseCompleteResult, o), { timeoutMs: COMPLETION_TIMEOUT_MS }, session);
+    return boundCompletion(answer.completion);
   }
 
   /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
-  async request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions & { headers?: Record<string, string> } = {}): Promise<T> {
-    const client = this.requireClient();
-    const cancel = withCancelReason(opts.signal);
-    try {
-      return await client.request({ method, params }, schema, {
-        signal: cancel.signal, timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-        ...(opts.headers ? { headers: opts.headers } : {}),
-      });
-    } catch (e) {
-      throw this.requestError(e, method, opts.signal, undefined);
-    } finally {
-      cancel.release();
-    }
+  request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions & { headers?: Record<string, string> } = {}): Promise<T> {
+    return this.send(method, opts, (client, o) => client.request({ method, params }, schema, { ...o, ...(opts.headers ? { headers: opts.headers } : {}) }));
   }
 
   /** The MCP server's URL, or undefined for a stdio server (a process on this machine). */
@@ -1020,10 +921,10 @@ export class ServerConnection {
   }
 
   /** What the server declared it can do, once running. */
-  get serverCapabilities() { return this.client?.getServerCapabilities(); }
+  get serverCapabilities() { return this.session?.client.getServerCapabilities(); }
 
   /** Whether the server sends updates of a resource the host subscribes to. */
-  get supportsSubscriptions(): boolean { return !!this.client?.getServerCapabilities()?.resources?.subscribe; }
+  get supportsSubscriptions(): boolean { return !!this.session?.client.getServerCapabilities()?.resources?.subscribe; }
 
   /**
    * Subscribes to a resource's updates (`onDidUpdateResource`), in the shape of the era: `resources/subscribe`
@@ -1031,23 +932,21 @@ export class ServerConnection {
    * subscriptions. Disposing unsubscribes; a subscription ends with the connection.
    */
   async subscribeResource(uri: string): Promise<IDisposable | undefined> {
-    const client = this.requireClient();
+    const session = this.requireSession();
+    const client = session.client;
     if (!client.getServerCapabilities()?.resources?.subscribe) return undefined;
-    const timeout = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    try {
-      if (client.getProtocolEra() === 'modern') {
-        const listening = await client.listen({ resourceSubscriptions: [uri] }, { timeout });
-        this.log.info(`listening for updates of ${uri}`);
-        return { dispose: () => { void listening.close().catch(() => undefined); } };
-      }
-      await client.subscribeResource({ uri }, { timeout });
-    } catch (e) {
-      throw this.requestError(e, `subscribing to ${uri}`, undefined, undefined);
+    const what = `subscribing to ${uri}`;
+    if (client.getProtocolEra() === 'modern') {
+      const listening = await this.send(what, {}, (c, { timeout }) => c.listen({ resourceSubscriptions: [uri] }, { timeout }), {}, session);
+      this.log.info(`listening for updates of ${uri}`);
+      return { dispose: () => { void listening.close().catch(() => undefined); } };
     }
+    await this.send(what, {}, (c, { timeout }) => c.subscribeResource({ uri }, { timeout }), {}, session);
     this.log.info(`subscribed to ${uri}`);
+    const timeout = this.requestTimeoutMs;
     return {
       dispose: () => {
-        if (this.client !== client) return;
+        if (this.session !== session) return;
         void client.unsubscribeResource({ uri }, { timeout }).then(
           () => this.log.info(`unsubscribed from ${uri}`), (e) => this.log.debug(`unsubscribing from ${uri}: ${shortErrorText(e)}`));
       },
@@ -1065,11 +964,18 @@ export class ServerConnection {
   }
 
   /**
-   * What the session holds open (the lifetime tests count it; all 0 once stopped): the server's requests being
-   * answered, the tasks it sent, and the tool calls in flight that offered tasks.
+   * What the connection holds open (the lifetime tests count it; all 0 once stopped): sessions not yet ended, the
+   * server's requests being answered, the tasks it sent them, the tool calls in flight that offered tasks, and the
+   * host's requests in flight.
    */
-  get openWork(): { answering: number; receivedTasks: number; taskOfferingCalls: number } {
-    return { answering: this.answeringRequests, receivedTasks: this.receivedTasks?.size ?? 0, taskOfferingCalls: this.taskOfferingCalls.size };
+  get openWork(): { sessions: number; answering: number; receivedTasks: number; taskOfferingCalls: number; requests: number } {
+    let receivedTasks = 0;
+    let taskOfferingCalls = 0;
+    for (const session of this.sessions) {
+      receivedTasks += session.receivedTaskCount;
+      taskOfferingCalls += session.taskOfferingCallCount;
+    }
+    return { sessions: this.sessions.size, answering: this.answeringRequests, receivedTasks, taskOfferingCalls, requests: this.openRequests };
   }
 
   /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */

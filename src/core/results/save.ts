@@ -10,6 +10,7 @@ import { refuseInsecureUrl } from '../net/destination';
 import { DEFAULT_DOWNLOAD_BASE_MS } from '../files/limits';
 import { linkIntoPlace, partPathFor, removeStaleParts, seconds } from '../files/transfer/http';
 import type { SaveItem } from '../../shared/resultModel';
+import { linkAbort } from '../events';
 
 /**
  * Characters that change how a name displays without being seen: bidirectional embeddings, overrides, isolates
@@ -106,10 +107,7 @@ export async function downloadToFile(rawUrl: string, target: string, opts: Downl
   await new Promise<void>((res, rej) => { out.once('open', () => res()); out.once('error', rej); });
   let written = 0;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_DOWNLOAD_BASE_MS;
-  const stop = new AbortController();
-  const onCancel = () => stop.abort();
-  if (opts.signal?.aborted) stop.abort();
-  opts.signal?.addEventListener('abort', onCancel, { once: true });
+  const stop = linkAbort(opts.signal);
   let timedOut = false;
   const timer = setTimeout(() => { timedOut = true; stop.abort(); }, timeoutMs);
   const limitName = opts.maxBytesName ? `, ${opts.maxBytesName}` : '';
@@ -153,7 +151,7 @@ export async function downloadToFile(rawUrl: string, target: string, opts: Downl
     throw e;
   } finally {
     clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onCancel);
+    stop.dispose();
     await unlink(temp).catch(() => undefined);
   }
 }

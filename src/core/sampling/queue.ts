@@ -1,6 +1,7 @@
 // Sampling requests of one server are answered a few at a time: the rest wait their turn in order, a bounded
 // number of them, and any beyond that are refused at once with a reason. A server that sends a thousand requests
 // at once gets neither a thousand commands started (the CLI) nor a thousand panels (VS Code).
+import { SamplingQueueFullError } from '../errors';
 import { SamplingDeclinedError, type SamplingHandler } from './index';
 
 export interface SamplingQueueLimits {
@@ -17,10 +18,8 @@ export const SAMPLING_QUEUE_LIMITS = {
   panel: { running: 1, waiting: 20 },
 } as const satisfies Record<string, SamplingQueueLimits>;
 
-/** A sampling request refused because the server already has as many running and waiting as the host holds. */
-export class SamplingQueueFullError extends Error {
-  override readonly name = 'SamplingQueueFullError';
-}
+// Thrown by the extension's queue and recognised by the connection, a bundle of its own: see core/errors.
+export { SamplingQueueFullError };
 
 interface Waiting { start: () => void }
 

@@ -15,6 +15,7 @@ import { queuedSamplingHandler, SAMPLING_QUEUE_LIMITS } from '../../core/samplin
 import type { SamplingAnswer, SamplingBlock, SamplingPanelInit, SamplingStage } from '../../shared/protocol';
 import { McpPanel } from '../webviewPanel';
 import { askModel, availableModels, modelChoice, modelErrorText, modelLabel, NO_MODEL_MESSAGE, type ModelAnswer, type RequestEdits } from './languageModels';
+import { onAbort } from '../../core/events';
 
 /** How long the panel waits for the user (to approve, then to send the answer). */
 export const USER_WAIT_MS = 10 * 60_000;
@@ -223,10 +224,9 @@ function preferenceLines(preferences: unknown): string[] {
   return lines;
 }
 
-/** A cancellation token that follows an abort signal. */
-function tokenOf(signal: AbortSignal): vscode.CancellationTokenSource {
+/** A cancellation token that follows an abort signal until disposed. */
+function tokenOf(signal: AbortSignal): { token: vscode.CancellationToken; dispose(): void } {
   const source = new vscode.CancellationTokenSource();
-  if (signal.aborted) source.cancel();
-  else signal.addEventListener('abort', () => source.cancel(), { once: true });
-  return source;
+  const link = onAbort(signal, () => source.cancel());
+  return { token: source.token, dispose: () => { link.dispose(); source.dispose(); } };
 }

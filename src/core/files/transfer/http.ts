@@ -12,6 +12,7 @@ import { checkDestination, DestinationRefusedError, guardedLookup, type Destinat
 import { changedSinceCheck, type CheckedFile } from '../check';
 import { openRegularFile } from '../../io/boundedRead';
 import { formatBytes } from '../limits';
+import { linkAbort } from '../../events';
 
 const CHUNK_BYTES = 256 * 1024;
 /** Headers the data plane sets itself: a descriptor's value for them is not sent. */
@@ -279,10 +280,7 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
   const hash = createHash('sha256');
   let received = 0;
   // One signal ends the request for either reason: the caller's cancel, or the deadline.
-  const stop = new AbortController();
-  const onCancel = () => stop.abort();
-  if (opts.signal?.aborted) stop.abort();
-  opts.signal?.addEventListener('abort', onCancel, { once: true });
+  const stop = linkAbort(opts.signal);
   let timedOut = false;
   const timer = setTimeout(() => { timedOut = true; stop.abort(); }, opts.deadlineMs);
   const deadlineError = () => new DownloadTimeoutError(`the download did not finish within ${seconds(opts.deadlineMs)} (${received} bytes arrived`
@@ -341,7 +339,7 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
     throw e;
   } finally {
     clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onCancel);
+    stop.dispose();
     await unlink(temp).catch(() => undefined);
   }
 }
