@@ -107,7 +107,7 @@ test('app-rendered questions: a good app answers; a broken, silent or out-of-sch
     assert.equal(await samplerApp.locator('#modes').innerText(), 'offered: inline,fullscreen; now inline');
     assert.equal(await samplerApp.locator('#pip').innerText(), 'pip answered: inline');
     const caps = JSON.parse(await samplerApp.locator('#caps').innerText()) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(caps).sort(), ['logging', 'message', 'openLinks', 'sampling', 'serverResources', 'serverTools', 'updateModelContext']);
+    assert.deepEqual(Object.keys(caps).sort(), ['downloadFile', 'logging', 'message', 'openLinks', 'sampling', 'serverResources', 'serverTools', 'updateModelContext']);
     await wb.shot('app-sampled');
   });
 });

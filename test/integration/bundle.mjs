@@ -24,6 +24,8 @@ export async function bundleSuite() {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    // 'module' first: jsonc-parser's UMD main cannot be bundled (it requires its files dynamically)
+    mainFields: ['module', 'main'],
     sourcemap: 'inline',
     external: ['vscode', 'mocha'],
     logLevel: 'warning',

@@ -40,9 +40,11 @@ test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv (with re2js) and
     for (const marker of ['application/vnd.ms-excel', 'must NOT have additional properties', 'nocomment', 'IGNORE_TEST_WIN32', 'unsupported Perl syntax']) {
       assert.ok(libraries.includes(marker), `dist/libraries.js holds mime-db, Ajv, minimatch, ignore and re2js (no "${marker}")`);
     }
-    // Room to grow, but not by a library: the SDK alone is over 300 KB minified.
+    // Room to grow, but not by a library: the SDK alone is over 300 KB minified. The extension's own code is about
+    // 350 KB (sandbox, dev mode, secure values, bundles, discovery, history joined it); what a feature needs only once
+    // it is used goes to a bundle of its own, as replay.js does.
     const size = statSync(join(dir, 'dist/main.js')).size;
-    assert.ok(size < 300 * 1024, `dist/main.js is ${size} bytes`);
+    assert.ok(size < 384 * 1024, `dist/main.js is ${size} bytes`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
