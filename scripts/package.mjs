@@ -71,6 +71,8 @@ export function packageVsix(out) {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(join(staging, 'media'), { recursive: true });
   for (const f of ['README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore']) cpSync(join(root, f), join(staging, f));
+  // the saved-calls format, which package.json's jsonValidation points at
+  cpSync(join(root, 'schemas'), join(staging, 'schemas'), { recursive: true });
   writeFileSync(join(staging, 'package.json'), `${JSON.stringify(stagedManifest(manifest), null, 2)}\n`);
   for (const f of readdirSync(join(root, 'media'))) {
     if (!BUILT_MEDIA.test(f)) cpSync(join(root, 'media', f), join(staging, 'media', f), { recursive: true });

@@ -33,7 +33,7 @@ test('a sandboxed server is refused a write; Allow adds the exact entry, restart
       const tree = wb.page.getByRole('tree', { name: 'Servers' });
       await tree.getByRole('treeitem', { name: /^guarded, running · sandboxed$/ }).waitFor({ timeout: 30_000 });
       const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      await tree.getByRole('treeitem', { name: new RegExp(`^Refused: write ${escaped}`) }).waitFor({ timeout: 15_000 });
+      await tree.getByRole('treeitem', { name: new RegExp(`^Refused: write ${escaped}`) }).waitFor({ timeout: 45_000 });
       await wb.shot('refused-in-view');
 
       // 3. The notification names the path and the entry (toasts stay hidden in this headless window: the
