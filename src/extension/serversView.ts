@@ -60,7 +60,9 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       // Servers configured for other apps: a group per source turned on (discoveredServers.ts).
       const sources: ServerTreeNode[] = (this.discovered?.sources ?? []).filter((r) => r.servers.length || r.problems.length)
         .map((r) => ({ kind: 'discoveredSource', source: r.source }));
-      return [...errors, ...servers, ...sources, ...this.replay?.roots() ?? []];
+      // With nothing configured the view stays empty, so its welcome (Add Server…) shows.
+      const configured = [...errors, ...servers, ...sources];
+      return configured.length ? [...configured, ...this.replay?.roots() ?? []] : [];
     }
     if (node.kind === 'discoveredSource') {
       return [
