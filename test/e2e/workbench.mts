@@ -188,10 +188,11 @@ export class Workbench {
     const input = this.quickInput.locator('.quick-input-box input');
     for (let i = 1; ; i++) {
       await this.page.keyboard.press('F1');
-      await input.waitFor();
-      await input.fill(`>${title}`);
       const row = this.quickPickRow(title).first();
       try {
+        // A focus change (a panel taking focus as its server stops) can close the palette between these steps.
+        await input.waitFor({ timeout: 5000 });
+        await input.fill(`>${title}`, { timeout: 5000 });
         await row.waitFor({ timeout: 3000 });
         return row;
       } catch (e) {
