@@ -123,6 +123,9 @@ test('a stop ends the sampling requests of the session, sent plainly and as a ta
     await until('both sampling requests', () => signals.length === 2 && c.openWork.receivedTasks === 1);
     assert.deepEqual(c.openWork, { sessions: 1, answering: 2, receivedTasks: 1, taskOfferingCalls: 0, requests: 2 });
     await c.stop();
+    // The received task is ended by the session's dispose; the plain request by the SDK as the transport closes,
+    // which may come a moment after stop() returns.
+    await until('both requests to be ended', () => signals.every((s) => s.aborted), 2000).catch(() => undefined);
     assert.deepEqual(signals.map((s) => s.aborted), [true, true], 'the request sent as a task is ended like the plain one');
     assert.ok((await plain) instanceof Error);
     assert.ok((await asTask) instanceof Error);
