@@ -268,6 +268,9 @@ export class Workbench {
    */
   async close(failed = false): Promise<void> {
     if (failed) await this.shot('failure').catch(() => {});
+    // A short scenario on a busy machine can end before the extension host has started the host watch: it is given
+    // a moment, so that "never started" means it did not start, not that it had not yet.
+    for (const end = Date.now() + 20_000; !existsSync(problemsFile(this.artifacts)) && Date.now() < end;) await this.page.waitForTimeout(250);
     writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
     await this.browser.close();
     await this.server.stop();
