@@ -45,7 +45,9 @@ test('MCP Apps examples from npm: three.js, sheet music and a workspace PDF rend
     const viewer = appFrame(pdf);
     const shown = viewer.locator('#text-layer', { hasText: 'MCP Host sample report' });
     const failed = viewer.locator('#error-message').filter({ visible: true });
-    await shown.or(failed).first().waitFor({ timeout: 30_000 });
+    // The viewer is a 4 MB document that starts pdf.js and its worker before it asks for the file: on a busy
+    // two-core machine that alone has taken over 30 s.
+    await shown.or(failed).first().waitFor({ timeout: 90_000 });
     assert.equal(await failed.count(), 0, `the viewer failed: ${await failed.allInnerTexts()}`);
     assert.match(await viewer.locator('#total-pages').innerText(), /1/);
     await wb.shot('pdf-app');
