@@ -18,12 +18,12 @@ const common = { bundle: true, minify: production, sourcemap: !production, logLe
 // 'module' first: jsonc-parser's UMD main cannot be bundled (it requires its files dynamically).
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
 // The extension loads its MCP connection (the MCP SDK and zod, most of the code) from a bundle of its
-// own on the first server start, so activation parses only what it uses. `serverConnection` is
+// own on the first server start, so activation parses only what it uses. `core/connection/bundle` is
 // required on demand in the extension (src/extension/connectionBundle.ts); it becomes `require('./connection.js')`.
 const connectionOnDemand = {
   name: 'connection-on-demand',
   setup(build) {
-    build.onResolve({ filter: /\/serverConnection(\.js)?$/ }, (args) =>
+    build.onResolve({ filter: /\/connection\/bundle(\.js)?$/ }, (args) =>
       args.kind === 'require-call' ? { path: './connection.js', external: true } : undefined);
   },
 };
@@ -60,7 +60,7 @@ const builds = [
   { ...node, entryPoints: ['src/extension/start.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/main.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand] },
   { ...node, entryPoints: ['src/extension/replay/replayCommands.ts'], outfile: 'dist/replay.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand] },
-  { ...node, entryPoints: ['src/core/connection/serverConnection.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
+  { ...node, entryPoints: ['src/core/connection/bundle.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },

@@ -10,6 +10,7 @@ import { boundCompletion } from '../../src/shared/completion';
 import { LatestCompletion } from '../../src/webview/latestCompletion';
 import { samplingRequestProblem } from '../../src/core/sampling';
 import { Logger, type LogLevel } from '../../src/core/log';
+import { answerInTask, declaredCapabilities } from '../../src/core/connection/features';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
 
 function connection(server: ResolvedServer, options: Partial<ConnectionOptions> = {}, level: LogLevel = 'debug') {
@@ -221,4 +222,46 @@ test('sampling requests the host cannot show are refused before anyone sees them
   assert.match(samplingRequestProblem({ ...ok, messages: [{ role: 'user', content: { type: 'hologram' } }] })!, /message 1 has content of type "hologram"/);
   assert.match(samplingRequestProblem({ ...ok, maxTokens: 1e9 })!, /maxTokens 1000000000 is outside/);
   assert.match(samplingRequestProblem({ ...ok, systemPrompt: 'x'.repeat(10 * 1024 * 1024) })!, /host accepts at most 4194304/);
+});
+
+describe('the capability table (core/connection/features)', () => {
+  const log = new Logger(() => undefined, 'error');
+  const always = {
+    'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/skills': {}, 'io.modelcontextprotocol/secure-params': {},
+  };
+
+  test('with no feature turned on, only the extensions every connection speaks are declared', () => {
+    assert.deepEqual(declaredCapabilities({ log }), { extensions: always });
+  });
+
+  test('each option declares its capability, extensions merged by id, binary elicitation with its default types', () => {
+    const caps = declaredCapabilities({
+      log,
+      roots: () => [],
+      elicitation: async () => ({ action: 'cancel' }),
+      sampling: async () => { throw new Error('unused'); },
+      capabilities: { fileInputs: true, apps: true, binaryElicitation: { maxFileSize: 10 }, files: true, samplingTools: true, taskRequests: true },
+    }) as Record<string, unknown>;
+    assert.deepEqual(caps.roots, { listChanged: true });
+    assert.deepEqual(caps.elicitation, { form: {}, url: {}, binary: { maxFileSize: 10, supportedMimeTypes: ['*/*'] } });
+    assert.deepEqual(caps.sampling, { tools: {} });
+    assert.deepEqual(caps.fileInputs, {});
+    assert.ok(caps.files, 'SEP-2631 files');
+    assert.ok(caps.tasks, '2025-11-25 tasks.requests');
+    assert.deepEqual(Object.keys(caps.extensions as object).sort(), [...Object.keys(always), 'io.modelcontextprotocol/ui'].sort());
+  });
+
+  test('a request inside a task for something not declared is refused, an undeclared question cancelled', async () => {
+    const host = {
+      name: 'demo', server: stdioFixture('paged-server.ts'), log, options: { log }, uploader: () => undefined,
+      answering: <T>(work: () => Promise<T>) => work(), serverLogged: () => undefined, resourceUpdated: () => undefined,
+      taskStatusChanged: () => undefined, elicitationCompleted: () => undefined,
+    };
+    const signal = new AbortController().signal;
+    await assert.rejects(answerInTask(host, 'sampling/createMessage', {}, signal, undefined), /does not answer: sampling\/createMessage/);
+    await assert.rejects(answerInTask(host, 'roots/list', {}, signal, undefined), /does not answer: roots\/list/);
+    assert.deepEqual(await answerInTask(host, 'elicitation/create', { message: 'hi' }, signal, undefined), { action: 'cancel' });
+    assert.deepEqual(await answerInTask({ ...host, options: { log, roots: () => [{ uri: 'file:///w' }] } }, 'roots/list', {}, signal, undefined),
+      { roots: [{ uri: 'file:///w' }] });
+  });
 });

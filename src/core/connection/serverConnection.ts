@@ -1,28 +1,25 @@
 import {
   CLIENT_CAPABILITIES_META_KEY, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
-  type CallToolResult, type ClientCapabilities, type ClientContext, type PriorDiscovery,
-  type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Result, type Tool, type Transport,
+  type CallToolResult, type ClientCapabilities, type PriorDiscovery,
+  type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Tool, type Transport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import { FileTransfers } from '../files/transfer/client';
-import { FILES_CAPABILITY, FILES_CAPABILITY_KEY, filesCapabilityOf, restoreDraftShapes, shieldDraftShapes, withFilesCapability } from '../files/transfer/protocol';
+import { filesCapabilityOf, restoreDraftShapes, shieldDraftShapes, withFilesCapability } from '../files/transfer/protocol';
 import { restorePromptFileArguments, shieldPromptFileArguments } from '../files/promptFiles';
 import { isObject } from '../../shared/json';
 import { boundCompletion, type Completion, type CompletionRequest } from '../../shared/completion';
 import { offersTasksExtension, shieldCreatedTask, TASKS_EXTENSION_ID } from '../tasks/extension';
-import { SKILLS_EXTENSION_ID } from '../skills';
-import { refuseSecureTools, SECURE_PARAMS_EXTENSION_ID, secureArgumentsRefusal } from '../secureParams';
+import { refuseSecureTools, secureArgumentsRefusal } from '../secureParams';
 import { secureCall } from '../secureParams/headers';
-import { receivedTasksCapability, serveReceivedTasks } from '../tasks/received';
-import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import {
-  CallCancelledError, CallTimeoutError, isHostError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError, ServerStoppedError,
+  CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError, ServerStoppedError,
   shortErrorText,
 } from '../errors';
 import { Emitter, linkAbort, type IDisposable } from '../events';
+import { answerInTask, declaredCapabilities, installFeatures, type FeatureHost } from './features';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
 import { boundNesting, type RefusedTool } from './nesting';
@@ -38,17 +35,13 @@ import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
 import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import type {
-  CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose, ServerList,
+  CallOptions, ConnectionOptions, ConnectionState, ServerList,
 } from './types';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** The time limit of a completion/complete (suggestions are wanted while the user types). */
 const COMPLETION_TIMEOUT_MS = 10_000;
-/** How many elicitationIds are remembered for de-duplicating replays. */
-const ELICITATION_MEMORY = 64;
-/** How long an answer still serves a replay after it was given (HTTP resumption replays arrive right after). */
-const ELICITATION_REPLAY_GRACE_MS = 10_000;
 
 /**
  * How many pages one list (tools, prompts, resources, templates) may take: every `nextCursor` is followed to
@@ -59,7 +52,6 @@ export const LIST_MAX_PAGES = 256;
 const MAX_STEP_UPS = 2;
 
 const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
-const LooseElicitParams = z.looseObject({ message: z.string().optional(), mode: z.string().optional() });
 
 /** Options of `callTool`. */
 export interface ToolCallOptions extends CallOptions {
@@ -231,29 +223,25 @@ export class ServerConnection {
   }
 
   private capabilities(): ClientCapabilities {
-    const caps: Record<string, unknown> = {};
-    if (this.options.roots) caps.roots = { listChanged: true };
-    if (this.options.elicitation) {
-      const binary = this.options.capabilities?.binaryElicitation;
-      caps.elicitation = {
-        form: {}, url: {},
-        ...(binary ? { binary: { ...binary, supportedMimeTypes: binary.supportedMimeTypes ?? ['*/*'] } } : {}),
-      };
-    }
-    if (this.options.capabilities?.fileInputs) caps.fileInputs = {};
-    if (this.options.sampling) caps.sampling = this.options.capabilities?.samplingTools ? { tools: {} } : {};
-    if (this.options.capabilities?.files) caps[FILES_CAPABILITY_KEY] = FILES_CAPABILITY;
-    if (this.options.capabilities?.taskRequests && (this.options.sampling || this.options.elicitation)) caps.tasks = receivedTasksCapability(!!this.options.sampling, !!this.options.elicitation);
-    if (this.options.capabilities?.apps) caps.extensions = { ...(caps.extensions as object | undefined), [UI_EXTENSION_ID]: UI_CAPABILITY };
-    // 2026-07-28 Tasks extension: every tool call may be answered with a task (core/tasks follows it); a plain
-    // call withdraws the offer for that one request (callTool).
-    caps.extensions = { ...(caps.extensions as object | undefined), [TASKS_EXTENSION_ID]: {} };
-    // SEP-2640 skills: the host lists a server's skills and reads their files only when asked (core/skills).
-    caps.extensions = { ...(caps.extensions as object | undefined), [SKILLS_EXTENSION_ID]: {} };
-    // SEP-3221 secure parameters: values of a tool's secureInputSchema are the host's to send (core/secureParams).
-    caps.extensions = { ...(caps.extensions as object | undefined), [SECURE_PARAMS_EXTENSION_ID]: {} };
-    return caps;
+    return declaredCapabilities(this.options);
   }
+
+  /** What the client features (./features) reach of this connection. */
+  private get featureHost(): FeatureHost {
+    return this._featureHost ??= {
+      name: this.name,
+      server: this.server,
+      log: this.log,
+      options: this.options,
+      uploader: () => (this.files.enabled ? this.files : undefined),
+      answering: (work) => this.answering(work),
+      serverLogged: (params) => this.onServerLog(params),
+      resourceUpdated: (uri) => this.resourceUpdatedEmitter.fire(uri),
+      taskStatusChanged: (params) => this.taskStatusEmitter.fire(params),
+      elicitationCompleted: (id) => this.elicitationCompleteEmitter.fire(id),
+    };
+  }
+  private _featureHost?: FeatureHost;
 
   private createClient(session: ConnectionSession): HostClient {
     const client = new HostClient(
@@ -270,101 +258,10 @@ export class ServerConnection {
         },
       },
     );
-    client.routeBinaryElicitation = !!(this.options.elicitation && this.options.capabilities?.binaryElicitation);
     client.logLevel = this.serverLogLevel;
-    client.setNotificationHandler('notifications/message', (n) => this.onServerLog(n.params));
-    if (this.options.sampling) {
-      // The host's limits first (before the SDK's schema), so a refusal says what is wrong in a line.
-      client.checkRequest = (method, params) => {
-        if (method === 'sampling/createMessage') this.checkSamplingRequest(params as SamplingRequest);
-      };
-      client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
-        (await this.answering(() => this.handleSampling(request.params as unknown as SamplingRequest, ctx.mcpReq.signal, client))) as never);
-    }
-    client.setNotificationHandler('notifications/resources/updated', (n) => this.resourceUpdatedEmitter.fire(n.params.uri));
-    // Not in the SDK's typed map (tasks are experimental in 2025-11-25), but its wire schema knows it.
-    client.setNotificationHandler('notifications/tasks/status' as 'notifications/message',
-      (n) => this.taskStatusEmitter.fire(n.params as unknown as Record<string, unknown>));
-    client.fallbackNotificationHandler = async (n) => {
-      if (n.method === 'notifications/tasks' && n.params) this.taskStatusEmitter.fire(n.params);
-    };
-    if (this.options.roots) {
-      const roots = this.options.roots;
-      client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
-    }
-    if (this.options.elicitation) {
-      client.setRequestHandler('elicitation/create', { params: LooseElicitParams },
-        async (params, ctx) => (await this.answering(() => this.handleElicitation(params as ElicitRequestParamsLoose, ctx, session))) as unknown as Result);
-      client.setNotificationHandler('notifications/elicitation/complete', (n) => {
-        this.log.info(`elicitation ${n.params.elicitationId} completed`);
-        session.elicitations.delete(n.params.elicitationId);
-        this.elicitationCompleteEmitter.fire(n.params.elicitationId);
-      });
-    } else {
-      // Not declared, so a conforming server never asks; one that does gets a plain refusal.
-      client.fallbackRequestHandler = async (request) => {
-        if (request.method === 'elicitation/create') {
-          this.log.warn('the server asked for input (elicitation/create) though the host did not declare elicitation; answered cancel');
-          return { action: 'cancel' };
-        }
-        throw new ProtocolError(-32601, `Method not found: ${request.method}`);
-      };
-    }
-    if (this.options.capabilities?.taskRequests && (this.options.sampling || this.options.elicitation)) {
-      client.receivedTasks = serveReceivedTasks(client, this.log);
-    }
+    installFeatures(client, this.featureHost, session);
     client.onerror = (e) => this.log.debug(`protocol: ${shortErrorText(e)}`);
     return client;
-  }
-
-  /** `session`: the one the request came through (its replay memory, its client's timers); none once it ended. */
-  private async handleElicitation(params: ElicitRequestParamsLoose, ctx: ClientContext, session: ConnectionSession | undefined): Promise<ElicitResultLoose> {
-    const id = typeof params.elicitationId === 'string' ? params.elicitationId : undefined;
-    if (id !== undefined) {
-      const earlier = session?.elicitations.get(id);
-      if (earlier) {
-        this.log.info(`elicitation ${id} was sent again; reusing its answer`);
-        return earlier;
-      }
-    }
-    const mode = params.mode ?? 'form';
-    this.log.info(`the server asks for input (${mode} elicitation)`);
-    const context: ElicitationContext = { server: this.name, signal: ctx.mcpReq.signal };
-    if (this.files.enabled) context.uploader = this.files;
-    if (mode === 'binary') {
-      const token = (params._meta as { progressToken?: string | number } | undefined)?.progressToken ?? ctx.mcpReq._meta?.progressToken;
-      context.progressToken = token;
-      context.sendProgress = async (progress, total, message) => {
-        if (token === undefined) return;
-        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } });
-      };
-      if (this.server.transport !== 'stdio') {
-        context.serverOrigin = new URL(this.server.url).origin;
-        const auth = Object.entries(this.server.headers).find(([k]) => k.toLowerCase() === 'authorization');
-        if (auth) context.authHeader = auth[1];
-      }
-    }
-    const client = session?.client;
-    client?.pauseRequestTimeouts();
-    const answer = (async () => {
-      try {
-        return await this.options.elicitation!(params, context);
-      } finally {
-        client?.resumeRequestTimeouts();
-      }
-    })();
-    if (id !== undefined && session) {
-      // A replay reuses the answer while the first request is in flight and for a short grace period after;
-      // never in a later session, nor once the server says it is complete.
-      const elicitations = session.elicitations;
-      elicitations.set(id, answer);
-      if (elicitations.size > ELICITATION_MEMORY) elicitations.delete(elicitations.keys().next().value!);
-      const forget = () => { if (elicitations.get(id) === answer) elicitations.delete(id); };
-      answer.then(() => { setTimeout(forget, ELICITATION_REPLAY_GRACE_MS).unref(); }, forget);
-    }
-    const result = await answer;
-    this.log.info(`elicitation answered: ${result.action}`);
-    return result;
   }
 
   private onListChanged(kind: ServerList): void {
@@ -417,36 +314,6 @@ export class ServerConnection {
   refreshPrompts(): Promise<void> { return this.refreshList('prompts'); }
   refreshResources(): Promise<void> { return this.refreshList('resources'); }
   refreshResourceTemplates(): Promise<void> { return this.refreshList('resourceTemplates'); }
-
-  /** The host's limits on a sampling request (run before the SDK's own checks); a refusal says what is wrong. */
-  private checkSamplingRequest(request: SamplingRequest): void {
-    const problem = samplingRequestProblem(request);
-    if (problem) {
-      this.log.warn(`sampling request refused: ${problem}`);
-      throw new ProtocolError(-32602, `Sampling request refused by the host: ${problem}`);
-    }
-  }
-
-  /**
-   * Checks the request (again, for callers that come without `checkRequest`: a request inside a 2026-07-28 task),
-   * then asks the handler; a decline or refusal is an error to the server that says why.
-   */
-  private async handleSampling(request: SamplingRequest, signal: AbortSignal, client: HostClient | undefined): Promise<SamplingResult> {
-    this.checkSamplingRequest(request);
-    this.log.info(`the server asks for a model's answer (sampling, maxTokens ${request.maxTokens})`);
-    client?.pauseRequestTimeouts();
-    try {
-      return await this.options.sampling!(request, { server: this.name, signal });
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      this.log.info(`sampling declined: ${why}`);
-      // The extension's handler (and its queue) comes from another bundle: isHostError, not instanceof.
-      if (isHostError(e, 'SamplingQueueFullError')) throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
-      throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
-    } finally {
-      client?.resumeRequestTimeouts();
-    }
-  }
 
   private onServerLog(params: { level: string; logger?: string; data?: unknown }): void {
     const level = isMcpLogLevel(params.level) ? params.level : 'info';
@@ -860,16 +727,7 @@ export class ServerConnection {
    * handler, checks and UI as the standalone request; anything the host did not declare is refused.
    */
   async answerInputRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
-    const p = isObject(params) ? params : {};
-    const ctx = { mcpReq: { signal: signal ?? new AbortController().signal, _meta: undefined, notify: async () => undefined } } as unknown as ClientContext;
-    if (method === 'elicitation/create' && this.options.elicitation) {
-      if (typeof p.message !== 'string') throw new ServerRequestError(`"${this.name}" asked for input inside a task without a message`);
-      return this.handleElicitation(p as ElicitRequestParamsLoose, ctx, this.session);
-    }
-    if (method === 'sampling/createMessage' && this.options.sampling) return this.handleSampling(p as unknown as SamplingRequest, ctx.mcpReq.signal, this.session?.client);
-    if (method === 'roots/list' && this.options.roots) return { roots: this.options.roots() };
-    if (method === 'elicitation/create') return { action: 'cancel' };
-    throw new ServerRequestError(`"${this.name}" sent a task a request the host does not answer: ${method.slice(0, 100)}`, -32601);
+    return answerInTask(this.featureHost, method, isObject(params) ? params : {}, signal ?? new AbortController().signal, this.session);
   }
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
@@ -998,13 +856,6 @@ export class ServerConnection {
 }
 
 export type { IDisposable };
-// Loaded with this bundle by the extension (resource templates are expanded with the SDK's RFC 6570 implementation).
-export { UriTemplate } from '@modelcontextprotocol/client';
 
 /** A server's log message (`notifications/message`), as written to the connection's log. */
 export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: string }
-// The extension loads this module on demand as its own bundle: it reaches the process-wide list of stdio
-// servers through these re-exports (a second copy of stdioTransport would hold a second, empty list).
-export { killRemainingStdioServers, stopAllStdioServers, SHUTDOWN_GRACE_MS } from './stdioTransport';
-// The extension's sign-in provider comes with this bundle too: it runs the SDK's OAuth client, and activation need not load the SDK.
-export { HostOAuthProvider } from '../auth/provider';
