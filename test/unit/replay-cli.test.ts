@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseSavedCalls } from '../../src/core/replay';
 import { runCli } from '../fixtures/cli';
-import { repoRoot } from '../fixtures/servers';
+import { fixtureArgv, repoRoot } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
 // A strict XML parser (installed with the packaging tools): a report it cannot parse is not well-formed.
@@ -114,4 +114,52 @@ test('a bad saved-calls file is refused naming the problem; --secret keeps the v
   assert.equal(again.code, 0, again.out + again.err);
   const unset = await runCli(['run', secretCalls], { MCP_SECRET_MESSAGE: '' }, workspace);
   assert.match(unset.out, /ERROR echo .*\n +secrets\.message: the environment variable MCP_SECRET_MESSAGE is not set/);
+});
+
+test('a saved call of a tool that requires a task runs as a task, as call runs it; --timeout bounds the whole wait, then the task is cancelled', { timeout: 120_000 }, async () => {
+  const dir = join(workspace, 'tasks');
+  mkdirSync(dir, { recursive: true });
+  const hostileRecord = join(dir, 'hostile.jsonl');
+  const tasksRecord = join(dir, 'tasks2026.jsonl');
+  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({
+    servers: {
+      // simulate-research-query: taskSupport "required" (2025-11-25 tasks), four stages of a second
+      everything: { command: process.execPath, args: [everything, 'stdio'] },
+      // every call a task of the 2026-07-28 Tasks extension; a plain call is refused (-32021)
+      tasks2026: { command: process.execPath, args: fixtureArgv('tasks-era2026-server.ts'), cwd: repoRoot, env: { TASKS_FIXTURE_STEP_MS: '200', TASKS_FIXTURE_RECORD: tasksRecord } },
+      // stuck: taskSupport "required", stays `working` with no ttl (only the host's bound ends the wait)
+      hostile: { command: process.execPath, args: fixtureArgv('hostile-tasks-server.ts'), cwd: repoRoot, env: { HOSTILE_TASKS_RECORD: hostileRecord } },
+    },
+  }));
+  const file = join(dir, 'tasks.mcp-calls.json');
+  writeFileSync(file, JSON.stringify({
+    version: 1, calls: [
+      { name: 'research', server: 'everything', tool: 'simulate-research-query', arguments: { topic: 'tides' },
+        expect: { outcome: 'success', text: { contains: 'tides' } } },
+      { name: 'research-2026', server: 'tasks2026', tool: 'research', arguments: { topic: 'reefs' }, expect: { text: { matches: '^# Research Report: reefs' } } },
+      { name: 'stuck', server: 'hostile', tool: 'stuck' },
+    ],
+  }));
+  const done = await runCli(['run', file, '--only', 'research', '--only', 'research-2026', '--parallel', '2', '--timeout', '60000'], {}, workspace);
+  assert.equal(done.code, 0, done.out + done.err);
+  assert.match(done.out, /^pass  research  \(everything\/simulate-research-query, \d+ ms\)$/m);
+  assert.match(done.out, /^pass  research-2026  \(tasks2026\/research, \d+ ms\)$/m);
+  // Each call's task statuses on stderr, named by the call (calls run in parallel).
+  assert.match(done.err, /^mcp-host: research: task [\w-]+: working — Gathering sources\.\.\.$/m);
+  assert.match(done.err, /^mcp-host: research-2026: task [\w-]+: working — /m);
+  const offered = readFileSync(tasksRecord, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; offersTasks?: boolean })
+    .filter((r) => r.method === 'tools/call');
+  assert.deepEqual(offered.map((r) => r.offersTasks), [true], 'one call, offering the Tasks extension');
+
+  const started = performance.now();
+  const stuck = await runCli(['run', file, '--only', 'stuck', '--timeout', '4000', '--json'], {}, workspace);
+  const took = performance.now() - started;
+  assert.equal(stuck.code, 4, stuck.out + stuck.err);
+  const report = JSON.parse(stuck.out) as { calls: Array<{ name: string; status: string; error?: string }> };
+  assert.equal(report.calls[0]!.status, 'error');
+  assert.match(report.calls[0]!.error!, /task stuck-\d+ of "hostile" did not finish within 4000 ms \(the call's time limit\); it was cancelled/);
+  assert.ok(took < 30_000, `the stuck task was given up after --timeout (took ${Math.round(took)} ms)`);
+  const asked = readFileSync(hostileRecord, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; taskId?: string });
+  assert.deepEqual([...new Set(asked.map((r) => r.method))], ['tools/call', 'tasks/get', 'tasks/cancel']);
+  assert.match(asked.at(-1)!.taskId ?? '', /^stuck-\d+$/);
 });

@@ -9,13 +9,13 @@ import {
   checkExpectations, fileChangedSince, observedOf, readSavedCalls, resolveSavedPath, savedCallsBase, savedFilesOf,
   SavedCallsError, type SavedCall,
 } from '../../core/replay';
-import { runTool } from '../../core/run';
 import { readSecret } from '../auth';
 import { openConnection } from '../connect';
 import { CliError, EXIT, report } from '../errors';
 import { cliEncodeSettings, fileOptionChoices, type FileOptionSettings } from '../files';
 import { usageError, type ParsedArgs } from '../options';
 import { resolveTarget, type CliIo } from '../target';
+import { runToolOrTask } from '../tasks';
 import { terminalName, terminalText } from '../terminal';
 
 export interface CallReport {
@@ -116,10 +116,11 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
     const settings: FileOptionSettings = { uploader: connection.files, workspaceRoots: [base], ...(io.interrupt ? { signal: io.interrupt } : {}) };
     const files = await fileOptionChoices(tool, args, specs, inUse, log, settings);
     const startedAt = performance.now();
-    const { result } = await runTool(connection, { tool, input: { json: args }, files }, {
+    // A tool that runs as a task is followed to its end as `call` follows it; --timeout bounds the whole wait.
+    const { result } = (await runToolOrTask(connection, { tool, input: { json: args }, files }, {
       elicitation: cli.elicitation.ui, signal: io.interrupt, timeoutMs: a.timeoutMs, totalTimeoutMs: a.timeoutMs,
       encode: cliEncodeSettings(inUse, settings),
-    });
+    }, { optionalTasks: true, stdout: io.stdout, onStatus: (line) => io.stderr.write(`mcp-host: ${terminalName(call.name, 200)}: ${line}\n`) }))!;  // (always a result without noWait)
     const durationMs = performance.now() - startedAt;
     // Without an outcome expectation, a tool error fails the call.
     const expect = { outcome: 'success' as const, ...call.expect };
