@@ -114,6 +114,13 @@ test('a bad saved-calls file is refused naming the problem; --secret keeps the v
   assert.equal(again.code, 0, again.out + again.err);
   const unset = await runCli(['run', secretCalls], { MCP_SECRET_MESSAGE: '' }, workspace);
   assert.match(unset.out, /ERROR echo .*\n +secrets\.message: the environment variable MCP_SECRET_MESSAGE is not set/);
+  // Options that would record nothing are refused before the server starts.
+  const alone = await runCli(['call', 'echo', '--server', 'everything', '--config', config, '--expect-current'], {}, workspace);
+  assert.equal(alone.code, 1);
+  assert.match(alone.err, /--expect-current goes with --record FILE/);
+  const noWait = await runCli(['call', 'echo', '--server', 'everything', '--config', config, '--record', secretCalls, '--no-wait'], {}, workspace);
+  assert.equal(noWait.code, 1);
+  assert.match(noWait.err, /--record records a call when it ends; with --no-wait it is not waited for/);
 });
 
 test('a saved call of a tool that requires a task runs as a task, as call runs it; --timeout bounds the whole wait, then the task is cancelled', { timeout: 120_000 }, async () => {

@@ -8,7 +8,7 @@ import { RESULT_LIMITS } from '../../core/results';
 import { authorizeUploads, type RunHooks } from '../../core/run';
 import { setAtPath } from '../../core/files';
 import { readSecret } from '../auth';
-import { recordCall, type KeptRun } from '../record';
+import { checkRecordOptions, recordCall, type KeptRun } from '../record';
 import { openConnection, withConnection } from '../connect';
 import { CliError, EXIT } from '../errors';
 import { cliEncodeSettings, cliUploadReporter, fileOptionChoices, type FileOptionSettings } from '../files';
@@ -22,6 +22,7 @@ import { confirmUploads, digestProgressLines, downloadLimits, saveFileOutputs, u
 
 export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const toolName = singleName(a, 'tool');
+  checkRecordOptions(a);
   const args = parseArgsOption(a.args);
   const server = await resolveTarget(a, io);
   const transport = server.transport;

@@ -175,8 +175,12 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
-/** The `mcp-host call` command that makes the same call (files as --file, secrets as --secret ARG=env:NAME). */
-export function mcpHostCommand(record: Pick<RunRecord, 'server' | 'tool' | 'arguments' | 'files' | 'secrets'>, opts: { config?: string; base?: string } = {}): string {
+/**
+ * The `mcp-host call` command that makes the same call (files as --file, secrets as --secret ARG=env:NAME).
+ * Throws when the run's arguments were not kept (a command without them would make another call).
+ */
+export function mcpHostCommand(record: Pick<RunRecord, 'server' | 'tool' | 'arguments' | 'argumentsNote' | 'files' | 'secrets'>, opts: { config?: string; base?: string } = {}): string {
+  if (!record.arguments) throw new Error(`This run cannot be copied as a command: ${record.argumentsNote ?? 'its arguments were not kept'}.`);
   const words = ['mcp-host', 'call', record.tool, '--server', record.server];
   if (opts.config) words.push('--config', opts.config);
   if (record.arguments && Object.keys(record.arguments).length) words.push('--args', JSON.stringify(record.arguments));
