@@ -51,8 +51,10 @@ of its SKILL.md (one the listing leaves out is asked of the server with skills/g
 in the mcp.json beside FILE (or --config), and checks what each call expects: its outcome (a tool error fails a
 call that expects nothing else), its structured content (equal, containing, or matching a JSON Schema), its text
 (containing a string, matching an RE2 pattern), its duration. A file argument is sent only when it is the file
-saved (same size and sha-256); secrets come from the env: or file: source saved. Prints a line per call and
-what differed; exits 5 when an expectation failed, 4 when a call could not be made (and none failed).`,
+saved (same size and sha-256); secrets come from the env: or file: source saved, secure values from the server's
+entry in the mcp.json. A tool that runs as a task is followed to its end (--timeout: the whole wait). Prints a
+line per call and what differed; exits 5 when an expectation failed, 4 when a call could not be made (and none
+failed).`,
   complete: 'Prints the server\'s suggestions for one argument of a prompt or a resource template, one per line.',
   registry: `Finds servers in an MCP Registry and writes one into an mcp.json.
   search [TEXT]   servers whose name has TEXT (--pages for more)

@@ -7,8 +7,15 @@ import {
 } from '../core/replay';
 import { readBoundedText } from '../core/io/boundedRead';
 import { CliError, EXIT } from './errors';
+import { usageError, type ParsedArgs } from './options';
 
 export interface KeptRun { record: RunRecord; result?: CallToolResult }
+
+/** Refuses options that would record nothing, silently: --expect-current alone, --record with --no-wait. */
+export function checkRecordOptions(a: Pick<ParsedArgs, 'record' | 'expectCurrent' | 'noWait'>): void {
+  if (a.expectCurrent && a.record === undefined) throw usageError('--expect-current goes with --record FILE (it says what the recorded call expects)');
+  if (a.record !== undefined && a.noWait) throw usageError('--record records a call when it ends; with --no-wait it is not waited for');
+}
 
 /** Appends the run to `file` (created when missing); returns the name it was saved under. */
 export async function recordCall(file: string, kept: KeptRun, secretLabels: readonly string[], expectCurrent: boolean): Promise<{ name: string; file: string }> {

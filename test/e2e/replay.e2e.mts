@@ -1,7 +1,7 @@
 // Record, replay, assert in the real workbench: a run with a file is kept in the MCP view's History, run again
 // (its file checked and confirmed again), saved as a call, its expectation written in the editor with the
-// completion the saved-calls schema gives, run from the view; then the same file runs with `mcp-host run`: it
-// passes, and after the server's answer changes it fails naming the difference.
+// completion the saved-calls schema gives, run from the view; a run from the Explorer's menu is kept too; then the
+// same file runs with `mcp-host run`: it passes, and after the server's answer changes it fails naming the difference.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -109,6 +109,20 @@ test('History, Run Again, Save Call, an expectation edited with completion, run 
     await newestResult(panel).waitFor({ timeout: 30_000 });
     await notification(wb, 'Saved call "describe_file": as expected.');
     await wb.shot('saved-call-as-expected');
+    // (the palette's run, Run Again's and the saved call's: each kept, asked by the person)
+    const runs = tree.getByRole('treeitem', { name: /^Run of describe_file at .*, success · you · \d+ ms$/ });
+    await runs.nth(2).waitFor({ timeout: 15_000 });
+
+    // ── a run from the Explorer's "Run MCP Tool with This File…" is kept too ──
+    await wb.runCommand('View: Show Explorer');
+    await wb.explorerMenu('photo.png', 'Run MCP Tool with This File…');
+    await wb.quickPickRow('Describe a file').first().click({ timeout: 30_000 });
+    panel = wb.webview();
+    await panel.getByRole('list', { name: 'Chosen files for File' }).getByText('photo.png').waitFor({ timeout: 30_000 });
+    await runAndSend(wb, panel, { confirmation: /photo\.png/ });
+    await showView();
+    await runs.nth(3).waitFor({ timeout: 15_000 });
+    await wb.shot('history-explorer-run');
 
     // ── the same file in CI: a call recorded by the CLI beside it, every call passes ──
     const recorded = cli(['call', 'get-env', '--server', 'everything', '--record', callsFile, '--expect-current'], wb.folder);

@@ -129,6 +129,9 @@ test('a run is kept without file bytes or secrets, and turns into a saved call a
   assert.deepEqual(call.secrets, { token: 'env:MCP_SECRET_TOKEN' });
   assert.equal(mcpHostCommand(withSecretsLeftOut({ ...record, arguments: { note: "it's" } }, []), { base: dir }),
     `mcp-host call upload --server demo --args '{"note":"it'\\''s"}' --file image=dot.png --secret token=env:MCP_SECRET_TOKEN`);
+  // A run whose arguments were not kept (too large) is no command: one without them would make another call.
+  assert.throws(() => mcpHostCommand({ ...record, arguments: undefined, argumentsNote: 'the arguments (40000 bytes of JSON) are over the 32 KiB kept' }),
+    /^Error: This run cannot be copied as a command: the arguments \(40000 bytes of JSON\) are over the 32 KiB kept\.$/);
   assert.equal(await fileChangedSince(png, recorded[0]!, 'image'), undefined);
   const changed = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==', 'base64');
   changed[60] = changed[60]! ^ 0xff;

@@ -1,27 +1,28 @@
 // `mcp-host call TOOL TARGET`: calls a tool (files, uploads, questions, tasks) and prints its result.
 import { resolve } from 'node:path';
-import { callsAsTask, needsTasksExtension } from '../../core/tasks';
+import { callsAsTask } from '../../core/tasks';
 import { InputRefusedError } from '../../core/errors';
 import { redactDataUris } from '../../core/files';
 import { requestSizeProblem } from '../../core/io/requestSize';
 import { RESULT_LIMITS } from '../../core/results';
-import { authorizeUploads, preparedArguments, recordRun, resultViewOf, runTool, type RunHooks } from '../../core/run';
+import { authorizeUploads, type RunHooks } from '../../core/run';
 import { setAtPath } from '../../core/files';
 import { readSecret } from '../auth';
-import { recordCall, type KeptRun } from '../record';
+import { checkRecordOptions, recordCall, type KeptRun } from '../record';
 import { openConnection, withConnection } from '../connect';
 import { CliError, EXIT } from '../errors';
 import { cliEncodeSettings, cliUploadReporter, fileOptionChoices, type FileOptionSettings } from '../files';
 import type { ParsedArgs } from '../options';
 import { parseArgsOption, resultText, singleName, withToolUi } from '../output';
 import { resolveTarget, type CliIo } from '../target';
-import { callAsTask } from '../tasks';
+import { runToolOrTask } from '../tasks';
 import { cliSecureArguments } from '../secureArgs';
 import { terminalName, terminalText } from '../terminal';
 import { confirmUploads, digestProgressLines, downloadLimits, saveFileOutputs, uploadProgressLine } from '../transfer';
 
 export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const toolName = singleName(a, 'tool');
+  checkRecordOptions(a);
   const args = parseArgsOption(a.args);
   const server = await resolveTarget(a, io);
   const transport = server.transport;
@@ -59,8 +60,7 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     }
     const files = await fileOptionChoices(tool, args, a.files ?? [], inUse, log, fileSettings);
     // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
-    const asTask = callsAsTask(connection, tool, !a.noOptionalTasks);
-    if (a.noWait && !asTask) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
+    if (a.noWait && !callsAsTask(connection, tool, !a.noOptionalTasks)) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
     const hooks: RunHooks = {
       elicitation: elicitation.ui,
       totalTimeoutMs: a.timeoutMs,
@@ -76,8 +76,7 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       encode: cliEncodeSettings(inUse, fileSettings),
     };
     let kept: KeptRun | undefined;
-    const recorder = a.record !== undefined ? { by: 'person' as const, keep: (record: KeptRun['record'], result?: KeptRun['result']) => { kept = { record, result }; } } : undefined;
-    if (recorder) hooks.record = recorder;
+    if (a.record !== undefined) hooks.record = { by: 'person', keep: (record, result) => { kept = { record, result }; } };
     // Uploads are authorized first, so where their bytes go is shown (and, on a terminal, asked) before any leave.
     const digesting = digestProgressLines(stderr, io.interactive);
     const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt, digesting.onDigestBytes).finally(() => digesting.done());
@@ -88,16 +87,12 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     const request = { tool, input: { json: args }, files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}) };
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
-    const taskRun = () => preparedArguments(connection, request, hooks).then(async (encoded) => {
-      const taskResult = await callAsTask(connection, toolName, encoded, { noWait: !!a.noWait, signal: io.interrupt, timeoutMs: a.timeoutMs, stdout: stdout, stderr: stderr, secureArguments });
-      return taskResult && { result: taskResult, view: resultViewOf(connection, tool, taskResult) };
-    });
-    const runAsTask = () => (recorder ? recordRun(connection, request, recorder, io.interrupt, taskRun) : taskRun());
-    // A 2026-07-28 server that refuses a plain call without a task (-32021) gets it again as a task.
-    const outcome = await (asTask ? runAsTask() : runTool(connection, request, hooks).catch((e: unknown) => {
-      if (needsTasksExtension(e) && !elicitation.refusal) return runAsTask();
-      throw e;
-    })).catch((e: unknown) => { throw elicitation.refusal ?? e; });
+    const outcome = await runToolOrTask(connection, request, hooks, {
+      optionalTasks: !a.noOptionalTasks, noWait: !!a.noWait, stdout,
+      onStatus: (line) => stderr.write(`${line}\n`),
+      // An answer refused locally ends the call; it is not made again as a task.
+      mayRetryAsTask: () => !elicitation.refusal,
+    }).catch((e: unknown) => { throw elicitation.refusal ?? e; });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
     if (elicitation.refusal) throw elicitation.refusal;
     if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed

@@ -1,7 +1,7 @@
 // `mcp-host run FILE`: runs the saved calls of a file against the servers they name (from the mcp.json beside
 // it, or --config), checks each call's expectations, prints a line per call with what differed, and exits 5
 // when an expectation failed (4 when a call could not be made at all). --junit writes a report for CI.
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { errorText, InputRefusedError } from '../../core/errors';
 import { setAtPath } from '../../core/files';
@@ -9,13 +9,14 @@ import {
   checkExpectations, fileChangedSince, observedOf, readSavedCalls, resolveSavedPath, savedCallsBase, savedFilesOf,
   SavedCallsError, type SavedCall,
 } from '../../core/replay';
-import { runTool } from '../../core/run';
 import { readSecret } from '../auth';
+import { cliSecureArguments } from '../secureArgs';
 import { openConnection } from '../connect';
 import { CliError, EXIT, report } from '../errors';
 import { cliEncodeSettings, fileOptionChoices, type FileOptionSettings } from '../files';
 import { usageError, type ParsedArgs } from '../options';
 import { resolveTarget, type CliIo } from '../target';
+import { runToolOrTask } from '../tasks';
 import { terminalName, terminalText } from '../terminal';
 
 export interface CallReport {
@@ -47,6 +48,9 @@ export async function runCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const selected = only.length ? calls.filter((c) => only.includes(c.name)) : calls;
   const config = a.config !== undefined ? resolve(io.cwd, a.config) : join(dirname(file), 'mcp.json');
   const base = savedCallsBase(file);
+  const junit = a.junit !== undefined ? resolve(io.cwd, a.junit) : undefined;
+  // Its folder is checked before any call runs: a report that cannot be written is known at once.
+  if (junit) await checkReportFolder(junit);
 
   const reports: CallReport[] = new Array(selected.length);
   const queue = selected.map((call, i) => ({ call, i }));
@@ -62,12 +66,22 @@ export async function runCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const summary = { passed: count('passed'), failed: count('failed'), errors: count('error'), durationMs: Math.round(totalMs) };
   if (a.json) io.stdout.write(`${JSON.stringify({ file, calls: reports.map((r) => ({ ...r, durationMs: Math.round(r.durationMs) })), ...summary }, null, 2)}\n`);
   else io.stdout.write(`${summary.passed} passed, ${summary.failed} failed, ${summary.errors} could not run (${Math.round(totalMs)} ms)\n`);
-  if (a.junit !== undefined) {
-    const path = resolve(io.cwd, a.junit);
-    await writeFile(path, junitReport(given, reports, totalMs), 'utf8');
-    io.stderr.write(`mcp-host: wrote the JUnit report ${terminalName(path, 4096)}\n`);
+  if (junit) {
+    try {
+      await writeFile(junit, junitReport(given, reports, totalMs), 'utf8');
+    } catch (e) {
+      throw new CliError(`--junit: cannot write ${terminalName(junit, 4096)} (${errorText(e)})`, EXIT.usage);
+    }
+    io.stderr.write(`mcp-host: wrote the JUnit report ${terminalName(junit, 4096)}\n`);
   }
   return summary.failed ? EXIT.toolError : summary.errors ? EXIT.server : EXIT.ok;
+}
+
+async function checkReportFolder(path: string): Promise<void> {
+  const folder = dirname(path);
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) throw new CliError(`--junit ${terminalName(path, 4096)}: the folder ${terminalName(folder, 4096)} does not exist`, EXIT.usage);
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw new CliError(`--junit ${terminalName(path, 4096)} is a folder; give the report's file`, EXIT.usage);
 }
 
 /** A call's line (and its differences, indented), terminal-safe. */
@@ -112,14 +126,17 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
         specs.push(`${label}=${path}`);
       }
     }
+    // SEP-3221 secure values come from the server's entry in the mcp.json, as `call` takes them; never from the file.
+    const secureArguments = await cliSecureArguments(tool, server.secureArguments, {}, { env: io.env, cwd: base });
     const inUse = connection.transportInUse ?? server.transport;
     const settings: FileOptionSettings = { uploader: connection.files, workspaceRoots: [base], ...(io.interrupt ? { signal: io.interrupt } : {}) };
     const files = await fileOptionChoices(tool, args, specs, inUse, log, settings);
     const startedAt = performance.now();
-    const { result } = await runTool(connection, { tool, input: { json: args }, files }, {
+    // A tool that runs as a task is followed to its end as `call` follows it; --timeout bounds the whole wait.
+    const { result } = (await runToolOrTask(connection, { tool, input: { json: args }, files, ...(secureArguments ? { secureArguments } : {}) }, {
       elicitation: cli.elicitation.ui, signal: io.interrupt, timeoutMs: a.timeoutMs, totalTimeoutMs: a.timeoutMs,
       encode: cliEncodeSettings(inUse, settings),
-    });
+    }, { optionalTasks: true, stdout: io.stdout, onStatus: (line) => io.stderr.write(`mcp-host: ${terminalName(call.name, 200)}: ${line}\n`) }))!;  // (always a result without noWait)
     const durationMs = performance.now() - startedAt;
     // Without an outcome expectation, a tool error fails the call.
     const expect = { outcome: 'success' as const, ...call.expect };

@@ -3,3 +3,4 @@
 export * from './savedCalls';
 export * from './expectations';
 export * from './record';
+export * from './history';

@@ -50,6 +50,11 @@ export const RECORD_LIMITS = {
   /** The most a run's kept arguments may hold (JSON); larger ones are not kept. */
   argumentsBytes: 32 * KiB,
   errorChars: 1000,
+  /** The most a whole record may hold (UTF-8 bytes of its JSON); past it only a summary is kept (newRecord). */
+  recordBytes: 48 * KiB,
+  /** In a summary: the characters kept of the server's and the tool's names and of each secret's label, and how many labels. */
+  nameChars: 256,
+  secretLabels: 20,
 } as const;
 
 /** Where `deleteAtPath` took a value out of. */
@@ -89,7 +94,7 @@ export function keptArguments(tool: Tool, payload: Record<string, unknown>, slot
   const secrets: string[] = [];
   for (const path of secretPaths((form ?? buildForm(tool.inputSchema)).fields)) if (deleteAtPath(copy, path)) secrets.push(path.join('.'));
   const kept = redactValue(mapStrings(copy, maskSecretsIn)) as Record<string, unknown>;
-  const size = JSON.stringify(kept).length;
+  const size = Buffer.byteLength(JSON.stringify(kept), 'utf8');
   if (size > RECORD_LIMITS.argumentsBytes) return { argumentsNote: `the arguments (${size} bytes of JSON) are over the ${RECORD_LIMITS.argumentsBytes / KiB} KiB kept`, secrets };
   return { arguments: kept, secrets };
 }
@@ -128,8 +133,22 @@ export async function recordedFiles(slots: readonly SlotFiles[], signal?: AbortS
   return out;
 }
 
+const recordBytesOf = (record: RunRecord) => Buffer.byteLength(JSON.stringify(record), 'utf8');
+
+/**
+ * A run's record, at most RECORD_LIMITS.recordBytes: one larger (many files, long names) is kept as a summary
+ * without its arguments and files, which cannot be run again (argumentsNote says why).
+ */
 export function newRecord(fields: Omit<RunRecord, 'id'>): RunRecord {
-  return { id: randomUUID(), ...fields, ...(fields.error ? { error: fields.error.slice(0, RECORD_LIMITS.errorChars) } : {}) };
+  const record: RunRecord = { id: randomUUID(), ...fields, ...(fields.error ? { error: fields.error.slice(0, RECORD_LIMITS.errorChars) } : {}) };
+  const bytes = recordBytesOf(record);
+  if (bytes <= RECORD_LIMITS.recordBytes) return record;
+  const { arguments: _arguments, ...rest } = record;
+  const cut = (name: string) => name.slice(0, RECORD_LIMITS.nameChars);
+  return {
+    ...rest, server: cut(rest.server), tool: cut(rest.tool), files: [], secrets: rest.secrets.slice(0, RECORD_LIMITS.secretLabels).map(cut),
+    argumentsNote: `the run's record (${bytes} bytes of JSON${record.files.length ? `, ${record.files.length} files` : ''}) is over the ${RECORD_LIMITS.recordBytes / KiB} KiB kept of a run; its arguments and files are not kept`,
+  };
 }
 
 /** The name of the environment variable a secret argument is read from in a copied command or a saved call. */
@@ -156,8 +175,12 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
-/** The `mcp-host call` command that makes the same call (files as --file, secrets as --secret ARG=env:NAME). */
-export function mcpHostCommand(record: Pick<RunRecord, 'server' | 'tool' | 'arguments' | 'files' | 'secrets'>, opts: { config?: string; base?: string } = {}): string {
+/**
+ * The `mcp-host call` command that makes the same call (files as --file, secrets as --secret ARG=env:NAME).
+ * Throws when the run's arguments were not kept (a command without them would make another call).
+ */
+export function mcpHostCommand(record: Pick<RunRecord, 'server' | 'tool' | 'arguments' | 'argumentsNote' | 'files' | 'secrets'>, opts: { config?: string; base?: string } = {}): string {
+  if (!record.arguments) throw new Error(`This run cannot be copied as a command: ${record.argumentsNote ?? 'its arguments were not kept'}.`);
   const words = ['mcp-host', 'call', record.tool, '--server', record.server];
   if (opts.config) words.push('--config', opts.config);
   if (record.arguments && Object.keys(record.arguments).length) words.push('--args', JSON.stringify(record.arguments));

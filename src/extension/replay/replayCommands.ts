@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { findFileSlots } from '../../core/files';
 import { pointer } from '../../core/forms/build';
 import {
-  appendSavedCall, checkExpectations, expectationsOf, fileChangedSince, mcpHostCommand, observedOf, readSavedCalls, resolveSavedPath,
+  appendSavedCall, checkExpectations, expectationsOf, fileChangedSince, isCutResult, mcpHostCommand, observedOf, readSavedCalls, resolveSavedPath,
   savedCallOf, SAVED_CALLS_FILE, savedFilesOf, writeSavedCalls, type RunRecord, type SavedCall,
 } from '../../core/replay';
 import { setAtPath } from '../../core/files';
@@ -103,7 +103,7 @@ export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args
     if (expect) {
       const result = history.result(run.id);
       if (result === undefined) throw new Error('This run\'s result is no longer kept; run it again, then Expect This Result.');
-      if (result.includes('\n… (cut: ')) throw new Error('This run\'s result was too large to keep whole; write its expectations in the file by hand.');
+      if (isCutResult(result)) throw new Error('This run\'s result was too large to keep whole; write its expectations in the file by hand.');
       call.expect = expectationsOf(observedOf(JSON.parse(result) as CallToolResult, run.durationMs));
     }
     const name = await appendToSavedCalls(call, folder);

@@ -3,20 +3,9 @@
 // bounded in count and size, and the latest results (redacted, cut) for Show Result.
 import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { redactValue } from '../../core/files';
-import { KiB, MiB } from '../../core/io/limits';
+import { withRun } from '../../core/replay/history';
 import type { RunCaller, RunRecord } from '../../core/replay';
 import type { RunRecorder } from '../../core/run';
-
-export const HISTORY_LIMITS = {
-  /** Runs kept (the oldest go first). */
-  runs: 200,
-  /** The most the kept runs may hold together (JSON). */
-  runsBytes: 1 * MiB,
-  /** Results kept for Show Result (the newest runs'), each cut to resultBytes. */
-  results: 50,
-  resultBytes: 64 * KiB,
-} as const;
 
 const RUNS_KEY = 'mcpHost.history.runs';
 const RESULTS_KEY = 'mcpHost.history.results';
@@ -24,6 +13,8 @@ const RESULTS_KEY = 'mcpHost.history.results';
 export class RunHistory implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  /** Runs are added one after another: each adds to the state the one before it wrote. */
+  private adding: Promise<void> = Promise.resolve();
 
   constructor(private readonly state: vscode.Memento) {}
 
@@ -45,21 +36,14 @@ export class RunHistory implements vscode.Disposable {
     return { by, keep: (record, result) => { void this.add(record, result); } };
   }
 
-  async add(record: RunRecord, result?: CallToolResult): Promise<void> {
-    const runs = [record, ...this.runs()].slice(0, HISTORY_LIMITS.runs);
-    let bytes = 0;
-    const kept = runs.filter((r) => (bytes += JSON.stringify(r).length) <= HISTORY_LIMITS.runsBytes);
-    const results = { ...this.state.get<Record<string, string>>(RESULTS_KEY) ?? {} };
-    if (result) {
-      const text = JSON.stringify(redactValue(result), null, 2);
-      results[record.id] = text.length > HISTORY_LIMITS.resultBytes
-        ? `${text.slice(0, HISTORY_LIMITS.resultBytes)}\n… (cut: the result's JSON has ${text.length} characters; ${HISTORY_LIMITS.resultBytes} are kept)` : text;
-    }
-    const newest = new Set(kept.slice(0, HISTORY_LIMITS.results).map((r) => r.id));
-    for (const id of Object.keys(results)) if (!newest.has(id)) delete results[id];
-    await this.state.update(RUNS_KEY, kept);
-    await this.state.update(RESULTS_KEY, results);
-    this.changed.fire();
+  add(record: RunRecord, result?: CallToolResult): Promise<void> {
+    this.adding = this.adding.catch(() => undefined).then(async () => {
+      const next = withRun({ runs: this.runs(), results: this.state.get<Record<string, string>>(RESULTS_KEY) ?? {} }, record, result);
+      await this.state.update(RUNS_KEY, next.runs);
+      await this.state.update(RESULTS_KEY, next.results);
+      this.changed.fire();
+    });
+    return this.adding;
   }
 
   async clear(): Promise<void> {
