@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTestModel } from '../test/extensions/test-model/build.mjs';
 import { bundleSuite, workspace } from '../test/integration/bundle.mjs';
+import { buildFixtureBundles } from './fixture-bundles.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -17,7 +18,10 @@ const version = versionAt >= 0 ? process.argv[versionAt + 1] : manifest.engines.
 
 try {
   const extensionTestsPath = await bundleSuite();
+  // the workspace's mcp.json and the suite run the fixture servers from their bundles
+  const fixtureBundles = await buildFixtureBundles();
   await runTests({
+    extensionTestsEnv: { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles },
     version,
     // The test model needs VS Code 1.104 (the language model provider API); older versions skip its tests.
     extensionDevelopmentPath: [root, await buildTestModel()],

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { repoRoot } from '../fixtures/servers';
+import { cliArgv, repoRoot } from '../fixtures/servers';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/oauthTls';
 
 const example = JSON.parse(readFileSync(join(repoRoot, 'docs/oauth-client-metadata.json'), 'utf8')) as Record<string, unknown>;
@@ -81,7 +81,7 @@ function signIn(metadataUrl: string, following = false): Promise<{ code: number 
   const browser = join(run, 'browser.mjs');
   writeFileSync(browser, `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.OPENED_LOG, process.argv[2] + '\\n');\n`
     + (following ? `await import(${JSON.stringify(pathToFileURL(join(repoRoot, 'test/conformance/browser.mjs')).href)});\n` : ''));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'tools', '--sign-in', '--no-token-store', '--verbose',
+  const child = spawn(process.execPath, [...cliArgv(), 'tools', '--sign-in', '--no-token-store', '--verbose',
     '--sign-in-timeout', '2', '--client-metadata-url', metadataUrl, '--url', `${origin}/mcp`], {
     cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile, BROWSER: `"${process.execPath}" "${browser}"`, OPENED_LOG: opened, XDG_CONFIG_HOME: work },

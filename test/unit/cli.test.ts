@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseArgs } from '../../src/cli/main';
 import { runCli } from '../fixtures/cli';
-import { repoRoot, startHttpFixture, type RunningHttpServer, fixtureArgv } from '../fixtures/servers';
+import { cliArgv, repoRoot, startHttpFixture, type RunningHttpServer, fixtureArgv } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
 const FIXTURE = ['--', process.execPath, ...fixtureArgv('era2025-server.ts')];
@@ -210,14 +210,14 @@ describe('--url', () => {
 });
 
 test('the mcp-host process exits with the documented code', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli', 'main.ts'), 'call', 'fail', ...FIXTURE],
+  const r = spawnSync(process.execPath, [...cliArgv(), 'call', 'fail', ...FIXTURE],
     { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
   assert.equal(r.status, 5);
   assert.match(r.stderr, /the tool failed on purpose/);
 });
 
 test('Ctrl-C cancels the call in flight and exits 130', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli', 'main.ts'), 'call', 'slow',
+  const child = spawn(process.execPath, [...cliArgv(), 'call', 'slow',
     '--args', '{"steps":100,"delayMs":100}', '--verbose', ...FIXTURE], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let interruptedAt = 0;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseSavedCalls } from '../../src/core/replay';
 import { runCli } from '../fixtures/cli';
-import { fixtureArgv, repoRoot } from '../fixtures/servers';
+import { demoServerArgv, fixtureArgv, repoRoot } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
 // A strict XML parser (installed with the packaging tools): a report it cannot parse is not well-formed.
@@ -25,7 +25,7 @@ function writeConfig(greeting: string): void {
   writeFileSync(config, JSON.stringify({
     servers: {
       everything: { command: process.execPath, args: [everything, 'stdio'], env: { GREETING: greeting } },
-      demo: { command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'examples', 'demo-server', 'server.ts')], cwd: repoRoot },
+      demo: { command: process.execPath, args: demoServerArgv(), cwd: repoRoot },
     },
   }));
 }

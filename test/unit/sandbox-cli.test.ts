@@ -4,10 +4,9 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { fixturePath } from '../fixtures/servers';
+import { fixtureArgv } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
 const dir = tempDir('mcp-sandbox-cli-');
@@ -15,7 +14,7 @@ const home = join(dir, 'home');
 mkdirSync(join(home, '.ssh'), { recursive: true });
 const idRsa = join(home, '.ssh', 'id_rsa');
 writeFileSync(idRsa, 'PRIVATE KEY');
-const server = [process.execPath, '--import', pathToFileURL(require.resolve('tsx')).href, fixturePath('sandbox-server.ts')];
+const server = [process.execPath, ...fixtureArgv('sandbox-server.ts')];
 const env = { HOME: home, HTTP_PROXY: '', http_proxy: '' };
 
 test('-- COMMAND --sandbox: the read is refused, and stderr names it with the entry that allows it', { timeout: 60_000 }, async () => {

@@ -8,13 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { addSandboxEntry, enableSandbox, parseMcpConfig, resolveServer, type ResolvedStdioServer } from '../../src/core/config';
 import { ServerConnection, ServerStartError } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import { refusalIn, sandboxUnavailableReason, type SandboxRefusal } from '../../src/core/sandbox';
-import { fixturePath, repoRoot } from '../fixtures/servers';
+import { fixtureArgv, repoRoot } from '../fixtures/servers';
 
 const root = mkdtempSync(join(tmpdir(), 'mcp-sandbox-'));
 const home = join(root, 'home');
@@ -44,7 +43,7 @@ function configText(allowedPort: number, sandboxEnabled: boolean): string {
   "servers": {
     "fixture": {
       "command": ${JSON.stringify(process.execPath)},
-      "args": ["--import", ${JSON.stringify(pathToFileURL(require.resolve('tsx')).href)}, ${JSON.stringify(fixturePath('sandbox-server.ts'))}],
+      "args": ${JSON.stringify(fixtureArgv('sandbox-server.ts'))},
       "cwd": ${JSON.stringify(work)},
       "sandboxEnabled": ${sandboxEnabled},
       "sandbox": { "network": { "allowedDomains": ["127.0.0.1:${allowedPort}"] } }

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { fixturePath, repoRoot } from '../fixtures/servers';
+import { fixtureArgv, repoRoot } from '../fixtures/servers';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-secure-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const record = join(dir, 'record.jsonl');
-const SECURE = ['--', process.execPath, '--import', 'tsx', fixturePath('secure-era2026-server.ts')];
+const SECURE = ['--', process.execPath, ...fixtureArgv('secure-era2026-server.ts')];
 const cli = (argv: string[], env: NodeJS.ProcessEnv = {}) => runCli(argv, { SECURE_FIXTURE_RECORD: record, ...env }, repoRoot);
 const last = () => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).at(-1) : undefined);
 const keyFile = join(dir, 'api-key');
@@ -46,7 +46,7 @@ test('call --json: the raw answer masks the echoed secure value too', async () =
 test('call: the server\'s "secureArguments" in mcp.json (with ${env:…}), a task call carrying them', async () => {
   const config = join(dir, 'mcp.json');
   writeFileSync(config, JSON.stringify({ servers: { secure: {
-    command: process.execPath, args: ['--import', 'tsx', fixturePath('secure-era2026-server.ts')],
+    command: process.execPath, args: fixtureArgv('secure-era2026-server.ts'),
     secureArguments: { tenant: 'tenant-from-config', api_key: '${env:SECURE_KEY}' },
   } } }));
   const r = await cli(['call', 'report', '--args', '{"topic":"tides"}', '--config', config, '--server', 'secure'], { SECURE_KEY: 'sk-fixture-good' });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ServerConnection, stopAllStdioServers } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
-import { httpServer, repoRoot, startHttpFixture, stdioFixture, fixtureArgv } from '../fixtures/servers';
+import { cliArgv, httpServer, repoRoot, startHttpFixture, stdioFixture, fixtureArgv } from '../fixtures/servers';
 
 function isAlive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
@@ -108,7 +108,7 @@ test('stopAllStdioServers() stops every live server process, whoever owns it', a
 function cliCallingHang(parentScript?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-life-'));
   const errFile = join(dir, 'stderr.txt');
-  const cliArgs = ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'call', 'hang', '--verbose', '--',
+  const cliArgs = [...cliArgv(), 'call', 'hang', '--verbose', '--',
     process.execPath, ...fixtureArgv('sigterm-ignoring-server.ts')];
   const readErr = () => { try { return readFileSync(errFile, 'utf8'); } catch { return ''; } };
   const serverPid = async () => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { api, waitFor, workspaceFile, workspaceRoot } from './helpers';
+import { fixtureArgv } from '../../fixtures/servers';
 
 describe('an agent\'s upload is authorized before its confirmation', () => {
   let store: ChildProcess;
@@ -23,7 +24,7 @@ describe('an agent\'s upload is authorized before its confirmation', () => {
     this.timeout(60_000);
     const repo = join(workspaceRoot().fsPath, '../../..');
     storeDir = mkdtempSync(join(tmpdir(), 'agent-upload-store-'));
-    store = spawn('node', ['--import', 'tsx', join(repo, 'test/fixtures/object-store.ts')], {
+    store = spawn('node', fixtureArgv('object-store.ts'), {
       cwd: repo, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: storeDir },
     });
     const line = await new Promise<string>((resolve, reject) => {
@@ -39,7 +40,7 @@ describe('an agent\'s upload is authorized before its confirmation', () => {
     await mkdir(dirname(userConfig), { recursive: true });
     await writeFile(userConfig, JSON.stringify({ servers: { 'agent-transfer': {
       type: 'stdio', command: 'node',
-      args: ['--import', 'tsx', join(repo, 'test/fixtures/transfer-server.ts'), '--era', '2025', '--store', `http://${storeHost}`],
+      args: [...fixtureArgv('transfer-server.ts'), '--era', '2025', '--store', `http://${storeHost}`],
     } } }));
     await host.servers.reload();
     await waitFor('the transfer server listed', () => host.servers.list().some((s) => s.name === 'agent-transfer'));

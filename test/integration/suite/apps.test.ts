@@ -6,6 +6,7 @@ import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { api, waitFor, workspaceRoot } from './helpers';
+import { fixtureArgv } from '../../fixtures/servers';
 
 const label = (item: vscode.TreeItem | vscode.QuickPickItem) => (typeof item.label === 'string' ? item.label : item.label?.label);
 const icon = (item: vscode.TreeItem) => (item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined);
@@ -23,7 +24,7 @@ describe('MCP Apps marks', () => {
     const repo = join(workspaceRoot().fsPath, '../../..');
     await fsp.mkdir(dirname(userConfig), { recursive: true });
     await fsp.writeFile(userConfig, JSON.stringify({ servers: {
-      apps: { type: 'stdio', command: 'node', args: ['--import', 'tsx', join(repo, 'test/fixtures/apps-server.ts')], cwd: repo },
+      apps: { type: 'stdio', command: 'node', args: fixtureArgv('apps-server.ts'), cwd: repo },
     } }));
     await host.servers.reload();
     await waitFor('the apps server listed', () => host.servers.list().some((s) => s.name === 'apps'));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../../src/extension/extension';
+import { fixtureArgv } from '../../fixtures/servers';
 
 export const EXTENSION_ID = 'mcp-host.mcp-host';
 
@@ -41,7 +42,7 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
 /** Starts test/fixtures/hostile-http-server.ts (its first path segment picks the behaviour); kill the process after. */
 export async function startHostileHttpServer(): Promise<{ base: string; fixture: ChildProcess }> {
   const repo = join(workspaceRoot().fsPath, '../../..');
-  const fixture = spawn('node', ['--import', 'tsx', join(repo, 'test/fixtures/hostile-http-server.ts')], { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
+  const fixture = spawn('node', fixtureArgv('hostile-http-server.ts'), { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let seen = '';
     fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });

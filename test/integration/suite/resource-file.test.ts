@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { api, waitFor, workspaceRoot } from './helpers';
+import { fixtureArgv } from '../../fixtures/servers';
 
 // A resource that is a file (SEP-2631 FileResourceContents) read through the extension's own command: the
 // notification's Save… and Open, against the transfer fixture and a real object store. The notification and the
@@ -57,7 +58,7 @@ describe('a resource that is a file', () => {
     // The store keeps its objects under its TMPDIR: a folder of this test's own, so the stored bytes can be compared.
     storeDir = mkdtempSync(join(tmpdir(), 'resource-file-store-'));
     saveDir = mkdtempSync(join(tmpdir(), 'resource-file-saved-'));
-    store = spawn('node', ['--import', 'tsx', join(repo, 'test/fixtures/object-store.ts')], {
+    store = spawn('node', fixtureArgv('object-store.ts'), {
       cwd: repo, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: storeDir },
     });
     const line = await new Promise<string>((resolve, reject) => {
@@ -72,7 +73,7 @@ describe('a resource that is a file', () => {
     await mkdir(dirname(userConfig), { recursive: true });
     await writeFile(userConfig, JSON.stringify({ servers: { transfer: {
       type: 'stdio', command: 'node',
-      args: ['--import', 'tsx', join(repo, 'test/fixtures/transfer-server.ts'), '--era', '2025', '--store', `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`],
+      args: [...fixtureArgv('transfer-server.ts'), '--era', '2025', '--store', `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`],
     } } }));
     await host.servers.reload();
     await waitFor('the transfer server listed', () => host.servers.list().some((s) => s.name === 'transfer'));
