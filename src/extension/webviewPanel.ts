@@ -209,7 +209,7 @@ export class McpPanel extends Disposable implements vscode.Disposable {
   private async answer(request: WebviewRequest): Promise<void> {
     let response: HostResponse;
     try {
-      const result = await this.request(request.method, request.params as never);
+      const result = await this.request(request.method, request.params);
       // The union of methods does not narrow by `request.method`; the handler was registered for this method.
       response = { type: 'response', id: request.id, method: request.method, ok: true, result } as HostResponse;
     } catch (error) {
