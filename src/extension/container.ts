@@ -27,6 +27,7 @@ export class Container extends Disposable {
   private taskRegistry?: TaskRegistry;
   private resources?: ResourceDocuments;
   private openedFolder?: Promise<string>;
+  private openedFolderPath?: string;
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
@@ -37,10 +38,12 @@ export class Container extends Disposable {
     this.register(killStdioServersOnExit());
     this.runPanels = this.register(new RunPanels());
     this.register(toDisposable(() => {
+      // Files opened without saving go with the window (an editor still showing one keeps its text); removed at
+      // once when the folder exists, as the host may exit right after.
       const folder = this.openedFolder;
       this.openedFolder = undefined;
-      // Files opened without saving go with the window (an editor still showing one keeps its text).
-      void folder?.then((f) => rmSync(f, { recursive: true, force: true }), () => undefined);
+      if (this.openedFolderPath) rmSync(this.openedFolderPath, { recursive: true, force: true });
+      else void folder?.then((f) => rmSync(f, { recursive: true, force: true }), () => undefined);
     }));
   }
 
@@ -70,7 +73,7 @@ export class Container extends Disposable {
 
   /** Where file outputs opened without saving are downloaded: one folder per window, made on first use. */
   openedFilesFolder(): Promise<string> {
-    return (this.openedFolder ??= mkdtemp(join(tmpdir(), 'mcp-host-opened-')));
+    return (this.openedFolder ??= mkdtemp(join(tmpdir(), 'mcp-host-opened-')).then((path) => (this.openedFolderPath = path)));
   }
 
   /** The run hooks of a call by `caller`: the one place where every caller's calls get the window's pipeline. */
