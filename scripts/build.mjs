@@ -44,6 +44,14 @@ const replayOnDemand = {
     build.onResolve({ filter: /\/replayCommands$/ }, (args) => (args.kind === 'require-call' ? { path: './replay.js', external: true } : undefined));
   },
 };
+// Bringing servers in and out (the registry browser, MCP Bundles, other apps' configurations) is a bundle of its own
+// too (src/extension/carryCommands.ts, required on first use by carryOnDemand.ts).
+const carryOnDemand = {
+  name: 'carry-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /\/carryCommands$/ }, (args) => (args.kind === 'require-call' ? { path: './carry.js', external: true } : undefined));
+  },
+};
 // esbuild wraps an external CommonJS module in a copy of its exports (`__toESM`) in every module that imports it;
 // for `vscode`, an object of hundreds of members imported by most modules of the extension, those copies were
 // a large part of activation. Every module takes it from one ES module of the bundle that re-exports it instead.
@@ -58,7 +66,8 @@ const vscodeImportedOnce = {
 const builds = [
   // The extension's entry: it loads dist/main.js, the extension, with a code cache (src/extension/codeCache.ts).
   { ...node, entryPoints: ['src/extension/start.ts'], outfile: 'dist/extension.js' },
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/main.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand] },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/main.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand] },
+  { ...node, entryPoints: ['src/extension/carryCommands.ts'], outfile: 'dist/carry.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand] },
   { ...node, entryPoints: ['src/extension/replay/replayCommands.ts'], outfile: 'dist/replay.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand] },
   { ...node, entryPoints: ['src/core/connection/bundle.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },

@@ -9,7 +9,7 @@ import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import { offeredToUser, toolAppUri } from '../core/apps';
 import { checkFile, describeAccept, findFileSlots, type FileSlot } from '../core/files';
 import { pointer } from '../core/forms';
-import { browseServers } from './registryBrowser';
+import { browseServers } from './carryOnDemand';
 import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName, type NewServerEntry } from './configEdits';
 import { templateVariables } from './resources/templates';
 import { readResourceInEditor } from './resultActions';
@@ -20,7 +20,7 @@ import type { ServerTreeNode } from './serversView';
 import { inlineLimitsFromSettings } from './settings';
 import { RunPanel, type RunPanelContext } from './runPanel';
 import { REPLAY_COMMANDS, replayCommands, type ReplayTree } from './replay/replayTree';
-import { runHistory } from './replay/runHistory';
+import type { Container } from './container';
 import { errorText } from '../core/errors';
 import { DisposableStore } from '../core/events';
 import { oneLine } from '../shared/format';
@@ -30,8 +30,8 @@ const EXPLORER_START_WAIT_MS = 15_000;
 
 type ServerArg = string | ServerTreeNode | undefined;
 
-export function registerCommands(context: vscode.ExtensionContext, manager: ServerManager, replayTree?: ReplayTree): void {
-  const panels: RunPanelContext = { manager, extensionUri: context.extensionUri };
+export function registerCommands(context: vscode.ExtensionContext, panels: Container, replayTree?: ReplayTree): void {
+  const { manager } = panels;
   const register = (id: string, run: (...args: never[]) => unknown): void => {
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: never[]) => {
       try {
@@ -44,10 +44,9 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
   };
 
   // History and Saved Calls: their commands are loaded with their bundle on first use.
-  const history = runHistory();
-  if (history && replayTree) {
+  if (replayTree) {
     let handlers: Record<string, (...args: never[]) => unknown> | undefined;
-    const deps = { panels, history, tree: replayTree, showFilled: RunPanel.showFilled.bind(RunPanel), activePanel: () => RunPanel.active() };
+    const deps = { panels, history: panels.runHistory, tree: replayTree, showFilled: RunPanel.showFilled.bind(RunPanel), activePanel: () => panels.runPanels.active() };
     for (const id of REPLAY_COMMANDS) register(id, (...args: never[]) => (handlers ??= replayCommands().replayCommandHandlers(deps))[id]!(...args));
   }
 
@@ -97,7 +96,7 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Serv
     void vscode.window.showInformationMessage(had ? `Signed out of MCP server "${name}": its tokens are forgotten.` : `MCP server "${name}" had no sign-in to forget.`);
   });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
-    if (server && uri) await readResourceInEditor(manager, server, uri);
+    if (server && uri) await readResourceInEditor(panels, server, uri);
   });
   register('mcpHost.openResourceTemplate', async (server?: string, uriTemplate?: string) => {
     const template = server ? manager.get(server)?.connection?.resourceTemplates.find((t) => t.uriTemplate === uriTemplate) : undefined;

@@ -11,26 +11,22 @@ import type { ResultView } from '../core/results';
 import { liveCount } from '../core/events';
 import { FileChoices, runTool } from '../core/run';
 import type { CachedLoad, CodeCacheVerdict } from './codeCache';
-import { registerCarryCommands } from './carry';
+import { registerCarryCommands } from './carryOnDemand';
 import { registerCommands } from './commands';
+import { Container } from './container';
 import { DiscoveredServers } from './discoveredServers';
-import { registerResourceDocuments } from './resources/resourceDocuments';
-import { removeOpenedFiles } from './resultActions';
-import { registerTasks, tasks, type TrackedTask } from './tasks/taskRegistry';
+import type { TrackedTask } from './tasks/taskRegistry';
 import { TasksTreeProvider } from './tasks/tasksView';
-import { elicitationHandlerFor, WebviewElicitationUi } from './elicitationUi';
-import { ServerInputs } from './serverInputs';
-import { serverState, ServerManager } from './serverManager';
+import { serverState } from './serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from './serversView';
 import { SkillsFeature } from './skills';
-import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
+import { inlineLimitsFromSettings } from './settings';
 import { RunPanel } from './runPanel';
 import { McpPanel } from './webviewPanel';
 import { registerWalkthrough } from './walkthrough';
-import { createRunHistory, runHistory } from './replay/runHistory';
 import { ReplayTree } from './replay/replayTree';
 import { registerAgentTools, type AgentTools } from './agents/agentTools';
-import { registerSecureValueCommands, secureValues } from './secureValues';
+import { registerSecureValueCommands } from './secureValues';
 import { registerChatParticipant, type McpChatParticipant } from './agents/chatParticipant';
 
 export interface McpHostApi {
@@ -71,6 +67,11 @@ export interface McpHostApi {
   paths: { logFolder: vscode.Uri; userConfig: vscode.Uri; codeCache: string | undefined };
   /** Opens (or reveals) the Run Tool panel of a tool. */
   openTool(server: string, tool: string): Promise<void>;
+  /**
+   * An MCP App's tools/call as the webview's app bridge relays it: to `name` on `server`, from the app of the tool
+   * `appTool` (its panel opened if needed). The app's frame itself is the end-to-end tests' business.
+   */
+  appCallTool(server: string, appTool: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The language model tools chat agents call (files for agents). */
   agents: {
     /** The confirmation the last call asked for (the test workbench answers confirmations by itself). */
@@ -99,8 +100,6 @@ export interface McpHostApi {
   };
 }
 
-let activeManager: ServerManager | undefined;
-
 /**
  * How the extension's entry (start.ts) loaded this bundle: when VS Code loaded the entry, when it called its
  * activate (which then loaded this bundle), whether from a code cache, and where that cache is kept.
@@ -108,6 +107,8 @@ let activeManager: ServerManager | undefined;
 export interface BundleLoad {
   loadedAt: number; activateCalledAt: number; fromCodeCache: boolean; codeCacheDir: string | undefined;
   codeCache: CodeCacheVerdict; codeCacheBytes: number; phases: CachedLoad<unknown>['phases'];
+  /** The process's CPU time (process.cpuUsage) when the entry's activate was called, and once this bundle had loaded. */
+  cpuAtActivate: NodeJS.CpuUsage; cpuAtBundleLoaded: NodeJS.CpuUsage;
 }
 
 /** The parts of an activation, in milliseconds, with the code cache's verdict and the size of the cache read. */
@@ -121,76 +122,83 @@ export interface ActivationReport {
   runMs: number;
   /** The extension's activate() itself. */
   activateMs: number;
+  /**
+   * CPU time of the extension host process (every thread) while the entry's activate loaded this bundle, and
+   * while this bundle's activate() ran: unlike the wall clock, not inflated by a busy machine.
+   */
+  cpu: { loadMs: number; activateMs: number };
 }
 
-export async function activate(context: vscode.ExtensionContext, load: BundleLoad): Promise<McpHostApi> {
+/** What activation hands the entry: the API, and the window's shutdown for VS Code's deactivate. */
+export interface Activation {
+  api: McpHostApi;
+  /** Stops every server within the shutdown budget (the services go with the context's subscriptions). */
+  deactivate(): Promise<void>;
+}
+
+export async function activate(context: vscode.ExtensionContext, load: BundleLoad): Promise<Activation> {
   const activateStartedAt = performance.now();
-  const inputs = new ServerInputs(context, (problem) => manager.hostLog.warn(`inputs panel: ${problem}`));
-  const manager: ServerManager = new ServerManager(context, inputs, (server, log) => elicitationHandlerFor(context.extensionUri, server, log, () => manager.get(server.name)?.connection));
-  context.subscriptions.push(manager);
-  activeManager = manager;
+  const container = new Container(context);
+  const { manager } = container;
+  context.subscriptions.push(container);
 
   const discovered = new DiscoveredServers(manager);
-  const history = createRunHistory(context);
-  const replayTree = new ReplayTree(history);
-  context.subscriptions.push(replayTree);
+  const replayTree = new ReplayTree(container.runHistory);
   const tree = new ServersTreeProvider(manager, discovered, replayTree);
+  const taskRows = new TasksTreeProvider(container.tasks);
+  // The resource documents' file system provider serves the tabs restored with the window.
+  void container.resourceDocuments;
   context.subscriptions.push(
+    replayTree,
     discovered,
     tree,
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     createStatusBarItem(manager),
-    registerResourceDocuments(manager),
-    { dispose: removeOpenedFiles },
-    registerTasks(manager, (registry) => {
-      const provider = new TasksTreeProvider(registry);
-      return vscode.Disposable.from(provider, vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider }));
-    }),
+    taskRows,
+    vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: taskRows }),
   );
-  context.subscriptions.push({ dispose: () => RunPanel.disposeAll() });
-  registerCommands(context, manager, replayTree);
+  registerCommands(context, container, replayTree);
   registerCarryCommands(context, manager, discovered);
   registerWalkthrough(context);
-  context.subscriptions.push(registerSecureValueCommands(context, manager));
-  const agentTools = registerAgentTools(context, manager);
+  context.subscriptions.push(registerSecureValueCommands(container));
+  const agentTools = registerAgentTools(context, container);
   const skills = new SkillsFeature(manager);
   context.subscriptions.push(skills);
-  const participant = registerChatParticipant(context, manager, skills);
+  const participant = registerChatParticipant(context, container, skills);
   await manager.reload();
 
-  const api = createApi(context, manager, tree, { tools: agentTools, participant }, load.codeCacheDir);
+  const api = createApi(container, tree, taskRows, { tools: agentTools, participant }, load.codeCacheDir);
   const activatedAt = performance.now();
+  const cpuAtEnd = process.cpuUsage();
+  const cpuMs = (from: NodeJS.CpuUsage, to: NodeJS.CpuUsage) => (to.user - from.user + to.system - from.system) / 1000;
   api.activationMs = activatedAt - load.loadedAt;
   api.fromCodeCache = load.fromCodeCache;
   api.activation = {
     codeCache: load.codeCache, codeCacheBytes: load.codeCacheBytes, untilActivateMs: load.activateCalledAt - load.loadedAt, ...load.phases,
     activateMs: activatedAt - activateStartedAt,
+    cpu: { loadMs: cpuMs(load.cpuAtActivate, load.cpuAtBundleLoaded), activateMs: cpuMs(load.cpuAtBundleLoaded, cpuAtEnd) },
   };
   const ms = (from: number, to: number) => `${(to - from).toFixed(1)} ms`;
-  manager.hostLog.info(`activated in ${api.activationMs.toFixed(1)} ms: VS Code called activate ${ms(load.loadedAt, load.activateCalledAt)} after loading the entry, `
-    + `the bundle loaded in ${ms(load.activateCalledAt, activateStartedAt)} (code cache: ${load.codeCache}), activate ran ${ms(activateStartedAt, activatedAt)}`);
-  return api;
+  // Written with the host log's first other message: activation opens no output channel for it.
+  manager.hostLogLater(`activated in ${api.activationMs.toFixed(1)} ms: VS Code called activate ${ms(load.loadedAt, load.activateCalledAt)} after loading the entry, `
+    + `the bundle loaded in ${ms(load.activateCalledAt, activateStartedAt)} (code cache: ${load.codeCache}), activate ran ${ms(activateStartedAt, activatedAt)} `
+    + `(CPU: ${api.activation.cpu.loadMs.toFixed(1)} ms loading, ${api.activation.cpu.activateMs.toFixed(1)} ms activating)`);
+  return { api, deactivate: () => manager.shutdown() };
 }
 
-/** VS Code waits for this promise (a few seconds at most): every server is stopped within a shorter budget. */
-export function deactivate(): Promise<void> | undefined {
-  return activeManager?.shutdown();
-}
-
-function createApi(context: vscode.ExtensionContext, manager: ServerManager, tree: ServersTreeProvider, agents: { tools: AgentTools; participant: McpChatParticipant },
+function createApi(container: Container, tree: ServersTreeProvider, taskRows: TasksTreeProvider, agents: { tools: AgentTools; participant: McpChatParticipant },
   codeCache: string | undefined): McpHostApi {
+  const { manager, context } = container;
   const request = (name: string) => {
     const server = manager.get(name);
     if (!server) throw new Error(`There is no MCP server named "${name}".`);
     return { server: server.definition, declared: server.declaredInputs };
   };
-  const taskRows = new TasksTreeProvider(tasks());
-  context.subscriptions.push(taskRows);
   return {
     activationMs: 0,
     fromCodeCache: false,
-    activation: { codeCache: 'no storage', codeCacheBytes: 0, untilActivateMs: 0, readMs: 0, compileMs: 0, runMs: 0, activateMs: 0 },
-    tasks: () => tasks().list(),
+    activation: { codeCache: 'no storage', codeCacheBytes: 0, untilActivateMs: 0, readMs: 0, compileMs: 0, runMs: 0, activateMs: 0, cpu: { loadMs: 0, activateMs: 0 } },
+    tasks: () => container.tasks.list(),
     tasksView: { children: () => taskRows.getChildren(), item: (task) => taskRows.getTreeItem(task) },
     servers: {
       list: () => manager.list().map((s) => ({ name: s.name, state: serverState(s), definition: s.definition })),
@@ -219,22 +227,23 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
         const outcome = await choices.add(pointer(slot.path), paths);
         if (!outcome.ok) throw new Error(outcome.reason);
       }
-      const settings = readSettings();
-      const secureArguments = await secureValues().forModel(serverName, tool, connection);
-      const { view } = await runTool(connection, { tool, input: { form: model, values: { ...defaultValues(model), ...args } }, files: choices, ...(secureArguments ? { secureArguments } : {}) }, {
-        elicitation: new WebviewElicitationUi(context.extensionUri, connection.server.transport, connection.log),
-        timeoutMs: settings.requestTimeoutMs || undefined,
-        encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
-        callTool: (_name, a, o) => tasks().callTool(connection, tool, a, o ?? {}),
-        record: runHistory()?.recorder('person'),
-      });
+      const hooks = container.runHooks('person');
+      const secureArguments = await hooks.secureArguments(connection, tool);
+      const input = { form: model, values: { ...defaultValues(model), ...args } };
+      const { view } = await runTool(connection, { tool, input, files: choices, ...(secureArguments ? { secureArguments } : {}) }, hooks.forCall(connection, tool));
       return view;
     },
     async openTool(serverName, toolName) {
       const connection = await manager.start(serverName);
       const tool = connection.tools.find((t) => t.name === toolName);
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
-      await RunPanel.show({ manager, extensionUri: context.extensionUri }, serverName, tool);
+      await RunPanel.show(container, serverName, tool);
+    },
+    async appCallTool(serverName, appTool, name, args) {
+      const tool = (await manager.start(serverName)).tools.find((t) => t.name === appTool);
+      if (!tool) throw new Error(`The server "${serverName}" has no tool named "${appTool}".`);
+      const panel = await RunPanel.show(container, serverName, tool);
+      return panel.panel.request('appCallTool', { name, arguments: args });
     },
     agents: { lastConfirmation: () => agents.tools.lastConfirmation, participant: agents.participant.handle },
     lifetimes: () => ({ ...manager.lifetimes(), runPanels: liveCount(RunPanel), webviewPanels: liveCount(McpPanel) }),
@@ -244,12 +253,12 @@ function createApi(context: vscode.ExtensionContext, manager: ServerManager, tre
       clear: (name) => manager.inputs.clear(request(name)),
     },
     secureValues: {
-      storedIn: (server, name) => secureValues().storedIn(server, name),
-      forget: (server, names) => secureValues().forget(server, names),
+      storedIn: (server, name) => container.secureValues.storedIn(server, name),
+      forget: (server, names) => container.secureValues.forget(server, names),
       set: async (server, toolName, values) => {
         const tool = (await manager.start(server)).tools.find((t) => t.name === toolName);
         if (!tool) throw new Error(`The server "${server}" has no tool named "${toolName}".`);
-        await secureValues().remember(server, tool, values);
+        await container.secureValues.remember(server, tool, values);
       },
     },
   };

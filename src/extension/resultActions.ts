@@ -3,18 +3,15 @@
 // window's own, removed when the extension stops), open a server-named file inside the workspace, download a
 // presigned URL after consent, and read a resource link.
 
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { mkdtemp, unlink } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { unlink } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { formatBytes } from '../core/files';
 import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, resourceContentsView, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
 import type { ServerConnection } from '../core/connection';
 import type { FileValue } from '../core/files';
 import { readSettings } from './settings';
-import { openResourceDocument } from './resources/resourceDocuments';
-import type { ServerManager } from './serverManager';
+import type { Container } from './container';
 import { oneLine } from '../shared/format';
 
 /** Downloads name the setting that limits them when they stop at it. */
@@ -103,24 +100,14 @@ async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Pr
   return target;
 }
 
-/** Where files opened without saving are downloaded: one folder per window, made on first use. */
-let openedFolder: string | undefined;
-
-/** Removes the files opened without saving (the extension stops; an editor still showing one keeps its text). */
-export function removeOpenedFiles(): void {
-  if (openedFolder) rmSync(openedFolder, { recursive: true, force: true });
-  openedFolder = undefined;
-}
-
 /**
  * Opens a SEP-2631 file output in an editor without asking where to save it: downloaded and verified (size,
- * sha-256) like Save…, into this window's own temporary folder (removed when the extension stops).
+ * sha-256) like Save…, into this window's own temporary folder (`folder`, removed when the window goes).
  */
-export async function openFileOutput(item: SaveItem, connect: () => Promise<ServerConnection>): Promise<void> {
+export async function openFileOutput(item: SaveItem, connect: () => Promise<ServerConnection>, folder: () => Promise<string>): Promise<void> {
   const source = resolveSave({}, item);
   if (source.kind !== 'file') throw new Error(`${item.name} is not a file output that can be opened.`);
-  openedFolder ??= await mkdtemp(join(tmpdir(), 'mcp-host-opened-'));
-  const target = await planSave(item, openedFolder);
+  const target = await planSave(item, await folder());
   await downloadWithProgress(source.file, item, target, await connect());
   await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
 }
@@ -146,17 +133,17 @@ async function downloadWithProgress(file: FileValue, item: SaveItem, target: str
 }
 
 /** Reads a resource and shows it: text in its read-only `mcp-host-resource:` editor, bytes offered for saving. */
-export async function readResourceInEditor(manager: ServerManager, server: string, uri: string): Promise<void> {
-  const connection = await manager.start(server);
+export async function readResourceInEditor(window: Pick<Container, 'manager' | 'resourceDocuments' | 'openedFilesFolder'>, server: string, uri: string): Promise<void> {
+  const connection = await window.manager.start(server);
   const read = await connection.readResource(uri);
-  if ((read.contents ?? []).some((c) => 'text' in c && typeof c.text === 'string')) await openResourceDocument(server, uri, read);
+  if ((read.contents ?? []).some((c) => 'text' in c && typeof c.text === 'string')) await window.resourceDocuments.open(server, uri, read);
   // A resource that is a file (SEP-2631): nothing is downloaded until the user picks Save… or Open.
   for (const item of resourceContentsView(read)) {
     if (item.kind !== 'file' || !item.save) continue;
     const size = item.size !== undefined ? `, ${formatBytes(item.size)}` : '';
     const choice = await vscode.window.showInformationMessage(`${server}: ${oneLine(uri)} is a file: ${oneLine(item.name)}${size}.`, 'Save…', 'Open');
     if (choice === 'Save…') await saveResultItem({}, item.save, () => Promise.resolve(connection));
-    else if (choice === 'Open') await openFileOutput(item.save, () => Promise.resolve(connection));
+    else if (choice === 'Open') await openFileOutput(item.save, () => Promise.resolve(connection), () => window.openedFilesFolder());
   }
   for (const content of read.contents ?? []) {
     if ('blob' in content && typeof content.blob === 'string') {

@@ -14,29 +14,24 @@ import { buildForm, defaultValues, promptArgumentsSchema, promptAsTool, toPayloa
 import type { ResultLike } from '../core/results';
 import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type AuthorizedUploads, type RunOutcome } from '../core/run';
 import type { AgentGiven, ResultEntry, ResultView, RunPanelInit, SecureSection, WebviewNotification } from '../shared/protocol';
-import { secureValues } from './secureValues';
 import { takesSecureValues } from '../core/secureParams';
 import { ToolPanelApps } from './apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
 import { openFileOutput, readResourceInEditor, saveResultItem } from './resultActions';
-import { WebviewElicitationUi } from './elicitationUi';
 import { completeFormField, completionRefOf } from './formCompletions';
 import { readTemplate, templateArguments, type TemplateSubject } from './resources/templates';
-import { digestProgressReporter, startUploadProgress } from './uploadProgress';
-import { tasks } from './tasks/taskRegistry';
+import { digestProgressReporter } from './uploadProgress';
 import { entryLabel, toolLabel } from './serverDescriptions';
 import type { ServerManager } from './serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { McpPanel } from './webviewPanel';
-import { runHistory } from './replay/runHistory';
+import type { Container } from './container';
 import { errorText, isHostError } from '../core/errors';
 import { Disposable, DisposableStore, linkAbort, toDisposable } from '../core/events';
 import { oneLine } from '../shared/format';
 
-export interface RunPanelContext {
-  manager: ServerManager;
-  extensionUri: vscode.Uri;
-}
+/** What a panel reaches of the window: its services (container.ts). */
+export type RunPanelContext = Container;
 
 /** Progress is forwarded at most this often; a burst of notifications must not flood the webview. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -69,10 +64,47 @@ function subjectDescription(subject: PanelSubject): string | undefined {
   return subject.kind === 'tool' ? subject.tool.description : subject.prompt.description;
 }
 
+/** The window's tool panels: the open ones by (server, kind, name), and each one's results of this session. */
+export class RunPanels implements vscode.Disposable {
+  readonly open = new Map<string, RunPanel>();
+  readonly sessionResults = new Map<string, SessionResults>();
+
+  resultsOf(key: string): SessionResults {
+    let results = this.sessionResults.get(key);
+    if (!results) this.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
+    return results;
+  }
+
+  /** The tool panel in front, if one is. */
+  active(): RunPanel | undefined {
+    return [...this.open.values()].find((p) => p.panel.panel.active && p.subject.kind === 'tool');
+  }
+
+  /**
+   * A chat agent's call of a tool, shown whole among that tool's results (its panel's, now or when opened),
+   * marked with what the model was given.
+   */
+  addAgentResult(server: string, tool: Tool, result: ResultLike, view: ResultView, agent: AgentGiven): void {
+    const key = panelKey(server, { kind: 'tool', tool });
+    const entry: ResultEntry = { id: randomUUID(), at: Date.now(), view, agent };
+    const results = this.resultsOf(key);
+    results.entries.unshift(entry);
+    results.raw.set(entry.id, result);
+    this.open.get(key)?.panel.post({ type: 'result', callId: entry.id, view, agent });
+  }
+
+  /** Closes every open run panel (the window is going away). */
+  dispose(): void {
+    for (const panel of [...this.open.values()]) panel.dispose();
+  }
+}
+
+function panelKey(server: string, subject: PanelSubject): string {
+  return JSON.stringify([server, subject.kind, subjectName(subject)]);
+}
+
 /** Owns its webview panel, its app, the handlers it registers and each run's progress timer; closing the panel disposes it. */
 export class RunPanel extends Disposable {
-  private static readonly open = new Map<string, RunPanel>();
-  private static readonly sessionResults = new Map<string, SessionResults>();
 
   /** Opens (or reveals) the tool's panel; `prefill` puts files into a slot first (Explorer "Run MCP Tool with This File…"). */
   static show(context: RunPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<RunPanel> {
@@ -85,7 +117,7 @@ export class RunPanel extends Disposable {
    */
   static async showFilled(context: RunPanelContext, server: string, tool: Tool, values: FormValues,
     files: ReadonlyArray<{ field: string; paths: string[] }>): Promise<RunPanel> {
-    const open = RunPanel.open.get(JSON.stringify([server, 'tool', subjectName({ kind: 'tool', tool })]));
+    const open = context.runPanels.open.get(panelKey(server, { kind: 'tool', tool }));
     if (open?.running) throw new Error(`${tool.name} is still running; cancel it or wait for its result.`);
     open?.dispose();
     const panel = await RunPanel.show(context, server, tool);
@@ -96,11 +128,6 @@ export class RunPanel extends Disposable {
       panel.panel.post({ type: 'fileSelected', field, files: outcome.files });
     }
     return panel;
-  }
-
-  /** The tool panel in front, if one is. */
-  static active(): RunPanel | undefined {
-    return [...RunPanel.open.values()].find((p) => p.panel.panel.active && p.subject.kind === 'tool');
   }
 
   /**
@@ -123,12 +150,10 @@ export class RunPanel extends Disposable {
 
   private static async showSubject(context: RunPanelContext, server: string, subject: PanelSubject,
     prefill?: { field: string; paths: string[] }): Promise<RunPanel> {
-    const key = JSON.stringify([server, subject.kind, subjectName(subject)]);
-    let panel = RunPanel.open.get(key);
+    const key = panelKey(server, subject);
+    let panel = context.runPanels.open.get(key);
     if (!panel) {
-      let results = RunPanel.sessionResults.get(key);
-      if (!results) RunPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
-      panel = new RunPanel(context, server, subject, results, key);
+      panel = new RunPanel(context, server, subject, context.runPanels.resultsOf(key), key);
     } else {
       panel.panel.reveal();
     }
@@ -139,20 +164,6 @@ export class RunPanel extends Disposable {
         : { type: 'fileRefused', field: prefill.field, reason: outcome.reason });
     }
     return panel;
-  }
-
-  /**
-   * A chat agent's call of a tool, shown whole among that tool's results (its panel's, now or when opened),
-   * marked with what the model was given.
-   */
-  static addAgentResult(server: string, tool: Tool, result: ResultLike, view: ResultView, agent: AgentGiven): void {
-    const key = JSON.stringify([server, 'tool', subjectName({ kind: 'tool', tool })]);
-    let results = RunPanel.sessionResults.get(key);
-    if (!results) RunPanel.sessionResults.set(key, (results = { entries: [], raw: new Map() }));
-    const entry: ResultEntry = { id: randomUUID(), at: Date.now(), view, agent };
-    results.entries.unshift(entry);
-    results.raw.set(entry.id, result);
-    RunPanel.open.get(key)?.panel.post({ type: 'result', callId: entry.id, view, agent });
   }
 
   readonly panel: McpPanel;
@@ -168,16 +179,12 @@ export class RunPanel extends Disposable {
   /** What the run under way holds (its progress timer), released when it ends or the panel closes. */
   private readonly runResources = this.register(new DisposableStore());
 
-  /** Closes every open run panel (the extension is going away). */
-  static disposeAll(): void {
-    for (const panel of [...RunPanel.open.values()]) panel.dispose();
-  }
-
   private constructor(private readonly context: RunPanelContext, readonly server: string, readonly subject: PanelSubject,
     private readonly results: SessionResults, key: string) {
     super();
-    RunPanel.open.set(key, this);
-    this.register(toDisposable(() => { if (RunPanel.open.get(key) === this) RunPanel.open.delete(key); }));
+    const open = context.runPanels.open;
+    open.set(key, this);
+    this.register(toDisposable(() => { if (open.get(key) === this) open.delete(key); }));
     // A prompt's file arguments (x-mcp-file) are slots like a tool's: same pickers, checks and confirmation.
     const asTool = subject.kind === 'tool' ? subject.tool : subject.kind === 'prompt' ? promptAsTool(subject.prompt) : undefined;
     const scan = asTool ? findFileSlots(asTool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
@@ -240,7 +247,7 @@ export class RunPanel extends Disposable {
   private async refreshSecure(post: boolean): Promise<void> {
     if (this.subject.kind !== 'tool') return;
     const before = JSON.stringify(this.secure);
-    this.secure = await secureValues().section(this.server, this.subject.tool, this.context.manager.get(this.server)?.connection);
+    this.secure = await this.context.secureValues.section(this.server, this.subject.tool, this.context.manager.get(this.server)?.connection);
     if ((post || before !== JSON.stringify(this.secure)) && !this.isDisposed) this.panel.post({ type: 'init', panel: this.init() });
   }
 
@@ -264,7 +271,7 @@ export class RunPanel extends Disposable {
         if (this.running?.callId === message.callId) this.running.abort.abort();
         return;
       case 'readResource':
-        return readResourceInEditor(this.context.manager, this.server, message.uri);
+        return readResourceInEditor(this.context, this.server, message.uri);
       case 'saveOutput':
         return this.saveOutput(message.resultId, message.itemId);
       case 'openOutput':
@@ -284,7 +291,7 @@ export class RunPanel extends Disposable {
     // The secure section is checked by the same form engine; what passes is remembered for the workspace.
     // (the server is started first: its configuration's secure values count)
     const secure = this.subject.kind === 'tool' && takesSecureValues(this.subject.tool)
-      ? await secureValues().fromSection(this.server, this.subject.tool, await this.context.manager.start(this.server), typedSecure)
+      ? await this.context.secureValues.fromSection(this.server, this.subject.tool, await this.context.manager.start(this.server), typedSecure)
       : undefined;
     if (secure && 'errors' in secure) Object.assign(errors, secure.errors);
     this.panel.post({ type: 'validation', errors });
@@ -343,28 +350,17 @@ export class RunPanel extends Disposable {
     const settings = readSettings();
     const timeoutMs = settings.requestTimeoutMs || undefined;
     const input = { form: this.model, values };
-    if (this.subject.kind === 'template') return readTemplate(connection, this.subject, toPayload(this.model, values) as Record<string, string>, signal);
+    if (this.subject.kind === 'template') return readTemplate(this.context.resourceDocuments, connection, this.subject, toPayload(this.model, values) as Record<string, string>, signal);
     if (this.subject.kind === 'prompt') {
       return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs, files: this.files, encode: encodeSettings(connection.server.transport) });
     }
     const tool = this.subject.tool;
     const running = this.running;
-    return runTool(connection, { tool, input, files: this.files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}) }, {
-      elicitation: new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log),
-      waitForRetry: askToRetry,
-      onProgress, signal, timeoutMs,
-      record: runHistory()?.recorder('person'),
-      encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
-      // Files that go by upload are sent first, under one progress notification with Cancel.
-      // A tool that must run as a task goes through the window's tasks (shown in the Tasks view, status as progress).
-      callTool: (name, a, o) => tasks().callTool(connection, tool, a, {
-        ...o, onStatus: (t) => { if (running) running.task = true; onProgress({ progress: 0, message: `${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''}` }); },
-      }),
-      uploadProgress: async (uploads, outer) => {
-        const progress = await startUploadProgress(uploads, outer);
-        return { signal: progress.signal, report: (file, sent) => progress.report(file, sent), destination: (_file, host) => progress.destination(host), done: () => progress.done() };
-      },
+    const hooks = this.context.runHooks('person').forCall(connection, tool, {
+      onProgress, signal, waitForRetry: askToRetry,
+      onTaskStatus: (t) => { if (running) running.task = true; onProgress({ progress: 0, message: `${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''}` }); },
     });
+    return runTool(connection, { tool, input, files: this.files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}) }, hooks);
   }
 
   private async confirm(uploads?: AuthorizedUploads): Promise<boolean> {
@@ -385,7 +381,7 @@ export class RunPanel extends Disposable {
 
   private async openOutput(resultId: string, itemId: string): Promise<void> {
     const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
-    if (save) await openFileOutput(save, () => this.context.manager.start(this.server));
+    if (save) await openFileOutput(save, () => this.context.manager.start(this.server), () => this.context.openedFilesFolder());
   }
 }
 

@@ -12,6 +12,7 @@ import { isSecretProperty, missingSecureValues, secretPropertyNames, secureArgum
 import { secureSectionErrors, secureSectionSchema } from '../core/secureParams/form';
 import type { SecureSection } from '../shared/protocol';
 import { showFormDialog } from './formDialog';
+import type { Container } from './container';
 import type { ServerManager } from './serverManager';
 
 const STATE_KEY = 'mcpHost.secureValues';
@@ -173,16 +174,6 @@ export class SecureValues {
   }
 }
 
-let instance: SecureValues | undefined;
-/** The window's store (created at activation). */
-export function secureValues(context?: vscode.ExtensionContext): SecureValues {
-  if (!instance) {
-    if (!context) throw new Error('secure values are not ready');
-    instance = new SecureValues(context);
-  }
-  return instance;
-}
-
 /** A command's server: given (a name, a tree node), or picked among the running servers whose tools declare secure values. */
 async function serverFor(manager: ServerManager, arg: unknown, placeHolder: string): Promise<string | undefined> {
   if (typeof arg === 'string') return arg;
@@ -196,14 +187,14 @@ async function serverFor(manager: ServerManager, arg: unknown, placeHolder: stri
 }
 
 /** MCP: Edit Secure Values… and MCP: Forget Secure Values. */
-export function registerSecureValueCommands(context: vscode.ExtensionContext, manager: ServerManager): vscode.Disposable {
-  const store = secureValues(context);
+export function registerSecureValueCommands(window: Pick<Container, 'manager' | 'secureValues' | 'extensionUri'>): vscode.Disposable {
+  const { manager } = window;
   return vscode.Disposable.from(
     vscode.commands.registerCommand('mcpHost.editSecureValues', async (arg?: unknown) => {
       const server = await serverFor(manager, arg, 'Edit the secure values of which MCP server?');
       if (!server) return;
       const connection = await manager.start(server);
-      if (await store.edit(server, connection, context.extensionUri, (m) => connection.log.warn(`secure values: ${m}`))) {
+      if (await window.secureValues.edit(server, connection, window.extensionUri, (m) => connection.log.warn(`secure values: ${m}`))) {
         void vscode.window.showInformationMessage(`The secure values for "${server}" are saved for this workspace.`);
       }
     }),
@@ -211,7 +202,7 @@ export function registerSecureValueCommands(context: vscode.ExtensionContext, ma
       const server = await serverFor(manager, arg, 'Forget the secure values of which MCP server?');
       if (!server) return;
       const names = [...new Set((manager.get(server)?.connection?.tools ?? []).flatMap((t) => securePropertyNames(t)))];
-      await store.forget(server, names);
+      await window.secureValues.forget(server, names);
       void vscode.window.showInformationMessage(`The secure values for "${server}" in this workspace are forgotten.`);
     }),
   );

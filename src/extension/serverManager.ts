@@ -10,7 +10,7 @@ import {
   type ConfigError, type InputDefinition, type ResolvedServer, type ServerDefinition,
 } from '../core/config';
 import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
-import { Disposable, DisposableStore, Emitter, toDisposable, type Event } from '../core/events';
+import { Disposable, DisposableStore, Emitter, toDisposable, type Event, type IDisposable } from '../core/events';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
 import { ServerInputs } from './serverInputs';
@@ -62,22 +62,30 @@ function definitionKey(def: ServerDefinition, declared: InputDefinition[]): stri
 export const SHUTDOWN_BUDGET_MS = 3000;
 
 /**
- * The last resort when the extension host exits without a deactivate that finished: every stdio server's
- * process group (detached, so it would outlive the host) is killed on the way out.
+ * The last resort when the extension host exits without a deactivate that finished: every stdio server's process
+ * group (detached, so it would outlive the host) is killed on the way out. A signal ends the host without
+ * `deactivate` or the `exit` event (code-server stopped with SIGTERM, a terminal closed): the groups are killed
+ * first, then, when nothing else handles the signal, the host ends as the signal would have ended it.
+ * Registered by the window's owner (container.ts); disposing it (the window goes away) kills the groups still
+ * there and removes the listeners.
  */
-process.on('exit', () => loadedConnectionBundle()?.killRemainingStdioServers());
-
-/**
- * A signal ends the extension host without `deactivate` or the `exit` event (code-server stopped with SIGTERM,
- * a terminal closed): the server groups are killed first, then, when nothing else handles the signal, the
- * host ends as the signal would have ended it.
- */
-for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
-  process.on(signal, function onSignal() {
-    loadedConnectionBundle()?.killRemainingStdioServers();
-    if (process.listenerCount(signal) > 1) return;
-    process.removeListener(signal, onSignal);
-    process.kill(process.pid, signal);
+export function killStdioServersOnExit(): IDisposable {
+  const onExit = (): void => loadedConnectionBundle()?.killRemainingStdioServers();
+  process.on('exit', onExit);
+  const handlers = (['SIGTERM', 'SIGHUP', 'SIGINT'] as const).map((signal) => {
+    const onSignal = (): void => {
+      loadedConnectionBundle()?.killRemainingStdioServers();
+      if (process.listenerCount(signal) > 1) return;
+      process.removeListener(signal, onSignal);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+    return { signal, onSignal };
+  });
+  return toDisposable(() => {
+    onExit();
+    process.removeListener('exit', onExit);
+    for (const { signal, onSignal } of handlers) process.removeListener(signal, onSignal);
   });
 }
 
@@ -299,11 +307,20 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   }
 
   private problems?: vscode.LogOutputChannel;
+  /** Lines for the host log written once something else opens it. */
+  private laterLines: string[] = [];
   private problemsChannel(): vscode.LogOutputChannel {
     if (!this.problems) {
       this.problems = this.register(vscode.window.createOutputChannel('MCP Host', { log: true }));
+      for (const line of this.laterLines.splice(0)) this.problems.info(line);
     }
     return this.problems;
+  }
+
+  /** An info line for the host log that does not open it: written now if it is open, else when it opens. */
+  hostLogLater(line: string): void {
+    if (this.problems) this.problems.info(line);
+    else this.laterLines.push(line);
   }
 
   /** Where messages about the extension itself (not one server) go. */

@@ -16,25 +16,29 @@ const loadedAt = performance.now();
 const SAVE_CACHE_AGAIN_AFTER_MS = 5_000;
 
 type Main = typeof import('./extension');
-let main: Main | undefined;
+/** The window's shutdown, handed over by the extension's activate (extension.ts owns everything else). */
+let deactivation: (() => Promise<void>) | undefined;
 
-export function activate(context: vscode.ExtensionContext): ReturnType<Main['activate']> {
+export async function activate(context: vscode.ExtensionContext): Promise<import('./extension').McpHostApi> {
   const activateCalledAt = performance.now();
+  const cpuAtActivate = process.cpuUsage();
   const storage = context.globalStorageUri;
   const cacheDir = storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
   const loaded = loadWithCodeCache<Main>(join(__dirname, 'main.js'), require, cacheDir);
-  main = loaded.exports;
-  const activated = main.activate(context, {
-    loadedAt, activateCalledAt, fromCodeCache: loaded.fromCache, codeCacheDir: cacheDir, codeCache: loaded.cache, codeCacheBytes: loaded.cacheBytes, phases: loaded.phases,
+  const activated = loaded.exports.activate(context, {
+    loadedAt, activateCalledAt, cpuAtActivate, cpuAtBundleLoaded: process.cpuUsage(), fromCodeCache: loaded.fromCache, codeCacheDir: cacheDir, codeCache: loaded.cache, codeCacheBytes: loaded.cacheBytes, phases: loaded.phases,
   });
   if (!loaded.fromCache) {
     const save = () => setImmediate(() => loaded.saveCache());
     activated.then(save, save);
     setTimeout(() => loaded.saveCache(), SAVE_CACHE_AGAIN_AFTER_MS).unref();
   }
-  return activated;
+  const { api, deactivate: shutdown } = await activated;
+  deactivation = shutdown;
+  return api;
 }
 
-export function deactivate(): ReturnType<Main['deactivate']> {
-  return main?.deactivate();
+/** VS Code waits for this promise (a few seconds at most): every server is stopped within a shorter budget. */
+export function deactivate(): Promise<void> | undefined {
+  return deactivation?.();
 }

@@ -199,12 +199,17 @@ export class McpPanel extends Disposable implements vscode.Disposable {
     for (const message of pending) if (message.type !== 'init') void this.panel.webview.postMessage(message);
   }
 
+  /** Runs the handler of `method` as a request of the webview does (the test API sends an app's requests this way). */
+  async request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    const handler = this.requestHandlers.get(method);
+    if (!handler) throw new Error(`no handler for '${method}'`);
+    return (await handler(params)) as RequestResult<M>;
+  }
+
   private async answer(request: WebviewRequest): Promise<void> {
-    const handler = this.requestHandlers.get(request.method);
     let response: HostResponse;
     try {
-      if (!handler) throw new Error(`no handler for '${request.method}'`);
-      const result = (await handler(request.params)) as RequestResult<typeof request.method>;
+      const result = await this.request(request.method, request.params);
       // The union of methods does not narrow by `request.method`; the handler was registered for this method.
       response = { type: 'response', id: request.id, method: request.method, ok: true, result } as HostResponse;
     } catch (error) {

@@ -19,7 +19,7 @@ test('the .vsix holds the bundles, media, README, CHANGELOG and LICENSE, no sour
   assert.ok(statSync(vsix).size < 5 * 1024 * 1024, `${statSync(vsix).size} bytes`);
   const files = zipEntries(vsix).filter((f) => f.startsWith('extension/'));
   for (const expected of [
-    'extension/package.json', 'extension/dist/extension.js', 'extension/dist/main.js', 'extension/dist/connection.js', 'extension/dist/libraries.js', 'extension/dist/sandbox.js', 'extension/dist/replay.js', 'extension/schemas/mcp-calls.schema.json', 'extension/media/webview.js', 'extension/media/icon.png',
+    'extension/package.json', 'extension/dist/extension.js', 'extension/dist/main.js', 'extension/dist/connection.js', 'extension/dist/libraries.js', 'extension/dist/sandbox.js', 'extension/dist/replay.js', 'extension/dist/carry.js', 'extension/schemas/mcp-calls.schema.json', 'extension/media/webview.js', 'extension/media/icon.png',
     'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt',
   ]) {
     assert.ok(files.includes(expected), `${expected} missing from ${files.join(', ')}`);

@@ -26,6 +26,9 @@ test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv (with re2js) and
     const extension = readFileSync(join(dir, 'dist/main.js'), 'utf8');
     assert.ok(extension.includes('require("./connection.js")'), 'the connection bundle is required on demand');
     assert.ok(extension.includes('require("./libraries.js")'), 'the libraries bundle is required on demand');
+    // Bringing servers in and out (registry browser, bundle install, import, export) loads with its commands' first use.
+    assert.ok(extension.includes('require("./carry.js")'), 'the carry bundle is required on demand');
+    assert.ok(!extension.includes('mcpHost.registryInstall'), 'the registry browser is not in dist/main.js');
     for (const [what, marker] of [
       ['the MCP SDK', 'server/discover'], ['zod', 'ZodError'], ['mime-db', 'application/vnd.ms-excel'], ['Ajv', 'must NOT have additional properties'],
       ['minimatch', 'nocomment'], ['ignore', 'IGNORE_TEST_WIN32'], ['re2js', 'unsupported Perl syntax'],

@@ -12,19 +12,14 @@ import { boundedAgentResultParts, describeAgentFiles, modelFacingSchema, planAge
 import type { ServerConnection } from '../../core/connection';
 import { errorText } from '../../core/errors';
 import { authorizeUploads, runTool, type AuthorizedUploads } from '../../core/run';
-import { runHistory } from '../replay/runHistory';
 import type { ResultLike, SaveItem } from '../../core/results';
-import { WebviewElicitationUi } from '../elicitationUi';
 import { saveResultItem } from '../resultActions';
-import { RunPanel } from '../runPanel';
 import { serverState, type ServerManager } from '../serverManager';
-import { encodeSettings, inlineLimitsFromSettings, readSettings } from '../settings';
-import { tasks } from '../tasks/taskRegistry';
-import { startUploadProgress } from '../uploadProgress';
+import type { Container } from '../container';
+import { inlineLimitsFromSettings } from '../settings';
 import { KeptResultDocuments, READ_RESULT_TOOL, type ReadResultInput } from './keptResults';
 import { oneLine } from '../../shared/format';
 import { modelArgumentsProblem, securePropertyNames } from '../../core/secureParams';
-import { secureValues } from '../secureValues';
 
 export const LIST_TOOL = 'mcpHost_listTools';
 export const CALL_TOOL = 'mcpHost_callTool';
@@ -101,7 +96,11 @@ export class AgentTools implements vscode.Disposable {
   lastConfirmation?: { title: string; message: string };
   readonly results = new KeptResultDocuments();
 
-  constructor(private readonly manager: ServerManager, private readonly extensionUri: vscode.Uri) {}
+  private readonly manager: ServerManager;
+
+  constructor(private readonly window: Container) {
+    this.manager = window.manager;
+  }
 
   dispose(): void {
     for (const p of this.pending.values()) p.uploads?.abandon();
@@ -250,7 +249,7 @@ export class AgentTools implements vscode.Disposable {
       const modelText = parts.map((p) => (p.kind === 'text' ? p.text : `[${p.mimeType} data]`)).join('\n');
       if (kept) kept.modelText = modelText;
       // The person sees the whole result in the tool's panel, marked with what the model was given.
-      RunPanel.addAgentResult(server, plan.tool, result, view, { whole: !kept, modelText, ...(kept ? { handle: kept.handle } : {}) });
+      this.window.runPanels.addAgentResult(server, plan.tool, result, view, { whole: !kept, modelText, ...(kept ? { handle: kept.handle } : {}) });
       return toolResult(parts);
     } catch (e) {
       if (abort.signal.aborted) throw new vscode.CancellationError();
@@ -260,26 +259,15 @@ export class AgentTools implements vscode.Disposable {
     }
   }
 
-  /** The run pipeline with this caller's UI: elicitation and required URLs through the existing panels. */
+  /** The run pipeline with the window's hooks for an agent: elicitation and required URLs through the existing panels. */
   private async run(connection: ServerConnection, plan: AgentCallPlan, signal: AbortSignal, uploads?: AuthorizedUploads): ReturnType<typeof runTool> {
-    const settings = readSettings();
     const tool = plan.tool;
+    const hooks = this.window.runHooks('agent');
     // The model's call is completed with the secure values the person set (or stopped, saying what to set).
-    const secureArguments = await secureValues().forModel(connection.name, tool, connection);
+    const secureArguments = await hooks.secureArguments(connection, tool);
     return runTool(connection, {
       tool, input: { form: plan.form, values: plan.values }, files: plan.files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}),
-    }, {
-      elicitation: new WebviewElicitationUi(this.extensionUri, connection.server.transport, connection.log),
-      signal,
-      timeoutMs: settings.requestTimeoutMs || undefined,
-      encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
-      callTool: (_name, a, o) => tasks().callTool(connection, tool, a, o ?? {}),
-      record: runHistory()?.recorder('agent'),
-      uploadProgress: async (uploads, outer) => {
-        const progress = await startUploadProgress(uploads, outer);
-        return { signal: progress.signal, report: (file, sent) => progress.report(file, sent), destination: (_file, host) => progress.destination(host), done: () => progress.done() };
-      },
-    });
+    }, hooks.forCall(connection, tool, { signal }));
   }
 
   /** File outputs are saved only when the user says so; the model is told where they went, or that they did not. */
@@ -320,8 +308,8 @@ export class AgentTools implements vscode.Disposable {
 }
 
 /** Registers the agent tools while the setting allows it; turning the setting off unregisters them. */
-export function registerAgentTools(context: vscode.ExtensionContext, manager: ServerManager): AgentTools {
-  const tools = new AgentTools(manager, context.extensionUri);
+export function registerAgentTools(context: vscode.ExtensionContext, window: Container): AgentTools {
+  const tools = new AgentTools(window);
   let registration: vscode.Disposable | undefined;
   const update = (): void => {
     const on = readAgentSettings().enabled && typeof vscode.lm?.registerTool === 'function';

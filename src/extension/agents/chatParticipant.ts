@@ -12,6 +12,7 @@ import { findFileSlots } from '../../core/files';
 import { pointer } from '../../core/forms';
 import { errorText } from '../../core/errors';
 import { RunPanel } from '../runPanel';
+import type { Container } from '../container';
 import { serverState, type ServerManager } from '../serverManager';
 import { readAgentSettings } from './agentTools';
 
@@ -41,8 +42,12 @@ function typedText(request: vscode.ChatRequest): string {
 }
 
 export class McpChatParticipant {
-  constructor(private readonly manager: ServerManager, private readonly extensionUri: vscode.Uri,
-    private readonly skills?: { forChat(typed: string): Promise<{ text: string; document?: vscode.Uri }> }) {}
+  private readonly manager: ServerManager;
+
+  constructor(private readonly window: Container,
+    private readonly skills?: { forChat(typed: string): Promise<{ text: string; document?: vscode.Uri }> }) {
+    this.manager = window.manager;
+  }
 
   readonly handle: vscode.ChatRequestHandler = async (request, _context, stream) => {
     try {
@@ -125,13 +130,12 @@ export class McpChatParticipant {
     const { server, tool } = found;
     const files = referencedFiles(request);
     const { filled, unused } = assignReferencedFiles(findFileSlots(tool).slots, files);
-    const context = { manager: this.manager, extensionUri: this.extensionUri };
-    let panel = await RunPanel.show(context, server, tool);
+    let panel = await RunPanel.show(this.window, server, tool);
     const named: string[] = [];
     const refused: string[] = [];
     for (const { slot, files: uris } of filled) {
       const field = pointer(slot.path);
-      panel = await RunPanel.show(context, server, tool, { field, paths: uris.map((u) => u.fsPath) });
+      panel = await RunPanel.show(this.window, server, tool, { field, paths: uris.map((u) => u.fsPath) });
       const list = `${slot.label}: ${uris.map((u) => vscode.workspace.asRelativePath(u)).join(', ')}`;
       (panel.files.summaries()[field]?.length ? named : refused).push(list);
     }
@@ -144,9 +148,9 @@ export class McpChatParticipant {
   }
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, manager: ServerManager,
-  skills?: ConstructorParameters<typeof McpChatParticipant>[2]): McpChatParticipant {
-  const handler = new McpChatParticipant(manager, context.extensionUri, skills);
+export function registerChatParticipant(context: vscode.ExtensionContext, window: Container,
+  skills?: ConstructorParameters<typeof McpChatParticipant>[1]): McpChatParticipant {
+  const handler = new McpChatParticipant(window, skills);
   if (typeof vscode.chat?.createChatParticipant !== 'function') return handler;
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler.handle);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');

@@ -7,13 +7,12 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { appDocument, AppResourceWatch, appResourceCacheOf, callableByApp, readCachedApp, toolAppUri, type AppResource, type AppResourceCache } from '../../core/apps';
-import type { ServerConnection, ToolCallOptions } from '../../core/connection';
-import { callToolWithUrlElicitation } from '../../core/elicitation';
+import type { ServerConnection } from '../../core/connection';
 import { checkDataUriValue, describeDataUri, findFileSlots, getAtPath } from '../../core/files';
 import type { AppFrame, AppStandby } from '../../shared/protocol';
-import { WebviewElicitationUi } from '../elicitationUi';
+import { runTool } from '../../core/run';
 import { AppDownloads } from './appDownloads';
-import type { ServerManager } from '../serverManager';
+import type { Container } from '../container';
 import { readSettings } from '../settings';
 import type { McpPanel } from '../webviewPanel';
 import { errorText } from '../../core/errors';
@@ -26,10 +25,8 @@ const LINK_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
 const MAX_LINK_CHARS = 8192;
 const MAX_CHAT_MESSAGE_CHARS = 8192;
 
-export interface ToolPanelAppsContext {
-  manager: ServerManager;
-  extensionUri: vscode.Uri;
-}
+/** What an app reaches of the window (container.ts). */
+export type ToolPanelAppsContext = Pick<Container, 'manager' | 'extensionUri' | 'runHooks'>;
 
 /** Owned by its run panel: the request handlers it answers, and leaving full screen when the panel closes. */
 export class ToolPanelApps extends Disposable {
@@ -183,7 +180,8 @@ export class ToolPanelApps extends Disposable {
   /**
    * An app's tools/call: only tools of its own server that are visible to apps; file slot values must be
    * data: URIs that pass the slot's checks and are sent only after the user agreed (as is every call with
-   * mcpHost.confirmEveryCall); then the same call path as Run.
+   * mcpHost.confirmEveryCall); then the window's run pipeline, as every caller's: the tool's secure values
+   * (SEP-3221) added, a tool that must run as a task run as one, required URLs asked.
    */
   private async callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const connection = await this.connection();
@@ -207,12 +205,9 @@ export class ToolPanelApps extends Disposable {
         { modal: true, detail: files.length ? files.join('\n') : undefined }, files.length ? 'Send' : 'Run');
       if (choice === undefined) throw new Error('The user declined the call.');
     }
-    const settings = readSettings();
-    const result = await callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(connection, name, args,
-      new WebviewElicitationUi(this.context.extensionUri, connection.server.transport, connection.log), {
-        log: connection.log,
-        call: { timeoutMs: settings.requestTimeoutMs || undefined, validateOutput: false },
-      });
+    const hooks = this.context.runHooks('app');
+    const secureArguments = await hooks.secureArguments(connection, tool);
+    const { result } = await runTool(connection, { tool, input: { json: args }, ...(secureArguments ? { secureArguments } : {}) }, hooks.forCall(connection, tool));
     return result;
   }
 

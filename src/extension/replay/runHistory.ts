@@ -56,16 +56,3 @@ export class RunHistory implements vscode.Disposable {
     this.changed.dispose();
   }
 }
-
-let current: RunHistory | undefined;
-
-/** The window's run history (kept in the workspace's storage). */
-export function runHistory(): RunHistory | undefined {
-  return current;
-}
-
-export function createRunHistory(context: vscode.ExtensionContext): RunHistory {
-  current = new RunHistory(context.workspaceState);
-  context.subscriptions.push(current, { dispose: () => { current = undefined; } });
-  return current;
-}

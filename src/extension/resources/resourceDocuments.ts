@@ -64,6 +64,7 @@ export function resourceText(read: ReadResourceResult): string {
 
 interface Watched { server: string; uri: string; connection?: ServerConnection; subscription?: Promise<IDisposable | undefined> }
 
+/** The window's `mcp-host-resource:` documents (one, created by the container on first use). */
 export class ResourceDocuments extends Disposable implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this.changed.event;
@@ -195,20 +196,6 @@ export class ResourceDocuments extends Disposable implements vscode.FileSystemPr
       }
     }));
   }
-}
-
-let current: ResourceDocuments | undefined;
-
-/** Creates the window's resource documents (once, at activation). */
-export function registerResourceDocuments(manager: ServerManager): ResourceDocuments {
-  current = new ResourceDocuments(manager);
-  return current;
-}
-
-/** Opens a resource in its `mcp-host-resource:` editor (with the read already made, if any). */
-export async function openResourceDocument(server: string, uri: string, read?: ReadResourceResult): Promise<void> {
-  if (!current) throw new Error('MCP resources cannot be opened before the extension is active');
-  await current.open(server, uri, read);
 }
 
 export function languageForMime(mimeType: string | undefined): string | undefined {

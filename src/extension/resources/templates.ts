@@ -4,7 +4,7 @@ import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprot
 import type { ServerConnection } from '../../core/connection';
 import { toResultView, type ResultLike, type ResultView } from '../../core/results';
 import { connectionBundle } from '../connectionBundle';
-import { openResourceDocument } from './resourceDocuments';
+import type { ResourceDocuments } from './resourceDocuments';
 
 /** A template opened in the tool panel, with its variables (read once, when it is opened). */
 export interface TemplateSubject { kind: 'template'; template: ResourceTemplate; variables: string[] }
@@ -30,11 +30,11 @@ export function expandTemplate(template: ResourceTemplate, values: Record<string
 }
 
 /** Reads the resource the filled template names, opens it in its editor, and returns it as a panel result. */
-export async function readTemplate(connection: ServerConnection, subject: TemplateSubject, values: Record<string, string>,
+export async function readTemplate(documents: ResourceDocuments, connection: ServerConnection, subject: TemplateSubject, values: Record<string, string>,
   signal: AbortSignal): Promise<{ result: ResultLike; view: ResultView }> {
   const uri = expandTemplate(subject.template, values);
   const read = await connection.readResource(uri, { signal });
-  if ((read.contents ?? []).some((c) => 'text' in c)) await openResourceDocument(connection.name, uri, read);
+  if ((read.contents ?? []).some((c) => 'text' in c)) await documents.open(connection.name, uri, read);
   const result = { content: (read.contents ?? []).map((resource) => ({ type: 'resource', resource })) };
   return { result, view: toResultView(result) };
 }

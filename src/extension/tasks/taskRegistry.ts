@@ -37,6 +37,7 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
   constructor(private readonly manager: ServerManager) {
     super();
     this.register(manager.onDidChange(() => this.noteLostConnections()));
+    this.register(vscode.commands.registerCommand('mcpHost.cancelTask', (task?: TrackedTask) => { if (task) this.cancel(task.key); }));
   }
 
   list(): TrackedTask[] {
@@ -131,20 +132,4 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
     return current !== task.connection || current.state.kind !== 'running';
   }
 
-}
-
-let current: TaskRegistry | undefined;
-
-/** Creates the window's task registry, its Tasks view and the Cancel Task command (once, at activation). */
-export function registerTasks(manager: ServerManager, view: (registry: TaskRegistry) => vscode.Disposable): vscode.Disposable {
-  current = new TaskRegistry(manager);
-  const registry = current;
-  return vscode.Disposable.from(registry, view(registry),
-    vscode.commands.registerCommand('mcpHost.cancelTask', (task?: TrackedTask) => { if (task) registry.cancel(task.key); }));
-}
-
-/** The window's task registry (tool calls that must run as tasks go through it). */
-export function tasks(): TaskRegistry {
-  if (!current) throw new Error('MCP tasks are not available before the extension is active');
-  return current;
 }

@@ -4,9 +4,9 @@
 // set; a model that names a secure property is refused; nothing of the values reaches a setting or the result.
 import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { api, workspaceRoot } from './helpers';
+import { api, waitFor, workspaceRoot } from './helpers';
 
 const SERVER = 'secure';
 const TENANT = 'tenant-int-5d2c';
@@ -85,5 +85,57 @@ describe('secure parameters for agents (SEP-3221)', function () {
     const logs = (await fsp.readdir(host.paths.logFolder.fsPath, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
     assert.ok(logs.some((f) => f.includes(SERVER)), logs.join(', '));
     for (const file of logs) assert.doesNotMatch(await fsp.readFile(file, 'utf8'), new RegExp(`${TENANT}|${KEY}`), file);
+  });
+});
+
+// An MCP App's tools/call goes through the window's run pipeline like every other caller's: a tool with a
+// secureInputSchema gets the values the person set (remembered) and the configuration's, never the app's.
+// Against the same fixture with its app tool, from the user's mcp.json.
+describe('secure parameters for an MCP App\'s tool calls (SEP-3221)', function () {
+  this.timeout(60_000);
+  const APP_SERVER = 'secure-app';
+  let userConfig: string;
+  let savedUserConfig: string | undefined;
+
+  before(async () => {
+    const host = await api();
+    await fsp.rm(recordFile(), { force: true });
+    userConfig = host.paths.userConfig.fsPath;
+    savedUserConfig = await fsp.readFile(userConfig, 'utf8').catch(() => undefined);
+    const repo = join(workspaceRoot().fsPath, '../../..');
+    await fsp.mkdir(dirname(userConfig), { recursive: true });
+    await fsp.writeFile(userConfig, JSON.stringify({ servers: { [APP_SERVER]: {
+      type: 'stdio', command: 'node', args: ['--import', 'tsx', join(repo, 'test/fixtures/secure-era2026-server.ts')], cwd: repo,
+      env: { SECURE_FIXTURE_APP: '1', SECURE_FIXTURE_RECORD: recordFile() }, secureArguments: { region: 'eu' },
+    } } }));
+    await host.servers.reload();
+    await waitFor('the server with the app listed', () => host.servers.list().some((s) => s.name === APP_SERVER));
+    await host.secureValues.forget(APP_SERVER, ['tenant', 'api_key', 'region']);
+  });
+  after(async () => {
+    const host = await api();
+    await host.secureValues.forget(APP_SERVER, ['tenant', 'api_key', 'region']);
+    await host.servers.stop(APP_SERVER).catch(() => undefined);
+    if (savedUserConfig === undefined) await fsp.rm(userConfig, { force: true });
+    else await fsp.writeFile(userConfig, savedUserConfig);
+    await host.servers.reload();
+  });
+
+  it('without the values the app\'s call stops, telling the person what to set; nothing is sent', async () => {
+    const host = await api();
+    await assert.rejects(host.appCallTool(APP_SERVER, 'dashboard', 'query', { sql: 'select 3' }), (e: Error) =>
+      /needs secure values that only the user sets/.test(e.message) && /MCP: Edit Secure Values…/.test(e.message));
+    assert.equal((await recorded()).length, 0);
+  });
+
+  it('the app\'s call carries the remembered values and the configured one', async () => {
+    const host = await api();
+    await host.secureValues.set(APP_SERVER, 'query', { tenant: TENANT, api_key: KEY });
+    const result = await host.appCallTool(APP_SERVER, 'dashboard', 'query', { sql: 'select 4' });
+    const last = (await recorded()).at(-1)!;
+    assert.equal(last.tool, 'query');
+    assert.deepEqual(last.arguments, { sql: 'select 4' });
+    assert.deepEqual(last.secureArguments, { tenant: TENANT, api_key: KEY, region: 'eu' });
+    assert.match(JSON.stringify(result), /ran select 4 for /);
   });
 });
