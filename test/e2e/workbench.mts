@@ -74,6 +74,9 @@ export class Workbench {
   private readonly log: string[] = [];
   /** Each screenshot's step, with when it was taken: a problem of the host is named with the step before it. */
   private readonly steps: { at: number; name: string }[] = [];
+  /** Milliseconds of each phase (opening, the scenario's own steps, closing), kept as timing.json with the screenshots. */
+  private timing: Record<string, number> = {};
+  private opened = 0;
 
   private constructor(
     readonly scenario: string,
@@ -90,6 +93,7 @@ export class Workbench {
   }
 
   static async open(scenario: string, options: WorkbenchOptions = {}): Promise<Workbench> {
+    const t0 = Date.now();
     const artifacts = join(root, '.artifacts/e2e', scenario);
     rmSync(artifacts, { recursive: true, force: true });
     mkdirSync(artifacts, { recursive: true });
@@ -105,6 +109,7 @@ export class Workbench {
       for (const f of ['package.json', 'dist/extension.js']) cpSync(join(hostWatch, f), join(installedWatch, f), { recursive: true });
       installExtension(options.vsix, extensionsDir);
     }
+    const t1 = Date.now();
     const server = await startCodeServer({
       env: { MCP_HOST_HOST_PROBLEMS: problemsFile(artifacts) },
       workspace: folder,
@@ -123,7 +128,9 @@ export class Workbench {
       mkdirSync(dirname(userConfig), { recursive: true });
       writeFileSync(userConfig, JSON.stringify({ servers: options.userServers }, null, 2));
     }
+    const t2 = Date.now();
     const browser = await openBrowser();
+    const t3 = Date.now();
     const page = browser.pages()[0] ?? (await browser.newPage());
     // Beside MCP Host's folder, the host watch comes as a development extension too.
     const extensions = options.vsix ? undefined : options.testModel ? await withTestModel(root)
@@ -131,6 +138,9 @@ export class Workbench {
     const payload: [string, string][] | undefined = extensions ? [['extensionDevelopmentPath', server.remoteUri(extensions)]] : undefined;
     const wb = new Workbench(scenario, page, browser, server, folder, artifacts, payload, extensionsDir);
     await wb.load();
+    const t4 = Date.now();
+    wb.timing = { prepare: t1 - t0, codeServer: t2 - t1, browser: t3 - t2, load: t4 - t3 };
+    wb.opened = t4;
     return wb;
   }
 
@@ -267,13 +277,21 @@ export class Workbench {
    * extension host had an unhandled rejection or an uncaught exception meanwhile.
    */
   async close(failed = false): Promise<void> {
+    const c0 = Date.now();
+    this.timing.body = c0 - this.opened;
     if (failed) await this.shot('failure').catch(() => {});
     // A short scenario on a busy machine can end before the extension host has started the host watch: it is given
     // a moment, so that "never started" means it did not start, not that it had not yet.
     for (const end = Date.now() + 20_000; !existsSync(problemsFile(this.artifacts)) && Date.now() < end;) await this.page.waitForTimeout(250);
+    const c1 = Date.now();
     writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
     await this.browser.close();
+    const c2 = Date.now();
     await this.server.stop();
+    const c3 = Date.now();
+    Object.assign(this.timing, { watchWait: c1 - c0, browserClose: c2 - c1, serverStop: c3 - c2 });
+    writeFileSync(join(this.artifacts, 'timing.json'), JSON.stringify(this.timing));
+    console.log(`timing ${this.scenario}: ${JSON.stringify(this.timing)}`);
     rmSync(madeIn(this.folder), { recursive: true, force: true });
     for (const clone of this.clones) rmSync(clone, { recursive: true, force: true });
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
