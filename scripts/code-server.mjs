@@ -187,6 +187,18 @@ export async function startCodeServer(options = {}) {
   };
 }
 
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const viewport = { width: 1400, height: 900 };
+
 /** Debian's Chromium through playwright-core, in a fresh profile that is removed on close. */
 export async function openBrowser(options = {}) {
   const { chromium } = await import('playwright-core');
@@ -195,23 +207,55 @@ export async function openBrowser(options = {}) {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    viewport,
+    args: chromiumArgs,
     ...options,
   });
   const close = context.close.bind(context);
   context.close = async () => {
     await close().catch(() => {});
     rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  };
+  return context;
+}
+
+/** Where a Chromium shared by the processes of a test stage listens (set by `shareBrowser`). */
+export const SHARED_BROWSER_ENV = 'MCP_HOST_SHARED_BROWSER';
+
+/**
+ * Launches one Chromium for a whole test stage and names its endpoint in this process's environment, which the
+ * stage's test processes inherit: each scenario then takes a fresh context of it (`openBrowserContext`) instead of
+ * starting a browser of its own. Returns a function that closes it.
+ */
+export async function shareBrowser() {
+  const { chromium } = await import('playwright-core');
+  const server = await chromium.launchServer({ executablePath: chromiumPath(), headless: true, args: chromiumArgs });
+  process.env[SHARED_BROWSER_ENV] = server.wsEndpoint();
+  return async () => {
+    delete process.env[SHARED_BROWSER_ENV];
+    await server.close();
+  };
+}
+
+/**
+ * A fresh browser context (its own cookies, storage and cache, like a new profile) of the stage's shared Chromium,
+ * or of a Chromium of its own when there is none to share. Closing it disconnects from the shared one (or closes
+ * its own), so nothing keeps the process alive.
+ */
+export async function openBrowserContext() {
+  const { chromium } = await import('playwright-core');
+  const endpoint = process.env[SHARED_BROWSER_ENV];
+  const browser = endpoint
+    ? await chromium.connect(endpoint, { timeout: 30_000 })
+    : await chromium.launch({ executablePath: chromiumPath(), headless: true, args: chromiumArgs });
+  const context = await browser.newContext({ viewport }).catch(async (e) => {
+    await browser.close();
+    throw e;
+  });
+  const close = context.close.bind(context);
+  context.close = async () => {
+    await close().catch(() => {});
+    await browser.close().catch(() => {});
   };
   return context;
 }
