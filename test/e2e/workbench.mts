@@ -156,8 +156,16 @@ export class Workbench {
 
   /** Opens (or reloads) the workbench and waits for the Explorer to list the workspace (or for `ready`). */
   async load(ready?: Locator): Promise<void> {
-    await this.page.goto(this.server.workbenchUrl(this.folder, this.payload));
-    await (ready ?? this.page.locator('.explorer-folders-view .monaco-list-row').first()).waitFor({ timeout: 60_000 });
+    await this.navigate(this.server.workbenchUrl(this.folder, this.payload), ready);
+  }
+
+  /**
+   * Goes to a workbench URL and waits for the Explorer to list the workspace (or for `ready`): that wait alone bounds
+   * the load (the page's own load event, 19 MB of script on a busy machine, is not given a shorter limit of its own).
+   */
+  private async navigate(url: string, ready?: Locator): Promise<void> {
+    await this.page.goto(url, { waitUntil: 'commit', timeout: WORKBENCH_LOAD_MS });
+    await (ready ?? this.page.locator('.explorer-folders-view .monaco-list-row').first()).waitFor({ timeout: WORKBENCH_LOAD_MS });
   }
 
   /** Copies made by `openClone`, removed with the workbench. */
@@ -171,8 +179,7 @@ export class Workbench {
     const clone = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
     this.clones.push(clone);
     cpSync(this.folder, clone, { recursive: true });
-    await this.page.goto(this.server.workbenchUrl(clone, this.payload));
-    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+    await this.navigate(this.server.workbenchUrl(clone, this.payload));
     return clone;
   }
 
@@ -332,6 +339,8 @@ function madeIn(folder: string): string {
 }
 
 const WORKSPACE_PREFIX = 'mcp-host-ws-';
+/** The longest a workbench may take to show its workspace after it is asked for. */
+const WORKBENCH_LOAD_MS = 60_000;
 
 /**
  * A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path
