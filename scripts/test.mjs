@@ -1,7 +1,8 @@
 // `npm test`: builds, then runs every stage in order:
 //   unit         node:test in plain Node (test/unit, real servers)
 //   integration  mocha inside a real VS Code extension host (code-server, test/integration)
-//   e2e          Playwright in the real workbench (test/e2e/*.e2e.mts), screenshots in .artifacts/e2e
+//   e2e          Playwright in the real workbench (test/e2e/*.e2e.mts; one Chromium for the stage, a fresh context per
+//                scenario), screenshots in .artifacts/e2e
 //   vsix         packages the extension and runs the first scenario against the installed .vsix
 // `npm test -- unit e2e` runs only the named stages; `--grep <text>` filters integration and e2e tests.
 import { spawn, spawnSync } from 'node:child_process';
