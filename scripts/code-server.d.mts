@@ -29,6 +29,4 @@ export function freePort(): Promise<number>;
 export function installExtension(vsix: string, extensionsDir: string): string;
 export function startCodeServer(options?: StartOptions): Promise<CodeServer>;
 export function openBrowser(options?: Partial<LaunchOptions>): Promise<BrowserContext>;
-export const SHARED_BROWSER_ENV: string;
-export function shareBrowser(): Promise<() => Promise<void>>;
 export function openBrowserContext(): Promise<BrowserContext>;

@@ -1,11 +1,10 @@
 // `npm test`: builds, then runs every stage in order:
 //   unit         node:test in plain Node (test/unit, real servers)
 //   integration  mocha inside a real VS Code extension host (code-server, test/integration)
-//   e2e          Playwright in the real workbench (test/e2e/*.e2e.mts; one Chromium for the stage, a fresh context per
-//                scenario), screenshots in .artifacts/e2e
+//   e2e          Playwright in the real workbench (test/e2e/*.e2e.mts), screenshots in .artifacts/e2e
 //   vsix         packages the extension and runs the first scenario against the installed .vsix
 // `npm test -- unit e2e` runs only the named stages; `--grep <text>` filters integration and e2e tests.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,29 +33,9 @@ function run(cmd, args, env = {}) {
   return r.status ?? 1;
 }
 
-/** `run` that leaves this process's event loop free (the shared browser's endpoint is served from it). */
-function runAsync(cmd, args, env = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    child.on('error', () => resolve(1));
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
-}
-
-/** Runs `work` with one Chromium that the scenarios' processes share, each taking a fresh context of it. */
-async function withSharedBrowser(work) {
-  const { shareBrowser } = await import('./code-server.mjs');
-  const close = await shareBrowser();
-  try {
-    return await work();
-  } finally {
-    await close();
-  }
-}
-
 // a scenario that hangs fails after this long instead of holding up the run
 const E2E_TEST_TIMEOUT_MS = 4 * 60_000;
-// scenario files run at once (each has its own code-server and extension host; the browser is shared)
+// scenario files run at once (each with its own code-server, extension host and Chromium)
 const E2E_CONCURRENCY = Number(process.env.MCP_HOST_E2E_CONCURRENCY ?? 2);
 const grepArgs = grep ? ['--test-name-pattern', grep] : [];
 const stageRunners = {
@@ -67,19 +46,18 @@ const stageRunners = {
       { MCP_HOST_FIXTURE_BUNDLES: bundles });
   },
   integration: () => run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])]),
-  e2e: () => withSharedBrowser(() =>
-    runAsync(process.execPath, [
+  e2e: () =>
+    run(process.execPath, [
       '--import', 'tsx', '--test', `--test-concurrency=${E2E_CONCURRENCY}`, `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', ...grepArgs,
       ...testFiles(join(root, 'test/e2e'), '.e2e.mts').filter((f) => !f.endsWith('vsix.e2e.mts')),
-    ])),
+    ]),
   vsix: () => {
     // the package as users get it: a production build, then vsce (in a staging folder)
     const packaged = run(process.execPath, ['scripts/package.mjs', '--out', vsixForTests]);
     if (packaged !== 0) return packaged;
-    return withSharedBrowser(() =>
-      runAsync(process.execPath, ['--import', 'tsx', '--test', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', 'test/e2e/vsix.e2e.mts'], {
-        MCP_HOST_TEST_VSIX: vsixForTests,
-      }));
+    return run(process.execPath, ['--import', 'tsx', '--test', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', 'test/e2e/vsix.e2e.mts'], {
+      MCP_HOST_TEST_VSIX: vsixForTests,
+    });
   },
 };
 

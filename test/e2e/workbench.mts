@@ -1,6 +1,6 @@
-// The end-to-end harness: a fresh code-server and a fresh browser context (of the Chromium the stage shares) per
-// scenario, the extension loaded either from this folder (development) or from an installed .vsix, a fresh copy of
-// the demo workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png.
+// The end-to-end harness: a fresh code-server and headless Chromium per scenario (started side by side), the
+// extension loaded either from this folder (development) or from an installed .vsix, a fresh copy of the demo
+// workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png.
 // An unhandled rejection or uncaught exception in the extension host fails the scenario, named with the step
 // it followed: the host watch extension (test/extensions/host-watch), loaded beside MCP Host (or installed beside
 // the .vsix), records them.
@@ -98,7 +98,7 @@ export class Workbench {
     const since = <T,>(work: Promise<T>, phase: 'codeServerReady' | 'browserReady', timing: Record<string, number>) =>
       work.then((value) => { timing[phase] = Date.now() - began; return value; });
     const timing: Record<string, number> = {};
-    // The browser context comes while the workspace is made and code-server starts.
+    // The browser starts while the workspace is made and code-server starts.
     const browsing = since(openBrowserContext(), 'browserReady', timing);
     let server: CodeServer | undefined;
     let browser: BrowserContext | undefined;
