@@ -29,3 +29,4 @@ export function freePort(): Promise<number>;
 export function installExtension(vsix: string, extensionsDir: string): string;
 export function startCodeServer(options?: StartOptions): Promise<CodeServer>;
 export function openBrowser(options?: Partial<LaunchOptions>): Promise<BrowserContext>;
+export function openBrowserContext(): Promise<BrowserContext>;

@@ -35,6 +35,8 @@ function run(cmd, args, env = {}) {
 
 // a scenario that hangs fails after this long instead of holding up the run
 const E2E_TEST_TIMEOUT_MS = 4 * 60_000;
+// scenario files run at once (each with its own code-server, extension host and Chromium)
+const E2E_CONCURRENCY = Number(process.env.MCP_HOST_E2E_CONCURRENCY ?? 2);
 const grepArgs = grep ? ['--test-name-pattern', grep] : [];
 const stageRunners = {
   // Three files at a time on two cores: much of a file's time is spent waiting on its servers (starts, sign-in bounds,
@@ -44,7 +46,7 @@ const stageRunners = {
   integration: () => run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])], { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }),
   e2e: () =>
     run(process.execPath, [
-      '--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', ...grepArgs,
+      '--import', 'tsx', '--test', `--test-concurrency=${E2E_CONCURRENCY}`, `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', ...grepArgs,
       ...testFiles(join(root, 'test/e2e'), '.e2e.mts').filter((f) => !f.endsWith('vsix.e2e.mts')),
     ]),
   vsix: () => {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { freePort, openBrowser } from '../../scripts/code-server.mjs';
+import { freePort, openBrowserContext } from '../../scripts/code-server.mjs';
 import { root } from './workbench.mjs';
 
 async function answers(url: string): Promise<boolean> {
@@ -37,7 +37,7 @@ test('npm start serves VS Code with the extension on the demo workspace, and Ctr
     assert.ok(url.startsWith(`http://127.0.0.1:${port}/`), url);
     assert.ok(decodeURIComponent(url).endsWith(join(root, 'examples/workspace')), url);
 
-    const browser = await openBrowser();
+    const browser = await openBrowserContext();
     try {
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.goto(url);

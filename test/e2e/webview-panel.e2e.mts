@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { openBrowser } from '../../scripts/code-server.mjs';
+import { openBrowserContext } from '../../scripts/code-server.mjs';
 import { appDocument } from '../../src/core/apps/document.js';
 import { EMPTY_CSP } from '../../src/core/apps/csp.js';
 import { buildForm } from '../../src/core/forms/index.js';
@@ -18,7 +18,7 @@ const ORIGIN = 'http://webview.test';
 const APP_NONCE = 'app-n0nce';
 let browser: BrowserContext;
 
-before(async () => { browser = await openBrowser(); });
+before(async () => { browser = await openBrowserContext(); });
 after(async () => { await browser.close(); });
 
 /** Opens the panel page; the script is served after `scriptDelayMs` (a slow first load); `apps`: it may show MCP Apps. */

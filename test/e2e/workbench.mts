@@ -1,6 +1,6 @@
-// The end-to-end harness: a fresh code-server + headless Chromium per scenario, the extension
-// loaded either from this folder (development) or from an installed .vsix, a fresh copy of the
-// demo workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png.
+// The end-to-end harness: a fresh code-server and headless Chromium per scenario (started side by side), the
+// extension loaded either from this folder (development) or from an installed .vsix, a fresh copy of the demo
+// workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png.
 // An unhandled rejection or uncaught exception in the extension host fails the scenario, named with the step
 // it followed: the host watch extension (test/extensions/host-watch), loaded beside MCP Host (or installed beside
 // the .vsix), records them.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
-import { installExtension, openBrowser, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
+import { installExtension, openBrowserContext, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
 import { withTestModel } from '../extensions/test-model/build.mjs';
 import { buildHostWatch, developmentFolder, hostWatchInstalledName } from '../extensions/host-watch/build.mjs';
 import { formatProblem, type HostProblem } from '../extensions/host-watch/watch.js';
@@ -74,6 +74,9 @@ export class Workbench {
   private readonly log: string[] = [];
   /** Each screenshot's step, with when it was taken: a problem of the host is named with the step before it. */
   private readonly steps: { at: number; name: string }[] = [];
+  /** Milliseconds of each phase (opening, the scenario's own steps, closing), kept as timing.json with the screenshots. */
+  private timing: Record<string, number> = {};
+  private opened = 0;
 
   private constructor(
     readonly scenario: string,
@@ -90,54 +93,79 @@ export class Workbench {
   }
 
   static async open(scenario: string, options: WorkbenchOptions = {}): Promise<Workbench> {
-    const artifacts = join(root, '.artifacts/e2e', scenario);
-    rmSync(artifacts, { recursive: true, force: true });
-    mkdirSync(artifacts, { recursive: true });
-    const folder = makeWorkspace(options);
+    const began = Date.now();
+    // when each was ready, in ms since the scenario began opening
+    const since = <T,>(work: Promise<T>, phase: 'codeServerReady' | 'browserReady', timing: Record<string, number>) =>
+      work.then((value) => { timing[phase] = Date.now() - began; return value; });
+    const timing: Record<string, number> = {};
+    // The browser starts while the workspace is made and code-server starts.
+    const browsing = since(openBrowserContext(), 'browserReady', timing);
+    let server: CodeServer | undefined;
+    let browser: BrowserContext | undefined;
+    try {
+      const artifacts = join(root, '.artifacts/e2e', scenario);
+      rmSync(artifacts, { recursive: true, force: true });
+      mkdirSync(artifacts, { recursive: true });
+      const folder = makeWorkspace(options);
 
-    const hostWatch = await buildHostWatch();
-    let extensionsDir: string | undefined;
-    if (options.vsix) {
-      extensionsDir = mkdtempSync(join(tmpdir(), 'mcp-host-ext-'));
-      // installed as a user would have it, not as a development extension (that would make the window an
-      // Extension Development Host): a folder already there is listed with the .vsix when it is installed
-      const installedWatch = join(extensionsDir, hostWatchInstalledName());
-      for (const f of ['package.json', 'dist/extension.js']) cpSync(join(hostWatch, f), join(installedWatch, f), { recursive: true });
-      installExtension(options.vsix, extensionsDir);
+      const hostWatch = await buildHostWatch();
+      let extensionsDir: string | undefined;
+      if (options.vsix) {
+        extensionsDir = mkdtempSync(join(tmpdir(), 'mcp-host-ext-'));
+        // installed as a user would have it, not as a development extension (that would make the window an
+        // Extension Development Host): a folder already there is listed with the .vsix when it is installed
+        const installedWatch = join(extensionsDir, hostWatchInstalledName());
+        for (const f of ['package.json', 'dist/extension.js']) cpSync(join(hostWatch, f), join(installedWatch, f), { recursive: true });
+        installExtension(options.vsix, extensionsDir);
+      }
+      server = await since(startCodeServer({
+        env: { MCP_HOST_HOST_PROBLEMS: problemsFile(artifacts) },
+        workspace: folder,
+        extensionsDir,
+        // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
+        settings: {
+          'mcpHost.trustWorkspaceServers': true,
+          ...(options.restrictedMode ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+          ...options.settings,
+        },
+        workspaceTrust: options.restrictedMode,
+        logFile: join(artifacts, 'code-server.log'),
+      }), 'codeServerReady', timing);
+      if (options.userServers) {
+        const userConfig = join(server.userDataDir, 'User/globalStorage/mcp-host.mcp-host/mcp.json');
+        mkdirSync(dirname(userConfig), { recursive: true });
+        writeFileSync(userConfig, JSON.stringify({ servers: options.userServers }, null, 2));
+      }
+      browser = await browsing;
+      const page = await browser.newPage();
+      // Beside MCP Host's folder, the host watch comes as a development extension too.
+      const extensions = options.vsix ? undefined : options.testModel ? await withTestModel(root)
+        : developmentFolder(root, 'dev-extensions-watched', { 'mcp-host': root, 'host-watch': hostWatch });
+      const payload: [string, string][] | undefined = extensions ? [['extensionDevelopmentPath', server.remoteUri(extensions)]] : undefined;
+      const wb = new Workbench(scenario, page, browser, server, folder, artifacts, payload, extensionsDir);
+      const loading = Date.now();
+      await wb.load();
+      wb.opened = Date.now();
+      wb.timing = { ...timing, load: wb.opened - loading, open: wb.opened - began };
+      return wb;
+    } catch (e) {
+      await Promise.all([(browser ?? await browsing.catch(() => undefined))?.close(), server?.stop()]);
+      throw e;
     }
-    const server = await startCodeServer({
-      env: { MCP_HOST_HOST_PROBLEMS: problemsFile(artifacts) },
-      workspace: folder,
-      extensionsDir,
-      // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
-      settings: {
-        'mcpHost.trustWorkspaceServers': true,
-        ...(options.restrictedMode ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
-        ...options.settings,
-      },
-      workspaceTrust: options.restrictedMode,
-      logFile: join(artifacts, 'code-server.log'),
-    });
-    if (options.userServers) {
-      const userConfig = join(server.userDataDir, 'User/globalStorage/mcp-host.mcp-host/mcp.json');
-      mkdirSync(dirname(userConfig), { recursive: true });
-      writeFileSync(userConfig, JSON.stringify({ servers: options.userServers }, null, 2));
-    }
-    const browser = await openBrowser();
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    // Beside MCP Host's folder, the host watch comes as a development extension too.
-    const extensions = options.vsix ? undefined : options.testModel ? await withTestModel(root)
-      : developmentFolder(root, 'dev-extensions-watched', { 'mcp-host': root, 'host-watch': hostWatch });
-    const payload: [string, string][] | undefined = extensions ? [['extensionDevelopmentPath', server.remoteUri(extensions)]] : undefined;
-    const wb = new Workbench(scenario, page, browser, server, folder, artifacts, payload, extensionsDir);
-    await wb.load();
-    return wb;
   }
 
   /** Opens (or reloads) the workbench and waits for the Explorer to list the workspace (or for `ready`). */
   async load(ready?: Locator): Promise<void> {
-    await this.page.goto(this.server.workbenchUrl(this.folder, this.payload));
-    await (ready ?? this.page.locator('.explorer-folders-view .monaco-list-row').first()).waitFor({ timeout: 60_000 });
+    await this.navigate(this.server.workbenchUrl(this.folder, this.payload), ready);
+  }
+
+  /**
+   * Goes to a workbench URL and waits for the Explorer to list the workspace (or for `ready`): that wait alone bounds
+   * the load (the page's own load event, 19 MB of script on a busy machine, is not given a shorter limit of its own).
+   */
+  private async navigate(url: string, ready?: Locator): Promise<void> {
+    await this.page.goto(url, { waitUntil: 'commit', timeout: WORKBENCH_LOAD_MS });
+    await (ready ?? this.page.locator('.explorer-folders-view .monaco-list-row').first()).waitFor({ timeout: WORKBENCH_LOAD_MS });
   }
 
   /** Copies made by `openClone`, removed with the workbench. */
@@ -151,8 +179,7 @@ export class Workbench {
     const clone = mkdtempSync(join(tmpdir(), WORKSPACE_PREFIX));
     this.clones.push(clone);
     cpSync(this.folder, clone, { recursive: true });
-    await this.page.goto(this.server.workbenchUrl(clone, this.payload));
-    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+    await this.navigate(this.server.workbenchUrl(clone, this.payload));
     return clone;
   }
 
@@ -267,13 +294,18 @@ export class Workbench {
    * extension host had an unhandled rejection or an uncaught exception meanwhile.
    */
   async close(failed = false): Promise<void> {
+    const c0 = Date.now();
+    this.timing.body = c0 - this.opened;
     if (failed) await this.shot('failure').catch(() => {});
     // A short scenario on a busy machine can end before the extension host has started the host watch: it is given
     // a moment, so that "never started" means it did not start, not that it had not yet.
     for (const end = Date.now() + 20_000; !existsSync(problemsFile(this.artifacts)) && Date.now() < end;) await this.page.waitForTimeout(250);
+    const c1 = Date.now();
     writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
-    await this.browser.close();
-    await this.server.stop();
+    await Promise.all([this.browser.close(), this.server.stop()]);
+    Object.assign(this.timing, { watchWait: c1 - c0, close: Date.now() - c0 });
+    writeFileSync(join(this.artifacts, 'timing.json'), JSON.stringify(this.timing));
+    console.log(`timing ${this.scenario}: ${JSON.stringify(this.timing)}`);
     rmSync(madeIn(this.folder), { recursive: true, force: true });
     for (const clone of this.clones) rmSync(clone, { recursive: true, force: true });
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
@@ -307,6 +339,8 @@ function madeIn(folder: string): string {
 }
 
 const WORKSPACE_PREFIX = 'mcp-host-ws-';
+/** The longest a workbench may take to show its workspace after it is asked for. */
+const WORKBENCH_LOAD_MS = 60_000;
 
 /**
  * A fresh copy of examples/workspace whose mcp.json points at the built demo server by absolute path
