@@ -94,6 +94,9 @@ export function reportLines(r: CallReport): string {
 
 interface RunContext { a: ParsedArgs; io: CliIo; config: string; base: string }
 
+/** Without --timeout, how long one saved call (a task's whole wait included) may take: a run in CI must end. */
+export const RUN_CALL_TIMEOUT_MS = 10 * 60_000;
+
 /** One saved call: its server started, files checked against what was saved, the call made and its result checked. */
 async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext): Promise<CallReport> {
   const reportOf = (fields: Pick<CallReport, 'status' | 'durationMs' | 'differences'> & { error?: string }): CallReport =>
@@ -134,7 +137,7 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
     const startedAt = performance.now();
     // A tool that runs as a task is followed to its end as `call` follows it; --timeout bounds the whole wait.
     const { result } = (await runToolOrTask(connection, { tool, input: { json: args }, files, ...(secureArguments ? { secureArguments } : {}) }, {
-      elicitation: cli.elicitation.ui, signal: io.interrupt, timeoutMs: a.timeoutMs, totalTimeoutMs: a.timeoutMs,
+      elicitation: cli.elicitation.ui, signal: io.interrupt, timeoutMs: a.timeoutMs, totalTimeoutMs: a.timeoutMs ?? RUN_CALL_TIMEOUT_MS,
       encode: cliEncodeSettings(inUse, settings),
     }, { optionalTasks: true, stdout: io.stdout, onStatus: (line) => io.stderr.write(`mcp-host: ${terminalName(call.name, 200)}: ${line}\n`) }))!;  // (always a result without noWait)
     const durationMs = performance.now() - startedAt;
