@@ -48,7 +48,8 @@ test('a sandboxed server is refused a write; Allow adds the exact entry, restart
       // 3. The notification names the path and the entry (toasts stay hidden in this headless window: the
       //    notification centre shows it).
       await wb.runCommand('Notifications: Show Notifications');
-      const notice = wb.page.locator('.notifications-center .notification-list-item', { hasText: 'The sandbox refused MCP server "guarded"' });
+      // (a write is known from the server's own error output, and the notification says so)
+      const notice = wb.page.locator('.notifications-center .notification-list-item', { hasText: 'MCP server "guarded" says the sandbox refused it' });
       await notice.waitFor({ timeout: 15_000 });
       const text = await notice.innerText();
       assert.ok(text.includes(`write ${target}`), text);
