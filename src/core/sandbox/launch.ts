@@ -88,7 +88,8 @@ class SandboxService {
     if (!this.reporters.delete(id)) return;
     this.send({ op: 'release', id });
     if (this.reporters.size === 0 && !this.ended) {
-      this.idleTimer = setTimeout(() => this.child.stdin.end(), SANDBOX_SERVICE_IDLE_MS);
+      // Taken out of use before its stdin closes: a start meanwhile gets a new service, not this ending one.
+      this.idleTimer = setTimeout(() => this.end('the sandbox service was idle'), SANDBOX_SERVICE_IDLE_MS);
       this.idleTimer.unref();
     }
   }
