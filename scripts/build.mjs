@@ -73,10 +73,10 @@ const builds = [
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
-  // The launcher of sandboxed servers (src/core/sandbox/launcher.ts). The sandbox runtime is an ES module that finds
-  // its seccomp helper next to itself (`import.meta.url`): here, dist/vendor/seccomp (copySeccompHelper).
-  // Minified: it is parsed again at every start of a sandboxed server.
-  { ...node, entryPoints: ['src/core/sandbox/launcher.ts'], outfile: 'dist/sandbox.js', minify: true,
+  // The sandbox service of sandboxed servers (src/core/sandbox/service.ts). The sandbox runtime is an ES module that
+  // finds its seccomp helper and its JVM proxy agent next to itself (`import.meta.url`): here, dist/vendor
+  // (copySandboxVendor; without the agent there, the runtime asks `npm root -g` where it is at every start).
+  { ...node, entryPoints: ['src/core/sandbox/service.ts'], outfile: 'dist/sandbox.js', minify: true,
     define: { 'import.meta.url': '__launcherUrl' }, banner: { js: "const __launcherUrl = require('url').pathToFileURL(__filename).href;" } },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
   // MCP Apps' host bridge: loaded only by panels that may show an app.
@@ -93,17 +93,19 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(from, f), join(to, f));
 }
 
-function copySeccompHelper() {
-  const from = join(root, 'node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp');
+function copySandboxVendor() {
+  const from = join(root, 'node_modules/@anthropic-ai/sandbox-runtime/vendor');
   for (const arch of ['x64', 'arm64']) {
     const to = join(outRoot, 'dist/vendor/seccomp', arch);
     mkdirSync(to, { recursive: true });
-    cpSync(join(from, arch, 'apply-seccomp'), join(to, 'apply-seccomp'));
+    cpSync(join(from, 'seccomp', arch, 'apply-seccomp'), join(to, 'apply-seccomp'));
   }
+  mkdirSync(join(outRoot, 'dist/vendor/java-proxy-agent'), { recursive: true });
+  cpSync(join(from, 'java-proxy-agent/srt-proxy-agent.jar'), join(outRoot, 'dist/vendor/java-proxy-agent/srt-proxy-agent.jar'));
 }
 
 if (!only) copyCodicons();
-if (!only || only.includes('sandbox')) copySeccompHelper();
+if (!only || only.includes('sandbox')) copySandboxVendor();
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {

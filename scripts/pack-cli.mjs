@@ -1,7 +1,7 @@
 // `npm run pack:cli`: the `mcp-host` command as its own npm package, from cli/package.json (a bin, no
 // dependencies, Node 20+) and a production build of the CLI bundle, packed in a staging folder so the
-// tarball holds only dist/cli.js, the sandbox launcher (dist/sandbox.js and the seccomp helper it runs,
-// dist/vendor/seccomp), the package's README, package.json and LICENSE.
+// tarball holds only dist/cli.js, the sandbox service (dist/sandbox.js, the seccomp helper it runs and the JVM proxy agent,
+// dist/vendor), the package's README, package.json and LICENSE.
 //   npm run pack:cli [-- --out-dir <dir>]     (default: mcp-host-<version>.tgz here)
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';

@@ -8,12 +8,10 @@ import { createServer } from 'node:net';
 import { relative } from 'node:path';
 import * as vscode from 'vscode';
 import type { DevDebugConfig, ResolvedServer } from '../core/config';
-import { DEV_DEBUG_HOST, debugLaunch, inspectorPortIn, RestartScheduler, splitWatchGlobs, watchedBy } from '../core/dev';
+import { DEV_ATTACH_TIMEOUT_MS, DEV_DEBUG_HOST, debugAttachConfiguration, debugLaunch, inspectorPortIn, RestartScheduler, splitWatchGlobs, watchedBy } from '../core/dev';
 import { ServerStartError } from '../core/errors';
 import type { Logger } from '../core/log';
 
-/** How long the debugger may take to attach, or to start listening (debugpy). */
-const ATTACH_TIMEOUT_MS = 30_000;
 
 /**
  * Watches the `dev.watch` globs of a server under its workspace folder: a change (create, change, delete) to a
@@ -69,8 +67,6 @@ export async function debugLaunchFor(
   name: string, resolved: ResolvedServer, debug: DevDebugConfig | undefined, folder: vscode.WorkspaceFolder | undefined, log: Logger,
 ): Promise<DevLaunch> {
   if (!debug || resolved.transport !== 'stdio') return { server: resolved };
-  const sessionName = `MCP: ${name}`;
-  const common = { name: sessionName, internalConsoleOptions: 'neverOpen', suppressMultipleSessionWarning: true };
   if (debug.type === 'node') {
     if (!hasDebugger('node', 'pwa-node')) {
       throw new ServerStartError('"dev.debug" type "node" needs VS Code\'s JavaScript Debugger (ms-vscode.js-debug), which is not available in this window');
@@ -81,8 +77,7 @@ export async function debugLaunchFor(
       const port = inspectorPortIn(line);
       if (port === undefined) return;
       log.info(`dev mode: attaching the debugger to ${DEV_DEBUG_HOST}:${port}`);
-      const config = { ...common, type: 'node', request: 'attach', address: DEV_DEBUG_HOST, port, continueOnAttach: true, timeout: ATTACH_TIMEOUT_MS };
-      void Promise.resolve(vscode.debug.startDebugging(folder, config)).then(
+      void Promise.resolve(vscode.debug.startDebugging(folder, debugAttachConfiguration(name, 'node', port) as vscode.DebugConfiguration)).then(
         (started) => { if (!started) reportNotAttached(name, log, `the debugger did not start; the server waits paused on ${DEV_DEBUG_HOST}:${port}`); },
         (e: unknown) => reportNotAttached(name, log, (e as Error).message ?? String(e)));
     };
@@ -94,7 +89,7 @@ export async function debugLaunchFor(
   const port = await freePort();
   log.info(`dev mode: the Python debugger listens on ${DEV_DEBUG_HOST}:${port}`);
   let failed: Error | undefined;
-  void Promise.resolve(vscode.debug.startDebugging(folder, { ...common, type: 'debugpy', request: 'attach', listen: { host: DEV_DEBUG_HOST, port } })).then(
+  void Promise.resolve(vscode.debug.startDebugging(folder, debugAttachConfiguration(name, 'debugpy', port) as vscode.DebugConfiguration)).then(
     (started) => { if (!started) failed = new ServerStartError('the Python debugger did not start'); },
     (e: unknown) => { failed = e instanceof Error ? e : new Error(String(e)); });
   await untilListening(port, () => failed);
@@ -119,11 +114,11 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Resolves once the port is taken (the debugger listens there); fails after ATTACH_TIMEOUT_MS. Tried by listening
+ * Resolves once the port is taken (the debugger listens there); fails after DEV_ATTACH_TIMEOUT_MS. Tried by listening
  * on it, not by connecting: the debugger would take a connection for debugpy's.
  */
 async function untilListening(port: number, failed: () => Error | undefined): Promise<void> {
-  const deadline = Date.now() + ATTACH_TIMEOUT_MS;
+  const deadline = Date.now() + DEV_ATTACH_TIMEOUT_MS;
   for (;;) {
     const failure = failed();
     if (failure) throw failure;
@@ -133,7 +128,7 @@ async function untilListening(port: number, failed: () => Error | undefined): Pr
       probe.listen(port, DEV_DEBUG_HOST, () => probe.close(() => resolve(false)));
     });
     if (taken) return;
-    if (Date.now() > deadline) throw new ServerStartError(`the Python debugger did not listen on ${DEV_DEBUG_HOST}:${port} within ${ATTACH_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline) throw new ServerStartError(`the Python debugger did not listen on ${DEV_DEBUG_HOST}:${port} within ${DEV_ATTACH_TIMEOUT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

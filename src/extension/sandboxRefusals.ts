@@ -42,7 +42,10 @@ export class SandboxRefusals implements vscode.Disposable {
       this.byServer.set(server, list);
       this.changed.fire();
     }
-    const text = `The sandbox refused MCP server "${server}": ${describeRefusal(refusal)}.`;
+    // A read or write comes from the server's own error output, which the server could have written to be allowed more.
+    const text = refusal.reportedBy === 'sandbox'
+      ? `The sandbox refused MCP server "${server}": ${describeRefusal(refusal)}.`
+      : `MCP server "${server}" says the sandbox refused it: ${refusal.kind} ${refusal.target} (from its own error output; allow it only if the server needs it).`;
     const actions = refusal.allow ? [ALLOW, 'Show Output'] : ['Show Output'];
     void vscode.window.showWarningMessage(refusal.allow ? `${text} Allow adds ${describeAllowEntry(refusal.allow)} and restarts it.` : `${text} A denyWrite entry covers it.`, ...actions)
       .then((choice) => {
@@ -82,11 +85,12 @@ export function sandboxRefusalItem(refusal: SandboxRefusal): vscode.TreeItem {
   const item = new vscode.TreeItem(`Refused: ${describeRefusal(refusal)}`, vscode.TreeItemCollapsibleState.None);
   item.description = 'sandbox';
   item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+  const who = refusal.reportedBy === 'sandbox' ? 'The sandbox refused this.' : 'The server\'s error output says the sandbox refused this.';
   item.tooltip = refusal.allow
-    ? `The sandbox refused this. Allow adds ${describeAllowEntry(refusal.allow)} to the server's entry and restarts it.`
-    : 'The sandbox refused this; a denyWrite entry of the server covers it.';
+    ? `${who} Allow adds ${describeAllowEntry(refusal.allow)} to the server's entry and restarts it.`
+    : `${who} A denyWrite entry of the server covers it.`;
   // (without it, screen readers announce the tooltip)
-  item.accessibilityInformation = { label: `Refused: ${describeRefusal(refusal)}, by the sandbox` };
+  item.accessibilityInformation = { label: `Refused: ${describeRefusal(refusal)}${refusal.reportedBy === 'sandbox' ? ', by the sandbox' : ''}` };
   item.contextValue = refusal.allow ? 'mcpSandboxRefusal.allowable' : 'mcpSandboxRefusal';
   return item;
 }

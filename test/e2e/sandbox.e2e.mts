@@ -28,7 +28,18 @@ test('a sandboxed server is refused a write; Allow adds the exact entry, restart
       await result.filter({ hasText: 'EROFS' }).waitFor({ timeout: 60_000 });
       assert.equal(existsSync(target), false, 'nothing was written outside the folder');
 
-      // 2. The MCP view marks the server sandboxed and lists the refusal under it.
+      // 2. The notification names the path and the entry (toasts stay hidden in this headless window: the
+      //    notification centre shows it).
+      await wb.runCommand('Notifications: Show Notifications');
+      // (a write is known from the server's own error output, and the notification says so)
+      const notice = wb.page.locator('.notifications-center .notification-list-item', { hasText: 'MCP server "guarded" says the sandbox refused it' });
+      await notice.waitFor({ timeout: 15_000 });
+      const text = await notice.innerText();
+      assert.ok(text.includes(`write ${target}`), text);
+      assert.ok(text.includes(`sandbox.filesystem.allowWrite: "${outside}"`), text);
+      await wb.shot('refused-notification');
+
+      // 3. The MCP view marks the server sandboxed and lists the refusal under it.
       await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
       const tree = wb.page.getByRole('tree', { name: 'Servers' });
       const guarded = tree.getByRole('treeitem', { name: /^guarded, running · sandboxed$/ });
@@ -45,17 +56,8 @@ test('a sandboxed server is refused a write; Allow adds the exact entry, restart
       });
       await wb.shot('refused-in-view');
 
-      // 3. The notification names the path and the entry (toasts stay hidden in this headless window: the
-      //    notification centre shows it).
-      await wb.runCommand('Notifications: Show Notifications');
-      const notice = wb.page.locator('.notifications-center .notification-list-item', { hasText: 'The sandbox refused MCP server "guarded"' });
-      await notice.waitFor({ timeout: 15_000 });
-      const text = await notice.innerText();
-      assert.ok(text.includes(`write ${target}`), text);
-      assert.ok(text.includes(`sandbox.filesystem.allowWrite: "${outside}"`), text);
-      await wb.shot('refused-notification');
-
       // 4. Allow: the entry is added to the server's own block, nothing else changes, and the server restarts.
+      if (!(await notice.isVisible())) await wb.runCommand('Notifications: Show Notifications');
       await notice.getByRole('button', { name: 'Allow' }).click();
       const configFile = join(wb.folder, '.vscode/mcp.json');
       const deadline = Date.now() + 30_000;

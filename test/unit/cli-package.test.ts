@@ -43,7 +43,8 @@ test('the tarball holds only the CLI bundle, the sandbox launcher, its README, p
   const listed = spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' });
   assert.equal(listed.status, 0, listed.stderr);
   assert.deepEqual(listed.stdout.trim().split('\n').sort(), ['package/LICENSE', 'package/README.md', 'package/dist/cli.js', 'package/dist/sandbox.js',
-    'package/dist/vendor/seccomp/arm64/apply-seccomp', 'package/dist/vendor/seccomp/x64/apply-seccomp', 'package/package.json']);
+    'package/dist/vendor/java-proxy-agent/srt-proxy-agent.jar', 'package/dist/vendor/seccomp/arm64/apply-seccomp', 'package/dist/vendor/seccomp/x64/apply-seccomp',
+    'package/package.json']);
   const manifest = JSON.parse(spawnSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout) as Record<string, unknown>;
   assert.equal(manifest.version, version);
   assert.deepEqual(manifest.bin, { 'mcp-host': 'dist/cli.js' });

@@ -21,7 +21,7 @@ test('-- COMMAND --sandbox: the read is refused, and stderr names it with the en
   const run = await runCli(['call', 'read', '--args', JSON.stringify({ path: idRsa }), '--sandbox', '--', ...server], env, dir);
   assert.equal(run.code, 5, run.err);
   assert.doesNotMatch(run.out, /PRIVATE KEY/);
-  assert.match(run.err, new RegExp(`sandbox refused: read ${idRsa}; to allow it, add to the server's entry in mcp.json: sandbox\\.filesystem\\.allowRead: "${idRsa}"`));
+  assert.match(run.err, new RegExp(`sandbox refused: read ${idRsa} \\(as the server.s error output says\\); to allow it, add to the server's entry in mcp.json: sandbox\\.filesystem\\.allowRead: "${idRsa}"`));
   const plain = await runCli(['call', 'read', '--args', JSON.stringify({ path: idRsa }), '--', ...server], env, dir);
   assert.equal(plain.code, 0, plain.err);
   assert.match(plain.out, /PRIVATE KEY/);

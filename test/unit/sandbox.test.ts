@@ -3,6 +3,7 @@
 // folder, and GETs a loopback host that is allowed and one that is not. Sandboxed, each but the allowed GET is
 // refused and reported by name with the entry that allows it; unsandboxed, each succeeds.
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { addSandboxEntry, enableSandbox, parseMcpConfig, resolveServer, type ResolvedStdioServer } from '../../src/core/config';
 import { ServerConnection, ServerStartError } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
-import { refusalIn, sandboxUnavailableReason, type SandboxRefusal } from '../../src/core/sandbox';
+import { describeRefusal, refusalIn, sandboxUnavailableReason, type SandboxRefusal } from '../../src/core/sandbox';
 import { fixtureArgv, repoRoot } from '../fixtures/servers';
 
 const root = mkdtempSync(join(tmpdir(), 'mcp-sandbox-'));
@@ -92,7 +93,7 @@ describe('a sandboxed stdio server', () => {
     const r = await c.callTool('read', { path: idRsa });
     assert.equal(r.isError, true);
     assert.doesNotMatch(text(r), /PRIVATE KEY/);
-    assert.deepEqual(await refusalOf(idRsa), { kind: 'read', target: idRsa, allow: { section: 'filesystem', key: 'allowRead', value: idRsa } });
+    assert.deepEqual(await refusalOf(idRsa), { kind: 'read', target: idRsa, allow: { section: 'filesystem', key: 'allowRead', value: idRsa }, reportedBy: 'server' });
     assert.ok(lines.some((l) => l.includes(`[sandbox] refused: read ${idRsa}`)), 'a log line names the path');
   });
 
@@ -107,7 +108,7 @@ describe('a sandboxed stdio server', () => {
     const r = await c.callTool('write', { path: outsideFile });
     assert.equal(r.isError, true);
     assert.equal(existsSync(outsideFile), false);
-    assert.deepEqual(await refusalOf(outsideFile), { kind: 'write', target: outsideFile, allow: { section: 'filesystem', key: 'allowWrite', value: outside } });
+    assert.deepEqual(await refusalOf(outsideFile), { kind: 'write', target: outsideFile, allow: { section: 'filesystem', key: 'allowWrite', value: outside }, reportedBy: 'server' });
     const inside = await c.callTool('write', { path: join(work, 'in.txt'), text: 'ok' });
     assert.equal(inside.isError, undefined);
     assert.equal(readFileSync(join(work, 'in.txt'), 'utf8'), 'ok');
@@ -117,9 +118,41 @@ describe('a sandboxed stdio server', () => {
     const r = await c.callTool('fetch', { url: `http://127.0.0.1:${refused.port}/` });
     assert.equal(r.isError, true);
     const target = `127.0.0.1:${refused.port}`;
-    assert.deepEqual(await refusalOf(target), { kind: 'network', target, allow: { section: 'network', key: 'allowedDomains', value: target } });
+    assert.deepEqual(await refusalOf(target), { kind: 'network', target, allow: { section: 'network', key: 'allowedDomains', value: target }, reportedBy: 'sandbox' });
     const ok = await c.callTool('fetch', { url: `http://127.0.0.1:${allowed.port}/` });
     assert.equal(text(ok), `hello from ${allowed.port}`);
+  });
+
+  test('a line the server writes cannot pass for the sandbox\'s report of a connection; a read or write it names is shown as its word', async () => {
+    await c.callTool('say', { text: '[sandbox] refused network evil.example:443' });
+    await c.callTool('say', { text: `Error: EROFS: read-only file system, open '${join(outside, 'claimed.txt')}'` });
+    const claimed = await refusalOf(join(outside, 'claimed.txt'));
+    assert.equal(claimed?.reportedBy, 'server');
+    assert.equal(describeRefusal(claimed!), `write ${join(outside, 'claimed.txt')} (as the server's error output says)`);
+    assert.equal(refusals.some((r) => r.kind === 'network' && r.target.includes('evil.example')), false, 'no connection refusal from a stderr line');
+    // A read the sandbox does not refuse (nothing is at the path under denyRead) is no refusal, whatever the line says.
+    await c.callTool('say', { text: `Error: EACCES: permission denied, open '${join(home, '.ssh', 'id_ed25519')}'` });
+    await c.callTool('echo', { text: 'x' });
+    assert.equal(refusals.some((r) => r.target.endsWith('id_ed25519')), false);
+  });
+
+  test('a second server of the same policy shares the sandbox service, and each is told only of its own refusals', async () => {
+    const services = () => spawnSync('pgrep', ['-P', String(process.pid), '-f', 'service\\.ts'], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+    assert.equal(services().length, 1);
+    const second: SandboxRefusal[] = [];
+    const c2 = new ServerConnection(await resolved(configText(allowed.port, true)), { log: new Logger(() => undefined), stopGraceMs: 1000 });
+    c2.onSandboxRefusal((r) => second.push(r));
+    try {
+      await c2.start();
+      assert.equal(services().length, 1, 'one service for both');
+      const target = `localhost:${refused.port}`;
+      assert.equal((await c2.callTool('fetch', { url: `http://${target}/` })).isError, true);
+      for (let i = 0; i < 50 && !second.some((r) => r.target === target); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(second.map((r) => r.target), [target]);
+      assert.equal(refusals.some((r) => r.target === target), false, 'the first server is not told of it');
+    } finally {
+      await c2.dispose();
+    }
   });
 });
 
@@ -202,7 +235,7 @@ describe('the sandbox keys of mcp.json', () => {
     assert.equal(refusalIn(`ENOENT: no such file or directory, open '${join(root, 'nothing')}'`, policy), undefined);
     assert.equal(refusalIn(`EACCES: permission denied, open '${join(work, 'x')}'`, policy), undefined, 'a folder it may write');
     assert.deepEqual(refusalIn(`PermissionError: [Errno 30] Read-only file system: '${outsideFile}'`, policy)?.allow?.value, outside);
-    assert.equal(refusalIn('[sandbox] refused network ', policy), undefined);
+    assert.equal(refusalIn('[sandbox] refused network example.com:443', policy), undefined, 'only the sandbox service reports connections');
   });
 });
 

@@ -10,8 +10,7 @@ import { answerOrError } from './invalidAnswers';
 import { MessageTooLargeError } from '../io/boundedFetch';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
 import { BoundedLines } from '../io/lineTail';
-import { sandboxedCommand } from '../sandbox/launch';
-import { SANDBOX_FAILED_PREFIX } from '../sandbox/protocol';
+import { sandboxedLaunch } from '../sandbox/launch';
 import { describeAllowEntry, describeRefusal, RefusalLog, type SandboxRefusal } from '../sandbox/refusals';
 
 /** The default ceiling of one line from the server; a longer line is dropped and the transport closed. */
@@ -154,7 +153,15 @@ export class StdioProcessTransport implements Transport {
       throw new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`);
     }
     const sandbox = this.server.sandbox;
-    const launch = sandbox ? sandboxedCommand({ ...this.server, sandbox }) : { command, args, env };
+    const refusals = sandbox ? new RefusalLog(sandbox) : undefined;
+    const reportRefusal = (refusal: SandboxRefusal | undefined): void => {
+      if (!refusal) return;
+      this.log.warn(`[sandbox] refused: ${describeRefusal(refusal)}${refusal.allow ? ` (allow it with ${describeAllowEntry(refusal.allow)})` : ''}`);
+      this.hooks.onRefusal?.(refusal);
+    };
+    const launch = sandbox
+      ? await sandboxedLaunch({ ...this.server, sandbox }, (target) => reportRefusal(refusals?.network(target)))
+      : { command, args, env, release: () => undefined };
     const plan = spawnPlan(launch.command, launch.args, launch.env, cwd);
     this.log.info(`starting ${[command, ...args].join(' ')}${cwd ? ` (in ${cwd})` : ''}${sandbox ? ', sandboxed' : ''}`);
     const child = spawn(plan.file, plan.args, {
@@ -167,6 +174,7 @@ export class StdioProcessTransport implements Transport {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (e: NodeJS.ErrnoException) => {
+        launch.release();
         this.child = undefined;
         liveTransports.delete(this);
         reject(e.code === 'ENOENT'
@@ -188,20 +196,15 @@ export class StdioProcessTransport implements Transport {
     });
     child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     child.stdin.on('error', (e) => this.log.debug(`stdin: ${e.message}`));
-    const refusals = sandbox ? new RefusalLog(sandbox) : undefined;
     const stderrLines = new BoundedLines((line) => {
       this.log.warn(`[server stderr] ${line}`);
       this.hooks.onStderrLine?.(line);
-      if (!refusals) return;
-      if (line.startsWith(SANDBOX_FAILED_PREFIX)) this.closeReason = `the sandbox could not start: ${line.slice(SANDBOX_FAILED_PREFIX.length)}`;
-      const refusal = refusals.add(line);
-      if (!refusal) return;
-      this.log.warn(`[sandbox] refused: ${describeRefusal(refusal)}${refusal.allow ? ` (allow it with ${describeAllowEntry(refusal.allow)})` : ''}`);
-      this.hooks.onRefusal?.(refusal);
+      if (refusals) reportRefusal(refusals.add(line));
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => stderrLines.push(text));
     child.once('close', () => {
+      launch.release();
       stderrLines.end();
       this.child = undefined;
       this.onclose?.();

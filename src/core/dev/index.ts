@@ -9,6 +9,8 @@ export const DEV_WATCH_MAX_GLOBS = 50;
 export const DEV_WATCH_MAX_CHARS = 500;
 /** The debugger listens, and is reached, on loopback only. */
 export const DEV_DEBUG_HOST = '127.0.0.1';
+/** How long the debugger may take to attach, or to start listening (debugpy). */
+export const DEV_ATTACH_TIMEOUT_MS = 30_000;
 /** Changes closer together than this make one restart. */
 export const DEV_RESTART_DEBOUNCE_MS = 300;
 
@@ -105,6 +107,18 @@ export function debugLaunch(server: ResolvedStdioServer, debug: DevDebugConfig, 
     throw new ServerStartError(`"dev.debug" type "debugpy" needs the server started with python ("command": "python3"), not "${server.command}", or "dev.debug.debugpyPath"`);
   }
   return { ...server, args: ['-m', 'debugpy', ...connect, ...server.args] };
+}
+
+/**
+ * What VS Code's debugger is started with (`vscode.debug.startDebugging`) for a server of `dev.debug`: node attaches
+ * to the inspector `port` the server printed; debugpy (the Python Debugger) listens on `port`, and the server,
+ * started by debugLaunch, connects to it.
+ */
+export function debugAttachConfiguration(server: string, type: DevDebugConfig['type'], port: number): Record<string, unknown> {
+  const common = { name: `MCP: ${server}`, request: 'attach', internalConsoleOptions: 'neverOpen', suppressMultipleSessionWarning: true };
+  return type === 'node'
+    ? { ...common, type: 'node', address: DEV_DEBUG_HOST, port, continueOnAttach: true, timeout: DEV_ATTACH_TIMEOUT_MS }
+    : { ...common, type: 'debugpy', listen: { host: DEV_DEBUG_HOST, port } };
 }
 
 /** The port of node's inspector from its stderr line `Debugger listening on ws://127.0.0.1:PORT/…`. */

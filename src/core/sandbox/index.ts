@@ -1,3 +1,3 @@
 export { sandboxPolicy, launcherDomains, DEFAULT_ALLOW_WRITE, DEFAULT_DENY_READ, type SandboxPolicy } from './policy';
 export { sandboxUnavailableReason } from './launch';
-export { describeAllowEntry, describeRefusal, refusalIn, type SandboxAllowEntry, type SandboxRefusal } from './refusals';
+export { describeAllowEntry, describeRefusal, networkRefusal, refusalIn, type SandboxAllowEntry, type SandboxRefusal } from './refusals';
