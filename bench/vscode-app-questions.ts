@@ -15,8 +15,10 @@ async function main(): Promise<void> {
   const questions = { type: 'stdio' as const, command: 'node', args: [await fixtureServer('app-questions-server')] };
   const times: { native: number[]; app: number[] } = { native: [], app: [] };
   const inPanel: { native: number[]; app: number[] } = { native: [], app: [] };
-  /** The app's panel rendered (its bridge script loaded): the rest to the question sent is the app's start and handshake. */
+  /** The app's panel rendered: the rest to the question sent is the bridge's script (if still running), the app's start and handshake. */
   const rendered: number[] = [];
+  /** media/app-bridge.js has run (deferred, after the webview script). */
+  const bridgeLoaded: number[] = [];
   const mark = (question: import('playwright-core').FrameLocator, name: string) =>
     question.locator('body').evaluate((_body, n) => performance.getEntriesByName(n, 'mark').at(-1)?.startTime ?? NaN, name);
   await withWorkbench('bench-app-questions', { servers: { questions } }, async (wb) => {
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
             times.app.push(Date.now() - start);
             inPanel.app.push(await mark(question, 'mcp-host:app-question-asked'));
             rendered.push(await mark(question, 'mcp-host:panel-rendered'));
+            bridgeLoaded.push(await mark(question, 'mcp-host:app-bridge-loaded'));
           }
           await app.getByRole('button', { name: 'Red' }).click();
         }
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
       }
       if (i > 0) {
         console.log(`  run ${i}: in the panel: form ${inPanel.native.at(-1)!.toFixed(0)} ms, app panel rendered ${rendered.at(-1)!.toFixed(0)} ms,`
+          + ` app bridge loaded ${bridgeLoaded.at(-1)!.toFixed(0)} ms,`
           + ` question sent to the app ${inPanel.app.at(-1)!.toFixed(0)} ms;`
           + ` from Run, seen outside: form ${times.native.at(-1)} ms, app ${times.app.at(-1)} ms`);
       }

@@ -63,6 +63,16 @@ const vscodeImportedOnce = {
     build.onLoad({ filter: /.*/, namespace: 'vscode-imported-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
+// The app bridge's bundle carries zod for the MCP SDK's Protocol; zod's `locales` namespace (error messages in ~50
+// languages, most of the bundle's bytes) is kept whole by the SDK's `import * as z`. Only English is used (zod's
+// default, set by zod itself from locales/en.js): the namespace is cut down to it.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) =>
+      ({ contents: 'export { default as en } from "./en.js";', loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
 const builds = [
   // The extension's entry: it loads dist/main.js, the extension, with a code cache (src/extension/codeCache.ts).
   { ...node, entryPoints: ['src/extension/start.ts'], outfile: 'dist/extension.js' },
@@ -79,8 +89,9 @@ const builds = [
   { ...node, entryPoints: ['src/core/sandbox/service.ts'], outfile: 'dist/sandbox.js', minify: true,
     define: { 'import.meta.url': '__launcherUrl' }, banner: { js: "const __launcherUrl = require('url').pathToFileURL(__filename).href;" } },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
-  // MCP Apps' host bridge: loaded only by panels that may show an app.
-  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/apps/bridgeBundle.mts'], outfile: 'media/app-bridge.js' },
+  // MCP Apps' host bridge: loaded only by panels that may show an app, without delaying their first render. Library
+  // code only, so minified in every build: parsing it is most of what an app-rendered question adds to the form.
+  { ...common, minify: true, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/apps/bridgeBundle.mts'], outfile: 'media/app-bridge.js', plugins: [zodEnglishOnly] },
 ]
   .filter((b) => !only || only.some((name) => b.outfile === `dist/${name}.js`))
   .map((b) => ({ ...b, outfile: join(outRoot, b.outfile) }));

@@ -12,6 +12,7 @@ import { ResourceDocuments } from './resources/resourceDocuments';
 import { RunHistory } from './replay/runHistory';
 import { RunPanels } from './runPanel';
 import { runHooksFor, type RunCallerKind, type WindowRunHooks } from './runHooks';
+import { AppModelContexts } from '../core/apps';
 import { SecureValues } from './secureValues';
 import { ServerInputs } from './serverInputs';
 import { killStdioServersOnExit, ServerManager } from './serverManager';
@@ -22,6 +23,10 @@ export class Container extends Disposable {
   readonly manager: ServerManager;
   /** The tool panels open now and each tool's results of this session. */
   readonly runPanels: RunPanels;
+  /** Apps' answers to a clipboardWrite permission, per server and app URI: asked once a session. */
+  readonly appClipboardAnswers = new Map<string, boolean>();
+  /** What apps offered as model context (ui/update-model-context), kept for @mcp's next turn. */
+  readonly appModelContexts = new AppModelContexts();
   private history?: RunHistory;
   private secure?: SecureValues;
   private taskRegistry?: TaskRegistry;

@@ -13,7 +13,7 @@ export interface WebviewHtmlParts {
   codiconsUri: string;
   /** A tool panel that may show an MCP App: the app frame's own nonce and the origins its apps declared. */
   app?: AppFramePolicy;
-  /** With `app`: media/app-bridge.js, loaded before the webview script. */
+  /** With `app`: media/app-bridge.js, deferred: it runs after the webview script, while the panel waits for its content. */
   appBridgeUri?: string;
 }
 
@@ -55,7 +55,7 @@ export function webviewHtml(parts: WebviewHtmlParts): string {
 </head>
 <body>
 <main id="app"><p class="loading" role="status">Loading…</p></main>
-${parts.app && parts.appBridgeUri ? `<script nonce="${attr(parts.nonce)}" src="${attr(parts.appBridgeUri)}"></script>
+${parts.app && parts.appBridgeUri ? `<script defer data-app-bridge nonce="${attr(parts.nonce)}" src="${attr(parts.appBridgeUri)}"></script>
 ` : ''}<script nonce="${attr(parts.nonce)}" src="${attr(parts.scriptUri)}"></script>
 </body>
 </html>`;

@@ -60,8 +60,10 @@ export interface AppStandby {
   uri: string;
   /** The app's HTML with its policy and frame nonce already in place (core/apps `appDocument`). */
   document: string;
-  /** Permissions the resource asked for; none is granted. */
+  /** Permissions the resource asked for; none is granted but clipboardWrite, once the person allowed it. */
   permissionsAsked: string[];
+  /** The person allowed this app to write to the clipboard (it asked for clipboardWrite). */
+  clipboardWrite?: boolean;
   warnings: string[];
   /** VS Code's display language (BCP 47). */
   locale: string;
@@ -303,6 +305,8 @@ export interface RequestMap {
   appDownloadFile: { params: { contents: unknown[] }; result: { saved: number } };
   /** `ui/message`: offered to chat as the next message once the user agrees; `sent` false when they did not. */
   appMessage: { params: { text: string }; result: { sent: boolean } };
+  /** `ui/update-model-context` of the app shown for `callId` (as text): kept for the @mcp participant's next turn. */
+  appModelContext: { params: { callId: string; text: string }; result: { kept: boolean } };
   /** `sampling/createMessage` from the app: through the sampling approval panel, naming the app and its server. */
   appSampling: { params: Record<string, unknown>; result: Record<string, unknown> };
   /** The server's suggestions for a text field as typed so far (the other values go as context). */
@@ -395,6 +399,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isObject(x.result);
     case 'appQuestionFailed':
       return isString(x.reason);
+
     case 'samplingApprove':
       return isString(x.model) && isOptional(x.systemPrompt, isString) && isOptional(x.texts, (t): t is Record<string, string> => isObject(t) && Object.values(t).every(isString));
     case 'samplingSend':
@@ -422,6 +427,8 @@ function isRequestParams(method: string, params: unknown): boolean {
       return isObject(params) && Array.isArray(params.contents);
     case 'appMessage':
       return isObject(params) && isString(params.text);
+    case 'appModelContext':
+      return isObject(params) && isString(params.callId) && isString(params.text);
     case 'appSampling':
       return isObject(params);
     case 'complete':

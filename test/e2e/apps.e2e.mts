@@ -119,6 +119,10 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       assert.ok(typeof started.locale === 'string' && (started.width as number) > 100 && (started.variables as number) > 10, JSON.stringify(started));
       assert.equal(started.unknownMethod, -32601);
       assert.equal(started.fullscreen, 'fullscreen');
+      // The context it offers a model is kept by the host for @mcp's next turn, and shown as text.
+      assert.equal(started.modelContext, 'accepted');
+      const offered = polite.getByRole('log', { name: 'Messages from the app' }).locator('.app-note', { hasText: 'kept for the next turn of @mcp in chat' });
+      await offered.filter({ hasText: 'The polite app was given note=hi' }).waitFor({ state: 'attached', timeout: 15_000 });
       await polite.getByRole('button', { name: 'Exit full screen' }).click();
       await wb.page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 10_000 });
       await polite.getByRole('button', { name: 'Run' }).click();

@@ -5,3 +5,4 @@ export * from './document';
 export * from './watch';
 export * from './downloads';
 export * from './elicitation';
+export * from './modelContext';

@@ -4,6 +4,7 @@
 //                                          opens the tool's panel with its file arguments filled from the
 //                                          referenced files (checked there like picked files); the user runs it.
 //   @mcp /skill [<skill> [on <server>]]    lists the servers' skills, or loads one (verified) into the conversation
+// Any turn first gives what MCP Apps offered a model since the last one (ui/update-model-context).
 
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -50,6 +51,7 @@ export class McpChatParticipant {
   }
 
   readonly handle: vscode.ChatRequestHandler = async (request, _context, stream) => {
+    this.appContext(stream);
     try {
       if (request.command === 'tools') return await this.tools(request, stream);
       if (request.command === 'run') return await this.run(request, stream);
@@ -66,6 +68,17 @@ export class McpChatParticipant {
     }
     return {};
   };
+
+  /**
+   * What tool panels' apps offered a model since the last turn (`ui/update-model-context`), each once, as text that
+   * names the app and its server: it joins the conversation with this turn.
+   */
+  private appContext(stream: vscode.ChatResponseStream): void {
+    for (const kept of this.window.appModelContexts.take()) {
+      const cut = kept.cutChars ? `\n… (${kept.cutChars} more characters left out)` : '';
+      stream.markdown(plain(`Context offered by the app ${kept.app} of the MCP server "${kept.server}" (untrusted):\n${kept.text}${cut}\n\n`));
+    }
+  }
 
   private servers(): string[] {
     const excluded = readAgentSettings().excludedServers;

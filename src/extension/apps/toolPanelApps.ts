@@ -6,7 +6,9 @@
 // agreed, and display modes mapped to the editor group.
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { appDocument, AppResourceWatch, appResourceCacheOf, callableByApp, readCachedApp, toolAppUri, type AppResource, type AppResourceCache } from '../../core/apps';
+import {
+  appDocument, AppResourceWatch, appResourceCacheOf, callableByApp, readCachedApp, toolAppUri, type AppResource, type AppResourceCache,
+} from '../../core/apps';
 import type { ServerConnection } from '../../core/connection';
 import { checkDataUriValue, describeDataUri, findFileSlots, getAtPath } from '../../core/files';
 import type { AppFrame, AppStandby } from '../../shared/protocol';
@@ -25,8 +27,10 @@ const LINK_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
 const MAX_LINK_CHARS = 8192;
 const MAX_CHAT_MESSAGE_CHARS = 8192;
 
+const clipboardKey = (server: string, uri: string): string => `${server}\u0000${uri}`;
+
 /** What an app reaches of the window (container.ts). */
-export type ToolPanelAppsContext = Pick<Container, 'manager' | 'extensionUri' | 'runHooks'>;
+export type ToolPanelAppsContext = Pick<Container, 'manager' | 'extensionUri' | 'runHooks' | 'appClipboardAnswers' | 'appModelContexts'>;
 
 /** Owned by its run panel: the request handlers it answers, and leaving full screen when the panel closes. */
 export class ToolPanelApps extends Disposable {
@@ -54,6 +58,7 @@ export class ToolPanelApps extends Disposable {
     this.register(panel.onRequest('appDownloadFile', (p) => downloads.request(p.contents)));
     this.register(panel.onRequest('appMessage', (p) => this.offerToChat(p.text)));
     this.register(panel.onRequest('appSampling', (p) => this.sample(p)));
+    this.register(panel.onRequest('appModelContext', (p) => this.keepModelContext(p.callId, p.text)));
     this.register(toDisposable(() => {
       this.stopWatching();
       if (this.fullscreen) void this.setFullscreen(false);
@@ -81,7 +86,18 @@ export class ToolPanelApps extends Disposable {
     return {
       uri: app.uri, document: appDocument(app.html, app.csp, this.panel.appNonce),
       permissionsAsked: app.permissionsAsked, warnings: app.warnings, locale: vscode.env.language, prefersBorder: app.prefersBorder,
+      ...(app.permissionsAsked.includes('clipboardWrite') && this.context.appClipboardAnswers.get(clipboardKey(this.server, app.uri)) ? { clipboardWrite: true } : {}),
     };
+  }
+
+  /** An app asking for clipboardWrite, at its first run this session: the person allows it or not (remembered). */
+  private async askClipboard(app: AppResource): Promise<void> {
+    const key = clipboardKey(this.server, app.uri);
+    if (!app.permissionsAsked.includes('clipboardWrite') || this.context.appClipboardAnswers.has(key)) return;
+    const choice = await vscode.window.showWarningMessage(`The app ${app.uri} of "${this.tool.name}" (${this.server}) asks to write to your clipboard.`,
+      { modal: true, detail: 'Allowed, it can replace what you copied whenever it runs, until VS Code restarts. Its other requests are unchanged.' },
+      'Allow');
+    this.context.appClipboardAnswers.set(key, choice === 'Allow');
   }
 
   /**
@@ -97,6 +113,8 @@ export class ToolPanelApps extends Disposable {
       const cache = appResourceCacheOf(connection);
       const app = await readCachedApp(connection, cache, uri);
       if (this.call?.id !== callId) return;
+      await this.askClipboard(app);
+      if (this.call?.id !== callId || this.panel.isDisposed) return;
       this.panel.allowAppSources(app.csp);
       this.standby = this.standbyOf(app);
       this.current = { ...this.standby, callId, toolInput, toolResult: this.call.result as unknown as Record<string, unknown> | undefined };
@@ -245,6 +263,14 @@ export class ToolPanelApps extends Disposable {
       void vscode.window.showWarningMessage(`The app's message could not be put in chat: ${errorText(e)}`);
       return { sent: false };
     }
+  }
+
+  /** `ui/update-model-context` from the app shown (not one already replaced): for the @mcp participant's next turn. */
+  private keepModelContext(callId: string, text: string): { kept: boolean } {
+    const app = this.current;
+    if (!app || app.callId !== callId) return { kept: false };
+    this.context.appModelContexts.keep(this.server, app.uri, text);
+    return { kept: true };
   }
 
   /**

@@ -5,13 +5,14 @@
 // bridge, sends garbage, or never initialises is cut off with a note; the user can always close it.
 // A standby view is an app loaded ahead, hidden, before any call: it completes its handshake, but nothing it
 // asks of the host is answered until a run promotes it (shows it and gives it the call's input).
-import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { AppFrame, AppList, RequestMap } from '../../shared/protocol';
 import { h, icon } from '../dom';
+import { appBridgeLibrary } from './bridgeLibrary';
 import { hostContext, type DisplayMode } from './hostContext';
 
-export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile' | 'appMessage' | 'appSampling'>(
+export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile' | 'appMessage'
+  | 'appModelContext' | 'appSampling'>(
   method: M, params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
 
 export const APP_LIMITS = {
@@ -29,12 +30,17 @@ export const APP_LIMITS = {
   /** A standby is pinged this often; one that leaves a ping unanswered this long (a loop, say) is unloaded. */
   standbyPingMs: 2000,
   standbyPingTimeoutMs: 3000,
+  /** Messages kept from an app whose frame started before the bridge's script ran. */
+  earlyMessages: 100,
   noteChars: 4000,
   notes: 50,
 };
 
 const HOST_INFO = { name: 'mcp-host', version: '0.1.0' };
-/** Exactly what a tool's app is answered (each has its handler below); `pip` is not offered (see hostContext). */
+/**
+ * Exactly what a tool's app is answered (each has its handler below); `pip` is not offered (see hostContext).
+ * `sandbox.permissions.clipboardWrite` is added for an app the person allowed to write to the clipboard.
+ */
 const HOST_CAPABILITIES = {
   openLinks: {},
   downloadFile: {},
@@ -96,6 +102,9 @@ export class AppView {
    * bridge's schema (ext-apps 2.0.4) predates the draft and drops the member.
    */
   private answersQuestions = false;
+  /** What the app sent before the bridge listened (replayed to it, in order), until then. */
+  private early: unknown[] | undefined = [];
+  private replaying = false;
 
   constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void,
     private onClosed: () => void, options: { standby?: boolean; question?: AppQuestion } = {}) {
@@ -107,8 +116,9 @@ export class AppView {
       attrs: {
         // Scripts only: an opaque origin (no allow-same-origin), no popups, forms, top navigation or downloads.
         sandbox: 'allow-scripts',
-        // No permission the resource asks for (camera, microphone, geolocation, clipboard) is delegated.
-        allow: '',
+        // No permission the resource asks for (camera, microphone, geolocation) is delegated; clipboard writes only
+        // when it asked and the person allowed it.
+        allow: frame.clipboardWrite ? 'clipboard-write' : '',
         referrerpolicy: 'no-referrer',
         title: `App ${frame.uri}`,
       },
@@ -122,7 +132,8 @@ export class AppView {
     this.exitFullscreen = h('button', { className: 'secondary', attrs: { type: 'button', hidden: true } }, icon('screen-normal'), ' Exit full screen');
     this.exitFullscreen.addEventListener('click', () => void this.leaveFullscreen());
     const warnings = [...frame.warnings];
-    if (frame.permissionsAsked.length) warnings.push(`The app asked for ${frame.permissionsAsked.join(', ')}; not granted here.`);
+    const refused = frame.permissionsAsked.filter((p) => !(p === 'clipboardWrite' && frame.clipboardWrite));
+    if (refused.length) warnings.push(`The app asked for ${refused.join(', ')}; not granted here.`);
     // A standby carries no call and no state for anyone to find: it is not shown.
     const attrs = this.standby ? { 'aria-hidden': 'true', inert: '' } : { 'data-call-id': frame.callId, 'data-app-state': 'starting' };
     this.element = h('section', { className: `app${frame.prefersBorder === false ? ' borderless' : ''}${this.standby ? ' standby' : ''}`, attrs: { 'aria-label': 'App', ...attrs } },
@@ -131,19 +142,29 @@ export class AppView {
       this.frameBox, this.statusLine, this.notes);
   }
 
-  /** Call once the element is in the document (the frame needs a window). */
+  /**
+   * Call once the element is in the document (the frame needs a window). The frame starts loading at once; what
+   * the app sends before the bridge's script has run is kept (bounded) and handed to the bridge when it listens.
+   */
   async start(): Promise<void> {
-    // media/app-bridge.js (a script of its own, loaded before this one by panels that show apps).
-    const lib = (globalThis as { mcpHostAppBridge?: Pick<typeof AppBridgeModule, 'AppBridge' | 'PostMessageTransport'> }).mcpHostAppBridge;
-    if (!lib) return this.cutOff('The app bridge is not loaded in this panel.');
-    const { AppBridge, PostMessageTransport } = lib;
     if (this.state === 'closed') return;
     window.addEventListener('message', this.guard);
     if (!this.standby) performance.mark(`mcp-host:app-frame:${this.frame.callId}`);
     this.iframe.srcdoc = this.frame.document;
     this.appWindow = this.iframe.contentWindow;
     if (!this.appWindow) return this.cutOff('The app frame could not be created.');
-    const bridge = new AppBridge(null, HOST_INFO, this.question ? QUESTION_HOST_CAPABILITIES : HOST_CAPABILITIES, { hostContext: this.context() });
+    const startMs = this.question?.startTimeoutMs ?? APP_LIMITS.initTimeoutMs;
+    this.initTimer = setTimeout(() => {
+      if (this.state === 'starting') this.cutOff(`The app did not start within ${Math.round(startMs / 1000)} s and was closed.`);
+    }, startMs);
+    const lib = await appBridgeLibrary(startMs);
+    // (closed meanwhile: cut off, replaced or torn down)
+    if (this.closed) return;
+    if (!lib) return this.cutOff('The app bridge is not loaded in this panel.');
+    const { AppBridge, PostMessageTransport } = lib;
+    const capabilities = this.question ? QUESTION_HOST_CAPABILITIES
+      : this.frame.clipboardWrite ? { ...HOST_CAPABILITIES, sandbox: { permissions: { clipboardWrite: {} } } } : HOST_CAPABILITIES;
+    const bridge = new AppBridge(null, HOST_INFO, capabilities, { hostContext: this.context() });
     this.bridge = bridge;
     bridge.oninitialized = () => {
       if (this.state !== 'starting') return;
@@ -157,16 +178,9 @@ export class AppView {
     bridge.onerror = () => {
       if (++this.malformed > APP_LIMITS.malformedMessages) this.cutOff(`The app sent more than ${APP_LIMITS.malformedMessages} malformed messages and was stopped.`);
     };
-    const startMs = this.question?.startTimeoutMs ?? APP_LIMITS.initTimeoutMs;
-    this.initTimer = setTimeout(() => {
-      if (this.state === 'starting') this.cutOff(`The app did not start within ${Math.round(startMs / 1000)} s and was closed.`);
-    }, startMs);
     this.transport = new PostMessageTransport(this.appWindow, this.appWindow);
     // A question's app is answered nothing but the question.
-    if (this.question) {
-      void bridge.connect(this.transport).catch((e: unknown) => this.cutOff(`The app bridge failed: ${String(e)}`));
-      return;
-    }
+    if (this.question) return this.connect(bridge, this.transport);
     bridge.onsizechange = ({ height }) => {
       if (this.displayMode === 'inline' && typeof height === 'number' && Number.isFinite(height)) {
         this.iframe.style.height = `${Math.round(Math.min(APP_LIMITS.maxInlineHeight, Math.max(APP_LIMITS.minHeight, height)))}px`;
@@ -204,7 +218,10 @@ export class AppView {
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
       await this.shown;
       const parts = [content ? contentText(content) : '', structuredContent ? JSON.stringify(structuredContent, null, 2) : ''].filter(Boolean);
-      this.note('Context the app offers a model', parts.join('\n'));
+      const text = parts.join('\n');
+      // Kept (bounded) by the host for the @mcp participant's next turn; each update replaces the app's last.
+      const { kept } = await this.request('appModelContext', { callId: this.frame.callId, text });
+      if (kept) this.note(text ? 'Context the app offers a model, kept for the next turn of @mcp in chat' : 'The app withdrew the context it offered a model', text);
       return {};
     };
     bridge.onrequestdisplaymode = async ({ mode }) => {
@@ -213,7 +230,23 @@ export class AppView {
       this.setDisplayMode(answer.mode);
       return { mode: answer.mode };
     };
-    void bridge.connect(this.transport).catch((e: unknown) => this.cutOff(`The app bridge failed: ${String(e)}`));
+    this.connect(bridge, this.transport);
+  }
+
+  /** The transport listens once `connect` returns (synchronously): the app's early messages are replayed to it. */
+  private connect(bridge: AppBridge, transport: PostMessageTransport): void {
+    void bridge.connect(transport).catch((e: unknown) => this.cutOff(`The app bridge failed: ${String(e)}`));
+    const early = this.early;
+    this.early = undefined;
+    this.replaying = true;
+    try {
+      for (const data of early ?? []) {
+        if (this.state === 'closed') break;
+        window.dispatchEvent(new MessageEvent('message', { data, source: this.appWindow, origin: 'null' }));
+      }
+    } finally {
+      this.replaying = false;
+    }
   }
 
   /**
@@ -377,9 +410,12 @@ export class AppView {
     this.statusLine.setAttribute('role', 'alert');
   }
 
-  /** Runs before the bridge's own listener: counts the app's messages and drops them once it is cut off. */
+  /**
+   * Runs before the bridge's own listener: counts the app's messages, keeps them while the bridge is not listening
+   * yet, and drops them once the app is cut off.
+   */
   private readonly guard = (event: MessageEvent): void => {
-    if (!this.appWindow || event.source !== this.appWindow) return;
+    if (!this.appWindow || event.source !== this.appWindow || this.replaying) return;
     if (this.state === 'closed') { event.stopImmediatePropagation(); return; }
     if (this.question && this.state === 'starting') {
       const m = event.data as { method?: unknown; params?: { appCapabilities?: { elicitation?: unknown } } } | null;
@@ -391,6 +427,14 @@ export class AppView {
     if (++this.messagesInWindow > APP_LIMITS.messagesPerSecond) {
       event.stopImmediatePropagation();
       this.cutOff(`The app sent more than ${APP_LIMITS.messagesPerSecond} messages in a second and was stopped.`);
+      return;
+    }
+    if (this.early) {
+      if (this.early.length >= APP_LIMITS.earlyMessages) {
+        this.cutOff(`The app sent more than ${APP_LIMITS.earlyMessages} messages before the host was ready and was stopped.`);
+        return;
+      }
+      this.early.push(event.data);
     }
   };
 

@@ -8,6 +8,11 @@ import type { AppFrame, AppList, AppStandby } from '../../shared/protocol';
 import { h, icon } from '../dom';
 import { AppView, type AppRequest } from './appView';
 
+/** The same document with the same permissions: a frame of one serves the other (a frame's permissions are fixed). */
+function sameApp(a: AppStandby, b: AppStandby): boolean {
+  return a.document === b.document && a.clipboardWrite === b.clipboardWrite;
+}
+
 export class AppArea {
   readonly element = h('div', { className: 'app-area' });
   private view: AppView | undefined;
@@ -33,7 +38,7 @@ export class AppArea {
   /** Loads the tool's app ahead, hidden, for the next run; a standby of the same document is kept. */
   prepare(frame: AppStandby): void {
     this.standbyFrame = frame;
-    if (this.standby && !this.standby.closed && this.standby.frame.document === frame.document) return;
+    if (this.standby && !this.standby.closed && sameApp(this.standby.frame, frame)) return;
     this.renewStandby();
   }
 
@@ -44,11 +49,11 @@ export class AppArea {
   show(frame: AppFrame): void {
     performance.mark(`mcp-host:app-show:${frame.callId}`);
     const current = this.view;
-    if (current && current.frame.callId === frame.callId && current.frame.document === frame.document && !current.closed) return;
+    if (current && current.frame.callId === frame.callId && sameApp(current.frame, frame) && !current.closed) return;
     const reloaded = current?.frame.callId === frame.callId;
-    const { uri, document: html, permissionsAsked, warnings, locale, prefersBorder } = frame;
-    this.standbyFrame = { uri, document: html, permissionsAsked, warnings, locale, prefersBorder };
-    const ready = this.standby?.ready && this.standby.frame.document === frame.document ? this.standby : undefined;
+    const { uri, document: html, permissionsAsked, clipboardWrite, warnings, locale, prefersBorder } = frame;
+    this.standbyFrame = { uri, document: html, permissionsAsked, clipboardWrite, warnings, locale, prefersBorder };
+    const ready = this.standby?.ready && sameApp(this.standby.frame, frame) ? this.standby : undefined;
     if (ready) {
       this.standby = undefined;
       ready.claim(frame);
@@ -138,7 +143,7 @@ export class AppArea {
   private renewStandby(): void {
     const old = this.standby;
     const frame = this.standbyFrame;
-    if (old && !old.closed && frame && old.frame.document === frame.document) return;
+    if (old && !old.closed && frame && sameApp(old.frame, frame)) return;
     this.standby = undefined;
     if (old) void old.teardown('', false);
     if (!frame) return;
