@@ -4,6 +4,7 @@
 import { isMcpLogLevel, type McpLogLevel } from '../core/connection';
 import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS } from '../core/elicitation';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, formatBytes } from '../core/files';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/io/limits';
 import { OAUTH_GRANTS, SIGN_IN_TIMEOUT_MS, type OAuthGrant } from '../core/auth';
 import { DEFAULT_REGISTRY_URL, REGISTRY_LIMITS } from '../core/registry';
 import { parseLogLevel } from './clientFeatures';
@@ -156,7 +157,7 @@ export const OPTIONS = [
     + '(asked at the first start, kept as a secret); a secret is never written: it\nis an input unless given as env:NAME', keyValue('--env')), repeat: true as const },
   value('--sha256', 'HEX', 'sha256', 'command', ['bundle'], 'the bundle\'s expected sha-256: checked before anything is unpacked', sha256),
 
-  value('--timeout', 'MS', 'timeoutMs', 'connection', [...CONNECTING, 'run'], 'give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel)', positiveMs),
+  value('--timeout', 'MS', 'timeoutMs', 'connection', [...CONNECTING, 'run'], `give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel; default ${DEFAULT_REQUEST_TIMEOUT_MS / 60_000} min)`, positiveMs),
   flag('--verbose', 'verbose', 'connection', CONNECTING, 'print the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace\nadds the JSON-RPC traffic'),
   value('--log-level', 'LEVEL', 'logLevel', 'connection', CONNECTING, 'ask the server for its log messages from LEVEL up (debug, info, notice, warning,\n'
     + 'error, critical, alert, emergency) and print them to stderr', logLevel),

@@ -22,9 +22,10 @@ import type { StartQuestions } from './serverDescriptions';
 import { offeredToUser } from '../core/apps';
 import { samplingHandlerFor } from './sampling/samplingPanel';
 import { SignInService } from './signIn';
-import { readSettings } from './settings';
+import { affectsSetting, CONNECTION_SETTINGS, readSettings } from './settings';
 import { connectionBundle, loadedConnectionBundle } from './connectionBundle';
 import { debugLaunchFor, watchForRestart } from './devMode';
+import { HOST_VERSION } from '../shared/version';
 
 export const USER_CONFIG_NAME = 'mcp.json';
 const ERA_CACHE_KEY = 'mcpHost.eraCache.v2';
@@ -82,10 +83,6 @@ for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
 }
 
 /** Settings read when a connection is created: changing one restarts the running servers. */
-const CONNECTION_SETTINGS = [
-  'mcpHost.files.advertiseFileInputs', 'mcpHost.files.transfer', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds', 'mcpHost.maxMessageMiB',
-];
-
 class GlobalStateEraCache implements EraCache {
   constructor(private readonly memento: vscode.Memento) {
     // The first format keyed entries by the resolved command line, which could hold an input's secret.
@@ -163,9 +160,9 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpHost.trustWorkspaceServers')) this.changed.fire();
-        if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel(s.definition);
-        if (CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(key))) this.restartRunning('a setting it uses changed');
+        if (affectsSetting(e, 'trustWorkspaceServers')) this.changed.fire();
+        if (affectsSetting(e, 'trace')) for (const s of this.servers.values()) s.log.level = logLevel(s.definition);
+        if (CONNECTION_SETTINGS.some((key) => affectsSetting(e, key))) this.restartRunning('a setting it uses changed');
       }),
     ]) this.register(subscription);
   }
@@ -411,7 +408,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,
-      clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
+      clientInfo: { name: 'mcp-host-vscode', version: HOST_VERSION },
       elicitation: this.elicitationFor(resolved, server.log),
       sampling: samplingHandlerFor(this.context.extensionUri, server.log),
       eraCache: this.eraCache,

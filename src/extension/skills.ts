@@ -12,7 +12,7 @@ import {
 } from '../core/skills';
 import { safeFileName } from '../core/results';
 import { serverState, type ServerManager } from './serverManager';
-import { readAgentSettings } from './agents/agentTools';
+import { readAgentSettings } from './settings';
 
 export const SKILL_SCHEME = 'mcp-host-skill';
 export const READ_SKILL_TOOL = 'mcpHost_readSkill';

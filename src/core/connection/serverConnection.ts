@@ -36,12 +36,12 @@ import { httpStatusOf, MAX_SIGN_INS, negotiate } from './negotiate';
 import { ConnectionSession } from './session';
 import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
-import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
+import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../io/limits';
+import { HOST_VERSION } from '../../shared/version';
 import type {
   CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose, ServerList,
 } from './types';
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** The time limit of a completion/complete (suggestions are wanted while the user types). */
 const COMPLETION_TIMEOUT_MS = 10_000;
@@ -257,7 +257,7 @@ export class ServerConnection {
 
   private createClient(session: ConnectionSession): HostClient {
     const client = new HostClient(
-      this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
+      this.options.clientInfo ?? { name: 'mcp-host', version: HOST_VERSION },
       {
         capabilities: this.capabilities(),
         versionNegotiation: { mode: 'auto' },

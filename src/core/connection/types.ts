@@ -98,7 +98,7 @@ export interface ConnectionOptions {
   serverLogLevel?: McpLogLevel;
   /** 2026-07-28 multi-round-trip requests: how many input rounds one call may take (default 10). */
   inputRequired?: { maxRounds?: number };
-  /** Default per-call timeout (default 60 s); time spent in elicitation handlers is not counted, progress restarts it. */
+  /** Default per-call timeout (default DEFAULT_REQUEST_TIMEOUT_MS, 5 min); time spent in elicitation handlers is not counted, progress restarts it. */
   requestTimeoutMs?: number;
   /** Timeout for starting and the handshake (default: requestTimeoutMs, at most 30 s). */
   connectTimeoutMs?: number;

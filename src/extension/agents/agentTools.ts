@@ -18,7 +18,7 @@ import { WebviewElicitationUi } from '../elicitationUi';
 import { saveResultItem } from '../resultActions';
 import { RunPanel } from '../runPanel';
 import { serverState, type ServerManager } from '../serverManager';
-import { encodeSettings, inlineLimitsFromSettings, readSettings } from '../settings';
+import { affectsSetting, encodeSettings, inlineLimitsFromSettings, readAgentSettings, readSettings } from '../settings';
 import { tasks } from '../tasks/taskRegistry';
 import { startUploadProgress } from '../uploadProgress';
 import { KeptResultDocuments, READ_RESULT_TOOL, type ReadResultInput } from './keptResults';
@@ -35,25 +35,6 @@ const MAX_PENDING_PLANS = 32;
 /** How long the "save the tool's files?" question waits before the model is told nothing was saved. */
 const SAVE_QUESTION_MS = 2 * 60_000;
 const SAVE_CHOICE = 'Save…';
-
-export interface AgentSettings {
-  enabled: boolean;
-  excludedServers: string[];
-  /** The most characters of one result's text given to a model; a larger result becomes a preview and a handle. */
-  maxResultCharacters: number;
-}
-
-const RESULT_CHARACTERS = { default: 20_000, min: 2_000, max: 1_000_000 };
-
-export function readAgentSettings(): AgentSettings {
-  const c = vscode.workspace.getConfiguration('mcpHost.agents');
-  const excluded = c.get<unknown>('excludedServers', []);
-  return {
-    enabled: c.get<boolean>('enabled', true),
-    excludedServers: Array.isArray(excluded) ? excluded.filter((s): s is string => typeof s === 'string') : [],
-    maxResultCharacters: Math.min(RESULT_CHARACTERS.max, Math.max(RESULT_CHARACTERS.min, Math.floor(Number(c.get<number>('maxResultCharacters', RESULT_CHARACTERS.default)) || RESULT_CHARACTERS.default))),
-  };
-}
 
 interface CallInput {
   server?: unknown;
@@ -330,6 +311,6 @@ export function registerAgentTools(context: vscode.ExtensionContext, manager: Se
   };
   update();
   context.subscriptions.push(tools, tools.results.register(), { dispose: () => registration?.dispose() },
-    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('mcpHost.agents.enabled')) update(); }));
+    vscode.workspace.onDidChangeConfiguration((e) => { if (affectsSetting(e, 'agents.enabled')) update(); }));
   return tools;
 }

@@ -13,7 +13,7 @@ import { pointer } from '../../core/forms';
 import { errorText } from '../../core/errors';
 import { RunPanel } from '../runPanel';
 import { serverState, type ServerManager } from '../serverManager';
-import { readAgentSettings } from './agentTools';
+import { readAgentSettings } from '../settings';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 

@@ -10,6 +10,7 @@ import type { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-
 import type { AppFrame, AppList, RequestMap } from '../../shared/protocol';
 import { h, icon } from '../dom';
 import { hostContext, type DisplayMode } from './hostContext';
+import { HOST_VERSION } from '../../shared/version';
 
 export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile' | 'appMessage' | 'appSampling'>(
   method: M, params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
@@ -33,7 +34,7 @@ export const APP_LIMITS = {
   notes: 50,
 };
 
-const HOST_INFO = { name: 'mcp-host', version: '0.1.0' };
+const HOST_INFO = { name: 'mcp-host', version: HOST_VERSION };
 /** Exactly what a tool's app is answered (each has its handler below); `pip` is not offered (see hostContext). */
 const HOST_CAPABILITIES = {
   openLinks: {},
