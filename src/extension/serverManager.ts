@@ -9,7 +9,8 @@ import {
   formatConfigError, inputIdsUsedBy, loadMcpConfig, resolveServer, UnresolvedInputError,
   type ConfigError, type InputDefinition, type ResolvedServer, type ServerDefinition,
 } from '../core/config';
-import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
+import type { EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
+import { ConnectionState } from '../core/connection/types';
 import { Disposable, DisposableStore, Emitter, toDisposable, type Event } from '../core/events';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
@@ -370,7 +371,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   private async doStart(name: string): Promise<ServerConnection> {
     if (this.shuttingDown) throw new Error('the window is closing');
     const server = this.requireServer(name);
-    if (server.connection?.state.kind === 'running') return server.connection;
+    if (ConnectionState.isRunning(server.connection?.state)) return server.connection;
     await this.trust.ensureTrusted(server.definition);
     if (!server.connection) server.connection = await this.createConnection(server);
     await server.connection.start();
@@ -425,7 +426,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     if (oauth) owned.add(toDisposable(() => void oauth.dispose().catch(() => undefined)));
     let previous = connection.state.kind;
     const rememberTools = (): void => {
-      if (connection.state.kind !== 'running') return;
+      if (!ConnectionState.isRunning(connection.state)) return;
       this.knownTools.remember(definitionHash(server.definition), connection.tools.filter(offeredToUser))
         .catch((e) => server.log.warn(`could not remember its tools: ${(e as Error).message}`));
     };
@@ -433,7 +434,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       rememberTools();
       if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
       previous = state.kind;
-      if (state.kind === 'running' && resolved.transport !== 'stdio') {
+      if (ConnectionState.isRunning(state) && resolved.transport !== 'stdio') {
         void this.signIn.account(resolved.url).then((s) => { server.signedInAs = s.signedIn ? s.account ?? 'you' : undefined; this.changed.fire(); });
       }
       this.changed.fire();

@@ -38,8 +38,8 @@ import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
 import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../io/limits';
 import { HOST_VERSION } from '../../shared/version';
-import type {
-  CallOptions, ConnectionOptions, ConnectionState, ElicitationContext, ElicitRequestParamsLoose, ElicitResultLoose, ServerList,
+import {
+  ConnectionState, type CallOptions, type ConnectionOptions, type ElicitationContext, type ElicitRequestParamsLoose, type ElicitResultLoose, type ServerList,
 } from './types';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -189,7 +189,7 @@ export class ServerConnection {
 
   start(): Promise<void> {
     return this.serial(async () => {
-      if (this._state.kind === 'running' || this._state.kind === 'starting') return;
+      if (!ConnectionState.canBeStarted(this._state)) return;
       await this.doStart();
     });
   }

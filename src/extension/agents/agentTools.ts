@@ -25,6 +25,7 @@ import { KeptResultDocuments, READ_RESULT_TOOL, type ReadResultInput } from './k
 import { oneLine } from '../../shared/format';
 import { modelArgumentsProblem, securePropertyNames } from '../../core/secureParams';
 import { secureValues } from '../secureValues';
+import { ConnectionState } from '../../core/connection/types';
 
 export const LIST_TOOL = 'mcpHost_listTools';
 export const CALL_TOOL = 'mcpHost_callTool';
@@ -119,7 +120,7 @@ export class AgentTools implements vscode.Disposable {
     const notRunning: string[] = [];
     for (const server of servers) {
       if (token.isCancellationRequested) break;
-      const running = serverState(server).kind === 'running' ? server.connection : undefined;
+      const running = ConnectionState.isRunning(serverState(server)) ? server.connection : undefined;
       try {
         if (running) tools.push(...describeTools(server.name, running));
         else if (only !== undefined) tools.push(...describeTools(server.name, await this.manager.start(server.name)));

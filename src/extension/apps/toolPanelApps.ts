@@ -20,6 +20,7 @@ import { errorText } from '../../core/errors';
 import { samplingRequestProblem, type SamplingHandler, type SamplingRequest } from '../../core/sampling';
 import { samplingHandlerFor } from '../sampling/samplingPanel';
 import { Disposable, toDisposable, type IDisposable } from '../../core/events';
+import { ConnectionState } from '../../core/connection/types';
 
 /** Link schemes an app may ask to open (after consent); everything else is refused outright. */
 const LINK_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
@@ -66,7 +67,7 @@ export class ToolPanelApps extends Disposable {
   /** As the panel opens: the app is read and loaded ahead (hidden) when its server runs; a failure waits for Run. */
   async prepare(): Promise<void> {
     const connection = this.context.manager.get(this.server)?.connection;
-    if (connection?.state.kind !== 'running') return;
+    if (!ConnectionState.isRunning(connection?.state)) return;
     const uri = toolAppUri(connection.tools.find((t) => t.name === this.tool.name) ?? this.tool);
     if (!uri) return;
     try {

@@ -9,6 +9,7 @@ import { Disposable } from '../../core/events';
 import { callsAsTask, callToolAsTask, isTerminal, needsTasksExtension, type TaskInfo } from '../../core/tasks';
 import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
+import { ConnectionState } from '../../core/connection/types';
 
 export interface TrackedTask {
   /** `<server>\0<taskId>` */
@@ -128,7 +129,7 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
 
   private connectionLost(task: TrackedTask): boolean {
     const current = this.manager.get(task.server)?.connection;
-    return current !== task.connection || current.state.kind !== 'running';
+    return current !== task.connection || !ConnectionState.isRunning(current.state);
   }
 
 }
