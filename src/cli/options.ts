@@ -10,6 +10,7 @@ import { DEFAULT_REGISTRY_URL, REGISTRY_LIMITS } from '../core/registry';
 import { parseLogLevel } from './clientFeatures';
 import { URL_DONE_WAIT_MS } from './elicit';
 import { EXIT, CliError } from './errors';
+import { HostError } from '../core/errors';
 
 export const COMMAND_NAMES = ['servers', 'tools', 'call', 'prompt', 'resource', 'login', 'logout', 'complete', 'task', 'skills', 'skill',
   'registry', 'bundle', 'discover', 'import', 'export', 'run'] as const;
@@ -51,7 +52,9 @@ const flag = <K extends string, G extends OptionGroup>(name: string, key: K, gro
 const value = <K extends string, G extends OptionGroup, T = string>(name: string, placeholder: string, key: K, group: G, commands: readonly CommandName[],
   help: string, parse: (value: string) => T = (v) => v as T): OptionSpec<K, T, G> => ({ name, value: placeholder, key, parse, group, commands, help });
 
-class OptionValueError extends Error {}
+class OptionValueError extends HostError {
+  static override readonly brand: string = 'OptionValueError';
+}
 const bad = (message: string): never => { throw new OptionValueError(message); };
 
 const positiveMs = (v: string) => {

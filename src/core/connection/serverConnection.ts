@@ -19,7 +19,7 @@ import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, t
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import {
-  CallCancelledError, CallTimeoutError, isHostError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError, ServerStoppedError,
+  CallCancelledError, CallTimeoutError, NotRunningError, SamplingQueueFullError, ServerCrashedError, ServerRequestError, ServerStartError, ServerStoppedError,
   shortErrorText,
 } from '../errors';
 import { Emitter, linkAbort, type IDisposable } from '../events';
@@ -440,8 +440,8 @@ export class ServerConnection {
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       this.log.info(`sampling declined: ${why}`);
-      // The extension's handler (and its queue) comes from another bundle: isHostError, not instanceof.
-      if (isHostError(e, 'SamplingQueueFullError')) throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
+      // The extension's handler (and its queue) comes from another bundle: its error is recognised by its brand.
+      if (e instanceof SamplingQueueFullError) throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
       throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
     } finally {
       client?.resumeRequestTimeouts();

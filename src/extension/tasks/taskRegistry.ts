@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection, ToolCallOptions } from '../../core/connection';
-import { isHostError } from '../../core/errors';
+import { NotRunningError, ServerCrashedError } from '../../core/errors';
 import { Disposable } from '../../core/events';
 import { callsAsTask, callToolAsTask, isTerminal, needsTasksExtension, type TaskInfo } from '../../core/tasks';
 import type { ServerManager } from '../serverManager';
@@ -87,7 +87,7 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
       return out.result!;
     } catch (e) {
       if (tracked && !isTerminal(tracked.status)) {
-        const lost = this.connectionLost(tracked) || isHostError(e, 'NotRunningError') || isHostError(e, 'ServerCrashedError');
+        const lost = this.connectionLost(tracked) || e instanceof NotRunningError || e instanceof ServerCrashedError;
         tracked.status = signal.aborted && !lost ? 'cancelled' : 'failed';
         tracked.statusMessage = lost ? LOST : e instanceof Error ? e.message : String(e);
         tracked.endedAt = Date.now();
