@@ -21,14 +21,14 @@ export class HostError extends Error {
       if (Object.hasOwn(c, 'brand')) brands.add((c as typeof HostError).brand);
     }
     Object.defineProperty(this, BRANDS, { value: brands, enumerable: false });
-    this.name = (new.target).brand;
+    this.name = new.target.brand;
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value === 'object' && value !== null && Object.hasOwn(value, BRANDS) && Object.hasOwn(this, 'brand')) {
       // An own property only: a brand set on Object.prototype makes nothing an error of the host.
       const carried = (value as { [BRANDS]?: unknown })[BRANDS];
-      if (carried instanceof Set && carried.has((this).brand)) return true;
+      if (carried instanceof Set && carried.has(this.brand)) return true;
     }
     return Function.prototype[Symbol.hasInstance].call(this, value);
   }
