@@ -176,11 +176,11 @@ export class AppView {
     // Nothing an app asks of the host is answered while it waits, hidden, for a run.
     bridge.oncalltool = async (params) => {
       await this.shown;
-      return (await this.request('appCallTool', { name: params.name, arguments: params.arguments ?? {} })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+      return this.request('appCallTool', { name: params.name, arguments: params.arguments ?? {} });
     };
     bridge.onreadresource = async (params) => {
       await this.shown;
-      return (await this.request('appReadResource', { uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
+      return this.request('appReadResource', { uri: params.uri });
     };
     bridge.onopenlink = async ({ url }) => {
       await this.shown;
@@ -200,7 +200,7 @@ export class AppView {
     };
     bridge.oncreatesamplingmessage = async (params) => {
       await this.shown;
-      return (await this.request('appSampling', params)) as Awaited<ReturnType<NonNullable<AppBridge['oncreatesamplingmessage']>>>;
+      return this.request('appSampling', params);
     };
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
       await this.shown;
