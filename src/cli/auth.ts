@@ -11,6 +11,7 @@ import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
 import type { AuthOptions } from './options';
 import { terminalText } from './terminal';
+import { HostError } from '../core/errors';
 
 /** The sign-in options of the option table (`--client-id` … `--no-token-store`). */
 export type CliAuthArgs = AuthOptions;
@@ -18,7 +19,9 @@ export type CliAuthArgs = AuthOptions;
 /** A secret file larger than this is refused (keys and tokens are a few KB). */
 const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
-export class SecretSourceError extends Error {}
+export class SecretSourceError extends HostError {
+  static override readonly brand: string = 'SecretSourceError';
+}
 
 /** A secret from `env:NAME` or `file:PATH` (relative to `cwd`); SecretSourceError names `option` when it cannot be read. */
 export async function readSecret(option: string, source: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<string | undefined> {

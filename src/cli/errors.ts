@@ -1,7 +1,7 @@
 // The exit codes of `mcp-host` (a contract) and how an error becomes one, with its message for stderr.
 import { CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError } from '../core/connection';
 import { UrlElicitationIncompleteError } from '../core/elicitation';
-import { errorText, InputRefusedError } from '../core/errors';
+import { errorText, InputRefusedError, HostError } from '../core/errors';
 import { redactDataUris } from '../core/files';
 import { BundleError } from '../core/bundles';
 import { InstallError, RegistryError } from '../core/registry';
@@ -12,7 +12,8 @@ import { TransferFailedError } from './transfer';
 export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130 } as const;
 
 /** An error that ends the command with a given exit code. */
-export class CliError extends Error {
+export class CliError extends HostError {
+  static override readonly brand: string = 'CliError';
   constructor(message: string, readonly exitCode: number) { super(message); }
 }
 

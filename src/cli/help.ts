@@ -1,11 +1,11 @@
 // `mcp-host --help`, `mcp-host <command> --help` (or `mcp-host help <command>`) and `mcp-host --version`.
 // A command's help is its synopsis, what it does, then its options: all from the option table (options.ts),
 // so a command or an option added there has help at once.
-import { version } from '../../package.json';
+import { HOST_VERSION } from '../shared/version';
 import { CARRYING, CONNECTING, COMMANDS, OPTIONS, optionLines, optionsOf, synopsis, USAGE, wrap, type CommandName } from './options';
 
-/** The version of the package this CLI was built from (esbuild keeps only this field of package.json). */
-export const VERSION: string = version;
+/** The version of the package this CLI was built from. */
+export const VERSION = HOST_VERSION;
 
 export const EXIT_CODES_HELP = `exit codes:
   0    ok

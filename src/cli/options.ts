@@ -4,11 +4,13 @@
 import { isMcpLogLevel, type McpLogLevel } from '../core/connection';
 import { DEFAULT_UPLOAD_MAX_BYTES, URL_COMPLETION_TIMEOUT_MS } from '../core/elicitation';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, formatBytes } from '../core/files';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/io/limits';
 import { OAUTH_GRANTS, SIGN_IN_TIMEOUT_MS, type OAuthGrant } from '../core/auth';
 import { DEFAULT_REGISTRY_URL, REGISTRY_LIMITS } from '../core/registry';
 import { parseLogLevel } from './clientFeatures';
 import { URL_DONE_WAIT_MS } from './elicit';
 import { EXIT, CliError } from './errors';
+import { HostError } from '../core/errors';
 
 export const COMMAND_NAMES = ['servers', 'tools', 'call', 'prompt', 'resource', 'login', 'logout', 'complete', 'task', 'skills', 'skill',
   'registry', 'bundle', 'discover', 'import', 'export', 'run'] as const;
@@ -50,7 +52,9 @@ const flag = <K extends string, G extends OptionGroup>(name: string, key: K, gro
 const value = <K extends string, G extends OptionGroup, T = string>(name: string, placeholder: string, key: K, group: G, commands: readonly CommandName[],
   help: string, parse: (value: string) => T = (v) => v as T): OptionSpec<K, T, G> => ({ name, value: placeholder, key, parse, group, commands, help });
 
-class OptionValueError extends Error {}
+class OptionValueError extends HostError {
+  static override readonly brand: string = 'OptionValueError';
+}
 const bad = (message: string): never => { throw new OptionValueError(message); };
 
 const positiveMs = (v: string) => {
@@ -156,7 +160,7 @@ export const OPTIONS = [
     + '(asked at the first start, kept as a secret); a secret is never written: it\nis an input unless given as env:NAME', keyValue('--env')), repeat: true as const },
   value('--sha256', 'HEX', 'sha256', 'command', ['bundle'], 'the bundle\'s expected sha-256: checked before anything is unpacked', sha256),
 
-  value('--timeout', 'MS', 'timeoutMs', 'connection', [...CONNECTING, 'run'], 'give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel; run: 10 minutes a call\nwhen not given)', positiveMs),
+  value('--timeout', 'MS', 'timeoutMs', 'connection', [...CONNECTING, 'run'], `give up on the server after this long: starting it, and each request\n(a call; a task: the whole wait, then tasks/cancel; default ${DEFAULT_REQUEST_TIMEOUT_MS / 60_000} min;\nrun: 10 minutes a call when not given)`, positiveMs),
   flag('--verbose', 'verbose', 'connection', CONNECTING, 'print the connection log (redacted) to stderr; MCP_HOST_LOG_LEVEL=trace\nadds the JSON-RPC traffic'),
   value('--log-level', 'LEVEL', 'logLevel', 'connection', CONNECTING, 'ask the server for its log messages from LEVEL up (debug, info, notice, warning,\n'
     + 'error, critical, alert, emergency) and print them to stderr', logLevel),

@@ -3,6 +3,7 @@
 // `authentication` contribution, as GitHub's and Microsoft's built-in ones have, plus the
 // `mcpHost.oauth.accountProviders` setting), the user's choice, and sessions from vscode.authentication.
 import * as vscode from 'vscode';
+import { setting } from './settings';
 import type { AccountProvider, AccountSession, AccountSessionMode, AccountSessions } from '../core/auth/accounts';
 import { SignInCancelledError } from '../core/auth/types';
 
@@ -20,8 +21,8 @@ export function accountProviders(): AccountProvider[] {
       contributed.push({ id: c.id, label: typeof c.label === 'string' ? c.label : c.id, authorizationServerGlobs: strings(c.authorizationServerGlobs) });
     }
   }
-  const mapping = vscode.workspace.getConfiguration('mcpHost').get<Record<string, unknown>>('oauth.accountProviders') ?? {};
-  const configured = Object.entries(mapping)
+  const mapping: unknown = setting('oauth.accountProviders');
+  const configured = Object.entries(mapping !== null && typeof mapping === 'object' ? mapping : {})
     .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')
     .map(([glob, id]) => ({ id, label: contributed.find((p) => p.id === id)?.label ?? id, authorizationServerGlobs: [glob] }));
   return [...configured, ...contributed];

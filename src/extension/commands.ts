@@ -24,6 +24,7 @@ import type { Container } from './container';
 import { errorText } from '../core/errors';
 import { DisposableStore } from '../core/events';
 import { oneLine } from '../shared/format';
+import { ConnectionState } from '../core/connection/types';
 
 /** How long "Run MCP Tool with This File…" waits for servers to start before offering what it has. */
 const EXPLORER_START_WAIT_MS = 15_000;
@@ -60,7 +61,7 @@ export function registerCommands(context: vscode.ExtensionContext, panels: Conta
   });
 
   register('mcpHost.startServer', async (arg?: ServerArg) => {
-    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Start which MCP server?', (s) => serverState(s).kind !== 'running'));
+    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Start which MCP server?', (s) => !ConnectionState.isRunning(serverState(s))));
     if (name) await manager.start(name).catch((e) => manager.reportStartFailure(name, e));
   });
   register('mcpHost.stopServer', async (arg?: ServerArg) => {
@@ -248,14 +249,14 @@ async function pickFromServers<T extends { name: string }>(manager: ServerManage
       const s = servers.find((candidate) => candidate.name === name);
       if (!s) continue;
       const state = serverState(s);
-      if (state.kind === 'running' && s.connection) {
+      if (ConnectionState.isRunning(state) && s.connection) {
         for (const entry of kind.entries(s.connection)) {
           const look = kind.item(entry);
           items.push({ ...look, description: nameAndServer(entry.name, look.label, s.name), server: s.name, entry });
         }
       } else if (!pending.has(s.name)) {
         const q = questions.get(s.name);
-        const involves = state.kind === 'error' || state.kind === 'crashed' ? `${state.kind}: ${state.reason}` : q && describeStartQuestions(q);
+        const involves = ConnectionState.hasFailed(state) ? `${state.kind}: ${state.reason}` : q && describeStartQuestions(q);
         items.push({ label: `$(debug-start) Start ${s.name}…`, description: involves, server: s.name, alwaysShow: true });
         for (const known of kind.known?.(manager, s) ?? []) {
           const label = known.title ?? known.name;
@@ -446,7 +447,7 @@ async function findToolsForFile(manager: ServerManager, path: string): Promise<{
     await Promise.race([Promise.allSettled(startable), new Promise((r) => { timer = setTimeout(r, EXPLORER_START_WAIT_MS); })]);
     clearTimeout(timer);
     for (const s of manager.list()) {
-      if (s.connection?.state.kind !== 'running') continue;
+      if (!ConnectionState.isRunning(s.connection?.state)) continue;
       const limits = inlineLimitsFromSettings(s.connection.transportInUse ?? s.definition.type);
       for (const tool of s.connection.tools.filter(offeredToUser)) {
         for (const slot of findFileSlots(tool).slots) {

@@ -4,6 +4,7 @@
 // the other app's, so they start only after the trust question workspace servers get (serverTrust.ts).
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { affectsSetting, setting } from './settings';
 import type { ServerDefinition } from '../core/config';
 import { carryModules } from '../core/carryOnDemand';
 import type { SourceResult } from '../core/discovery';
@@ -21,7 +22,7 @@ export interface DiscoveredEntry {
 
 /** Whether a source is turned on (user settings only: the settings are application-scoped). */
 export function discoveryEnabled(source: DiscoverySourceId): boolean {
-  return vscode.workspace.getConfiguration('mcpHost.discovery').get<boolean>(source, false) === true;
+  return setting(`discovery.${source}`) === true;
 }
 
 export class DiscoveredServers extends Disposable {
@@ -32,7 +33,7 @@ export class DiscoveredServers extends Disposable {
     super();
     manager.setExtraServers(() => this.read());
     this.register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('mcpHost.discovery')) void manager.reload();
+      if (affectsSetting(e, 'discovery')) void manager.reload();
     }));
   }
 

@@ -5,6 +5,7 @@ import type { ServerConnection } from '../core/connection';
 import type { FormModel } from '../core/forms';
 import type { RequestParams, RequestResult } from '../shared/protocol';
 import type { PanelSubject } from './runPanel';
+import { ConnectionState } from '../core/connection/types';
 
 /** What the server completes for this subject; tools have no completions. */
 export function completionRefOf(subject: PanelSubject): CompletionRef | undefined {
@@ -17,7 +18,7 @@ export function completionRefOf(subject: PanelSubject): CompletionRef | undefine
 export async function completeFormField(connection: ServerConnection | undefined, ref: CompletionRef, model: FormModel,
   params: RequestParams<'complete'>): Promise<RequestResult<'complete'>> {
   const field = model.fields.find((f) => f.id === params.field);
-  if (!field || !connection || connection.state.kind !== 'running' || !connection.supportsCompletions) return { values: [] };
+  if (!field || !connection || !ConnectionState.isRunning(connection.state) || !connection.supportsCompletions) return { values: [] };
   const name = field.path[0]!;
   const answer = await connection.complete({
     ref, argument: { name, value: params.value }, context: completionContext(params.values, name),

@@ -2,6 +2,7 @@
 // read a server's details, then Install (user configuration) or Install in Workspace: the package's values asked
 // with the form, the exact command line shown before anything is written, the entry written keeping comments.
 import * as vscode from 'vscode';
+import { setting } from './settings';
 import { serverNamesIn, uniqueServerName } from '../core/config';
 import { errorText } from '../core/errors';
 import { buildForm, defaultValues, toPayload } from '../core/forms';
@@ -21,7 +22,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 
 /** The registry URL: only from user or machine settings (the setting is application-scoped). */
 export function registryUrl(): string {
-  return vscode.workspace.getConfiguration('mcpHost').get<string>('registry.url', DEFAULT_REGISTRY_URL) || DEFAULT_REGISTRY_URL;
+  return setting('registry.url') || DEFAULT_REGISTRY_URL;
 }
 
 /** VS Code's own MCP access policy, when set: `none` turns the gallery off. */

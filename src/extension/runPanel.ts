@@ -26,7 +26,7 @@ import type { ServerManager } from './serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from './settings';
 import { McpPanel } from './webviewPanel';
 import type { Container } from './container';
-import { errorText, isHostError } from '../core/errors';
+import { CallCancelledError, errorText } from '../core/errors';
 import { Disposable, DisposableStore, linkAbort, toDisposable } from '../core/events';
 import { oneLine } from '../shared/format';
 
@@ -333,7 +333,7 @@ export class RunPanel extends Disposable {
       return { result, view, durationMs };
     } catch (e) {
       progress.flush();
-      const cancelled = isHostError(e, 'CallCancelledError');
+      const cancelled = e instanceof CallCancelledError;
       this.apps?.finish(callId, { reason: cancelled ? 'The call was cancelled.' : errorText(e) });
       this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
       return undefined;

@@ -1,7 +1,7 @@
 // Words and icons for a server's state, used by the Servers tree and the status bar.
 // No `vscode` import: tested in plain Node.
 
-import type { ConnectionState } from '../core/connection';
+import { ConnectionState } from '../core/connection/types';
 import { oneLine } from '../shared/format';
 
 export interface StateLook {
@@ -56,8 +56,8 @@ export interface WaitingServers {
  */
 export function statusBarText(states: readonly ConnectionState[], waiting: WaitingServers = { names: [], restricted: false }): { text: string; tooltip: string } | undefined {
   if (states.length === 0) return undefined;
-  const running = states.filter((s) => s.kind === 'running').length;
-  const failed = states.filter((s) => s.kind === 'error' || s.kind === 'crashed').length;
+  const running = states.filter((s) => ConnectionState.isRunning(s)).length;
+  const failed = states.filter((s) => ConnectionState.hasFailed(s)).length;
   const count = waiting.names.length;
   const needs = count === 1 ? 'needs your trust' : 'need your trust';
   const text = `$(plug) ${running}${failed > 0 ? ` $(error) ${failed}` : ''}${count > 0 ? ` $(workspace-untrusted) ${count} ${needs}` : ''}`;

@@ -9,7 +9,8 @@ import {
   formatConfigError, inputIdsUsedBy, loadMcpConfig, resolveServer, UnresolvedInputError,
   type ConfigError, type InputDefinition, type ResolvedServer, type ServerDefinition,
 } from '../core/config';
-import type { ConnectionState, EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
+import type { EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
+import { ConnectionState } from '../core/connection/types';
 import { Disposable, DisposableStore, Emitter, toDisposable, type Event, type IDisposable } from '../core/events';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../core/files';
 import { Logger, type LogLevel } from '../core/log';
@@ -22,9 +23,10 @@ import type { StartQuestions } from './serverDescriptions';
 import { offeredToUser } from '../core/apps';
 import { samplingHandlerFor } from './sampling/samplingPanel';
 import { SignInService } from './signIn';
-import { readSettings } from './settings';
+import { affectsSetting, CONNECTION_SETTINGS, readSettings } from './settings';
 import { connectionBundle, loadedConnectionBundle } from './connectionBundle';
 import { debugLaunchFor, watchForRestart } from './devMode';
+import { HOST_VERSION } from '../shared/version';
 
 export const USER_CONFIG_NAME = 'mcp.json';
 const ERA_CACHE_KEY = 'mcpHost.eraCache.v2';
@@ -90,10 +92,6 @@ export function killStdioServersOnExit(): IDisposable {
 }
 
 /** Settings read when a connection is created: changing one restarts the running servers. */
-const CONNECTION_SETTINGS = [
-  'mcpHost.files.advertiseFileInputs', 'mcpHost.files.transfer', 'mcpHost.elicitation.binaryUploads', 'mcpHost.requestTimeoutSeconds', 'mcpHost.maxMessageMiB',
-];
-
 class GlobalStateEraCache implements EraCache {
   constructor(private readonly memento: vscode.Memento) {
     // The first format keyed entries by the resolved command line, which could hold an input's secret.
@@ -171,9 +169,9 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpHost.trustWorkspaceServers')) this.changed.fire();
-        if (e.affectsConfiguration('mcpHost.trace')) for (const s of this.servers.values()) s.log.level = logLevel(s.definition);
-        if (CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(key))) this.restartRunning('a setting it uses changed');
+        if (affectsSetting(e, 'trustWorkspaceServers')) this.changed.fire();
+        if (affectsSetting(e, 'trace')) for (const s of this.servers.values()) s.log.level = logLevel(s.definition);
+        if (CONNECTION_SETTINGS.some((key) => affectsSetting(e, key))) this.restartRunning('a setting it uses changed');
       }),
     ]) this.register(subscription);
   }
@@ -390,7 +388,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   private async doStart(name: string): Promise<ServerConnection> {
     if (this.shuttingDown) throw new Error('the window is closing');
     const server = this.requireServer(name);
-    if (server.connection?.state.kind === 'running') return server.connection;
+    if (ConnectionState.isRunning(server.connection?.state)) return server.connection;
     await this.trust.ensureTrusted(server.definition);
     if (!server.connection) server.connection = await this.createConnection(server);
     await server.connection.start();
@@ -428,7 +426,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,
-      clientInfo: { name: 'mcp-host-vscode', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
+      clientInfo: { name: 'mcp-host-vscode', version: HOST_VERSION },
       elicitation: this.elicitationFor(resolved, server.log),
       sampling: samplingHandlerFor(this.context.extensionUri, server.log),
       eraCache: this.eraCache,
@@ -445,7 +443,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     if (oauth) owned.add(toDisposable(() => void oauth.dispose().catch(() => undefined)));
     let previous = connection.state.kind;
     const rememberTools = (): void => {
-      if (connection.state.kind !== 'running') return;
+      if (!ConnectionState.isRunning(connection.state)) return;
       this.knownTools.remember(definitionHash(server.definition), connection.tools.filter(offeredToUser))
         .catch((e) => server.log.warn(`could not remember its tools: ${(e as Error).message}`));
     };
@@ -453,7 +451,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       rememberTools();
       if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
       previous = state.kind;
-      if (state.kind === 'running' && resolved.transport !== 'stdio') {
+      if (ConnectionState.isRunning(state) && resolved.transport !== 'stdio') {
         void this.signIn.account(resolved.url).then((s) => { server.signedInAs = s.signedIn ? s.account ?? 'you' : undefined; this.changed.fire(); });
       }
       this.changed.fire();

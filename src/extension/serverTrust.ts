@@ -10,13 +10,15 @@ import { readBoundedText } from '../core/io/boundedRead';
 import { FILE_LIMITS } from '../core/io/limits';
 import { enableSandbox } from './configEdits';
 import { readSettings } from './settings';
+import { HostError } from '../core/errors';
 
 const TRUSTED_KEY = 'mcpHost.trustedServerDefinitions';
 export const TRUST_AND_START = 'Trust and start';
 export const TRUST_AND_RUN_SANDBOXED = 'Trust and run sandboxed';
 
 /** Why a server did not start: the workspace is in Restricted Mode, or the user did not trust it (`declined`). */
-export class ServerNotTrustedError extends Error {
+export class ServerNotTrustedError extends HostError {
+  static override readonly brand: string = 'ServerNotTrustedError';
   constructor(message: string, readonly declined = false) { super(message); }
 }
 

@@ -18,6 +18,7 @@ import type { DiscoveredServers } from './discoveredServers';
 import type { SandboxRefusal } from '../core/sandbox/refusals';
 import { sandboxRefusalItem } from './sandboxRefusals';
 import { isReplayNode, type ReplayNode, type ReplayTree } from './replay/replayTree';
+import { ConnectionState } from '../core/connection/types';
 
 export type ServerTreeNode =
   | { kind: 'server'; server: string }
@@ -74,7 +75,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     const connection = 'server' in node ? this.manager.get(node.server)?.connection : undefined;
     if (node.kind === 'server') {
       const refused = sandboxRefusalNodes(this.manager, node.server);
-      if (connection?.state.kind !== 'running') return refused;
+      if (!ConnectionState.isRunning(connection?.state)) return refused;
       const groups: ServerTreeNode[] = [{ kind: 'group', server: node.server, group: 'tools' }];
       if (connection.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
       if (connection.resources.length > 0) groups.push({ kind: 'group', server: node.server, group: 'resources' });
@@ -240,9 +241,9 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       look.tooltip = `${look.tooltip}\nRuns in the sandbox`;
     }
     const refused = server ? this.manager.sandboxRefusals.of(name).length > 0 : false;
-    const item = new vscode.TreeItem(name, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded
+    const item = new vscode.TreeItem(name, ConnectionState.isRunning(state) ? vscode.TreeItemCollapsibleState.Expanded
       : refused ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = `${name}\u0000server\u0000${state.kind === 'running' ? 'running' : refused ? 'refused' : 'idle'}`;
+    item.id = `${name}\u0000server\u0000${ConnectionState.isRunning(state) ? 'running' : refused ? 'refused' : 'idle'}`;
     item.description = look.description;
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
     const def = server?.definition;

@@ -1,9 +1,24 @@
-// The extension's settings (`mcpHost.*`), read in one place.
+// The extension's settings (`mcpHost.*`), read in one place: every key and its default are in settingDefaults.ts.
 import * as vscode from 'vscode';
 import type { TransportKind } from '../core/config';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, inlineLimitsFor, type InlineLimits } from '../core/files';
-import { byteLimit, MiB } from '../core/io/limits';
+import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, MiB } from '../core/io/limits';
 import type { EncodeSettings } from '../core/run';
+import { RESULT_CHARACTERS, SETTING_DEFAULTS, type SettingKey, type Settings } from './settingDefaults';
+
+export { CONNECTION_SETTINGS, type SettingKey } from './settingDefaults';
+
+/** One setting as the user set it, else its default (VS Code merges the scopes; a value's type is not checked). */
+export function setting<K extends SettingKey>(key: K, scope?: vscode.ConfigurationScope): Settings[K] {
+  return vscode.workspace.getConfiguration('mcpHost', scope).get<Settings[K]>(key, SETTING_DEFAULTS[key]);
+}
+
+/** Whether a configuration change touches a setting (or, for a section like `discovery`, any of its settings). */
+export function affectsSetting(e: vscode.ConfigurationChangeEvent, key: SettingKey | 'discovery'): boolean {
+  return e.affectsConfiguration(`mcpHost.${key}`);
+}
+
+const positive = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback);
 
 export interface HostSettings {
   autoStart: boolean;
@@ -11,7 +26,7 @@ export interface HostSettings {
   legacyNameParameter: boolean;
   advertiseFileInputs: boolean;
   binaryUploads: boolean;
-  /** 0: no limit. */
+  /** Always bounded: a setting of 0 (or nonsense) is the default. */
   requestTimeoutMs: number;
   /** The largest message a server may send (a stdio line, an HTTP body, an SSE event). */
   maxMessageBytes: number;
@@ -27,20 +42,36 @@ export interface HostSettings {
 }
 
 export function readSettings(): HostSettings {
-  const c = vscode.workspace.getConfiguration('mcpHost');
   return {
-    autoStart: c.get<boolean>('autoStart', false),
-    confirmEveryCall: c.get<boolean>('confirmEveryCall', false),
-    legacyNameParameter: c.get<boolean>('files.legacyNameParameter', false),
-    advertiseFileInputs: c.get<boolean>('files.advertiseFileInputs', false),
-    binaryUploads: c.get<boolean>('elicitation.binaryUploads', true),
-    requestTimeoutMs: Math.max(0, c.get<number>('requestTimeoutSeconds', 300)) * 1000,
-    maxMessageBytes: Math.min(1024, Math.max(1, c.get<number>('maxMessageMiB', 32))) * 1024 * 1024,
-    trace: c.get<boolean>('trace', false),
-    trustWorkspaceServers: c.get<boolean>('trustWorkspaceServers', false),
-    fileTransfer: c.get<boolean>('files.transfer', true),
-    optionalToolsAsTasks: c.get<boolean>('tasks.optionalToolsAsTasks', true),
-    maxDownloadBytes: byteLimit(c.get<number>('files.maxDownloadMiB', DEFAULT_MAX_DOWNLOAD_BYTES / MiB) * MiB, DEFAULT_MAX_DOWNLOAD_BYTES),
+    autoStart: setting('autoStart'),
+    confirmEveryCall: setting('confirmEveryCall'),
+    legacyNameParameter: setting('files.legacyNameParameter'),
+    advertiseFileInputs: setting('files.advertiseFileInputs'),
+    binaryUploads: setting('elicitation.binaryUploads'),
+    requestTimeoutMs: positive(setting('requestTimeoutSeconds') * 1000, DEFAULT_REQUEST_TIMEOUT_MS),
+    maxMessageBytes: Math.min(1024, Math.max(1, positive(setting('maxMessageMiB'), DEFAULT_MAX_MESSAGE_BYTES / MiB))) * MiB,
+    trace: setting('trace'),
+    trustWorkspaceServers: setting('trustWorkspaceServers'),
+    fileTransfer: setting('files.transfer'),
+    optionalToolsAsTasks: setting('tasks.optionalToolsAsTasks'),
+    maxDownloadBytes: byteLimit(setting('files.maxDownloadMiB') * MiB, DEFAULT_MAX_DOWNLOAD_BYTES),
+  };
+}
+
+export interface AgentSettings {
+  enabled: boolean;
+  excludedServers: string[];
+  /** The most characters of one result's text given to a model; a larger result becomes a preview and a handle. */
+  maxResultCharacters: number;
+}
+
+export function readAgentSettings(): AgentSettings {
+  const excluded: unknown = setting('agents.excludedServers');
+  const characters = Math.floor(Number(setting('agents.maxResultCharacters'))) || RESULT_CHARACTERS.default;
+  return {
+    enabled: setting('agents.enabled'),
+    excludedServers: Array.isArray(excluded) ? excluded.filter((s): s is string => typeof s === 'string') : [],
+    maxResultCharacters: Math.min(RESULT_CHARACTERS.max, Math.max(RESULT_CHARACTERS.min, characters)),
   };
 }
 
@@ -49,17 +80,17 @@ export function readSettings(): HostSettings {
  * are passed on, so a refusal names the real reason (the SDK's limit) unless the user changed it.
  */
 export function inlineLimitsFromSettings(transport: TransportKind): InlineLimits {
-  const c = vscode.workspace.getConfiguration('mcpHost.files');
-  const userSet = (key: string, userOnly = false): number | undefined => {
+  const c = vscode.workspace.getConfiguration('mcpHost');
+  const userSet = (key: 'files.stdioMaxBytes' | 'files.httpMaxBytes' | 'files.warnAboveBytes' | 'files.inlineUpToBytes', userOnly = false): number | undefined => {
     const i = c.inspect<number>(key);
     // The ceilings are machine-scoped: a workspace may not raise what is sent (VS Code ignores it there too).
     return userOnly ? i?.globalValue : i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
   };
   return inlineLimitsFor(transport, {
-    stdioMaxBytes: userSet('stdioMaxBytes', true),
-    httpMaxBytes: userSet('httpMaxBytes', true),
-    warnAboveBytes: userSet('warnAboveBytes'),
-    transfer: readSettings().fileTransfer ? { inlineUpToBytes: userSet('inlineUpToBytes') } : false,
+    stdioMaxBytes: userSet('files.stdioMaxBytes', true),
+    httpMaxBytes: userSet('files.httpMaxBytes', true),
+    warnAboveBytes: userSet('files.warnAboveBytes'),
+    transfer: readSettings().fileTransfer ? { inlineUpToBytes: userSet('files.inlineUpToBytes') } : false,
   });
 }
 

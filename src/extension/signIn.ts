@@ -3,6 +3,7 @@
 // the redirect received on a loopback listener (127.0.0.1) of the extension host, reached from wherever
 // the browser runs (vscode.env.asExternalUri).
 import * as vscode from 'vscode';
+import { setting } from './settings';
 // Not '../core/auth' as a whole: its OAuth provider needs the MCP SDK, which is loaded with the connection bundle.
 import { LoopbackRedirect } from '../core/auth/loopback';
 import type { HostOAuthProvider } from '../core/auth/provider';
@@ -31,7 +32,7 @@ export class SignInService {
     if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
     const { HostOAuthProvider } = connectionBundle();
     // Set by whoever publishes this client's metadata document; used only once it serves that document.
-    const clientMetadataUrl = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl') || undefined;
+    const clientMetadataUrl = setting('oauth.clientMetadataUrl') || undefined;
     return new HostOAuthProvider({
       server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',
       redirect: externalLoopback,

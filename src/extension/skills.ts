@@ -12,7 +12,8 @@ import {
 } from '../core/skills';
 import { safeFileName } from '../core/results';
 import { serverState, type ServerManager } from './serverManager';
-import { readAgentSettings } from './agents/agentTools';
+import { readAgentSettings } from './settings';
+import { ConnectionState } from '../core/connection/types';
 
 export const SKILL_SCHEME = 'mcp-host-skill';
 export const READ_SKILL_TOOL = 'mcpHost_readSkill';
@@ -71,7 +72,7 @@ class SkillDocuments implements vscode.TextDocumentContentProvider {
 function runningConnection(manager: ServerManager, server: string): ServerConnection {
   const managed = manager.get(server);
   if (!managed) throw new Error(`There is no MCP server named "${server}".`);
-  if (serverState(managed).kind !== 'running' || !managed.connection) throw new Error(`The MCP server "${server}" is not running: start it first.`);
+  if (!ConnectionState.isRunning(serverState(managed)) || !managed.connection) throw new Error(`The MCP server "${server}" is not running: start it first.`);
   return managed.connection;
 }
 
@@ -136,7 +137,7 @@ export class SkillsFeature extends Disposable {
     if (!m) return { text: await this.read(undefined) };
     const [, skill = '', named] = m;
     const excluded = readAgentSettings().excludedServers;
-    const servers = named ? [named] : this.manager.list().filter((s) => serverState(s).kind === 'running' && s.connection && servesSkills(s.connection)).map((s) => s.name);
+    const servers = named ? [named] : this.manager.list().filter((s) => ConnectionState.isRunning(serverState(s)) && s.connection && servesSkills(s.connection)).map((s) => s.name);
     const found: { server: string; entry: SkillEntry }[] = [];
     for (const server of servers.filter((s) => !excluded.includes(s))) {
       const connection = runningConnection(this.manager, server);
@@ -160,7 +161,7 @@ export class SkillsFeature extends Disposable {
       const excluded = readAgentSettings().excludedServers;
       for (const s of this.manager.list()) {
         if (excluded.includes(s.name)) continue;
-        const connection = serverState(s).kind === 'running' ? s.connection : undefined;
+        const connection = ConnectionState.isRunning(serverState(s)) ? s.connection : undefined;
         if (!connection || !servesSkills(connection)) continue;
         const { skills } = await skillsOf(connection);
         for (const e of skills) lines.push(`- server "${s.name}", skill "${e.uri}": ${displayName(e, skills)}: ${e.description}${e.problem ? ` (${e.problem})` : ''}`);

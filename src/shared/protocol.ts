@@ -8,6 +8,7 @@ import type { ResultItem, ResultView, SaveItem } from './resultModel';
 import { isObject } from './json';
 import { assertNever } from './assertNever';
 import type { Suggestions } from './completion';
+import type { CallToolResult, CreateMessageResult, ReadResourceResult } from '@modelcontextprotocol/client';
 
 export type { FieldErrors, FormField, FormModel, FormValues, JsonValue, ResultItem, ResultView, SaveItem };
 
@@ -231,74 +232,89 @@ export type CallOutcome = 'done' | 'cancelled' | 'failed';
 export type AnswerAction = 'accept' | 'decline' | 'cancel';
 export type FileSource = 'workspace' | 'browse';
 
-// ---- Host -> webview notifications -------------------------------------------------
+// ---- Messages ------------------------------------------------------------------------
+// Each message is declared once: its fields, by its type, in one of the maps below. The guard of every type is
+// demanded by the compiler (MessageGuards), and each side checks what it receives with them.
 
-export type HostNotification =
-  | { type: 'init'; panel: PanelInit }
-  | { type: 'fileSelected'; field: string; files: FileSummary[] }
-  | { type: 'fileRefused'; field: string; reason: string }
-  | { type: 'validation'; errors: FieldErrors }
-  | { type: 'callStarted'; callId: string }
-  | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }
-  | { type: 'result'; callId: string; view: ResultView; agent?: AgentGiven }
-  | { type: 'callEnded'; callId: string; outcome: CallOutcome; error?: string }
-  | { type: 'uploadProgress'; field: string; sent: number; total: number }
+/** A message of each type of `Fields`: `{ type, ...fields }`. */
+type MessageOf<Fields> = { [T in keyof Fields]: { type: T } & Fields[T] }[keyof Fields];
+
+/** The checks of one map's messages, one per type: a message of that type is what its check accepts. */
+type MessageGuards<Fields> = { readonly [T in keyof Fields]: (message: Record<string, unknown>) => boolean };
+
+/** Host -> webview notifications, by type. */
+export interface HostNotificationFields {
+  init: { panel: PanelInit };
+  fileSelected: { field: string; files: FileSummary[] };
+  fileRefused: { field: string; reason: string };
+  validation: { errors: FieldErrors };
+  callStarted: { callId: string };
+  progress: { callId: string; progress: number; total?: number; message?: string };
+  result: { callId: string; view: ResultView; agent?: AgentGiven };
+  callEnded: { callId: string; outcome: CallOutcome; error?: string };
+  uploadProgress: { field: string; sent: number; total: number };
   /** Show an MCP App for a result (replacing the one shown, which is torn down first). */
-  | { type: 'appShow'; app: AppFrame }
+  appShow: { app: AppFrame };
   /** Load the tool's app ahead, hidden, for the next run (replacing a standby of another document). */
-  | { type: 'appPrepare'; app: AppStandby }
+  appPrepare: { app: AppStandby };
   /** The app of a result could not be shown (its resource failed); the text result stays. */
-  | { type: 'appFailed'; callId: string; message: string }
+  appFailed: { callId: string; message: string };
   /** The call an app was started for ended: its result, or why there is none. */
-  | { type: 'appToolResult'; callId: string; toolResult: Record<string, unknown> }
-  | { type: 'appToolCancelled'; callId: string; reason: string }
+  appToolResult: { callId: string; toolResult: Record<string, unknown> };
+  appToolCancelled: { callId: string; reason: string };
   /** The server's tools or resources changed while its app shows: the app is told, to list them again. */
-  | { type: 'appListChanged'; list: AppList }
+  appListChanged: { list: AppList };
   /** Sampling: the stage moved on, with the model's answer so far (the whole text, not a piece). */
-  | { type: 'samplingAnswer'; stage: SamplingStage; answer: SamplingAnswer };
+  samplingAnswer: { stage: SamplingStage; answer: SamplingAnswer };
+}
 
-// ---- Webview -> host notifications -------------------------------------------------
+export type HostNotification = MessageOf<HostNotificationFields>;
 
-export type WebviewNotification =
+/** Webview -> host notifications, by type. */
+export interface WebviewNotificationFields {
   /** Handshake: the host posts nothing before it (and re-sends `init` on every `ready`). */
-  | { type: 'ready' }
-  | { type: 'pickFile'; field: string; source: FileSource }
-  | { type: 'removeFile'; field: string; index: number }
+  ready: object;
+  pickFile: { field: string; source: FileSource };
+  removeFile: { field: string; index: number };
   /** Tool panel: Run. */
-  | { type: 'submit'; values: FormValues; secureValues?: FormValues }
-  | { type: 'cancelCall'; callId: string }
+  submit: { values: FormValues; secureValues?: FormValues };
+  cancelCall: { callId: string };
   /** Elicitation panel (Accept / Decline / Cancel) and inputs panel (Save = accept, Cancel = cancel). */
-  | { type: 'answer'; action: AnswerAction; values?: FormValues }
+  answer: { action: AnswerAction; values?: FormValues };
   /** URL elicitation: the user consented; the host opens the URL. */
-  | { type: 'openUrl'; url: string }
-  | { type: 'readResource'; uri: string }
+  openUrl: { url: string };
+  readResource: { uri: string };
   /** `itemId` is the `SaveItem.ref` of the item to save. */
-  | { type: 'saveOutput'; resultId: string; itemId: string }
+  saveOutput: { resultId: string; itemId: string };
   /** A file output (SEP-2631) opened in an editor without choosing where to save it. */
-  | { type: 'openOutput'; resultId: string; itemId: string }
+  openOutput: { resultId: string; itemId: string };
   /** The typed values changed (debounced); lets the host keep them for a restored panel. */
-  | { type: 'valuesChanged'; values: FormValues }
+  valuesChanged: { values: FormValues };
   /** The app of `callId` was closed (by the user, itself, or for misbehaving): it is not shown again. */
-  | { type: 'appClosed'; callId: string }
+  appClosed: { callId: string };
   /** An app-rendered question: the app's ElicitResult, unchecked (the host checks it against the schema). */
-  | { type: 'appAnswer'; result: Record<string, unknown> }
+  appAnswer: { result: Record<string, unknown> };
   /** An app-rendered question the app could not answer (it failed to start, declined the bridge capability, …): the form instead. */
-  | { type: 'appQuestionFailed'; reason: string }
+  appQuestionFailed: { reason: string };
   /**
    * Sampling: ask this model; `systemPrompt` and `texts` (by `<message>.<block>`) are the user's edits of the
    * request's text, when they edited it. A decline is an `answer` with action `decline`.
    */
-  | { type: 'samplingApprove'; model: string; systemPrompt?: string; texts?: Record<string, string> }
+  samplingApprove: { model: string; systemPrompt?: string; texts?: Record<string, string> };
   /** Sampling: return this answer text (the model's, possibly edited) to the server. */
-  | { type: 'samplingSend'; text: string };
+  samplingSend: { text: string };
+}
+
+export type WebviewNotification = MessageOf<WebviewNotificationFields>;
 
 // ---- Requests (webview -> host) with typed responses -------------------------------
 
+/** What the app shown asks the host for is answered with the MCP SDK's result types, as the app's bridge expects. */
 export interface RequestMap {
   validate: { params: { values: FormValues }; result: { errors: FieldErrors } };
   /** MCP Apps: what the app shown asks the host for (the webview's AppBridge relays it). */
-  appCallTool: { params: { name: string; arguments: Record<string, unknown> }; result: Record<string, unknown> };
-  appReadResource: { params: { uri: string }; result: Record<string, unknown> };
+  appCallTool: { params: { name: string; arguments: Record<string, unknown> }; result: CallToolResult };
+  appReadResource: { params: { uri: string }; result: ReadResourceResult };
   appOpenLink: { params: { url: string }; result: { opened: boolean } };
   appDisplayMode: { params: { mode: string }; result: { mode: 'inline' | 'fullscreen' } };
   /** `ui/download-file`: the app's embedded resources and resource links, saved only where the person chooses. */
@@ -307,8 +323,8 @@ export interface RequestMap {
   appMessage: { params: { text: string }; result: { sent: boolean } };
   /** `ui/update-model-context` of the app shown for `callId` (as text): kept for the @mcp participant's next turn. */
   appModelContext: { params: { callId: string; text: string }; result: { kept: boolean } };
-  /** `sampling/createMessage` from the app: through the sampling approval panel, naming the app and its server. */
-  appSampling: { params: Record<string, unknown>; result: Record<string, unknown> };
+  /** `sampling/createMessage` from the app, unchecked until the host checks it: through the sampling approval panel, naming the app and its server. */
+  appSampling: { params: Record<string, unknown>; result: CreateMessageResult };
   /** The server's suggestions for a text field as typed so far (the other values go as context). */
   complete: { params: { field: string; value: string; values: FormValues }; result: Suggestions };
 }
@@ -369,116 +385,76 @@ const OUTCOMES: readonly string[] = ['done', 'cancelled', 'failed'];
 const PANEL_KINDS: readonly string[] = ['run', 'elicitation', 'inputs', 'sampling'];
 const SAMPLING_STAGES: readonly string[] = ['ask', 'answering', 'review', 'sent'];
 
-export function isWebviewMessage(x: unknown): x is WebviewMessage {
-  if (!isObject(x) || !isString(x.type)) return false;
-  switch (x.type) {
-    case 'ready':
-      return true;
-    case 'pickFile':
-      return isString(x.field) && isString(x.source) && FILE_SOURCES.includes(x.source);
-    case 'removeFile':
-      return isString(x.field) && Number.isInteger(x.index) && (x.index as number) >= 0;
-    case 'submit':
-      return isValues(x.values) && isOptional(x.secureValues, isValues);
-    case 'valuesChanged':
-      return isValues(x.values);
-    case 'cancelCall':
-      return isString(x.callId);
-    case 'answer':
-      return isString(x.action) && ANSWER_ACTIONS.includes(x.action) && isOptional(x.values, isValues);
-    case 'openUrl':
-      return isString(x.url);
-    case 'readResource':
-      return isString(x.uri);
-    case 'saveOutput':
-    case 'openOutput':
-      return isString(x.resultId) && isString(x.itemId);
-    case 'appClosed':
-      return isString(x.callId);
-    case 'appAnswer':
-      return isObject(x.result);
-    case 'appQuestionFailed':
-      return isString(x.reason);
+const WEBVIEW_NOTIFICATION_GUARDS: MessageGuards<WebviewNotificationFields> = {
+  ready: () => true,
+  pickFile: (x) => isString(x.field) && isString(x.source) && FILE_SOURCES.includes(x.source),
+  removeFile: (x) => isString(x.field) && Number.isInteger(x.index) && (x.index as number) >= 0,
+  submit: (x) => isValues(x.values) && isOptional(x.secureValues, isValues),
+  valuesChanged: (x) => isValues(x.values),
+  cancelCall: (x) => isString(x.callId),
+  answer: (x) => isString(x.action) && ANSWER_ACTIONS.includes(x.action) && isOptional(x.values, isValues),
+  openUrl: (x) => isString(x.url),
+  readResource: (x) => isString(x.uri),
+  saveOutput: (x) => isString(x.resultId) && isString(x.itemId),
+  openOutput: (x) => isString(x.resultId) && isString(x.itemId),
+  appClosed: (x) => isString(x.callId),
+  appAnswer: (x) => isObject(x.result),
+  appQuestionFailed: (x) => isString(x.reason),
+  samplingApprove: (x) => isString(x.model) && isOptional(x.systemPrompt, isString)
+    && isOptional(x.texts, (t): t is Record<string, string> => isObject(t) && Object.values(t).every(isString)),
+  samplingSend: (x) => isString(x.text),
+};
 
-    case 'samplingApprove':
-      return isString(x.model) && isOptional(x.systemPrompt, isString) && isOptional(x.texts, (t): t is Record<string, string> => isObject(t) && Object.values(t).every(isString));
-    case 'samplingSend':
-      return isString(x.text);
-    case 'request':
-      return isNumber(x.id) && isString(x.method) && isRequestParams(x.method, x.params);
-    default:
-      return false;
-  }
+/** The params of each request (`MessageGuards` check a request's params), as the webview sent them. */
+const REQUEST_PARAMS_GUARDS: MessageGuards<RequestMap> = {
+  validate: (p) => isValues(p.values),
+  appCallTool: (p) => isString(p.name) && isObject(p.arguments),
+  appReadResource: (p) => isString(p.uri),
+  appOpenLink: (p) => isString(p.url),
+  appDisplayMode: (p) => isString(p.mode),
+  appDownloadFile: (p) => Array.isArray(p.contents),
+  appMessage: (p) => isString(p.text),
+  appModelContext: (p) => isString(p.callId) && isString(p.text),
+  appSampling: () => true,
+  complete: (p) => isString(p.field) && isString(p.value) && p.value.length <= 10_000 && isValues(p.values),
+};
+
+const HOST_NOTIFICATION_GUARDS: MessageGuards<HostNotificationFields> = {
+  init: (x) => isObject(x.panel) && isString(x.panel.kind) && PANEL_KINDS.includes(x.panel.kind),
+  fileSelected: (x) => isString(x.field) && Array.isArray(x.files) && x.files.every(isFileSummary),
+  fileRefused: (x) => isString(x.field) && isString(x.reason),
+  validation: (x) => isFieldErrors(x.errors),
+  callStarted: (x) => isString(x.callId),
+  progress: (x) => isString(x.callId) && isNumber(x.progress) && isOptional(x.total, isNumber) && isOptional(x.message, isString),
+  result: (x) => isString(x.callId) && isObject(x.view)
+    && isOptional(x.agent, (a): a is AgentGiven => isObject(a) && typeof a.whole === 'boolean' && isString(a.modelText) && isOptional(a.handle, isString)),
+  callEnded: (x) => isString(x.callId) && isString(x.outcome) && OUTCOMES.includes(x.outcome) && isOptional(x.error, isString),
+  uploadProgress: (x) => isString(x.field) && isNumber(x.sent) && isNumber(x.total),
+  appShow: (x) => isObject(x.app) && isString(x.app.callId) && isString(x.app.document),
+  appPrepare: (x) => isObject(x.app) && isString(x.app.uri) && isString(x.app.document),
+  appFailed: (x) => isString(x.callId) && isString(x.message),
+  appToolResult: (x) => isString(x.callId) && isObject(x.toolResult),
+  appToolCancelled: (x) => isString(x.callId) && isString(x.reason),
+  appListChanged: (x) => x.list === 'tools' || x.list === 'resources',
+  samplingAnswer: (x) => isString(x.stage) && SAMPLING_STAGES.includes(x.stage) && isObject(x.answer) && isString(x.answer.text) && Array.isArray(x.answer.toolUses),
+};
+
+/** Whether `value` passes the guard of `type` in a map of guards (an own key only: no `toString` message). */
+function passes<Fields>(guards: MessageGuards<Fields>, type: string, value: Record<string, unknown>): boolean {
+  const guard = Object.hasOwn(guards, type) ? (guards as Record<string, (m: Record<string, unknown>) => boolean>)[type] : undefined;
+  return guard !== undefined && guard(value);
 }
 
-function isRequestParams(method: string, params: unknown): boolean {
-  switch (method) {
-    case 'validate':
-      return isObject(params) && isValues(params.values);
-    case 'appCallTool':
-      return isObject(params) && isString(params.name) && isObject(params.arguments);
-    case 'appReadResource':
-      return isObject(params) && isString(params.uri);
-    case 'appOpenLink':
-      return isObject(params) && isString(params.url);
-    case 'appDisplayMode':
-      return isObject(params) && isString(params.mode);
-    case 'appDownloadFile':
-      return isObject(params) && Array.isArray(params.contents);
-    case 'appMessage':
-      return isObject(params) && isString(params.text);
-    case 'appModelContext':
-      return isObject(params) && isString(params.callId) && isString(params.text);
-    case 'appSampling':
-      return isObject(params);
-    case 'complete':
-      return isObject(params) && isString(params.field) && isString(params.value) && params.value.length <= 10_000 && isValues(params.values);
-    default:
-      return false;
-  }
+export function isWebviewMessage(x: unknown): x is WebviewMessage {
+  if (!isObject(x) || !isString(x.type)) return false;
+  if (x.type === 'request') return isNumber(x.id) && isString(x.method) && isObject(x.params) && passes(REQUEST_PARAMS_GUARDS, x.method, x.params);
+  return passes(WEBVIEW_NOTIFICATION_GUARDS, x.type, x);
 }
 
 export function isHostMessage(x: unknown): x is HostMessage {
   if (!isObject(x) || !isString(x.type)) return false;
-  switch (x.type) {
-    case 'init':
-      return isObject(x.panel) && isString(x.panel.kind) && PANEL_KINDS.includes(x.panel.kind);
-    case 'fileSelected':
-      return isString(x.field) && Array.isArray(x.files) && x.files.every(isFileSummary);
-    case 'fileRefused':
-      return isString(x.field) && isString(x.reason);
-    case 'validation':
-      return isFieldErrors(x.errors);
-    case 'callStarted':
-      return isString(x.callId);
-    case 'progress':
-      return isString(x.callId) && isNumber(x.progress) && isOptional(x.total, isNumber) && isOptional(x.message, isString);
-    case 'result':
-      return isString(x.callId) && isObject(x.view)
-        && isOptional(x.agent, (a): a is AgentGiven => isObject(a) && typeof a.whole === 'boolean' && isString(a.modelText) && isOptional(a.handle, isString));
-    case 'callEnded':
-      return isString(x.callId) && isString(x.outcome) && OUTCOMES.includes(x.outcome) && isOptional(x.error, isString);
-    case 'uploadProgress':
-      return isString(x.field) && isNumber(x.sent) && isNumber(x.total);
-    case 'appShow':
-      return isObject(x.app) && isString(x.app.callId) && isString(x.app.document);
-    case 'appPrepare':
-      return isObject(x.app) && isString(x.app.uri) && isString(x.app.document);
-    case 'appFailed':
-      return isString(x.callId) && isString(x.message);
-    case 'appToolResult':
-      return isString(x.callId) && isObject(x.toolResult);
-    case 'appToolCancelled':
-      return isString(x.callId) && isString(x.reason);
-    case 'appListChanged':
-      return x.list === 'tools' || x.list === 'resources';
-    case 'samplingAnswer':
-      return isString(x.stage) && SAMPLING_STAGES.includes(x.stage) && isObject(x.answer) && isString(x.answer.text) && Array.isArray(x.answer.toolUses);
-    case 'response':
-      return isNumber(x.id) && isString(x.method) && (x.ok === true || (x.ok === false && isString(x.error)));
-    default:
-      return false;
-  }
+  if (x.type === 'response') return isNumber(x.id) && isString(x.method) && (x.ok === true || (x.ok === false && isString(x.error)));
+  return passes(HOST_NOTIFICATION_GUARDS, x.type, x);
 }
 
 /** For a WebviewPanelSerializer: the state VS Code hands back is whatever the webview last saved. */

@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { authStoreKey, challengesDpop, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
 import { signInKind } from '../../src/core/connection/signIn';
+import { HostError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
 
 test('a loopback redirect matches a registration on another port; any other redirect must match exactly', () => {
@@ -50,12 +51,13 @@ test('a stored registration whose redirect the host can no longer receive is not
   assert.equal((await refreshable.provider.clientInformation({ issuer: ISSUER }))?.client_id, 'registered-client');
 });
 
-test('a sign-in failure is recognised by its name, also from another bundle\'s copy of the class', () => {
+test('a sign-in failure is recognised by its brand, also from another bundle\'s copy of the class, never by its name', () => {
   // The extension and the connection are bundled separately: the UI's SignInCancelledError is not the connection's.
-  class SignInCancelledErrorCopy extends Error { override readonly name = 'SignInCancelledError'; }
+  class SignInCancelledErrorCopy extends HostError { static override readonly brand: string = 'SignInCancelledError'; }
   assert.equal(signInKind(new SignInCancelledErrorCopy('cancelled')), 'cancelled');
   assert.equal(signInKind(new Error('wrapped', { cause: new SignInCancelledError('cancelled') })), 'cancelled');
   assert.equal(signInKind(new Error('SignInCancelledError')), undefined);
+  assert.equal(signInKind(Object.assign(new Error('cancelled'), { name: 'SignInCancelledError' })), undefined);
 });
 
 

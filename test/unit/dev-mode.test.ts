@@ -8,7 +8,7 @@ import { ServerConnection } from '../../src/core/connection';
 import {
   DEV_WATCH_MAX_CHARS, DEV_WATCH_MAX_GLOBS, debugLaunch, inspectorPortIn, RestartScheduler, watchedBy,
 } from '../../src/core/dev';
-import { isHostError } from '../../src/core/errors';
+import { CallCancelledError, ServerStartError, ServerStoppedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
 import { stdioFixture } from '../fixtures/servers';
 
@@ -70,7 +70,7 @@ describe('the debugger command lines', () => {
     assert.deepEqual(debugLaunch(server, { type: 'node' }).args, ['--inspect-brk=127.0.0.1:0', 'server.js', '--x']);
     assert.deepEqual(debugLaunch({ ...server, command: '/usr/local/bin/node22' }, { type: 'node' }).command, '/usr/local/bin/node22');
     assert.throws(() => debugLaunch({ ...server, command: 'npx' }, { type: 'node' }),
-      (e: Error) => isHostError(e, 'ServerStartError') && /needs the server started with the node executable \("command": "node"\), not "npx"/.test(e.message));
+      (e: Error) => e instanceof ServerStartError && /needs the server started with the node executable \("command": "node"\), not "npx"/.test(e.message));
   });
 
   test('debugpy connects to the debugger and waits for it', () => {
@@ -167,14 +167,14 @@ test('a call in flight when the host restarts its server ends saying so', async 
     const call = c.callTool('slow', { steps: 100, delayMs: 100 });
     await new Promise((r) => setTimeout(r, 300));
     await c.stop('the server was restarted: src/server.ts changed (dev.watch)');
-    await assert.rejects(call, (e: Error) => isHostError(e, 'ServerStoppedError')
+    await assert.rejects(call, (e: Error) => e instanceof ServerStoppedError
       && e.message === 'tool "slow" ended: the server was restarted: src/server.ts changed (dev.watch)');
     // The next start forgets the reason: a plain stop cancels.
     await c.start();
     const second = c.callTool('slow', { steps: 100, delayMs: 100 });
     await new Promise((r) => setTimeout(r, 300));
     await c.stop();
-    await assert.rejects(second, (e: Error) => isHostError(e, 'CallCancelledError'));
+    await assert.rejects(second, (e: Error) => e instanceof CallCancelledError);
   } finally {
     await c.dispose();
   }

@@ -10,7 +10,7 @@ import {
   callToolWithUrlElicitation, createElicitationHandler, UrlElicitationIncompleteError,
   type ElicitationUi, type FormAnswer, type FormElicitationRequest, type UrlElicitationRequest,
 } from '../../src/core/elicitation';
-import { InputRefusedError, isHostError } from '../../src/core/errors';
+import { CallCancelledError, InputRefusedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
 import { resultText } from '../helpers/results';
@@ -155,7 +155,7 @@ test('-32042: cancelling the call while its required URL is pending is a CallCan
       stop.addEventListener('abort', () => resolve('cancel'), { once: true });
       abort.abort();
     }) });
-  await assert.rejects(pending, (e: Error) => isHostError(e, 'CallCancelledError') && /was cancelled/.test(e.message));
+  await assert.rejects(pending, (e: Error) => e instanceof CallCancelledError && /was cancelled/.test(e.message));
 });
 
 test('2026-07-28 MRTR: an x-mcp-file field survives to the form, and the picked PNG is sent as a data URI', async () => {

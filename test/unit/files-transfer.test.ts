@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { ServerConnection } from '../../src/core/connection';
-import { isHostError } from '../../src/core/errors';
+import { CallCancelledError } from '../../src/core/errors';
 import { checkFile, findFileSlots, inlineLimitsFor } from '../../src/core/files';
 import { planTransfer } from '../../src/core/files/transfer/mode';
 import { restoreDraftShapes, shieldDraftShapes } from '../../src/core/files/transfer/protocol';
@@ -355,7 +355,7 @@ describe('the core over Streamable HTTP', () => {
 
       // A run's own cancel is a CallCancelledError wherever it lands (how the panel tells it from a failure):
       // authorizing an upload, or sending one.
-      const isCancel = (e: Error) => isHostError(e, 'CallCancelledError') && /cancelled/.test(e.message);
+      const isCancel = (e: Error) => e instanceof CallCancelledError && /cancelled/.test(e.message);
       await assert.rejects(authorizeUploads([{ slot, files: [check.file] }], () => limits, conn.files, AbortSignal.abort()), isCancel);
       const run = new AbortController();
       await assert.rejects(encodeFileSlots({}, [{ slot, files: [check.file] }], () => limits,

@@ -37,6 +37,11 @@ test('malformed webview messages are refused', () => {
     { type: 'answer', action: 'accept', values: 'x' },
     { type: 'request', id: 1, method: 'validate', params: {} },
     { type: 'request', id: 1, method: 'readFile', params: { path: '/etc/passwd' } },
+    { type: 'toString' },
+    { type: '__proto__' },
+    { type: 'request', id: 1, method: 'hasOwnProperty', params: {} },
+    { type: 'request', id: 1, method: 'appSampling', params: 'x' },
+    { type: 'request', id: 1, method: 'appCallTool', params: { name: 'echo' } },
   ];
   for (const m of bad) assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
 });
@@ -63,6 +68,8 @@ test('host -> webview messages pass the guard; malformed ones do not', () => {
     { type: 'progress', callId: 'c', progress: Number.NaN },
     { type: 'callEnded', callId: 'c', outcome: 'exploded' },
     { type: 'response', id: 3, method: 'validate', ok: false },
+    { type: 'constructor' },
+    { type: 'appListChanged', list: 'prompts' },
   ];
   for (const m of bad) assert.equal(isHostMessage(m), false, JSON.stringify(m));
 });

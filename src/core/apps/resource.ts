@@ -3,6 +3,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { formatBytes } from '../files/limits';
 import { APP_MIME_TYPE } from './discovery';
 import { readAppCsp, type AppCsp } from './csp';
+import { HostError } from '../errors';
 
 /** The largest app document the host renders (decoded bytes). A bigger one is refused, not loaded. */
 export const APP_RESOURCE_MAX_BYTES = 5 * 1024 * 1024;
@@ -19,7 +20,9 @@ export interface AppResource {
   warnings: string[];
 }
 
-export class AppResourceError extends Error {}
+export class AppResourceError extends HostError {
+  static override readonly brand: string = 'AppResourceError';
+}
 
 interface Reader { readResource(uri: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ReadResourceResult> }
 

@@ -1,7 +1,7 @@
 // The RFC 8252 loopback redirect: a listener on 127.0.0.1 that receives the authorization response.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignInCancelledError, SignInFailedError, type RedirectReceiver } from './types';
+import { SignInCancelledError, SignInFailedError, SignInTimedOutError, type RedirectReceiver } from './types';
 
 const CALLBACK_PATH = '/callback';
 /** Longest request line accepted on the listener (an authorization response is a short query). */
@@ -77,7 +77,7 @@ export class LoopbackRedirect implements RedirectReceiver {
         if (this.waiter === waiter) this.waiter = undefined;
         done();
         // Marked rather than typed: the extension's copy of this class is bundled apart from the provider's.
-        reject(Object.assign(new SignInCancelledError(`no answer from the browser within ${Math.round(timeoutMs / 1000)} s`), { timedOut: true }));
+        reject(new SignInTimedOutError(`no answer from the browser within ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
       // The timer is not unref'd: it keeps a CLI waiting for the browser alive (the listener itself does not).
       if (signal?.aborted) { onAbort(); return; }

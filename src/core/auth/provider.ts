@@ -18,7 +18,7 @@ import { loopbackPort, redirectRegistered } from './redirects';
 import { checkAuthorizationUrl } from './urls';
 import { describeRefusal, registerWithoutScopeIfRefused, scopesBeyond } from './registrationScope';
 import {
-  SignInFailedError, SignInRequiredError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
+  SignInFailedError, SignInRequiredError, SignInTimedOutError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
   type ServerAuthRecord, type SignInUi, type TokenStore,
 } from './types';
 
@@ -408,7 +408,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
     this.pendingAbort = abort;
     const timeoutMs = this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS;
     const answer = receiver.waitForRedirect(state, timeoutMs, abort.signal).catch((e: unknown) => {
-      if ((e as { timedOut?: unknown }).timedOut !== true) throw e;
+      if (!(e instanceof SignInTimedOutError)) throw e;
       throw new SignInFailedError(`the sign-in to server "${server}" at ${host} did not come back within ${describeDuration(timeoutMs)} `
         + '(the authorization server may have shown an error page, or the browser tab was closed); nothing was stored');
     });

@@ -1,5 +1,6 @@
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
 import type { AccountChoice } from './accounts';
+import { HostError } from '../errors';
 
 /**
  * Where sign-in state lives: VS Code's SecretStorage in the extension, a file readable only by the user
@@ -97,16 +98,21 @@ export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bear
 export const OAUTH_GRANTS: readonly OAuthGrant[] = ['authorization_code', 'client_credentials', 'jwt_bearer', 'enterprise'];
 
 /** The server needs a sign-in and none can happen here (no terminal, no UI): stored tokens and client credentials did not serve. */
-export class SignInRequiredError extends Error {
-  override readonly name = 'SignInRequiredError';
+export class SignInRequiredError extends HostError {
+  static override readonly brand: string = 'SignInRequiredError';
 }
 
 /** The user declined to sign in, or closed the flow. */
-export class SignInCancelledError extends Error {
-  override readonly name = 'SignInCancelledError';
+export class SignInCancelledError extends HostError {
+  static override readonly brand: string = 'SignInCancelledError';
+}
+
+/** No answer came back from the browser in time. */
+export class SignInTimedOutError extends SignInCancelledError {
+  static override readonly brand: string = 'SignInTimedOutError';
 }
 
 /** The sign-in could not complete: a refused authorization server, a wrong `state`, an error from the authorization server. */
-export class SignInFailedError extends Error {
-  override readonly name = 'SignInFailedError';
+export class SignInFailedError extends HostError {
+  static override readonly brand: string = 'SignInFailedError';
 }

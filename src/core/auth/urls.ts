@@ -6,7 +6,9 @@ import { refuseInsecureUrl } from '../net/destination';
 import { SignInFailedError } from './types';
 
 /** A URL on an authorization server's word that is not HTTPS (or HTTP to loopback). */
-export class UnsafeAuthorizationUrlError extends SignInFailedError {}
+export class UnsafeAuthorizationUrlError extends SignInFailedError {
+  static override readonly brand: string = 'UnsafeAuthorizationUrlError';
+}
 
 /**
  * The URL when it may be opened or fetched; otherwise throws UnsafeAuthorizationUrlError naming the MCP

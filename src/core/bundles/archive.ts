@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { formatBytes } from '../files/limits';
 import { MiB } from '../io/limits';
+import { HostError } from '../errors';
 
 export const BUNDLE_LIMITS = {
   /** The .mcpb file itself. */
@@ -23,8 +24,8 @@ export const BUNDLE_LIMITS = {
 };
 export type BundleLimits = typeof BUNDLE_LIMITS;
 
-export class BundleError extends Error {
-  override readonly name = 'BundleError';
+export class BundleError extends HostError {
+  static override readonly brand: string = 'BundleError';
 }
 
 export interface ArchiveEntry {

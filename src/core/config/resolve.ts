@@ -6,13 +6,14 @@ import { getOwn, setOwn } from '../io/own';
 import { stringsOfSecureArguments, substituteSecureArguments } from '../secureParams/config';
 import type { ResolvedServer, ServerDefinition, VariableContext } from './types';
 import { sandboxPolicy } from '../sandbox/policy';
+import { HostError } from '../errors';
 
 const VARIABLE = /\$\{([^}]+)\}/g;
 const INPUT_VARIABLE = /\$\{input:([^}]+)\}/g;
 
 /** A variable that could not be resolved (an `${input:…}` with no value); names the server and the input. */
-export class UnresolvedInputError extends Error {
-  override readonly name = 'UnresolvedInputError';
+export class UnresolvedInputError extends HostError {
+  static override readonly brand: string = 'UnresolvedInputError';
   constructor(readonly server: string, readonly inputId: string) {
     super(`server "${server}" needs the input "${inputId}", and no value was given`);
   }

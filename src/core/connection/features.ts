@@ -7,7 +7,7 @@ import { UI_CAPABILITY, UI_EXTENSION_ID } from '../apps/discovery';
 import type { FileUploader } from '../files/transfer/encode';
 import { FILES_CAPABILITY, FILES_CAPABILITY_KEY } from '../files/transfer/protocol';
 import type { ResolvedServer } from '../config/types';
-import { isHostError, ServerRequestError } from '../errors';
+import { SamplingQueueFullError, ServerRequestError } from '../errors';
 import type { Logger } from '../log';
 import { SAMPLING_DECLINED_CODE, samplingRequestProblem, type SamplingRequest, type SamplingResult } from '../sampling';
 import { SECURE_PARAMS_EXTENSION_ID } from '../secureParams';
@@ -197,8 +197,8 @@ async function answerSampling(host: FeatureHost, request: SamplingRequest, signa
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     host.log.info(`sampling declined: ${why}`);
-    // The extension's handler (and its queue) comes from another bundle: isHostError, not instanceof.
-    if (isHostError(e, 'SamplingQueueFullError')) throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
+    // The extension's handler (and its queue) comes from another bundle: its error is recognised by its brand.
+    if (e instanceof SamplingQueueFullError) throw new ProtocolError(SAMPLING_DECLINED_CODE, `Sampling request refused by the host: ${why}`);
     throw new ProtocolError(SAMPLING_DECLINED_CODE, `User rejected sampling request: ${why}`);
   } finally {
     client?.resumeRequestTimeouts();

@@ -33,12 +33,12 @@ import { httpStatusOf, MAX_SIGN_INS, negotiate } from './negotiate';
 import { ConnectionSession } from './session';
 import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
-import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../io/limits';
-import type {
-  CallOptions, ConnectionOptions, ConnectionState, ServerList,
+import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../io/limits';
+import { HOST_VERSION } from '../../shared/version';
+import {
+  ConnectionState, type CallOptions, type ConnectionOptions, type ServerList,
 } from './types';
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** The time limit of a completion/complete (suggestions are wanted while the user types). */
 const COMPLETION_TIMEOUT_MS = 10_000;
@@ -181,7 +181,7 @@ export class ServerConnection {
 
   start(): Promise<void> {
     return this.serial(async () => {
-      if (this._state.kind === 'running' || this._state.kind === 'starting') return;
+      if (!ConnectionState.canBeStarted(this._state)) return;
       await this.doStart();
     });
   }
@@ -245,7 +245,7 @@ export class ServerConnection {
 
   private createClient(session: ConnectionSession): HostClient {
     const client = new HostClient(
-      this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
+      this.options.clientInfo ?? { name: 'mcp-host', version: HOST_VERSION },
       {
         capabilities: this.capabilities(),
         versionNegotiation: { mode: 'auto' },

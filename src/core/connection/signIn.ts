@@ -1,19 +1,15 @@
-import { SignInFailedError } from '../auth/types';
+import { SignInCancelledError, SignInFailedError, SignInRequiredError } from '../auth/types';
 import { shortErrorText } from '../errors';
 
-const KINDS: Record<string, 'required' | 'cancelled' | 'failed'> = {
-  SignInRequiredError: 'required', SignInCancelledError: 'cancelled', SignInFailedError: 'failed',
-};
-
 /**
- * Which sign-in failure, if any, is somewhere in an error's cause chain. Told by the error's name, not its
- * class: the extension's sign-in UI (which throws them) and the connection are bundled separately, each
- * with its own copy of the classes.
+ * Which sign-in failure, if any, is somewhere in an error's cause chain (the extension's sign-in UI throws them
+ * from another bundle: the classes' brands tell them).
  */
 export function signInKind(e: unknown): 'required' | 'cancelled' | 'failed' | undefined {
   for (let cur = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
-    const kind = cur instanceof Error ? KINDS[cur.name] : undefined;
-    if (kind) return kind;
+    if (cur instanceof SignInRequiredError) return 'required';
+    if (cur instanceof SignInCancelledError) return 'cancelled';
+    if (cur instanceof SignInFailedError) return 'failed';
   }
   return undefined;
 }

@@ -19,6 +19,22 @@ export type ConnectionState =
   | { kind: 'error'; reason: string; signIn?: 'required' | 'cancelled' | 'failed' }
   | { kind: 'crashed'; exitCode: number | null; signal?: string | null; reason: string };
 
+type StateOf<K extends ConnectionState['kind']> = Extract<ConnectionState, { kind: K }>;
+
+/**
+ * What a state allows, asked here rather than by comparing kinds where it is used. A value of this module (which
+ * imports types only), so the extension asks without loading the connection's bundle.
+ */
+export const ConnectionState = {
+  /** Requests may be sent. */
+  isRunning: (state: ConnectionState | undefined): state is StateOf<'running'> => state?.kind === 'running',
+  /** Neither starting nor running: a start starts it (again). */
+  canBeStarted: (state: ConnectionState): state is StateOf<'stopped' | 'error' | 'crashed'> =>
+    state.kind === 'stopped' || state.kind === 'error' || state.kind === 'crashed',
+  /** It failed to start, or its process ended without being asked to. */
+  hasFailed: (state: ConnectionState): state is StateOf<'error' | 'crashed'> => state.kind === 'error' || state.kind === 'crashed',
+} as const;
+
 /** A SEP-1306 upload target for one file field of a binary-mode elicitation. */
 export interface UploadEndpoint { url: string; method?: string; uploadId?: string; [k: string]: unknown }
 
@@ -98,7 +114,7 @@ export interface ConnectionOptions {
   serverLogLevel?: McpLogLevel;
   /** 2026-07-28 multi-round-trip requests: how many input rounds one call may take (default 10). */
   inputRequired?: { maxRounds?: number };
-  /** Default per-call timeout (default 60 s); time spent in elicitation handlers is not counted, progress restarts it. */
+  /** Default per-call timeout (default DEFAULT_REQUEST_TIMEOUT_MS, 5 min); time spent in elicitation handlers is not counted, progress restarts it. */
   requestTimeoutMs?: number;
   /** Timeout for starting and the handshake (default: requestTimeoutMs, at most 30 s). */
   connectTimeoutMs?: number;

@@ -5,7 +5,7 @@ import { domainToUnicode } from 'node:url';
 import type {
   ElicitationContext, ElicitationHandler, ElicitRequestParamsLoose, ElicitResultLoose, UploadEndpoint,
 } from '../connection/types';
-import { InputRefusedError } from '../errors';
+import { InputRefusedError, HostError } from '../errors';
 import { checkFile, checkTotalSize, type CheckedFile } from '../files/check';
 import { encodeCheckedFile } from '../files/transfer/encode';
 import { inlineLimitsFor, uploadLimitsFor, type InlineLimits } from '../files/limits';
@@ -22,7 +22,9 @@ import { authorizeUploads, type AuthorizedUploads } from '../run/uploads';
 const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** Raised inside the handler when the elicitation must be cancelled with a message for the user. */
-class ElicitationCancelled extends Error {}
+class ElicitationCancelled extends HostError {
+  static override readonly brand: string = 'ElicitationCancelled';
+}
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'aborted'> {
   if (signal.aborted) return Promise.resolve('aborted');

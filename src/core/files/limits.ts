@@ -2,6 +2,7 @@
 
 import type { TransportKind } from '../config/types';
 import { formatBytes } from '../../shared/format';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../io/limits';
 
 export { formatBytes };
 
@@ -89,16 +90,13 @@ export const FILE_OUTPUT_MAX_BYTES = 64 * 1024 * MiB;
 /** A download's time: its base (the request timeout) and a second for each of these bytes the server says it has. */
 export const MIN_DOWNLOAD_BYTES_PER_SECOND = MiB;
 
-/** The base of a download's deadline when no request timeout applies (a timeout of 0, "no limit"). */
-export const DEFAULT_DOWNLOAD_BASE_MS = 300_000;
-
 /**
- * How long a download may take: the request timeout (or DEFAULT_DOWNLOAD_BASE_MS without one), plus a second per
+ * How long a download may take: the request timeout (or DEFAULT_REQUEST_TIMEOUT_MS without one), plus a second per
  * MiB of the size the server stated, so a large file that keeps coming at 1 MiB/s finishes and a body that never
  * ends does not run past it.
  */
 export function downloadDeadlineMs(requestTimeoutMs: number | undefined, statedSize: number | undefined): number {
-  const base = requestTimeoutMs !== undefined && Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0 ? requestTimeoutMs : DEFAULT_DOWNLOAD_BASE_MS;
+  const base = requestTimeoutMs !== undefined && Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0 ? requestTimeoutMs : DEFAULT_REQUEST_TIMEOUT_MS;
   return base + Math.ceil((statedSize ?? 0) / MIN_DOWNLOAD_BYTES_PER_SECOND) * 1000;
 }
 

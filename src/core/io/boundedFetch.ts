@@ -1,10 +1,11 @@
 // The fetch handed to the SDK's HTTP transports: every response body is capped (a JSON answer as a whole,
 // an event stream per event), and every request ends when the connection's signal fires (stop, a deadline).
 import { formatBytes } from '../files/limits';
+import { HostError } from '../errors';
 
 /** A server's message went over the size limit; what was read is dropped and the transfer stopped. */
-export class MessageTooLargeError extends Error {
-  override readonly name = 'MessageTooLargeError';
+export class MessageTooLargeError extends HostError {
+  static override readonly brand: string = 'MessageTooLargeError';
   constructor(readonly limitBytes: number, what: string) {
     super(`the server sent ${what} over ${formatBytes(limitBytes)}, the message size limit`);
   }

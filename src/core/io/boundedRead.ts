@@ -3,10 +3,11 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { formatBytes as formatSize } from '../files/limits';
+import { HostError } from '../errors';
 
 /** A file the host would not read: not a regular file, too large, or unreadable. The message names the file. */
-export class FileReadError extends Error {
-  override readonly name = 'FileReadError';
+export class FileReadError extends HostError {
+  static override readonly brand: string = 'FileReadError';
   constructor(message: string, readonly path: string, readonly code?: string) {
     super(message);
   }

@@ -26,6 +26,13 @@ export const MAX_JSON_DEPTH = 256;
 /** How much of a server's stderr line is kept when it never ends (the rest is dropped, in linear time). */
 export const STDERR_LINE_MAX_CHARS = 8 * KiB;
 
+/**
+ * How long a request to a server waits for its answer when nothing else is said (the CLI's `--timeout`, the
+ * extension's `mcpHost.requestTimeoutSeconds`); progress from the server restarts it. A download's deadline starts
+ * from it too.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5 * 60_000;
+
 /** Ending an HTTP session (the DELETE) waits at most this long; stop, exit and restart never wait longer. */
 export const HTTP_SESSION_CLOSE_MS = 2000;
 

@@ -8,6 +8,7 @@
 
 import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
+import { HostError } from '../errors';
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -89,7 +90,9 @@ export function refuseAddress(address: string, policy: DestinationPolicy): strin
   return `${address} is ${KIND_WORDS[kind]}, and the MCP server (${policy.serverDescription}) is not on one`;
 }
 
-export class DestinationRefusedError extends Error {}
+export class DestinationRefusedError extends HostError {
+  static override readonly brand: string = 'DestinationRefusedError';
+}
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 

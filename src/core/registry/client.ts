@@ -6,6 +6,7 @@ import { parseJsonBounded } from '../io/json';
 import { MiB } from '../io/limits';
 import { parseServerList, parseServerResponse, ServerJsonError } from './parse';
 import type { RegistryEntry, RegistryPage } from './types';
+import { HostError } from '../errors';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -21,8 +22,8 @@ export const REGISTRY_LIMITS = {
   maxPages: 50,
 };
 
-export class RegistryError extends Error {
-  override readonly name = 'RegistryError';
+export class RegistryError extends HostError {
+  static override readonly brand: string = 'RegistryError';
   constructor(message: string, readonly status?: number) { super(message); }
 }
 

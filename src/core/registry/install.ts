@@ -4,6 +4,7 @@
 // and secrets become `${input:…}` password inputs, so their values go to secret storage and never to the file.
 import type { InputDefinition } from '../config';
 import type { RegistryArgument, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryServer, RegistryTransport } from './types';
+import { HostError } from '../errors';
 
 export type InstallKind = 'npm' | 'pypi' | 'oci' | 'nuget' | 'mcpb' | 'remote';
 
@@ -35,8 +36,8 @@ export interface InstallField {
   inputId?: string;
 }
 
-export class InstallError extends Error {
-  override readonly name = 'InstallError';
+export class InstallError extends HostError {
+  static override readonly brand: string = 'InstallError';
 }
 
 const KNOWN: Record<string, InstallKind> = { npm: 'npm', pypi: 'pypi', oci: 'oci', nuget: 'nuget', mcpb: 'mcpb' };

@@ -5,6 +5,7 @@ import type {
   RegistryArgument, RegistryEntry, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryPage, RegistryServer,
   RegistryTransport,
 } from './types';
+import { HostError } from '../errors';
 
 /** Bounds on what one server.json may hold; past them the entry is refused. */
 export const SERVER_JSON_LIMITS = {
@@ -20,8 +21,8 @@ export const SERVER_JSON_LIMITS = {
 
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
 
-export class ServerJsonError extends Error {
-  override readonly name = 'ServerJsonError';
+export class ServerJsonError extends HostError {
+  static override readonly brand: string = 'ServerJsonError';
 }
 
 function fail(where: string, what: string): never {

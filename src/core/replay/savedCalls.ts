@@ -10,6 +10,7 @@ import { KiB, MiB } from '../io/limits';
 import { lineColumns, nestingProblem } from '../io/json';
 import { ajvMessages, checkValue, compileSchema } from '../forms/validate';
 import savedCallsSchema from '../../../schemas/mcp-calls.schema.json';
+import { HostError } from '../errors';
 
 export { savedCallsSchema };
 export { SAVED_CALLS_FILE, resolveSavedPath, savedCallsBase, toSavedPath } from './paths';
@@ -56,10 +57,10 @@ export interface SavedCallsFile {
 }
 
 /** A saved-calls file that is not valid: the file, and each problem with its place. */
-export class SavedCallsError extends Error {
+export class SavedCallsError extends HostError {
+  static override readonly brand: string = 'SavedCallsError';
   constructor(readonly file: string, readonly problems: string[]) {
     super(`${file} is not a valid saved-calls file:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-    this.name = 'SavedCallsError';
   }
 }
 

@@ -7,7 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { refuseInsecureUrl } from '../net/destination';
-import { DEFAULT_DOWNLOAD_BASE_MS } from '../files/limits';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../io/limits';
 import { linkIntoPlace, partPathFor, removeStaleParts, seconds } from '../files/transfer/http';
 import type { SaveItem } from '../../shared/resultModel';
 import { linkAbort } from '../events';
@@ -82,7 +82,7 @@ export interface DownloadOptions {
   maxBytes: number;
   /** What sets `maxBytes` (a setting's name), for the refusal. */
   maxBytesName?: string;
-  /** The whole download ends within this long (default DEFAULT_DOWNLOAD_BASE_MS). */
+  /** The whole download ends within this long (default DEFAULT_REQUEST_TIMEOUT_MS). */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -106,7 +106,7 @@ export async function downloadToFile(rawUrl: string, target: string, opts: Downl
   const out = createWriteStream(temp, { flags: 'wx' });
   await new Promise<void>((res, rej) => { out.once('open', () => res()); out.once('error', rej); });
   let written = 0;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_DOWNLOAD_BASE_MS;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const stop = linkAbort(opts.signal);
   let timedOut = false;
   const timer = setTimeout(() => { timedOut = true; stop.abort(); }, timeoutMs);

@@ -253,7 +253,7 @@ export async function recordRun<T extends { result: CallToolResult } | undefined
     }
     return outcome;
   } catch (e) {
-    const cancelled = e instanceof CallCancelledError || (e as Error | undefined)?.name === 'CallCancelledError';
+    const cancelled = e instanceof CallCancelledError;
     recorder.keep(newRecord({ ...base, outcome: cancelled ? 'cancelled' : 'failed', error: (e as Error)?.message ?? String(e), durationMs: performance.now() - started }));
     throw e;
   }

@@ -1,3 +1,4 @@
+import { HostError } from '../errors';
 // sampling/createMessage: a server asks the host's model for a completion. The host checks the request against
 // its limits before anyone sees it, and answers through a SamplingHandler (the CLI: declined, or a command of
 // the user's); a decline is an error to the server that says why.
@@ -21,8 +22,8 @@ export type SamplingHandler = (request: SamplingRequest, ctx: { server: string; 
 /** The JSON-RPC code a declined sampling request is answered with (the spec's "User rejected sampling request"). */
 export const SAMPLING_DECLINED_CODE = -1;
 
-export class SamplingDeclinedError extends Error {
-  override readonly name = 'SamplingDeclinedError';
+export class SamplingDeclinedError extends HostError {
+  static override readonly brand: string = 'SamplingDeclinedError';
 }
 
 export const SAMPLING_LIMITS = {

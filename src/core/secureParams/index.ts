@@ -6,7 +6,7 @@
 // It loads no SDK: the connection's `Mcp-Param-*` headers for secure properties live in ./headers.ts.
 
 import { isObject } from '../../shared/json';
-import { ServerRequestError, isHostError } from '../errors';
+import { ServerRequestError } from '../errors';
 import type { RefusedTool } from '../connection/nesting';
 
 export const SECURE_PARAMS_EXTENSION_ID = 'io.modelcontextprotocol/secure-params';
@@ -180,7 +180,7 @@ export function secureValueStrings(values: SecureArguments | undefined): string[
  * not set them and cannot fix them. Other errors are returned as they are.
  */
 export function secureArgumentsRefusal(e: unknown, tool: string, server: string): unknown {
-  if (!isHostError(e, 'ServerRequestError') || e.code !== INVALID_PARAMS) return e;
+  if (!(e instanceof ServerRequestError) || e.code !== INVALID_PARAMS) return e;
   const said = e.message.replace(/^tool "[^"]*" failed: /, '');
   return new ServerRequestError(`the server "${server}" refused the secure values the host sends for "${tool}" (${said}). `
     + 'This is the host\'s configuration, not the tool\'s: check them (MCP: Edit Secure Values…, mcp-host --secure-arg, or "secureArguments" in mcp.json)',

@@ -4,8 +4,11 @@
 // lists of scalars. Anything else (anchors, block scalars, flow maps, tags) throws: a skill the host cannot
 // compare is not loaded, rather than compared loosely.
 import { isObject } from '../../shared/json';
+import { HostError } from '../errors';
 
-export class FrontmatterError extends Error {}
+export class FrontmatterError extends HostError {
+  static override readonly brand: string = 'FrontmatterError';
+}
 
 /** The frontmatter block's text (between the leading `---` lines), or undefined when the file has none. */
 export function frontmatterBlock(markdown: string): string | undefined {

@@ -64,7 +64,9 @@ export interface SkillList {
   cut?: string;
 }
 
-export class SkillError extends ServerRequestError {}
+export class SkillError extends ServerRequestError {
+  static override readonly brand: string = 'SkillError';
+}
 
 /** The server's declaration of the extension, or undefined when it did not declare it. */
 export function skillsSupport(connection: Pick<SkillsConnection, 'serverCapabilities'>): { directoryRead: boolean } | undefined {

@@ -11,7 +11,7 @@
 // Every answer about a task must be about the task asked for; another task's answer is a protocol error, not used.
 // No zod here: this module is part of the extension's start-up bundle (the SDK and zod load with the connection).
 import type { CallToolResult, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
-import { CallCancelledError, CallTimeoutError, isHostError, NotRunningError, ServerRequestError } from '../errors';
+import { CallCancelledError, CallTimeoutError, NotRunningError, ServerRequestError } from '../errors';
 import { isObject } from '../../shared/json';
 import type { IDisposable } from '../events';
 import type { CallOptions } from '../connection/types';
@@ -142,8 +142,7 @@ export function callsAsTask(connection: Pick<TaskConnection, 'serverCapabilities
 
 /** Whether an error is a 2026-07-28 server's refusal of a call that did not offer the Tasks extension (-32021). */
 export function needsTasksExtension(e: unknown): boolean {
-  // By name: the extension loads the connection (and its copy of the error classes) as a bundle of its own.
-  if (!isHostError(e, 'ServerRequestError') || e.code !== MISSING_CLIENT_CAPABILITY) return false;
+  if (!(e instanceof ServerRequestError) || e.code !== MISSING_CLIENT_CAPABILITY) return false;
   const required = isObject(e.data) && isObject(e.data.requiredCapabilities) ? e.data.requiredCapabilities : undefined;
   return !required || (isObject(required.extensions) && Object.hasOwn(required.extensions, TASKS_EXTENSION_ID));
 }
@@ -379,7 +378,9 @@ const AnyObject = schemaOf((v) => {
 });
 
 /** The server answered a question about one task with another task (or none): its answer is not used. */
-class TaskAnswerMismatchError extends ServerRequestError {}
+class TaskAnswerMismatchError extends ServerRequestError {
+  static override readonly brand: string = 'TaskAnswerMismatchError';
+}
 
 /** An answer about `asked` must be about `asked`; anything else is a protocol error naming the server. */
 function checkSameTask(connection: TaskConnection, method: string, asked: string, answered: unknown): void {

@@ -20,6 +20,8 @@ import { inlineLimitsFromSettings } from '../settings';
 import { KeptResultDocuments, READ_RESULT_TOOL, type ReadResultInput } from './keptResults';
 import { oneLine } from '../../shared/format';
 import { modelArgumentsProblem, securePropertyNames } from '../../core/secureParams';
+import { affectsSetting, encodeSettings, readAgentSettings, readSettings } from '../settings';
+import { ConnectionState } from '../../core/connection/types';
 
 export const LIST_TOOL = 'mcpHost_listTools';
 export const CALL_TOOL = 'mcpHost_callTool';
@@ -30,25 +32,6 @@ const MAX_PENDING_PLANS = 32;
 /** How long the "save the tool's files?" question waits before the model is told nothing was saved. */
 const SAVE_QUESTION_MS = 2 * 60_000;
 const SAVE_CHOICE = 'Save…';
-
-export interface AgentSettings {
-  enabled: boolean;
-  excludedServers: string[];
-  /** The most characters of one result's text given to a model; a larger result becomes a preview and a handle. */
-  maxResultCharacters: number;
-}
-
-const RESULT_CHARACTERS = { default: 20_000, min: 2_000, max: 1_000_000 };
-
-export function readAgentSettings(): AgentSettings {
-  const c = vscode.workspace.getConfiguration('mcpHost.agents');
-  const excluded = c.get<unknown>('excludedServers', []);
-  return {
-    enabled: c.get<boolean>('enabled', true),
-    excludedServers: Array.isArray(excluded) ? excluded.filter((s): s is string => typeof s === 'string') : [],
-    maxResultCharacters: Math.min(RESULT_CHARACTERS.max, Math.max(RESULT_CHARACTERS.min, Math.floor(Number(c.get<number>('maxResultCharacters', RESULT_CHARACTERS.default)) || RESULT_CHARACTERS.default))),
-  };
-}
 
 interface CallInput {
   server?: unknown;
@@ -137,7 +120,7 @@ export class AgentTools implements vscode.Disposable {
     const notRunning: string[] = [];
     for (const server of servers) {
       if (token.isCancellationRequested) break;
-      const running = serverState(server).kind === 'running' ? server.connection : undefined;
+      const running = ConnectionState.isRunning(serverState(server)) ? server.connection : undefined;
       try {
         if (running) tools.push(...describeTools(server.name, running));
         else if (only !== undefined) tools.push(...describeTools(server.name, await this.manager.start(server.name)));
@@ -318,6 +301,6 @@ export function registerAgentTools(context: vscode.ExtensionContext, window: Con
   };
   update();
   context.subscriptions.push(tools, tools.results.register(), { dispose: () => registration?.dispose() },
-    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('mcpHost.agents.enabled')) update(); }));
+    vscode.workspace.onDidChangeConfiguration((e) => { if (affectsSetting(e, 'agents.enabled')) update(); }));
   return tools;
 }

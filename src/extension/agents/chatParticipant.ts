@@ -15,7 +15,8 @@ import { errorText } from '../../core/errors';
 import { RunPanel } from '../runPanel';
 import type { Container } from '../container';
 import { serverState, type ServerManager } from '../serverManager';
-import { readAgentSettings } from './agentTools';
+import { readAgentSettings } from '../settings';
+import { ConnectionState } from '../../core/connection/types';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 
@@ -96,7 +97,7 @@ export class McpChatParticipant {
     const stopped: string[] = [];
     for (const server of only ? [only] : this.servers()) {
       const managed = this.manager.get(server);
-      let connection = managed && serverState(managed).kind === 'running' ? managed.connection : undefined;
+      let connection = managed && ConnectionState.isRunning(serverState(managed)) ? managed.connection : undefined;
       try {
         if (!connection && only) {
           stream.progress(`Starting ${server}…`);
@@ -127,7 +128,7 @@ export class McpChatParticipant {
     }
     for (const server of this.servers()) {
       const managed = this.manager.get(server);
-      const running = managed && serverState(managed).kind === 'running' ? managed.connection : undefined;
+      const running = managed && ConnectionState.isRunning(serverState(managed)) ? managed.connection : undefined;
       const tool = running?.tools.find((t) => t.name === target.tool);
       if (tool) return { server, tool };
     }

@@ -12,6 +12,7 @@ import type { AppElicitationInit } from '../../shared/protocol';
 import type { WebviewElicitationUi } from '../elicitationUi';
 import { markQuestionAnswered } from '../walkthrough';
 import { McpPanel } from '../webviewPanel';
+import { ConnectionState } from '../../core/connection/types';
 
 /** The longest a question's app panel stays open waiting for an answer. */
 const ANSWER_WAIT_MS = 10 * 60_000;
@@ -48,7 +49,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 
 async function askApp(uri: string, params: ElicitRequestParamsLoose, ctx: ElicitationContext, deps: AppQuestionDeps): Promise<Outcome> {
   const connection = deps.connection();
-  if (!connection || connection.state.kind !== 'running') return { fallback: 'the server\'s connection is not ready to read it.' };
+  if (!connection || !ConnectionState.isRunning(connection.state)) return { fallback: 'the server\'s connection is not ready to read it.' };
   let app: AppResource;
   const started = Date.now();
   try {

@@ -5,7 +5,7 @@
 // and confirmations, resources of the app's own server only, links only after the user saw the full URL and
 // agreed, and display modes mapped to the editor group.
 import * as vscode from 'vscode';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, CreateMessageResult, Tool } from '@modelcontextprotocol/client';
 import {
   appDocument, AppResourceWatch, appResourceCacheOf, callableByApp, readCachedApp, toolAppUri, type AppResource, type AppResourceCache,
 } from '../../core/apps';
@@ -21,6 +21,7 @@ import { errorText } from '../../core/errors';
 import { samplingRequestProblem, type SamplingHandler, type SamplingRequest } from '../../core/sampling';
 import { samplingHandlerFor } from '../sampling/samplingPanel';
 import { Disposable, toDisposable, type IDisposable } from '../../core/events';
+import { ConnectionState } from '../../core/connection/types';
 
 /** Link schemes an app may ask to open (after consent); everything else is refused outright. */
 const LINK_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
@@ -51,7 +52,7 @@ export class ToolPanelApps extends Disposable {
     private readonly tool: Tool) {
     super();
     this.register(panel.onRequest('appCallTool', (p) => this.callTool(p.name, p.arguments)));
-    this.register(panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri) as unknown as Record<string, unknown>));
+    this.register(panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri)));
     this.register(panel.onRequest('appOpenLink', (p) => this.openLink(p.url)));
     this.register(panel.onRequest('appDisplayMode', (p) => this.displayMode(p.mode)));
     const downloads = new AppDownloads({ server, tool: tool.title ?? tool.name }, () => this.connection());
@@ -68,7 +69,7 @@ export class ToolPanelApps extends Disposable {
   /** As the panel opens: the app is read and loaded ahead (hidden) when its server runs; a failure waits for Run. */
   async prepare(): Promise<void> {
     const connection = this.context.manager.get(this.server)?.connection;
-    if (connection?.state.kind !== 'running') return;
+    if (!ConnectionState.isRunning(connection?.state)) return;
     const uri = toolAppUri(connection.tools.find((t) => t.name === this.tool.name) ?? this.tool);
     if (!uri) return;
     try {
@@ -201,7 +202,7 @@ export class ToolPanelApps extends Disposable {
    * mcpHost.confirmEveryCall); then the window's run pipeline, as every caller's: the tool's secure values
    * (SEP-3221) added, a tool that must run as a task run as one, required URLs asked.
    */
-  private async callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const connection = await this.connection();
     const tool = connection.tools.find((t) => t.name === name);
     if (!tool) throw new Error(`"${this.server}" has no tool "${name}".`);
@@ -277,7 +278,7 @@ export class ToolPanelApps extends Disposable {
    * `sampling/createMessage` from the app: the host's limits, then the sampling approval panel, which names the app
    * and its server (never approved without asking).
    */
-  private async sample(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async sample(params: Record<string, unknown>): Promise<CreateMessageResult> {
     const request = params as unknown as SamplingRequest;
     const problem = Array.isArray(request.messages) ? samplingRequestProblem(request) : 'the request has no messages';
     if (problem) throw new Error(`The sampling request was refused: ${problem}.`);
@@ -286,7 +287,8 @@ export class ToolPanelApps extends Disposable {
     const abort = new AbortController();
     const stop = this.panel.onDidDispose(() => abort.abort());
     try {
-      return await this.sampling(request, { server: this.server, signal: abort.signal, requester: this.appName });
+      // The host's own answer (samplingPanel): a text block from the model the person approved.
+      return await this.sampling(request, { server: this.server, signal: abort.signal, requester: this.appName }) as CreateMessageResult;
     } finally {
       stop.dispose();
     }

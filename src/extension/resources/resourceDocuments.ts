@@ -11,6 +11,7 @@ import { formatBytes } from '../../core/files';
 import { safeFileName } from '../../core/results';
 import type { ServerManager } from '../serverManager';
 import { errorText } from '../../core/errors';
+import { ConnectionState } from '../../core/connection/types';
 
 /** VS Code's own MCP support owns `mcp-resource:`; this extension's resources live beside it. */
 export const RESOURCE_SCHEME = 'mcp-host-resource';
@@ -164,7 +165,7 @@ export class ResourceDocuments extends Disposable implements vscode.FileSystemPr
       let watched = this.watched.get(key);
       if (!watched) this.watched.set(key, (watched = { ...target }));
       const connection = this.manager.get(target.server)?.connection;
-      if (connection?.state.kind !== 'running') {
+      if (!ConnectionState.isRunning(connection?.state)) {
         // Stopped or crashed: its subscriptions are gone; the next start subscribes again.
         watched.connection = undefined;
         watched.subscription = undefined;

@@ -5,6 +5,7 @@
 // request (decline, closing the panel, the server cancelling, a timeout) answers the server with the reason.
 
 import * as vscode from 'vscode';
+import { setting } from '../settings';
 import type { Logger } from '../../core/log';
 import { errorText } from '../../core/errors';
 import {
@@ -24,7 +25,7 @@ const PROGRESS_INTERVAL_MS = 100;
 
 /** Servers whose sampling requests are approved without asking (`mcpHost.sampling.autoApprove`). */
 export function autoApproves(server: string): boolean {
-  const names = vscode.workspace.getConfiguration('mcpHost.sampling').get<unknown>('autoApprove', []);
+  const names: unknown = setting('sampling.autoApprove');
   return Array.isArray(names) && names.includes(server);
 }
 

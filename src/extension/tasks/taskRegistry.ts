@@ -4,11 +4,12 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection, ToolCallOptions } from '../../core/connection';
-import { isHostError } from '../../core/errors';
+import { NotRunningError, ServerCrashedError } from '../../core/errors';
 import { Disposable } from '../../core/events';
 import { callsAsTask, callToolAsTask, isTerminal, needsTasksExtension, type TaskInfo } from '../../core/tasks';
 import type { ServerManager } from '../serverManager';
 import { readSettings } from '../settings';
+import { ConnectionState } from '../../core/connection/types';
 
 export interface TrackedTask {
   /** `<server>\0<taskId>` */
@@ -87,7 +88,7 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
       return out.result!;
     } catch (e) {
       if (tracked && !isTerminal(tracked.status)) {
-        const lost = this.connectionLost(tracked) || isHostError(e, 'NotRunningError') || isHostError(e, 'ServerCrashedError');
+        const lost = this.connectionLost(tracked) || e instanceof NotRunningError || e instanceof ServerCrashedError;
         tracked.status = signal.aborted && !lost ? 'cancelled' : 'failed';
         tracked.statusMessage = lost ? LOST : e instanceof Error ? e.message : String(e);
         tracked.endedAt = Date.now();
@@ -129,7 +130,7 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
 
   private connectionLost(task: TrackedTask): boolean {
     const current = this.manager.get(task.server)?.connection;
-    return current !== task.connection || current.state.kind !== 'running';
+    return current !== task.connection || !ConnectionState.isRunning(current.state);
   }
 
 }

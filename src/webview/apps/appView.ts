@@ -10,6 +10,7 @@ import type { AppFrame, AppList, RequestMap } from '../../shared/protocol';
 import { h, icon } from '../dom';
 import { appBridgeLibrary } from './bridgeLibrary';
 import { hostContext, type DisplayMode } from './hostContext';
+import { HOST_VERSION } from '../../shared/version';
 
 export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile' | 'appMessage'
   | 'appModelContext' | 'appSampling'>(
@@ -36,7 +37,7 @@ export const APP_LIMITS = {
   notes: 50,
 };
 
-const HOST_INFO = { name: 'mcp-host', version: '0.1.0' };
+const HOST_INFO = { name: 'mcp-host', version: HOST_VERSION };
 /**
  * Exactly what a tool's app is answered (each has its handler below); `pip` is not offered (see hostContext).
  * `sandbox.permissions.clipboardWrite` is added for an app the person allowed to write to the clipboard.
@@ -189,11 +190,11 @@ export class AppView {
     // Nothing an app asks of the host is answered while it waits, hidden, for a run.
     bridge.oncalltool = async (params) => {
       await this.shown;
-      return (await this.request('appCallTool', { name: params.name, arguments: params.arguments ?? {} })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+      return this.request('appCallTool', { name: params.name, arguments: params.arguments ?? {} });
     };
     bridge.onreadresource = async (params) => {
       await this.shown;
-      return (await this.request('appReadResource', { uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
+      return this.request('appReadResource', { uri: params.uri });
     };
     bridge.onopenlink = async ({ url }) => {
       await this.shown;
@@ -213,7 +214,7 @@ export class AppView {
     };
     bridge.oncreatesamplingmessage = async (params) => {
       await this.shown;
-      return (await this.request('appSampling', params)) as Awaited<ReturnType<NonNullable<AppBridge['oncreatesamplingmessage']>>>;
+      return this.request('appSampling', params);
     };
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
       await this.shown;

@@ -2,6 +2,7 @@
 // display mode, container size and platform. Read from the webview's own document (VS Code sets its
 // --vscode-* variables and body classes there).
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import { HOST_VERSION } from '../../shared/version';
 
 /** The spec's variables, each from the VS Code theme variable that means the same. */
 const VARIABLES: Record<string, string> = {
@@ -54,6 +55,6 @@ export function hostContext(o: { locale: string; displayMode: DisplayMode; avail
     locale: o.locale,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     platform: 'desktop',
-    userAgent: 'mcp-host (VS Code)',
+    userAgent: `mcp-host/${HOST_VERSION} (VS Code)`,
   };
 }

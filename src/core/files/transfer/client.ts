@@ -14,6 +14,7 @@ import {
   type AuthorizedFile, type AuthorizedUpload, type AuthorizeUploadParams, type FileValue, type RefusalData, type TransferDescriptor,
 } from './protocol';
 import { AuthorizedFileSchema, AuthorizedUploadSchema } from './schemas';
+import { HostError } from '../../errors';
 
 /** What the transfer client needs of a connection (a ServerConnection). */
 export interface TransferConnection {
@@ -32,12 +33,14 @@ export interface TransferConnection {
 // so `instanceof` cannot be used across it.
 
 /** The server does not implement the method (-32601), or transfer is turned off. */
-export class TransferUnsupportedError extends Error {
+export class TransferUnsupportedError extends HostError {
+  static override readonly brand: string = 'TransferUnsupportedError';
   readonly transferError = 'unsupported';
 }
 
 /** The server refused the file (-32602 and the like), with its machine-readable reason when it gave one. */
-export class TransferRefusedError extends Error {
+export class TransferRefusedError extends HostError {
+  static override readonly brand: string = 'TransferRefusedError';
   readonly transferError = 'refused';
   constructor(message: string, readonly code: number | undefined, readonly data: RefusalData | undefined) { super(message); }
 }

@@ -13,6 +13,7 @@ import { changedSinceCheck, type CheckedFile } from '../check';
 import { openRegularFile } from '../../io/boundedRead';
 import { formatBytes } from '../limits';
 import { linkAbort } from '../../events';
+import { HostError } from '../../errors';
 
 const CHUNK_BYTES = 256 * 1024;
 /** Headers the data plane sets itself: a descriptor's value for them is not sent. */
@@ -49,7 +50,8 @@ export async function fileSha256(file: Pick<CheckedFile, 'path' | 'name' | 'size
 }
 
 /** An HTTP answer outside 2xx, described for the user: status and the first words of the body. */
-export class TransferHttpError extends Error {
+export class TransferHttpError extends HostError {
+  static override readonly brand: string = 'TransferHttpError';
   constructor(readonly status: number, readonly bodyText: string, message: string) { super(message); }
 }
 
@@ -208,7 +210,9 @@ export interface VerifiedDownloadOptions {
 }
 
 /** A download that did not finish within its deadline; nothing is left behind. */
-export class DownloadTimeoutError extends Error {}
+export class DownloadTimeoutError extends HostError {
+  static override readonly brand: string = 'DownloadTimeoutError';
+}
 
 // A download in progress is written to `.NAME.mcp-host-PID-RANDOM.part` beside its target: the process id lets a
 // later run tell the leftovers of a run that was killed (its process is gone) from a download still going.
@@ -256,7 +260,9 @@ export function seconds(ms: number): string {
 }
 
 /** A download whose bytes did not match what the server said; nothing is left behind. */
-export class VerificationError extends Error {}
+export class VerificationError extends HostError {
+  static override readonly brand: string = 'VerificationError';
+}
 
 /**
  * Streams a download into a temporary file beside `target`, hashing as it goes; checks the byte count and
