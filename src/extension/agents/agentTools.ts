@@ -20,7 +20,7 @@ import { inlineLimitsFromSettings } from '../settings';
 import { KeptResultDocuments, READ_RESULT_TOOL, type ReadResultInput } from './keptResults';
 import { oneLine } from '../../shared/format';
 import { modelArgumentsProblem, securePropertyNames } from '../../core/secureParams';
-import { affectsSetting, encodeSettings, readAgentSettings, readSettings } from '../settings';
+import { affectsSetting, readAgentSettings } from '../settings';
 import { ConnectionState } from '../../core/connection/types';
 
 export const LIST_TOOL = 'mcpHost_listTools';
