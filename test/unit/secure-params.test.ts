@@ -120,13 +120,21 @@ describe('secure parameters (2025-11-25, @modelcontextprotocol/sdk 1.x)', () => 
 
   test('declared at initialize; the clashing tool refused; secureArguments sent and masked', async () => {
     assert.equal(c.state.kind === 'running' && c.state.era, 'legacy');
-    assert.deepEqual(c.tools.map((t) => t.name), ['query']);
+    assert.deepEqual(c.tools.map((t) => t.name), ['query', 'report']);
     assert.match(c.refusedTools.find((t) => t.name === 'clash')?.reason ?? '', /both declare "instance"/);
     const result = await c.callTool('query', { sql: 'select 3' }, { secureArguments: GOOD });
     assert.match(text(result), /ran select 3 for tenant-7f3a91/);
     const last = recorded(record).at(-1)!;
     assert.deepEqual(last.secureArguments, GOOD);
     assert.ok((last.extensions as string[]).includes(SECURE_PARAMS_EXTENSION_ID));
+    assert.doesNotMatch(lines.join('\n'), /tenant-7f3a91|sk-fixture-good/);
+  });
+
+  test('a task call (2025-11-25 tasks) carries them too', async () => {
+    const out = await callToolAsTask(c, 'report', { topic: 'tides' }, { secureArguments: GOOD });
+    assert.ok(out.task?.taskId);
+    assert.match(text(out.result), /report on tides done/);
+    assert.deepEqual(recorded(record).at(-1)!.secureArguments, GOOD);
     assert.doesNotMatch(lines.join('\n'), /tenant-7f3a91|sk-fixture-good/);
   });
 });
