@@ -7,7 +7,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { InputRefusedError } from '../core/errors';
 import { buildForm, toPayload } from '../core/forms';
 import { secureValueProblems } from '../core/secureParams/form';
-import { missingSecureValues, secretPropertyNames, secureInputSchemaOf, securePropertyNames, takesSecureValues, type SecureArguments } from '../core/secureParams';
+import { missingSecureValues, secretPropertyNames, secureArgumentsFor, secureInputSchemaOf, securePropertyNames, takesSecureValues, type SecureArguments } from '../core/secureParams';
 import { parseJsonBounded } from '../core/io/json';
 import { readSecret } from './auth';
 import { CliError, EXIT } from './errors';
@@ -69,7 +69,8 @@ export async function cliSecureArguments(tool: Tool, configured: SecureArguments
   }
   const problems = secureValueProblems(tool, values);
   if (problems.length) throw new InputRefusedError(`the secure values for "${tool.name}" are refused: ${problems.join('; ')}`, problems[0]!.split(':')[0]);
-  return values;
+  // mcp.json's values (variables give text) of their schema types too.
+  return secureArgumentsFor(tool, values);
 }
 
 /** The tools listing's line for a tool's secure parameters, or undefined when it has none. */

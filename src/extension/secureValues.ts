@@ -84,10 +84,13 @@ export class SecureValues {
     return (await this.context.secrets.get(this.secretKey(server, name))) !== undefined ? 'secrets' : undefined;
   }
 
-  /** The tool's secure values for a call: the configuration's over the remembered ones. */
+  /**
+   * The tool's secure values for a call: the configuration's over the remembered ones, each of its schema type
+   * (SecretStorage and variables give text).
+   */
   async valuesFor(server: string, tool: Tool, connection: Pick<ServerConnection, 'server'> | undefined): Promise<SecureArguments> {
     const names = securePropertyNames(tool);
-    return { ...(await this.remembered(server, names)), ...secureArgumentsFor(tool, configuredOf(connection)) };
+    return secureArgumentsFor(tool, { ...(await this.remembered(server, names)), ...configuredOf(connection) });
   }
 
   /** The tool panel's secure section: what is still to be given; remembered values are marked kept, never sent. */

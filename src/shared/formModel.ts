@@ -44,6 +44,8 @@ export interface NumberField extends FieldBase {
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
   multipleOf?: number;
+  /** A secret-looking number (`writeOnly`, `format: password`; a PIN): the UI masks it. */
+  secret?: boolean;
 }
 
 export interface BooleanField extends FieldBase {

@@ -223,7 +223,12 @@ export class FormView {
       case 'number':
       case 'integer': {
         const step = field.multipleOf ?? (field.kind === 'integer' ? 1 : 'any');
-        const input = h('input', { attrs: { ...common, type: 'number', min: field.minimum, max: field.maximum, step, readonly: field.readOnly } });
+        // A secret number (a PIN) is typed masked; its text is read as a number like any other.
+        const input = h('input', {
+          attrs: field.secret
+            ? { ...common, type: 'password', inputmode: field.kind === 'integer' ? 'numeric' : 'decimal', autocomplete: 'off', readonly: field.readOnly }
+            : { ...common, type: 'number', min: field.minimum, max: field.maximum, step, readonly: field.readOnly },
+        });
         input.value = typeof current === 'number' || typeof current === 'string' ? String(current) : '';
         input.addEventListener('input', () => {
           const n = input.value.trim() === '' ? undefined : Number(input.value);

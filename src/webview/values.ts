@@ -145,7 +145,7 @@ export function withoutSecrets(fields: readonly FormField[], values: FormValues)
   const out: FormValues = { ...values };
   for (const field of fields) {
     const key = keyOf(field);
-    if (field.kind === 'string' && field.secret) delete out[key];
+    if ((field.kind === 'string' || field.kind === 'number' || field.kind === 'integer') && field.secret) delete out[key];
     else if (field.kind === 'object' && isObject(out[key])) out[key] = withoutSecrets(field.fields, out[key]);
   }
   return out;

@@ -2,7 +2,8 @@
 // the confirmation names the store's host (refusing it sends nothing); then it goes to a real object store
 // (s3rver) with a progress notification; Cancel stops it (the tool is not called), sending again works and
 // the tool reads the bytes back; a file output is saved from the result view and its bytes match its digest, and
-// opened without saving (a verified copy in the window's own temporary folder).
+// opened without saving (a verified copy in the window's own temporary folder); a file embedded as a resource
+// (FileResourceContents) is saved and verified the same way.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -130,6 +131,24 @@ test('file transfer: a large file uploaded with progress, cancelled once, sent a
       const opened = openedCopies().filter((p) => !openedBefore.includes(p));
       assert.equal(opened.length, 1, `one copy opened: ${opened.join(', ')}`);
       assert.equal(createHash('sha256').update(readFileSync(opened[0]!)).digest('base64url'), digest);
+
+      // 5. a file embedded in the result as a resource (a FileResourceContents in a `resource` block): offered
+      // like a file output, saved after the same checks
+      const embedder = await runToolFromPalette(wb, 'make_resource_file', 'transfer');
+      await embedder.getByLabel('name').fill('ledger.bin');
+      await embedder.getByRole('button', { name: 'Run' }).click();
+      const embedded = newestResult(embedder).filter({ hasText: 'made ledger.bin as a resource' });
+      await embedded.waitFor({ timeout: 30_000 });
+      const ledger = embedded.locator('.file-output').filter({ hasText: 'ledger.bin' });
+      assert.match(await ledger.innerText(), /ledger\.bin · 1 MiB · application\/octet-stream · sha-256 given/);
+      await wb.shot('embedded-file-output');
+      const ledgerDigest = /sha-256 ([A-Za-z0-9_-]{43})\)/.exec(await embedded.innerText())?.[1];
+      assert.ok(ledgerDigest, 'the server said the digest');
+      await ledger.getByRole('button', { name: /Save ledger\.bin/ }).click();
+      await acceptSaveDialog(wb, 'ledger.bin');
+      const ledgerSaved = readFileSync(join(wb.folder, 'ledger.bin'));
+      assert.equal(ledgerSaved.length, 1024 * 1024);
+      assert.equal(createHash('sha256').update(ledgerSaved).digest('base64url'), ledgerDigest);
     });
   } finally {
     await stop(mcp.child);

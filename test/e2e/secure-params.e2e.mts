@@ -99,6 +99,9 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
     const editor = wb.webview();
     await editor.getByRole('heading', { level: 1, name: 'Secure values for secure' }).waitFor({ timeout: 30_000 });
     assert.equal(await editor.getByLabel('Tenant').inputValue(), '', 'the kept value is not shown');
+    // a secret-looking number (connect's writeOnly PIN) is typed masked like a secret string; a port is not
+    assert.equal(await editor.getByLabel('PIN').getAttribute('type'), 'password');
+    assert.equal(await editor.getByLabel('Port').getAttribute('type'), 'number');
     await editor.getByLabel('Tenant').fill(TENANT_EDITED);
     await wb.shot('edit-secure-values');
     await editor.getByRole('button', { name: 'Save' }).click();

@@ -329,6 +329,35 @@ describe('file outputs', () => {
   });
 });
 
+describe('a file embedded in a tool result', () => {
+  test('a FileResourceContents in a `resource` block is listed and saved with --save-files after its checks (both eras); a corrupted one leaves nothing', async () => {
+    for (const era of ['2026', '2025']) {
+      const out = mkdtempSync(join(dir, 'embedded-'));
+      const r = await cli(['call', 'make_resource_file', '--args', '{"size":2500000,"name":"ledger.bin"}', '--save-files', out, ...server('--era', era)]);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /made ledger\.bin as a resource/);
+      assert.match(r.out, /\[file ledger\.bin, 2\.4 MiB, application\/octet-stream, mcp-file:\/\/transfer-fixture\/[0-9a-f-]+\]/);
+      assert.deepEqual(readdirSync(out), ['ledger.bin']);
+      const saved = readFileSync(join(out, 'ledger.bin'));
+      assert.equal(saved.length, 2500000);
+      // The digest the server gave (--json shows the block as sent) is the saved bytes' sha-256.
+      const raw = await cli(['call', 'make_resource_file', '--json', '--args', '{"size":1000,"name":"small.bin"}', '--save-files', out, ...server('--era', era)]);
+      assert.equal(raw.code, 0, raw.err);
+      const block = (JSON.parse(raw.out) as { content: Array<{ type: string; resource?: { content: { uri: string; size: number; digest: { value: string } } } }> }).content[1]!;
+      assert.equal(block.type, 'resource');
+      assert.equal(block.resource!.content.size, 1000);
+      const small = readFileSync(join(out, 'small.bin'));
+      assert.equal(createHash('sha256').update(small).digest('base64url'), block.resource!.content.digest.value);
+
+      const bad = mkdtempSync(join(dir, 'embedded-corrupt-'));
+      const c = await cli(['call', 'make_resource_file', '--args', '{"size":300000,"corrupt":true}', '--save-files', bad, ...server('--era', era)]);
+      assert.equal(c.code, 5, c.err);
+      assert.match(c.err, /saving report\.bin failed: digest mismatch: the sha-256 of the 300000 bytes that arrived is \S+, the server said \S+; nothing was saved/);
+      assert.deepEqual(readdirSync(bad), []);
+    }
+  });
+});
+
 describe('the core over Streamable HTTP', () => {
   test('no Authorization header of the MCP session reaches the store; an upload is cancelled mid-way; a file block survives HTTP and is saved', async () => {
     const mcp = await startTransferHttp(['--store', store.url]);
@@ -433,12 +462,20 @@ describe('rules', () => {
   test('draft shapes pass the SDK\'s schemas shielded and come back as sent', () => {
     const block = { type: 'file', file: { uri: 'mcp-file://s/1', name: 'a.pdf', size: 3 } };
     const resource = { uri: 'mcp-resource://r/monthly.pdf', mimeType: 'application/pdf', content: { uri: 'mcp-file://s/2' } };
-    const raw = { content: [{ type: 'text', text: 'hi' }, block], contents: [resource] };
+    const embedded = { type: 'resource', resource };
+    const plain = { type: 'resource', resource: { uri: 'r://t', text: 'kept as it is' } };
+    const raw = { content: [{ type: 'text', text: 'hi' }, block, embedded, plain], contents: [resource] };
     shieldDraftShapes(raw);
-    assert.equal((raw.content[1] as { type: string }).type, 'text');
+    assert.deepEqual(raw.content.map((b) => b.type), ['text', 'text', 'text', 'resource']);
     assert.equal(typeof (raw.contents[0] as { text?: string }).text, 'string');
     restoreDraftShapes(raw);
-    assert.deepEqual(raw, { content: [{ type: 'text', text: 'hi' }, block], contents: [resource] });
+    assert.deepEqual(raw, { content: [{ type: 'text', text: 'hi' }, block, embedded, plain], contents: [resource] });
+    // A prompt's message may embed one too.
+    const prompt = { messages: [{ role: 'user', content: embedded }, { role: 'assistant', content: { type: 'text', text: 'ok' } }] };
+    shieldDraftShapes(prompt);
+    assert.equal(prompt.messages[0]!.content.type, 'text');
+    restoreDraftShapes(prompt);
+    assert.deepEqual(prompt.messages.map((m) => m.content), [embedded, { type: 'text', text: 'ok' }]);
   });
 
   test('a 10-byte file output written to disk by hand is not taken for a file: FileValues need a uri and metadata', () => {

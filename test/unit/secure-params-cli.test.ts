@@ -55,6 +55,30 @@ test('call: the server\'s "secureArguments" in mcp.json (with ${env:…}), a tas
   assert.deepEqual(last()?.secureArguments, { tenant: 'tenant-from-config', api_key: 'sk-fixture-good' });
 });
 
+test('call: values of other types reach the server as their schema types: --secure-arg port=env:X, a secret PIN from file:, mcp.json variables', async () => {
+  const pinFile = join(dir, 'pin');
+  writeFileSync(pinFile, '730519\n');
+  const r = await cli(['call', 'connect', '--secure-arg', 'port=env:DB_PORT', '--secure-arg', `pin=file:${pinFile}`, '--secure-arg', 'verbose=true', '--verbose', ...SECURE],
+    { DB_PORT: '8443', MCP_HOST_LOG_LEVEL: 'trace' });
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /connected on port 8443, verbose/);
+  assert.deepEqual(last()?.secureArguments, { port: 8443, pin: 730519, verbose: true });
+  assert.doesNotMatch(r.out + r.err, /730519/, 'the secret PIN is in no output or log');
+
+  const config = join(dir, 'typed.json');
+  writeFileSync(config, JSON.stringify({ servers: { secure: {
+    command: process.execPath, args: fixtureArgv('secure-era2026-server.ts'),
+    secureArguments: { port: '${env:DB_PORT}', pin: '${env:DB_PIN}', ratio: '${env:DB_RATIO}' },
+  } } }));
+  const configured = await cli(['call', 'connect', '--config', config, '--server', 'secure'], { DB_PORT: '5432', DB_PIN: '1234', DB_RATIO: '0.5' });
+  assert.equal(configured.code, 0, configured.err);
+  assert.deepEqual(last()?.secureArguments, { port: 5432, pin: 1234, ratio: 0.5 });
+
+  const wrong = await cli(['call', 'connect', '--secure-arg', 'port=env:DB_PORT', '--secure-arg', 'pin=env:DB_PIN', ...SECURE], { DB_PORT: 'http', DB_PIN: '1' });
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.err, /the secure values for "connect" are refused: port: Must be a whole number/);
+});
+
 test('call: refusals name the value and the rule; nothing is sent', async () => {
   const before = readFileSync(record, 'utf8');
   const missing = await cli(['call', 'query', '--args', '{"sql":"x"}', '--secure-arg', 'tenant=acme', ...SECURE]);

@@ -12,7 +12,7 @@ import { inputIdsUsedBy, parseMcpConfig, resolveServer, type ResolvedServer } fr
 import { Logger } from '../../src/core/log';
 import { callToolAsTask } from '../../src/core/tasks';
 import { runTool } from '../../src/core/run';
-import { modelArgumentsProblem, secureToolProblem, SECURE_PARAMS_EXTENSION_ID } from '../../src/core/secureParams';
+import { modelArgumentsProblem, secureArgumentsFor, secureToolProblem, secureValueStrings, SECURE_PARAMS_EXTENSION_ID, typedSecureValue } from '../../src/core/secureParams';
 import { secureValueProblems } from '../../src/core/secureParams/form';
 import { encodeHeaderValue } from '../../src/core/secureParams/headers';
 import { startHttpFixture, stdioFixture, type RunningHttpServer } from '../fixtures/servers';
@@ -45,7 +45,7 @@ for (const era of ['2026-07-28'] as const) {
     after(() => c.stop());
 
     test('a tool whose secure and model schemas share a name is not offered, and why is said', () => {
-      assert.deepEqual(c.tools.map((t) => t.name).sort(), ['confirm', 'plain', 'query', 'report']);
+      assert.deepEqual(c.tools.map((t) => t.name).sort(), ['confirm', 'connect', 'plain', 'query', 'report']);
       const refused = c.refusedTools.find((t) => t.name === 'clash');
       assert.match(refused?.reason ?? '', /secureInputSchema and inputSchema both declare "instance"/);
     });
@@ -86,6 +86,20 @@ for (const era of ['2026-07-28'] as const) {
       assert.deepEqual(recorded(record).at(-1)!.secureArguments, GOOD);
     });
 
+    test('values of other types are sent as their schema types, from text too (a variable, env:, SecretStorage); a secret number is masked', async () => {
+      const before = recorded(record).length;
+      const result = await c.callTool('connect', {}, { secureArguments: { port: '8443', pin: '730519', verbose: 'true', ratio: ' 0.25 ' } });
+      assert.match(text(result), /connected on port 8443, verbose/);
+      const last = recorded(record).at(-1)!;
+      assert.equal(recorded(record).length, before + 1);
+      assert.deepEqual(last.secureArguments, { port: 8443, pin: 730519, verbose: true, ratio: 0.25 });
+      assert.doesNotMatch(lines.join('\n'), /730519/, 'the secret PIN is in no log line');
+      assert.ok(lines.some((l) => /"port":8443/.test(l)), 'a port is no secret: the trace shows it');
+      // Text that does not spell a value of the type is sent as it is, for the server to refuse (and name).
+      await assert.rejects(c.callTool('connect', {}, { secureArguments: { port: 'eighty', pin: 1 } }), (e: Error) =>
+        e instanceof ServerRequestError && /"port" must be an integer, not a string/.test(e.message) && /host's configuration/.test(e.message));
+    });
+
     test('a -32602 about them is the host\'s configuration problem, not the tool\'s', async () => {
       await assert.rejects(c.callTool('query', { sql: 'x' }, { secureArguments: { ...GOOD, api_key: 'sk-wrong-key-123' } }), (e: Error) =>
         e instanceof ServerRequestError && e.code === -32602 && /refused the secure values the host sends for "query"/.test(e.message)
@@ -106,13 +120,21 @@ describe('secure parameters (2025-11-25, @modelcontextprotocol/sdk 1.x)', () => 
 
   test('declared at initialize; the clashing tool refused; secureArguments sent and masked', async () => {
     assert.equal(c.state.kind === 'running' && c.state.era, 'legacy');
-    assert.deepEqual(c.tools.map((t) => t.name), ['query']);
+    assert.deepEqual(c.tools.map((t) => t.name), ['query', 'report']);
     assert.match(c.refusedTools.find((t) => t.name === 'clash')?.reason ?? '', /both declare "instance"/);
     const result = await c.callTool('query', { sql: 'select 3' }, { secureArguments: GOOD });
     assert.match(text(result), /ran select 3 for tenant-7f3a91/);
     const last = recorded(record).at(-1)!;
     assert.deepEqual(last.secureArguments, GOOD);
     assert.ok((last.extensions as string[]).includes(SECURE_PARAMS_EXTENSION_ID));
+    assert.doesNotMatch(lines.join('\n'), /tenant-7f3a91|sk-fixture-good/);
+  });
+
+  test('a task call (2025-11-25 tasks) carries them too', async () => {
+    const out = await callToolAsTask(c, 'report', { topic: 'tides' }, { secureArguments: GOOD });
+    assert.ok(out.task?.taskId);
+    assert.match(text(out.result), /report on tides done/);
+    assert.deepEqual(recorded(record).at(-1)!.secureArguments, GOOD);
     assert.doesNotMatch(lines.join('\n'), /tenant-7f3a91|sk-fixture-good/);
   });
 });
@@ -169,6 +191,21 @@ describe('secure parameter rules', () => {
     const resolved = await resolveServer(db, { env: { STAGE: 'prod' }, resolveInput: async () => 'tok-3f9a', inputs: [{ id: 'db-token', type: 'promptString', password: true }] });
     assert.deepEqual(resolved.secureArguments, { project_id: 'retail-prod', session_token: 'tok-3f9a', port: 5432 });
     assert.deepEqual(resolved.secrets, ['tok-3f9a']);
+  });
+
+  test('a value given as text becomes its property\'s schema type when it spells one; otherwise it is kept', () => {
+    const tool = { name: 't', inputSchema: { type: 'object' }, secureInputSchema: { type: 'object', properties: {
+      port: { type: 'integer' }, ratio: { type: 'number' }, on: { type: 'boolean' }, name: { type: 'string' }, either: { type: ['integer', 'string'] },
+      maybe: { type: ['integer', 'null'] }, tags: { type: 'array', items: { type: 'string' } }, conn: { type: 'object' }, level: { enum: [1, 2, 3] },
+      pin: { type: 'integer', writeOnly: true },
+    } } };
+    assert.deepEqual(secureArgumentsFor(tool, {
+      port: '8080', ratio: '2.5', on: 'false', name: '0042', either: '7', maybe: 'null', tags: '["a","b"]', conn: '{"host":"db"}', level: '2', pin: 31337, other: 'x',
+    }), { port: 8080, ratio: 2.5, on: false, name: '0042', either: '7', maybe: null, tags: ['a', 'b'], conn: { host: 'db' }, level: 2, pin: 31337 });
+    assert.deepEqual(secureArgumentsFor(tool, { port: '80.5', on: 'yes', tags: '{"a":1}', level: '4', ratio: '' }), { port: '80.5', on: 'yes', tags: '{"a":1}', level: '4', ratio: '' });
+    assert.equal(typedSecureValue({ type: 'integer' }, 12), 12);
+    // Numbers are masked in logs only under a secret name; strings always.
+    assert.deepEqual(secureValueStrings({ pin: 31337, port: 8080, on: true, name: 'acme' }, new Set(['pin', 'on'])).sort(), ['31337', 'acme']);
   });
 
   test('header values: SEP-2243 encoding', () => {

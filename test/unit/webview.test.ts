@@ -137,7 +137,10 @@ test('the Markdown subset parses into text-only blocks; markup stays text', () =
 
 test('secret values never go into the persisted webview state', () => {
   const inputs = buildForm(
-    { type: 'object', properties: { token: { type: 'string', format: 'password' }, region: { type: 'string' }, nested: { type: 'object', properties: { key: { type: 'string', writeOnly: true } } } } },
+    { type: 'object', properties: {
+      token: { type: 'string', format: 'password' }, region: { type: 'string' }, nested: { type: 'object', properties: { key: { type: 'string', writeOnly: true } } },
+      pin: { type: 'integer', writeOnly: true }, port: { type: 'integer' },
+    } },
   );
-  assert.deepEqual(withoutSecrets(inputs.fields, { token: 's3cret', region: 'eu', nested: { key: 'k' } }), { region: 'eu', nested: {} });
+  assert.deepEqual(withoutSecrets(inputs.fields, { token: 's3cret', region: 'eu', nested: { key: 'k' }, pin: 4321, port: 80 }), { region: 'eu', nested: {}, port: 80 });
 });

@@ -735,8 +735,8 @@ export class ServerConnection {
       (client, o) => client.readResource({ uri }, { ...o, cacheMode: 'bypass' }), WITH_SIGN_IN));
   }
 
-  getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
-    return this.send(`prompt "${name}"`, opts, (client, o) => client.getPrompt({ name, arguments: args }, o), WITH_SIGN_IN);
+  async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
+    return restoreDraftShapes(await this.send(`prompt "${name}"`, opts, (client, o) => client.getPrompt({ name, arguments: args }, o), WITH_SIGN_IN));
   }
 
   /** Whether the server offers completions (`completion/complete`). */

@@ -198,7 +198,7 @@ function fieldFor(
     }
     case 'number':
     case 'integer': {
-      const out: FormField = { ...base, kind: types[0] };
+      const out: FormField = { ...base, kind: types[0], ...(schema.format === 'password' || schema.writeOnly === true ? { secret: true } : {}) };
       for (const k of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) {
         const v = num(schema[k]);
         if (v !== undefined) out[k] = v;

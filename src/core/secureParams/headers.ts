@@ -3,7 +3,7 @@
 // these are added to the same request's headers, on 2026-07-28 HTTP calls.
 
 import type { Logger } from '../log';
-import { headerNamesOf, secureArgumentsFor, secureInputSchemaOf, secureValueStrings, takesSecureValues, type SecureArguments } from '.';
+import { headerNamesOf, secretPropertyNames, secureArgumentsFor, secureInputSchemaOf, secureValueStrings, takesSecureValues, type SecureArguments } from '.';
 
 const HEADER_PREFIX = 'Mcp-Param-';
 
@@ -31,8 +31,8 @@ export function secureParamHeaders(tool: unknown, secureArguments: SecureArgumen
 }
 
 /**
- * What a call of this tool adds for its secure values: `params.secureArguments` (only the names the tool declares;
- * `{}` when none are given) and, in 2026-07-28, their headers. The values are masked in the connection's log from
+ * What a call of this tool adds for its secure values: `params.secureArguments` (only the names the tool declares,
+ * each of its schema type; `{}` when none are given) and, in 2026-07-28, their headers. The values are masked in the connection's log from
  * now on (its trace shows every message). Undefined for a tool without a secure schema. The SDK re-sends both on
  * every `input_required` retry (it spreads the first request's params and keeps its headers).
  */
@@ -40,7 +40,7 @@ export function secureCall(tool: unknown, values: SecureArguments | undefined, l
   { params: { secureArguments: SecureArguments }; options: { headers?: Record<string, string> } } | undefined {
   if (!takesSecureValues(tool)) return undefined;
   const secureArguments = secureArgumentsFor(tool, values ?? {});
-  log.maskSecrets(secureValueStrings(secureArguments));
+  log.maskSecrets(secureValueStrings(secureArguments, new Set(secretPropertyNames(tool))));
   const headers = modern ? secureParamHeaders(tool, secureArguments) : {};
   return { params: { secureArguments }, options: Object.keys(headers).length ? { headers } : {} };
 }

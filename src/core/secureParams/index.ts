@@ -137,10 +137,59 @@ export class SecureSchemas {
   }
 }
 
-/** The values among `known` (a server's remembered secure values) that this tool declares. */
+/** The JSON Schema types a property names (`type` as a string or a list); empty when it names none. */
+function typesOf(property: unknown): string[] {
+  const type = isObject(property) ? property.type : undefined;
+  return typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** What `text` spells as a value of a JSON Schema type (numbers read as the form engine reads them), if anything. */
+function readAs(text: string, type: string): { value: unknown } | undefined {
+  switch (type) {
+    case 'integer': case 'number': {
+      const n = Number(text);
+      return Number.isFinite(n) && (type === 'number' || Number.isInteger(n)) ? { value: n } : undefined;
+    }
+    case 'boolean': return text === 'true' || text === 'false' ? { value: text === 'true' } : undefined;
+    case 'null': return text === 'null' ? { value: null } : undefined;
+    case 'object': case 'array': {
+      let read: unknown;
+      try { read = JSON.parse(text); } catch { return undefined; }
+      return (type === 'array' ? Array.isArray(read) : isObject(read)) ? { value: read } : undefined;
+    }
+    default: return undefined;
+  }
+}
+
+/**
+ * A secure value as its property's schema type. Values often arrive as text whatever their type: a variable in
+ * mcp.json, an env: or file: source, a secret kept in SecretStorage (which holds strings). Text for a property that
+ * does not take a string (a number, an integer, a boolean, null, an object or a list; or an enum of such values)
+ * becomes the value it spells when that value is of the type; anything else is kept as it is, for the checks to name.
+ */
+export function typedSecureValue(property: unknown, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const types = typesOf(property);
+  if (types.includes('string')) return value;
+  const text = value.trim();
+  if (text === '') return value;
+  for (const type of types) {
+    const read = readAs(text, type);
+    if (read) return read.value;
+  }
+  // No type, but an enum (or const) of other values: the one the text spells.
+  const choices = isObject(property) ? (Array.isArray(property.enum) ? property.enum : 'const' in property ? [property.const] : []) : [];
+  if (types.length > 0 || !choices.some((c) => typeof c !== 'string')) return value;
+  return choices.find((c) => typeof c !== 'string' && JSON.stringify(c) === text) ?? value;
+}
+
+/** The values among `known` (a server's remembered secure values) that this tool declares, each of its schema type. */
 export function secureArgumentsFor(tool: unknown, known: SecureArguments): SecureArguments {
+  const properties = secureInputSchemaOf(tool)?.properties ?? {};
   const out: SecureArguments = {};
-  for (const name of securePropertyNames(tool)) if (Object.hasOwn(known, name) && known[name] !== undefined) out[name] = known[name];
+  for (const name of securePropertyNames(tool)) {
+    if (Object.hasOwn(known, name) && known[name] !== undefined) out[name] = typedSecureValue(properties[name], known[name]);
+  }
   return out;
 }
 
@@ -162,9 +211,16 @@ export function modelArgumentsProblem(tool: unknown, args: unknown): string | un
   return `${named.map((n) => `"${n}"`).join(', ')} ${named.length === 1 ? 'is a value' : 'are values'} the host sets for this tool, not arguments; leave ${named.length === 1 ? 'it' : 'them'} out`;
 }
 
-/** Every string of the values, for the log to mask (numbers and booleans are not secrets). */
-export function secureValueStrings(values: SecureArguments | undefined): string[] {
+/**
+ * Every string of the values, for the log to mask; numbers too under the names in `secret` (a PIN is a secret,
+ * a port is not; booleans never are).
+ */
+export function secureValueStrings(values: SecureArguments | undefined, secret: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
+  for (const name of secret) {
+    const v = values?.[name];
+    if (typeof v === 'number' && Number.isFinite(v)) out.push(String(v));
+  }
   const walk = (v: unknown, depth: number): void => {
     if (typeof v === 'string') { if (v !== '') out.push(v); return; }
     if (depth > 8) return;

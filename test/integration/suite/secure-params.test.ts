@@ -22,6 +22,8 @@ function textOf(result: vscode.LanguageModelToolResult): string {
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('\n');
 }
 
+const NAMES = ['tenant', 'api_key', 'region', 'port', 'pin', 'verbose'];
+const PIN = 730519;
 const call = (tool: string, args: Record<string, unknown>) =>
   vscode.lm.invokeTool('mcpHost_callTool', { input: { server: SERVER, tool, arguments: args }, toolInvocationToken: undefined });
 
@@ -30,11 +32,11 @@ describe('secure parameters for agents (SEP-3221)', function () {
 
   before(async () => {
     await fsp.rm(recordFile(), { force: true });
-    await (await api()).secureValues.forget(SERVER, ['tenant', 'api_key', 'region']);
+    await (await api()).secureValues.forget(SERVER, NAMES);
   });
   after(async () => {
     const host = await api();
-    await host.secureValues.forget(SERVER, ['tenant', 'api_key', 'region']);
+    await host.secureValues.forget(SERVER, NAMES);
     await host.servers.stop(SERVER);
   });
 
@@ -42,9 +44,9 @@ describe('secure parameters for agents (SEP-3221)', function () {
     const result = await vscode.lm.invokeTool('mcpHost_listTools', { input: { server: SERVER }, toolInvocationToken: undefined });
     const text = textOf(result);
     const listed = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { tools: { tool: string; inputSchema: Record<string, unknown> }[] };
-    assert.deepEqual(listed.tools.map((t) => t.tool).sort(), ['confirm', 'plain', 'query', 'report']);
+    assert.deepEqual(listed.tools.map((t) => t.tool).sort(), ['confirm', 'connect', 'plain', 'query', 'report']);
     assert.deepEqual(Object.keys((listed.tools.find((t) => t.tool === 'query')!.inputSchema.properties as object)), ['sql']);
-    assert.doesNotMatch(text, /secureInputSchema|tenant|api_key|region|x-mcp-header/);
+    assert.doesNotMatch(text, /secureInputSchema|tenant|api_key|region|x-mcp-header|"port"|"pin"/);
   });
 
   it('the MCP view lists the clashing tool as not offered, saying why', async () => {
@@ -85,6 +87,18 @@ describe('secure parameters for agents (SEP-3221)', function () {
     const logs = (await fsp.readdir(host.paths.logFolder.fsPath, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
     assert.ok(logs.some((f) => f.includes(SERVER)), logs.join(', '));
     for (const file of logs) assert.doesNotMatch(await fsp.readFile(file, 'utf8'), new RegExp(`${TENANT}|${KEY}`), file);
+  });
+
+  it('values of other types are kept and sent as their schema types: a secret integer from SecretStorage, a boolean and a port from the workspace state', async () => {
+    const host = await api();
+    await host.secureValues.set(SERVER, 'connect', { port: 8443, pin: PIN, verbose: true });
+    assert.equal(await host.secureValues.storedIn(SERVER, 'pin'), 'secrets');
+    assert.equal(await host.secureValues.storedIn(SERVER, 'port'), 'workspaceState');
+    const result = textOf(await call('connect', {}));
+    assert.match(result, /connected on port 8443, verbose/);
+    assert.deepEqual((await recorded()).at(-1)!.secureArguments, { port: 8443, pin: PIN, verbose: true });
+    const logs = (await fsp.readdir(host.paths.logFolder.fsPath, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    for (const file of logs) assert.doesNotMatch(await fsp.readFile(file, 'utf8'), new RegExp(String(PIN)), file);
   });
 });
 

@@ -90,23 +90,34 @@ export function isExpired(descriptor: { expiresAt?: string }, now = Date.now(), 
 }
 
 // --- Shielding the draft's result shapes from the SDK's schemas -------------------------------------------
-// The SDK validates tools/call and resources/read answers against the released ContentBlock and
-// ResourceContents unions, so a `{type: "file"}` block or a `{uri, content: {uri}}` resource fails the whole
-// call. The connection rewrites such items in the raw answer into shapes the SDK accepts, carrying the
-// original in `_meta`, and restores them after the SDK has parsed the answer.
+// The SDK validates tools/call, prompts/get and resources/read answers against the released ContentBlock and
+// ResourceContents unions, so a `{type: "file"}` block or a `{uri, content: {uri}}` resource (alone, or embedded in
+// a `{type: "resource"}` block) fails the whole answer. The connection rewrites such items in the raw answer into
+// shapes the SDK accepts, carrying the original in `_meta`, and restores them after the SDK has parsed the answer.
 
 const SHIELD_KEY = 'mcp-host/sep-2631';
 
-/** Rewrites draft-only items of a raw tools/call or resources/read result in place. */
+/** A FileResourceContents: no text or blob, a `content` object instead. */
+function isFileResourceContents(item: unknown): boolean {
+  return isObject(item) && typeof item.text !== 'string' && typeof item.blob !== 'string' && isObject(item.content);
+}
+
+/** A content block the released ContentBlock union refuses: a `file` block, or a resource block embedding a file. */
+function isDraftBlock(block: unknown): boolean {
+  return isObject(block) && (block.type === 'file' || (block.type === 'resource' && isFileResourceContents(block.resource)));
+}
+
+const shieldBlock = (block: unknown) => (isDraftBlock(block) ? { type: 'text', text: '', _meta: { [SHIELD_KEY]: block } } : block);
+
+/** Rewrites draft-only items of a raw tools/call, prompts/get or resources/read result in place. */
 export function shieldDraftShapes(result: unknown): void {
   if (!isObject(result)) return;
-  if (Array.isArray(result.content)) {
-    result.content = result.content.map((block) => (isObject(block) && block.type === 'file'
-      ? { type: 'text', text: '', _meta: { [SHIELD_KEY]: block } }
-      : block));
+  if (Array.isArray(result.content)) result.content = result.content.map(shieldBlock);
+  if (Array.isArray(result.messages)) {
+    for (const message of result.messages) if (isObject(message)) message.content = shieldBlock(message.content);
   }
   if (Array.isArray(result.contents)) {
-    result.contents = result.contents.map((item) => (isObject(item) && typeof item.text !== 'string' && typeof item.blob !== 'string' && isObject(item.content)
+    result.contents = result.contents.map((item) => (isFileResourceContents(item)
       ? { uri: typeof item.uri === 'string' ? item.uri : '', text: '', _meta: { [SHIELD_KEY]: item } }
       : item));
   }
@@ -118,6 +129,7 @@ export function restoreDraftShapes<T>(result: T): T {
   const r = result as Record<string, unknown>;
   const restore = (item: unknown) => (isObject(item) && isObject(item._meta) && isObject(item._meta[SHIELD_KEY]) ? item._meta[SHIELD_KEY] : item);
   if (Array.isArray(r.content)) r.content = r.content.map(restore);
+  if (Array.isArray(r.messages)) for (const message of r.messages) if (isObject(message)) message.content = restore(message.content);
   if (Array.isArray(r.contents)) r.contents = r.contents.map(restore);
   return result;
 }
