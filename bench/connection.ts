@@ -64,7 +64,10 @@ async function calls(server: ResolvedStdioServer, label: string): Promise<void> 
   await eliciting.start();
   const bare = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
   await bare.connect(bareTransport(server));
-  const bareEliciting = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {}, url: {} } } });
+  const bareEliciting = new Client(
+    { name: 'bench', version: '1' },
+    { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {}, url: {} } } },
+  );
   bareEliciting.setRequestHandler('elicitation/create', { params: z.looseObject({}) }, async () => ({ action: 'cancel' as const }));
   await bareEliciting.connect(bareTransport(server));
   // The host lists the tools on start, and the SDK then does per-call work for a tool it knows (its output
@@ -99,12 +102,27 @@ async function calls(server: ResolvedStdioServer, label: string): Promise<void> 
   // process spends per call (host or SDK client, the server excluded) is not.
   const [cpuOurs, cpuEliciting, cpuTheirs, cpuTheirsEliciting] = clients.map((c) => median(c.cpu)) as [number, number, number, number];
   console.log(`connection: client CPU per call (${label}), elicitation declared: host ${ms(cpuEliciting)} ms vs bare ${ms(cpuTheirsEliciting)} ms`);
-  reportGoal({ name: `tools/call round trip, ${label}: host vs bare SDK client`, value: ours / theirs, goal: GOAL, unit: 'x',
-    detail: `medians ${ms(ours)} vs ${ms(theirs)} ms over ${CALLS} calls` });
-  reportGoal({ name: `tools/call round trip, ${label}, elicitation declared: host vs bare SDK client`, value: withElicitation / theirsEliciting, goal: GOAL, unit: 'x',
-    detail: `medians ${ms(withElicitation)} vs ${ms(theirsEliciting)} ms over ${CALLS} calls` });
-  reportGoal({ name: `tools/call, ${label}: host vs bare SDK client in CPU time of this process`, value: cpuOurs / cpuTheirs, goal: GOAL, unit: 'x',
-    detail: `medians ${ms(cpuOurs)} vs ${ms(cpuTheirs)} ms per call` });
+  reportGoal({
+    name: `tools/call round trip, ${label}: host vs bare SDK client`,
+    value: ours / theirs,
+    goal: GOAL,
+    unit: 'x',
+    detail: `medians ${ms(ours)} vs ${ms(theirs)} ms over ${CALLS} calls`,
+  });
+  reportGoal({
+    name: `tools/call round trip, ${label}, elicitation declared: host vs bare SDK client`,
+    value: withElicitation / theirsEliciting,
+    goal: GOAL,
+    unit: 'x',
+    detail: `medians ${ms(withElicitation)} vs ${ms(theirsEliciting)} ms over ${CALLS} calls`,
+  });
+  reportGoal({
+    name: `tools/call, ${label}: host vs bare SDK client in CPU time of this process`,
+    value: cpuOurs / cpuTheirs,
+    goal: GOAL,
+    unit: 'x',
+    detail: `medians ${ms(cpuOurs)} vs ${ms(cpuTheirs)} ms per call`,
+  });
 }
 
 async function hostStart(server: ResolvedStdioServer): Promise<number> {
@@ -133,7 +151,9 @@ async function starts(server: ResolvedStdioServer, label: string): Promise<void>
   const inPlace: number[] = [];
   const sibling: number[] = [];
   const sides: Array<[number[], () => Promise<number>]> = [
-    [host, () => hostStart(server)], [inPlace, () => bareStart(server, inPlaceTransport)], [sibling, () => bareStart(server, bareTransport)],
+    [host, () => hostStart(server)],
+    [inPlace, () => bareStart(server, inPlaceTransport)],
+    [sibling, () => bareStart(server, bareTransport)],
   ];
   // One untimed start of each warms this process (modules, JIT) and the file cache.
   for (const [, start] of sides) await start();
@@ -143,16 +163,25 @@ async function starts(server: ResolvedStdioServer, label: string): Promise<void>
       out.push(await start());
     }
   }
-  reportGoal({ name: `first start + tools/list, ${label}: host (empty era cache) vs bare SDK client`, value: median(host) / median(inPlace), goal: GOAL, unit: 'x',
-    detail: `medians ${ms(median(host))} vs ${ms(median(inPlace))} ms over ${START_RUNS} starts each, interleaved; both probe the era on the one process`
-      + ` (the bare client over the SDK's own stdio transport, which probes on a second process: ${ms(median(sibling))} ms)` });
+  reportGoal({
+    name: `first start + tools/list, ${label}: host (empty era cache) vs bare SDK client`,
+    value: median(host) / median(inPlace),
+    goal: GOAL,
+    unit: 'x',
+    detail:
+      `medians ${ms(median(host))} vs ${ms(median(inPlace))} ms over ${START_RUNS} starts each, interleaved; both probe the era on the one process` +
+      ` (the bare client over the SDK's own stdio transport, which probes on a second process: ${ms(median(sibling))} ms)`,
+  });
 }
 
 async function main(): Promise<void> {
   console.log(`connection: machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-bench-connection-'));
   try {
-    for (const [fixture, label] of [['era2025-server.ts', 'stdio, 2025-11-25 server'], ['era2026-server.ts', 'stdio, 2026-07-28 server']] as const) {
+    for (const [fixture, label] of [
+      ['era2025-server.ts', 'stdio, 2025-11-25 server'],
+      ['era2026-server.ts', 'stdio, 2026-07-28 server'],
+    ] as const) {
       const server = await bundledFixture(dir, fixture);
       await starts(server, label);
       await calls(server, label);
@@ -162,4 +191,7 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((e) => { console.error(e); process.exit(1); });
+void main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

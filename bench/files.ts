@@ -81,11 +81,18 @@ async function timeChild(path: string, sizeMiB: number): Promise<void> {
   const [, encodeTimes] = sides.encode;
   const [, baselineTimes] = sides.baseline;
   const [, bothTimes] = sides.checkAndEncode;
-  process.stdout.write(JSON.stringify({
-    engine: median(encodeTimes), baseline: median(baselineTimes), both: median(bothTimes),
-    ratio: ratioOfMedians(encodeTimes, baselineTimes), bestRatio: Math.min(...encodeTimes) / Math.min(...baselineTimes),
-    bothRatio: ratioOfMedians(bothTimes, baselineTimes), runs, keep,
-  }));
+  process.stdout.write(
+    JSON.stringify({
+      engine: median(encodeTimes),
+      baseline: median(baselineTimes),
+      both: median(bothTimes),
+      ratio: ratioOfMedians(encodeTimes, baselineTimes),
+      bestRatio: Math.min(...encodeTimes) / Math.min(...baselineTimes),
+      bothRatio: ratioOfMedians(bothTimes, baselineTimes),
+      runs,
+      keep,
+    }),
+  );
 }
 
 /** Child: peak RSS growth of one encode, as bytes over the file size. */
@@ -100,7 +107,9 @@ async function rssChild(path: string, method: 'engine' | 'baseline'): Promise<vo
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
   let peak = before;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 1);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 1);
   const uri = await (method === 'engine' ? encodeWithEngine(path) : encodeBaseline(path));
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -126,19 +135,30 @@ function processCpuMs(pid: number | null | undefined): number | undefined {
   if (!pid) return undefined;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;   // utime + stime, in clock ticks of 10 ms
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
   } catch {
     return undefined;
   }
 }
 
-interface Side { call: () => Promise<unknown>; serverPid: () => number | null | undefined; wall: number[]; clientCpu: number[]; serverCpu: number[] }
+interface Side {
+  call: () => Promise<unknown>;
+  serverPid: () => number | null | undefined;
+  wall: number[];
+  clientCpu: number[];
+  serverCpu: number[];
+}
 
 async function endToEnd(dir: string, path: string): Promise<void> {
   const serverJs = join(dir, 'file-server.js');
   await build({
-    entryPoints: [join(__dirname, '../test/fixtures/file-server.ts')], outfile: serverJs,
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent',
+    entryPoints: [join(__dirname, '../test/fixtures/file-server.ts')],
+    outfile: serverJs,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
   });
 
   // Two bare clients, each with its own server process like the host, negotiating the era as the host does.
@@ -160,11 +180,23 @@ async function endToEnd(dir: string, path: string): Promise<void> {
   const era = connection.state.kind === 'running' ? connection.state.era : undefined;
   if (bare.client.getProtocolEra() !== era) throw new Error(`the bare client speaks the ${bare.client.getProtocolEra()} era, the host the ${era} era`);
   const connectionPid = () => (connection as unknown as { attempt?: { transport: { pid?: number | null } } }).attempt?.transport.pid;
-  const side = (call: () => Promise<unknown>, serverPid: () => number | null | undefined): Side => ({ call, serverPid, wall: [], clientCpu: [], serverCpu: [] });
+  const side = (call: () => Promise<unknown>, serverPid: () => number | null | undefined): Side => ({
+    call,
+    serverPid,
+    wall: [],
+    clientCpu: [],
+    serverCpu: [],
+  });
   // Three sides in rotating order: the product path, the engine alone on the bare client, the baseline.
   const product = side(async () => connection.callTool('large_upload', { blob: await encodeWithEngine(path) }), connectionPid);
-  const engineOnly = side(async () => bareEngine.client.callTool({ name: 'large_upload', arguments: { blob: await encodeWithEngine(path) } }), () => bareEngine.transport.pid);
-  const baseline = side(() => bare.client.callTool({ name: 'large_upload', arguments: { blob: precomputed } }), () => bare.transport.pid);
+  const engineOnly = side(
+    async () => bareEngine.client.callTool({ name: 'large_upload', arguments: { blob: await encodeWithEngine(path) } }),
+    () => bareEngine.transport.pid,
+  );
+  const baseline = side(
+    () => bare.client.callTool({ name: 'large_upload', arguments: { blob: precomputed } }),
+    () => bare.transport.pid,
+  );
   const sides = [product, engineOnly, baseline];
   const runs = 20;
   for (let i = 0; i < runs + 2; i++) {
@@ -190,16 +222,30 @@ async function endToEnd(dir: string, path: string): Promise<void> {
   await bareEngine.client.close();
   const cpu = (s: Side) => `client CPU ${median(s.clientCpu).toFixed(1)} ms, server CPU ${s.serverCpu.length ? `${median(s.serverCpu).toFixed(0)} ms` : 'n/a'}`;
   console.log(`files: tools/call 7 MiB on stdio, medians of ${runs} (CPU per call; the server's in 10 ms ticks):`);
-  for (const [label, s] of [['engine + ServerConnection', product], ['engine + bare SDK client', engineOnly], ['bare SDK client, precomputed data URI', baseline]] as const) {
+  for (const [label, s] of [
+    ['engine + ServerConnection', product],
+    ['engine + bare SDK client', engineOnly],
+    ['bare SDK client, precomputed data URI', baseline],
+  ] as const) {
     console.log(`  ${label.padEnd(40)} ${median(s.wall).toFixed(1)} ms; ${cpu(s)}`);
   }
-  reportGoal({ name: 'tools/call 7 MiB on stdio, engine + ServerConnection vs bare SDK client with a precomputed data URI', value: ratioOfMedians(product.wall, baseline.wall), goal: CALL_GOAL, unit: 'x',
-    detail: `${median(product.wall).toFixed(1)} vs ${median(baseline.wall).toFixed(1)} ms` });
+  reportGoal({
+    name: 'tools/call 7 MiB on stdio, engine + ServerConnection vs bare SDK client with a precomputed data URI',
+    value: ratioOfMedians(product.wall, baseline.wall),
+    goal: CALL_GOAL,
+    unit: 'x',
+    detail: `${median(product.wall).toFixed(1)} vs ${median(baseline.wall).toFixed(1)} ms`,
+  });
   if (product.serverCpu.length) {
     // The connection layer alone, in CPU time (this process and the server's): both sides encode the file with the engine.
     const cpuOf = (s: Side) => median(s.clientCpu) + median(s.serverCpu);
-    reportGoal({ name: 'tools/call 7 MiB on stdio, CPU time (client + server): engine + ServerConnection vs engine + bare SDK client', value: cpuOf(product) / cpuOf(engineOnly), goal: CALL_GOAL, unit: 'x',
-      detail: `${cpuOf(product).toFixed(0)} vs ${cpuOf(engineOnly).toFixed(0)} ms` });
+    reportGoal({
+      name: 'tools/call 7 MiB on stdio, CPU time (client + server): engine + ServerConnection vs engine + bare SDK client',
+      value: cpuOf(product) / cpuOf(engineOnly),
+      goal: CALL_GOAL,
+      unit: 'x',
+      detail: `${cpuOf(product).toFixed(0)} vs ${cpuOf(engineOnly).toFixed(0)} ms`,
+    });
   }
   console.log(`files: the engine alone on the bare SDK client: ratio ${ratioOfMedians(engineOnly.wall, baseline.wall).toFixed(3)} (for information)`);
 }
@@ -215,16 +261,30 @@ async function main(): Promise<void> {
     const files = new Map(SIZES.map((s) => [s, makeFile(dir, s)]));
     for (const size of SIZES) {
       const path = files.get(size)!;
-      const t = child<{ engine: number; baseline: number; both: number; ratio: number; bestRatio: number; bothRatio: number; runs: number }>(['--time', path, String(size)]);
-      reportGoal({ name: `encode ${size} MiB, engine vs fs.readFile + toString('base64')`, value: t.ratio, goal: ENCODE_GOAL, unit: 'x',
-        detail: `${t.engine.toFixed(2)} vs ${t.baseline.toFixed(2)} ms, medians of ${t.runs}; best-of ratio ${t.bestRatio.toFixed(3)}` });
+      const t = child<{ engine: number; baseline: number; both: number; ratio: number; bestRatio: number; bothRatio: number; runs: number }>([
+        '--time',
+        path,
+        String(size),
+      ]);
+      reportGoal({
+        name: `encode ${size} MiB, engine vs fs.readFile + toString('base64')`,
+        value: t.ratio,
+        goal: ENCODE_GOAL,
+        unit: 'x',
+        detail: `${t.engine.toFixed(2)} vs ${t.baseline.toFixed(2)} ms, medians of ${t.runs}; best-of ratio ${t.bestRatio.toFixed(3)}`,
+      });
       console.log(
         `files: check + encode ${size} MiB (stat and 4 KiB sniff at pick time, then the encode): ${t.both.toFixed(2)} ms: ratio ${t.bothRatio.toFixed(3)} to the baseline (for information)`,
       );
       const engine = child<{ growth: number }>(['--rss', path, 'engine']).growth / (size * MiB);
       const baseline = child<{ growth: number }>(['--rss', path, 'baseline']).growth / (size * MiB);
-      reportGoal({ name: `encode ${size} MiB, peak RSS growth as a multiple of the file size`, value: engine, goal: RSS_GOAL, unit: 'x',
-        detail: `the baseline's ${baseline.toFixed(2)}x` });
+      reportGoal({
+        name: `encode ${size} MiB, peak RSS growth as a multiple of the file size`,
+        value: engine,
+        goal: RSS_GOAL,
+        unit: 'x',
+        detail: `the baseline's ${baseline.toFixed(2)}x`,
+      });
     }
     await endToEnd(dir, files.get(7)!);
   } finally {

@@ -37,11 +37,18 @@ function message(size: number, seed: number): string {
   return JSON.stringify({ jsonrpc: '2.0', id: seed, result: { content: [{ type: 'text', text: lines.join('\n') }] } });
 }
 
-interface Answer { result: { content: unknown[] } }
+interface Answer {
+  result: { content: unknown[] };
+}
 
 function toModel(result: Answer['result'], store: InstanceType<typeof KeptResults>): number {
   const view = toResultView(result);
-  const { parts } = boundedAgentResultParts(result, view, { media: true, maxChars: MAX_CHARS, readTool: 'mcpHost_readResult', keep: (p) => store.keep('bench', p) });
+  const { parts } = boundedAgentResultParts(result, view, {
+    media: true,
+    maxChars: MAX_CHARS,
+    readTool: 'mcpHost_readResult',
+    keep: (p) => store.keep('bench', p),
+  });
   let chars = 0;
   for (const p of parts) if (p.kind === 'text') chars += p.text.length;
   return chars;
@@ -78,10 +85,17 @@ function main(): void {
   }
   reportGoal({
     name: `${SIZE / MiB} MiB text result to a bounded preview + handle vs parsing its tools/call answer`,
-    value: median(host) / median(baseline), goal: 1.5, unit: 'x',
+    value: median(host) / median(baseline),
+    goal: 1.5,
+    unit: 'x',
     detail: `median ${median(host).toFixed(0)} ms vs ${median(baseline).toFixed(0)} ms, ${RUNS} runs`,
   });
-  reportGoal({ name: `characters of a ${SIZE / MiB} MiB text result given to the model`, value: previewChars / 1000, goal: MAX_CHARS / 1000, unit: 'K characters' });
+  reportGoal({
+    name: `characters of a ${SIZE / MiB} MiB text result given to the model`,
+    value: previewChars / 1000,
+    goal: MAX_CHARS / 1000,
+    unit: 'K characters',
+  });
 
   // Memory: many large results, each kept, within the store's byte limit.
   const store = new KeptResults();
@@ -91,7 +105,10 @@ function main(): void {
   gc();
   const growth = (process.memoryUsage().arrayBuffers - before) / MiB;
   reportGoal({
-    name: `buffer memory after ${KEPT} kept ${SIZE / MiB} MiB results`, value: growth, goal: KEPT_RESULT_LIMITS.bytes / MiB + 16, unit: 'MiB',
+    name: `buffer memory after ${KEPT} kept ${SIZE / MiB} MiB results`,
+    value: growth,
+    goal: KEPT_RESULT_LIMITS.bytes / MiB + 16,
+    unit: 'MiB',
     detail: `${store.size} results kept, ${(store.totalBytes / MiB).toFixed(0)} MiB`,
   });
 }

@@ -39,7 +39,15 @@ function placeLauncher(): void {
 
 async function servers(dir: string): Promise<{ plain: ResolvedStdioServer; sandboxed: ResolvedStdioServer }> {
   const outfile = join(dir, 'sandbox-server.js');
-  await build({ entryPoints: [fixturePath('sandbox-server.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  await build({
+    entryPoints: [fixturePath('sandbox-server.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const plain: ResolvedStdioServer = { name: 'plain', transport: 'stdio', command: process.execPath, args: [outfile], env, cwd: dir };
@@ -61,12 +69,18 @@ async function starts(plain: ResolvedStdioServer, sandboxed: ResolvedStdioServer
   await start(plain);
   const first = await start(sandboxed);
   for (let i = 0; i < START_RUNS; i++) {
-    const order = i % 2 ? ['sandboxed', 'plain'] as const : ['plain', 'sandboxed'] as const;
+    const order = i % 2 ? (['sandboxed', 'plain'] as const) : (['plain', 'sandboxed'] as const);
     for (const side of order) times[side].push(await start(side === 'plain' ? plain : sandboxed));
   }
-  reportGoal({ name: 'start + tools/list: sandboxed vs unsandboxed', value: median(times.sandboxed) / median(times.plain), goal: 1.5, unit: 'x',
-    detail: `medians ${ms(median(times.sandboxed))} vs ${ms(median(times.plain))} ms over ${START_RUNS} starts each, interleaved; ` +
-      `the first sandboxed start, which starts the sandbox service, took ${ms(first)} ms` });
+  reportGoal({
+    name: 'start + tools/list: sandboxed vs unsandboxed',
+    value: median(times.sandboxed) / median(times.plain),
+    goal: 1.5,
+    unit: 'x',
+    detail:
+      `medians ${ms(median(times.sandboxed))} vs ${ms(median(times.plain))} ms over ${START_RUNS} starts each, interleaved; ` +
+      `the first sandboxed start, which starts the sandbox service, took ${ms(first)} ms`,
+  });
 }
 
 async function calls(plain: ResolvedStdioServer, sandboxed: ResolvedStdioServer): Promise<void> {
@@ -86,8 +100,13 @@ async function calls(plain: ResolvedStdioServer, sandboxed: ResolvedStdioServer)
   }
   await Promise.all(sides.map((c) => c.stop()));
   const [p, s] = [median(times[0]!), median(times[1]!)];
-  reportGoal({ name: 'tools/call round trip: sandboxed vs unsandboxed', value: s / p, goal: 1.1, unit: 'x',
-    detail: `medians ${ms(s)} vs ${ms(p)} ms over ${CALLS} calls each` });
+  reportGoal({
+    name: 'tools/call round trip: sandboxed vs unsandboxed',
+    value: s / p,
+    goal: 1.1,
+    unit: 'x',
+    detail: `medians ${ms(s)} vs ${ms(p)} ms over ${CALLS} calls each`,
+  });
 }
 
 async function main(): Promise<void> {
@@ -103,4 +122,7 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((e) => { console.error(e); process.exit(1); });
+void main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -48,10 +48,17 @@ async function writeFile(path: string, size: number): Promise<void> {
 async function connect(storeUrl: string): Promise<ServerConnection> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const conn = new ServerConnection({
-    name: 'transfer', transport: 'stdio', command: process.execPath,
-    args: ['--import', 'tsx', fixturePath('transfer-server.ts'), '--store', storeUrl], env, cwd: join(__dirname, '..'),
-  }, { log: new Logger(() => undefined, 'error'), capabilities: { files: true }, requestTimeoutMs: 600_000 });
+  const conn = new ServerConnection(
+    {
+      name: 'transfer',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['--import', 'tsx', fixturePath('transfer-server.ts'), '--store', storeUrl],
+      env,
+      cwd: join(__dirname, '..'),
+    },
+    { log: new Logger(() => undefined, 'error'), capabilities: { files: true }, requestTimeoutMs: 600_000 },
+  );
   await conn.start();
   return conn;
 }
@@ -62,7 +69,9 @@ async function hostUpload(conn: ServerConnection, path: string): Promise<string>
   return conn.files.uploadFile(check.file);
 }
 
-const Descriptor = z.looseObject({ upload: z.looseObject({ url: z.string(), multipart: z.looseObject({ fileField: z.string(), fields: z.record(z.string(), z.string()) }) }) });
+const Descriptor = z.looseObject({
+  upload: z.looseObject({ url: z.string(), multipart: z.looseObject({ fileField: z.string(), fields: z.record(z.string(), z.string()) }) }),
+});
 
 /** The baseline: the same kind of descriptor (asked for untimed), and a bare streaming multipart fetch. */
 async function bareUpload(conn: ServerConnection, path: string, size: number): Promise<void> {
@@ -81,8 +90,10 @@ async function bareMultipart(url: string, fields: Record<string, string>, fileFi
     yield Buffer.from(`\r\n--${boundary}--\r\n`);
   }
   const response = await fetch(url, {
-    method: 'POST', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
-    body: Readable.toWeb(Readable.from(body())) as ReadableStream, duplex: 'half',
+    method: 'POST',
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    body: Readable.toWeb(Readable.from(body())) as ReadableStream,
+    duplex: 'half',
   } as RequestInit);
   if (!response.ok) throw new Error(`bare upload: HTTP ${response.status} ${await response.text()}`);
   await response.arrayBuffer();
@@ -95,7 +106,16 @@ async function bareDownload(conn: ServerConnection, uri: string, target: string)
   const response = await fetch(download.url);
   const hash = createHash('sha256');
   const out = createWriteStream(target);
-  await pipeline(Readable.fromWeb(response.body as never), async function* (source) { for await (const c of source) { hash.update(c as Buffer); yield c; } }, out);
+  await pipeline(
+    Readable.fromWeb(response.body as never),
+    async function* (source) {
+      for await (const c of source) {
+        hash.update(c as Buffer);
+        yield c;
+      }
+    },
+    out,
+  );
   hash.digest();
 }
 
@@ -110,7 +130,9 @@ async function rssChild(storeUrl: string, path: string): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 5);
     await hostUpload(conn, path);
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
@@ -125,7 +147,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-bench-transfer-'));
   const store = await startObjectStore(join(dir, 'store.log'));
   const conn = await connect(store.url);
-  console.log(`machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `machine: ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   try {
     for (const mib of UPLOAD_SIZES) {
       const path = join(dir, `upload-${mib}.bin`);
@@ -135,7 +161,10 @@ async function main(): Promise<void> {
       const bare: number[] = [];
       for (let i = 0; i < runs + 1; i++) {
         // Interleaved, alternating who goes first, so both see the same load and page cache.
-        const sides: Array<[number[], () => Promise<unknown>]> = [[host, () => hostUpload(conn, path)], [bare, () => bareUpload(conn, path, mib * MiB)]];
+        const sides: Array<[number[], () => Promise<unknown>]> = [
+          [host, () => hostUpload(conn, path)],
+          [bare, () => bareUpload(conn, path, mib * MiB)],
+        ];
         if (i % 2) sides.reverse();
         for (const [out, fn] of sides) {
           const t0 = performance.now();
@@ -144,8 +173,13 @@ async function main(): Promise<void> {
         }
       }
       const ratio = median(host) / median(bare);
-      reportGoal({ name: `upload ${mib} MiB, host vs a bare streaming fetch`, value: ratio, goal: TIME_GOAL, unit: 'x',
-        detail: `${median(host).toFixed(0)} ms (${(mib / (median(host) / 1000)).toFixed(0)} MiB/s) vs ${median(bare).toFixed(0)} ms` });
+      reportGoal({
+        name: `upload ${mib} MiB, host vs a bare streaming fetch`,
+        value: ratio,
+        goal: TIME_GOAL,
+        unit: 'x',
+        detail: `${median(host).toFixed(0)} ms (${(mib / (median(host) / 1000)).toFixed(0)} MiB/s) vs ${median(bare).toFixed(0)} ms`,
+      });
       if (mib === 512) {
         const r = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', __filename, '--rss-child', store.url, path], { encoding: 'utf8' });
         if (r.status !== 0) throw new Error(`rss child failed: ${r.stderr}`);
@@ -174,8 +208,13 @@ async function main(): Promise<void> {
       }
     }
     const ratio = median(host) / median(bare);
-    reportGoal({ name: `save ${DOWNLOAD_MIB} MiB verified, host vs a bare fetch + sha-256`, value: ratio, goal: TIME_GOAL, unit: 'x',
-      detail: `${median(host).toFixed(0)} vs ${median(bare).toFixed(0)} ms` });
+    reportGoal({
+      name: `save ${DOWNLOAD_MIB} MiB verified, host vs a bare fetch + sha-256`,
+      value: ratio,
+      goal: TIME_GOAL,
+      unit: 'x',
+      detail: `${median(host).toFixed(0)} vs ${median(bare).toFixed(0)} ms`,
+    });
   } finally {
     await conn.stop();
     await store.stop();

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
         const question = wb.webview();
         if (kind === 'native') {
           await question.getByLabel('Colour').waitFor({ timeout: 30_000 });
-          if (i > 0) { times.native.push(Date.now() - start); inPanel.native.push(await mark(question, 'mcp-host:panel-rendered')); }
+          if (i > 0) {
+            times.native.push(Date.now() - start);
+            inPanel.native.push(await mark(question, 'mcp-host:panel-rendered'));
+          }
           await question.getByLabel('Colour').selectOption('red');
           await question.getByRole('button', { name: 'Accept' }).click();
         } else {
@@ -52,10 +55,12 @@ async function main(): Promise<void> {
         await newestResult(tool).filter({ hasText: '"color":"red"' }).waitFor({ timeout: 30_000 });
       }
       if (i > 0) {
-        console.log(`  run ${i}: in the panel: form ${inPanel.native.at(-1)!.toFixed(0)} ms, app panel rendered ${rendered.at(-1)!.toFixed(0)} ms,`
-          + ` app bridge loaded ${bridgeLoaded.at(-1)!.toFixed(0)} ms,`
-          + ` question sent to the app ${inPanel.app.at(-1)!.toFixed(0)} ms;`
-          + ` from Run, seen outside: form ${times.native.at(-1)} ms, app ${times.app.at(-1)} ms`);
+        console.log(
+          `  run ${i}: in the panel: form ${inPanel.native.at(-1)!.toFixed(0)} ms, app panel rendered ${rendered.at(-1)!.toFixed(0)} ms,` +
+            ` app bridge loaded ${bridgeLoaded.at(-1)!.toFixed(0)} ms,` +
+            ` question sent to the app ${inPanel.app.at(-1)!.toFixed(0)} ms;` +
+            ` from Run, seen outside: form ${times.native.at(-1)} ms, app ${times.app.at(-1)} ms`,
+        );
       }
     }
   });
@@ -66,8 +71,14 @@ async function main(): Promise<void> {
   console.log(`  panel start -> native form rendered        median ${native.toFixed(0)} ms  (runs: ${list(inPanel.native)})`);
   console.log(`  panel start -> question sent to its app    median ${app.toFixed(0)} ms  (runs: ${list(inPanel.app)})`);
   console.log(`  Run -> ready, seen from outside: form median ${median(times.native).toFixed(0)} ms, app median ${median(times.app).toFixed(0)} ms`);
-  reportGoal({ name: 'App-rendered question: time added over the native form, resource cached', value: app - native, goal: GOAL_MS, unit: 'ms', strict: true,
-    detail: `in the question panel: median app ${app.toFixed(0)} ms, median native form ${native.toFixed(0)} ms over ${RUNS} runs each` });
+  reportGoal({
+    name: 'App-rendered question: time added over the native form, resource cached',
+    value: app - native,
+    goal: GOAL_MS,
+    unit: 'ms',
+    strict: true,
+    detail: `in the question panel: median app ${app.toFixed(0)} ms, median native form ${native.toFixed(0)} ms over ${RUNS} runs each`,
+  });
 }
 
 main().catch((e) => {

@@ -11,12 +11,20 @@ import { median, reportGoal } from './lib/goals';
 const RUNS = Number(process.env.MCP_HOST_BENCH_APP_RUNS ?? 7);
 const GOAL_MS = 300;
 
-interface Run { plain: number; app: number; standby: boolean }
+interface Run {
+  plain: number;
+  app: number;
+  standby: boolean;
+}
 
 async function main(): Promise<void> {
   const { withWorkbench, root } = await import('../test/e2e/workbench.mjs');
   const { newestResult, runToolFromPalette } = await import('../test/e2e/steps.mjs');
-  const vanilla = { type: 'stdio' as const, command: 'node', args: [join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] };
+  const vanilla = {
+    type: 'stdio' as const,
+    command: 'node',
+    args: [join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'],
+  };
   const runs: Run[] = [];
   await withWorkbench('bench-apps', { servers: { vanilla } }, async (wb) => {
     const panel = await runToolFromPalette(wb, 'Get Time', 'vanilla');
@@ -27,14 +35,32 @@ async function main(): Promise<void> {
       const callId = await newestResult(panel).getAttribute('data-call-id');
       await panel.locator(`section.app[data-call-id="${callId}"][data-app-state="running"]`).waitFor({ timeout: 60_000 });
       // (no named function inside: the page does not have tsx's helpers)
-      await panel.locator('body').evaluate((_body, id) => new Promise<void>((resolve) => {
-        const timer = setInterval(() => {
-          if (performance.getEntriesByName(`mcp-host:app-ready:${id}`, 'mark').length) { clearInterval(timer); resolve(); }
-        }, 20);
-      }), callId);
-      const [submit, result, app, show, frame, promoted] = await panel.locator('body').evaluate((_body, id) =>
-        ['mcp-host:submit', `mcp-host:result:${id}`, `mcp-host:app-ready:${id}`, `mcp-host:app-show:${id}`, `mcp-host:app-frame:${id}`, `mcp-host:app-promoted:${id}`]
-          .map((name) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime ?? NaN), callId);
+      await panel.locator('body').evaluate(
+        (_body, id) =>
+          new Promise<void>((resolve) => {
+            const timer = setInterval(() => {
+              if (performance.getEntriesByName(`mcp-host:app-ready:${id}`, 'mark').length) {
+                clearInterval(timer);
+                resolve();
+              }
+            }, 20);
+          }),
+        callId,
+      );
+      const [submit, result, app, show, frame, promoted] = await panel
+        .locator('body')
+        .evaluate(
+          (_body, id) =>
+            [
+              'mcp-host:submit',
+              `mcp-host:result:${id}`,
+              `mcp-host:app-ready:${id}`,
+              `mcp-host:app-show:${id}`,
+              `mcp-host:app-frame:${id}`,
+              `mcp-host:app-promoted:${id}`,
+            ].map((name) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime ?? NaN),
+          callId,
+        );
       const standby = Number.isFinite(promoted);
       runs.push({ plain: result! - submit!, app: app! - result!, standby });
       const start = standby ? 'standby shown' : `new frame->ready ${(app! - frame!).toFixed(0)} ms`;
@@ -51,8 +77,14 @@ async function main(): Promise<void> {
   console.log(`  runs that showed the standby (app loaded ahead): ${warm.filter((r) => r.standby).length} of ${warm.length}`);
   console.log(`  first run: plain ${cold!.plain.toFixed(0)} ms, app +${cold!.app.toFixed(0)} ms (${cold!.standby ? 'standby' : 'new frame'})`);
   console.log(`  ratio app/plain ${(app / plain).toFixed(2)}`);
-  reportGoal({ name: 'MCP App: time the app adds after the plain result, resource cached', value: app, goal: GOAL_MS, unit: 'ms', strict: true,
-    detail: `median of ${warm.length} runs (${warm.filter((r) => r.standby).length} shown from the standby); Run -> plain result ${plain.toFixed(0)} ms` });
+  reportGoal({
+    name: 'MCP App: time the app adds after the plain result, resource cached',
+    value: app,
+    goal: GOAL_MS,
+    unit: 'ms',
+    strict: true,
+    detail: `median of ${warm.length} runs (${warm.filter((r) => r.standby).length} shown from the standby); Run -> plain result ${plain.toFixed(0)} ms`,
+  });
 }
 
 main().catch((e) => {

@@ -92,27 +92,42 @@ interface ActivationRun {
 }
 
 /** bench/extension-host/activation.ts's account of the host. */
-interface HostReport { waitedMs: number; quiet: boolean; othersDuringOurs: string[]; othersDuringBaseline: string[] }
+interface HostReport {
+  waitedMs: number;
+  quiet: boolean;
+  othersDuringOurs: string[];
+  othersDuringBaseline: string[];
+}
 
 /** Why a host's timings do not measure the two extensions alone, if they do not. */
 function disturbance(h: HostReport): string | undefined {
-  const during = [...h.othersDuringOurs.map((id) => `${id} activated during MCP Host's activation`),
-    ...h.othersDuringBaseline.map((id) => `${id} activated during the empty extension's`)];
+  const during = [
+    ...h.othersDuringOurs.map((id) => `${id} activated during MCP Host's activation`),
+    ...h.othersDuringBaseline.map((id) => `${id} activated during the empty extension's`),
+  ];
   if (!h.quiet) during.push(`the host was still busy ${(h.waitedMs / 1000).toFixed(1)} s after it started`);
   return during.length > 0 ? during.join('; ') : undefined;
 }
 
 /** MCP Host's `activation` (src/extension/extension.ts), as the extension host printed it. */
 interface ActivationReport {
-  codeCache: string; codeCacheBytes: number; untilActivateMs: number; readMs: number; compileMs: number; runMs: number; activateMs: number;
+  codeCache: string;
+  codeCacheBytes: number;
+  untilActivateMs: number;
+  readMs: number;
+  compileMs: number;
+  runMs: number;
+  activateMs: number;
   cpu: { loadMs: number; activateMs: number };
 }
 
 /** One host's activation in words: the code cache's verdict (and size) and each part of MCP Host's own time. */
 function describeReport(r: ActivationReport): string {
   const cache = r.codeCacheBytes > 0 ? `${r.codeCache}, ${kb(r.codeCacheBytes)}` : r.codeCache;
-  return `code cache ${cache}; read ${r.readMs.toFixed(1)}, compile ${r.compileMs.toFixed(1)}, top level ${r.runMs.toFixed(1)}, activate() ${r.activateMs.toFixed(1)} ms`
-    + `; CPU ${r.cpu.loadMs.toFixed(1)} ms loading, ${r.cpu.activateMs.toFixed(1)} ms in activate()`;
+  return (
+    `code cache ${cache}; read ${r.readMs.toFixed(1)}, compile ${r.compileMs.toFixed(1)}, top level ${r.runMs.toFixed(1)}, activate() ${r.activateMs.toFixed(1)} ms` +
+    `; CPU ${r.cpu.loadMs.toFixed(1)} ms loading, ${r.cpu.activateMs.toFixed(1)} ms in activate()`
+  );
 }
 
 async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
@@ -158,7 +173,17 @@ async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
       const hostLine = /ACTIVATION_HOST (\{.*\})/.exec(line);
       if (hostLine) lastHost = JSON.parse(hostLine[1]!) as HostReport;
       const m = /ACTIVATION_MS ([\d.]+) ([\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) ([01])/.exec(line);
-      if (m) lastTime = { ours: Number(m[1]), baseline: Number(m[2]), own: Number(m[3]), oursCpu: Number(m[4]), baselineCpu: Number(m[5]), fromCache: m[6] === '1', report: lastReport!, host: lastHost! };
+      if (m)
+        lastTime = {
+          ours: Number(m[1]),
+          baseline: Number(m[2]),
+          own: Number(m[3]),
+          oursCpu: Number(m[4]),
+          baselineCpu: Number(m[5]),
+          fromCache: m[6] === '1',
+          report: lastReport!,
+          host: lastHost!,
+        };
     });
     const payload: [string, string][] = [
       ['extensionDevelopmentPath', server.remoteUri(runnerDir)],
@@ -195,8 +220,10 @@ async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
         throw new Error(`activation run ${i + 1} failed (exit ${code}):\n${hostErrors.join('\n')}`);
       }
       if (run.fromCache === cold) {
-        throw new Error(`activation run ${i + 1}: the extension ${cold ? 'loaded from a code cache that had been removed' : 'did not load from the code cache the run before wrote'} `
-          + `(${describeReport(run.report)})`);
+        throw new Error(
+          `activation run ${i + 1}: the extension ${cold ? 'loaded from a code cache that had been removed' : 'did not load from the code cache the run before wrote'} ` +
+            `(${describeReport(run.report)})`,
+        );
       }
       const disturbed = disturbance(run.host);
       if (disturbed && attempt < 4 * RUNS) {
@@ -222,17 +249,31 @@ async function main(): Promise<void> {
     for (const [name, file] of Object.entries(bundles)) {
       const size = statSync(file).size;
       const gz = gzipSync(readFileSync(file)).length;
-      const role = name === 'extension' ? '  (loaded on activation)' : name === 'connection' ? '  (loaded on the first server start)'
-        : name === 'libraries' ? '  (loaded with the first form, schema or file)'
-          : name === 'replay' ? '  (loaded with the first History or Saved Calls command)'
-            : name === 'carry' ? '  (loaded with the first registry, bundle, import or export command)'
-          : name === 'appBridge' ? '  (loaded by panels of tools with an MCP App)' : '';
+      const role =
+        name === 'extension'
+          ? '  (loaded on activation)'
+          : name === 'connection'
+            ? '  (loaded on the first server start)'
+            : name === 'libraries'
+              ? '  (loaded with the first form, schema or file)'
+              : name === 'replay'
+                ? '  (loaded with the first History or Saved Calls command)'
+                : name === 'carry'
+                  ? '  (loaded with the first registry, bundle, import or export command)'
+                  : name === 'appBridge'
+                    ? '  (loaded by panels of tools with an MCP App)'
+                    : '';
       console.log(`  ${name.padEnd(10)} ${kb(size).padStart(10)}  (gzip ${kb(gz)})${role}`);
     }
     // The goal is for the extension's code as a whole, whichever file it loads from.
     const extensionTotal = ['extension', 'connection', 'libraries', 'replay', 'carry'].reduce((sum, name) => sum + statSync(bundles[name]!).size, 0);
-    reportGoal({ name: 'bundle: extension + connection + libraries + replay + carry, minified', value: extensionTotal / 1024, goal: SIZE_GOAL / 1024, unit: 'KB',
-      detail: `parsed on activation: ${kb(statSync(bundles.extension!).size)}` });
+    reportGoal({
+      name: 'bundle: extension + connection + libraries + replay + carry, minified',
+      value: extensionTotal / 1024,
+      goal: SIZE_GOAL / 1024,
+      unit: 'KB',
+      detail: `parsed on activation: ${kb(statSync(bundles.extension!).size)}`,
+    });
 
     // Timed by asking for the activation: `onStartupFinished` would run it on its own before the timer starts.
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -242,8 +283,13 @@ async function main(): Promise<void> {
       if (!/^(webview\.js|app-bridge\.js|codicons)$|\.map$/.test(f)) cpSync(join(root, 'media', f), join(extensionDir, 'media', f), { recursive: true });
     }
     const runs = await activationTimes(extensionDir);
-    console.log(`activation in a real extension host (VS Code ${VSCODE_VERSION}, ${runs.length} fresh hosts taking turns without and with the code cache, production build):`);
-    for (const [kind, fromCache] of [['without the code cache', false], ['with the code cache', true]] as const) {
+    console.log(
+      `activation in a real extension host (VS Code ${VSCODE_VERSION}, ${runs.length} fresh hosts taking turns without and with the code cache, production build):`,
+    );
+    for (const [kind, fromCache] of [
+      ['without the code cache', false],
+      ['with the code cache', true],
+    ] as const) {
       const some = runs.filter((r) => r.fromCache === fromCache);
       const ours = median(some.map((r) => r.ours));
       const baseline = median(some.map((r) => r.baseline));
@@ -254,24 +300,50 @@ async function main(): Promise<void> {
       console.log(`  MCP Host                     median ${ours.toFixed(1)} ms  (runs: ${list('ours')})`);
       console.log(`  empty baseline extension     median ${baseline.toFixed(1)} ms  (runs: ${list('baseline')})`);
       console.log(`  MCP Host's own activationMs  median ${median(some.map((r) => r.own)).toFixed(1)} ms  (entry load to end of activate())`);
-      some.forEach((r, n) => console.log(`    host ${n + 1}: ${describeReport(r.report)}; quiet after ${(r.host.waitedMs / 1000).toFixed(1)} s`
-        + `${r === runs[0] ? '; FIRST host of this run (cold machine caches)' : ''}${disturbance(r.host) ? `; DISTURBED: ${disturbance(r.host)}` : ''}`));
+      some.forEach((r, n) =>
+        console.log(
+          `    host ${n + 1}: ${describeReport(r.report)}; quiet after ${(r.host.waitedMs / 1000).toFixed(1)} s` +
+            `${r === runs[0] ? '; FIRST host of this run (cold machine caches)' : ''}${disturbance(r.host) ? `; DISTURBED: ${disturbance(r.host)}` : ''}`,
+        ),
+      );
       const warm = some.filter((r) => r !== runs[0]);
       if (warm.length < some.length && warm.length > 0) {
         const first = runs[0]!;
-        console.log(`  first run vs warm: the first host's own cost ${(first.ours - first.baseline).toFixed(1)} ms (CPU ${(first.oursCpu - first.baselineCpu).toFixed(1)} ms), `
-          + `the warm hosts' median ${(median(warm.map((r) => r.ours)) - median(warm.map((r) => r.baseline))).toFixed(1)} ms `
-          + `(CPU ${(median(warm.map((r) => r.oursCpu)) - median(warm.map((r) => r.baselineCpu))).toFixed(1)} ms)`);
+        console.log(
+          `  first run vs warm: the first host's own cost ${(first.ours - first.baseline).toFixed(1)} ms (CPU ${(first.oursCpu - first.baselineCpu).toFixed(1)} ms), ` +
+            `the warm hosts' median ${(median(warm.map((r) => r.ours)) - median(warm.map((r) => r.baseline))).toFixed(1)} ms ` +
+            `(CPU ${(median(warm.map((r) => r.oursCpu)) - median(warm.map((r) => r.baselineCpu))).toFixed(1)} ms)`,
+        );
       }
-      console.log(`  CPU time of the extension host: MCP Host median ${oursCpu.toFixed(1)} ms (runs: ${list('oursCpu')}), empty extension ${baselineCpu.toFixed(1)} ms (runs: ${list('baselineCpu')})`);
-      console.log(`  ratio ${(ours / baseline).toFixed(2)}; MCP Host's own cost ${(ours - baseline).toFixed(1)} ms (CPU ${(oursCpu - baselineCpu).toFixed(1)} ms)`);
-      reportGoal({ name: `activation in a real extension host, ${kind}`, value: ours, goal: ACTIVATION_GOAL_MS, unit: 'ms', detail: `median of ${some.length} fresh hosts` });
-      reportGoal({ name: `activation, ${kind}: the extension's own cost (minus an empty extension's)`, value: ours - baseline, goal: OWN_COST_GOAL_MS, unit: 'ms',
-        detail: `medians ${ours.toFixed(1)} - ${baseline.toFixed(1)} ms` });
+      console.log(
+        `  CPU time of the extension host: MCP Host median ${oursCpu.toFixed(1)} ms (runs: ${list('oursCpu')}), empty extension ${baselineCpu.toFixed(1)} ms (runs: ${list('baselineCpu')})`,
+      );
+      console.log(
+        `  ratio ${(ours / baseline).toFixed(2)}; MCP Host's own cost ${(ours - baseline).toFixed(1)} ms (CPU ${(oursCpu - baselineCpu).toFixed(1)} ms)`,
+      );
+      reportGoal({
+        name: `activation in a real extension host, ${kind}`,
+        value: ours,
+        goal: ACTIVATION_GOAL_MS,
+        unit: 'ms',
+        detail: `median of ${some.length} fresh hosts`,
+      });
+      reportGoal({
+        name: `activation, ${kind}: the extension's own cost (minus an empty extension's)`,
+        value: ours - baseline,
+        goal: OWN_COST_GOAL_MS,
+        unit: 'ms',
+        detail: `medians ${ours.toFixed(1)} - ${baseline.toFixed(1)} ms`,
+      });
       // The CPU goal is for the activation of every window but the first after an install or update.
       if (fromCache) {
-        reportGoal({ name: `activation, ${kind}: the extension's own cost in CPU time of the extension host`, value: oursCpu - baselineCpu, goal: OWN_COST_GOAL_MS, unit: 'ms',
-          detail: `medians ${oursCpu.toFixed(1)} - ${baselineCpu.toFixed(1)} ms` });
+        reportGoal({
+          name: `activation, ${kind}: the extension's own cost in CPU time of the extension host`,
+          value: oursCpu - baselineCpu,
+          goal: OWN_COST_GOAL_MS,
+          unit: 'ms',
+          detail: `medians ${oursCpu.toFixed(1)} - ${baselineCpu.toFixed(1)} ms`,
+        });
       }
     }
   } finally {

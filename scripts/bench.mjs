@@ -51,15 +51,24 @@ const crashed = [];
 for (const file of benches) {
   console.log(`\n=== bench/${file} ===`);
   const { ok, goals } = await runBench(file);
-  if (!ok) { failed = true; crashed.push(file); }
+  if (!ok) {
+    failed = true;
+    crashed.push(file);
+  }
   for (const g of goals) rows.push({ bench: file.replace(/\.ts$/, ''), ...g, met: g.strict ? g.value < g.goal : g.value <= g.goal });
 }
 
-console.log(`\n=== every goal of this run (ratios against a baseline measured in the same run; load average ${startLoad.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end, on ${cpus().length} cores) ===`);
+console.log(
+  `\n=== every goal of this run (ratios against a baseline measured in the same run; load average ${startLoad.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end, on ${cpus().length} cores) ===`,
+);
 const table = rows.map((r) => [r.bench, r.name, format(r.value, r.unit), `${r.strict ? '<' : '<='} ${format(r.goal, r.unit)}`, r.met ? 'pass' : 'FAIL']);
 const header = ['bench', 'measure', 'measured', 'goal', 'result'];
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-const line = (cells) => cells.map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+const line = (cells) =>
+  cells
+    .map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+    .join('  ')
+    .trimEnd();
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));

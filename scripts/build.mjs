@@ -24,7 +24,8 @@ const connectionOnDemand = {
   name: 'connection-on-demand',
   setup(build) {
     build.onResolve({ filter: /\/connection\/bundle(\.js)?$/ }, (args) =>
-      args.kind === 'require-call' ? { path: './connection.js', external: true } : undefined);
+      args.kind === 'require-call' ? { path: './connection.js', external: true } : undefined,
+    );
   },
 };
 // The large libraries needed only once a form, a schema or a file is at hand (src/core/libraries.ts, required on
@@ -33,7 +34,8 @@ const librariesOnDemand = {
   name: 'libraries-on-demand',
   setup(build) {
     build.onResolve({ filter: /\/libraries$/ }, (args) =>
-      args.kind === 'require-call' && args.importer.includes(`${join('src', 'core')}`) ? { path: './libraries.js', external: true } : undefined);
+      args.kind === 'require-call' && args.importer.includes(`${join('src', 'core')}`) ? { path: './libraries.js', external: true } : undefined,
+    );
   },
 };
 // What the MCP view's History and Saved Calls rows do, with the saved-calls format and its matcher, is a bundle of
@@ -59,7 +61,8 @@ const vscodeImportedOnce = {
   name: 'vscode-imported-once',
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-imported-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-imported-once' });
+      args.namespace === 'vscode-imported-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-imported-once' },
+    );
     build.onLoad({ filter: /.*/, namespace: 'vscode-imported-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
@@ -69,16 +72,34 @@ const vscodeImportedOnce = {
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
-    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) =>
-      ({ contents: 'export { default as en } from "./en.js";', loader: 'js', resolveDir: dirname(args.path) }));
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
   },
 };
 const builds = [
   // The extension's entry: it loads dist/main.js, the extension, with a code cache (src/extension/codeCache.ts).
   { ...node, entryPoints: ['src/extension/start.ts'], outfile: 'dist/extension.js' },
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/main.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand] },
-  { ...node, entryPoints: ['src/extension/carryCommands.ts'], outfile: 'dist/carry.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand] },
-  { ...node, entryPoints: ['src/extension/replay/replayCommands.ts'], outfile: 'dist/replay.js', plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand] },
+  {
+    ...node,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/main.js',
+    plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand],
+  },
+  {
+    ...node,
+    entryPoints: ['src/extension/carryCommands.ts'],
+    outfile: 'dist/carry.js',
+    plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand],
+  },
+  {
+    ...node,
+    entryPoints: ['src/extension/replay/replayCommands.ts'],
+    outfile: 'dist/replay.js',
+    plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand],
+  },
   { ...node, entryPoints: ['src/core/connection/bundle.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
   { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
@@ -86,12 +107,27 @@ const builds = [
   // The sandbox service of sandboxed servers (src/core/sandbox/service.ts). The sandbox runtime is an ES module that
   // finds its seccomp helper and its JVM proxy agent next to itself (`import.meta.url`): here, dist/vendor
   // (copySandboxVendor; without the agent there, the runtime asks `npm root -g` where it is at every start).
-  { ...node, entryPoints: ['src/core/sandbox/service.ts'], outfile: 'dist/sandbox.js', minify: true,
-    define: { 'import.meta.url': '__launcherUrl' }, banner: { js: "const __launcherUrl = require('url').pathToFileURL(__filename).href;" } },
+  {
+    ...node,
+    entryPoints: ['src/core/sandbox/service.ts'],
+    outfile: 'dist/sandbox.js',
+    minify: true,
+    define: { 'import.meta.url': '__launcherUrl' },
+    banner: { js: "const __launcherUrl = require('url').pathToFileURL(__filename).href;" },
+  },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js' },
   // MCP Apps' host bridge: loaded only by panels that may show an app, without delaying their first render. Library
   // code only, so minified in every build: parsing it is most of what an app-rendered question adds to the form.
-  { ...common, minify: true, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/apps/bridgeBundle.mts'], outfile: 'media/app-bridge.js', plugins: [zodEnglishOnly] },
+  {
+    ...common,
+    minify: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: ['src/webview/apps/bridgeBundle.mts'],
+    outfile: 'media/app-bridge.js',
+    plugins: [zodEnglishOnly],
+  },
 ]
   .filter((b) => !only || only.some((name) => b.outfile === `dist/${name}.js`))
   .map((b) => ({ ...b, outfile: join(outRoot, b.outfile) }));

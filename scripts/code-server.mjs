@@ -86,27 +86,31 @@ export async function startCodeServer(options = {}) {
   const extensionsDir = options.extensionsDir ?? join(home, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeFileSync(
-    join(userDataDir, 'User/settings.json'),
-    JSON.stringify({ ...defaultSettings, ...options.settings }, null, 2),
-  );
+  writeFileSync(join(userDataDir, 'User/settings.json'), JSON.stringify({ ...defaultSettings, ...options.settings }, null, 2));
   const port = options.port ?? (await freePort());
   const configFile = join(home, 'cs-config.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const args = [
     codeServerEntry,
-    '--config', configFile,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--config',
+    configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     // Trust stays on only when a test needs Restricted Mode.
     ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
-    '--reconnection-grace-time', '5',
-    '--vscode-option', 'enable-smoke-test-driver',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--reconnection-grace-time',
+    '5',
+    '--vscode-option',
+    'enable-smoke-test-driver',
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
   ];
   if (options.workspace) args.push(options.workspace);
 

@@ -15,7 +15,9 @@ export const fixtureBundlesDir = join(root, '.cache', 'fixture-bundles');
 
 export async function buildFixtureBundles() {
   const fixtures = join(root, 'test', 'fixtures');
-  const entryPoints = readdirSync(fixtures).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => join(fixtures, f));
+  const entryPoints = readdirSync(fixtures)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => join(fixtures, f));
   await esbuild.build({
     entryPoints,
     outdir: fixtureBundlesDir,

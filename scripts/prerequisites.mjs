@@ -76,7 +76,11 @@ export function packagesOutOfDate(dir = root) {
   for (const [path, entry] of Object.entries(lock.packages ?? {})) {
     if (!path.startsWith('node_modules/') || entry.link) continue;
     let installed;
-    try { installed = JSON.parse(readFileSync(join(dir, path, 'package.json'), 'utf8')).version; } catch { /* missing */ }
+    try {
+      installed = JSON.parse(readFileSync(join(dir, path, 'package.json'), 'utf8')).version;
+    } catch {
+      /* missing */
+    }
     if (installed === entry.version) continue;
     if (installed === undefined && entry.optional) continue;
     wrong.push(path.slice('node_modules/'.length));
@@ -92,7 +96,8 @@ export function ensureNpmDependencies() {
   const lock = join(root, 'package-lock.json');
   const modules = join(root, 'node_modules');
   if (!existsSync(lock)) {
-    if (!existsSync(modules) && !run('npm', ['install', '--no-audit', '--no-fund'], 'installing npm dependencies')) fail('npm install failed: see its output above.');
+    if (!existsSync(modules) && !run('npm', ['install', '--no-audit', '--no-fund'], 'installing npm dependencies'))
+      fail('npm install failed: see its output above.');
     return;
   }
   const wrong = existsSync(modules) ? packagesOutOfDate() : ['(all)'];

@@ -90,10 +90,19 @@ function noise(seed) {
 }
 
 mkdirSync(workspace, { recursive: true });
-writeFileSync(join(workspace, 'photo.png'), png(64, 48, (x, y) => [x * 4, y * 5, 160, 255]));
-writeFileSync(join(workspace, 'chart.png'), png(32, 32, (x, y) => (x > y ? [30, 120, 200, 255] : [240, 240, 240, 255])));
+writeFileSync(
+  join(workspace, 'photo.png'),
+  png(64, 48, (x, y) => [x * 4, y * 5, 160, 255]),
+);
+writeFileSync(
+  join(workspace, 'chart.png'),
+  png(32, 32, (x, y) => (x > y ? [30, 120, 200, 255] : [240, 240, 240, 255])),
+);
 const rand = noise(20240611);
-writeFileSync(join(workspace, 'large-photo.png'), png(160, 120, () => [rand(), rand(), rand(), 255], 0));
+writeFileSync(
+  join(workspace, 'large-photo.png'),
+  png(160, 120, () => [rand(), rand(), rand(), 255], 0),
+);
 writeFileSync(join(workspace, 'report.pdf'), pdf('MCP Host sample report'));
 writeFileSync(
   join(workspace, 'notes.txt'),

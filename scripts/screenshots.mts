@@ -39,12 +39,19 @@ const MAIN_FLOW: { shot: string; ms: number }[] = [
 
 /** The screenshot a step took, by the name it gave `wb.shot` (the newest, when taken more than once). */
 function shotFile(wb: Workbench, name: string): string {
-  const files = readdirSync(wb.artifacts).filter((f) => f.endsWith(`-${name}.png`)).sort();
+  const files = readdirSync(wb.artifacts)
+    .filter((f) => f.endsWith(`-${name}.png`))
+    .sort();
   if (files.length === 0) throw new Error(`no screenshot named ${name} in ${wb.artifacts}`);
   return join(wb.artifacts, files[files.length - 1]!);
 }
 
-interface Box { x: number; y: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** A palette-PNG of `input` (cut to `box`, when given) at `width`, made smaller until it fits in `maxBytes`. */
 async function stillImage(input: Buffer | string, width: number, maxBytes: number, box?: Box): Promise<Buffer> {
@@ -111,7 +118,15 @@ async function takeScreenshots(): Promise<void> {
     await wb.shot('palette');
     await wb.page.keyboard.press('Escape');
     await describePngFromWorkspace(wb);
-    write(join(docsImages, 'main-flow.gif'), await animation(MAIN_FLOW.map((f) => ({ file: shotFile(wb, f.shot), ms: f.ms })), LISTING_WIDTH, LISTING_MAX_BYTES), LISTING_MAX_BYTES);
+    write(
+      join(docsImages, 'main-flow.gif'),
+      await animation(
+        MAIN_FLOW.map((f) => ({ file: shotFile(wb, f.shot), ms: f.ms })),
+        LISTING_WIDTH,
+        LISTING_MAX_BYTES,
+      ),
+      LISTING_MAX_BYTES,
+    );
     const editor = await box(wb.page.locator('.part.editor'));
     await walkthroughImage('run-tool.png', shotFile(wb, 'result'), editor);
     await walkthroughImage('attach-file.png', shotFile(wb, 'confirmation'), editor);
@@ -119,7 +134,9 @@ async function takeScreenshots(): Promise<void> {
     // ── a structured result ──
     const report = await runToolFromPalette(wb, 'Export a report');
     await report.getByRole('button', { name: 'Run' }).click();
-    const structured = newestResult(report).filter({ hasText: /Generated Weekly-report\.csv/ }).locator('details.structured');
+    const structured = newestResult(report)
+      .filter({ hasText: /Generated Weekly-report\.csv/ })
+      .locator('details.structured');
     await structured.getByRole('group').first().waitFor({ timeout: 30_000 });
     await structured.scrollIntoViewIfNeeded();
     await listingImage('structured-result.png', await readShot(wb, 'structured-result'));
@@ -132,13 +149,18 @@ async function takeScreenshots(): Promise<void> {
     await chooseFromWorkspace(wb, question, 'Receipt photo', 'photo.png');
     await question.getByRole('list', { name: 'Chosen files for Receipt photo' }).getByText('photo.png').waitFor();
     await question.getByRole('textbox', { name: 'Merchant' }).fill('Corner Café');
-    await question.getByRole('spinbutton', { name: 'Total' }).or(question.getByRole('textbox', { name: 'Total' })).fill('12.5');
+    await question
+      .getByRole('spinbutton', { name: 'Total' })
+      .or(question.getByRole('textbox', { name: 'Total' }))
+      .fill('12.5');
     const elicitation = await readShot(wb, 'elicitation');
     await listingImage('elicitation.png', elicitation);
     await walkthroughImage('answer-question.png', elicitation, editor);
     await question.getByRole('button', { name: 'Accept' }).click();
     await answerDialog(wb, 'Send');
-    await newestResult(wb.webview()).filter({ hasText: /Recorded a receipt/ }).waitFor({ timeout: 30_000 });
+    await newestResult(wb.webview())
+      .filter({ hasText: /Recorded a receipt/ })
+      .waitFor({ timeout: 30_000 });
 
     // ── the MCP view, the demo server's tools shown ──
     await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
@@ -155,7 +177,12 @@ async function takeScreenshots(): Promise<void> {
     // the quick pick with the MCP view beside it
     const pick = await box(wb.quickInput);
     const sideBar = await box(wb.page.locator('.part.sidebar'));
-    await walkthroughImage('add-server.png', await readShot(wb, 'add-server'), { x: 0, y: 0, width: pick.x + pick.width + 24, height: Math.max(pick.y + pick.height + 24, sideBar.height * 0.45) });
+    await walkthroughImage('add-server.png', await readShot(wb, 'add-server'), {
+      x: 0,
+      y: 0,
+      width: pick.x + pick.width + 24,
+      height: Math.max(pick.y + pick.height + 24, sideBar.height * 0.45),
+    });
     await wb.page.keyboard.press('Escape');
 
     // ── the CLI in the integrated terminal, on the workspace's .vscode/mcp.json ──

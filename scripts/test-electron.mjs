@@ -26,12 +26,7 @@ try {
     // The test model needs VS Code 1.104 (the language model provider API); older versions skip its tests.
     extensionDevelopmentPath: [root, await buildTestModel()],
     extensionTestsPath,
-    launchArgs: [
-      workspace,
-      '--disable-extensions',
-      '--disable-workspace-trust',
-      '--user-data-dir', mkdtempSync(join(tmpdir(), 'mcp-host-electron-')),
-    ],
+    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', mkdtempSync(join(tmpdir(), 'mcp-host-electron-'))],
   });
 } catch (e) {
   console.error(`integration (electron): ${e instanceof Error ? e.message : e}`);

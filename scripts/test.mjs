@@ -41,12 +41,20 @@ const grepArgs = grep ? ['--test-name-pattern', grep] : [];
 const stageRunners = {
   // Three files at a time on two cores: much of a file's time is spent waiting on its servers (starts, sign-in bounds,
   // simulated work), which a third file fills.
-  unit: () => run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', ...testFiles(join(root, 'test/unit'), '.test.ts')],
-    { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }),
+  unit: () =>
+    run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', ...testFiles(join(root, 'test/unit'), '.test.ts')], {
+      MCP_HOST_FIXTURE_BUNDLES: fixtureBundles,
+    }),
   integration: () => run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])], { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }),
   e2e: () =>
     run(process.execPath, [
-      '--import', 'tsx', '--test', `--test-concurrency=${E2E_CONCURRENCY}`, `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', ...grepArgs,
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${E2E_CONCURRENCY}`,
+      `--test-timeout=${E2E_TEST_TIMEOUT_MS}`,
+      '--test-force-exit',
+      ...grepArgs,
       ...testFiles(join(root, 'test/e2e'), '.e2e.mts').filter((f) => !f.endsWith('vsix.e2e.mts')),
     ]),
   vsix: () => {

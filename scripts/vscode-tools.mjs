@@ -85,9 +85,7 @@ export function ensureTools() {
 /** The browser that drives the workbench in tests: Debian's chromium, not a download. */
 export function chromiumPath() {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} not found: install Debian's chromium (apt-get install -y --no-install-recommends chromium) or set CHROMIUM_PATH`,
-    );
+    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y --no-install-recommends chromium) or set CHROMIUM_PATH`);
   }
   return CHROMIUM;
 }

@@ -84,7 +84,8 @@ export async function run(): Promise<void> {
   const profileTo = existsSync(profileFile) ? readFileSync(profileFile, 'utf8').trim() : undefined;
   for (const id of ids) times[id] = await timeActivation(id, id === 'mcp-host.mcp-host' ? profileTo : undefined);
   // the extension's own measure: from its entry's first line to the end of activate()
-  const api = vscode.extensions.getExtension('mcp-host.mcp-host')?.exports as { activationMs?: number; fromCodeCache?: boolean; activation?: unknown } | undefined;
+  const api = vscode.extensions.getExtension('mcp-host.mcp-host')?.exports as
+    { activationMs?: number; fromCodeCache?: boolean; activation?: unknown } | undefined;
   const own = api?.activationMs ?? -1;
   const ours = times['mcp-host.mcp-host']!;
   const baseline = times['mcp-host.activation-baseline']!;
@@ -93,7 +94,9 @@ export async function run(): Promise<void> {
   console.log(`ACTIVATION_REPORT ${JSON.stringify(api?.activation ?? null)}`);
   // how long the host took to become quiet, and the extensions that became active while either was timed
   console.log(`ACTIVATION_HOST ${JSON.stringify({ ...host, othersDuringOurs: ours.othersActivated, othersDuringBaseline: baseline.othersActivated })}`);
-  console.log(`ACTIVATION_MS ${ours.wall.toFixed(2)} ${baseline.wall.toFixed(2)} ${own.toFixed(2)} ${ours.cpu.toFixed(2)} ${baseline.cpu.toFixed(2)} ${api?.fromCodeCache ? 1 : 0}`);
+  console.log(
+    `ACTIVATION_MS ${ours.wall.toFixed(2)} ${baseline.wall.toFixed(2)} ${own.toFixed(2)} ${ours.cpu.toFixed(2)} ${baseline.cpu.toFixed(2)} ${api?.fromCodeCache ? 1 : 0}`,
+  );
 }
 
 /** Waits (20 s at most) for the code cache the extension writes a few seconds after an activation without one. */

@@ -29,7 +29,9 @@ export function formatValue(value: number, unit: string): string {
 
 export function reportGoal(r: GoalResult): boolean {
   const ok = goalMet(r);
-  console.log(`${r.name}: ${formatValue(r.value, r.unit)} (goal ${r.strict ? '<' : '<='} ${formatValue(r.goal, r.unit)}) ${ok ? 'ok' : 'OVER GOAL'}${r.detail ? ` (${r.detail})` : ''}`);
+  console.log(
+    `${r.name}: ${formatValue(r.value, r.unit)} (goal ${r.strict ? '<' : '<='} ${formatValue(r.goal, r.unit)}) ${ok ? 'ok' : 'OVER GOAL'}${r.detail ? ` (${r.detail})` : ''}`,
+  );
   console.log(`${GOAL_LINE_PREFIX}${JSON.stringify(r)}`);
   return ok;
 }

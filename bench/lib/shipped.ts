@@ -12,14 +12,34 @@ function build(): string {
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   const outfile = join(dir, 'shipped.js');
   buildSync({
-    entryPoints: [join(__dirname, 'shippedEntry.ts')], outfile, bundle: true, minify: true,
-    platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], logLevel: 'warning',
+    entryPoints: [join(__dirname, 'shippedEntry.ts')],
+    outfile,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
   });
   return (process.env.MCP_HOST_BENCH_SHIPPED = outfile);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- built just now, or by the parent bench
 const shipped = require(process.env.MCP_HOST_BENCH_SHIPPED ?? build()) as typeof import('./shippedEntry');
-export const { InMemoryEraCache, ServerConnection, checkFile, inlineLimitsFor, readCheckedFile, Logger, Client, StdioClientTransport, toResultView, KeptResults, KEPT_RESULT_LIMITS, boundedAgentResultParts } = shipped;
+export const {
+  InMemoryEraCache,
+  ServerConnection,
+  checkFile,
+  inlineLimitsFor,
+  readCheckedFile,
+  Logger,
+  Client,
+  StdioClientTransport,
+  toResultView,
+  KeptResults,
+  KEPT_RESULT_LIMITS,
+  boundedAgentResultParts,
+} = shipped;
 export type ServerConnection = InstanceType<typeof ServerConnection>;
 export type StdioClientTransport = InstanceType<typeof StdioClientTransport>;

@@ -22,8 +22,14 @@ function jpegSize(bytes: Buffer): ImageSize | undefined {
   while (i + 9 < bytes.length) {
     if (bytes[i] !== 0xff) return undefined;
     const marker = bytes[i + 1];
-    if (marker === 0xff) { i++; continue; }
-    if (marker === 0xd8 || marker === 0x01 || (marker! >= 0xd0 && marker! <= 0xd7)) { i += 2; continue; }
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker! >= 0xd0 && marker! <= 0xd7)) {
+      i += 2;
+      continue;
+    }
     const length = bytes.readUInt16BE(i + 2);
     // Start-of-frame markers carry the size; C4, C8 and CC are other segments in the same range.
     if (marker! >= 0xc0 && marker! <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {

@@ -8,8 +8,14 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import {
-  acceptedContent, createMcpHandler, fromJsonSchema, inputRequired, McpServer,
-  type CallToolResult, type jsonSchemaValidator, type McpRequestContext,
+  acceptedContent,
+  createMcpHandler,
+  fromJsonSchema,
+  inputRequired,
+  McpServer,
+  type CallToolResult,
+  type jsonSchemaValidator,
+  type McpRequestContext,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { checkDataUriValue, dataUriBytes, decideType, formatBytes, type ParsedDataUri } from '../../src/core/files';
@@ -113,7 +119,11 @@ function registerTools(server: McpServer, era: McpRequestContext['era']): void {
         type: 'object',
         properties: {
           images: {
-            type: 'array', title: 'Images', description: 'The images to compare.', minItems: 2, maxItems: 4,
+            type: 'array',
+            title: 'Images',
+            description: 'The images to compare.',
+            minItems: 2,
+            maxItems: 4,
             items: fileField('Image', 'An image to compare.', imageLimits),
           },
         },
@@ -304,7 +314,14 @@ function registerTools(server: McpServer, era: McpRequestContext['era']): void {
       for (let step = 1; step <= steps; step++) {
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(resolve, 200);
-          ctx.mcpReq.signal.addEventListener('abort', () => { clearTimeout(timer); reject(new Error('cancelled')); }, { once: true });
+          ctx.mcpReq.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              reject(new Error('cancelled'));
+            },
+            { once: true },
+          );
         }).catch(() => undefined);
         if (ctx.mcpReq.signal.aborted) return text(`Cancelled at ${step - 1} of ${steps}.`);
         if (token !== undefined) {
@@ -322,7 +339,10 @@ function registerTools(server: McpServer, era: McpRequestContext['era']): void {
 function createDemoServer(ctx: McpRequestContext): McpServer {
   const server = new McpServer(
     { name: 'mcp-host-demo', title: 'MCP Host demo', version: '0.1.0' },
-    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: 'Tools that take files, ask for a photo, return a generated file and report progress.' },
+    {
+      capabilities: { tools: {}, prompts: {}, resources: {} },
+      instructions: 'Tools that take files, ask for a photo, return a generated file and report progress.',
+    },
   );
   registerTools(server, ctx.era);
   registerGuide(server);
@@ -345,23 +365,27 @@ function registerGuide(server: McpServer): void {
   server.registerResource('guide', 'demo://guide', { title: 'Demo guide', mimeType: 'text/markdown' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'text/markdown', text: GUIDE }],
   }));
-  server.registerPrompt('try-the-demo', {
-    title: 'Try the demo',
-    description: 'Suggests a first tool to run on one of the sample files.',
-    argsSchema: schema({
-      type: 'object',
-      properties: { file: { type: 'string', description: 'A sample file of the demo workspace: photo.png, report.pdf or notes.txt' } },
-      required: ['file'],
-    }),
-  }, (args) => {
-    const file = String((args as { file?: unknown }).file ?? '');
-    return {
-      messages: [
-        { role: 'user' as const, content: { type: 'text' as const, text: `What is ${file}?` } },
-        { role: 'assistant' as const, content: { type: 'text' as const, text: `Run "Describe a file" and choose ${file} with From workspace….` } },
-      ],
-    };
-  });
+  server.registerPrompt(
+    'try-the-demo',
+    {
+      title: 'Try the demo',
+      description: 'Suggests a first tool to run on one of the sample files.',
+      argsSchema: schema({
+        type: 'object',
+        properties: { file: { type: 'string', description: 'A sample file of the demo workspace: photo.png, report.pdf or notes.txt' } },
+        required: ['file'],
+      }),
+    },
+    (args) => {
+      const file = String((args as { file?: unknown }).file ?? '');
+      return {
+        messages: [
+          { role: 'user' as const, content: { type: 'text' as const, text: `What is ${file}?` } },
+          { role: 'assistant' as const, content: { type: 'text' as const, text: `Run "Describe a file" and choose ${file} with From workspace….` } },
+        ],
+      };
+    },
+  );
 }
 
 function main(): void {
@@ -383,7 +407,11 @@ function main(): void {
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const request = new Request(`http://127.0.0.1:${port}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body });
+    const request = new Request(`http://127.0.0.1:${port}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+    });
     const response = await handler.fetch(request);
     response.headers.forEach((value, key) => res.setHeader(key, value));
     res.writeHead(response.status);

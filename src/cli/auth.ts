@@ -4,8 +4,20 @@ import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
-  FileTokenStore, forgetServer, HostOAuthProvider, MemoryTokenStore, defaultTokenFile, readAuthRecord,
-  authStoreKey, signInStatus, checkAuthorizationUrl, describeDuration, type OAuthClientSettings, type OAuthGrant, type SignInUi, type TokenStore,
+  FileTokenStore,
+  forgetServer,
+  HostOAuthProvider,
+  MemoryTokenStore,
+  defaultTokenFile,
+  readAuthRecord,
+  authStoreKey,
+  signInStatus,
+  checkAuthorizationUrl,
+  describeDuration,
+  type OAuthClientSettings,
+  type OAuthGrant,
+  type SignInUi,
+  type TokenStore,
 } from '../core/auth';
 import type { ResolvedServer } from '../core/config';
 import type { Logger } from '../core/log';
@@ -36,7 +48,8 @@ export async function readSecret(option: string, source: string | undefined, env
   try {
     const handle = await open(file, 'r');
     try {
-      if ((await handle.stat()).size > MAX_SECRET_FILE_BYTES) throw new SecretSourceError(`${option}: ${file} is larger than ${MAX_SECRET_FILE_BYTES / 1024} KB`);
+      if ((await handle.stat()).size > MAX_SECRET_FILE_BYTES)
+        throw new SecretSourceError(`${option}: ${file} is larger than ${MAX_SECRET_FILE_BYTES / 1024} KB`);
       text = await handle.readFile('utf8');
     } finally {
       await handle.close();
@@ -50,21 +63,33 @@ export async function readSecret(option: string, source: string | undefined, env
 
 export async function authSettings(auth: CliAuthArgs, env: NodeJS.ProcessEnv, cwd: string): Promise<OAuthClientSettings> {
   const [clientSecret, privateKeyPem, assertion, idToken, idpClientSecret] = await Promise.all([
-    readSecret('--client-secret', auth.clientSecret, env, cwd), readSecret('--private-key', auth.privateKey, env, cwd),
-    readSecret('--assertion', auth.assertion, env, cwd), readSecret('--idp-id-token', auth.idpIdToken, env, cwd),
+    readSecret('--client-secret', auth.clientSecret, env, cwd),
+    readSecret('--private-key', auth.privateKey, env, cwd),
+    readSecret('--assertion', auth.assertion, env, cwd),
+    readSecret('--idp-id-token', auth.idpIdToken, env, cwd),
     readSecret('--idp-client-secret', auth.idpClientSecret, env, cwd),
   ]);
   if ((clientSecret || privateKeyPem) && !auth.clientId) throw new SecretSourceError('--client-secret and --private-key need --client-id');
   const grant: OAuthGrant = auth.grant ?? (idToken ? 'enterprise' : assertion ? 'jwt_bearer' : 'authorization_code');
-  if (grant === 'client_credentials' && !auth.clientId) throw new SecretSourceError('--grant client_credentials needs --client-id and --client-secret or --private-key');
+  if (grant === 'client_credentials' && !auth.clientId)
+    throw new SecretSourceError('--grant client_credentials needs --client-id and --client-secret or --private-key');
   if (grant === 'jwt_bearer' && !assertion) throw new SecretSourceError('--grant jwt_bearer needs --assertion');
   if (grant === 'enterprise' && (!idToken || !auth.idpClientId || !(auth.idpIssuer || auth.idpTokenEndpoint) || !auth.clientId)) {
     throw new SecretSourceError('--grant enterprise needs --idp-id-token, --idp-client-id, --idp-issuer or --idp-token-endpoint, and --client-id');
   }
   return {
-    clientId: auth.clientId, clientSecret, privateKeyPem, signingAlgorithm: auth.signingAlg, scope: auth.scope, grant, assertion,
-    issuer: auth.issuer, clientMetadataUrl: auth.clientMetadataUrl,
-    ...(idToken ? { idp: { idToken, clientId: auth.idpClientId!, clientSecret: idpClientSecret, issuer: auth.idpIssuer, tokenEndpoint: auth.idpTokenEndpoint } } : {}),
+    clientId: auth.clientId,
+    clientSecret,
+    privateKeyPem,
+    signingAlgorithm: auth.signingAlg,
+    scope: auth.scope,
+    grant,
+    assertion,
+    issuer: auth.issuer,
+    clientMetadataUrl: auth.clientMetadataUrl,
+    ...(idToken
+      ? { idp: { idToken, clientId: auth.idpClientId!, clientSecret: idpClientSecret, issuer: auth.idpIssuer, tokenEndpoint: auth.idpTokenEndpoint } }
+      : {}),
   };
 }
 
@@ -78,11 +103,19 @@ export function tokenStoreFor(auth: CliAuthArgs, env: NodeJS.ProcessEnv): TokenS
  */
 function runBrowser(browser: string, url: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolveRun, reject) => {
-    const child = process.platform === 'win32'
-      ? spawn(browser, [url], { stdio: 'ignore', detached: true, env })
-      : spawn('/bin/sh', ['-c', browser.includes('%s') ? browser.replace(/%s/g, '"$1"') : `${browser} "$1"`, 'sh', url], { stdio: 'ignore', detached: true, env });
+    const child =
+      process.platform === 'win32'
+        ? spawn(browser, [url], { stdio: 'ignore', detached: true, env })
+        : spawn('/bin/sh', ['-c', browser.includes('%s') ? browser.replace(/%s/g, '"$1"') : `${browser} "$1"`, 'sh', url], {
+            stdio: 'ignore',
+            detached: true,
+            env,
+          });
     child.once('error', reject);
-    child.once('spawn', () => { child.unref(); resolveRun(); });
+    child.once('spawn', () => {
+      child.unref();
+      resolveRun();
+    });
   });
 }
 
@@ -94,8 +127,13 @@ export function cliSignInUi(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
       const waits = `waiting up to ${describeDuration(timeoutMs)} for the browser to come back`;
       const browser = env.BROWSER?.trim();
       if (browser) {
-        stderr.write(`Signing in to "${terminalText(server)}" at ${terminalText(authorizationHost)}: opening the browser (${terminalText(browser)}); ${waits}…\n`);
-        try { await runBrowser(browser, url, env); return; } catch (e) {
+        stderr.write(
+          `Signing in to "${terminalText(server)}" at ${terminalText(authorizationHost)}: opening the browser (${terminalText(browser)}); ${waits}…\n`,
+        );
+        try {
+          await runBrowser(browser, url, env);
+          return;
+        } catch (e) {
           stderr.write(`mcp-host: could not run $BROWSER (${(e as Error).message})\n`);
         }
       }
@@ -108,8 +146,12 @@ const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(O
 
 /** The provider for an HTTP server (none for stdio, or when the config sends its own Authorization header). */
 export async function cliOAuthProvider(
-  server: ResolvedServer, auth: CliAuthArgs, io: { env: NodeJS.ProcessEnv; cwd: string; stderr: NodeJS.WritableStream; interactive: boolean },
-  log: Logger, store: TokenStore, forceInteractive = false,
+  server: ResolvedServer,
+  auth: CliAuthArgs,
+  io: { env: NodeJS.ProcessEnv; cwd: string; stderr: NodeJS.WritableStream; interactive: boolean },
+  log: Logger,
+  store: TokenStore,
+  forceInteractive = false,
 ): Promise<HostOAuthProvider | undefined> {
   if (server.transport === 'stdio') return undefined;
   if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
@@ -117,9 +159,15 @@ export async function cliOAuthProvider(
   // The server entry's pre-registered client (mcp.json `oauth`), unless the command line names one.
   const flags = await authSettings(auth, io.env, io.cwd);
   const configured = server.oauth ?? {};
-  const settings = flags.clientId ? flags : { ...flags, ...definedOnly(configured), ...definedOnly({ scope: flags.scope, clientMetadataUrl: flags.clientMetadataUrl }) };
+  const settings = flags.clientId
+    ? flags
+    : { ...flags, ...definedOnly(configured), ...definedOnly({ scope: flags.scope, clientMetadataUrl: flags.clientMetadataUrl }) };
   return new HostOAuthProvider({
-    server: server.name, serverUrl: server.url, store, log, settings,
+    server: server.name,
+    serverUrl: server.url,
+    store,
+    log,
+    settings,
     ui: interactive ? cliSignInUi(io.env, io.stderr) : undefined,
     clientName: 'MCP Host CLI',
     ...(auth.signInTimeoutS ? { signInTimeoutMs: auth.signInTimeoutS * 1000 } : {}),
@@ -131,7 +179,11 @@ export async function cliOAuthProvider(
 export async function logout(server: ResolvedServer, auth: CliAuthArgs, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): Promise<void> {
   if (server.transport === 'stdio') throw new SecretSourceError('logout needs an HTTP server (--url or an http/sse entry)');
   const had = await forgetServer(tokenStoreFor(auth, env), server.url);
-  stdout.write(had ? `Signed out of "${terminalText(server.name)}": its tokens and client registration are forgotten.\n` : `Not signed in to "${terminalText(server.name)}".\n`);
+  stdout.write(
+    had
+      ? `Signed out of "${terminalText(server.name)}": its tokens and client registration are forgotten.\n`
+      : `Not signed in to "${terminalText(server.name)}".\n`,
+  );
 }
 
 /** Before `login` signs in again: the old tokens go, the client registrations stay. */

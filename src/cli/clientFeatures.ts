@@ -13,11 +13,16 @@ export function parseLogLevel(value: string): McpLogLevel | string {
 }
 
 /** Connection options for the CLI's client features (sampling is declared only with a command to answer it). */
-export function cliFeatureOptions(cwd: string, logLevel: McpLogLevel | undefined, samplingCommand: string | undefined,
-  env: NodeJS.ProcessEnv): Partial<ConnectionOptions> {
+export function cliFeatureOptions(
+  cwd: string,
+  logLevel: McpLogLevel | undefined,
+  samplingCommand: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Partial<ConnectionOptions> {
   const root = { uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd };
   return {
-    roots: () => [root], serverLogLevel: logLevel,
+    roots: () => [root],
+    serverLogLevel: logLevel,
     ...(samplingCommand !== undefined ? { sampling: cliSamplingHandler(samplingCommand, { cwd, env }) } : {}),
   };
 }

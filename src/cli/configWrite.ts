@@ -14,7 +14,13 @@ export function configToWrite(config: string | undefined, io: CliIo): string {
 }
 
 /** Adds the server to the file (created when missing); returns the key it was written under. */
-export async function writeServer(file: string, suggested: string, as: string | undefined, entry: Record<string, unknown>, inputs: readonly InputDefinition[]): Promise<string> {
+export async function writeServer(
+  file: string,
+  suggested: string,
+  as: string | undefined,
+  entry: Record<string, unknown>,
+  inputs: readonly InputDefinition[],
+): Promise<string> {
   const text = existsSync(file) ? await readBoundedText(file, FILE_LIMITS.config, 'the config file') : '';
   const taken = serverNamesIn(text);
   if (as !== undefined && taken.includes(as)) throw usageError(`--as ${as}: ${file} already has a server named so`);

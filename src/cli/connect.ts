@@ -58,23 +58,32 @@ function masking(stream: NodeJS.WritableStream, log: Logger): NodeJS.WritableStr
  * Connects to `server` as every command does. `login`: sign in through the browser even without a terminal,
  * into `store`.
  */
-export async function openConnection(server: ResolvedServer, o: CliConnectionOptions, io: CliIo,
-  login?: { store: TokenStore }): Promise<CliConnection> {
+export async function openConnection(server: ResolvedServer, o: CliConnectionOptions, io: CliIo, login?: { store: TokenStore }): Promise<CliConnection> {
   const log = makeLogger(o, io);
   const stdout = masking(io.stdout, log);
   const stderr = masking(io.stderr, log);
-  const transfer = o.noFileTransfer ? false as const : { inlineUpToBytes: o.inlineMax };
+  const transfer = o.noFileTransfer ? (false as const) : { inlineUpToBytes: o.inlineMax };
   const elicitation = createCliElicitationHandler(o.elicit, {
-    interactive: io.interactive, transport: server.transport, log, output: stderr, ...(io.stdin ? { input: io.stdin } : {}),
-    binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES, urlWaitMs: o.urlWaitMs, limits: { transfer },
+    interactive: io.interactive,
+    transport: server.transport,
+    log,
+    output: stderr,
+    ...(io.stdin ? { input: io.stdin } : {}),
+    binaryMaxFileSize: DEFAULT_UPLOAD_MAX_BYTES,
+    urlWaitMs: o.urlWaitMs,
+    limits: { transfer },
   });
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const elicitationDeclared = o.elicit !== undefined || io.interactive;
   const store = login?.store ?? tokenStoreFor(o, io.env);
   const oauth = await cliOAuthProvider(server, o, io, log, store, !!login);
   const connection = new ServerConnection(server, {
-    log, elicitation: elicitationDeclared ? elicitation : undefined, requestTimeoutMs: o.timeoutMs,
-    clientInfo: { name: 'mcp-host-cli', version: VERSION }, stopGraceMs: 2000, oauth,
+    log,
+    elicitation: elicitationDeclared ? elicitation : undefined,
+    requestTimeoutMs: o.timeoutMs,
+    clientInfo: { name: 'mcp-host-cli', version: VERSION },
+    stopGraceMs: 2000,
+    oauth,
     capabilities: {
       binaryElicitation: elicitationDeclared && !o.noBinaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false,
       files: !o.noFileTransfer,

@@ -60,7 +60,11 @@ function readAnswers(spec: string): AnswersFile {
       const list = Array.isArray(v) ? v : [v];
       if (!list.every((p) => typeof p === 'string' && p !== '')) throw bad(`"files.${field}" must be a path or a list of paths`);
       if (list.some((p) => /^data:/i.test(p as string))) throw bad(`"files.${field}" must name local files, not data URIs`);
-      setOwn(files, field, (list as string[]).map((p) => resolve(dirname(file), p)));
+      setOwn(
+        files,
+        field,
+        (list as string[]).map((p) => resolve(dirname(file), p)),
+      );
     }
   }
   const origins = Array.isArray(o.allowUploadOrigins) ? o.allowUploadOrigins.filter((x): x is string => typeof x === 'string') : [];
@@ -69,7 +73,9 @@ function readAnswers(spec: string): AnswersFile {
 
 function printUrl(out: NodeJS.WritableStream, req: UrlElicitationRequest): void {
   out.write(`\n${terminalText(req.server)} asks you to open a URL: ${terminalText(req.message)}\n`);
-  out.write(`  URL:    ${terminalText(req.url)}\n  Domain: ${terminalText(req.domain)}${req.domainUnicode ? ` (displays as "${terminalText(req.domainUnicode)}")` : ''}\n`);
+  out.write(
+    `  URL:    ${terminalText(req.url)}\n  Domain: ${terminalText(req.domain)}${req.domainUnicode ? ` (displays as "${terminalText(req.domainUnicode)}")` : ''}\n`,
+  );
   for (const w of req.warnings) out.write(`  Warning: ${terminalText(w)}\n`);
 }
 
@@ -85,7 +91,8 @@ function checkAnswerKeys(answers: AnswersFile, req: FormElicitationRequest): voi
     if (!otherNames.has(key)) throw refuse(`content.${key}`, `matches no field of ${terminalText(req.server)}'s question (fields: ${listed(otherNames)})`);
   }
   for (const key of Object.keys(answers.files)) {
-    if (!fileNames.has(key)) throw refuse(`files.${key}`, `matches no file field of ${terminalText(req.server)}'s question (file fields: ${listed(fileNames)})`);
+    if (!fileNames.has(key))
+      throw refuse(`files.${key}`, `matches no file field of ${terminalText(req.server)}'s question (file fields: ${listed(fileNames)})`);
   }
 }
 
@@ -105,14 +112,17 @@ function answersUi(answers: AnswersFile, out: NodeJS.WritableStream): Elicitatio
     async confirmUploadDestination(req) {
       return answers.allowUploadOrigins.includes(req.destination);
     },
-    notify(message) { out.write(`${terminalText(message)}\n`); },
+    notify(message) {
+      out.write(`${terminalText(message)}\n`);
+    },
   };
 }
 
 function describeField(f: FormField): string {
   const parts: string[] = [f.kind === 'enum' ? 'choice' : f.kind === 'multiEnum' ? 'choices' : f.kind];
   if (f.kind === 'string' && f.format) parts.push(f.format);
-  if ((f.kind === 'number' || f.kind === 'integer') && (f.minimum !== undefined || f.maximum !== undefined)) parts.push(`${f.minimum ?? ''}..${f.maximum ?? ''}`);
+  if ((f.kind === 'number' || f.kind === 'integer') && (f.minimum !== undefined || f.maximum !== undefined))
+    parts.push(`${f.minimum ?? ''}..${f.maximum ?? ''}`);
   if (f.kind === 'file') parts.push(f.accept.length ? f.accept.join(', ') : 'any file', ...(f.maxSize !== undefined ? [`max ${formatBytes(f.maxSize)}`] : []));
   if (f.required) parts.push('required');
   return parts.join(', ');
@@ -129,8 +139,14 @@ export class LineReader {
   async next(signal: AbortSignal): Promise<string> {
     if (!this.rl) {
       this.rl = createInterface({ input: this.input, terminal: false });
-      this.rl.on('line', (line) => { if (this.waiter) this.waiter(line); else this.lines.push(line); });
-      this.rl.on('close', () => { this.ended = true; this.waiter?.(undefined); });
+      this.rl.on('line', (line) => {
+        if (this.waiter) this.waiter(line);
+        else this.lines.push(line);
+      });
+      this.rl.on('close', () => {
+        this.ended = true;
+        this.waiter?.(undefined);
+      });
     }
     const queued = this.lines.shift();
     if (queued !== undefined) return queued;
@@ -138,9 +154,16 @@ export class LineReader {
     signal.throwIfAborted();
     this.rl.resume();
     const line = await new Promise<string | undefined>((resolve, reject) => {
-      const onAbort = () => { this.waiter = undefined; reject(signal.reason); };
+      const onAbort = () => {
+        this.waiter = undefined;
+        reject(signal.reason);
+      };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.waiter = (l) => { this.waiter = undefined; signal.removeEventListener('abort', onAbort); resolve(l); };
+      this.waiter = (l) => {
+        this.waiter = undefined;
+        signal.removeEventListener('abort', onAbort);
+        resolve(l);
+      };
     });
     if (this.lines.length === 0) this.rl.pause();
     if (line === undefined) throw new Error('the terminal input ended');
@@ -214,8 +237,11 @@ function promptUi(input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Eli
       f.options.forEach((o, i) => out.write(`  ${i + 1}. ${terminalText(o.label)}\n`));
       const a = await ask(`${f.kind === 'enum' ? 'Number' : 'Numbers, comma-separated'}${shown}: `, signal);
       if (a === '') return current;
-      const picked = a.split(',').map((x) => f.options[Number(x.trim()) - 1]?.value).filter((v) => v !== undefined);
-      return f.kind === 'enum' ? picked[0] ?? a : picked;
+      const picked = a
+        .split(',')
+        .map((x) => f.options[Number(x.trim()) - 1]?.value)
+        .filter((v) => v !== undefined);
+      return f.kind === 'enum' ? (picked[0] ?? a) : picked;
     }
     if (f.kind === 'boolean') {
       const a = (await ask(`y/n${shown}: `, signal)).toLowerCase();
@@ -224,8 +250,15 @@ function promptUi(input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Eli
     if (f.kind === 'file') {
       for (;;) {
         const a = await ask(`Path to a local file${f.multiple ? ' (several: separate with ;)' : ''}: `, signal);
-        if (/^data:/i.test(a)) { out.write('  Give a local file path, not a data URI.\n'); continue; }
-        if (a) files[name] = a.split(f.multiple ? ';' : /\u0000/).map((p) => resolve(p.trim())).filter(Boolean);
+        if (/^data:/i.test(a)) {
+          out.write('  Give a local file path, not a data URI.\n');
+          continue;
+        }
+        if (a)
+          files[name] = a
+            .split(f.multiple ? ';' : /\u0000/)
+            .map((p) => resolve(p.trim()))
+            .filter(Boolean);
         return undefined;
       }
     }
@@ -266,15 +299,21 @@ function promptUi(input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Eli
       const uploads = req.files.filter((f) => f.upload || f.otherOrigin);
       if (uploads.length === 0) return true;
       out.write('\n');
-      for (const f of uploads) out.write(`${terminalText(f.field)}: ${terminalText(f.name)} (${formatBytes(f.size)}) uploaded to ${terminalText(f.destination)}\n`);
-      if (uploads.some((f) => f.otherOrigin)) out.write(`That is storage ${terminalText(req.server)} authorized, not the MCP server itself; your MCP credentials are not sent there.\n`);
+      for (const f of uploads)
+        out.write(`${terminalText(f.field)}: ${terminalText(f.name)} (${formatBytes(f.size)}) uploaded to ${terminalText(f.destination)}\n`);
+      if (uploads.some((f) => f.otherOrigin))
+        out.write(`That is storage ${terminalText(req.server)} authorized, not the MCP server itself; your MCP credentials are not sent there.\n`);
       return (await choose('Upload? [y]es, [n]o (back to the question): ', { y: 'y', n: 'n' } as const, signal)) === 'y';
     },
     async confirmUploadDestination(req, signal) {
-      out.write(`\n${terminalText(req.server)} wants ${terminalText(req.fileName)} (${formatBytes(req.size)}) uploaded to ${terminalText(req.destination)}, which is not the server's own address. Your MCP token is not sent there.\n`);
+      out.write(
+        `\n${terminalText(req.server)} wants ${terminalText(req.fileName)} (${formatBytes(req.size)}) uploaded to ${terminalText(req.destination)}, which is not the server's own address. Your MCP token is not sent there.\n`,
+      );
       return (await choose('Upload there? [y]es, [n]o: ', { y: 'y', n: 'n' } as const, signal)) === 'y';
     },
-    notify(message) { out.write(`${terminalText(message)}\n`); },
+    notify(message) {
+      out.write(`${terminalText(message)}\n`);
+    },
   };
 }
 
@@ -318,12 +357,21 @@ export function createCliElicitationHandler(option: string | undefined, context:
   let ui: ElicitationUi;
   let waitForRetry: WaitForRetry = async () => 'cancel';
   if (option === 'decline' || option === 'cancel') ui = fixedUi(option, out, log);
-  else if (option !== undefined) { ui = answersUi(readAnswers(option), out); waitForRetry = boundedWait(out, context.urlWaitMs ?? URL_DONE_WAIT_MS); }
-  else if (interactive) { const prompts = promptUi(context.input ?? process.stdin, out); ui = prompts; waitForRetry = prompts.waitForRetry; }
-  else ui = noTerminalUi(out, log);
+  else if (option !== undefined) {
+    ui = answersUi(readAnswers(option), out);
+    waitForRetry = boundedWait(out, context.urlWaitMs ?? URL_DONE_WAIT_MS);
+  } else if (interactive) {
+    const prompts = promptUi(context.input ?? process.stdin, out);
+    ui = prompts;
+    waitForRetry = prompts.waitForRetry;
+  } else ui = noTerminalUi(out, log);
 
   const handler = createElicitationHandler(ui, {
-    log, transport: context.transport, interactive, binaryMaxFileSize: context.binaryMaxFileSize, limits: inlineLimitsFor(context.transport, context.limits),
+    log,
+    transport: context.transport,
+    interactive,
+    binaryMaxFileSize: context.binaryMaxFileSize,
+    limits: inlineLimitsFor(context.transport, context.limits),
   });
   let refusal: InputRefusedError | undefined;
   const wrapped = async (...args: Parameters<ElicitationHandler>) => {

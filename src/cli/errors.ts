@@ -14,7 +14,12 @@ export const EXIT = { ok: 0, usage: 1, server: 4, toolError: 5, interrupted: 130
 /** An error that ends the command with a given exit code. */
 export class CliError extends HostError {
   static override readonly brand: string = 'CliError';
-  constructor(message: string, readonly exitCode: number) { super(message); }
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
 }
 
 /** Error messages can carry whatever a server put in them: they are cut to this length. */

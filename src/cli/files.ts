@@ -4,8 +4,21 @@ import { resolve } from 'node:path';
 import type { TransportKind } from '../core/config';
 import { InputRefusedError } from '../core/errors';
 import {
-  checkDataUriValue, checkFile, describeAccept, describeDataUri, findFileSlots, formatBytes, getAtPath, inlineLimitsFor, pathInsideRoots, withoutUploads,
-  type CheckedFile, type FileSlot, type FileUploader, type InlineLimitOverrides, type ToolLike,
+  checkDataUriValue,
+  checkFile,
+  describeAccept,
+  describeDataUri,
+  findFileSlots,
+  formatBytes,
+  getAtPath,
+  inlineLimitsFor,
+  pathInsideRoots,
+  withoutUploads,
+  type CheckedFile,
+  type FileSlot,
+  type FileUploader,
+  type InlineLimitOverrides,
+  type ToolLike,
 } from '../core/files';
 import type { Logger } from '../core/log';
 import { encodeFileSlots, FileChoices, type EncodeSettings, type UploadReporter } from '../core/run';
@@ -138,8 +151,9 @@ export async function fileOptionChoices(
   const { slots } = findFileSlots(tool, log);
   // A server that takes no uploads gets limits without them: a file too large to send inline is refused from stat.
   const configured = inlineLimitsFor(transport, settings.limits);
-  const limits = settings.uploader?.limitsFor?.(configured)
-    ?? (configured.upload && !settings.uploader ? withoutUploads(configured, 'out-of-band transfer is not available here') : configured);
+  const limits =
+    settings.uploader?.limitsFor?.(configured) ??
+    (configured.upload && !settings.uploader ? withoutUploads(configured, 'out-of-band transfer is not available here') : configured);
   const bySlot = parseSpecs(specs, slots, settings.subject ?? 'tool');
   for (const slot of slots) {
     const given = getAtPath(args, slot.path);
@@ -202,7 +216,10 @@ export function cliUploadReporter(line: FileOptionSettings['uploadProgress'], si
     ...(signal ? { signal } : {}),
     report: (file, sent) => lineFor(file).onBytes(sent),
     destination: (file, host) => lineFor(file).destination(host),
-    done() { current?.line.done(); current = undefined; },
+    done() {
+      current?.line.done();
+      current = undefined;
+    },
   };
 }
 

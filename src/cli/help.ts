@@ -36,7 +36,8 @@ the host declares: with the same options, tools lists what call can reach.`,
 sign-in page opens in the browser ($BROWSER, or its URL is printed) and the redirect comes back to 127.0.0.1.
 Tokens are kept in $XDG_CONFIG_HOME/mcp-host/tokens.json (mode 0600) unless --no-token-store.`,
   logout: 'Forgets what is stored for an HTTP server: its tokens, refresh tokens and client registrations.',
-  prompt: 'Gets a prompt and prints its messages, each under its role. A file argument (x-mcp-file) takes\n--file ARG=PATH: checked like a tool\'s, sent inline as a data: URI.',
+  prompt:
+    "Gets a prompt and prints its messages, each under its role. A file argument (x-mcp-file) takes\n--file ARG=PATH: checked like a tool's, sent inline as a data: URI.",
   resource: `Reads a resource of a server. A file it names (SEP-2631 FileResourceContents) is listed as a line
 (name, size, type, file URI) and downloaded only when asked, its size and sha-256 checked before it is kept.`,
   skills: `Lists the skills a server serves (skills/list, every page): the name (its path when two skills share
@@ -55,7 +56,7 @@ saved (same size and sha-256); secrets come from the env: or file: source saved,
 entry in the mcp.json. A tool that runs as a task is followed to its end (--timeout: the whole wait). Prints a
 line per call and what differed; exits 5 when an expectation failed, 4 when a call could not be made (and none
 failed).`,
-  complete: 'Prints the server\'s suggestions for one argument of a prompt or a resource template, one per line.',
+  complete: "Prints the server's suggestions for one argument of a prompt or a resource template, one per line.",
   registry: `Finds servers in an MCP Registry and writes one into an mcp.json.
   search [TEXT]   servers whose name has TEXT (--pages for more)
   show NAME       a server's details, and the values each of its packages and remotes takes
@@ -83,10 +84,15 @@ no input's value is ever looked up. What the standard cannot carry (envFile, cwd
 export function commandHelp(command: string): string | undefined {
   if (!(command in COMMANDS)) return undefined;
   const name = command as CommandName;
-  const parts = [`usage:\n${wrap(`  ${synopsis(name)}`, 116, '      ')}`, DETAILS[name] ?? `${COMMANDS[name].summary[0]!.toUpperCase()}${COMMANDS[name].summary.slice(1)}.`];
+  const parts = [
+    `usage:\n${wrap(`  ${synopsis(name)}`, 116, '      ')}`,
+    DETAILS[name] ?? `${COMMANDS[name].summary[0]!.toUpperCase()}${COMMANDS[name].summary.slice(1)}.`,
+  ];
   const connecting = CONNECTING.includes(name);
   const carrying = CARRYING.includes(name);
-  const own = optionsOf(name).filter((o) => o.group === 'command' || (!connecting && o.group !== 'target') || ((name === 'servers' || name === 'run' || carrying) && o.name === '--config'));
+  const own = optionsOf(name).filter(
+    (o) => o.group === 'command' || (!connecting && o.group !== 'target') || ((name === 'servers' || name === 'run' || carrying) && o.name === '--config'),
+  );
   if (own.length) parts.push(`options:\n${optionLines(own)}`);
   if (connecting) {
     parts.push(`OPTIONS (the same for every command that connects):\n${optionLines(OPTIONS.filter((o) => o.group === 'connection'))}`);

@@ -31,16 +31,33 @@ export { resolveTarget, type CliIo } from './target';
 export { resultText } from './output';
 
 const COMMAND_RUNS: Record<CommandName, (a: ParsedArgs, io: CliIo) => Promise<number>> = {
-  servers: serversCommand, tools: toolsCommand, call: callCommand, prompt: promptCommand, resource: resourceCommand,
-  complete: completeCommand, task: taskCommandOf, skills: skillsCommand, skill: skillsCommand, login: loginCommand, logout: logoutCommand,
-  registry: registryCommand, bundle: bundleCommand, discover: discoverCommand, import: importCommand, export: exportCommand, run: runCommand,
+  servers: serversCommand,
+  tools: toolsCommand,
+  call: callCommand,
+  prompt: promptCommand,
+  resource: resourceCommand,
+  complete: completeCommand,
+  task: taskCommandOf,
+  skills: skillsCommand,
+  skill: skillsCommand,
+  login: loginCommand,
+  logout: logoutCommand,
+  registry: registryCommand,
+  bundle: bundleCommand,
+  discover: discoverCommand,
+  import: importCommand,
+  export: exportCommand,
+  run: runCommand,
 };
 
 /** Runs one command; returns the exit code. Errors are written to `io.stderr`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const a = parseArgs(argv);
-    if (a.version) { io.stdout.write(`${VERSION}\n`); return EXIT.ok; }
+    if (a.version) {
+      io.stdout.write(`${VERSION}\n`);
+      return EXIT.ok;
+    }
     if (a.help || a.command === 'help') return showHelp(a.command === 'help' ? a.positional[0] : a.command, io);
     if (a.command === '') throw usageError('give a command');
     if (!isCommand(a.command)) throw usageError(`unknown command "${a.command}"`);
@@ -65,18 +82,29 @@ function showHelp(command: string | undefined, io: CliIo): number {
 
 if (require.main === module) {
   // Output piped into `head` and the like: stop quietly once the reader has gone.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(EXIT.ok);
+  });
   // Ctrl-C (or the parent's death) cancels the call in flight (the server is told), stops the servers, exits 130.
   const interrupt = new AbortController();
   bindProcessLifetime(interrupt);
   void run(process.argv.slice(2), {
-    stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
-    interactive: !!(process.stdin.isTTY && process.stderr.isTTY), interrupt: interrupt.signal,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    interactive: !!(process.stdin.isTTY && process.stderr.isTTY),
+    interrupt: interrupt.signal,
   }).then((code) => {
     process.exitCode = code;
     // Once what was written has reached stdout and stderr (a pipe takes large output in pieces), leave even
     // if a handle (a lingering socket) is still open.
-    const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => { stream.write('', () => resolve()); });
-    void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => { setTimeout(() => process.exit(code), 50).unref(); });
+    const flushed = (stream: NodeJS.WriteStream) =>
+      new Promise<void>((resolve) => {
+        stream.write('', () => resolve());
+      });
+    void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => {
+      setTimeout(() => process.exit(code), 50).unref();
+    });
   });
 }

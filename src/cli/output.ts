@@ -18,14 +18,31 @@ export function resultText(view: ResultView): string {
     // A prompt's message says whose it is first.
     if (item.role) lines.push(`${item.role}:`);
     switch (item.kind) {
-      case 'text': case 'resourceText': lines.push(item.text); break;
-      case 'image': case 'audio': lines.push(`[${item.kind} ${item.mimeType}, ${formatBytes(item.size)}]`); break;
-      case 'resourceLink': lines.push(oneLine(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`)); break;
-      case 'resourceBlob': lines.push(oneLine(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`)); break;
-      case 'fileOutput': lines.push(oneLine(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`)); break;
-      case 'file': lines.push(fileOutputLine(item)); break;
-      case 'unknown': lines.push(oneLine(`[${item.type} content]`)); break;
-      default: assertNever(item, 'result item');
+      case 'text':
+      case 'resourceText':
+        lines.push(item.text);
+        break;
+      case 'image':
+      case 'audio':
+        lines.push(`[${item.kind} ${item.mimeType}, ${formatBytes(item.size)}]`);
+        break;
+      case 'resourceLink':
+        lines.push(oneLine(`[resource link ${item.uri}${mime(item.mimeType)}${item.name !== item.uri ? ` "${item.name}"` : ''}]`));
+        break;
+      case 'resourceBlob':
+        lines.push(oneLine(`[resource ${item.uri}${mime(item.mimeType)}, ${formatBytes(item.size)}]`));
+        break;
+      case 'fileOutput':
+        lines.push(oneLine(`[file ${item.name}${mime(item.mimeType)}${item.size !== undefined ? `, ${formatBytes(item.size)}` : ''}]`));
+        break;
+      case 'file':
+        lines.push(fileOutputLine(item));
+        break;
+      case 'unknown':
+        lines.push(oneLine(`[${item.type} content]`));
+        break;
+      default:
+        assertNever(item, 'result item');
     }
   }
   if (!view.items.some((i) => i.kind !== 'fileOutput' && i.kind !== 'file') && view.structured?.json !== undefined) lines.push(view.structured.json);
@@ -57,7 +74,11 @@ export function withToolUi<R extends { _meta?: Record<string, unknown> }>(result
 export function parseArgsOption(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
-  try { value = parseJsonBounded(text); } catch (e) { throw usageError(`--args is not valid JSON: ${(e as Error).message}`); }
+  try {
+    value = parseJsonBounded(text);
+  } catch (e) {
+    throw usageError(`--args is not valid JSON: ${(e as Error).message}`);
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--args must be a JSON object, e.g. --args \'{"text":"hi"}\'');
   return value as Record<string, unknown>;
 }

@@ -2,14 +2,25 @@
 // Save Call… writes it (files by workspace path and sha-256, secrets as env: sources).
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import {
-  appendSavedCall, expectationsOf, observedOf, savedCallOf, savedCallsBase, SAVED_CALLS_LIMITS, SavedCallsError,
-  withSecretsLeftOut, writeSavedCalls, type RunRecord,
+  appendSavedCall,
+  expectationsOf,
+  observedOf,
+  savedCallOf,
+  savedCallsBase,
+  SAVED_CALLS_LIMITS,
+  SavedCallsError,
+  withSecretsLeftOut,
+  writeSavedCalls,
+  type RunRecord,
 } from '../core/replay';
 import { readBoundedText } from '../core/io/boundedRead';
 import { CliError, EXIT } from './errors';
 import { usageError, type ParsedArgs } from './options';
 
-export interface KeptRun { record: RunRecord; result?: CallToolResult }
+export interface KeptRun {
+  record: RunRecord;
+  result?: CallToolResult;
+}
 
 /** Refuses options that would record nothing, silently: --expect-current alone, --record with --no-wait. */
 export function checkRecordOptions(a: Pick<ParsedArgs, 'record' | 'expectCurrent' | 'noWait'>): void {
@@ -18,7 +29,12 @@ export function checkRecordOptions(a: Pick<ParsedArgs, 'record' | 'expectCurrent
 }
 
 /** Appends the run to `file` (created when missing); returns the name it was saved under. */
-export async function recordCall(file: string, kept: KeptRun, secretLabels: readonly string[], expectCurrent: boolean): Promise<{ name: string; file: string }> {
+export async function recordCall(
+  file: string,
+  kept: KeptRun,
+  secretLabels: readonly string[],
+  expectCurrent: boolean,
+): Promise<{ name: string; file: string }> {
   const record = withSecretsLeftOut(kept.record, secretLabels);
   if (!record.arguments) throw new CliError(`--record: not recorded: ${record.argumentsNote ?? 'the arguments were not kept'}`, EXIT.usage);
   const call = savedCallOf(record, savedCallsBase(file));

@@ -6,8 +6,18 @@
 // Listing reads no file; a file is read only when asked for.
 import { formatBytes } from '../shared/format';
 import {
-  displayName, findSkill, getSkill, isDirectory, listSkills, loadSkill, readSkillDirectory, readSkillFile, skillRootOf, skillsSupport,
-  type SkillContent, type SkillEntry,
+  displayName,
+  findSkill,
+  getSkill,
+  isDirectory,
+  listSkills,
+  loadSkill,
+  readSkillDirectory,
+  readSkillFile,
+  skillRootOf,
+  skillsSupport,
+  type SkillContent,
+  type SkillEntry,
 } from '../core/skills';
 import { openConnection, withConnection } from './connect';
 import { EXIT } from './errors';
@@ -29,7 +39,7 @@ export async function skillsCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const [action, wanted, file, ...extra] = listing ? [undefined, undefined, undefined, ...a.positional] : a.positional;
   if (listing && extra.length) throw usageError(`unexpected argument ${extra[0]}`);
   if (!listing) {
-    if (!SKILL_ACTIONS.includes(action as (typeof SKILL_ACTIONS)[number])) throw usageError('skill needs get, read or ls, then the skill\'s name, path or URI');
+    if (!SKILL_ACTIONS.includes(action as (typeof SKILL_ACTIONS)[number])) throw usageError("skill needs get, read or ls, then the skill's name, path or URI");
     if (!wanted) throw usageError(`skill ${action} needs the skill's name, path or SKILL.md URI`);
     if (action === 'read' && !file) throw usageError('skill read needs the file, relative to the skill (references/GUIDE.md) or its URI');
     if (action === 'get' && file) throw usageError(`unexpected argument ${file}`);
@@ -85,13 +95,26 @@ export async function skillsCommand(a: ParsedArgs, io: CliIo): Promise<number> {
 
 function printContent(content: SkillContent, entry: SkillEntry, server: string, json: boolean, io: CliIo): void {
   if (json) {
-    io.stdout.write(`${JSON.stringify({
-      server, skill: entry.uri, uri: content.uri, mimeType: content.mimeType, verified: content.verified, size: content.bytes.length,
-      ...(content.text !== undefined ? { text: content.text } : { base64: content.bytes.toString('base64') }),
-    }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify(
+        {
+          server,
+          skill: entry.uri,
+          uri: content.uri,
+          mimeType: content.mimeType,
+          verified: content.verified,
+          size: content.bytes.length,
+          ...(content.text !== undefined ? { text: content.text } : { base64: content.bytes.toString('base64') }),
+        },
+        null,
+        2,
+      )}\n`,
+    );
     return;
   }
-  io.stderr.write(`mcp-host: ${terminalText(content.uri)} from "${terminalText(server)}"${content.verified ? ' (size and sha-256 verified)' : ' (a dynamic skill: nothing to verify against)'}\n`);
+  io.stderr.write(
+    `mcp-host: ${terminalText(content.uri)} from "${terminalText(server)}"${content.verified ? ' (size and sha-256 verified)' : ' (a dynamic skill: nothing to verify against)'}\n`,
+  );
   if (content.text === undefined) {
     io.stdout.write(`[${terminalText(content.uri)}${content.mimeType ? ` (${terminalText(content.mimeType)})` : ''}, ${formatBytes(content.bytes.length)}]\n`);
     return;

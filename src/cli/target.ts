@@ -2,8 +2,14 @@
 import { basename, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
-  formatConfigError, inferHttpType, loadMcpConfig, resolveServer, UnresolvedInputError,
-  type InputDefinition, type ResolvedServer, type ServerDefinition,
+  formatConfigError,
+  inferHttpType,
+  loadMcpConfig,
+  resolveServer,
+  UnresolvedInputError,
+  type InputDefinition,
+  type ResolvedServer,
+  type ServerDefinition,
 } from '../core/config';
 import { sandboxPolicy } from '../core/sandbox';
 import { CliError, EXIT } from './errors';
@@ -71,7 +77,11 @@ export async function resolveTarget(a: ParsedArgs, io: CliIo): Promise<ResolvedS
 
   if (a.url !== undefined) {
     let url: URL;
-    try { url = new URL(a.url); } catch { throw usageError(`--url is not a valid URL: ${a.url}`); }
+    try {
+      url = new URL(a.url);
+    } catch {
+      throw usageError(`--url is not a valid URL: ${a.url}`);
+    }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`--url must be http or https (got ${url.protocol})`);
     return { name: url.host, transport: inferHttpType(a.url), url: a.url, headers: {} };
   }

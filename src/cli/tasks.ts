@@ -24,13 +24,29 @@ export interface TaskRunOptions {
 }
 
 /** Calls the tool as a task; undefined with `noWait` (the task id went to stdout). */
-async function callAsTask(connection: ServerConnection, name: string, args: Record<string, unknown>,
-  o: { noWait: boolean; signal?: AbortSignal; timeoutMs?: number; stdout: NodeJS.WritableStream; onStatus: (line: string) => void;
-    secureArguments?: Record<string, unknown> }): Promise<CallToolResult | undefined> {
+async function callAsTask(
+  connection: ServerConnection,
+  name: string,
+  args: Record<string, unknown>,
+  o: {
+    noWait: boolean;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    stdout: NodeJS.WritableStream;
+    onStatus: (line: string) => void;
+    secureArguments?: Record<string, unknown>;
+  },
+): Promise<CallToolResult | undefined> {
   const out = await callToolAsTask(connection, name, args, {
     // --timeout bounds each request and the whole wait for the task (then it is cancelled).
-    wait: !o.noWait, signal: o.signal, timeoutMs: o.timeoutMs, waitMs: o.timeoutMs, secureArguments: o.secureArguments,
-    onStatus: (task) => { if (!o.noWait) o.onStatus(taskLine(task)); },
+    wait: !o.noWait,
+    signal: o.signal,
+    timeoutMs: o.timeoutMs,
+    waitMs: o.timeoutMs,
+    secureArguments: o.secureArguments,
+    onStatus: (task) => {
+      if (!o.noWait) o.onStatus(taskLine(task));
+    },
   });
   if (out.task && o.noWait) {
     o.stdout.write(`${out.task.taskId}\n`);
@@ -46,16 +62,25 @@ async function callAsTask(connection: ServerConnection, name: string, args: Reco
  * server refuses the plain call for want of the Tasks extension (-32021). Kept by `hooks.record` either way.
  * Undefined with `noWait` (the task id went to stdout).
  */
-export function runToolOrTask(connection: ServerConnection, request: ToolRunRequest, hooks: RunHooks,
-  o: TaskRunOptions): Promise<(RunOutcome & { result: CallToolResult }) | undefined> {
+export function runToolOrTask(
+  connection: ServerConnection,
+  request: ToolRunRequest,
+  hooks: RunHooks,
+  o: TaskRunOptions,
+): Promise<(RunOutcome & { result: CallToolResult }) | undefined> {
   const { tool } = request;
-  const taskRun = () => preparedArguments(connection, request, hooks).then(async (encoded) => {
-    const result = await callAsTask(connection, tool.name, encoded, {
-      noWait: !!o.noWait, signal: hooks.signal, timeoutMs: hooks.timeoutMs, stdout: o.stdout, onStatus: o.onStatus,
-      ...(request.secureArguments ? { secureArguments: request.secureArguments } : {}),
+  const taskRun = () =>
+    preparedArguments(connection, request, hooks).then(async (encoded) => {
+      const result = await callAsTask(connection, tool.name, encoded, {
+        noWait: !!o.noWait,
+        signal: hooks.signal,
+        timeoutMs: hooks.timeoutMs,
+        stdout: o.stdout,
+        onStatus: o.onStatus,
+        ...(request.secureArguments ? { secureArguments: request.secureArguments } : {}),
+      });
+      return result && { result, view: resultViewOf(connection, tool, result) };
     });
-    return result && { result, view: resultViewOf(connection, tool, result) };
-  });
   const runAsTask = () => (hooks.record ? recordRun(connection, request, hooks.record, hooks.signal, taskRun) : taskRun());
   if (callsAsTask(connection, tool, o.optionalTasks)) return runAsTask();
   return runTool(connection, request, hooks).catch((e: unknown) => {
@@ -68,8 +93,12 @@ export const TASK_ACTIONS = ['get', 'result', 'cancel'] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
 /** `task get|cancel ID`: the task's status line (or JSON); `task result ID`: its result (the caller prints it). */
-export async function taskCommand(connection: ServerConnection, action: TaskAction, taskId: string,
-  o: { json: boolean; signal?: AbortSignal; timeoutMs?: number; stdout: NodeJS.WritableStream }): Promise<CallToolResult | undefined> {
+export async function taskCommand(
+  connection: ServerConnection,
+  action: TaskAction,
+  taskId: string,
+  o: { json: boolean; signal?: AbortSignal; timeoutMs?: number; stdout: NodeJS.WritableStream },
+): Promise<CallToolResult | undefined> {
   if (action === 'result') return taskResult(connection, taskId, { signal: o.signal, timeoutMs: o.timeoutMs });
   const task = action === 'get' ? await getTask(connection, taskId, { signal: o.signal }) : await cancelTask(connection, taskId, { signal: o.signal });
   o.stdout.write(o.json ? `${JSON.stringify(task, null, 2)}\n` : `${taskLine(task)}\n`);

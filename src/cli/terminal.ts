@@ -14,7 +14,9 @@ export function terminalText(text: string): string {
 
 /** One line of a listing: the first line of `text`, cut to `max` characters, made terminal-safe. */
 export function terminalLine(text: string, max = 200): string {
-  const first = String(text).slice(0, max + 1).split(/[\r\n]/, 1)[0]!;
+  const first = String(text)
+    .slice(0, max + 1)
+    .split(/[\r\n]/, 1)[0]!;
   return terminalText(first.length > max ? `${first.slice(0, max - 1)}…` : first);
 }
 

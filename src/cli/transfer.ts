@@ -21,7 +21,13 @@ export { TransferFailedError };
  * A progress reporter for one upload: "uploading NAME: 12 MiB of 200 MiB (6%), 85 MiB/s" on one stderr line,
  * rewritten at most four times a second (on a terminal; elsewhere only every 10%), ended with a newline.
  */
-export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: boolean, name: string, total: number, verb = 'uploading'): { onBytes(sent: number): void; destination(host: string): void; done(): void } {
+export function uploadProgressLine(
+  stderr: NodeJS.WritableStream,
+  terminal: boolean,
+  name: string,
+  total: number,
+  verb = 'uploading',
+): { onBytes(sent: number): void; destination(host: string): void; done(): void } {
   const started = Date.now();
   let last = 0;
   let lastTenth = -1;
@@ -47,8 +53,12 @@ export function uploadProgressLine(stderr: NodeJS.WritableStream, terminal: bool
         stderr.write(`${line(sent)}\n`);
       }
     },
-    destination(host) { to = ` to ${terminalText(host)}`; },
-    done() { if (shown) stderr.write('\n'); },
+    destination(host) {
+      to = ` to ${terminalText(host)}`;
+    },
+    done() {
+      if (shown) stderr.write('\n');
+    },
   };
 }
 
@@ -59,7 +69,10 @@ const DIGEST_PROGRESS_FROM_BYTES = 64 * 1024 * 1024;
  * The progress of digesting files before their upload is authorized: "digesting NAME (sha-256): 12 GiB of 64 GiB
  * (18%), 1.2 GiB/s" on stderr, like the upload line (interrupt stops it). Small files show nothing.
  */
-export function digestProgressLines(stderr: NodeJS.WritableStream, terminal: boolean): { onDigestBytes(file: { name: string; size: number }, read: number): void; done(): void } {
+export function digestProgressLines(
+  stderr: NodeJS.WritableStream,
+  terminal: boolean,
+): { onDigestBytes(file: { name: string; size: number }, read: number): void; done(): void } {
   let current: { file: { name: string; size: number }; line: ReturnType<typeof uploadProgressLine> } | undefined;
   return {
     onDigestBytes(file, read) {
@@ -70,7 +83,10 @@ export function digestProgressLines(stderr: NodeJS.WritableStream, terminal: boo
       }
       current.line.onBytes(read);
     },
-    done() { current?.line.done(); current = undefined; },
+    done() {
+      current?.line.done();
+      current = undefined;
+    },
   };
 }
 
@@ -79,11 +95,17 @@ export function digestProgressLines(stderr: NodeJS.WritableStream, terminal: boo
  * for each file on stderr. On a terminal, when a file goes somewhere other than the MCP server's own origin, the
  * user is asked; elsewhere the --file option is the consent. False: the user said no (nothing is sent).
  */
-export async function confirmUploads(uploads: AuthorizedUploads, io: { stderr: NodeJS.WritableStream; stdin?: NodeJS.ReadableStream; interactive: boolean },
-  server: string, signal?: AbortSignal): Promise<boolean> {
+export async function confirmUploads(
+  uploads: AuthorizedUploads,
+  io: { stderr: NodeJS.WritableStream; stdin?: NodeJS.ReadableStream; interactive: boolean },
+  server: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
   for (const line of uploads.lines()) io.stderr.write(`${terminalText(line)}\n`);
   if (!io.interactive || !uploads.foreign) return true;
-  io.stderr.write(`These files go to storage that ${terminalText(server)} authorized, not to the MCP server itself; your MCP credentials are not sent there.\n`);
+  io.stderr.write(
+    `These files go to storage that ${terminalText(server)} authorized, not to the MCP server itself; your MCP credentials are not sent there.\n`,
+  );
   const reader = new LineReader(io.stdin ?? process.stdin);
   for (;;) {
     io.stderr.write('Upload and call? [y]es, [n]o: ');
@@ -120,7 +142,10 @@ export type DownloadLimits = Pick<SaveFileOptions, 'maxBytes' | 'timeoutMs'>;
 
 /** The download limits of the CLI's options: --max-download, and --timeout as the deadline's base. */
 export function downloadLimits(options: { maxDownload?: number; timeoutMs?: number }): DownloadLimits {
-  return { ...(options.maxDownload !== undefined ? { maxBytes: options.maxDownload } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+  return {
+    ...(options.maxDownload !== undefined ? { maxBytes: options.maxDownload } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  };
 }
 
 function saveOptions(limits: DownloadLimits, signal: AbortSignal | undefined): SaveFileOptions {
@@ -138,7 +163,13 @@ function saveFailure(name: string, e: unknown, signal: AbortSignal | undefined):
 }
 
 /** One FileResourceContents downloaded to `target` (a new file), verified. */
-export async function saveResourceFile(item: FileItem, connection: ServerConnection, target: string, signal?: AbortSignal, limits: DownloadLimits = {}): Promise<void> {
+export async function saveResourceFile(
+  item: FileItem,
+  connection: ServerConnection,
+  target: string,
+  signal?: AbortSignal,
+  limits: DownloadLimits = {},
+): Promise<void> {
   // A file item names its file itself (uri, size, digest): nothing else of the answer is needed.
   const source = resolveSave({}, item.save!);
   if (source.kind !== 'file') throw new TransferFailedError(`${oneLine(item.name)} is not a file to download`);
@@ -154,8 +185,14 @@ export async function saveResourceFile(item: FileItem, connection: ServerConnect
  * partial downloads a killed run left there): downloaded through
  * files/authorizeDownload, verified, then linked into place. Returns the saved paths; throws at the first failure.
  */
-export async function saveFileOutputs(view: ResultView, result: ResultLike, connection: ServerConnection, dir: string, signal?: AbortSignal,
-  limits: DownloadLimits = {}): Promise<string[]> {
+export async function saveFileOutputs(
+  view: ResultView,
+  result: ResultLike,
+  connection: ServerConnection,
+  dir: string,
+  signal?: AbortSignal,
+  limits: DownloadLimits = {},
+): Promise<string[]> {
   const items = fileItems(view);
   const folder = resolve(dir);
   // What a killed earlier run left in the folder goes, even when this result has no file to save.

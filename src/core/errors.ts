@@ -41,7 +41,10 @@ export class HostError extends Error {
  */
 export class InputRefusedError extends HostError {
   static override readonly brand: string = 'InputRefusedError';
-  constructor(message: string, readonly argument?: string) {
+  constructor(
+    message: string,
+    readonly argument?: string,
+  ) {
     super(message);
   }
 }
@@ -50,7 +53,12 @@ export class InputRefusedError extends HostError {
 export class ArgumentsRefusedError extends InputRefusedError {
   static override readonly brand: string = 'ArgumentsRefusedError';
   constructor(readonly errors: Record<string, string>) {
-    super(Object.entries(errors).map(([id, m]) => `${id || 'arguments'}: ${m}`).join('; '), Object.keys(errors)[0]);
+    super(
+      Object.entries(errors)
+        .map(([id, m]) => `${id || 'arguments'}: ${m}`)
+        .join('; '),
+      Object.keys(errors)[0],
+    );
   }
 }
 
@@ -62,7 +70,11 @@ export class ServerStartError extends HostError {
 /** The server went away while a request was in flight. CLI exit 4. */
 export class ServerCrashedError extends HostError {
   static override readonly brand: string = 'ServerCrashedError';
-  constructor(message: string, readonly exitCode: number | null, readonly signal: string | null) {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly signal: string | null,
+  ) {
     super(message);
   }
 }
@@ -80,7 +92,10 @@ export class ServerStoppedError extends HostError {
 /** The call got no answer within its timeout (time spent in elicitation handlers is not counted). */
 export class CallTimeoutError extends HostError {
   static override readonly brand: string = 'CallTimeoutError';
-  constructor(message: string, readonly timeoutMs: number) {
+  constructor(
+    message: string,
+    readonly timeoutMs: number,
+  ) {
     super(message);
   }
 }
@@ -88,7 +103,11 @@ export class CallTimeoutError extends HostError {
 /** The server answered the request with a JSON-RPC error, or the SDK refused its answer. CLI exit 5. */
 export class ServerRequestError extends HostError {
   static override readonly brand: string = 'ServerRequestError';
-  constructor(message: string, readonly code?: number | string, readonly data?: unknown) {
+  constructor(
+    message: string,
+    readonly code?: number | string,
+    readonly data?: unknown,
+  ) {
     super(message);
   }
 }

@@ -1,7 +1,9 @@
 // Typed events and owned lifetimes, for every module (the VS Code pattern, without vscode): whatever holds a
 // listener, a timer or a child object registers it with its owner, and disposing the owner disposes it.
 
-export interface IDisposable { dispose(): void }
+export interface IDisposable {
+  dispose(): void;
+}
 
 /** Subscribes a listener; disposing the result unsubscribes it. */
 export type Event<T> = (listener: (value: T) => void) => IDisposable;
@@ -9,7 +11,14 @@ export type Event<T> = (listener: (value: T) => void) => IDisposable;
 /** A disposable that runs `fn` once. */
 export function toDisposable(fn: () => void): IDisposable {
   let done = false;
-  return { dispose: () => { if (!done) { done = true; fn(); } } };
+  return {
+    dispose: () => {
+      if (!done) {
+        done = true;
+        fn();
+      }
+    },
+  };
 }
 
 /** A minimal typed event: `event(listener)` subscribes and returns an IDisposable. */
@@ -20,19 +29,31 @@ export class Emitter<T> {
     // The same function subscribed twice is two subscriptions, each removed by its own handle.
     const entry = (value: T): void => listener(value);
     this.listeners.add(entry);
-    return { dispose: () => { this.listeners.delete(entry); } };
+    return {
+      dispose: () => {
+        this.listeners.delete(entry);
+      },
+    };
   };
 
   /** How many listeners are subscribed (what the lifetime tests count). */
-  get listenerCount(): number { return this.listeners.size; }
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
 
   fire(value: T): void {
     for (const l of [...this.listeners]) {
-      try { l(value); } catch { /* a listener's failure must not stop the others */ }
+      try {
+        l(value);
+      } catch {
+        /* a listener's failure must not stop the others */
+      }
     }
   }
 
-  dispose(): void { this.listeners.clear(); }
+  dispose(): void {
+    this.listeners.clear();
+  }
 }
 
 /**
@@ -43,8 +64,12 @@ export class DisposableStore implements IDisposable {
   private readonly items = new Set<IDisposable>();
   private disposed = false;
 
-  get isDisposed(): boolean { return this.disposed; }
-  get size(): number { return this.items.size; }
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+  get size(): number {
+    return this.items.size;
+  }
 
   add<T extends IDisposable>(item: T): T {
     if (this.disposed) disposeQuietly(item);
@@ -91,7 +116,9 @@ export abstract class Disposable implements IDisposable {
     live.set(this.kind, (live.get(this.kind) ?? 0) + 1);
   }
 
-  protected get isDisposed(): boolean { return this.owned.isDisposed; }
+  protected get isDisposed(): boolean {
+    return this.owned.isDisposed;
+  }
 
   protected register<T extends IDisposable>(child: T): T {
     return this.owned.add(child);
@@ -105,7 +132,11 @@ export abstract class Disposable implements IDisposable {
 }
 
 function disposeQuietly(item: IDisposable): void {
-  try { item.dispose(); } catch { /* one child's failure must not keep the others alive */ }
+  try {
+    item.dispose();
+  } catch {
+    /* one child's failure must not keep the others alive */
+  }
 }
 
 /**
@@ -114,7 +145,10 @@ function disposeQuietly(item: IDisposable): void {
  */
 export function onAbort(signal: AbortSignal | undefined, listener: (signal: AbortSignal) => void): IDisposable {
   if (!signal) return { dispose: () => undefined };
-  if (signal.aborted) { listener(signal); return { dispose: () => undefined }; }
+  if (signal.aborted) {
+    listener(signal);
+    return { dispose: () => undefined };
+  }
   const forward = () => listener(signal);
   signal.addEventListener('abort', forward, { once: true });
   return { dispose: () => signal.removeEventListener('abort', forward) };
@@ -132,7 +166,10 @@ export interface LinkedAbort extends IDisposable {
  */
 export function linkAbort(outer: AbortSignal | undefined, reason?: (outer: AbortSignal) => unknown): LinkedAbort {
   const inner = new AbortController();
-  const link = onAbort(outer, (o) => { if (reason) inner.abort(reason(o)); else inner.abort(); });
+  const link = onAbort(outer, (o) => {
+    if (reason) inner.abort(reason(o));
+    else inner.abort();
+  });
   if (outer && !outer.aborted) inner.signal.addEventListener('abort', () => link.dispose(), { once: true });
   return { signal: inner.signal, abort: (r?: unknown) => inner.abort(r), dispose: () => link.dispose() };
 }

@@ -22,7 +22,10 @@ export class Logger {
   /** Secret values and their JSON-escaped forms (as they appear in traced messages), longest first. */
   private secrets: string[] = [];
 
-  constructor(private readonly sink: LogSink, public level: LogLevel = 'info') {}
+  constructor(
+    private readonly sink: LogSink,
+    public level: LogLevel = 'info',
+  ) {}
 
   /** From now on every occurrence of these values (e.g. `password: true` inputs) is logged as SECRET_MASK. */
   maskSecrets(values: readonly string[]): void {
@@ -38,10 +41,18 @@ export class Logger {
   trace(build: () => string): void {
     if (this.isEnabled('trace')) this.emit('trace', build());
   }
-  debug(message: string): void { this.emit('debug', message); }
-  info(message: string): void { this.emit('info', message); }
-  warn(message: string): void { this.emit('warn', message); }
-  error(message: string): void { this.emit('error', message); }
+  debug(message: string): void {
+    this.emit('debug', message);
+  }
+  info(message: string): void {
+    this.emit('info', message);
+  }
+  warn(message: string): void {
+    this.emit('warn', message);
+  }
+  error(message: string): void {
+    this.emit('error', message);
+  }
 
   /** `text` with the host's own secrets, and anything shaped like a credential, masked. */
   maskSecretsIn(text: string): string {
@@ -55,7 +66,11 @@ export class Logger {
     if (!this.isEnabled(level)) return;
     const line = redactDataUris(this.maskSecretsIn(message));
     // A sink that fails (an output channel VS Code closed during shutdown) must never break what is being logged.
-    try { this.sink(level, line); } catch { /* the line is lost, the caller carries on */ }
+    try {
+      this.sink(level, line);
+    } catch {
+      /* the line is lost, the caller carries on */
+    }
   }
 }
 

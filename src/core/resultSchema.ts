@@ -7,9 +7,14 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 export function schemaOf<T>(check: (value: unknown) => T): StandardSchemaV1<unknown, T> {
   return {
     '~standard': {
-      version: 1, vendor: 'mcp-host',
+      version: 1,
+      vendor: 'mcp-host',
       validate: (value: unknown) => {
-        try { return { value: check(value) }; } catch (e) { return { issues: [{ message: e instanceof Error ? e.message : String(e) }] }; }
+        try {
+          return { value: check(value) };
+        } catch (e) {
+          return { issues: [{ message: e instanceof Error ? e.message : String(e) }] };
+        }
       },
     },
   };

@@ -19,7 +19,11 @@ export function resolveRef(root: unknown, schema: Record<string, unknown>, maxHo
     let target: unknown = root;
     for (const raw of ref.slice(1).split('/').filter(Boolean)) {
       let key: string;
-      try { key = decodeURIComponent(raw); } catch { return undefined; }
+      try {
+        key = decodeURIComponent(raw);
+      } catch {
+        return undefined;
+      }
       key = key.replace(/~1/g, '/').replace(/~0/g, '~');
       target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
     }

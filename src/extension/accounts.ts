@@ -7,16 +7,20 @@ import { setting } from './settings';
 import type { AccountProvider, AccountSession, AccountSessionMode, AccountSessions } from '../core/auth/accounts';
 import { SignInCancelledError } from '../core/auth/types';
 
-interface AuthenticationContribution { id?: unknown; label?: unknown; authorizationServerGlobs?: unknown }
+interface AuthenticationContribution {
+  id?: unknown;
+  label?: unknown;
+  authorizationServerGlobs?: unknown;
+}
 
-const strings = (v: unknown): string[] => Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 
 /** Every installed extension's authentication providers, with the user's own mapping first. */
 export function accountProviders(): AccountProvider[] {
   const contributed: AccountProvider[] = [];
   for (const ext of vscode.extensions.all) {
     const list = (ext.packageJSON as { contributes?: { authentication?: unknown } } | undefined)?.contributes?.authentication;
-    for (const c of Array.isArray(list) ? list as AuthenticationContribution[] : []) {
+    for (const c of Array.isArray(list) ? (list as AuthenticationContribution[]) : []) {
       if (typeof c.id !== 'string') continue;
       contributed.push({ id: c.id, label: typeof c.label === 'string' ? c.label : c.id, authorizationServerGlobs: strings(c.authorizationServerGlobs) });
     }
@@ -38,7 +42,9 @@ export const editorAccounts: AccountSessions = {
       { label: `$(globe) Sign in at ${authorizationHost} in the browser`, answer: 'browser' },
     ];
     const picked = await vscode.window.showQuickPick(items, {
-      title: `MCP server "${server}" asks you to sign in`, placeHolder: `Its authorization server is one your ${provider.label} account serves`, ignoreFocusOut: true,
+      title: `MCP server "${server}" asks you to sign in`,
+      placeHolder: `Its authorization server is one your ${provider.label} account serves`,
+      ignoreFocusOut: true,
     });
     if (!picked) throw new SignInCancelledError(`the sign-in to server "${server}" was cancelled`);
     return picked.answer;
@@ -54,8 +60,11 @@ export const editorAccounts: AccountSessions = {
 
 function sessionOptions(mode: AccountSessionMode, server: string): vscode.AuthenticationGetSessionOptions {
   switch (mode) {
-    case 'silent': return { silent: true };
-    case 'ask': return { createIfNone: { detail: `MCP server "${server}" asks for it.` } };
-    case 'fresh': return { forceNewSession: { detail: `MCP server "${server}" refused the current session's token.` } };
+    case 'silent':
+      return { silent: true };
+    case 'ask':
+      return { createIfNone: { detail: `MCP server "${server}" asks for it.` } };
+    case 'fresh':
+      return { forceNewSession: { detail: `MCP server "${server}" refused the current session's token.` } };
   }
 }

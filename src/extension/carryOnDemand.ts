@@ -17,17 +17,21 @@ export function browseServers(manager: ServerManager, extensionUri: vscode.Uri):
 /** Install a bundle, import a discovered server, export servers, read the other apps' configs again; each failure shown as an error message. */
 export function registerCarryCommands(context: vscode.ExtensionContext, manager: ServerManager, discovered: DiscoveredServers): void {
   const register = (id: string, run: (...args: never[]) => Promise<void>): void => {
-    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: never[]) => {
-      try {
-        await run(...args);
-      } catch (e) {
-        void vscode.window.showErrorMessage(`MCP: ${(e as Error).message}`);
-      }
-    }));
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: never[]) => {
+        try {
+          await run(...args);
+        } catch (e) {
+          void vscode.window.showErrorMessage(`MCP: ${(e as Error).message}`);
+        }
+      }),
+    );
   };
   const serverOf = (arg: unknown): string | undefined =>
-    (typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null && 'server' in arg && typeof arg.server === 'string' ? arg.server : undefined);
-  register('mcpHost.installBundle', (uri?: vscode.Uri) => carryCommands().installBundleFile(manager, context.extensionUri, uri instanceof vscode.Uri ? uri : undefined));
+    typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null && 'server' in arg && typeof arg.server === 'string' ? arg.server : undefined;
+  register('mcpHost.installBundle', (uri?: vscode.Uri) =>
+    carryCommands().installBundleFile(manager, context.extensionUri, uri instanceof vscode.Uri ? uri : undefined),
+  );
   register('mcpHost.importServer', (arg?: unknown) => carryCommands().importDiscovered(manager, discovered, serverOf(arg)));
   register('mcpHost.exportServers', (arg?: unknown) => carryCommands().exportServers(manager, serverOf(arg)));
   register('mcpHost.refreshDiscovered', () => manager.reload());

@@ -34,20 +34,28 @@ type ServerArg = string | ServerTreeNode | undefined;
 export function registerCommands(context: vscode.ExtensionContext, panels: Container, replayTree?: ReplayTree): void {
   const { manager } = panels;
   const register = (id: string, run: (...args: never[]) => unknown): void => {
-    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: never[]) => {
-      try {
-        return await run(...args);
-      } catch (e) {
-        void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
-        return undefined;
-      }
-    }));
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: never[]) => {
+        try {
+          return await run(...args);
+        } catch (e) {
+          void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
+          return undefined;
+        }
+      }),
+    );
   };
 
   // History and Saved Calls: their commands are loaded with their bundle on first use.
   if (replayTree) {
     let handlers: Record<string, (...args: never[]) => unknown> | undefined;
-    const deps = { panels, history: panels.runHistory, tree: replayTree, showFilled: RunPanel.showFilled.bind(RunPanel), activePanel: () => panels.runPanels.active() };
+    const deps = {
+      panels,
+      history: panels.runHistory,
+      tree: replayTree,
+      showFilled: RunPanel.showFilled.bind(RunPanel),
+      activePanel: () => panels.runPanels.active(),
+    };
     for (const id of REPLAY_COMMANDS) register(id, (...args: never[]) => (handlers ??= replayCommands().replayCommandHandlers(deps))[id]!(...args));
   }
 
@@ -80,8 +88,14 @@ export function registerCommands(context: vscode.ExtensionContext, panels: Conta
     if (name) manager.showOutput(name);
   });
   register('mcpHost.editServerInputs', async (arg?: ServerArg) => {
-    const name = serverNameOf(arg) ?? (await pickServer(manager, 'Edit the inputs of which MCP server?',
-      (s) => manager.inputs.uses({ server: s.definition, declared: s.declaredInputs }), 'No configured MCP server uses ${input:…} variables.'));
+    const name =
+      serverNameOf(arg) ??
+      (await pickServer(
+        manager,
+        'Edit the inputs of which MCP server?',
+        (s) => manager.inputs.uses({ server: s.definition, declared: s.declaredInputs }),
+        'No configured MCP server uses ${input:…} variables.',
+      ));
     if (name) await manager.editInputs(name);
   });
   const remote = (s: { definition: { type: string } }) => s.definition.type !== 'stdio';
@@ -94,7 +108,9 @@ export function registerCommands(context: vscode.ExtensionContext, panels: Conta
     const name = serverNameOf(arg) ?? (await pickServer(manager, 'Sign out of which MCP server?', remote, 'No configured MCP server is reached over HTTP.'));
     if (!name) return;
     const had = await manager.signOut(name);
-    void vscode.window.showInformationMessage(had ? `Signed out of MCP server "${name}": its tokens are forgotten.` : `MCP server "${name}" had no sign-in to forget.`);
+    void vscode.window.showInformationMessage(
+      had ? `Signed out of MCP server "${name}": its tokens are forgotten.` : `MCP server "${name}" had no sign-in to forget.`,
+    );
   });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
     if (server && uri) await readResourceInEditor(panels, server, uri);
@@ -132,15 +148,21 @@ function serverNameOf(arg: ServerArg): string | undefined {
   return undefined;
 }
 
-async function pickServer(manager: ServerManager, placeHolder: string, filter: (s: ManagedServer) => boolean = () => true,
-  none = 'No MCP server is configured. Use MCP: Add Server… to add one.'): Promise<string | undefined> {
+async function pickServer(
+  manager: ServerManager,
+  placeHolder: string,
+  filter: (s: ManagedServer) => boolean = () => true,
+  none = 'No MCP server is configured. Use MCP: Add Server… to add one.',
+): Promise<string | undefined> {
   const servers = manager.list().filter(filter);
   if (servers.length === 0) {
     void vscode.window.showInformationMessage(none);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    servers.map((s) => ({ label: s.name, description: serverState(s).kind })), { placeHolder });
+    servers.map((s) => ({ label: s.name, description: serverState(s).kind })),
+    { placeHolder },
+  );
   return picked?.label;
 }
 
@@ -180,7 +202,10 @@ const PROMPTS: PickKind<Prompt> = {
   placeholder: 'Choose a prompt',
   entries: (connection) => connection.prompts,
   fromNode: (node) => (node.kind === 'prompt' ? node.prompt : undefined),
-  item: (prompt) => ({ label: `$(comment-discussion) ${entryLabel(prompt)}`, detail: prompt.description && oneLine(prompt.description.split('\n')[0]!.slice(0, 200)) }),
+  item: (prompt) => ({
+    label: `$(comment-discussion) ${entryLabel(prompt)}`,
+    detail: prompt.description && oneLine(prompt.description.split('\n')[0]!.slice(0, 200)),
+  }),
 };
 
 /** A row's description: the entry's name when its label is a title (so typing the name finds it), and the server. */
@@ -192,16 +217,28 @@ function nameAndServer(name: string, label: string, server: string): string {
 function namedBy<T extends { name: string }>(kind: PickKind<T>, entries: readonly T[], typed: string): T | undefined {
   const wanted = typed.trim().toLowerCase();
   if (!wanted) return undefined;
-  return entries.find((e) => e.name.toLowerCase() === wanted)
-    ?? entries.find((e) => kind.item(e).label.replace(/^\$\([\w-]+\) /, '').toLowerCase() === wanted);
+  return (
+    entries.find((e) => e.name.toLowerCase() === wanted) ??
+    entries.find(
+      (e) =>
+        kind
+          .item(e)
+          .label.replace(/^\$\([\w-]+\) /, '')
+          .toLowerCase() === wanted,
+    )
+  );
 }
 
 /**
  * The tool (or prompt) a command was given: a Servers-view row, or a server and a name (from a tree
  * item's command). Without one, or when the server no longer has it, the user picks.
  */
-async function givenOrPicked<T extends { name: string }>(manager: ServerManager, kind: PickKind<T>, arg: ServerArg,
-  name: string | undefined): Promise<{ server: string; entry: T } | undefined> {
+async function givenOrPicked<T extends { name: string }>(
+  manager: ServerManager,
+  kind: PickKind<T>,
+  arg: ServerArg,
+  name: string | undefined,
+): Promise<{ server: string; entry: T } | undefined> {
   const server = serverNameOf(arg);
   let entry = typeof arg === 'object' ? kind.fromNode(arg) : undefined;
   if (!entry && server && name) entry = kind.entries(await manager.start(server)).find((e) => e.name === name);
@@ -215,7 +252,11 @@ async function givenOrPicked<T extends { name: string }>(manager: ServerManager,
  * when they last ran. Picking one of those asks the server's questions (trust, inputs), then opens the entry;
  * so does a "Start …" row picked while the typed text names one of the server's entries.
  */
-async function pickFromServers<T extends { name: string }>(manager: ServerManager, kind: PickKind<T>, typed = ''): Promise<{ server: string; entry: T } | undefined> {
+async function pickFromServers<T extends { name: string }>(
+  manager: ServerManager,
+  kind: PickKind<T>,
+  typed = '',
+): Promise<{ server: string; entry: T } | undefined> {
   if (manager.list().length === 0) {
     const choice = await vscode.window.showInformationMessage('No MCP server is configured.', 'Add Server…');
     if (choice) await vscode.commands.executeCommand('mcpHost.addServer');
@@ -264,7 +305,8 @@ async function pickFromServers<T extends { name: string }>(manager: ServerManage
             label: `$(debug-start) ${label}`,
             description: `${nameAndServer(known.name, label, s.name)}, not started`,
             detail: [`Starts ${s.name}${involves ? ` (${involves})` : ''}`, known.description].filter(Boolean).join(' — '),
-            server: s.name, knownName: known.name,
+            server: s.name,
+            knownName: known.name,
           });
         }
       }
@@ -280,10 +322,13 @@ async function pickFromServers<T extends { name: string }>(manager: ServerManage
     questions.set(s.name, q);
     if (q.trust || q.restricted || q.inputs || (state !== 'stopped' && state !== 'starting')) continue;
     pending.add(s.name);
-    void manager.start(s.name).catch(() => undefined).finally(() => {
-      pending.delete(s.name);
-      refresh();
-    });
+    void manager
+      .start(s.name)
+      .catch(() => undefined)
+      .finally(() => {
+        pending.delete(s.name);
+        refresh();
+      });
   }
   owned.add(manager.onDidChange(refresh));
   refresh();
@@ -313,7 +358,10 @@ async function pickFromServers<T extends { name: string }>(manager: ServerManage
 }
 
 async function openConfig(uri: vscode.Uri): Promise<void> {
-  const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  const exists = await vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
   if (!exists) {
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
     await vscode.workspace.fs.writeFile(uri, Buffer.from('{\n  "servers": {},\n  "inputs": []\n}\n', 'utf8'));
@@ -325,7 +373,11 @@ async function openConfig(uri: vscode.Uri): Promise<void> {
 async function addServer(manager: ServerManager): Promise<void> {
   const kind = await vscode.window.showQuickPick(
     [
-      { label: '$(terminal) Command (stdio)', detail: 'Run a local command that speaks MCP over stdin/stdout, e.g. npx -y @modelcontextprotocol/server-everything', value: 'stdio' as const },
+      {
+        label: '$(terminal) Command (stdio)',
+        detail: 'Run a local command that speaks MCP over stdin/stdout, e.g. npx -y @modelcontextprotocol/server-everything',
+        value: 'stdio' as const,
+      },
       { label: '$(globe) HTTP', detail: 'Connect to a server at a URL (Streamable HTTP, with SSE fallback)', value: 'http' as const },
     ],
     { title: 'MCP: Add Server (1/2)', placeHolder: 'How is the server reached?' },
@@ -334,15 +386,21 @@ async function addServer(manager: ServerManager): Promise<void> {
   let entry: NewServerEntry;
   if (kind.value === 'stdio') {
     const line = await vscode.window.showInputBox({
-      title: 'MCP: Add Server (1/2)', prompt: 'The command and its arguments', placeHolder: 'npx -y @modelcontextprotocol/server-everything',
-      ignoreFocusOut: true, validateInput: (v) => (splitCommandLine(v).length === 0 ? 'Enter a command.' : undefined),
+      title: 'MCP: Add Server (1/2)',
+      prompt: 'The command and its arguments',
+      placeHolder: 'npx -y @modelcontextprotocol/server-everything',
+      ignoreFocusOut: true,
+      validateInput: (v) => (splitCommandLine(v).length === 0 ? 'Enter a command.' : undefined),
     });
     if (!line) return;
     const [command, ...args] = splitCommandLine(line);
     entry = { type: 'stdio', command: command!, args };
   } else {
     const url = await vscode.window.showInputBox({
-      title: 'MCP: Add Server (1/2)', prompt: 'The server URL', placeHolder: 'https://example.com/mcp', ignoreFocusOut: true,
+      title: 'MCP: Add Server (1/2)',
+      prompt: 'The server URL',
+      placeHolder: 'https://example.com/mcp',
+      ignoreFocusOut: true,
       validateInput: (v) => {
         try {
           return ['http:', 'https:'].includes(new URL(v).protocol) ? undefined : 'Use an http:// or https:// URL.';
@@ -359,8 +417,10 @@ async function addServer(manager: ServerManager): Promise<void> {
   const text = await readBoundedText(target.fsPath, FILE_LIMITS.config, 'the config file').catch(() => '');
   const taken = [...serverNamesIn(text), ...manager.list().map((s) => s.name)];
   const name = await vscode.window.showInputBox({
-    title: 'MCP: Add Server (2/2)', prompt: `A name for the server (written to ${vscode.workspace.asRelativePath(target)})`,
-    value: uniqueServerName(suggestServerName(entry), taken), ignoreFocusOut: true,
+    title: 'MCP: Add Server (2/2)',
+    prompt: `A name for the server (written to ${vscode.workspace.asRelativePath(target)})`,
+    value: uniqueServerName(suggestServerName(entry), taken),
+    ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === '' ? 'Enter a name.' : serverNamesIn(text).includes(v.trim()) ? 'A server with this name exists.' : undefined),
   });
   if (!name) return;
@@ -399,19 +459,35 @@ async function runToolWithFile(manager: ServerManager, panels: RunPanelContext, 
     if (!chosen) return;
     let started = 0;
     for (const name of chosen) {
-      await manager.start(name).then(() => { started += 1; }, (e) => manager.reportStartFailure(name, e));
+      await manager.start(name).then(
+        () => {
+          started += 1;
+        },
+        (e) => manager.reportStartFailure(name, e),
+      );
     }
-    if (started === 0) return;   // declined, or failed (and said so)
+    if (started === 0) return; // declined, or failed (and said so)
     found = await findToolsForFile(manager, path);
   }
-  const startRows: CompatibleTool[] = found.heldBack.filter((h) => !h.questions.restricted).map((h) => ({
-    label: `$(debug-start) Start ${h.server}…`, description: describeNotStarted(h.questions),
-    detail: 'Not started: its tools that take the file are offered after it starts', server: h.server, alwaysShow: true,
-  }));
+  const startRows: CompatibleTool[] = found.heldBack
+    .filter((h) => !h.questions.restricted)
+    .map((h) => ({
+      label: `$(debug-start) Start ${h.server}…`,
+      description: describeNotStarted(h.questions),
+      detail: 'Not started: its tools that take the file are offered after it starts',
+      server: h.server,
+      alwaysShow: true,
+    }));
   const rows = [...found.compatible, ...startRows];
-  const picked = rows.length === 1 ? rows[0] : await vscode.window.showQuickPick(rows, {
-    title: 'Run MCP Tool with This File', placeHolder: 'Choose the tool to give the file to', matchOnDescription: true, matchOnDetail: true,
-  });
+  const picked =
+    rows.length === 1
+      ? rows[0]
+      : await vscode.window.showQuickPick(rows, {
+          title: 'Run MCP Tool with This File',
+          placeHolder: 'Choose the tool to give the file to',
+          matchOnDescription: true,
+          matchOnDetail: true,
+        });
   if (!picked) return;
   if (!picked.tool || !picked.slot) {
     try {
@@ -434,37 +510,48 @@ async function findToolsForFile(manager: ServerManager, path: string): Promise<{
   const compatible: CompatibleTool[] = [];
   const refusals: string[] = [];
   const heldBack: HeldBack[] = [];
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Finding MCP tools that take this file…', cancellable: false }, async () => {
-    const startable: Promise<unknown>[] = [];
-    for (const s of manager.list()) {
-      if (serverState(s).kind !== 'stopped') continue;
-      const questions = await manager.startQuestions(s);
-      // Only servers that start unasked: no trust question or inputs form pops up from a context menu by itself.
-      if (questions.trust || questions.restricted || questions.inputs) heldBack.push({ server: s.name, questions });
-      else startable.push(manager.start(s.name).catch(() => undefined));
-    }
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled(startable), new Promise((r) => { timer = setTimeout(r, EXPLORER_START_WAIT_MS); })]);
-    clearTimeout(timer);
-    for (const s of manager.list()) {
-      if (!ConnectionState.isRunning(s.connection?.state)) continue;
-      const limits = inlineLimitsFromSettings(s.connection.transportInUse ?? s.definition.type);
-      for (const tool of s.connection.tools.filter(offeredToUser)) {
-        for (const slot of findFileSlots(tool).slots) {
-          const check = await checkFile(path, slot, limits);
-          if (check.ok) {
-            compatible.push({
-              label: `$(tools) ${toolLabel(tool)}`, description: nameAndServer(tool.name, toolLabel(tool), s.name),
-              detail: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${tool.description ? ` — ${tool.description.split('\n')[0]!.slice(0, 160)}` : ''}`,
-              server: s.name, tool, slot,
-            });
-          } else {
-            refusals.push(`${toolLabel(tool)} (${s.name}): ${check.reason}`);
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Finding MCP tools that take this file…', cancellable: false },
+    async () => {
+      const startable: Promise<unknown>[] = [];
+      for (const s of manager.list()) {
+        if (serverState(s).kind !== 'stopped') continue;
+        const questions = await manager.startQuestions(s);
+        // Only servers that start unasked: no trust question or inputs form pops up from a context menu by itself.
+        if (questions.trust || questions.restricted || questions.inputs) heldBack.push({ server: s.name, questions });
+        else startable.push(manager.start(s.name).catch(() => undefined));
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(startable),
+        new Promise((r) => {
+          timer = setTimeout(r, EXPLORER_START_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      for (const s of manager.list()) {
+        if (!ConnectionState.isRunning(s.connection?.state)) continue;
+        const limits = inlineLimitsFromSettings(s.connection.transportInUse ?? s.definition.type);
+        for (const tool of s.connection.tools.filter(offeredToUser)) {
+          for (const slot of findFileSlots(tool).slots) {
+            const check = await checkFile(path, slot, limits);
+            if (check.ok) {
+              compatible.push({
+                label: `$(tools) ${toolLabel(tool)}`,
+                description: nameAndServer(tool.name, toolLabel(tool), s.name),
+                detail: `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${tool.description ? ` — ${tool.description.split('\n')[0]!.slice(0, 160)}` : ''}`,
+                server: s.name,
+                tool,
+                slot,
+              });
+            } else {
+              refusals.push(`${toolLabel(tool)} (${s.name}): ${check.reason}`);
+            }
           }
         }
       }
-    }
-  });
+    },
+  );
   return { compatible, refusals, heldBack };
 }
 
@@ -475,7 +562,10 @@ async function findToolsForFile(manager: ServerManager, path: string): Promise<{
 async function offerToStart(heldBack: readonly HeldBack[], refusals: readonly string[], fileName: string): Promise<string[] | undefined> {
   const refused = refusals.length > 0 ? `Tools that refuse it:\n${refusals.slice(0, 8).join('\n')}` : '';
   if (heldBack.length === 0) {
-    void vscode.window.showInformationMessage(`No tool of a running MCP server takes ${fileName}.`, { modal: refusals.length > 0, detail: refused || undefined });
+    void vscode.window.showInformationMessage(`No tool of a running MCP server takes ${fileName}.`, {
+      modal: refusals.length > 0,
+      detail: refused || undefined,
+    });
     return undefined;
   }
   const restricted = heldBack.every((h) => h.questions.restricted);
@@ -485,7 +575,8 @@ async function offerToStart(heldBack: readonly HeldBack[], refusals: readonly st
     ? 'The workspace is in Restricted Mode: its servers start only once you trust the workspace.'
     : 'Starting a server defined in this workspace asks for your trust first (and for its inputs, if it has some); then the tools that take the file are offered.';
   const count = heldBack.length === 1 ? `1 configured server was not started` : `${heldBack.length} configured servers were not started`;
-  const buttons = restricted ? ['Manage Workspace Trust']
+  const buttons = restricted
+    ? ['Manage Workspace Trust']
     : [...startable.slice(0, 3).map((name) => `Start ${name}…`), ...(startable.length > 1 ? [`Start All (${startable.length})…`] : [])];
   const choice = await vscode.window.showInformationMessage(
     `No running MCP server has a tool that takes ${fileName}: ${count}.`,

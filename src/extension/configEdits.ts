@@ -3,9 +3,7 @@
 
 import { addServerEntry } from '../core/config/edit';
 
-export type NewServerEntry =
-  | { type: 'stdio'; command: string; args: string[] }
-  | { type: 'http'; url: string };
+export type NewServerEntry = { type: 'stdio'; command: string; args: string[] } | { type: 'http'; url: string };
 
 /** Splits a command line into words: whitespace separates, single and double quotes group, `\` escapes in double quotes. */
 export function splitCommandLine(line: string): string[] {
@@ -48,10 +46,17 @@ export function suggestServerName(entry: NewServerEntry): string {
     const words = [entry.command, ...entry.args].filter((w) => !w.startsWith('-'));
     const runners = new Set(['npx', 'npx.cmd', 'uvx', 'pnpx', 'bunx', 'node', 'python', 'python3', 'uv', 'run', 'docker', 'deno', 'dnx']);
     const meaningful = words.find((w) => !runners.has(w.toLowerCase())) ?? entry.command;
-    base = meaningful.split(/[\\/]/).pop()!.replace(/@[^@/]*$/, '').replace(/\.(js|mjs|cjs|ts|py|exe|cmd)$/i, '');
+    base = meaningful
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/@[^@/]*$/, '')
+      .replace(/\.(js|mjs|cjs|ts|py|exe|cmd)$/i, '');
     if (base === '') base = meaningful.replace(/^@/, '').split('/').pop() ?? 'server';
   }
-  const cleaned = base.replace(/^server-|-server$|^mcp-|-mcp$/gi, '').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
+  const cleaned = base
+    .replace(/^server-|-server$|^mcp-|-mcp$/gi, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return cleaned || 'server';
 }
 

@@ -37,19 +37,28 @@ export class Container extends Disposable {
   constructor(readonly context: vscode.ExtensionContext) {
     super();
     const inputs = new ServerInputs(context, (problem) => this.manager.hostLog.warn(`inputs panel: ${problem}`));
-    this.manager = this.register(new ServerManager(context, inputs,
-      (server, log) => elicitationHandlerFor(context.extensionUri, server, log, () => this.manager.get(server.name)?.connection)));
+    this.manager = this.register(
+      new ServerManager(context, inputs, (server, log) =>
+        elicitationHandlerFor(context.extensionUri, server, log, () => this.manager.get(server.name)?.connection),
+      ),
+    );
     // The window's process hooks: stdio servers a shutdown left are killed when the host exits or the window goes.
     this.register(killStdioServersOnExit());
     this.runPanels = this.register(new RunPanels());
-    this.register(toDisposable(() => {
-      // Files opened without saving go with the window (an editor still showing one keeps its text); removed at
-      // once when the folder exists, as the host may exit right after.
-      const folder = this.openedFolder;
-      this.openedFolder = undefined;
-      if (this.openedFolderPath) rmSync(this.openedFolderPath, { recursive: true, force: true });
-      else void folder?.then((f) => rmSync(f, { recursive: true, force: true }), () => undefined);
-    }));
+    this.register(
+      toDisposable(() => {
+        // Files opened without saving go with the window (an editor still showing one keeps its text); removed at
+        // once when the folder exists, as the host may exit right after.
+        const folder = this.openedFolder;
+        this.openedFolder = undefined;
+        if (this.openedFolderPath) rmSync(this.openedFolderPath, { recursive: true, force: true });
+        else
+          void folder?.then(
+            (f) => rmSync(f, { recursive: true, force: true }),
+            () => undefined,
+          );
+      }),
+    );
   }
 
   get extensionUri(): vscode.Uri {

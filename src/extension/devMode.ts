@@ -8,17 +8,28 @@ import { createServer } from 'node:net';
 import { relative } from 'node:path';
 import * as vscode from 'vscode';
 import type { DevDebugConfig, ResolvedServer } from '../core/config';
-import { DEV_ATTACH_TIMEOUT_MS, DEV_DEBUG_HOST, debugAttachConfiguration, debugLaunch, inspectorPortIn, RestartScheduler, splitWatchGlobs, watchedBy } from '../core/dev';
+import {
+  DEV_ATTACH_TIMEOUT_MS,
+  DEV_DEBUG_HOST,
+  debugAttachConfiguration,
+  debugLaunch,
+  inspectorPortIn,
+  RestartScheduler,
+  splitWatchGlobs,
+  watchedBy,
+} from '../core/dev';
 import { ServerStartError } from '../core/errors';
 import type { Logger } from '../core/log';
-
 
 /**
  * Watches the `dev.watch` globs of a server under its workspace folder: a change (create, change, delete) to a
  * file that matches an include and no `!` exclude asks `restart` for a restart, once per burst of changes.
  */
 export function watchForRestart(
-  name: string, globs: readonly string[], folder: vscode.Uri | undefined, log: Logger,
+  name: string,
+  globs: readonly string[],
+  folder: vscode.Uri | undefined,
+  log: Logger,
   restart: (changed: readonly string[]) => Promise<void>,
 ): vscode.Disposable {
   if (!folder) {
@@ -64,7 +75,11 @@ function hasDebugger(...types: string[]): boolean {
  * saying which extension is missing.
  */
 export async function debugLaunchFor(
-  name: string, resolved: ResolvedServer, debug: DevDebugConfig | undefined, folder: vscode.WorkspaceFolder | undefined, log: Logger,
+  name: string,
+  resolved: ResolvedServer,
+  debug: DevDebugConfig | undefined,
+  folder: vscode.WorkspaceFolder | undefined,
+  log: Logger,
 ): Promise<DevLaunch> {
   if (!debug || resolved.transport !== 'stdio') return { server: resolved };
   if (debug.type === 'node') {
@@ -78,8 +93,11 @@ export async function debugLaunchFor(
       if (port === undefined) return;
       log.info(`dev mode: attaching the debugger to ${DEV_DEBUG_HOST}:${port}`);
       void Promise.resolve(vscode.debug.startDebugging(folder, debugAttachConfiguration(name, 'node', port) as vscode.DebugConfiguration)).then(
-        (started) => { if (!started) reportNotAttached(name, log, `the debugger did not start; the server waits paused on ${DEV_DEBUG_HOST}:${port}`); },
-        (e: unknown) => reportNotAttached(name, log, (e as Error).message ?? String(e)));
+        (started) => {
+          if (!started) reportNotAttached(name, log, `the debugger did not start; the server waits paused on ${DEV_DEBUG_HOST}:${port}`);
+        },
+        (e: unknown) => reportNotAttached(name, log, (e as Error).message ?? String(e)),
+      );
     };
     return { server, onStderrLine };
   }
@@ -90,8 +108,13 @@ export async function debugLaunchFor(
   log.info(`dev mode: the Python debugger listens on ${DEV_DEBUG_HOST}:${port}`);
   let failed: Error | undefined;
   void Promise.resolve(vscode.debug.startDebugging(folder, debugAttachConfiguration(name, 'debugpy', port) as vscode.DebugConfiguration)).then(
-    (started) => { if (!started) failed = new ServerStartError('the Python debugger did not start'); },
-    (e: unknown) => { failed = e instanceof Error ? e : new Error(String(e)); });
+    (started) => {
+      if (!started) failed = new ServerStartError('the Python debugger did not start');
+    },
+    (e: unknown) => {
+      failed = e instanceof Error ? e : new Error(String(e));
+    },
+  );
   await untilListening(port, () => failed);
   return { server: debugLaunch(resolved, debug, port) };
 }
@@ -128,7 +151,8 @@ async function untilListening(port: number, failed: () => Error | undefined): Pr
       probe.listen(port, DEV_DEBUG_HOST, () => probe.close(() => resolve(false)));
     });
     if (taken) return;
-    if (Date.now() > deadline) throw new ServerStartError(`the Python debugger did not listen on ${DEV_DEBUG_HOST}:${port} within ${DEV_ATTACH_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new ServerStartError(`the Python debugger did not listen on ${DEV_DEBUG_HOST}:${port} within ${DEV_ATTACH_TIMEOUT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

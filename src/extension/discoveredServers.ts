@@ -32,19 +32,27 @@ export class DiscoveredServers extends Disposable {
   constructor(private readonly manager: ServerManager) {
     super();
     manager.setExtraServers(() => this.read());
-    this.register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsSetting(e, 'discovery')) void manager.reload();
-    }));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (affectsSetting(e, 'discovery')) void manager.reload();
+      }),
+    );
   }
 
   /** The sources turned on, read again (each file bounded; a broken one is a problem of its source alone). */
   private async read(): Promise<ServerDefinition[]> {
     const enabled = DISCOVERY_SOURCES.filter(discoveryEnabled);
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    this.results = enabled.length ? await carryModules().discovery.discoverServers({ home: homedir(), platform: process.platform, env: process.env, workspaceFolders: folders }, enabled) : [];
-    this.entries = this.results.flatMap((r) => r.servers.map((s) => ({
-      source: r.source, originalName: s.definition.name, definition: { ...s.definition, name: `${s.definition.name} (${SOURCE_LABELS[r.source]})` },
-    })));
+    this.results = enabled.length
+      ? await carryModules().discovery.discoverServers({ home: homedir(), platform: process.platform, env: process.env, workspaceFolders: folders }, enabled)
+      : [];
+    this.entries = this.results.flatMap((r) =>
+      r.servers.map((s) => ({
+        source: r.source,
+        originalName: s.definition.name,
+        definition: { ...s.definition, name: `${s.definition.name} (${SOURCE_LABELS[r.source]})` },
+      })),
+    );
     return this.entries.map((e) => e.definition);
   }
 

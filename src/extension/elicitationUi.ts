@@ -8,8 +8,12 @@ import type { ElicitationHandler, ServerConnection } from '../core/connection';
 import { withAppQuestions } from './apps/appElicitation';
 import {
   createElicitationHandler,
-  type ElicitationUi, type FileConfirmRequest, type FormAnswer, type FormElicitationRequest,
-  type UploadConsentRequest, type UrlElicitationRequest,
+  type ElicitationUi,
+  type FileConfirmRequest,
+  type FormAnswer,
+  type FormElicitationRequest,
+  type UploadConsentRequest,
+  type UrlElicitationRequest,
 } from '../core/elicitation';
 import { formatBytes, uploadLimitsFor, type FileSlot } from '../core/files';
 import type { FileField, FormField, FormModel } from '../core/forms';
@@ -66,7 +70,8 @@ export class WebviewElicitationUi implements ElicitationUi {
     const fields = fileFields(model.fields);
     const slots = fields.map(slotOf);
     const files = new FileChoices(slots, (slot) =>
-      slot.origin === 'binary-elicitation' ? uploadLimitsFor(this.transport) : inlineLimitsFromSettings(this.transport));
+      slot.origin === 'binary-elicitation' ? uploadLimitsFor(this.transport) : inlineLimitsFromSettings(this.transport),
+    );
     // The files the user had chosen when they cancelled the file confirmation: chosen again (checked anew).
     for (const field of fields) {
       const paths = request.files?.[field.path[0]!];
@@ -92,7 +97,10 @@ export class WebviewElicitationUi implements ElicitationUi {
     });
     if (answer.action !== 'cancel') markQuestionAnswered();
     if (answer.action !== 'accept') return answer;
-    const uploads = fields.filter((f) => f.transfer === 'upload').map((f) => ({ id: f.id, bytes: files.totalBytes(f.id) })).filter((f) => f.bytes > 0);
+    const uploads = fields
+      .filter((f) => f.transfer === 'upload')
+      .map((f) => ({ id: f.id, bytes: files.totalBytes(f.id) }))
+      .filter((f) => f.bytes > 0);
     if (panel) this.answered = { panel, fields: uploads };
     const byName: Record<string, string[]> = {};
     for (const [field, paths] of Object.entries(files.paths())) {
@@ -110,13 +118,16 @@ export class WebviewElicitationUi implements ElicitationUi {
         title: `MCP: ${request.server} asks you to open a link`,
         extensionUri: this.extensionUri,
         init: () => ({
-          kind: 'elicitation', mode: 'url',
+          kind: 'elicitation',
+          mode: 'url',
           heading: { title: `${request.server} asks you to open a link`, server: request.server },
-          message: request.message, url: request.url,
+          message: request.message,
+          url: request.url,
           domain: request.domainUnicode ?? request.domain,
-          domainWarning: request.warnings.length > 0
-            ? [...request.warnings, ...(request.domainUnicode ? [`The address is really ${request.domain}.`] : [])].join(' ')
-            : undefined,
+          domainWarning:
+            request.warnings.length > 0
+              ? [...request.warnings, ...(request.domainUnicode ? [`The address is really ${request.domain}.`] : [])].join(' ')
+              : undefined,
         }),
         onProblem: (m) => this.log.warn(`elicitation panel: ${m}`),
       });
@@ -152,7 +163,9 @@ export class WebviewElicitationUi implements ElicitationUi {
   }
 
   async confirmFiles(request: FileConfirmRequest): Promise<boolean> {
-    const lines = request.files.map((f) => `• ${f.field}: ${f.name} (${formatBytes(f.size)}, ${f.mediaType}) ${f.upload ? `uploaded to ${f.destination}` : `→ ${f.destination}`}`);
+    const lines = request.files.map(
+      (f) => `• ${f.field}: ${f.name} (${formatBytes(f.size)}, ${f.mediaType}) ${f.upload ? `uploaded to ${f.destination}` : `→ ${f.destination}`}`,
+    );
     // One question for everything, uploads elsewhere included (SEP-1306): it says plainly where they go.
     const elsewhere = [...new Set(request.files.filter((f) => f.otherOrigin).map((f) => f.destination))];
     const toServer = request.files.some((f) => !f.otherOrigin);
@@ -185,7 +198,8 @@ export class WebviewElicitationUi implements ElicitationUi {
   }
 
   notify(message: string, severity: 'info' | 'warning' | 'error'): void {
-    const show = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show =
+      severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void show(message);
   }
 }
@@ -194,8 +208,12 @@ export class WebviewElicitationUi implements ElicitationUi {
  * The elicitation handler for one server's connection. An accepted form's panel stays open until the
  * answer is sent: the file confirmation appears over it and, in binary mode, it shows the upload progress.
  */
-export function elicitationHandlerFor(extensionUri: vscode.Uri, server: ResolvedServer, log: Logger,
-  connection: () => ServerConnection | undefined = () => undefined): ElicitationHandler {
+export function elicitationHandlerFor(
+  extensionUri: vscode.Uri,
+  server: ResolvedServer,
+  log: Logger,
+  connection: () => ServerConnection | undefined = () => undefined,
+): ElicitationHandler {
   const ui = new WebviewElicitationUi(extensionUri, server.transport, log);
   const native = createElicitationHandler(ui, {
     log,

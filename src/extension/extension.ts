@@ -105,10 +105,16 @@ export interface McpHostApi {
  * activate (which then loaded this bundle), whether from a code cache, and where that cache is kept.
  */
 export interface BundleLoad {
-  loadedAt: number; activateCalledAt: number; fromCodeCache: boolean; codeCacheDir: string | undefined;
-  codeCache: CodeCacheVerdict; codeCacheBytes: number; phases: CachedLoad<unknown>['phases'];
+  loadedAt: number;
+  activateCalledAt: number;
+  fromCodeCache: boolean;
+  codeCacheDir: string | undefined;
+  codeCache: CodeCacheVerdict;
+  codeCacheBytes: number;
+  phases: CachedLoad<unknown>['phases'];
   /** The process's CPU time (process.cpuUsage) when the entry's activate was called, and once this bundle had loaded. */
-  cpuAtActivate: NodeJS.CpuUsage; cpuAtBundleLoaded: NodeJS.CpuUsage;
+  cpuAtActivate: NodeJS.CpuUsage;
+  cpuAtBundleLoaded: NodeJS.CpuUsage;
 }
 
 /** The parts of an activation, in milliseconds, with the code cache's verdict and the size of the cache read. */
@@ -174,20 +180,30 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   api.activationMs = activatedAt - load.loadedAt;
   api.fromCodeCache = load.fromCodeCache;
   api.activation = {
-    codeCache: load.codeCache, codeCacheBytes: load.codeCacheBytes, untilActivateMs: load.activateCalledAt - load.loadedAt, ...load.phases,
+    codeCache: load.codeCache,
+    codeCacheBytes: load.codeCacheBytes,
+    untilActivateMs: load.activateCalledAt - load.loadedAt,
+    ...load.phases,
     activateMs: activatedAt - activateStartedAt,
     cpu: { loadMs: cpuMs(load.cpuAtActivate, load.cpuAtBundleLoaded), activateMs: cpuMs(load.cpuAtBundleLoaded, cpuAtEnd) },
   };
   const ms = (from: number, to: number) => `${(to - from).toFixed(1)} ms`;
   // Written with the host log's first other message: activation opens no output channel for it.
-  manager.hostLogLater(`activated in ${api.activationMs.toFixed(1)} ms: VS Code called activate ${ms(load.loadedAt, load.activateCalledAt)} after loading the entry, `
-    + `the bundle loaded in ${ms(load.activateCalledAt, activateStartedAt)} (code cache: ${load.codeCache}), activate ran ${ms(activateStartedAt, activatedAt)} `
-    + `(CPU: ${api.activation.cpu.loadMs.toFixed(1)} ms loading, ${api.activation.cpu.activateMs.toFixed(1)} ms activating)`);
+  manager.hostLogLater(
+    `activated in ${api.activationMs.toFixed(1)} ms: VS Code called activate ${ms(load.loadedAt, load.activateCalledAt)} after loading the entry, ` +
+      `the bundle loaded in ${ms(load.activateCalledAt, activateStartedAt)} (code cache: ${load.codeCache}), activate ran ${ms(activateStartedAt, activatedAt)} ` +
+      `(CPU: ${api.activation.cpu.loadMs.toFixed(1)} ms loading, ${api.activation.cpu.activateMs.toFixed(1)} ms activating)`,
+  );
   return { api, deactivate: () => manager.shutdown() };
 }
 
-function createApi(container: Container, tree: ServersTreeProvider, taskRows: TasksTreeProvider, agents: { tools: AgentTools; participant: McpChatParticipant },
-  codeCache: string | undefined): McpHostApi {
+function createApi(
+  container: Container,
+  tree: ServersTreeProvider,
+  taskRows: TasksTreeProvider,
+  agents: { tools: AgentTools; participant: McpChatParticipant },
+  codeCache: string | undefined,
+): McpHostApi {
   const { manager, context } = container;
   const request = (name: string) => {
     const server = manager.get(name);
@@ -197,15 +213,28 @@ function createApi(container: Container, tree: ServersTreeProvider, taskRows: Ta
   return {
     activationMs: 0,
     fromCodeCache: false,
-    activation: { codeCache: 'no storage', codeCacheBytes: 0, untilActivateMs: 0, readMs: 0, compileMs: 0, runMs: 0, activateMs: 0, cpu: { loadMs: 0, activateMs: 0 } },
+    activation: {
+      codeCache: 'no storage',
+      codeCacheBytes: 0,
+      untilActivateMs: 0,
+      readMs: 0,
+      compileMs: 0,
+      runMs: 0,
+      activateMs: 0,
+      cpu: { loadMs: 0, activateMs: 0 },
+    },
     tasks: () => container.tasks.list(),
     tasksView: { children: () => taskRows.getChildren(), item: (task) => taskRows.getTreeItem(task) },
     servers: {
       list: () => manager.list().map((s) => ({ name: s.name, state: serverState(s), definition: s.definition })),
       onDidChange: manager.onDidChange,
-      start: async (name) => { await manager.start(name); },
+      start: async (name) => {
+        await manager.start(name);
+      },
       stop: (name) => manager.stop(name),
-      restart: async (name) => { await manager.restart(name); },
+      restart: async (name) => {
+        await manager.restart(name);
+      },
       tools: (name) => manager.get(name)?.connection?.tools ?? [],
       reload: () => manager.reload(),
     },
@@ -230,7 +259,11 @@ function createApi(container: Container, tree: ServersTreeProvider, taskRows: Ta
       const hooks = container.runHooks('person');
       const secureArguments = await hooks.secureArguments(connection, tool);
       const input = { form: model, values: { ...defaultValues(model), ...args } };
-      const { view } = await runTool(connection, { tool, input, files: choices, ...(secureArguments ? { secureArguments } : {}) }, hooks.forCall(connection, tool));
+      const { view } = await runTool(
+        connection,
+        { tool, input, files: choices, ...(secureArguments ? { secureArguments } : {}) },
+        hooks.forCall(connection, tool),
+      );
       return view;
     },
     async openTool(serverName, toolName) {

@@ -12,7 +12,9 @@ const TOOL_FOLDERS = ['node_modules', '.git', '.svn', '.hg', '.cache', '.venv', 
  * (Passing any exclude to `findFiles` replaces `files.exclude`, so it is merged here.)
  */
 export function workspaceExclude(filesExclude: Record<string, unknown> = {}): string {
-  const user = Object.entries(filesExclude).filter(([pattern, on]) => on === true && !/[{}]/.test(pattern)).map(([pattern]) => pattern);
+  const user = Object.entries(filesExclude)
+    .filter(([pattern, on]) => on === true && !/[{}]/.test(pattern))
+    .map(([pattern]) => pattern);
   return `{${[...TOOL_FOLDERS.map((f) => `**/${f}/**`), ...user].join(',')}}`;
 }
 
@@ -72,8 +74,10 @@ export function confirmationDetail(
   if (lines.length > 0) lines.push('');
   lines.push(`Destination: ${target} on the MCP server "${server}".`);
   if (files.some((f) => f.uploadHost)) {
-    lines.push(`Files marked "uploaded to" go first to that storage host, which "${server}" authorized for them, over HTTPS and`
-      + ' without your MCP credentials (never to a private or link-local address unless the server itself is on one).');
+    lines.push(
+      `Files marked "uploaded to" go first to that storage host, which "${server}" authorized for them, over HTTPS and` +
+        ' without your MCP credentials (never to a private or link-local address unless the server itself is on one).',
+    );
   }
   if (files.length > 0) lines.push('The files are read and sent only if you choose Send.');
   return lines.join('\n');

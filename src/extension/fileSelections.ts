@@ -12,10 +12,12 @@ import { byRecency, confirmationDetail, openDialogFilters, workspaceExclude, wor
 
 /** The modal confirmation's detail text for the files chosen. */
 export function filesConfirmationDetail(files: FileChoices, server: string, target: string, uploads?: AuthorizedUploads): string {
-  const list = files.entries().flatMap(({ slot, files: chosen }) => chosen.map((f) => {
-    const uploadHost = uploads?.hostOf(f);
-    return { label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType, ...(uploadHost ? { uploadHost } : {}) };
-  }));
+  const list = files.entries().flatMap(({ slot, files: chosen }) =>
+    chosen.map((f) => {
+      const uploadHost = uploads?.hostOf(f);
+      return { label: slot.label, name: f.name, size: formatBytes(f.size), mediaType: f.mediaType, ...(uploadHost ? { uploadHost } : {}) };
+    }),
+  );
   return confirmationDetail(list, server, target);
 }
 
@@ -60,41 +62,51 @@ async function pickFromWorkspace(slot: FileSlot, limitBytes: number): Promise<st
     glob === '**/*' ? undefined : vscode.workspace.findFiles('**/*', exclude, WORKSPACE_PICK_LIMIT),
   ]);
   const hidden = all ? Math.max(0, all.length - uris.length) : 0;
-  const hiddenNote = hidden > 0
-    ? `${hidden}${all!.length >= WORKSPACE_PICK_LIMIT ? '+' : ''} ${hidden === 1 ? 'file' : 'files'} of other types not listed; Browse… chooses any file`
-    : '';
+  const hiddenNote =
+    hidden > 0
+      ? `${hidden}${all!.length >= WORKSPACE_PICK_LIMIT ? '+' : ''} ${hidden === 1 ? 'file' : 'files'} of other types not listed; Browse… chooses any file`
+      : '';
   const items: WorkspaceFileItem[] = [];
-  await Promise.all(uris.filter((u) => u.scheme === 'file').map(async (uri) => {
-    try {
-      const stats = await fsp.stat(uri.fsPath);
-      const over = stats.size > limitBytes;
-      items.push({
-        label: basename(uri.fsPath),
-        description: vscode.workspace.asRelativePath(uri, true),
-        detail: over ? `${formatBytes(stats.size)}: over this slot's ${formatBytes(limitBytes)} limit, it would be refused` : formatBytes(stats.size),
-        iconPath: over ? new vscode.ThemeIcon('warning') : vscode.ThemeIcon.File,
-        path: uri.fsPath,
-        mtimeMs: stats.mtimeMs,
-      });
-    } catch {
-      // Gone since the search: not offered.
-    }
-  }));
+  await Promise.all(
+    uris
+      .filter((u) => u.scheme === 'file')
+      .map(async (uri) => {
+        try {
+          const stats = await fsp.stat(uri.fsPath);
+          const over = stats.size > limitBytes;
+          items.push({
+            label: basename(uri.fsPath),
+            description: vscode.workspace.asRelativePath(uri, true),
+            detail: over ? `${formatBytes(stats.size)}: over this slot's ${formatBytes(limitBytes)} limit, it would be refused` : formatBytes(stats.size),
+            iconPath: over ? new vscode.ThemeIcon('warning') : vscode.ThemeIcon.File,
+            path: uri.fsPath,
+            mtimeMs: stats.mtimeMs,
+          });
+        } catch {
+          // Gone since the search: not offered.
+        }
+      }),
+  );
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`No workspace file matches ${describeAccept(slot.accept)}${hidden ? ` (${hiddenNote.replace(/; Browse….*/, '')})` : ''}. Use Browse… to choose a file elsewhere.`);
+    void vscode.window.showInformationMessage(
+      `No workspace file matches ${describeAccept(slot.accept)}${hidden ? ` (${hiddenNote.replace(/; Browse….*/, '')})` : ''}. Use Browse… to choose a file elsewhere.`,
+    );
     return undefined;
   }
   const sorted = byRecency(items);
   const title = `${slot.title ?? slot.label}: ${describeAccept(slot.accept)}${hiddenNote ? ` · ${hiddenNote}` : ''}`;
   if (slot.multiple) {
     const picked = await vscode.window.showQuickPick(sorted, {
-      canPickMany: true, matchOnDescription: true, title,
+      canPickMany: true,
+      matchOnDescription: true,
+      title,
       placeHolder: 'Choose workspace files (most recently changed first)',
     });
     return picked && picked.length > 0 ? picked.map((p) => p.path) : undefined;
   }
   const picked = await vscode.window.showQuickPick(sorted, {
-    matchOnDescription: true, title,
+    matchOnDescription: true,
+    title,
     placeHolder: 'Choose a workspace file (most recently changed first)',
   });
   return picked ? [picked.path] : undefined;
@@ -121,9 +133,9 @@ export async function handleFileMessage(
     const paths = await pickFiles(message.source, slot, files.limitOf(slot).bytes);
     if (!paths) return;
     const outcome = await files.add(message.field, paths);
-    panel.post(outcome.ok
-      ? { type: 'fileSelected', field: message.field, files: outcome.files }
-      : { type: 'fileRefused', field: message.field, reason: outcome.reason });
+    panel.post(
+      outcome.ok ? { type: 'fileSelected', field: message.field, files: outcome.files } : { type: 'fileRefused', field: message.field, reason: outcome.reason },
+    );
   } finally {
     busyPanels.delete(panel);
   }

@@ -15,13 +15,19 @@ export function completionRefOf(subject: PanelSubject): CompletionRef | undefine
 }
 
 /** Answers a `complete` request of the form: the field's argument, its value so far, the other filled values as context. */
-export async function completeFormField(connection: ServerConnection | undefined, ref: CompletionRef, model: FormModel,
-  params: RequestParams<'complete'>): Promise<RequestResult<'complete'>> {
+export async function completeFormField(
+  connection: ServerConnection | undefined,
+  ref: CompletionRef,
+  model: FormModel,
+  params: RequestParams<'complete'>,
+): Promise<RequestResult<'complete'>> {
   const field = model.fields.find((f) => f.id === params.field);
   if (!field || !connection || !ConnectionState.isRunning(connection.state) || !connection.supportsCompletions) return { values: [] };
   const name = field.path[0]!;
   const answer = await connection.complete({
-    ref, argument: { name, value: params.value }, context: completionContext(params.values, name),
+    ref,
+    argument: { name, value: params.value },
+    context: completionContext(params.values, name),
   });
   if (answer.cut) connection.log.info(`completing "${name}": ${answer.cut}`);
   return { values: answer.values, note: answer.cut };

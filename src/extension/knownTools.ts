@@ -27,7 +27,11 @@ export interface KnownToolsStore {
 
 export const KNOWN_TOOLS_KEY = 'mcpHost.knownTools.v1';
 export const KNOWN_TOOLS_LIMITS = {
-  definitions: 32, toolsPerDefinition: 100, nameChars: 128, titleChars: 128, descriptionChars: 200,
+  definitions: 32,
+  toolsPerDefinition: 100,
+  nameChars: 128,
+  titleChars: 128,
+  descriptionChars: 200,
   /** Characters of all of one definition's tools together (as JSON): the whole record stays under ~0.5 MB. */
   charsPerDefinition: 16_000,
 } as const;
@@ -73,11 +77,14 @@ export function withKnownTools(record: KnownToolsRecord, hash: string, tools: Kn
 }
 
 export class KnownTools {
-  constructor(private readonly store: KnownToolsStore, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: KnownToolsStore,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private record(): KnownToolsRecord {
     const value = this.store.get<unknown>(KNOWN_TOOLS_KEY, {});
-    return value && typeof value === 'object' && !Array.isArray(value) ? value as KnownToolsRecord : {};
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as KnownToolsRecord) : {};
   }
 
   /** The tools last seen for a definition hash (empty when never seen). */

@@ -9,8 +9,16 @@ import { buildForm, defaultValues, toPayload } from '../core/forms';
 import { readBoundedText } from '../core/io/boundedRead';
 import { FILE_LIMITS } from '../core/io/limits';
 import {
-  DEFAULT_REGISTRY_URL, describeEntry, installKinds, installTargets, InstallError, planInstall, RegistryClient, RegistryPager,
-  type InstallTarget, type RegistryEntry,
+  DEFAULT_REGISTRY_URL,
+  describeEntry,
+  installKinds,
+  installTargets,
+  InstallError,
+  planInstall,
+  RegistryClient,
+  RegistryPager,
+  type InstallTarget,
+  type RegistryEntry,
 } from '../core/registry';
 import { carryModules } from '../core/carryOnDemand';
 import { afterWrite, installOpenedBundle, writeServerEntry } from './carry';
@@ -30,7 +38,10 @@ export function galleryAllowed(): boolean {
   return vscode.workspace.getConfiguration('chat.mcp').get<string>('access') !== 'none';
 }
 
-interface EntryItem extends vscode.QuickPickItem { entry?: RegistryEntry; more?: true }
+interface EntryItem extends vscode.QuickPickItem {
+  entry?: RegistryEntry;
+  more?: true;
+}
 
 /** A registry's text in a quick pick row: shown as written (no `$(icon)` rendering), cut short. */
 function plain(text: string, max = 200): string {
@@ -94,7 +105,10 @@ function pickServer(url: string): Promise<RegistryEntry | undefined> {
     });
     qp.onDidAccept(() => {
       const picked = qp.selectedItems[0];
-      if (picked?.more) { void load(false); return; }
+      if (picked?.more) {
+        void load(false);
+        return;
+      }
       if (!picked?.entry) return;
       resolve(picked.entry);
       qp.hide();
@@ -119,7 +133,9 @@ function details(entry: RegistryEntry, targets: InstallTarget[]): string {
     s.websiteUrl ? `Website: ${s.websiteUrl}` : undefined,
     '',
     ...targets.map((t) => `${t.label}${t.unsupported ? ` (cannot install: ${t.unsupported})` : ''}`),
-  ].filter((l) => l !== undefined).join('\n');
+  ]
+    .filter((l) => l !== undefined)
+    .join('\n');
 }
 
 const INSTALL = 'Install';
@@ -140,8 +156,15 @@ export async function browseServers(manager: ServerManager, extensionUri: vscode
   if (entry.status === 'deleted') throw new InstallError(`${server.name} ${server.version} was deleted from the registry`);
   const targets = installTargets(server);
   const runnable = targets.filter((t) => !t.unsupported);
-  const actions = [...(runnable.length ? [INSTALL, ...(manager.workspaceConfigUris.length ? [INSTALL_WORKSPACE] : [])] : []), ...(server.repository ? [OPEN_REPOSITORY] : [])];
-  const action = await vscode.window.showInformationMessage(`${server.title ?? server.name} ${server.version}`, { modal: true, detail: details(entry, targets) }, ...actions);
+  const actions = [
+    ...(runnable.length ? [INSTALL, ...(manager.workspaceConfigUris.length ? [INSTALL_WORKSPACE] : [])] : []),
+    ...(server.repository ? [OPEN_REPOSITORY] : []),
+  ];
+  const action = await vscode.window.showInformationMessage(
+    `${server.title ?? server.name} ${server.version}`,
+    { modal: true, detail: details(entry, targets) },
+    ...actions,
+  );
   if (action === OPEN_REPOSITORY && server.repository) {
     const repo = vscode.Uri.parse(server.repository.url);
     if (repo.scheme === 'https') await vscode.env.openExternal(repo);
@@ -153,13 +176,22 @@ export async function browseServers(manager: ServerManager, extensionUri: vscode
 
 async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: RegistryEntry, runnable: InstallTarget[], file: vscode.Uri): Promise<void> {
   const server = entry.server;
-  const target = runnable.length === 1 ? runnable[0] : (await vscode.window.showQuickPick(runnable.map((t) => ({ label: plain(t.label), target: t })), { title: `Install ${server.name}`, placeHolder: 'Which package or remote?' }))?.target;
+  const target =
+    runnable.length === 1
+      ? runnable[0]
+      : (
+          await vscode.window.showQuickPick(
+            runnable.map((t) => ({ label: plain(t.label), target: t })),
+            { title: `Install ${server.name}`, placeHolder: 'Which package or remote?' },
+          )
+        )?.target;
   if (!target) return;
   if (target.kind === 'mcpb') {
     // A bundle: downloaded, its fileSha256 checked before anything is unpacked, then installed as one from a file.
     const pkg = server.packages[target.index]!;
-    const opened = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${server.name}…` },
-      () => carryModules().bundles.downloadBundle(pkg.identifier, pkg.fileSha256!));
+    const opened = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${server.name}…` }, () =>
+      carryModules().bundles.downloadBundle(pkg.identifier, pkg.fileSha256!),
+    );
     await installOpenedBundle(manager, extensionUri, opened, `${server.name} ${server.version} from the registry (sha-256 checked)`, file);
     return;
   }
@@ -169,9 +201,13 @@ async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: 
   if (model.fields.length > 0) {
     model.title = `Install ${server.title ?? server.name}`;
     const secrets = plan.fields.some((f) => f.secret);
-    model.description = `${target.label}.${secrets ? ' Its secrets are asked when the server first starts and kept in VS Code\'s secret storage.' : ''}`;
+    model.description = `${target.label}.${secrets ? " Its secrets are asked when the server first starts and kept in VS Code's secret storage." : ''}`;
     const answer = await showFormDialog({
-      viewType: 'mcpHost.registryInstall', title: `MCP: Install ${server.name}`, extensionUri, model, values: defaultValues(model),
+      viewType: 'mcpHost.registryInstall',
+      title: `MCP: Install ${server.name}`,
+      extensionUri,
+      model,
+      values: defaultValues(model),
       init: (v) => ({ kind: 'inputs', heading: { title: `Install ${server.title ?? server.name}`, server: server.name }, form: model, values: v }),
     });
     if (answer.action !== 'accept') return;
@@ -181,10 +217,14 @@ async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: 
   const text = await readBoundedText(file.fsPath, FILE_LIMITS.config, 'the config file').catch(() => '');
   const key = uniqueServerName(plan.suggestedName, [...serverNamesIn(text), ...manager.list().map((s) => s.name)]);
   const where = vscode.workspace.asRelativePath(file);
-  const confirm = await vscode.window.showWarningMessage(`Add "${key}" to ${where}?`, {
-    modal: true,
-    detail: `${entry.status === 'deprecated' ? 'This server is deprecated.\n' : ''}It runs:\n${describeEntry(built.entry)}${built.inputs.length ? `\n\nAsked at the first start (kept as secrets): ${built.inputs.map((i) => i.id).join(', ')}` : ''}`,
-  }, 'Add Server');
+  const confirm = await vscode.window.showWarningMessage(
+    `Add "${key}" to ${where}?`,
+    {
+      modal: true,
+      detail: `${entry.status === 'deprecated' ? 'This server is deprecated.\n' : ''}It runs:\n${describeEntry(built.entry)}${built.inputs.length ? `\n\nAsked at the first start (kept as secrets): ${built.inputs.map((i) => i.id).join(', ')}` : ''}`,
+    },
+    'Add Server',
+  );
   if (confirm !== 'Add Server') return;
   const written = await writeServerEntry(manager, file, key, built.entry, built.inputs);
   afterWrite(manager, written, file, `Installed ${server.name} ${server.version}`);

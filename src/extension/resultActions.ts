@@ -7,7 +7,17 @@ import { basename, dirname } from 'node:path';
 import { unlink } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { formatBytes } from '../core/files';
-import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, resourceContentsView, safeFileName, writeNewFile, type ResultLike, type SaveItem } from '../core/results';
+import {
+  downloadToFile,
+  pathInsideWorkspace,
+  planSave,
+  resolveSave,
+  resourceContentsView,
+  safeFileName,
+  writeNewFile,
+  type ResultLike,
+  type SaveItem,
+} from '../core/results';
 import type { ServerConnection } from '../core/connection';
 import type { FileValue } from '../core/files';
 import { readSettings } from './settings';
@@ -34,10 +44,12 @@ async function chooseSaveTarget(item: SaveItem, sizeText: string | undefined): P
     title: `Save ${safeFileName(item.name)}${sizeText ? ` (${sizeText})` : ''}`,
   });
   if (!target || target.scheme !== 'file') return undefined;
-  const exists = await vscode.workspace.fs.stat(target).then(() => true, () => false);
+  const exists = await vscode.workspace.fs.stat(target).then(
+    () => true,
+    () => false,
+  );
   if (exists) {
-    const choice = await vscode.window.showWarningMessage(
-      `${vscode.workspace.asRelativePath(target)} already exists. Replace it?`, { modal: true }, 'Replace');
+    const choice = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(target)} already exists. Replace it?`, { modal: true }, 'Replace');
     if (choice !== 'Replace') return undefined;
     await unlink(target.fsPath);
   }
@@ -67,12 +79,20 @@ export async function saveResultItem(result: ResultLike, item: SaveItem, connect
       return undefined;
     }
     const size = item.size !== undefined ? ` (${formatBytes(item.size)})` : '';
-    const consent = await vscode.window.showWarningMessage(`Download ${safeFileName(item.name)}${size} from ${host}?`,
-      { modal: true, detail: source.url }, 'Download');
+    const consent = await vscode.window.showWarningMessage(
+      `Download ${safeFileName(item.name)}${size} from ${host}?`,
+      { modal: true, detail: source.url },
+      'Download',
+    );
     if (consent !== 'Download') return undefined;
     const target = await chooseSaveTarget(item, item.size !== undefined ? formatBytes(item.size) : undefined);
     if (!target) return undefined;
-    await downloadToFile(source.url, target, { consent: true, maxBytes: readSettings().maxDownloadBytes, maxBytesName: MAX_DOWNLOAD_SETTING, timeoutMs: readSettings().requestTimeoutMs || undefined });
+    await downloadToFile(source.url, target, {
+      consent: true,
+      maxBytes: readSettings().maxDownloadBytes,
+      maxBytesName: MAX_DOWNLOAD_SETTING,
+      timeoutMs: readSettings().requestTimeoutMs || undefined,
+    });
     void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}.`);
     return target;
   }
@@ -93,10 +113,11 @@ async function saveFileOutput(file: FileValue, item: SaveItem, connect: () => Pr
   const target = await chooseSaveTarget(item, sizeText);
   if (!target) return undefined;
   await downloadWithProgress(file, item, target, await connect());
-  void vscode.window.showInformationMessage(
-    `Saved ${vscode.workspace.asRelativePath(target)}${file.digest ? ' (sha-256 verified)' : ''}.`, 'Open').then((open) => {
-    if (open === 'Open') void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
-  });
+  void vscode.window
+    .showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}${file.digest ? ' (sha-256 verified)' : ''}.`, 'Open')
+    .then((open) => {
+      if (open === 'Open') void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
+    });
   return target;
 }
 
@@ -114,26 +135,37 @@ export async function openFileOutput(item: SaveItem, connect: () => Promise<Serv
 
 /** The verified download of a file output to `target` (a new path), under a notification with Cancel. */
 async function downloadWithProgress(file: FileValue, item: SaveItem, target: string, connection: ServerConnection): Promise<void> {
-  await vscode.window.withProgress({
-    location: vscode.ProgressLocation.Notification, title: `Downloading ${safeFileName(item.name)}`, cancellable: true,
-  }, async (progress, token) => {
-    const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort());
-    let reported = 0;
-    await connection.files.saveFile(file, target, {
-      maxBytes: readSettings().maxDownloadBytes, maxBytesName: MAX_DOWNLOAD_SETTING, signal: abort.signal,
-      onBytes: (n) => {
-        if (file.size && n - reported >= file.size / 100) {
-          progress.report({ increment: ((n - reported) / file.size) * 100, message: `${formatBytes(n)} of ${formatBytes(file.size)}` });
-          reported = n;
-        }
-      },
-    });
-  });
+  await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Downloading ${safeFileName(item.name)}`,
+      cancellable: true,
+    },
+    async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      let reported = 0;
+      await connection.files.saveFile(file, target, {
+        maxBytes: readSettings().maxDownloadBytes,
+        maxBytesName: MAX_DOWNLOAD_SETTING,
+        signal: abort.signal,
+        onBytes: (n) => {
+          if (file.size && n - reported >= file.size / 100) {
+            progress.report({ increment: ((n - reported) / file.size) * 100, message: `${formatBytes(n)} of ${formatBytes(file.size)}` });
+            reported = n;
+          }
+        },
+      });
+    },
+  );
 }
 
 /** Reads a resource and shows it: text in its read-only `mcp-host-resource:` editor, bytes offered for saving. */
-export async function readResourceInEditor(window: Pick<Container, 'manager' | 'resourceDocuments' | 'openedFilesFolder'>, server: string, uri: string): Promise<void> {
+export async function readResourceInEditor(
+  window: Pick<Container, 'manager' | 'resourceDocuments' | 'openedFilesFolder'>,
+  server: string,
+  uri: string,
+): Promise<void> {
   const connection = await window.manager.start(server);
   const read = await connection.readResource(uri);
   if ((read.contents ?? []).some((c) => 'text' in c && typeof c.text === 'string')) await window.resourceDocuments.open(server, uri, read);
@@ -143,7 +175,12 @@ export async function readResourceInEditor(window: Pick<Container, 'manager' | '
     const size = item.size !== undefined ? `, ${formatBytes(item.size)}` : '';
     const choice = await vscode.window.showInformationMessage(`${server}: ${oneLine(uri)} is a file: ${oneLine(item.name)}${size}.`, 'Save…', 'Open');
     if (choice === 'Save…') await saveResultItem({}, item.save, () => Promise.resolve(connection));
-    else if (choice === 'Open') await openFileOutput(item.save, () => Promise.resolve(connection), () => window.openedFilesFolder());
+    else if (choice === 'Open')
+      await openFileOutput(
+        item.save,
+        () => Promise.resolve(connection),
+        () => window.openedFilesFolder(),
+      );
   }
   for (const content of read.contents ?? []) {
     if ('blob' in content && typeof content.blob === 'string') {
@@ -153,4 +190,3 @@ export async function readResourceInEditor(window: Pick<Container, 'manager' | '
     }
   }
 }
-

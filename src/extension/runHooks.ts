@@ -41,11 +41,17 @@ export function runHooksFor(container: Container, caller: RunCallerKind): Window
         timeoutMs: readSettings().requestTimeoutMs || undefined,
         encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
         // A tool that must run as a task goes through the window's tasks (shown in the Tasks view).
-        callTool: (_name, args, options) => container.tasks.callTool(connection, tool, args, { ...options, ...(onTaskStatus ? { onStatus: onTaskStatus } : {}) }),
+        callTool: (_name, args, options) =>
+          container.tasks.callTool(connection, tool, args, { ...options, ...(onTaskStatus ? { onStatus: onTaskStatus } : {}) }),
         ...(caller === 'app' ? {} : { record: container.runHistory.recorder(caller) }),
         uploadProgress: async (uploads, outer) => {
           const progress = await startUploadProgress(uploads, outer);
-          return { signal: progress.signal, report: (file, sent) => progress.report(file, sent), destination: (_file, host) => progress.destination(host), done: () => progress.done() };
+          return {
+            signal: progress.signal,
+            report: (file, sent) => progress.report(file, sent),
+            destination: (_file, host) => progress.destination(host),
+            done: () => progress.done(),
+          };
         },
       };
     },

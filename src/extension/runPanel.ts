@@ -105,7 +105,6 @@ function panelKey(server: string, subject: PanelSubject): string {
 
 /** Owns its webview panel, its app, the handlers it registers and each run's progress timer; closing the panel disposes it. */
 export class RunPanel extends Disposable {
-
   /** Opens (or reveals) the tool's panel; `prefill` puts files into a slot first (Explorer "Run MCP Tool with This File…"). */
   static show(context: RunPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<RunPanel> {
     return RunPanel.showSubject(context, server, { kind: 'tool', tool }, prefill);
@@ -115,8 +114,13 @@ export class RunPanel extends Disposable {
    * Opens the tool's panel filled with `values` and `files` (by field id; each checked again as it is chosen):
    * Run Again from the History, a saved call. A panel already open is replaced unless a call runs in it.
    */
-  static async showFilled(context: RunPanelContext, server: string, tool: Tool, values: FormValues,
-    files: ReadonlyArray<{ field: string; paths: string[] }>): Promise<RunPanel> {
+  static async showFilled(
+    context: RunPanelContext,
+    server: string,
+    tool: Tool,
+    values: FormValues,
+    files: ReadonlyArray<{ field: string; paths: string[] }>,
+  ): Promise<RunPanel> {
     const open = context.runPanels.open.get(panelKey(server, { kind: 'tool', tool }));
     if (open?.running) throw new Error(`${tool.name} is still running; cancel it or wait for its result.`);
     open?.dispose();
@@ -148,8 +152,12 @@ export class RunPanel extends Disposable {
     return RunPanel.showSubject(context, server, subject);
   }
 
-  private static async showSubject(context: RunPanelContext, server: string, subject: PanelSubject,
-    prefill?: { field: string; paths: string[] }): Promise<RunPanel> {
+  private static async showSubject(
+    context: RunPanelContext,
+    server: string,
+    subject: PanelSubject,
+    prefill?: { field: string; paths: string[] },
+  ): Promise<RunPanel> {
     const key = panelKey(server, subject);
     let panel = context.runPanels.open.get(key);
     if (!panel) {
@@ -159,9 +167,11 @@ export class RunPanel extends Disposable {
     }
     if (prefill) {
       const outcome = await panel.files.add(prefill.field, prefill.paths);
-      panel.panel.post(outcome.ok
-        ? { type: 'fileSelected', field: prefill.field, files: outcome.files }
-        : { type: 'fileRefused', field: prefill.field, reason: outcome.reason });
+      panel.panel.post(
+        outcome.ok
+          ? { type: 'fileSelected', field: prefill.field, files: outcome.files }
+          : { type: 'fileRefused', field: prefill.field, reason: outcome.reason },
+      );
     }
     return panel;
   }
@@ -179,12 +189,21 @@ export class RunPanel extends Disposable {
   /** What the run under way holds (its progress timer), released when it ends or the panel closes. */
   private readonly runResources = this.register(new DisposableStore());
 
-  private constructor(private readonly context: RunPanelContext, readonly server: string, readonly subject: PanelSubject,
-    private readonly results: SessionResults, key: string) {
+  private constructor(
+    private readonly context: RunPanelContext,
+    readonly server: string,
+    readonly subject: PanelSubject,
+    private readonly results: SessionResults,
+    key: string,
+  ) {
     super();
     const open = context.runPanels.open;
     open.set(key, this);
-    this.register(toDisposable(() => { if (open.get(key) === this) open.delete(key); }));
+    this.register(
+      toDisposable(() => {
+        if (open.get(key) === this) open.delete(key);
+      }),
+    );
     // A prompt's file arguments (x-mcp-file) are slots like a tool's: same pickers, checks and confirmation.
     const asTool = subject.kind === 'tool' ? subject.tool : subject.kind === 'prompt' ? promptAsTool(subject.prompt) : undefined;
     const scan = asTool ? findFileSlots(asTool, context.manager.get(server)?.log) : { slots: [], warnings: [] };
@@ -198,17 +217,23 @@ export class RunPanel extends Disposable {
       const limits = inlineLimitsFromSettings(transport());
       return context.manager.get(server)?.connection?.files.limitsFor(limits) ?? limits;
     });
-    this.panel = this.register(McpPanel.create({
-      viewType: 'mcpHost.tool',
-      title: `${subjectTitle(subject)} (${server})`,
-      extensionUri: context.extensionUri,
-      init: () => this.init(),
-      onProblem: (m) => this.problem(m),
-      appFrames: subject.kind === 'tool' && toolAppUri(subject.tool) !== undefined,
-    }));
+    this.panel = this.register(
+      McpPanel.create({
+        viewType: 'mcpHost.tool',
+        title: `${subjectTitle(subject)} (${server})`,
+        extensionUri: context.extensionUri,
+        init: () => this.init(),
+        onProblem: (m) => this.problem(m),
+        appFrames: subject.kind === 'tool' && toolAppUri(subject.tool) !== undefined,
+      }),
+    );
     // Closing the panel closes what it holds; a call under way is cancelled unless it runs as a task.
     this.register(this.panel.onDidDispose(() => this.dispose()));
-    this.register(toDisposable(() => { if (!this.running?.task) this.running?.abort.abort(); }));
+    this.register(
+      toDisposable(() => {
+        if (!this.running?.task) this.running?.abort.abort();
+      }),
+    );
     if (subject.kind === 'tool' && toolAppUri(subject.tool)) {
       this.apps = this.register(new ToolPanelApps(this.panel, context, server, subject.tool));
       void this.apps.prepare();
@@ -217,19 +242,23 @@ export class RunPanel extends Disposable {
     this.register(this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
     const ref = completionRefOf(subject);
     if (ref) this.register(this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
-    this.register(this.panel.onMessage((message) => {
-      this.handle(message).catch((e: unknown) => {
-        this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
-        void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
-      });
-    }));
+    this.register(
+      this.panel.onMessage((message) => {
+        this.handle(message).catch((e: unknown) => {
+          this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
+          void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
+        });
+      }),
+    );
   }
 
   private init(): RunPanelInit {
     return {
       kind: 'run',
       heading: {
-        title: subjectTitle(this.subject), server: this.server, description: subjectDescription(this.subject),
+        title: subjectTitle(this.subject),
+        server: this.server,
+        description: subjectDescription(this.subject),
       },
       form: this.model,
       values: this.values,
@@ -290,9 +319,10 @@ export class RunPanel extends Disposable {
     const errors = checkValues(this.model, values, this.files);
     // The secure section is checked by the same form engine; what passes is remembered for the workspace.
     // (the server is started first: its configuration's secure values count)
-    const secure = this.subject.kind === 'tool' && takesSecureValues(this.subject.tool)
-      ? await this.context.secureValues.fromSection(this.server, this.subject.tool, await this.context.manager.start(this.server), typedSecure)
-      : undefined;
+    const secure =
+      this.subject.kind === 'tool' && takesSecureValues(this.subject.tool)
+        ? await this.context.secureValues.fromSection(this.server, this.subject.tool, await this.context.manager.start(this.server), typedSecure)
+        : undefined;
     if (secure && 'errors' in secure) Object.assign(errors, secure.errors);
     this.panel.post({ type: 'validation', errors });
     if (Object.keys(errors).length > 0) return undefined;
@@ -344,27 +374,50 @@ export class RunPanel extends Disposable {
   }
 
   /** Runs the core pipeline with this panel's UI: files read and encoded only now, dropped after dispatch. */
-  private call(connection: ServerConnection, values: FormValues, signal: AbortSignal,
-    onProgress: (p: { progress: number; total?: number; message?: string }) => void, uploads?: AuthorizedUploads,
-    secureArguments?: Record<string, unknown>): Promise<RunOutcome> {
+  private call(
+    connection: ServerConnection,
+    values: FormValues,
+    signal: AbortSignal,
+    onProgress: (p: { progress: number; total?: number; message?: string }) => void,
+    uploads?: AuthorizedUploads,
+    secureArguments?: Record<string, unknown>,
+  ): Promise<RunOutcome> {
     const settings = readSettings();
     const timeoutMs = settings.requestTimeoutMs || undefined;
     const input = { form: this.model, values };
-    if (this.subject.kind === 'template') return readTemplate(this.context.resourceDocuments, connection, this.subject, toPayload(this.model, values) as Record<string, string>, signal);
+    if (this.subject.kind === 'template')
+      return readTemplate(this.context.resourceDocuments, connection, this.subject, toPayload(this.model, values) as Record<string, string>, signal);
     if (this.subject.kind === 'prompt') {
-      return runPrompt(connection, this.subject.prompt.name, input, { signal, timeoutMs, files: this.files, encode: encodeSettings(connection.server.transport) });
+      return runPrompt(connection, this.subject.prompt.name, input, {
+        signal,
+        timeoutMs,
+        files: this.files,
+        encode: encodeSettings(connection.server.transport),
+      });
     }
     const tool = this.subject.tool;
     const running = this.running;
     const hooks = this.context.runHooks('person').forCall(connection, tool, {
-      onProgress, signal, waitForRetry: askToRetry,
-      onTaskStatus: (t) => { if (running) running.task = true; onProgress({ progress: 0, message: `${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''}` }); },
+      onProgress,
+      signal,
+      waitForRetry: askToRetry,
+      onTaskStatus: (t) => {
+        if (running) running.task = true;
+        onProgress({ progress: 0, message: `${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''}` });
+      },
     });
     return runTool(connection, { tool, input, files: this.files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}) }, hooks);
   }
 
   private async confirm(uploads?: AuthorizedUploads): Promise<boolean> {
-    const what = this.files.count > 0 ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to` : this.subject.kind === 'tool' ? 'Run' : this.subject.kind === 'prompt' ? 'Get' : 'Read';
+    const what =
+      this.files.count > 0
+        ? `Send ${this.files.count === 1 ? '1 file' : `${this.files.count} files`} to`
+        : this.subject.kind === 'tool'
+          ? 'Run'
+          : this.subject.kind === 'prompt'
+            ? 'Get'
+            : 'Read';
     const choice = await vscode.window.showWarningMessage(
       `${what} the ${this.subject.kind} "${subjectTitle(this.subject)}" on "${this.server}"?`,
       { modal: true, detail: filesConfirmationDetail(this.files, this.server, `the ${this.subject.kind} "${subjectName(this.subject)}"`, uploads) },
@@ -381,7 +434,12 @@ export class RunPanel extends Disposable {
 
   private async openOutput(resultId: string, itemId: string): Promise<void> {
     const save = this.results.entries.find((r) => r.id === resultId)?.view.saves.find((s) => s.ref === itemId);
-    if (save) await openFileOutput(save, () => this.context.manager.start(this.server), () => this.context.openedFilesFolder());
+    if (save)
+      await openFileOutput(
+        save,
+        () => this.context.manager.start(this.server),
+        () => this.context.openedFilesFolder(),
+      );
   }
 }
 
@@ -392,12 +450,16 @@ export class RunPanel extends Disposable {
 function authorizeWithProgress(files: FileChoices, connection: ServerConnection, outer: AbortSignal): Promise<AuthorizedUploads | undefined> {
   const uploads = files.entries().flatMap((e) => e.files.filter((f) => f.upload));
   const title = uploads.length === 1 ? `Preparing the upload of ${uploads[0]!.name}` : `Preparing the upload of ${uploads.length} files`;
-  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const abort = linkAbort(outer);
-    const cancelled = token.onCancellationRequested(() => abort.abort());
-    return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal, digestProgressReporter(uploads, progress))
-      .finally(() => { abort.dispose(); cancelled.dispose(); });
-  }));
+  return Promise.resolve(
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+      const abort = linkAbort(outer);
+      const cancelled = token.onCancellationRequested(() => abort.abort());
+      return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal, digestProgressReporter(uploads, progress)).finally(() => {
+        abort.dispose();
+        cancelled.dispose();
+      });
+    }),
+  );
 }
 
 function transportOf(manager: ServerManager, server: string): TransportKind {
@@ -428,8 +490,7 @@ function throttledProgress(post: (p: { progress: number; total?: number; message
 
 /** The "done in the browser, but the server has not said so" control of a URL the server required. */
 async function askToRetry(request: UrlElicitationRequest, signal: AbortSignal): Promise<'retry' | 'cancel'> {
-  const asked = vscode.window.showInformationMessage(
-    `Waiting for "${request.server}" to confirm that ${request.domain} is done.`, 'Retry Now', 'Cancel');
+  const asked = vscode.window.showInformationMessage(`Waiting for "${request.server}" to confirm that ${request.domain} is done.`, 'Retry Now', 'Cancel');
   const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
   return (await Promise.race([asked, aborted])) === 'Retry Now' ? 'retry' : 'cancel';
 }

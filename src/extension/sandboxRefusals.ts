@@ -43,11 +43,16 @@ export class SandboxRefusals implements vscode.Disposable {
       this.changed.fire();
     }
     // A read or write comes from the server's own error output, which the server could have written to be allowed more.
-    const text = refusal.reportedBy === 'sandbox'
-      ? `The sandbox refused MCP server "${server}": ${describeRefusal(refusal)}.`
-      : `MCP server "${server}" says the sandbox refused it: ${refusal.kind} ${refusal.target} (from its own error output; allow it only if the server needs it).`;
+    const text =
+      refusal.reportedBy === 'sandbox'
+        ? `The sandbox refused MCP server "${server}": ${describeRefusal(refusal)}.`
+        : `MCP server "${server}" says the sandbox refused it: ${refusal.kind} ${refusal.target} (from its own error output; allow it only if the server needs it).`;
     const actions = refusal.allow ? [ALLOW, 'Show Output'] : ['Show Output'];
-    void vscode.window.showWarningMessage(refusal.allow ? `${text} Allow adds ${describeAllowEntry(refusal.allow)} and restarts it.` : `${text} A denyWrite entry covers it.`, ...actions)
+    void vscode.window
+      .showWarningMessage(
+        refusal.allow ? `${text} Allow adds ${describeAllowEntry(refusal.allow)} and restarts it.` : `${text} A denyWrite entry covers it.`,
+        ...actions,
+      )
       .then((choice) => {
         if (choice === ALLOW) void this.allow(server, refusal).catch((e: unknown) => void vscode.window.showErrorMessage(`MCP: ${(e as Error).message}`));
         if (choice === 'Show Output') this.host.get(server)?.channel.show(true);
@@ -85,7 +90,7 @@ export function sandboxRefusalItem(refusal: SandboxRefusal): vscode.TreeItem {
   const item = new vscode.TreeItem(`Refused: ${describeRefusal(refusal)}`, vscode.TreeItemCollapsibleState.None);
   item.description = 'sandbox';
   item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-  const who = refusal.reportedBy === 'sandbox' ? 'The sandbox refused this.' : 'The server\'s error output says the sandbox refused this.';
+  const who = refusal.reportedBy === 'sandbox' ? 'The sandbox refused this.' : "The server's error output says the sandbox refused this.";
   item.tooltip = refusal.allow
     ? `${who} Allow adds ${describeAllowEntry(refusal.allow)} to the server's entry and restarts it.`
     : `${who} A denyWrite entry of the server covers it.`;

@@ -8,7 +8,15 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../core/connection';
 import { buildForm, toPayload, type FormValues } from '../core/forms';
-import { isSecretProperty, missingSecureValues, secretPropertyNames, secureArgumentsFor, secureInputSchemaOf, securePropertyNames, type SecureArguments } from '../core/secureParams';
+import {
+  isSecretProperty,
+  missingSecureValues,
+  secretPropertyNames,
+  secureArgumentsFor,
+  secureInputSchemaOf,
+  securePropertyNames,
+  type SecureArguments,
+} from '../core/secureParams';
 import { secureSectionErrors, secureSectionSchema } from '../core/secureParams/form';
 import type { SecureSection } from '../shared/protocol';
 import { showFormDialog } from './formDialog';
@@ -98,14 +106,20 @@ export class SecureValues {
     const names = securePropertyNames(tool);
     if (names.length === 0) return undefined;
     const configured = new Set(Object.keys(secureArgumentsFor(tool, configuredOf(connection))));
-    const kept = Object.keys(await this.remembered(server, names.filter((n) => !configured.has(n))));
+    const kept = Object.keys(
+      await this.remembered(
+        server,
+        names.filter((n) => !configured.has(n)),
+      ),
+    );
     const schema = secureSectionSchema(tool, new Set(kept), configured)!;
     // Everything set by the configuration: nothing to ask.
     if (Object.keys(schema.properties as object).length === 0) return undefined;
     const form = buildForm(schema);
     form.title = 'Secure values';
-    form.description = `Set by you for "${server}" in this workspace and sent apart from the arguments; never shown to a model. `
-      + `${secretPropertyNames(tool).length ? 'Secret ones are kept in VS Code\'s secret storage.' : ''}`.trim();
+    form.description =
+      `Set by you for "${server}" in this workspace and sent apart from the arguments; never shown to a model. ` +
+      `${secretPropertyNames(tool).length ? "Secret ones are kept in VS Code's secret storage." : ''}`.trim();
     return { form, kept };
   }
 
@@ -113,8 +127,12 @@ export class SecureValues {
    * A run's secure values: what was typed in the section (empty: keep the remembered value) over the remembered
    * ones, under the configuration's. Checked by the form engine; the typed ones are remembered when they pass.
    */
-  async fromSection(server: string, tool: Tool, connection: Pick<ServerConnection, 'server'> | undefined, typed: FormValues | undefined):
-    Promise<{ values: SecureArguments } | { errors: Record<string, string> }> {
+  async fromSection(
+    server: string,
+    tool: Tool,
+    connection: Pick<ServerConnection, 'server'> | undefined,
+    typed: FormValues | undefined,
+  ): Promise<{ values: SecureArguments } | { errors: Record<string, string> }> {
     if (securePropertyNames(tool).length === 0) return { values: {} };
     const section = await this.section(server, tool, connection);
     const given = section ? toPayload(section.form, typed ?? {}) : {};
@@ -138,7 +156,8 @@ export class SecureValues {
     }
     // One form for the server: the properties of every tool's secure schema (the first declaration of a name wins).
     const properties: Record<string, unknown> = {};
-    for (const tool of tools) for (const [name, p] of Object.entries(secureInputSchemaOf(tool)?.properties ?? {})) if (!Object.hasOwn(properties, name)) properties[name] = p;
+    for (const tool of tools)
+      for (const [name, p] of Object.entries(secureInputSchemaOf(tool)?.properties ?? {})) if (!Object.hasOwn(properties, name)) properties[name] = p;
     const union = { name: `${server} secure values`, inputSchema: { type: 'object' }, secureInputSchema: { type: 'object', properties } } as unknown as Tool;
     const section = await this.section(server, union, connection);
     if (!section) {
@@ -170,8 +189,10 @@ export class SecureValues {
     const missing = missingSecureValues(tool, values);
     if (missing.length > 0) {
       // Their names stay out of what the model reads, as the schema does; the person finds them in the form.
-      throw new Error(`The tool "${tool.name}" on "${server}" needs secure values that only the user sets, and some are not set yet. `
-        + `Ask the user to set them with the command "MCP: Edit Secure Values…" (or in the tool's panel) for "${server}", then call the tool again.`);
+      throw new Error(
+        `The tool "${tool.name}" on "${server}" needs secure values that only the user sets, and some are not set yet. ` +
+          `Ask the user to set them with the command "MCP: Edit Secure Values…" (or in the tool's panel) for "${server}", then call the tool again.`,
+      );
     }
     return values;
   }
@@ -181,7 +202,10 @@ export class SecureValues {
 async function serverFor(manager: ServerManager, arg: unknown, placeHolder: string): Promise<string | undefined> {
   if (typeof arg === 'string') return arg;
   if (typeof arg === 'object' && arg !== null && typeof (arg as { server?: unknown }).server === 'string') return (arg as { server: string }).server;
-  const servers = manager.list().filter((s) => s.connection?.tools.some((t) => securePropertyNames(t).length > 0)).map((s) => s.name);
+  const servers = manager
+    .list()
+    .filter((s) => s.connection?.tools.some((t) => securePropertyNames(t).length > 0))
+    .map((s) => s.name);
   if (servers.length === 0) {
     void vscode.window.showInformationMessage('No running MCP server has tools with secure values (SEP-3221).');
     return undefined;

@@ -19,7 +19,9 @@ export function describeState(state: ConnectionState, signedInAs?: string): Stat
   switch (state.kind) {
     case 'running':
       return {
-        icon: 'circle-filled', color: 'testing.iconPassed', description: signedInAs ? `signed in as ${signedInAs}` : 'running',
+        icon: 'circle-filled',
+        color: 'testing.iconPassed',
+        description: signedInAs ? `signed in as ${signedInAs}` : 'running',
         tooltip: `Running (protocol ${state.protocolVersion ?? state.era})${signedInAs ? `, signed in as ${signedInAs}` : ''}`,
       };
     case 'starting':
@@ -28,7 +30,12 @@ export function describeState(state: ConnectionState, signedInAs?: string): Stat
       return { icon: 'circle-outline', description: 'stopped', tooltip: 'Stopped: starts on first use' };
     case 'error':
       if (state.signIn) {
-        return { icon: 'account', color: 'list.warningForeground', description: state.signIn === 'failed' ? 'sign-in failed' : 'needs sign-in', tooltip: `Sign-in: ${state.reason}` };
+        return {
+          icon: 'account',
+          color: 'list.warningForeground',
+          description: state.signIn === 'failed' ? 'sign-in failed' : 'needs sign-in',
+          tooltip: `Sign-in: ${state.reason}`,
+        };
       }
       return { icon: 'error', color: 'errorForeground', description: 'error', tooltip: `Error: ${state.reason}` };
     case 'crashed': {
@@ -54,7 +61,10 @@ export interface WaitingServers {
  * The status bar text: `$(plug) 2`, `$(plug) 2 $(error) 1`, and the servers waiting for trust
  * (`$(plug) 0 $(workspace-untrusted) 3 need your trust`); undefined hides the item.
  */
-export function statusBarText(states: readonly ConnectionState[], waiting: WaitingServers = { names: [], restricted: false }): { text: string; tooltip: string } | undefined {
+export function statusBarText(
+  states: readonly ConnectionState[],
+  waiting: WaitingServers = { names: [], restricted: false },
+): { text: string; tooltip: string } | undefined {
   if (states.length === 0) return undefined;
   const running = states.filter((s) => ConnectionState.isRunning(s)).length;
   const failed = states.filter((s) => ConnectionState.hasFailed(s)).length;

@@ -27,7 +27,10 @@ function storageKey(server: ServerDefinition, id: string): string {
 }
 
 export class ServerInputs {
-  constructor(private readonly context: vscode.ExtensionContext, private readonly onProblem: (message: string) => void) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly onProblem: (message: string) => void,
+  ) {}
 
   private stored(): Record<string, string> {
     return this.context.workspaceState.get<Record<string, string>>(STATE_KEY, {});
@@ -71,7 +74,9 @@ export class ServerInputs {
   }
 
   private askable({ server, declared }: ServerInputRequest): InputDefinition[] {
-    return inputIdsUsedBy(server).map((id) => declaration(id, declared)).filter((i) => i.type !== 'command');
+    return inputIdsUsedBy(server)
+      .map((id) => declaration(id, declared))
+      .filter((i) => i.type !== 'command');
   }
 
   /**
@@ -101,13 +106,17 @@ export class ServerInputs {
     }
     for (const id of inputIdsUsedBy(request.server)) {
       const input = declaration(id, request.declared);
-      if (input.type === 'command' && input.command) values.set(id, String(await vscode.commands.executeCommand(input.command, input.args) ?? ''));
+      if (input.type === 'command' && input.command) values.set(id, String((await vscode.commands.executeCommand(input.command, input.args)) ?? ''));
     }
     return values;
   }
 
-  private async ask(server: ServerDefinition, inputs: InputDefinition[], known: Map<string, string>,
-    extensionUri: vscode.Uri): Promise<FormValues | undefined> {
+  private async ask(
+    server: ServerDefinition,
+    inputs: InputDefinition[],
+    known: Map<string, string>,
+    extensionUri: vscode.Uri,
+  ): Promise<FormValues | undefined> {
     const keptSecrets = new Set(inputs.filter((i) => isSecret(i) && known.has(i.id)).map((i) => i.id));
     const model = buildForm(inputsSchema(inputs, keptSecrets));
     model.title = `Inputs for ${server.name}`;

@@ -6,8 +6,15 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Root } from '@modelcontextprotocol/client';
 import {
-  formatConfigError, inputIdsUsedBy, loadMcpConfig, resolveServer, UnresolvedInputError,
-  type ConfigError, type InputDefinition, type ResolvedServer, type ServerDefinition,
+  formatConfigError,
+  inputIdsUsedBy,
+  loadMcpConfig,
+  resolveServer,
+  UnresolvedInputError,
+  type ConfigError,
+  type InputDefinition,
+  type ResolvedServer,
+  type ServerDefinition,
 } from '../core/config';
 import type { EraCache, EraCacheEntry, ElicitationHandler, ServerConnection } from '../core/connection';
 import { ConnectionState } from '../core/connection/types';
@@ -145,8 +152,14 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   ) {
     super();
     this.eraCache = new GlobalStateEraCache(context.globalState);
-    this.trust = new ServerTrust(context.workspaceState, () => this.userConfigUri.fsPath,
-      (name) => void this.reload().then(() => this.start(name)).catch((e: unknown) => this.reportStartFailure(name, e)));
+    this.trust = new ServerTrust(
+      context.workspaceState,
+      () => this.userConfigUri.fsPath,
+      (name) =>
+        void this.reload()
+          .then(() => this.start(name))
+          .catch((e: unknown) => this.reportStartFailure(name, e)),
+    );
     this.knownTools = new KnownTools(context.globalState);
     this.signIn = new SignInService(context.secrets);
     this.sandboxRefusals = this.register(new SandboxRefusals(this));
@@ -157,11 +170,13 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       this.register(w);
       for (const event of [w.onDidChange, w.onDidCreate, w.onDidDelete]) this.register(event(() => this.reload()));
     }
-    this.register(toDisposable(() => {
-      for (const s of this.servers.values()) s.devWatch?.dispose();
-      for (const owned of this.connections.values()) owned.dispose();
-      this.connections.clear();
-    }));
+    this.register(
+      toDisposable(() => {
+        for (const s of this.servers.values()) s.devWatch?.dispose();
+        for (const owned of this.connections.values()) owned.dispose();
+        this.connections.clear();
+      }),
+    );
     for (const subscription of [
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         for (const s of this.servers.values()) void s.connection?.notifyRootsChanged();
@@ -173,7 +188,8 @@ export class ServerManager extends Disposable implements vscode.Disposable {
         if (affectsSetting(e, 'trace')) for (const s of this.servers.values()) s.log.level = logLevel(s.definition);
         if (CONNECTION_SETTINGS.some((key) => affectsSetting(e, key))) this.restartRunning('a setting it uses changed');
       }),
-    ]) this.register(subscription);
+    ])
+      this.register(subscription);
   }
 
   get userConfigUri(): vscode.Uri {
@@ -219,9 +235,11 @@ export class ServerManager extends Disposable implements vscode.Disposable {
 
   /** Re-reads every config file; servers whose definition changed are restarted if they were running. */
   reload(): Promise<void> {
-    this.reloading = this.reloading.then(() => this.doReload()).catch((e) => {
-      void vscode.window.showErrorMessage(`MCP: could not read the server configuration: ${(e as Error).message}`);
-    });
+    this.reloading = this.reloading
+      .then(() => this.doReload())
+      .catch((e) => {
+        void vscode.window.showErrorMessage(`MCP: could not read the server configuration: ${(e as Error).message}`);
+      });
     return this.reloading;
   }
 
@@ -292,7 +310,9 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     const first = errors[0]!;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     const choice = await vscode.window.showWarningMessage(
-      `MCP configuration error: ${vscode.workspace.asRelativePath(first.file)}:${first.line}:${first.column}: ${first.message}${more}`, 'Open');
+      `MCP configuration error: ${vscode.workspace.asRelativePath(first.file)}:${first.line}:${first.column}: ${first.message}${more}`,
+      'Open',
+    );
     if (choice) {
       const position = new vscode.Position(Math.max(0, first.line - 1), Math.max(0, first.column - 1));
       await vscode.window.showTextDocument(vscode.Uri.file(first.file), { selection: new vscode.Range(position, position) });
@@ -332,17 +352,20 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     this.channels.set(definition.name, channel);
     const log = new Logger((level, message) => writeLog(channel, level, message), logLevel(definition));
     const watch = definition.dev?.watch;
-    const devWatch = watch ? watchForRestart(definition.name, watch, workspaceFolderOf(definition.file)?.uri, log,
-      (changed) => this.restartForChange(definition.name, changed)) : undefined;
+    const devWatch = watch
+      ? watchForRestart(definition.name, watch, workspaceFolderOf(definition.file)?.uri, log, (changed) => this.restartForChange(definition.name, changed))
+      : undefined;
     return { name: definition.name, definition, declaredInputs, channel, log, devWatch };
   }
 
   private createChannel(name: string): vscode.LogOutputChannel {
     const channel = this.register(vscode.window.createOutputChannel(`MCP: ${name}`, { log: true }));
     // The server is asked for the messages its channel shows (logging/setLevel, or each request's _meta).
-    this.register(channel.onDidChangeLogLevel((level) => {
-      void this.servers.get(name)?.connection?.setServerLogLevel(mcpLevelOfChannel(level));
-    }));
+    this.register(
+      channel.onDidChangeLogLevel((level) => {
+        void this.servers.get(name)?.connection?.setServerLogLevel(mcpLevelOfChannel(level));
+      }),
+    );
     return channel;
   }
 
@@ -417,8 +440,13 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       throw e;
     }
     server.setupError = undefined;
-    const launch = await debugLaunchFor(server.name, resolved, server.definition.dev?.debug, workspaceFolderOf(server.definition.file), server.log)
-      .catch((e: unknown) => { server.setupError = (e as Error).message ?? String(e); this.changed.fire(); throw e; });
+    const launch = await debugLaunchFor(server.name, resolved, server.definition.dev?.debug, workspaceFolderOf(server.definition.file), server.log).catch(
+      (e: unknown) => {
+        server.setupError = (e as Error).message ?? String(e);
+        this.changed.fire();
+        throw e;
+      },
+    );
     resolved = launch.server;
     const settings = readSettings();
     const { ServerConnection } = connectionBundle();
@@ -430,7 +458,14 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       elicitation: this.elicitationFor(resolved, server.log),
       sampling: samplingHandlerFor(this.context.extensionUri, server.log),
       eraCache: this.eraCache,
-      capabilities: { apps: true, fileInputs: settings.advertiseFileInputs, binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false, files: settings.fileTransfer, samplingTools: true, taskRequests: true },
+      capabilities: {
+        apps: true,
+        fileInputs: settings.advertiseFileInputs,
+        binaryElicitation: settings.binaryUploads ? { maxFileSize: DEFAULT_UPLOAD_MAX_BYTES } : false,
+        files: settings.fileTransfer,
+        samplingTools: true,
+        taskRequests: true,
+      },
       requestTimeoutMs: settings.requestTimeoutMs || undefined,
       maxMessageBytes: settings.maxMessageBytes,
       serverLogLevel: mcpLevelOfChannel(server.channel.logLevel),
@@ -444,22 +479,30 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     let previous = connection.state.kind;
     const rememberTools = (): void => {
       if (!ConnectionState.isRunning(connection.state)) return;
-      this.knownTools.remember(definitionHash(server.definition), connection.tools.filter(offeredToUser))
+      this.knownTools
+        .remember(definitionHash(server.definition), connection.tools.filter(offeredToUser))
         .catch((e) => server.log.warn(`could not remember its tools: ${(e as Error).message}`));
     };
-    owned.add(connection.onDidChangeState((state) => {
-      rememberTools();
-      if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
-      previous = state.kind;
-      if (ConnectionState.isRunning(state) && resolved.transport !== 'stdio') {
-        void this.signIn.account(resolved.url).then((s) => { server.signedInAs = s.signedIn ? s.account ?? 'you' : undefined; this.changed.fire(); });
-      }
-      this.changed.fire();
-    }));
-    owned.add(connection.onDidChangeLists(() => {
-      rememberTools();
-      this.changed.fire();
-    }));
+    owned.add(
+      connection.onDidChangeState((state) => {
+        rememberTools();
+        if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
+        previous = state.kind;
+        if (ConnectionState.isRunning(state) && resolved.transport !== 'stdio') {
+          void this.signIn.account(resolved.url).then((s) => {
+            server.signedInAs = s.signedIn ? (s.account ?? 'you') : undefined;
+            this.changed.fire();
+          });
+        }
+        this.changed.fire();
+      }),
+    );
+    owned.add(
+      connection.onDidChangeLists(() => {
+        rememberTools();
+        this.changed.fire();
+      }),
+    );
     owned.add(connection.onSandboxRefusal((refusal) => this.sandboxRefusals.report(server.name, refusal)));
     return connection;
   }
@@ -471,19 +514,23 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   }
 
   reportStartFailure(name: string, error: unknown): void {
-    if (error instanceof ServerNotTrustedError && error.declined) return;   // the user's own answer
+    if (error instanceof ServerNotTrustedError && error.declined) return; // the user's own answer
     const server = this.servers.get(name);
     const state = server && serverState(server);
     if (state?.kind === 'error' && state.signIn) {
-      const text = state.signIn === 'cancelled' ? `MCP server "${name}" needs you to sign in (${state.reason}).` : `MCP server "${name}" could not sign in: ${state.reason}`;
+      const text =
+        state.signIn === 'cancelled'
+          ? `MCP server "${name}" needs you to sign in (${state.reason}).`
+          : `MCP server "${name}" could not sign in: ${state.reason}`;
       void vscode.window.showWarningMessage(text, 'Sign In', 'Show Output').then((choice) => {
         if (choice === 'Sign In') void this.restart(name).catch((e) => this.reportStartFailure(name, e));
         if (choice === 'Show Output') server?.channel.show(true);
       });
       return;
     }
-    void vscode.window.showErrorMessage(`MCP server "${name}" could not start: ${(error as Error).message ?? String(error)}`, 'Show Output')
-      .then((choice) => { if (choice) server?.channel.show(true); });
+    void vscode.window.showErrorMessage(`MCP server "${name}" could not start: ${(error as Error).message ?? String(error)}`, 'Show Output').then((choice) => {
+      if (choice) server?.channel.show(true);
+    });
   }
 
   /** Forgets the server's tokens and client registrations (SecretStorage) and stops it; true when there were some. */
@@ -565,14 +612,13 @@ export class ServerManager extends Disposable implements vscode.Disposable {
    */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    const stops = [
-      ...[...this.servers.values()].map((s) => s.connection?.shutdown()),
-      loadedConnectionBundle()?.stopAllStdioServers(),
-    ];
+    const stops = [...[...this.servers.values()].map((s) => s.connection?.shutdown()), loadedConnectionBundle()?.stopAllStdioServers()];
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled(stops),
-      new Promise((resolve) => { timer = setTimeout(resolve, SHUTDOWN_BUDGET_MS); }),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, SHUTDOWN_BUDGET_MS);
+      }),
     ]);
     clearTimeout(timer);
   }

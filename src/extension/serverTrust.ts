@@ -19,7 +19,12 @@ export const TRUST_AND_RUN_SANDBOXED = 'Trust and run sandboxed';
 /** Why a server did not start: the workspace is in Restricted Mode, or the user did not trust it (`declined`). */
 export class ServerNotTrustedError extends HostError {
   static override readonly brand: string = 'ServerNotTrustedError';
-  constructor(message: string, readonly declined = false) { super(message); }
+  constructor(
+    message: string,
+    readonly declined = false,
+  ) {
+    super(message);
+  }
 }
 
 /** The hash a trust answer is remembered by: everything that decides what runs or where it connects. */
@@ -42,16 +47,21 @@ export function describeDefinition(def: ServerDefinition): string {
     env.length ? `with the environment variables ${env.join(', ')}` : undefined,
     def.envFile ? `and the variables of ${def.envFile}` : undefined,
     def.sandboxEnabled
-      ? 'Sandboxed: it reads what its sandbox block does not deny (never ~/.ssh), writes only its folder and what the block allows, '
-        + 'and reaches only the hosts the block allows.'
+      ? 'Sandboxed: it reads what its sandbox block does not deny (never ~/.ssh), writes only its folder and what the block allows, ' +
+        'and reaches only the hosts the block allows.'
       : 'Not sandboxed: it runs with your full rights (your files, your keys, any host).',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 export class ServerTrust {
-  constructor(private readonly workspaceState: vscode.Memento, private readonly userConfigFile: () => string,
+  constructor(
+    private readonly workspaceState: vscode.Memento,
+    private readonly userConfigFile: () => string,
     /** The user chose to run the server sandboxed: its entry now says so; start it from the file. */
-    private readonly startFromFile: (name: string) => void = () => undefined) {}
+    private readonly startFromFile: (name: string) => void = () => undefined,
+  ) {}
 
   /** A server from the user's own mcp.json (never asked about). */
   isUserLevel(def: ServerDefinition): boolean {
@@ -79,8 +89,9 @@ export class ServerTrust {
       `Start the MCP server "${def.name}" defined in ${where}?`,
       {
         modal: true,
-        detail: `${describeDefinition(def)}\n\nDefined in ${def.file}. A workspace's configuration comes from whoever wrote it: `
-          + 'start it only if you trust them. You are asked again if this definition changes.',
+        detail:
+          `${describeDefinition(def)}\n\nDefined in ${def.file}. A workspace's configuration comes from whoever wrote it: ` +
+          'start it only if you trust them. You are asked again if this definition changes.',
       },
       ...(def.type === 'stdio' && !def.sandboxEnabled ? [TRUST_AND_START, TRUST_AND_RUN_SANDBOXED] : [TRUST_AND_START]),
     );

@@ -47,7 +47,11 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidChangeTreeData = this.changed.event;
   private readonly skillLists = new WeakMap<ServerConnection, SkillEntry[]>();
 
-  constructor(private readonly manager: ServerManager, private readonly discovered?: DiscoveredServers, private readonly replay?: ReplayTree) {
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly discovered?: DiscoveredServers,
+    private readonly replay?: ReplayTree,
+  ) {
     super();
     this.register(manager.onDidChange(() => this.changed.fire(undefined)));
     if (replay) this.register(replay.onDidChange(() => this.changed.fire(undefined)));
@@ -55,20 +59,29 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
 
   getChildren(node?: ServerTreeNode): ServerTreeNode[] {
     if (!node) {
-      const servers: ServerTreeNode[] = this.manager.list().filter((s) => !this.discovered?.isDiscovered(s.name)).map((s) => ({ kind: 'server', server: s.name }));
-      const errors: ServerTreeNode[] = this.manager.configErrors
-        .map((error) => ({ kind: 'configError', error }));
+      const servers: ServerTreeNode[] = this.manager
+        .list()
+        .filter((s) => !this.discovered?.isDiscovered(s.name))
+        .map((s) => ({ kind: 'server', server: s.name }));
+      const errors: ServerTreeNode[] = this.manager.configErrors.map((error) => ({ kind: 'configError', error }));
       // Servers configured for other apps: a group per source turned on (discoveredServers.ts).
-      const sources: ServerTreeNode[] = (this.discovered?.sources ?? []).filter((r) => r.servers.length || r.problems.length)
+      const sources: ServerTreeNode[] = (this.discovered?.sources ?? [])
+        .filter((r) => r.servers.length || r.problems.length)
         .map((r) => ({ kind: 'discoveredSource', source: r.source }));
       // With nothing configured the view stays empty, so its welcome (Add Server…) shows.
       const configured = [...errors, ...servers, ...sources];
-      return configured.length ? [...configured, ...this.replay?.roots() ?? []] : [];
+      return configured.length ? [...configured, ...(this.replay?.roots() ?? [])] : [];
     }
     if (node.kind === 'discoveredSource') {
       return [
-        ...(this.discovered?.serversOf(node.source) ?? []).filter((e) => this.manager.get(e.definition.name)).map((e): ServerTreeNode => ({ kind: 'server', server: e.definition.name })),
-        ...(this.discovered?.sources.find((r) => r.source === node.source)?.problems ?? []).map((message): ServerTreeNode => ({ kind: 'discoveredProblem', source: node.source, message })),
+        ...(this.discovered?.serversOf(node.source) ?? [])
+          .filter((e) => this.manager.get(e.definition.name))
+          .map((e): ServerTreeNode => ({ kind: 'server', server: e.definition.name })),
+        ...(this.discovered?.sources.find((r) => r.source === node.source)?.problems ?? []).map((message): ServerTreeNode => ({
+          kind: 'discoveredProblem',
+          source: node.source,
+          message,
+        })),
       ];
     }
     if (isReplayNode(node)) return this.replay?.children(node) ?? [];
@@ -88,8 +101,13 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     if (node.kind === 'skillsGroup' && connection) {
       const listed = this.skillLists.get(connection);
       if (!listed) {
-        void skillsOf(connection).then((list) => { this.skillLists.set(connection, list.skills); this.changed.fire(node); },
-          (e: unknown) => connection.log.warn(`skills/list: ${errorText(e)}`));
+        void skillsOf(connection).then(
+          (list) => {
+            this.skillLists.set(connection, list.skills);
+            this.changed.fire(node);
+          },
+          (e: unknown) => connection.log.warn(`skills/list: ${errorText(e)}`),
+        );
         return [];
       }
       return listed.map((skill) => ({ kind: 'skill', server: node.server, skill, label: displayName(skill, listed) }));
@@ -233,7 +251,9 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     const look = describeState(state, server?.signedInAs);
     if (server && state.kind === 'stopped' && !this.manager.trust.isTrusted(server.definition)) {
       look.description = vscode.workspace.isTrusted ? 'needs your trust' : 'Restricted Mode';
-      look.tooltip = vscode.workspace.isTrusted ? 'Not started: asks for your trust before its first start' : 'Not started: the workspace is in Restricted Mode';
+      look.tooltip = vscode.workspace.isTrusted
+        ? 'Not started: asks for your trust before its first start'
+        : 'Not started: the workspace is in Restricted Mode';
     }
     const sandboxed = server?.definition.type === 'stdio' && server.definition.sandboxEnabled === true;
     if (sandboxed) {
@@ -241,8 +261,14 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       look.tooltip = `${look.tooltip}\nRuns in the sandbox`;
     }
     const refused = server ? this.manager.sandboxRefusals.of(name).length > 0 : false;
-    const item = new vscode.TreeItem(name, ConnectionState.isRunning(state) ? vscode.TreeItemCollapsibleState.Expanded
-      : refused ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      name,
+      ConnectionState.isRunning(state)
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : refused
+          ? vscode.TreeItemCollapsibleState.Collapsed
+          : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = `${name}\u0000server\u0000${ConnectionState.isRunning(state) ? 'running' : refused ? 'refused' : 'idle'}`;
     item.description = look.description;
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);

@@ -81,5 +81,9 @@ export const SETTING_DEFAULTS: Readonly<Settings> = {
  * read at each use, or, for `trace`, applied to the logs at once).
  */
 export const CONNECTION_SETTINGS: readonly SettingKey[] = [
-  'files.advertiseFileInputs', 'files.transfer', 'elicitation.binaryUploads', 'requestTimeoutSeconds', 'maxMessageMiB',
+  'files.advertiseFileInputs',
+  'files.transfer',
+  'elicitation.binaryUploads',
+  'requestTimeoutSeconds',
+  'maxMessageMiB',
 ];

@@ -81,10 +81,13 @@ export function readAgentSettings(): AgentSettings {
  */
 export function inlineLimitsFromSettings(transport: TransportKind): InlineLimits {
   const c = vscode.workspace.getConfiguration('mcpHost');
-  const userSet = (key: 'files.stdioMaxBytes' | 'files.httpMaxBytes' | 'files.warnAboveBytes' | 'files.inlineUpToBytes', userOnly = false): number | undefined => {
+  const userSet = (
+    key: 'files.stdioMaxBytes' | 'files.httpMaxBytes' | 'files.warnAboveBytes' | 'files.inlineUpToBytes',
+    userOnly = false,
+  ): number | undefined => {
     const i = c.inspect<number>(key);
     // The ceilings are machine-scoped: a workspace may not raise what is sent (VS Code ignores it there too).
-    return userOnly ? i?.globalValue : i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+    return userOnly ? i?.globalValue : (i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue);
   };
   return inlineLimitsFor(transport, {
     stdioMaxBytes: userSet('files.stdioMaxBytes', true),

@@ -21,8 +21,12 @@ export class SignInService {
   constructor(secrets: vscode.SecretStorage) {
     this.store = {
       get: async (key) => secrets.get(key),
-      set: async (key, value) => { await secrets.store(key, value); },
-      delete: async (key) => { await secrets.delete(key); },
+      set: async (key, value) => {
+        await secrets.store(key, value);
+      },
+      delete: async (key) => {
+        await secrets.delete(key);
+      },
     };
   }
 
@@ -34,7 +38,12 @@ export class SignInService {
     // Set by whoever publishes this client's metadata document; used only once it serves that document.
     const clientMetadataUrl = setting('oauth.clientMetadataUrl') || undefined;
     return new HostOAuthProvider({
-      server: server.name, serverUrl: server.url, store: this.store, log, ui: consentingUi, clientName: 'MCP Host for VS Code',
+      server: server.name,
+      serverUrl: server.url,
+      store: this.store,
+      log,
+      ui: consentingUi,
+      clientName: 'MCP Host for VS Code',
       redirect: externalLoopback,
       // Where the authorization server is one of the editor's accounts (GitHub, Microsoft, …), the user may pick that account.
       accounts: editorAccounts,
@@ -61,8 +70,7 @@ const consentingUi: SignInUi = {
     // The provider checked it already; the browser is handed nothing else whatever called this.
     checkAuthorizationUrl(authorizationUrl, server, 'authorization URL');
     if (!alreadyChosen) {
-      const choice = await vscode.window.showInformationMessage(
-        `MCP server "${server}" asks you to sign in at ${authorizationHost}.`, 'Sign In', 'Cancel');
+      const choice = await vscode.window.showInformationMessage(`MCP server "${server}" asks you to sign in at ${authorizationHost}.`, 'Sign In', 'Cancel');
       if (choice !== 'Sign In') throw new SignInCancelledError(`the sign-in at ${authorizationHost} was cancelled`);
     }
     // The URL goes as a string (the API takes one at run time, though typed Uri): the workbench opens a string
@@ -71,13 +79,17 @@ const consentingUi: SignInUi = {
     const opened = await vscode.env.openExternal(authorizationUrl.href as unknown as vscode.Uri);
     if (!opened) throw new SignInCancelledError(`the browser could not be opened for the sign-in at ${authorizationHost}`);
     const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
-    void vscode.window.withProgress({
-      location: vscode.ProgressLocation.Notification, cancellable: true,
-      title: `Signing in to "${server}" at ${authorizationHost}: waiting for the browser (up to ${minutes} min)…`,
-    }, (_progress, token) => {
-      token.onCancellationRequested(cancel);
-      return ended;
-    });
+    void vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        cancellable: true,
+        title: `Signing in to "${server}" at ${authorizationHost}: waiting for the browser (up to ${minutes} min)…`,
+      },
+      (_progress, token) => {
+        token.onCancellationRequested(cancel);
+        return ended;
+      },
+    );
   },
 };
 

@@ -26,7 +26,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<import
   const cacheDir = storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
   const loaded = loadWithCodeCache<Main>(join(__dirname, 'main.js'), require, cacheDir);
   const activated = loaded.exports.activate(context, {
-    loadedAt, activateCalledAt, cpuAtActivate, cpuAtBundleLoaded: process.cpuUsage(), fromCodeCache: loaded.fromCache, codeCacheDir: cacheDir, codeCache: loaded.cache, codeCacheBytes: loaded.cacheBytes, phases: loaded.phases,
+    loadedAt,
+    activateCalledAt,
+    cpuAtActivate,
+    cpuAtBundleLoaded: process.cpuUsage(),
+    fromCodeCache: loaded.fromCache,
+    codeCacheDir: cacheDir,
+    codeCache: loaded.cache,
+    codeCacheBytes: loaded.cacheBytes,
+    phases: loaded.phases,
   });
   if (!loaded.fromCache) {
     const save = () => setImmediate(() => loaded.saveCache());

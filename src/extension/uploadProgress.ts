@@ -20,16 +20,23 @@ export async function startUploadProgress(files: readonly CheckedFile[], outer?:
   const total = files.reduce((n, f) => n + f.size, 0);
   const sentBefore = new Map<CheckedFile, number>();
   let offset = 0;
-  for (const f of files) { sentBefore.set(f, offset); offset += f.size; }
+  for (const f of files) {
+    sentBefore.set(f, offset);
+    offset += f.size;
+  }
   const started = Date.now();
   let finish!: () => void;
   let shown!: (p: vscode.Progress<{ message?: string; increment?: number }>) => void;
-  const onScreen = new Promise<vscode.Progress<{ message?: string; increment?: number }>>((r) => { shown = r; });
+  const onScreen = new Promise<vscode.Progress<{ message?: string; increment?: number }>>((r) => {
+    shown = r;
+  });
   const title = files.length === 1 ? `Uploading ${files[0]!.name}` : `Uploading ${files.length} files`;
   void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
     token.onCancellationRequested(() => abort.abort());
     shown(progress);
-    return new Promise<void>((resolve) => { finish = resolve; });
+    return new Promise<void>((resolve) => {
+      finish = resolve;
+    });
   });
   const progress = await onScreen;
   let reportedPercent = 0;
@@ -44,14 +51,20 @@ export async function startUploadProgress(files: readonly CheckedFile[], outer?:
       lastAt = now;
       const percent = total > 0 ? (done / total) * 100 : 100;
       const rate = done / Math.max((now - started) / 1000, 0.001);
-      progress.report({ increment: percent - reportedPercent, message: `${to}${formatBytes(done)} of ${formatBytes(total)}, ${formatBytes(Math.round(rate))}/s` });
+      progress.report({
+        increment: percent - reportedPercent,
+        message: `${to}${formatBytes(done)} of ${formatBytes(total)}, ${formatBytes(Math.round(rate))}/s`,
+      });
       reportedPercent = percent;
     },
     destination(host) {
       to = `to ${host}: `;
       progress.report({ message: `${to}starting` });
     },
-    done() { abort.dispose(); finish(); },
+    done() {
+      abort.dispose();
+      finish();
+    },
   };
 }
 
@@ -59,11 +72,17 @@ export async function startUploadProgress(files: readonly CheckedFile[], outer?:
  * Reports the digesting of files before their upload is authorized into a progress notification: "digesting
  * NAME: 12 GiB of 64 GiB", at most five times a second, with increments so the bar moves.
  */
-export function digestProgressReporter(files: readonly CheckedFile[], progress: vscode.Progress<{ message?: string; increment?: number }>): (file: CheckedFile, read: number) => void {
+export function digestProgressReporter(
+  files: readonly CheckedFile[],
+  progress: vscode.Progress<{ message?: string; increment?: number }>,
+): (file: CheckedFile, read: number) => void {
   const total = files.reduce((n, f) => n + f.size, 0);
   const readBefore = new Map<CheckedFile, number>();
   let offset = 0;
-  for (const f of files) { readBefore.set(f, offset); offset += f.size; }
+  for (const f of files) {
+    readBefore.set(f, offset);
+    offset += f.size;
+  }
   let reportedPercent = 0;
   let lastAt = 0;
   return (file, read) => {

@@ -8,7 +8,8 @@ export const QUESTION_ANSWERED_CONTEXT = 'mcpHost.walkthrough.questionAnswered';
 export function registerWalkthrough(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('mcpHost.openWalkthrough', () =>
-      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false)),
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false),
+    ),
   );
 }
 

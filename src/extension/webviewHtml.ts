@@ -17,7 +17,10 @@ export interface WebviewHtmlParts {
   appBridgeUri?: string;
 }
 
-export interface AppFramePolicy { nonce: string; csp: AppCsp }
+export interface AppFramePolicy {
+  nonce: string;
+  csp: AppCsp;
+}
 
 /**
  * The webview's policy. With `app`, it is also the ceiling of the app frames it holds (a srcdoc frame inherits
@@ -55,8 +58,12 @@ export function webviewHtml(parts: WebviewHtmlParts): string {
 </head>
 <body>
 <main id="app"><p class="loading" role="status">Loading…</p></main>
-${parts.app && parts.appBridgeUri ? `<script defer data-app-bridge nonce="${attr(parts.nonce)}" src="${attr(parts.appBridgeUri)}"></script>
-` : ''}<script nonce="${attr(parts.nonce)}" src="${attr(parts.scriptUri)}"></script>
+${
+  parts.app && parts.appBridgeUri
+    ? `<script defer data-app-bridge nonce="${attr(parts.nonce)}" src="${attr(parts.appBridgeUri)}"></script>
+`
+    : ''
+}<script nonce="${attr(parts.nonce)}" src="${attr(parts.scriptUri)}"></script>
 </body>
 </html>`;
 }

@@ -91,9 +91,11 @@ export class McpPanel extends Disposable implements vscode.Disposable {
     this.register(panel);
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
     // A hidden webview loses its document; it says `ready` again when shown.
-    this.register(panel.onDidChangeViewState(() => {
-      if (!panel.visible) this.live = false;
-    }));
+    this.register(
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.live = false;
+      }),
+    );
     this.register(panel.onDidDispose(() => this.dispose()));
     panel.webview.html = this.html();
   }
@@ -114,7 +116,10 @@ export class McpPanel extends Disposable implements vscode.Disposable {
     const merged = { ...this.appSources };
     for (const key of Object.keys(merged) as (keyof AppCsp)[]) {
       const added = csp[key].filter((s) => !merged[key].includes(s));
-      if (added.length) { merged[key] = [...merged[key], ...added]; grew = true; }
+      if (added.length) {
+        merged[key] = [...merged[key], ...added];
+        grew = true;
+      }
     }
     if (!grew || this.disposed) return;
     this.appSources = merged;

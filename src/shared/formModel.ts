@@ -2,7 +2,6 @@
 // elicitation's `requestedSchema`. It is posted to the webview as is, so it holds only JSON data.
 // Every text in it (labels, descriptions, option titles, defaults) is plain text, never markup.
 
-
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** Values the user entered, shaped like the payload (nested objects and arrays); text inputs may hold strings. */
@@ -107,9 +106,7 @@ export interface JsonField extends FieldBase {
   reason: string;
 }
 
-export type FormField =
-  | StringField | NumberField | BooleanField | EnumField | MultiEnumField
-  | FileField | ObjectField | ArrayField | VariantField | JsonField;
+export type FormField = StringField | NumberField | BooleanField | EnumField | MultiEnumField | FileField | ObjectField | ArrayField | VariantField | JsonField;
 
 export interface FormModel {
   title?: string;

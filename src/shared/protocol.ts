@@ -215,10 +215,15 @@ export type FormPanelInit = RunPanelInit | FormElicitationInit | InputsPanelInit
 /** The panel's form, by its kind (a URL elicitation has none). */
 export function formPanel(panel: PanelInit): FormPanelInit | undefined {
   switch (panel.kind) {
-    case 'run': case 'inputs': return panel;
-    case 'elicitation': return panel.mode === 'form' ? panel : undefined;
-    case 'sampling': return undefined;
-    default: return assertNever(panel, 'panel kind');
+    case 'run':
+    case 'inputs':
+      return panel;
+    case 'elicitation':
+      return panel.mode === 'form' ? panel : undefined;
+    case 'sampling':
+      return undefined;
+    default:
+      return assertNever(panel, 'panel kind');
   }
 }
 
@@ -339,8 +344,7 @@ export type WebviewRequest = {
 
 export type HostResponse = {
   [M in RequestMethod]:
-    | { type: 'response'; id: number; method: M; ok: true; result: RequestResult<M> }
-    | { type: 'response'; id: number; method: M; ok: false; error: string };
+    { type: 'response'; id: number; method: M; ok: true; result: RequestResult<M> } | { type: 'response'; id: number; method: M; ok: false; error: string };
 }[RequestMethod];
 
 /** Everything the host posts to the webview. */
@@ -365,14 +369,7 @@ const isOptional = <T>(x: unknown, check: (v: unknown) => v is T): boolean => x 
 const isValues = (x: unknown): x is FormValues => isObject(x);
 
 function isFileSummary(x: unknown): x is FileSummary {
-  return (
-    isObject(x) &&
-    isString(x.name) &&
-    isNumber(x.size) &&
-    isString(x.mediaType) &&
-    Array.isArray(x.warnings) &&
-    x.warnings.every(isString)
-  );
+  return isObject(x) && isString(x.name) && isNumber(x.size) && isString(x.mediaType) && Array.isArray(x.warnings) && x.warnings.every(isString);
 }
 
 function isFieldErrors(x: unknown): x is FieldErrors {
@@ -400,8 +397,10 @@ const WEBVIEW_NOTIFICATION_GUARDS: MessageGuards<WebviewNotificationFields> = {
   appClosed: (x) => isString(x.callId),
   appAnswer: (x) => isObject(x.result),
   appQuestionFailed: (x) => isString(x.reason),
-  samplingApprove: (x) => isString(x.model) && isOptional(x.systemPrompt, isString)
-    && isOptional(x.texts, (t): t is Record<string, string> => isObject(t) && Object.values(t).every(isString)),
+  samplingApprove: (x) =>
+    isString(x.model) &&
+    isOptional(x.systemPrompt, isString) &&
+    isOptional(x.texts, (t): t is Record<string, string> => isObject(t) && Object.values(t).every(isString)),
   samplingSend: (x) => isString(x.text),
 };
 
@@ -426,8 +425,10 @@ const HOST_NOTIFICATION_GUARDS: MessageGuards<HostNotificationFields> = {
   validation: (x) => isFieldErrors(x.errors),
   callStarted: (x) => isString(x.callId),
   progress: (x) => isString(x.callId) && isNumber(x.progress) && isOptional(x.total, isNumber) && isOptional(x.message, isString),
-  result: (x) => isString(x.callId) && isObject(x.view)
-    && isOptional(x.agent, (a): a is AgentGiven => isObject(a) && typeof a.whole === 'boolean' && isString(a.modelText) && isOptional(a.handle, isString)),
+  result: (x) =>
+    isString(x.callId) &&
+    isObject(x.view) &&
+    isOptional(x.agent, (a): a is AgentGiven => isObject(a) && typeof a.whole === 'boolean' && isString(a.modelText) && isOptional(a.handle, isString)),
   callEnded: (x) => isString(x.callId) && isString(x.outcome) && OUTCOMES.includes(x.outcome) && isOptional(x.error, isString),
   uploadProgress: (x) => isString(x.field) && isNumber(x.sent) && isNumber(x.total),
   appShow: (x) => isObject(x.app) && isString(x.app.callId) && isString(x.app.document),
@@ -436,7 +437,8 @@ const HOST_NOTIFICATION_GUARDS: MessageGuards<HostNotificationFields> = {
   appToolResult: (x) => isString(x.callId) && isObject(x.toolResult),
   appToolCancelled: (x) => isString(x.callId) && isString(x.reason),
   appListChanged: (x) => x.list === 'tools' || x.list === 'resources',
-  samplingAnswer: (x) => isString(x.stage) && SAMPLING_STAGES.includes(x.stage) && isObject(x.answer) && isString(x.answer.text) && Array.isArray(x.answer.toolUses),
+  samplingAnswer: (x) =>
+    isString(x.stage) && SAMPLING_STAGES.includes(x.stage) && isObject(x.answer) && isString(x.answer.text) && Array.isArray(x.answer.toolUses),
 };
 
 /** Whether `value` passes the guard of `type` in a map of guards (an own key only: no `toString` message). */
@@ -462,10 +464,6 @@ export function isPersistedState(x: unknown): x is PersistedState {
   return isObject(x) && isObject(x.panel) && isString(x.panel.kind) && PANEL_KINDS.includes(x.panel.kind) && isObject(x.panel.heading);
 }
 
-export function isResponseTo<M extends RequestMethod>(
-  message: HostMessage,
-  method: M,
-  id: number,
-): message is Extract<HostResponse, { method: M }> {
+export function isResponseTo<M extends RequestMethod>(message: HostMessage, method: M, id: number): message is Extract<HostResponse, { method: M }> {
   return message.type === 'response' && message.method === method && message.id === id;
 }

@@ -19,13 +19,21 @@ interface ItemBase {
 export type ResultItem =
   | (ItemBase & { kind: 'text'; text: string; /** Only the first part of a longer text is kept. */ truncated?: { totalChars: number } })
   | (ItemBase & {
-      kind: 'image' | 'audio'; mimeType: string; size: number;
+      kind: 'image' | 'audio';
+      mimeType: string;
+      size: number;
       /** Base64 for the preview; absent when the media is over the preview cap ("too large to preview, save it"). */
-      data?: string; tooLargeToPreview?: boolean;
+      data?: string;
+      tooLargeToPreview?: boolean;
     })
   | (ItemBase & {
-      kind: 'resourceLink'; uri: string; name: string; title?: string; description?: string;
-      mimeType?: string; size?: number;
+      kind: 'resourceLink';
+      uri: string;
+      name: string;
+      title?: string;
+      description?: string;
+      mimeType?: string;
+      size?: number;
     })
   | (ItemBase & { kind: 'resourceText'; uri: string; mimeType?: string; text: string; truncated?: { totalChars: number } })
   | (ItemBase & { kind: 'resourceBlob'; uri: string; mimeType?: string; size: number; data?: string; tooLargeToPreview?: boolean })
@@ -55,11 +63,11 @@ export interface SaveItem {
 }
 
 export type StructuredStatus =
-  | 'valid'      // matches the tool's outputSchema
-  | 'invalid'    // does not match: `errors` and the raw value are shown
-  | 'missing'    // the tool declares an outputSchema but the result has no structuredContent
-  | 'unchecked'  // no outputSchema, or the schema could not be compiled (`errors[0]` says why)
-  | 'skipped';   // an error result: structured content is not validated
+  | 'valid' // matches the tool's outputSchema
+  | 'invalid' // does not match: `errors` and the raw value are shown
+  | 'missing' // the tool declares an outputSchema but the result has no structuredContent
+  | 'unchecked' // no outputSchema, or the schema could not be compiled (`errors[0]` says why)
+  | 'skipped'; // an error result: structured content is not validated
 
 export interface StructuredView {
   status: StructuredStatus;

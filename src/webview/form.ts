@@ -48,7 +48,10 @@ export class FormView {
   /** The fields' suggestion lists (the fields are built before the fieldset that holds them exists). */
   private readonly suggestionLists = h('div', { className: 'suggestion-lists' });
 
-  constructor(private readonly model: FormModel, private readonly host: FormHost) {
+  constructor(
+    private readonly model: FormModel,
+    private readonly host: FormHost,
+  ) {
     // A fieldset, so one `disabled` locks every control of an answered form (see `disabled`).
     this.element = h(
       'fieldset',
@@ -105,9 +108,12 @@ export class FormView {
     const slot = this.fileSlots.get(fieldId);
     if (!slot) return;
     const kept = this.host.files(fieldId).length;
-    const sends = kept > 0
-      ? `Run sends the ${kept === 1 ? 'file' : `${kept} files`} listed above, not this one.`
-      : slot.field.required ? 'Choose another file: this one is required.' : 'Run sends no file for this slot.';
+    const sends =
+      kept > 0
+        ? `Run sends the ${kept === 1 ? 'file' : `${kept} files`} listed above, not this one.`
+        : slot.field.required
+          ? 'Choose another file: this one is required.'
+          : 'Run sends no file for this slot.';
     slot.refusal.textContent = `${reason} ${sends}`;
     slot.refusal.hidden = false;
   }
@@ -189,12 +195,15 @@ export class FormView {
     // Says when the server sent more suggestions than are offered; placed once the input is in the form.
     const note = h('p', { className: 'hint suggestion-note', attrs: { 'aria-live': 'polite' } });
     const ask = (): void => {
-      void this.host.suggest?.(fieldId, input.value).then((answer) => {
-        if (!answer) return;
-        replaceChildren(list, ...answer.values.map((v) => h('option', { attrs: { value: v } })));
-        note.textContent = answer.note ?? '';
-        if (answer.note && !note.isConnected) input.insertAdjacentElement('afterend', note);
-      }, () => undefined);
+      void this.host.suggest?.(fieldId, input.value).then(
+        (answer) => {
+          if (!answer) return;
+          replaceChildren(list, ...answer.values.map((v) => h('option', { attrs: { value: v } })));
+          note.textContent = answer.note ?? '';
+          if (answer.note && !note.isConnected) input.insertAdjacentElement('afterend', note);
+        },
+        () => undefined,
+      );
     };
     input.addEventListener('input', ask);
     input.addEventListener('focus', ask);
@@ -208,7 +217,15 @@ export class FormView {
       case 'string': {
         const type = field.secret ? 'password' : inputTypeFor(field.format);
         const input = h('input', {
-          attrs: { ...common, type, minlength: field.minLength, maxlength: field.maxLength, readonly: field.readOnly, autocomplete: field.secret ? 'off' : undefined, spellcheck: 'false' },
+          attrs: {
+            ...common,
+            type,
+            minlength: field.minLength,
+            maxlength: field.maxLength,
+            readonly: field.readOnly,
+            autocomplete: field.secret ? 'off' : undefined,
+            spellcheck: 'false',
+          },
         });
         const text = typeof current === 'string' ? current : current === undefined || current === null ? '' : String(current);
         input.value = type === 'datetime-local' ? toLocalDateTimeInput(text) : text;
@@ -268,7 +285,13 @@ export class FormView {
   }
 
   /** A choice between simple schemas: a select for the branch, then that branch's control. */
-  private variantControl(field: Extract<FormField, { kind: 'variant' }>, path: ValuePath, id: string, describedBy: string | undefined, label: string): HTMLElement {
+  private variantControl(
+    field: Extract<FormField, { kind: 'variant' }>,
+    path: ValuePath,
+    id: string,
+    describedBy: string | undefined,
+    label: string,
+  ): HTMLElement {
     const select = h('select', { attrs: { id, 'aria-describedby': describedBy } });
     field.variants.forEach((v, i) => select.append(h('option', { attrs: { value: String(i) } }, v.label)));
     const body = h('div', { className: 'variant-body' });
@@ -309,7 +332,10 @@ export class FormView {
     const labelId = uniqueId('label');
     const set = h(
       'fieldset',
-      { className: `field field-${field.kind}`, attrs: { 'aria-labelledby': labelId, 'aria-describedby': [descriptionId, error?.element.id].filter(Boolean).join(' ') || undefined } },
+      {
+        className: `field field-${field.kind}`,
+        attrs: { 'aria-labelledby': labelId, 'aria-describedby': [descriptionId, error?.element.id].filter(Boolean).join(' ') || undefined },
+      },
       h('legend', {}, h('span', { attrs: { id: labelId } }, label), requiredMark(field)),
       field.description ? h('div', { className: 'description', attrs: { id: descriptionId } }, field.description) : null,
       ...content,
@@ -336,7 +362,9 @@ export class FormView {
       const box = h('input', { attrs: { id, type: 'checkbox', disabled: field.readOnly } });
       box.checked = chosen().some((v) => sameJson(v, option.value));
       box.addEventListener('change', () => {
-        const next = field.options.filter((o) => (o === option ? box.checked : chosen().some((v) => sameJson(v, o.value)))).map((o) => structuredClone(o.value));
+        const next = field.options
+          .filter((o) => (o === option ? box.checked : chosen().some((v) => sameJson(v, o.value))))
+          .map((o) => structuredClone(o.value));
         this.set(path, next.length ? next : undefined, field.id);
       });
       return h('div', { className: 'checkbox-row' }, box, h('label', { attrs: { for: id } }, option.label));
@@ -357,7 +385,12 @@ export class FormView {
       replaceChildren(
         rows,
         ...list.map((_, i) => {
-          const remove = h('button', { className: 'secondary icon-button', attrs: { type: 'button', 'aria-label': `Remove ${label} ${i + 1}`, title: 'Remove' } }, icon('close'), ' Remove');
+          const remove = h(
+            'button',
+            { className: 'secondary icon-button', attrs: { type: 'button', 'aria-label': `Remove ${label} ${i + 1}`, title: 'Remove' } },
+            icon('close'),
+            ' Remove',
+          );
           remove.addEventListener('click', () => {
             const next = items().filter((_v, j) => j !== i);
             setAt(this.values, path, next.length ? next : undefined);
@@ -394,7 +427,21 @@ export class FormView {
     };
     this.fileSlots.set(field.id, slot);
     const pick = (source: FileSource, text: string, iconName: string) =>
-      h('button', { className: 'secondary', attrs: { type: 'button', 'aria-describedby': descriptionId }, on: { click: () => { this.clearRefusal(slot); this.host.pickFile(field.id, source); } } }, icon(iconName), ` ${text}`);
+      h(
+        'button',
+        {
+          className: 'secondary',
+          attrs: { type: 'button', 'aria-describedby': descriptionId },
+          on: {
+            click: () => {
+              this.clearRefusal(slot);
+              this.host.pickFile(field.id, source);
+            },
+          },
+        },
+        icon(iconName),
+        ` ${text}`,
+      );
     const group = h(
       'div',
       { className: 'field field-file', attrs: { role: 'group', 'aria-labelledby': labelId, 'aria-describedby': `${descriptionId} ${error.element.id}` } },
@@ -423,7 +470,16 @@ export class FormView {
           icon('file'),
           h('span', { className: 'file-text' }, describeFile(file)),
           ...file.warnings.map((w) => h('span', { className: 'warning' }, w)),
-          h('button', { className: 'secondary icon-button', attrs: { type: 'button', 'aria-label': `Remove ${file.name}`, title: 'Remove' }, on: { click: () => this.host.removeFile(fieldId, index) } }, icon('close'), ' Remove'),
+          h(
+            'button',
+            {
+              className: 'secondary icon-button',
+              attrs: { type: 'button', 'aria-label': `Remove ${file.name}`, title: 'Remove' },
+              on: { click: () => this.host.removeFile(fieldId, index) },
+            },
+            icon('close'),
+            ' Remove',
+          ),
         ),
       ),
     );
@@ -469,7 +525,15 @@ function sameJson(a: unknown, b: unknown): boolean {
 function branchFor(variants: readonly FormField[], value: unknown): number {
   if (value === undefined || value === null) return -1;
   const kind =
-    typeof value === 'number' ? ['number', 'integer'] : typeof value === 'boolean' ? ['boolean'] : typeof value === 'string' ? ['string', 'enum', 'number', 'integer'] : Array.isArray(value) ? ['array', 'multiEnum'] : ['object'];
+    typeof value === 'number'
+      ? ['number', 'integer']
+      : typeof value === 'boolean'
+        ? ['boolean']
+        : typeof value === 'string'
+          ? ['string', 'enum', 'number', 'integer']
+          : Array.isArray(value)
+            ? ['array', 'multiEnum']
+            : ['object'];
   return variants.findIndex((v) => kind.includes(v.kind));
 }
 

@@ -13,7 +13,10 @@ export class LatestCompletion<T> {
     this.cancel(field);
     const entry: { timer?: ReturnType<typeof setTimeout>; abort: AbortController } = { abort: new AbortController() };
     this.pending.set(field, entry);
-    await new Promise<void>((resolve) => { entry.timer = setTimeout(resolve, this.delayMs); entry.abort.signal.addEventListener('abort', () => resolve(), { once: true }); });
+    await new Promise<void>((resolve) => {
+      entry.timer = setTimeout(resolve, this.delayMs);
+      entry.abort.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
     if (entry.abort.signal.aborted) return undefined;
     try {
       const value = await run(entry.abort.signal);

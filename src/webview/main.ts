@@ -4,7 +4,18 @@
 
 import type { FieldErrors, FormModel, FormValues } from '../shared/formModel';
 import type { SaveItem } from '../shared/resultModel';
-import { chosenFilesOf, formPanel, SECURE_FIELD_PREFIX, type AnswerAction, type AppElicitationInit, type HostNotification, type PanelInit, type PersistedState, type ResultEntry, type RunPanelInit } from '../shared/protocol';
+import {
+  chosenFilesOf,
+  formPanel,
+  SECURE_FIELD_PREFIX,
+  type AnswerAction,
+  type AppElicitationInit,
+  type HostNotification,
+  type PanelInit,
+  type PersistedState,
+  type ResultEntry,
+  type RunPanelInit,
+} from '../shared/protocol';
 import { AppArea } from './apps';
 import { AppView } from './apps/appView';
 import { LatestCompletion } from './latestCompletion';
@@ -47,8 +58,10 @@ class App {
   private readonly status = h('div', { className: 'status', attrs: { role: 'status' } });
   private readonly results = h('section', { className: 'results', attrs: { 'aria-label': 'Results', 'aria-live': 'polite' } });
   /** The newest result's MCP App (tool panels). */
-  private readonly apps = new AppArea((method, params) => this.bridge.request(method, params),
-    (callId) => this.bridge.send({ type: 'appClosed', callId }));
+  private readonly apps = new AppArea(
+    (method, params) => this.bridge.request(method, params),
+    (callId) => this.bridge.send({ type: 'appClosed', callId }),
+  );
   private runButton: HTMLButtonElement | undefined;
   private runningArea: HTMLElement | undefined;
 
@@ -123,7 +136,12 @@ class App {
       case 'callEnded':
         if (this.state?.runningCallId === message.callId) this.setRunning(undefined);
         this.status.className = `status${message.outcome === 'failed' || (message.outcome === 'done' && newestFailed(this.panel)) ? ' error' : ''}`;
-        this.status.textContent = message.outcome === 'cancelled' ? 'Cancelled.' : message.outcome === 'failed' ? `Failed: ${message.error ?? 'unknown error'}` : resultAnnouncement(this.panel);
+        this.status.textContent =
+          message.outcome === 'cancelled'
+            ? 'Cancelled.'
+            : message.outcome === 'failed'
+              ? `Failed: ${message.error ?? 'unknown error'}`
+              : resultAnnouncement(this.panel);
         break;
       case 'uploadProgress':
         this.form?.showUploadProgress(message.field, message.sent, message.total);
@@ -202,7 +220,11 @@ class App {
       question = this.appQuestion(panel);
       parts.push(question.element, this.appQuestionActions());
     } else if (panel.kind === 'sampling') {
-      const sampling = new SamplingView(panel, (m) => this.bridge.send(m), () => this.save());
+      const sampling = new SamplingView(
+        panel,
+        (m) => this.bridge.send(m),
+        () => this.save(),
+      );
       this.sampling = sampling;
       this.primary = () => sampling.primary();
       parts.push(sampling.element);
@@ -261,31 +283,45 @@ class App {
       );
     } else {
       this.primary = () => this.answer('accept');
-      bar.append(this.button('Save', () => this.answer('accept'), { primary: true }), this.button('Cancel', () => this.answer('cancel')));
+      bar.append(
+        this.button('Save', () => this.answer('accept'), { primary: true }),
+        this.button('Cancel', () => this.answer('cancel')),
+      );
     }
     return bar;
   }
 
   /** SEP-3118: the app the server named, sent the question once it starts; its answer goes to the host to check. */
   private appQuestion(panel: AppElicitationInit): AppView {
-    return new AppView({ ...panel.app, callId: 'question', toolInput: {} }, (method, params) => this.bridge.request(method, params),
-      () => undefined, () => undefined, {
+    return new AppView(
+      { ...panel.app, callId: 'question', toolInput: {} },
+      (method, params) => this.bridge.request(method, params),
+      () => undefined,
+      () => undefined,
+      {
         question: {
           params: panel.question,
           startTimeoutMs: panel.startTimeoutMs,
-          answered: (result) => { this.answered('Checking the app\'s answer…'); this.bridge.send({ type: 'appAnswer', result }); },
+          answered: (result) => {
+            this.answered("Checking the app's answer…");
+            this.bridge.send({ type: 'appAnswer', result });
+          },
           failed: (reason) => this.bridge.send({ type: 'appQuestionFailed', reason }),
         },
-      });
+      },
+    );
   }
 
   /** The person can always leave the app: the same question as a form, or cancel it. */
   private appQuestionActions(): HTMLElement {
     this.primary = undefined;
-    return h('div', { className: 'actions' },
+    return h(
+      'div',
+      { className: 'actions' },
       this.button('Answer in a form instead', () => this.bridge.send({ type: 'appQuestionFailed', reason: 'You chose to answer in the form.' })),
       this.button('Cancel', () => this.answer('cancel')),
-      this.status);
+      this.status,
+    );
   }
 
   private urlConsent(url: string, domain: string, warning: string | undefined): HTMLElement {
@@ -295,10 +331,14 @@ class App {
     const at = host ? url.indexOf(host) : -1;
     if (at >= 0) shown.append(url.slice(0, at), h('strong', { className: 'domain' }, host), url.slice(at + host.length));
     else shown.append(url);
-    const open = this.button('Open in browser', () => {
-      this.bridge.send({ type: 'openUrl', url });
-      this.answered('Opened in your browser. Finish there; this panel closes when the server is done.');
-    }, { primary: true, iconName: 'link-external' });
+    const open = this.button(
+      'Open in browser',
+      () => {
+        this.bridge.send({ type: 'openUrl', url });
+        this.answered('Opened in your browser. Finish there; this panel closes when the server is done.');
+      },
+      { primary: true, iconName: 'link-external' },
+    );
     return h(
       'div',
       { className: 'url-consent' },
@@ -306,7 +346,13 @@ class App {
       h('div', { className: 'url-box' }, shown),
       h('p', {}, 'Domain: ', h('strong', { className: 'domain', attrs: { 'aria-label': 'Domain' } }, domain)),
       warning ? h('div', { className: 'warning', attrs: { role: 'alert' } }, icon('warning'), ' ', warning) : null,
-      h('div', { className: 'actions' }, open, this.button('Decline', () => this.answer('decline')), this.button('Cancel', () => this.answer('cancel'))),
+      h(
+        'div',
+        { className: 'actions' },
+        open,
+        this.button('Decline', () => this.answer('decline')),
+        this.button('Cancel', () => this.answer('cancel')),
+      ),
       this.status,
     );
   }
@@ -361,11 +407,7 @@ class App {
   };
 
   private renderResults(results: RunPanelInit['results']): void {
-    replaceChildren(
-      this.results,
-      results.length ? h('h2', {}, 'Results') : null,
-      ...results.map((r) => renderResult(r, this.resultActions)),
-    );
+    replaceChildren(this.results, results.length ? h('h2', {}, 'Results') : null, ...results.map((r) => renderResult(r, this.resultActions)));
   }
 
   private changed(fieldId: string): void {
@@ -387,9 +429,15 @@ class App {
 
   private showErrors(): void {
     const all = { ...this.hostErrors, ...this.panelClientErrors() };
-    const visible = this.showAllErrors ? all : Object.fromEntries(Object.entries(all).filter(([id]) => [...this.touched].some((t) => id === t || id.startsWith(`${t}/`))));
-    const own = (secure: boolean) => Object.fromEntries(Object.entries(visible).filter(([id]) => id.startsWith(SECURE_FIELD_PREFIX) === secure)
-      .map(([id, m]) => [secure ? id.slice(SECURE_FIELD_PREFIX.length) : id, m]));
+    const visible = this.showAllErrors
+      ? all
+      : Object.fromEntries(Object.entries(all).filter(([id]) => [...this.touched].some((t) => id === t || id.startsWith(`${t}/`))));
+    const own = (secure: boolean) =>
+      Object.fromEntries(
+        Object.entries(visible)
+          .filter(([id]) => id.startsWith(SECURE_FIELD_PREFIX) === secure)
+          .map(([id, m]) => [secure ? id.slice(SECURE_FIELD_PREFIX.length) : id, m]),
+      );
     this.form?.showErrors(own(false));
     this.secureForm?.showErrors(own(true));
   }
@@ -399,12 +447,19 @@ class App {
     this.secureForm = new FormView(model, {
       values: this.secureValues,
       files: () => [],
-      changed: (id) => { this.touched.add(`${SECURE_FIELD_PREFIX}${id}`); this.showErrors(); },
+      changed: (id) => {
+        this.touched.add(`${SECURE_FIELD_PREFIX}${id}`);
+        this.showErrors();
+      },
       pickFile: () => undefined,
       removeFile: () => undefined,
     });
-    return h('section', { className: 'secure-values', attrs: { 'aria-label': 'Secure values' } },
-      h('h2', {}, icon('lock'), ' Secure values'), this.secureForm.element);
+    return h(
+      'section',
+      { className: 'secure-values', attrs: { 'aria-label': 'Secure values' } },
+      h('h2', {}, icon('lock'), ' Secure values'),
+      this.secureForm.element,
+    );
   }
 
   private scheduleValidation(): void {
@@ -441,7 +496,9 @@ class App {
   /** A new form puts the keyboard in its first field, so the user can type at once. */
   private focusFirstField(): void {
     if (this.locked || !this.form) return;
-    this.form.element.querySelector<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled), button:not(:disabled)')?.focus();
+    this.form.element
+      .querySelector<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled), button:not(:disabled)')
+      ?.focus();
   }
 
   private focusFirstError(): void {
@@ -524,7 +581,12 @@ function hostOf(url: string): string {
 }
 
 function samePanel(a: PanelInit, b: PanelInit): boolean {
-  return a.kind === b.kind && a.heading.server === b.heading.server && a.heading.title === b.heading.title && ('mode' in a ? a.mode : '') === ('mode' in b ? b.mode : '');
+  return (
+    a.kind === b.kind &&
+    a.heading.server === b.heading.server &&
+    a.heading.title === b.heading.title &&
+    ('mode' in a ? a.mode : '') === ('mode' in b ? b.mode : '')
+  );
 }
 
 new App().start();

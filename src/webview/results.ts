@@ -39,7 +39,8 @@ export function renderResult(entry: ResultEntry, actions: ResultActions): HTMLEl
   for (const warning of view.warnings) article.append(h('div', { className: 'warning' }, icon('warning'), ' ', warning));
   view.items.forEach((item, index) => {
     // A prompt's messages: each says whose words it is.
-    if (item.role) article.append(h('div', { className: 'message-role' }, icon(item.role === 'user' ? 'account' : 'hubot'), item.role === 'user' ? ' User' : ' Assistant'));
+    if (item.role)
+      article.append(h('div', { className: 'message-role' }, icon(item.role === 'user' ? 'account' : 'hubot'), item.role === 'user' ? ' User' : ' Assistant'));
     article.append(renderItem(entry.id, index, item, actions));
   });
   if (view.structured) article.append(renderStructured(view.structured));
@@ -88,7 +89,11 @@ function saveButton(resultId: string, save: SaveItem, actions: ResultActions): H
 function openButton(resultId: string, save: SaveItem, actions: ResultActions): HTMLButtonElement {
   return h(
     'button',
-    { className: 'secondary', attrs: { type: 'button', 'aria-label': `Open ${save.name} (${saveOrigin(save)})` }, on: { click: () => actions.open(resultId, save) } },
+    {
+      className: 'secondary',
+      attrs: { type: 'button', 'aria-label': `Open ${save.name} (${saveOrigin(save)})` },
+      on: { click: () => actions.open(resultId, save) },
+    },
     icon('go-to-file'),
     ' Open',
   );
@@ -137,7 +142,12 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
       return h('figure', { className: 'result-item media' }, media, h('figcaption', { className: 'description' }, caption, ' ', save));
     }
     case 'resourceLink': {
-      const read = h('button', { className: 'secondary', attrs: { type: 'button', 'aria-label': `Read ${item.uri}` }, on: { click: () => actions.readResource(item.uri) } }, icon('go-to-file'), ' Read');
+      const read = h(
+        'button',
+        { className: 'secondary', attrs: { type: 'button', 'aria-label': `Read ${item.uri}` }, on: { click: () => actions.readResource(item.uri) } },
+        icon('go-to-file'),
+        ' Read',
+      );
       const meta = [item.mimeType, item.size !== undefined ? formatBytes(item.size) : undefined].filter(Boolean).join(' · ');
       return h(
         'div',
@@ -163,7 +173,15 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
       return h(
         'div',
         { className: 'result-item resource' },
-        h('div', { className: 'resource-header' }, icon('file-binary'), ' ', h('code', {}, item.uri), ` · ${item.mimeType ?? 'binary'} · ${formatBytes(item.size)} `, save),
+        h(
+          'div',
+          { className: 'resource-header' },
+          icon('file-binary'),
+          ' ',
+          h('code', {}, item.uri),
+          ` · ${item.mimeType ?? 'binary'} · ${formatBytes(item.size)} `,
+          save,
+        ),
         src ? h('img', { attrs: { src, alt: item.uri } }) : null,
       );
     }
@@ -172,10 +190,22 @@ function renderItem(resultId: string, index: number, item: ResultItem, actions: 
       return h('div', { className: 'result-item file-output' }, icon('file'), h('span', {}, ` ${details} `), save);
     }
     case 'file': {
-      const details = [item.name, item.size !== undefined ? formatBytes(item.size) : 'size not given', item.mimeType ?? 'type not given',
-        item.digest ? 'sha-256 given' : 'no digest'].join(' · ');
+      const details = [
+        item.name,
+        item.size !== undefined ? formatBytes(item.size) : 'size not given',
+        item.mimeType ?? 'type not given',
+        item.digest ? 'sha-256 given' : 'no digest',
+      ].join(' · ');
       const open = item.save ? openButton(resultId, item.save, actions) : null;
-      return h('div', { className: 'result-item file-output', attrs: { 'data-file-uri': item.uri } }, icon('file'), h('span', {}, ` ${details} `), save, open ? ' ' : null, open);
+      return h(
+        'div',
+        { className: 'result-item file-output', attrs: { 'data-file-uri': item.uri } },
+        icon('file'),
+        h('span', {}, ` ${details} `),
+        save,
+        open ? ' ' : null,
+        open,
+      );
     }
     case 'unknown':
       return h('details', { className: 'result-item' }, h('summary', {}, `Unknown content type "${item.type}"`), h('pre', { className: 'text' }, item.json));
@@ -219,7 +249,8 @@ const JSON_TREE_DEPTH = 32;
 
 /** A collapsible tree of a JSON value: objects and arrays as <details>, leaves as text. */
 export function jsonTree(value: unknown, depth: number): HTMLElement {
-  if (value === null || typeof value !== 'object') return h('span', { className: `json-leaf json-${value === null ? 'null' : typeof value}` }, JSON.stringify(value));
+  if (value === null || typeof value !== 'object')
+    return h('span', { className: `json-leaf json-${value === null ? 'null' : typeof value}` }, JSON.stringify(value));
   // Deeper levels are one line of JSON: the page stays shallow whatever the value's nesting.
   if (depth >= JSON_TREE_DEPTH) return h('span', { className: 'json-leaf' }, JSON.stringify(value));
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);

@@ -47,26 +47,50 @@ export class SamplingView {
       p.systemPrompt !== undefined ? this.textBlock('System prompt', p.systemPrompt, 'system', 'system-prompt') : null,
       h('h2', {}, 'Messages'),
       ...p.messages.map((m, i) =>
-        h('div', { className: `sampling-message role-${m.role}` },
+        h(
+          'div',
+          { className: `sampling-message role-${m.role}` },
           h('div', { className: 'message-role' }, m.role === 'user' ? 'User' : 'Assistant'),
-          ...m.blocks.map((b, j) => this.block(b, `${i}.${j}`)))),
-      h('dl', { className: 'sampling-details' },
-        h('dt', {}, 'Max tokens'), h('dd', { attrs: { 'aria-label': 'Max tokens' } }, p.maxTokens.toLocaleString('en-US')),
+          ...m.blocks.map((b, j) => this.block(b, `${i}.${j}`)),
+        ),
+      ),
+      h(
+        'dl',
+        { className: 'sampling-details' },
+        h('dt', {}, 'Max tokens'),
+        h('dd', { attrs: { 'aria-label': 'Max tokens' } }, p.maxTokens.toLocaleString('en-US')),
         p.preferences.length ? h('dt', {}, 'Model preferences') : null,
         p.preferences.length ? h('dd', {}, ...p.preferences.map((line) => h('div', {}, line))) : null,
         p.tools.length ? h('dt', {}, `Tools offered${p.toolChoice ? ` (${p.toolChoice})` : ''}`) : null,
-        p.tools.length ? h('dd', { className: 'sampling-tools' }, ...p.tools.map((t) => h('div', {}, h('code', {}, t.name), t.description ? ` ${t.description}` : ''))) : null),
+        p.tools.length
+          ? h('dd', { className: 'sampling-tools' }, ...p.tools.map((t) => h('div', {}, h('code', {}, t.name), t.description ? ` ${t.description}` : '')))
+          : null,
+      ),
     );
-    const model = h('select', { attrs: { 'aria-label': 'Model', disabled: !asking } },
-      ...p.models.map((m) => h('option', { attrs: { value: m.id, selected: m.id === p.model } }, m.label)));
-    model.addEventListener('change', () => { p.model = model.value; this.changed(); });
+    const model = h(
+      'select',
+      { attrs: { 'aria-label': 'Model', disabled: !asking } },
+      ...p.models.map((m) => h('option', { attrs: { value: m.id, selected: m.id === p.model } }, m.label)),
+    );
+    model.addEventListener('change', () => {
+      p.model = model.value;
+      this.changed();
+    });
     const chooser = h('label', { className: 'sampling-model' }, 'Model ', model);
 
     const actions = h('div', { className: 'actions' });
     if (asking) {
       actions.append(
         this.button('Approve', () => this.approve(), true),
-        this.button(this.editing ? 'Editing…' : 'Edit', () => { this.editing = true; this.render(); }, false, this.editing),
+        this.button(
+          this.editing ? 'Editing…' : 'Edit',
+          () => {
+            this.editing = true;
+            this.render();
+          },
+          false,
+          this.editing,
+        ),
         this.button('Decline', () => this.decline()),
       );
     } else if (p.stage === 'answering') {
@@ -79,30 +103,57 @@ export class SamplingView {
   private renderAnswer(): void {
     const p = this.panel;
     const answer = p.answer;
-    if (!answer || p.stage === 'ask') { replaceChildren(this.answerArea); return; }
+    if (!answer || p.stage === 'ask') {
+      replaceChildren(this.answerArea);
+      return;
+    }
     const text = h('textarea', { className: 'answer-text', attrs: { 'aria-label': 'Answer text', rows: 8, readonly: p.stage !== 'review' } });
     text.value = answer.text;
     const calls = answer.toolUses.map((u) => h('div', { className: 'tool-use' }, icon('tools'), ' ', h('code', {}, u.name), ' ', h('code', {}, u.input)));
-    const actions = p.stage === 'review' && !answer.error
-      ? h('div', { className: 'actions' },
-        this.button('Send answer', () => this.sendAnswer(text.value), true),
-        this.button('Decline', () => this.decline()))
-      : p.stage === 'review' ? h('div', { className: 'actions' }, this.button('Decline', () => this.decline(), true)) : null;
+    const actions =
+      p.stage === 'review' && !answer.error
+        ? h(
+            'div',
+            { className: 'actions' },
+            this.button('Send answer', () => this.sendAnswer(text.value), true),
+            this.button('Decline', () => this.decline()),
+          )
+        : p.stage === 'review'
+          ? h(
+              'div',
+              { className: 'actions' },
+              this.button('Decline', () => this.decline(), true),
+            )
+          : null;
     this.status.className = `status${answer.error ? ' error' : ''}`;
     this.status.textContent = answer.error
       ? `The model failed: ${answer.error}`
-      : p.stage === 'answering' ? 'The model is answering…' : p.stage === 'sent' ? 'Sent.'
-        : `The model answered${answer.truncated ? ' (cut at maxTokens)' : ''}; send it to the server or decline.`;
+      : p.stage === 'answering'
+        ? 'The model is answering…'
+        : p.stage === 'sent'
+          ? 'Sent.'
+          : `The model answered${answer.truncated ? ' (cut at maxTokens)' : ''}; send it to the server or decline.`;
     replaceChildren(this.answerArea, h('h2', {}, 'Answer'), answer.text || !calls.length ? text : null, ...calls, actions);
   }
 
   private block(b: SamplingBlock, key: string): HTMLElement {
     switch (b.kind) {
-      case 'text': return this.textBlock(undefined, b.text, key, 'text-block', `Message ${Number(key.split('.')[0]) + 1}${key.endsWith('.0') ? '' : `, part ${Number(key.split('.')[1]) + 1}`}`);
-      case 'image': return h('img', { className: 'sampling-media', attrs: { src: b.dataUri, alt: `image (${b.mimeType}, ${b.bytes} bytes)` } });
-      case 'audio': return h('audio', { className: 'sampling-media', attrs: { src: b.dataUri, controls: true, 'aria-label': `audio (${b.mimeType}, ${b.bytes} bytes)` } });
-      case 'toolUse': return h('div', { className: 'tool-use' }, icon('tools'), ' calls ', h('code', {}, b.name), ' ', h('code', {}, b.input));
-      case 'toolResult': return h('div', { className: `tool-result${b.isError ? ' error' : ''}` }, `Result of ${b.toolUseId}: `, longText(b.text, 'tool-result-text'));
+      case 'text':
+        return this.textBlock(
+          undefined,
+          b.text,
+          key,
+          'text-block',
+          `Message ${Number(key.split('.')[0]) + 1}${key.endsWith('.0') ? '' : `, part ${Number(key.split('.')[1]) + 1}`}`,
+        );
+      case 'image':
+        return h('img', { className: 'sampling-media', attrs: { src: b.dataUri, alt: `image (${b.mimeType}, ${b.bytes} bytes)` } });
+      case 'audio':
+        return h('audio', { className: 'sampling-media', attrs: { src: b.dataUri, controls: true, 'aria-label': `audio (${b.mimeType}, ${b.bytes} bytes)` } });
+      case 'toolUse':
+        return h('div', { className: 'tool-use' }, icon('tools'), ' calls ', h('code', {}, b.name), ' ', h('code', {}, b.input));
+      case 'toolResult':
+        return h('div', { className: `tool-result${b.isError ? ' error' : ''}` }, `Result of ${b.toolUseId}: `, longText(b.text, 'tool-result-text'));
     }
   }
 
@@ -126,7 +177,12 @@ export class SamplingView {
     const edits = Array.from(this.element.querySelectorAll<HTMLTextAreaElement>('textarea.edit'));
     const texts = Object.fromEntries(edits.filter((a) => a.dataset.key !== 'system').map((a) => [a.dataset.key ?? '', a.value]));
     const system = edits.find((a) => a.dataset.key === 'system')?.value;
-    this.send({ type: 'samplingApprove', model: this.panel.model, ...(system !== undefined ? { systemPrompt: system } : {}), ...(edits.length ? { texts } : {}) });
+    this.send({
+      type: 'samplingApprove',
+      model: this.panel.model,
+      ...(system !== undefined ? { systemPrompt: system } : {}),
+      ...(edits.length ? { texts } : {}),
+    });
     this.editing = false;
     this.lock('Asking the model…');
   }
@@ -142,7 +198,9 @@ export class SamplingView {
   }
 
   private lock(text: string): void {
-    this.element.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+    this.element.querySelectorAll('button').forEach((b) => {
+      b.disabled = true;
+    });
     this.status.className = 'status';
     this.status.textContent = text;
   }

@@ -24,9 +24,14 @@ const env = { ...process.env, BROWSER: `"${process.execPath}" "${join(here, 'bro
 delete env.MCP_CONFORMANCE_CONTEXT;
 const acceptEmpty = `@${join(here, 'accept-empty.json')}`;
 
-const cli = (args, stdout = process.stdout) => run([...args, '--no-token-store', '--verbose', '--url', serverUrl], {
-  stdout, stderr: process.stderr, env, cwd: process.cwd(), interactive: false,
-});
+const cli = (args, stdout = process.stdout) =>
+  run([...args, '--no-token-store', '--verbose', '--url', serverUrl], {
+    stdout,
+    stderr: process.stderr,
+    env,
+    cwd: process.cwd(),
+    interactive: false,
+  });
 
 /**
  * auth/basic-cimd names this client by a fixed document URL on a host that does not resolve; the CLI offers a
@@ -37,15 +42,19 @@ const cli = (args, stdout = process.stdout) => run([...args, '--no-token-store',
 function publishClientMetadata(documentUrl) {
   const doc = { ...JSON.parse(readFileSync(join(here, '../../docs/oauth-client-metadata.json'), 'utf8')), client_id: documentUrl };
   const networkFetch = globalThis.fetch;
-  globalThis.fetch = (input, init) => (String(input instanceof Request ? input.url : input) === documentUrl
-    ? Promise.resolve(new Response(JSON.stringify(doc), { status: 200, headers: { 'content-type': 'application/json' } }))
-    : networkFetch(input, init));
+  globalThis.fetch = (input, init) =>
+    String(input instanceof Request ? input.url : input) === documentUrl
+      ? Promise.resolve(new Response(JSON.stringify(doc), { status: 200, headers: { 'content-type': 'application/json' } }))
+      : networkFetch(input, init);
   return documentUrl;
 }
 
 function authArgs() {
   const args = scenario.startsWith('auth/client-credentials') ? ['tools', '--grant', 'client_credentials'] : ['call', 'test-tool'];
-  const secret = (name, value) => { env[name] = value; return `env:${name}`; };
+  const secret = (name, value) => {
+    env[name] = value;
+    return `env:${name}`;
+  };
   if (context.client_id) args.push('--client-id', context.client_id);
   if (context.client_secret) args.push('--client-secret', secret('CONFORMANCE_CLIENT_SECRET', context.client_secret));
   if (context.issuer) args.push('--issuer', context.issuer);
@@ -54,8 +63,16 @@ function authArgs() {
   }
   if (context.valid_jwt) args.push('--grant', 'jwt_bearer', '--assertion', secret('CONFORMANCE_ASSERTION', context.valid_jwt));
   if (context.idp_id_token) {
-    args.push('--grant', 'enterprise', '--idp-id-token', secret('CONFORMANCE_IDP_ID_TOKEN', context.idp_id_token),
-      '--idp-client-id', context.idp_client_id, '--idp-token-endpoint', context.idp_token_endpoint);
+    args.push(
+      '--grant',
+      'enterprise',
+      '--idp-id-token',
+      secret('CONFORMANCE_IDP_ID_TOKEN', context.idp_id_token),
+      '--idp-client-id',
+      context.idp_client_id,
+      '--idp-token-endpoint',
+      context.idp_token_endpoint,
+    );
     if (context.idp_issuer) args.push('--idp-issuer', context.idp_issuer);
   }
   if (scenario === 'auth/basic-cimd') args.push('--client-metadata-url', publishClientMetadata('https://conformance-test.local/client-metadata.json'));
@@ -64,7 +81,12 @@ function authArgs() {
 
 async function listSkills() {
   let text = '';
-  const sink = new Writable({ write(chunk, _enc, done) { text += chunk; done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      text += chunk;
+      done();
+    },
+  });
   const code = await cli(['skills', '--json'], sink);
   return code === 0 ? JSON.parse(text) : [];
 }
@@ -72,7 +94,14 @@ async function listSkills() {
 async function actOnSkills() {
   let worst = 0;
   for (const skill of await listSkills()) {
-    const loaded = await cli(['skill', 'get', skill.uri], new Writable({ write(_c, _e, done) { done(); } }));
+    const loaded = await cli(
+      ['skill', 'get', skill.uri],
+      new Writable({
+        write(_c, _e, done) {
+          done();
+        },
+      }),
+    );
     worst = Math.max(worst, loaded);
     if (loaded !== 0 || !Array.isArray(skill.resources)) continue;
     for (const file of skill.resources.filter((f) => f.uri !== skill.uri)) worst = Math.max(worst, await cli(['skill', 'read', skill.uri, file.uri]));
@@ -82,7 +111,12 @@ async function actOnSkills() {
 
 async function listTools() {
   let text = '';
-  const sink = new Writable({ write(chunk, _enc, done) { text += chunk; done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      text += chunk;
+      done();
+    },
+  });
   const code = await cli(['tools', '--json'], sink);
   return code === 0 ? JSON.parse(text) : [];
 }

@@ -25,20 +25,33 @@ async function signIn(wb: Workbench, name = 'with-account'): Promise<void> {
 
 /** Starts test/fixtures/account-server.ts; its MCP endpoint's URL. */
 async function startAccountServer(children: ChildProcess[]): Promise<string> {
-  const fixture = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/fixtures/account-server.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const fixture = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/fixtures/account-server.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(fixture);
   const port = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`account-server.ts did not start: ${out}`)), 30_000);
-    fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; const m = /listening (\d+)/.exec(out); if (m) { clearTimeout(timer); resolve(m[1]!); } });
-    fixture.once('exit', (code) => { clearTimeout(timer); reject(new Error(`account-server.ts exited with ${code}`)); });
+    fixture.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /listening (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    fixture.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`account-server.ts exited with ${code}`));
+    });
   });
   return `http://127.0.0.1:${port}/mcp`;
 }
 
 /** Escape, as the user closes the question (a first Escape may only dismiss the hover of its placeholder). */
 async function closeQuestion(wb: Workbench): Promise<void> {
-  for (let i = 0; i < 3 && await wb.quickInput.isVisible(); i++) {
+  for (let i = 0; i < 3 && (await wb.quickInput.isVisible()); i++) {
     await wb.page.keyboard.press('Escape');
     await wb.page.waitForTimeout(300);
   }
@@ -55,7 +68,9 @@ test('accounts: Sign In offers the VS Code account, the server gets its token wi
     const settings = { 'mcpHost.oauth.accountProviders': { [`${new URL(enterprise).origin}/test-accounts`]: 'github' } };
     await withWorkbench('accounts', { servers, settings, testModel: true }, async (wb) => {
       const opened: string[] = [];
-      wb.browser.on('page', (p) => { opened.push(p.url()); });
+      wb.browser.on('page', (p) => {
+        opened.push(p.url());
+      });
       await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
       await serverRow(wb).waitFor({ timeout: 30_000 });
 
@@ -73,8 +88,14 @@ test('accounts: Sign In offers the VS Code account, the server gets its token wi
       await wb.shot('signed-in-with-account');
 
       const requests = await seen();
-      assert.ok(requests.some((r) => r.path === '/mcp' && /^Bearer test-account\.\d+\.read$/.test(r.authorization ?? '')), 'the account\'s token reached the server');
-      assert.ok(requests.every((r) => !r.path.startsWith('/test-accounts')), `nothing went to the authorization server's endpoints: ${requests.map((r) => r.path).join(', ')}`);
+      assert.ok(
+        requests.some((r) => r.path === '/mcp' && /^Bearer test-account\.\d+\.read$/.test(r.authorization ?? '')),
+        "the account's token reached the server",
+      );
+      assert.ok(
+        requests.every((r) => !r.path.startsWith('/test-accounts')),
+        `nothing went to the authorization server's endpoints: ${requests.map((r) => r.path).join(', ')}`,
+      );
       assert.deepEqual(opened, [], 'no browser tab');
 
       // ── Sign Out forgets the choice; VS Code stays signed in (the next question names the account) ──

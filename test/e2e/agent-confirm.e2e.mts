@@ -17,13 +17,15 @@ function notice(wb: Workbench, text: string) {
   return wb.page.locator('.notifications-center .notification-list-item', { hasText: text });
 }
 
-test('an agent\'s tool call outside chat: VS Code\'s dialog names the file, the tool and the server; Cancel sends nothing, Yes sends the file', async () => {
+test("an agent's tool call outside chat: VS Code's dialog names the file, the tool and the server; Cancel sends nothing, Yes sends the file", async () => {
   const records = mkdtempSync(join(tmpdir(), 'agent-confirm-'));
   const recordFile = join(records, 'calls.jsonl');
   const calls = () => (existsSync(recordFile) ? readFileSync(recordFile, 'utf8').split('\n').filter(Boolean) : []);
   const servers = {
     recorded: {
-      type: 'stdio' as const, command: 'node', args: [await fixtureServer('recording-proxy')],
+      type: 'stdio' as const,
+      command: 'node',
+      args: [await fixtureServer('recording-proxy')],
       env: { RECORDING_PROXY_SCRIPT: demoServer, RECORDING_PROXY_FILE: recordFile },
     },
   };

@@ -23,13 +23,19 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
   const record = join(tmpdir(), `apps-record-${process.pid}-${Date.now()}.jsonl`);
   writeFileSync(record, '');
   let outsideHits = 0;
-  const outside = createServer((_req, res) => { outsideHits++; res.setHeader('access-control-allow-origin', '*'); res.end('reached'); });
+  const outside = createServer((_req, res) => {
+    outsideHits++;
+    res.setHeader('access-control-allow-origin', '*');
+    res.end('reached');
+  });
   await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve));
   const outsidePort = (outside.address() as { port: number }).port;
   const servers = {
     budget: { type: 'stdio' as const, command: 'node', args: [budgetEntry, '--stdio'] },
     apps: {
-      type: 'stdio' as const, command: 'node', args: [await fixtureServer('apps-server')],
+      type: 'stdio' as const,
+      command: 'node',
+      args: [await fixtureServer('apps-server')],
       env: { APPS_FIXTURE_RECORD: record, APPS_FIXTURE_OUTSIDE_ORIGIN: `http://127.0.0.1:${outsidePort}/` },
     },
   };
@@ -37,9 +43,16 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
     await withWorkbench('apps-contained', { servers }, async (wb) => {
       const popups: Page[] = [];
       wb.browser.on('page', (p) => popups.push(p));
-      const records = () => readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-      const reports = () => records().filter((r) => typeof r.tool === 'string')
-        .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
+      const records = () =>
+        readFileSync(record, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const reports = () =>
+        records()
+          .filter((r) => typeof r.tool === 'string')
+          .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
 
       // 1. An app that never initialises is closed with a note.
       const silent = await runToolFromPalette(wb, 'show_silent', 'apps');
@@ -61,13 +74,18 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
       assert.ok(findings, `the app reported: ${JSON.stringify(calls)}`);
       console.log(`hostile app findings: ${JSON.stringify(findings)}`);
       assert.equal(findings.initialize, 'ok');
-      for (const key of ['cookie', 'localStorage', 'parentDocument', 'vscodeApi', 'fetchOutside']) assert.match(findings[key]!, /^blocked/, `${key}: ${findings[key]}`);
+      for (const key of ['cookie', 'localStorage', 'parentDocument', 'vscodeApi', 'fetchOutside'])
+        assert.match(findings[key]!, /^blocked/, `${key}: ${findings[key]}`);
       assert.match(findings.callModelOnly!, /^refused: .*not available to apps/);
       assert.match(findings.openJavascript!, /^refused: javascript: links are not opened/);
       assert.match(findings.openFile!, /^refused: file: links are not opened/);
       assert.match(findings.readOtherServer!, /^refused/);
-      assert.equal(outsideHits, 0, 'nothing reached the origin outside the app\'s policy');
-      assert.deepEqual(calls.map((c) => c.tool), ['show_hostile', 'report'], 'the forged submit ran nothing');
+      assert.equal(outsideHits, 0, "nothing reached the origin outside the app's policy");
+      assert.deepEqual(
+        calls.map((c) => c.tool),
+        ['show_hostile', 'report'],
+        'the forged submit ran nothing',
+      );
       assert.ok(!reports().some((c) => c.tool === 'model_only'), 'model_only never ran');
       assert.equal(await hostile.getByText('FORGED BY APP').count(), 0);
       assert.equal(await dialog(wb).count(), 0, 'refused links asked nothing');
@@ -94,7 +112,10 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
       await versionedApp.locator('#version', { hasText: 'Version 1' }).waitFor({ timeout: 15_000 });
       await versionedApp.locator('#result', { hasText: 'show_versioned done' }).waitFor({ timeout: 15_000 });
       for (let i = 0; i < 50 && !records().some((r) => r.subscribe === 'ui://versioned/app.html'); i++) await wb.page.waitForTimeout(200);
-      assert.ok(records().some((r) => r.subscribe === 'ui://versioned/app.html'), 'subscribed while the app shows');
+      assert.ok(
+        records().some((r) => r.subscribe === 'ui://versioned/app.html'),
+        'subscribed while the app shows',
+      );
       await versionedApp.getByRole('button', { name: 'Update the app' }).click();
       await versionedApp.locator('#version', { hasText: 'Version 2' }).waitFor({ timeout: 30_000 });
       await versionedApp.locator('#result', { hasText: 'show_versioned done' }).waitFor({ timeout: 15_000 });
@@ -107,7 +128,10 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
       await versionedApp.locator('#version', { hasText: 'Version 2' }).waitFor();
       await versioned.getByRole('button', { name: 'Close app' }).click();
       for (let i = 0; i < 50 && !records().some((r) => r.unsubscribe === 'ui://versioned/app.html'); i++) await wb.page.waitForTimeout(200);
-      assert.ok(records().some((r) => r.unsubscribe === 'ui://versioned/app.html'), 'unsubscribed once the app closed');
+      assert.ok(
+        records().some((r) => r.unsubscribe === 'ui://versioned/app.html'),
+        'unsubscribed once the app closed',
+      );
 
       // 5. A second npm example, server-budget-allocator (Chart.js), renders its interface from the tool's result.
       const budget = await runToolFromPalette(wb, 'Get Budget Data', 'budget');
@@ -115,7 +139,7 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
       await budget.locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
       const budgetApp = appFrame(budget);
       await budgetApp.locator('#sliders-container .slider').first().waitFor({ timeout: 30_000 });
-      assert.ok(await budgetApp.locator('#sliders-container .slider').count() >= 3);
+      assert.ok((await budgetApp.locator('#sliders-container .slider').count()) >= 3);
       await wb.shot('budget-app-rendered');
     });
   } finally {

@@ -9,7 +9,11 @@ import type { FrameLocator } from 'playwright-core';
 import { runToolFromPalette } from './steps.mjs';
 import { root, withWorkbench } from './workbench.mjs';
 
-const example = (name: string) => ({ type: 'stdio' as const, command: 'node', args: [join(root, `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`), '--stdio'] });
+const example = (name: string) => ({
+  type: 'stdio' as const,
+  command: 'node',
+  args: [join(root, `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`), '--stdio'],
+});
 
 function appFrame(panel: FrameLocator): FrameLocator {
   return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
@@ -34,7 +38,7 @@ test('MCP Apps examples from npm: three.js, sheet music and a workspace PDF rend
     await sheet.locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
     const music = appFrame(sheet).locator('#sheet-music svg').first();
     await music.waitFor({ timeout: 30_000 });
-    assert.match(await music.textContent() ?? '', /Twinkle, Twinkle Little Star/);
+    assert.match((await music.textContent()) ?? '', /Twinkle, Twinkle Little Star/);
     await wb.shot('sheet-music-app');
 
     // 3. server-pdf: a workspace PDF (under the roots the host offers) is read by the app through the bridge and shown.

@@ -56,19 +56,31 @@ test('app-rendered questions: a good app answers; a broken, silent or out-of-sch
     await wb.shot('app-question');
     await good.getByRole('button', { name: 'Green' }).click();
     let panel = await toolTab(wb, 'ask (questions)');
-    await newestResult(panel).filter({ hasText: 'app-rendered answer: {"action":"accept","content":{"color":"green","count":3}}' }).waitFor({ timeout: 30_000 });
+    await newestResult(panel)
+      .filter({ hasText: 'app-rendered answer: {"action":"accept","content":{"color":"green","count":3}}' })
+      .waitFor({ timeout: 30_000 });
 
     // 2. An app answering out of schema: the form instead, saying what did not fit.
     question = await ask(wb, panel, 'wrong');
-    await answerInForm(wb, question, /does not fit the question: .*\/color: Must be one of the listed choices.*\/count: Must be at most 5/,
-      /app-rendered answer: \{"action":"accept","content":\{"color":"red"\}\}/, 'ask (questions)');
+    await answerInForm(
+      wb,
+      question,
+      /does not fit the question: .*\/color: Must be one of the listed choices.*\/count: Must be at most 5/,
+      /app-rendered answer: \{"action":"accept","content":\{"color":"red"\}\}/,
+      'ask (questions)',
+    );
     await wb.shot('out-of-schema-fallback');
 
     // 3. An app whose resource cannot be read: the form at once.
     panel = await toolTab(wb, 'ask (questions)');
     question = await ask(wb, panel, 'missing');
-    await answerInForm(wb, question, /ui:\/\/questions\/missing\.html could not answer this question: .*no resource/,
-      /app-rendered answer: \{"action":"accept","content":\{"color":"red"\}\}/, 'ask (questions)');
+    await answerInForm(
+      wb,
+      question,
+      /ui:\/\/questions\/missing\.html could not answer this question: .*no resource/,
+      /app-rendered answer: \{"action":"accept","content":\{"color":"red"\}\}/,
+      'ask (questions)',
+    );
 
     // 4. An app that never completes its handshake: the form after the start limit.
     panel = await toolTab(wb, 'ask (questions)');
@@ -107,7 +119,16 @@ test('app-rendered questions: a good app answers; a broken, silent or out-of-sch
     assert.equal(await samplerApp.locator('#modes').innerText(), 'offered: inline,fullscreen; now inline');
     assert.equal(await samplerApp.locator('#pip').innerText(), 'pip answered: inline');
     const caps = JSON.parse(await samplerApp.locator('#caps').innerText()) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(caps).sort(), ['downloadFile', 'logging', 'message', 'openLinks', 'sampling', 'serverResources', 'serverTools', 'updateModelContext']);
+    assert.deepEqual(Object.keys(caps).sort(), [
+      'downloadFile',
+      'logging',
+      'message',
+      'openLinks',
+      'sampling',
+      'serverResources',
+      'serverTools',
+      'updateModelContext',
+    ]);
     await wb.shot('app-sampled');
   });
 });

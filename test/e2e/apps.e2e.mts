@@ -17,7 +17,6 @@ function appFrame(panel: FrameLocator): FrameLocator {
   return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
 }
 
-
 test('MCP Apps: the example app renders, calls its tool, asks before a link, follows the theme; a looping app can be closed', async () => {
   const record = join(tmpdir(), `apps-record-${process.pid}-${Date.now()}.jsonl`);
   writeFileSync(record, '');
@@ -48,7 +47,11 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       const time = app.locator('#server-time');
       await time.filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor({ timeout: 15_000 });
       const first = await time.innerText();
-      assert.match(await newestResult(panel).innerText(), new RegExp(first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the app shows the tool result the plain view shows');
+      assert.match(
+        await newestResult(panel).innerText(),
+        new RegExp(first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+        'the app shows the tool result the plain view shows',
+      );
       await wb.shot('app-rendered');
 
       // 2. Its sandbox: an opaque origin with the declared (empty) policy, no permissions.
@@ -99,9 +102,16 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
 
       // 7. A well-behaved app gets the tool's input and result and the host context; malformed messages and an
       //    unknown method do not break it; fullscreen maximises the panel; a newer result tears it down first.
-      const records = () => readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-      const reports = () => records().filter((r) => typeof r.tool === 'string')
-        .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
+      const records = () =>
+        readFileSync(record, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const reports = () =>
+        records()
+          .filter((r) => typeof r.tool === 'string')
+          .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
       const polite = await runToolFromPalette(wb, 'show_polite', 'apps');
       await polite.getByLabel('note').fill('hi');
       await polite.getByRole('button', { name: 'Run' }).click();
@@ -131,8 +141,10 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       const order = () => reports().map((c) => (c.arguments.findings?.teardown ? 'teardown' : c.arguments.findings?.input ? 'started' : c.tool));
       for (let i = 0; i < 100 && order().filter((o) => o === 'started').length < 2; i++) await wb.page.waitForTimeout(200);
       const seen = order();
-      assert.ok(seen.indexOf('teardown') > seen.indexOf('started') && seen.indexOf('teardown') < seen.lastIndexOf('started'),
-        `the first app was torn down before the second started: ${seen.join(', ')}`);
+      assert.ok(
+        seen.indexOf('teardown') > seen.indexOf('started') && seen.indexOf('teardown') < seen.lastIndexOf('started'),
+        `the first app was torn down before the second started: ${seen.join(', ')}`,
+      );
       await polite.locator('section.app.fullscreen[data-app-state="running"]').waitFor({ timeout: 30_000 });
       await polite.getByRole('button', { name: 'Exit full screen' }).click();
       await wb.page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 10_000 });

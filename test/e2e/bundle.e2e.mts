@@ -14,11 +14,20 @@ import { answerDialog, dialog, newestResult } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 const MANIFEST = {
-  manifest_version: '0.3', name: 'carry-test-bundle', display_name: 'Carry Test', version: '1.2.3', description: 'A bundle for the tests',
+  manifest_version: '0.3',
+  name: 'carry-test-bundle',
+  display_name: 'Carry Test',
+  version: '1.2.3',
+  description: 'A bundle for the tests',
   author: { name: 'MCP Host tests' },
   server: {
-    type: 'node', entry_point: 'server/index.js',
-    mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'], env: { GREETING: '${user_config.greeting}', API_TOKEN: '${user_config.api_token}' } },
+    type: 'node',
+    entry_point: 'server/index.js',
+    mcp_config: {
+      command: 'node',
+      args: ['${__dirname}/server/index.js'],
+      env: { GREETING: '${user_config.greeting}', API_TOKEN: '${user_config.api_token}' },
+    },
   },
   user_config: {
     greeting: { type: 'string', title: 'Greeting', description: 'Said first', required: true },
@@ -33,8 +42,16 @@ async function packedBundle(): Promise<Buffer> {
     writeFileSync(join(dir, 'source', 'manifest.json'), JSON.stringify(MANIFEST));
     // The server the bundle carries, in one file (as test/helpers/bundle.ts builds servers for the unit tests).
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    await build({ entryPoints: [join(root, 'test/fixtures/bundle-server.ts')], outfile: join(dir, 'source', 'server', 'index.js'),
-      bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent', absWorkingDir: root });
+    await build({
+      entryPoints: [join(root, 'test/fixtures/bundle-server.ts')],
+      outfile: join(dir, 'source', 'server', 'index.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'silent',
+      absWorkingDir: root,
+    });
     assert.equal(await packExtension({ extensionPath: join(dir, 'source'), outputPath: join(dir, 'carry-test.mcpb'), silent: true }), true);
     return readFileSync(join(dir, 'carry-test.mcpb'));
   } finally {
@@ -44,7 +61,8 @@ async function packedBundle(): Promise<Buffer> {
 
 test('install an MCP Bundle from the Explorer, its setting from the form, trust it, give its secret, run its tool', async () => {
   const bytes = await packedBundle();
-  await withWorkbench('bundle-install', { settings: { 'mcpHost.trustWorkspaceServers': false }, files: { 'carry-test.mcpb': bytes } }, async (wb) => {    await wb.explorerMenu('carry-test.mcpb', 'Install MCP Bundle…');
+  await withWorkbench('bundle-install', { settings: { 'mcpHost.trustWorkspaceServers': false }, files: { 'carry-test.mcpb': bytes } }, async (wb) => {
+    await wb.explorerMenu('carry-test.mcpb', 'Install MCP Bundle…');
 
     const form = wb.webview();
     const greeting = form.getByLabel('Greeting');
@@ -67,7 +85,11 @@ test('install an MCP Bundle from the Explorer, its setting from the form, trust 
     const written = async (): Promise<Record<string, unknown> | undefined> => {
       for (let i = 0; i < 300; i++) {
         const config = (() => {
-          try { return JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, Record<string, unknown>> }; } catch { return undefined; }
+          try {
+            return JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, Record<string, unknown>> };
+          } catch {
+            return undefined;
+          }
         })();
         if (config?.servers?.['carry-test-bundle']) return config.servers['carry-test-bundle'];
         await new Promise((r) => setTimeout(r, 100));

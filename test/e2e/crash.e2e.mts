@@ -26,7 +26,15 @@ test('a server that dies mid-call: the call fails naming the exit, a notificatio
     const result = newestResult(panel);
     await result.filter({ hasText: 'file://' }).waitFor({ timeout: 30_000 });
     await wb.shot('restarted-and-ran');
-    assert.match(await result.innerText(), new RegExp(wb.folder.split('/').pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.match(
+      await result.innerText(),
+      new RegExp(
+        wb.folder
+          .split('/')
+          .pop()!
+          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      ),
+    );
     await statusItem(wb, 'MCP servers: 2 running, 2 configured').waitFor();
   });
 });

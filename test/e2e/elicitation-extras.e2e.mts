@@ -50,7 +50,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /** The tool's result in its panel (brought to the front by its tab) that matches `pattern`. */
 async function toolResult(wb: Workbench, tool: string, server: string, pattern: RegExp): Promise<string> {
-  await wb.page.locator('.tabs-container .tab', { hasText: `${tool} (${server})` }).first().click();
+  await wb.page
+    .locator('.tabs-container .tab', { hasText: `${tool} (${server})` })
+    .first()
+    .click();
   const result = newestResult(wb.webview()).filter({ hasText: pattern });
   await result.waitFor({ timeout: 30_000 });
   return result.innerText();
@@ -60,9 +63,18 @@ async function toolResult(wb: Workbench, tool: string, server: string, pattern: 
 async function openedUrl(wb: Workbench, popups: Page[], click: () => Promise<void>): Promise<string> {
   const before = popups.length;
   const prompt = dialog(wb);
-  const newPage = wb.browser.waitForEvent('page', { timeout: 20_000 }).then(() => 'page' as const, () => 'none' as const);
+  const newPage = wb.browser.waitForEvent('page', { timeout: 20_000 }).then(
+    () => 'page' as const,
+    () => 'none' as const,
+  );
   await click();
-  const first = await Promise.race([newPage, prompt.waitFor({ timeout: 20_000 }).then(() => 'prompt' as const, () => 'none' as const)]);
+  const first = await Promise.race([
+    newPage,
+    prompt.waitFor({ timeout: 20_000 }).then(
+      () => 'prompt' as const,
+      () => 'none' as const,
+    ),
+  ]);
   if (first === 'prompt' && popups.length === before) {
     await wb.shot('open-external-prompt');
     const again = wb.browser.waitForEvent('page', { timeout: 20_000 });

@@ -28,7 +28,10 @@ test('receipt_from_photo asks for a photo: accept sends it, decline and cancel a
     await chooseFromWorkspace(wb, question, 'Receipt photo', 'photo.png');
     await question.getByRole('list', { name: 'Chosen files for Receipt photo' }).getByText('photo.png').waitFor();
     await question.getByRole('textbox', { name: 'Merchant' }).fill('Corner Café');
-    await question.getByRole('spinbutton', { name: 'Total' }).or(question.getByRole('textbox', { name: 'Total' })).fill('12.5');
+    await question
+      .getByRole('spinbutton', { name: 'Total' })
+      .or(question.getByRole('textbox', { name: 'Total' }))
+      .fill('12.5');
     await wb.shot('answer-filled');
     await question.getByRole('button', { name: 'Accept' }).click();
     await answerDialog(wb, 'Send');

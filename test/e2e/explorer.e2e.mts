@@ -11,7 +11,10 @@ test('the Explorer menu "Run MCP Tool with This File…" opens describe_file wit
     await row.waitFor({ timeout: 30_000 });
     await wb.shot('compatible-tools');
     const offered = await wb.quickInput.locator('.monaco-list-row').allInnerTexts();
-    assert.ok(offered.some((t) => t.includes('Compare images')), `offered: ${offered.join(' | ')}`);
+    assert.ok(
+      offered.some((t) => t.includes('Compare images')),
+      `offered: ${offered.join(' | ')}`,
+    );
     await row.click();
     const panel = wb.webview();
     await panel.getByRole('list', { name: 'Chosen files for File' }).getByText('photo.png').waitFor({ timeout: 30_000 });

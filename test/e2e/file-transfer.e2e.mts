@@ -24,22 +24,32 @@ async function start(file: string, args: string[]): Promise<{ child: ChildProces
     child.stdout!.on('data', (chunk: string) => {
       seen += chunk;
       const m = /listening (\d+)/.exec(seen);
-      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${file} exited with ${code}: ${seen}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited with ${code}: ${seen}`));
+    });
   });
   return { child, port };
 }
 
 /** The files opened without saving: each in a `mcp-host-opened-*` folder of the temporary directory. */
 function openedCopies(): string[] {
-  return readdirSync(tmpdir()).filter((d) => d.startsWith('mcp-host-opened-'))
+  return readdirSync(tmpdir())
+    .filter((d) => d.startsWith('mcp-host-opened-'))
     .flatMap((d) => readdirSync(join(tmpdir(), d)).map((f) => join(tmpdir(), d, f)));
 }
 
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
     child.once('exit', () => resolve());
     child.kill('SIGCONT');
     child.kill('SIGTERM');
@@ -113,7 +123,10 @@ test('file transfer: a large file uploaded with progress, cancelled once, sent a
       assert.match(await item.innerText(), /report\.bin · 1 MiB · application\/octet-stream · sha-256 given/);
       assert.equal(await made.locator('.file-output').count(), 1, 'the content block and its structured copy are one item');
       // the digest sits one level deeper than the tree opens by itself
-      await made.locator('details.structured summary').filter({ hasText: /^\{2\}$/ }).click();
+      await made
+        .locator('details.structured summary')
+        .filter({ hasText: /^\{2\}$/ })
+        .click();
       await wb.shot('file-output');
       const digest = /value:\s*"([A-Za-z0-9_-]{43})"/.exec(await made.innerText())?.[1];
       assert.ok(digest, 'the structured content shows the digest');

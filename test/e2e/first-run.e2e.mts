@@ -46,8 +46,11 @@ test('first run: the welcome view adds a server to .vscode/mcp.json; the walkthr
     await page.getByText('Get Started with MCP Host').first().waitFor({ timeout: 30_000 });
     const step = (id: string) => page.locator(`.getting-started-step[data-step-id$="#${id}"]`);
     const titles: Record<string, string> = {
-      addServer: 'Add an MCP server', runTool: 'Run a tool', attachFile: 'Attach a workspace file',
-      answerQuestion: "Answer a server's question", useCli: 'Use the command line',
+      addServer: 'Add an MCP server',
+      runTool: 'Run a tool',
+      attachFile: 'Attach a workspace file',
+      answerQuestion: "Answer a server's question",
+      useCli: 'Use the command line',
     };
     for (const [id, title] of Object.entries(titles)) assert.match(await step(id).innerText(), new RegExp(title));
     const first = step('addServer');
@@ -57,7 +60,9 @@ test('first run: the welcome view adds a server to .vscode/mcp.json; the walkthr
     const picture = page.getByRole('img', { name: /MCP: Add Server… asking how the server is reached/ });
     await picture.waitFor({ timeout: 15_000 });
     assert.match((await picture.getAttribute('srcset')) ?? '', /media%2Fwalkthrough%2Fadd-server\.png/);
-    await wb.page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await picture.elementHandle(), { timeout: 15_000 });
+    await wb.page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await picture.elementHandle(), {
+      timeout: 15_000,
+    });
     assert.equal(await first.getAttribute('aria-checked'), 'false');
     await wb.shot('walkthrough');
 
@@ -107,7 +112,9 @@ test('first run: the welcome view adds a server to .vscode/mcp.json; the walkthr
     const question = wb.webview();
     await question.getByLabel('Message').waitFor({ timeout: 30_000 });
     await question.getByRole('button', { name: 'Decline' }).click();
-    await newestResult(wb.webview()).filter({ hasText: /you chose decline/ }).waitFor({ timeout: 30_000 });
+    await newestResult(wb.webview())
+      .filter({ hasText: /you chose decline/ })
+      .waitFor({ timeout: 30_000 });
     await wb.page.locator('.tabs-container .tab', { hasText: 'Welcome' }).click();
     await step('runTool').and(wb.page.locator('[aria-checked="true"]')).waitFor({ timeout: 15_000 });
     await step('answerQuestion').and(wb.page.locator('[aria-checked="true"]')).waitFor({ timeout: 15_000 });

@@ -9,7 +9,11 @@ import { withWorkbench } from './workbench.mjs';
 const FILE_SIZE = Math.round(4.5 * 1024 * 1024);
 const MAX_MESSAGE_CHARS = 8 * 1024;
 
-interface Seen { toExtension: boolean; chars: number; kind: string }
+interface Seen {
+  toExtension: boolean;
+  chars: number;
+  kind: string;
+}
 
 test('no message to or from the webview carries more than 8 KB while a 4.5 MiB file is attached and sent', async () => {
   await withWorkbench('message-size', {}, async (wb) => {
@@ -35,11 +39,15 @@ test('no message to or from the webview carries more than 8 KB while a 4.5 MiB f
     await inner.evaluate(() => {
       const seen: Seen[] = [];
       (window as unknown as { mcpHostSeen: Seen[] }).mcpHostSeen = seen;
-      window.addEventListener('message', (event) => {
-        const data: unknown = event.data;
-        const type = typeof data === 'object' && data !== null && 'type' in data ? String(data.type) : typeof data;
-        seen.push({ toExtension: false, chars: JSON.stringify(data)?.length ?? 0, kind: type });
-      }, true);
+      window.addEventListener(
+        'message',
+        (event) => {
+          const data: unknown = event.data;
+          const type = typeof data === 'object' && data !== null && 'type' in data ? String(data.type) : typeof data;
+          seen.push({ toExtension: false, chars: JSON.stringify(data)?.length ?? 0, kind: type });
+        },
+        true,
+      );
     });
 
     await chooseFromWorkspace(wb, panel, 'File', 'big.bin');

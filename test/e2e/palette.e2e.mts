@@ -33,7 +33,10 @@ test('the MCP view lists the configured server and, once it runs, its tools; a p
     await wb.shot('server-running-with-tools');
     const rows = await view.locator('.monaco-list-row').allInnerTexts();
     for (const tool of ['Describe a file', 'Compare images', 'Count slowly']) {
-      assert.ok(rows.some((r) => r.includes(tool)), `${tool} in ${rows.join(' | ')}`);
+      assert.ok(
+        rows.some((r) => r.includes(tool)),
+        `${tool} in ${rows.join(' | ')}`,
+      );
     }
 
     // a prompt: clicked in the view, its arguments are a form, its messages the result

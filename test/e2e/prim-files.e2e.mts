@@ -16,7 +16,9 @@ import { fixtureServer, withWorkbench } from './workbench.mjs';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /** What the download app embeds (test/fixtures/download-app-server.ts). */
@@ -26,7 +28,7 @@ function appBytes(): Buffer {
   return b;
 }
 
-test('a prompt takes a workspace file intact; an app\'s download is saved where the person chose; an agent\'s large result shows whole, marked', async () => {
+test("a prompt takes a workspace file intact; an app's download is saved where the person chose; an agent's large result shows whole, marked", async () => {
   // Every byte value (NULs, invalid UTF-8): what a text path would corrupt.
   const binary = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 31) & 0xff))]);
   const servers = {
@@ -101,7 +103,10 @@ test('a prompt takes a workspace file intact; an app\'s download is saved where 
     const agentResult = newestResult(reportPanel);
     await agentResult.waitFor({ timeout: 30_000 });
     const note = agentResult.getByRole('note');
-    assert.match(await note.innerText(), /Called by a chat agent; its model was given a preview of [\d,]+ characters \(handle r\d+, which it reads in ranges\)\. The whole result is below\./);
+    assert.match(
+      await note.innerText(),
+      /Called by a chat agent; its model was given a preview of [\d,]+ characters \(handle r\d+, which it reads in ranges\)\. The whole result is below\./,
+    );
     assert.match(await agentResult.innerText(), /MIDDLE-OF-REPORT/, 'the panel shows the whole result');
     const given = agentResult.locator('details.model-given');
     await given.locator('summary').click();

@@ -59,14 +59,22 @@ test('browse the registry, install a server in the workspace with its argument f
         for (let i = 0; i < 100; i++) {
           // The editor may be caught between truncating the file and writing it: that read is tried again.
           const config = (() => {
-            try { return JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, unknown> }; } catch { return undefined; }
+            try {
+              return JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, unknown> };
+            } catch {
+              return undefined;
+            }
           })();
           if (config?.servers?.everything) return config.servers.everything;
           await new Promise((r) => setTimeout(r, 100));
         }
         return undefined;
       };
-      assert.deepEqual(await written(), { type: 'stdio', command: 'npx', args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`, 'stdio'] });
+      assert.deepEqual(await written(), {
+        type: 'stdio',
+        command: 'npx',
+        args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`, 'stdio'],
+      });
 
       // The first start of a workspace server asks for trust, naming the exact command line.
       await wb.runCommand('MCP: Run Tool…');

@@ -23,7 +23,9 @@ test('results and files: an image array slot, a file output saved without overwr
     await chosen.getByRole('listitem').filter({ hasText: 'chart.png' }).waitFor({ state: 'detached' });
     assert.equal(await chosen.getByRole('listitem').count(), 1);
     await panel.getByRole('button', { name: 'Run' }).click();
-    const refusal = fileSlot(panel, 'Images').getByRole('alert').filter({ hasText: /at least 2/ });
+    const refusal = fileSlot(panel, 'Images')
+      .getByRole('alert')
+      .filter({ hasText: /at least 2/ });
     await refusal.waitFor();
     await wb.shot('one-image-run-refused');
     assert.equal(await dialog(wb).count(), 0, 'no confirmation for a refused run');
@@ -91,7 +93,12 @@ test('results and files: an image array slot, a file output saved without overwr
     assert.ok(existsSync(second), 'the second save created "Weekly-report (1).csv"');
     assert.equal(readFileSync(second, 'utf8'), REPORT);
     assert.equal(readFileSync(first, 'utf8'), REPORT, 'the first file is untouched');
-    assert.deepEqual(readdirSync(wb.folder).filter((n) => n.endsWith('.csv')).sort(), ['Weekly-report (1).csv', 'Weekly-report.csv']);
+    assert.deepEqual(
+      readdirSync(wb.folder)
+        .filter((n) => n.endsWith('.csv'))
+        .sort(),
+      ['Weekly-report (1).csv', 'Weekly-report.csv'],
+    );
 
     // 3. confirmEveryCall: a tool without file slots asks first; Cancel runs nothing
     panel = await runToolFromPalette(wb, 'Count slowly');

@@ -34,7 +34,10 @@ function silentWav(): Buffer {
 }
 
 async function toolResult(wb: Workbench, pattern: RegExp): Promise<string> {
-  await wb.page.locator('.tabs-container .tab', { hasText: `${TOOL} (everything)` }).first().click();
+  await wb.page
+    .locator('.tabs-container .tab', { hasText: `${TOOL} (everything)` })
+    .first()
+    .click();
   const result = newestResult(wb.webview()).filter({ hasText: pattern });
   await result.waitFor({ timeout: 30_000 });
   return result.innerText();
@@ -110,11 +113,16 @@ test('sampling: the approval panel shows the request, the streamed answer is app
     const media = await runToolFromPalette(wb, 'sample', 'mediafixture');
     const params = {
       maxTokens: 50,
-      messages: [{ role: 'user', content: [
-        { type: 'text', text: 'what is in this picture and this recording?' },
-        { type: 'image', mimeType: 'image/png', data: PNG },
-        { type: 'audio', mimeType: 'audio/wav', data: silentWav().toString('base64') },
-      ] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'what is in this picture and this recording?' },
+            { type: 'image', mimeType: 'image/png', data: PNG },
+            { type: 'audio', mimeType: 'audio/wav', data: silentWav().toString('base64') },
+          ],
+        },
+      ],
     };
     await media.getByRole('textbox', { name: 'params', exact: true }).fill(JSON.stringify(params));
     await media.getByRole('button', { name: 'Run' }).click();
@@ -126,12 +134,15 @@ test('sampling: the approval panel shows the request, the streamed answer is app
     assert.equal(await asked.locator('img.sampling-media').evaluate((img: HTMLImageElement) => img.naturalWidth), 1);
     const audio = asked.locator('audio.sampling-media');
     assert.equal(await audio.getAttribute('aria-label'), 'audio (audio/wav, 844 bytes)');
-    const duration = await audio.evaluate((a: HTMLAudioElement) => new Promise<number>((resolve, reject) => {
-      if (a.readyState >= 1) resolve(a.duration);
-      a.addEventListener('loadedmetadata', () => resolve(a.duration));
-      a.addEventListener('error', () => reject(new Error(`audio error ${a.error?.code}`)));
-      setTimeout(() => reject(new Error('no audio metadata within 10 s')), 10_000);
-    }));
+    const duration = await audio.evaluate(
+      (a: HTMLAudioElement) =>
+        new Promise<number>((resolve, reject) => {
+          if (a.readyState >= 1) resolve(a.duration);
+          a.addEventListener('loadedmetadata', () => resolve(a.duration));
+          a.addEventListener('error', () => reject(new Error(`audio error ${a.error?.code}`)));
+          setTimeout(() => reject(new Error('no audio metadata within 10 s')), 10_000);
+        }),
+    );
     assert.ok(Math.abs(duration - 0.1) < 0.01, `duration ${duration}`);
     await wb.shot('sampling-media');
     await asked.getByRole('button', { name: 'Decline' }).click();

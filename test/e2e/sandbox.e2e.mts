@@ -19,7 +19,11 @@ test('a sandboxed server is refused a write; Allow adds the exact entry, restart
     await withWorkbench('sandbox-allow', { servers }, async (wb) => {
       const write = async () => {
         const panel = await runToolFromPalette(wb, 'write', 'guarded');
-        await panel.getByRole('combobox', { name: /^path/ }).or(panel.getByRole('textbox', { name: /^path/ })).first().fill(target);
+        await panel
+          .getByRole('combobox', { name: /^path/ })
+          .or(panel.getByRole('textbox', { name: /^path/ }))
+          .first()
+          .fill(target);
         await panel.getByRole('button', { name: 'Run' }).click();
         return { panel, result: newestResult(panel) };
       };

@@ -16,7 +16,9 @@ const TENANT_EDITED = 'tenant-e2e-edited-83f0';
 const KEY = 'sk-fixture-good';
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /** Records every message the extension posts to the tool's webview (as JSON text), where it reaches the inner frame. */
@@ -27,7 +29,13 @@ async function recordHostMessages(wb: Workbench): Promise<() => Promise<string[]
   await inner.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { mcpHostSeen: string[] }).mcpHostSeen = seen;
-    window.addEventListener('message', (event) => { seen.push(JSON.stringify(event.data) ?? ''); }, true);
+    window.addEventListener(
+      'message',
+      (event) => {
+        seen.push(JSON.stringify(event.data) ?? '');
+      },
+      true,
+    );
   });
   return () => inner.evaluate(() => (window as unknown as { mcpHostSeen: string[] }).mcpHostSeen);
 }
@@ -49,7 +57,13 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
     secure: { type: 'stdio', command: 'node', args: [server], env: { SECURE_FIXTURE_RECORD: record }, secureArguments: { region: 'eu' } },
   } as never;
   await withWorkbench('secure-params', { servers, settings: { 'mcpHost.trace': true } }, async (wb) => {
-    const calls = () => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+    const calls = () =>
+      existsSync(record)
+        ? readFileSync(record, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [];
     const already = calls().length;
     let panel = await runToolFromPalette(wb, 'query', 'secure');
     const section = panel.getByRole('region', { name: 'Secure values' });
@@ -78,7 +92,10 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
     assert.equal(await section.getByLabel('Tenant').inputValue(), '');
     assert.equal(await section.getByLabel('API key').inputValue(), '');
     const posted = await hostMessages();
-    assert.ok(posted.some((m) => m.includes('"type":"result"')), `the host's messages were seen (${posted.length})`);
+    assert.ok(
+      posted.some((m) => m.includes('"type":"result"')),
+      `the host's messages were seen (${posted.length})`,
+    );
     for (const m of posted) assert.ok(!m.includes(TENANT) && !m.includes(KEY), `a message to the webview holds a secure value: ${m.slice(0, 200)}`);
 
     // ── after a reload: asked nothing, the values are sent again ──

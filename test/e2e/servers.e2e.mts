@@ -40,7 +40,7 @@ async function pickLabelled(wb: Workbench, label: string): Promise<void> {
 /** Waits until the given element (in the page or a webview frame) has the keyboard focus. */
 async function waitFocused(target: Locator, what: string): Promise<void> {
   await target.waitFor();
-  for (const deadline = Date.now() + 10_000; ; ) {
+  for (const deadline = Date.now() + 10_000; ;) {
     if (await target.evaluate((el) => el === el.ownerDocument.activeElement && el.ownerDocument.hasFocus())) return;
     if (Date.now() > deadline) {
       const active = await target.evaluate((el) => `${el.ownerDocument.activeElement?.outerHTML.slice(0, 200)} hasFocus=${el.ownerDocument.hasFocus()}`);
@@ -56,14 +56,14 @@ async function waitFocused(target: Locator, what: string): Promise<void> {
  */
 async function selectAll(wb: Workbench, field: Locator): Promise<void> {
   await wb.page.keyboard.press('ControlOrMeta+A');
-  for (const deadline = Date.now() + 5000; ; ) {
+  for (const deadline = Date.now() + 5000; ;) {
     const selected = await field.evaluate((el) => {
       const input = el as HTMLInputElement;
       const text = input.ownerDocument.getSelection()?.toString() ?? '';
       return input.value === '' || text === input.value || (input.selectionStart === 0 && input.selectionEnd === input.value.length);
     });
     if (selected) return;
-    assert.ok(Date.now() < deadline, 'Ctrl+A selects the field\'s text');
+    assert.ok(Date.now() < deadline, "Ctrl+A selects the field's text");
     await wb.page.waitForTimeout(50);
   }
 }
@@ -71,18 +71,21 @@ async function selectAll(wb: Workbench, field: Locator): Promise<void> {
 /** Records every description the server's row shows in the tree, from now on. */
 async function recordStates(wb: Workbench, name: string): Promise<() => Promise<string[]>> {
   const key = `__states_${name.replace(/\W/g, '_')}`;
-  await serversTree(wb).evaluate((tree, [k, n]) => {
-    const seen: string[] = [];
-    (window as unknown as Record<string, string[]>)[k] = seen;
-    // (no named functions here: the test runner's transform would add a helper the page lacks)
-    new MutationObserver(() => {
-      for (const row of Array.from(tree.querySelectorAll<HTMLElement>('[role="treeitem"]'))) {
-        const label = row.getAttribute('aria-label') ?? '';
-        const description = label.startsWith(`${n}, `) ? label.slice(n.length + 2) : undefined;
-        if (description !== undefined && seen[seen.length - 1] !== description) seen.push(description);
-      }
-    }).observe(tree, { subtree: true, childList: true, characterData: true, attributes: true });
-  }, [key, name] as const);
+  await serversTree(wb).evaluate(
+    (tree, [k, n]) => {
+      const seen: string[] = [];
+      (window as unknown as Record<string, string[]>)[k] = seen;
+      // (no named functions here: the test runner's transform would add a helper the page lacks)
+      new MutationObserver(() => {
+        for (const row of Array.from(tree.querySelectorAll<HTMLElement>('[role="treeitem"]'))) {
+          const label = row.getAttribute('aria-label') ?? '';
+          const description = label.startsWith(`${n}, `) ? label.slice(n.length + 2) : undefined;
+          if (description !== undefined && seen[seen.length - 1] !== description) seen.push(description);
+        }
+      }).observe(tree, { subtree: true, childList: true, characterData: true, attributes: true });
+    },
+    [key, name] as const,
+  );
   return () => wb.page.evaluate((k) => [...((window as unknown as Record<string, string[]>)[k] ?? [])], key);
 }
 
@@ -177,7 +180,7 @@ test('servers: Add Server… writes mcp.json, the status bar counts and opens th
     const states = await recordStates(wb, 'with-token');
     await form.getByRole('button', { name: 'Save' }).click();
     await wb.page.locator('iframe.webview.ready').filter({ visible: true }).waitFor({ state: 'detached', timeout: 15_000 });
-    for (const deadline = Date.now() + 30_000; ; ) {
+    for (const deadline = Date.now() + 30_000; ;) {
       const seen = await states();
       const starting = seen.findIndex((d) => d.startsWith('starting'));
       if (starting >= 0 && seen.slice(starting + 1).includes('running')) break;
@@ -186,7 +189,10 @@ test('servers: Add Server… writes mcp.json, the status bar counts and opens th
     }
     await serverRow(wb, 'with-token', 'running').waitFor();
     await wb.shot('restarted-with-new-input');
-    for (const [file, text] of [[config, readFileSync(config, 'utf8')], [userSettings, readFileSync(userSettings, 'utf8')]]) {
+    for (const [file, text] of [
+      [config, readFileSync(config, 'utf8')],
+      [userSettings, readFileSync(userSettings, 'utf8')],
+    ]) {
       for (const secret of [FIRST_SECRET, SECOND_SECRET]) assert.ok(!text!.includes(secret), `the secret is in ${file}`);
     }
 
@@ -196,7 +202,14 @@ test('servers: Add Server… writes mcp.json, the status bar counts and opens th
     await wb.quickInput.locator('.quick-input-title', { hasText: 'MCP: Run Tool' }).waitFor();
     await wb.page.keyboard.type('Export a report');
     await wb.quickPickRow('Export a report').first().waitFor({ timeout: 30_000 });
-    for (let i = 0; !(await wb.quickInput.locator('.monaco-list-row.focused', { hasText: 'Export a report' }).filter({ has: wb.page.locator('.label-description', { hasText: /^export_report · demo$/ }) }).count()); i++) {
+    for (
+      let i = 0;
+      !(await wb.quickInput
+        .locator('.monaco-list-row.focused', { hasText: 'Export a report' })
+        .filter({ has: wb.page.locator('.label-description', { hasText: /^export_report · demo$/ }) })
+        .count());
+      i++
+    ) {
       assert.ok(i < 10, 'the demo server\'s "Export a report" row is in the list');
       await wb.page.keyboard.press('ArrowDown');
     }

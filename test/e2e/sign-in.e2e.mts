@@ -98,89 +98,98 @@ async function runWhoami(wb: Workbench): Promise<string> {
   return result.innerText();
 }
 
-test('sign-in: from the Servers view through the authorization server\'s page, still signed in after a reload, asked again after Sign Out, no token in any file', async () => {
+test("sign-in: from the Servers view through the authorization server's page, still signed in after a reload, asked again after Sign Out, no token in any file", async () => {
   // The authorization server on [::1], standing for another host: code-server would send a page of
   // 127.0.0.1 through its own proxy.
   const as = await startOidcProviderMatrix({ accessTtl: 300, host: '::1' });
   try {
-    await withWorkbench('sign-in', { servers: { notes: { type: 'http', url: as.bearer.url } }, settings: { 'mcpHost.trace': true } }, (wb) => keepingServerLog(wb, async () => {
-      const opened: string[] = [];
-      wb.browser.on('page', (p) => { opened.push(p.url()); });
+    await withWorkbench('sign-in', { servers: { notes: { type: 'http', url: as.bearer.url } }, settings: { 'mcpHost.trace': true } }, (wb) =>
+      keepingServerLog(wb, async () => {
+        const opened: string[] = [];
+        wb.browser.on('page', (p) => {
+          opened.push(p.url());
+        });
 
-      // ── the tree action asks first; the browser opens only after "Sign In" ──
-      await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
-      await serverRow(wb, 'notes').waitFor({ timeout: 30_000 });
-      await signInFromTree(wb);
-      const notice = await notification(wb, ASKED);
-      await wb.shot('asked-to-sign-in');
-      assert.deepEqual(opened, [], 'no browser tab before the user agreed');
-      const tab = await agreeToSignIn(wb, notice);
-      const authorization = new URL(opened[0] ?? tab.url());
-      assert.equal(authorization.origin, as.issuer, `the authorization server's page opened: ${authorization.href}`);
-      await signInAtAuthorizationServer(wb, tab, 'alice');
-      await tab.close();
-      await serverRow(wb, 'notes', 'signed in as alice').waitFor({ timeout: 30_000 });
-      await wb.shot('signed-in');
+        // ── the tree action asks first; the browser opens only after "Sign In" ──
+        await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
+        await serverRow(wb, 'notes').waitFor({ timeout: 30_000 });
+        await signInFromTree(wb);
+        const notice = await notification(wb, ASKED);
+        await wb.shot('asked-to-sign-in');
+        assert.deepEqual(opened, [], 'no browser tab before the user agreed');
+        const tab = await agreeToSignIn(wb, notice);
+        const authorization = new URL(opened[0] ?? tab.url());
+        assert.equal(authorization.origin, as.issuer, `the authorization server's page opened: ${authorization.href}`);
+        await signInAtAuthorizationServer(wb, tab, 'alice');
+        await tab.close();
+        await serverRow(wb, 'notes', 'signed in as alice').waitFor({ timeout: 30_000 });
+        await wb.shot('signed-in');
 
-      // ── after a reload the sign-in holds: the tool runs with no question and no browser ──
-      // (The reload comes first: in this headless browser a webview opened after the sign-in tab at times stays
-      // blank until the window reloads. The MCP view stays open across the reload.)
-      await wb.load(serverRow(wb, 'notes', 'stopped'));
-      const before = opened.length;
-      assert.match(await runWhoami(wb), /^alice mcp:read/m);
-      await serverRow(wb, 'notes', 'signed in as alice').waitFor({ timeout: 30_000 });
-      await wb.shot('still-signed-in-after-reload');
-      assert.equal(opened.length, before, 'no browser tab after the reload');
+        // ── after a reload the sign-in holds: the tool runs with no question and no browser ──
+        // (The reload comes first: in this headless browser a webview opened after the sign-in tab at times stays
+        // blank until the window reloads. The MCP view stays open across the reload.)
+        await wb.load(serverRow(wb, 'notes', 'stopped'));
+        const before = opened.length;
+        assert.match(await runWhoami(wb), /^alice mcp:read/m);
+        await serverRow(wb, 'notes', 'signed in as alice').waitFor({ timeout: 30_000 });
+        await wb.shot('still-signed-in-after-reload');
+        assert.equal(opened.length, before, 'no browser tab after the reload');
 
-      // ── Sign Out forgets the tokens: the next start asks again; cancelling leaves "needs sign-in" ──
-      await wb.runCommand('MCP: Sign Out of Server');
-      await wb.quickPickRow('notes').first().click();
-      await notification(wb, /Signed out of MCP server "notes": its tokens are forgotten/);
-      await serverRow(wb, 'notes', 'stopped').waitFor({ timeout: 15_000 });
-      await wb.shot('signed-out');
-      await wb.runCommand('Notifications: Clear All Notifications');
-      await signInFromTree(wb);
-      const again = await notification(wb, ASKED);
-      await wb.shot('asked-again');
-      await again.getByRole('button', { name: 'Cancel' }).click();
-      await serverRow(wb, 'notes', 'needs sign-in').waitFor({ timeout: 30_000 });
-      const retry = await notification(wb, /MCP server "notes" needs you to sign in \(the sign-in at \[::1\]:\d+ was cancelled\)/);
-      assert.equal(await retry.getByRole('button', { name: 'Sign In' }).count(), 1, 'the notice offers to try again');
-      await serverRow(wb, 'demo', 'running').waitFor();
-      await wb.shot('sign-in-cancelled');
-      assert.equal(opened.length, before, 'no browser tab for the cancelled sign-in');
+        // ── Sign Out forgets the tokens: the next start asks again; cancelling leaves "needs sign-in" ──
+        await wb.runCommand('MCP: Sign Out of Server');
+        await wb.quickPickRow('notes').first().click();
+        await notification(wb, /Signed out of MCP server "notes": its tokens are forgotten/);
+        await serverRow(wb, 'notes', 'stopped').waitFor({ timeout: 15_000 });
+        await wb.shot('signed-out');
+        await wb.runCommand('Notifications: Clear All Notifications');
+        await signInFromTree(wb);
+        const again = await notification(wb, ASKED);
+        await wb.shot('asked-again');
+        await again.getByRole('button', { name: 'Cancel' }).click();
+        await serverRow(wb, 'notes', 'needs sign-in').waitFor({ timeout: 30_000 });
+        const retry = await notification(wb, /MCP server "notes" needs you to sign in \(the sign-in at \[::1\]:\d+ was cancelled\)/);
+        assert.equal(await retry.getByRole('button', { name: 'Sign In' }).count(), 1, 'the notice offers to try again');
+        await serverRow(wb, 'demo', 'running').waitFor();
+        await wb.shot('sign-in-cancelled');
+        assert.equal(opened.length, before, 'no browser tab for the cancelled sign-in');
 
-      // ── refused at the authorization server: "sign-in failed", naming the reason, and Sign In tries again ──
-      await wb.runCommand('Notifications: Clear All Notifications');
-      await signInFromTree(wb);
-      const denied = await agreeToSignIn(wb, await notification(wb, ASKED));
-      await denied.getByRole('link', { name: /cancel/i }).click({ timeout: 30_000 });
-      await denied.getByRole('heading', { name: 'Sign-in failed' }).waitFor({ timeout: 15_000 });
-      await denied.close();
-      await serverRow(wb, 'notes', 'sign-in failed').waitFor({ timeout: 30_000 });
-      const failed = await notification(wb, /MCP server "notes" could not sign in: .*access_denied/);
-      assert.equal(await failed.getByRole('button', { name: 'Sign In' }).count(), 1, 'the notice offers to try again');
-      await serverRow(wb, 'demo', 'running').waitFor();
-      await wb.shot('sign-in-failed');
+        // ── refused at the authorization server: "sign-in failed", naming the reason, and Sign In tries again ──
+        await wb.runCommand('Notifications: Clear All Notifications');
+        await signInFromTree(wb);
+        const denied = await agreeToSignIn(wb, await notification(wb, ASKED));
+        await denied.getByRole('link', { name: /cancel/i }).click({ timeout: 30_000 });
+        await denied.getByRole('heading', { name: 'Sign-in failed' }).waitFor({ timeout: 15_000 });
+        await denied.close();
+        await serverRow(wb, 'notes', 'sign-in failed').waitFor({ timeout: 30_000 });
+        const failed = await notification(wb, /MCP server "notes" could not sign in: .*access_denied/);
+        assert.equal(await failed.getByRole('button', { name: 'Sign In' }).count(), 1, 'the notice offers to try again');
+        await serverRow(wb, 'demo', 'running').waitFor();
+        await wb.shot('sign-in-failed');
 
-      // ── no token in any file: settings, logs and output channels (trace on), workspace ──
-      const bearer = [...as.bearer.accessTokens];
-      const refresh = [...as.refreshTokens];
-      assert.ok(bearer.length > 0 && refresh.length > 0, 'the server saw an access token and the authorization server issued a refresh token');
-      const schemes = new Set(as.bearer.requests.filter((l) => !l.startsWith('refused')).map((l) => l.split(' ')[2]).filter((x) => x !== '-'));
-      assert.deepEqual([...schemes], ['Bearer'], `the Bearer-only server got Bearer tokens only: ${as.bearer.requests.join('; ')}`);
-      const files = [...filesUnder(wb.server.userDataDir), ...filesUnder(wb.folder)];
-      let traced = false;
-      for (const file of files) {
-        if (statSync(file).size > 50 * 1024 * 1024) continue;
-        const text = readFileSync(file, 'latin1');
-        if (text.includes('[host -> server]')) traced = true;
-        for (const secret of [...new Set([...bearer, ...refresh])]) {
-          assert.ok(!text.includes(secret), `a token is in ${file}`);
+        // ── no token in any file: settings, logs and output channels (trace on), workspace ──
+        const bearer = [...as.bearer.accessTokens];
+        const refresh = [...as.refreshTokens];
+        assert.ok(bearer.length > 0 && refresh.length > 0, 'the server saw an access token and the authorization server issued a refresh token');
+        const schemes = new Set(
+          as.bearer.requests
+            .filter((l) => !l.startsWith('refused'))
+            .map((l) => l.split(' ')[2])
+            .filter((x) => x !== '-'),
+        );
+        assert.deepEqual([...schemes], ['Bearer'], `the Bearer-only server got Bearer tokens only: ${as.bearer.requests.join('; ')}`);
+        const files = [...filesUnder(wb.server.userDataDir), ...filesUnder(wb.folder)];
+        let traced = false;
+        for (const file of files) {
+          if (statSync(file).size > 50 * 1024 * 1024) continue;
+          const text = readFileSync(file, 'latin1');
+          if (text.includes('[host -> server]')) traced = true;
+          for (const secret of [...new Set([...bearer, ...refresh])]) {
+            assert.ok(!text.includes(secret), `a token is in ${file}`);
+          }
         }
-      }
-      assert.ok(traced, `the trace reached a log file under the user-data dir (${files.length} files searched)`);
-    }));
+        assert.ok(traced, `the trace reached a log file under the user-data dir (${files.length} files searched)`);
+      }),
+    );
   } finally {
     await as.close();
   }

@@ -10,7 +10,11 @@ import type { Workbench } from './workbench.mjs';
  * before its row came (or, with `choose`, before its row was clicked) is opened again.
  */
 export async function openQuickPick(
-  wb: Workbench, command: string, title: string, filter: string, row: Locator,
+  wb: Workbench,
+  command: string,
+  title: string,
+  filter: string,
+  row: Locator,
   choose?: { beforeClick?: () => Promise<unknown> },
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -27,7 +31,9 @@ export async function openQuickPick(
           await row.click({ timeout: 10_000 });
         } catch (e) {
           // the row is still there and active, but a busy renderer kept the click from landing: Enter picks it
-          const active = await wb.quickInput.isVisible() && await row.evaluate((el) => el.classList.contains('focused'), undefined, { timeout: 5_000 }).catch(() => false);
+          const active =
+            (await wb.quickInput.isVisible()) &&
+            (await row.evaluate((el) => el.classList.contains('focused'), undefined, { timeout: 5_000 }).catch(() => false));
           if (!active) throw e;
           await wb.page.keyboard.press('Enter');
         }
@@ -148,10 +154,10 @@ export async function describePngFromWorkspace(wb: Workbench): Promise<void> {
 export async function acceptSaveDialog(wb: Workbench, expectedName: string): Promise<void> {
   const input = wb.quickInput.locator('.quick-input-box input');
   await input.waitFor({ timeout: 15_000 });
-  await wb.page.waitForFunction(
-    ({ selector, name }) => (document.querySelector<HTMLInputElement>(selector)?.value ?? '').endsWith(name),
-    { selector: '.quick-input-widget .quick-input-box input', name: expectedName },
-  );
+  await wb.page.waitForFunction(({ selector, name }) => (document.querySelector<HTMLInputElement>(selector)?.value ?? '').endsWith(name), {
+    selector: '.quick-input-widget .quick-input-box input',
+    name: expectedName,
+  });
   await wb.shot(`save-dialog-${expectedName}`);
   await wb.page.keyboard.press('Enter');
   await wb.quickInput.waitFor({ state: 'hidden' });

@@ -19,23 +19,42 @@ test('the .vsix holds the bundles, media, README, CHANGELOG and LICENSE, no sour
   assert.ok(statSync(vsix).size < 5 * 1024 * 1024, `${statSync(vsix).size} bytes`);
   const files = zipEntries(vsix).filter((f) => f.startsWith('extension/'));
   for (const expected of [
-    'extension/package.json', 'extension/dist/extension.js', 'extension/dist/main.js', 'extension/dist/connection.js', 'extension/dist/libraries.js', 'extension/dist/sandbox.js', 'extension/dist/replay.js', 'extension/dist/carry.js', 'extension/schemas/mcp-calls.schema.json', 'extension/media/webview.js', 'extension/media/icon.png',
-    'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt',
+    'extension/package.json',
+    'extension/dist/extension.js',
+    'extension/dist/main.js',
+    'extension/dist/connection.js',
+    'extension/dist/libraries.js',
+    'extension/dist/sandbox.js',
+    'extension/dist/replay.js',
+    'extension/dist/carry.js',
+    'extension/schemas/mcp-calls.schema.json',
+    'extension/media/webview.js',
+    'extension/media/icon.png',
+    'extension/readme.md',
+    'extension/changelog.md',
+    'extension/LICENSE.txt',
   ]) {
     assert.ok(files.includes(expected), `${expected} missing from ${files.join(', ')}`);
   }
   const unwanted = files.filter((f) =>
-    /\.(ts|mts|map|tgz|vsix)$|node_modules\/|fixtures?\/|^extension\/(src|test|scripts|examples|bench|docs|cli|\.cache|\.artifacts)\//.test(f));
+    /\.(ts|mts|map|tgz|vsix)$|node_modules\/|fixtures?\/|^extension\/(src|test|scripts|examples|bench|docs|cli|\.cache|\.artifacts)\//.test(f),
+  );
   assert.deepEqual(unwanted, []);
 });
 
-test('the listing: icon, banner and preview in the manifest, no address the project does not serve, the walkthrough\'s pictures inside, every README picture resolving', () => {
+test("the listing: icon, banner and preview in the manifest, no address the project does not serve, the walkthrough's pictures inside, every README picture resolving", () => {
   const vsix = builtVsix();
   const files = zipEntries(vsix);
   const manifest = JSON.parse(zipEntry(vsix, 'extension/package.json').toString('utf8')) as {
-    icon: string; galleryBanner?: { color?: string; theme?: string }; preview?: boolean; qna?: string; repository?: { url: string };
-    bugs?: { url: string }; homepage?: string;
-    categories: string[]; keywords: string[];
+    icon: string;
+    galleryBanner?: { color?: string; theme?: string };
+    preview?: boolean;
+    qna?: string;
+    repository?: { url: string };
+    bugs?: { url: string };
+    homepage?: string;
+    categories: string[];
+    keywords: string[];
     contributes: { walkthroughs?: { steps: { id: string; media: { image?: string }; completionEvents?: string[] }[] }[] };
   };
   assert.ok(files.includes(`extension/${manifest.icon}`), `the icon ${manifest.icon} is in the package`);
@@ -55,7 +74,10 @@ test('the listing: icon, banner and preview in the manifest, no address the proj
   const steps = manifest.contributes.walkthroughs?.flatMap((w) => w.steps) ?? [];
   assert.equal(steps.length, 5);
   for (const step of steps) {
-    assert.ok(step.media.image && files.includes(`extension/${step.media.image}`), `the picture of the step ${step.id} (${step.media.image}) is in the package`);
+    assert.ok(
+      step.media.image && files.includes(`extension/${step.media.image}`),
+      `the picture of the step ${step.id} (${step.media.image}) is in the package`,
+    );
     assert.ok(step.completionEvents?.length, `the step ${step.id} has a completion event`);
   }
 

@@ -18,15 +18,23 @@ const ORIGIN = 'http://webview.test';
 const APP_NONCE = 'app-n0nce';
 let browser: BrowserContext;
 
-before(async () => { browser = await openBrowserContext(); });
-after(async () => { await browser.close(); });
+before(async () => {
+  browser = await openBrowserContext();
+});
+after(async () => {
+  await browser.close();
+});
 
 /** Opens the panel page; the script is served after `scriptDelayMs` (a slow first load); `apps`: it may show MCP Apps. */
 async function openPanel(scriptDelayMs = 0, apps = false): Promise<Page> {
   const page = await browser.newPage();
   const html = webviewHtml({
-    cspSource: ORIGIN, nonce: 'n0nce', title: 'panel',
-    scriptUri: `${ORIGIN}/media/webview.js`, styleUri: `${ORIGIN}/media/webview.css`, codiconsUri: `${ORIGIN}/media/none.css`,
+    cspSource: ORIGIN,
+    nonce: 'n0nce',
+    title: 'panel',
+    scriptUri: `${ORIGIN}/media/webview.js`,
+    styleUri: `${ORIGIN}/media/webview.css`,
+    codiconsUri: `${ORIGIN}/media/none.css`,
     ...(apps ? { app: { nonce: APP_NONCE, csp: EMPTY_CSP }, appBridgeUri: `${ORIGIN}/media/app-bridge.js` } : {}),
   });
   await page.route(`${ORIGIN}/**`, async (route) => {
@@ -106,7 +114,10 @@ test('a result whose structured content breaks the output schema is marked faile
   await started(page);
   await post(page, { type: 'init', panel: toolInit() });
   const view: ResultView = {
-    isError: false, items: [{ kind: 'text', text: '{"sum":"x"}' }], saves: [], warnings: [],
+    isError: false,
+    items: [{ kind: 'text', text: '{"sum":"x"}' }],
+    saves: [],
+    warnings: [],
     structured: { status: 'invalid', json: '{"sum":"x"}', errors: ['/sum: must be number'] },
   };
   await post(page, { type: 'callStarted', callId: 'c1' });
@@ -114,13 +125,13 @@ test('a result whose structured content breaks the output schema is marked faile
   await post(page, { type: 'callEnded', callId: 'c1', outcome: 'done' });
   const article = page.locator('article[data-call-id="c1"]');
   await article.waitFor();
-  assert.match(await article.getAttribute('aria-label') ?? '', /^Result that failed output validation at /);
+  assert.match((await article.getAttribute('aria-label')) ?? '', /^Result that failed output validation at /);
   assert.match(await article.locator('header').innerText(), /failed output validation/);
-  assert.match(await article.getAttribute('class') ?? '', /result-error/);
+  assert.match((await article.getAttribute('class')) ?? '', /result-error/);
   assert.equal(await article.locator('header .codicon-error').count(), 1, 'not the success icon');
   const status = page.locator('.tool-status [role="status"]');
   assert.equal(await status.innerText(), "The result failed the tool's output schema; see Results.");
-  assert.match(await status.getAttribute('class') ?? '', /\berror\b/);
+  assert.match((await status.getAttribute('class')) ?? '', /\berror\b/);
   await page.close();
 });
 
@@ -135,7 +146,10 @@ test('a refused file says what Run will send, and the refusal clears when the sl
   assert.equal(await refusal.innerText(), 'file: big.png is 20 bytes; the limit is 10 bytes. Run sends no file for this slot.');
   await slot.getByRole('button', { name: 'From workspace…' }).click();
   await refusal.waitFor({ state: 'hidden' });
-  assert.deepEqual((await sent(page)).filter((m) => m.type === 'pickFile').map((m) => m.field), ['/file']);
+  assert.deepEqual(
+    (await sent(page)).filter((m) => m.type === 'pickFile').map((m) => m.field),
+    ['/file'],
+  );
 
   // With a file still chosen, the refusal says that file is what Run sends.
   await post(page, { type: 'fileSelected', field: '/file', files: [{ name: 'ok.png', size: 8, mediaType: 'image/png', warnings: [] }] });
@@ -151,7 +165,15 @@ test('an accepted question says "Sending…" (not "Sent.") until the host closes
   const page = await openPanel();
   await started(page);
   const form = buildForm({ type: 'object', properties: { note: { type: 'string' } } });
-  const init: PanelInit = { kind: 'elicitation', mode: 'form', heading: { title: 'demo asks', server: 'demo' }, message: 'Add a note', form, values: { note: 'hi' }, files: {} };
+  const init: PanelInit = {
+    kind: 'elicitation',
+    mode: 'form',
+    heading: { title: 'demo asks', server: 'demo' },
+    message: 'Add a note',
+    form,
+    values: { note: 'hi' },
+    files: {},
+  };
   await post(page, { type: 'init', panel: init });
   await page.getByRole('button', { name: 'Accept' }).click();
   await page.getByRole('status').filter({ hasText: 'Sending…' }).waitFor();
@@ -168,13 +190,17 @@ test('an accepted question says "Sending…" (not "Sent.") until the host closes
 
 test('a run while the hidden standby of its app loops: the app starts in a new frame, the looping one goes first', async () => {
   // App frames share one process: a new frame beside a looping one would never run its script.
-  const looping = appDocument(`<!doctype html><p>Looping.</p><script>
+  const looping = appDocument(
+    `<!doctype html><p>Looping.</p><script>
 window.addEventListener('message', (e) => { if (e.data && e.data.id === 1 && e.data.result) {
   window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} }, '*');
   setTimeout(() => { for (;;) {} }, 100);
 } });
 window.parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'loop', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } }, '*');
-</script>`, EMPTY_CSP, APP_NONCE);
+</script>`,
+    EMPTY_CSP,
+    APP_NONCE,
+  );
   const app = { uri: 'ui://loop/app.html', document: looping, permissionsAsked: [], warnings: [], locale: 'en' };
   const page = await openPanel(0, true);
   await started(page);

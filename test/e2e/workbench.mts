@@ -96,7 +96,10 @@ export class Workbench {
     const began = Date.now();
     // when each was ready, in ms since the scenario began opening
     const since = <T,>(work: Promise<T>, phase: 'codeServerReady' | 'browserReady', timing: Record<string, number>) =>
-      work.then((value) => { timing[phase] = Date.now() - began; return value; });
+      work.then((value) => {
+        timing[phase] = Date.now() - began;
+        return value;
+      });
     const timing: Record<string, number> = {};
     // The browser starts while the workspace is made and code-server starts.
     const browsing = since(openBrowserContext(), 'browserReady', timing);
@@ -118,19 +121,23 @@ export class Workbench {
         for (const f of ['package.json', 'dist/extension.js']) cpSync(join(hostWatch, f), join(installedWatch, f), { recursive: true });
         installExtension(options.vsix, extensionsDir);
       }
-      server = await since(startCodeServer({
-        env: { MCP_HOST_HOST_PROBLEMS: problemsFile(artifacts) },
-        workspace: folder,
-        extensionsDir,
-        // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
-        settings: {
-          'mcpHost.trustWorkspaceServers': true,
-          ...(options.restrictedMode ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
-          ...options.settings,
-        },
-        workspaceTrust: options.restrictedMode,
-        logFile: join(artifacts, 'code-server.log'),
-      }), 'codeServerReady', timing);
+      server = await since(
+        startCodeServer({
+          env: { MCP_HOST_HOST_PROBLEMS: problemsFile(artifacts) },
+          workspace: folder,
+          extensionsDir,
+          // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
+          settings: {
+            'mcpHost.trustWorkspaceServers': true,
+            ...(options.restrictedMode ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+            ...options.settings,
+          },
+          workspaceTrust: options.restrictedMode,
+          logFile: join(artifacts, 'code-server.log'),
+        }),
+        'codeServerReady',
+        timing,
+      );
       if (options.userServers) {
         const userConfig = join(server.userDataDir, 'User/globalStorage/mcp-host.mcp-host/mcp.json');
         mkdirSync(dirname(userConfig), { recursive: true });
@@ -139,8 +146,11 @@ export class Workbench {
       browser = await browsing;
       const page = await browser.newPage();
       // Beside MCP Host's folder, the host watch comes as a development extension too.
-      const extensions = options.vsix ? undefined : options.testModel ? await withTestModel(root)
-        : developmentFolder(root, 'dev-extensions-watched', { 'mcp-host': root, 'host-watch': hostWatch });
+      const extensions = options.vsix
+        ? undefined
+        : options.testModel
+          ? await withTestModel(root)
+          : developmentFolder(root, 'dev-extensions-watched', { 'mcp-host': root, 'host-watch': hostWatch });
       const payload: [string, string][] | undefined = extensions ? [['extensionDevelopmentPath', server.remoteUri(extensions)]] : undefined;
       const wb = new Workbench(scenario, page, browser, server, folder, artifacts, payload, extensionsDir);
       const loading = Date.now();
@@ -149,7 +159,7 @@ export class Workbench {
       wb.timing = { ...timing, load: wb.opened - loading, open: wb.opened - began };
       return wb;
     } catch (e) {
-      await Promise.all([(browser ?? await browsing.catch(() => undefined))?.close(), server?.stop()]);
+      await Promise.all([(browser ?? (await browsing.catch(() => undefined)))?.close(), server?.stop()]);
       throw e;
     }
   }
@@ -241,9 +251,7 @@ export class Workbench {
   /** A row of the open quick input whose label is exactly `label` (photo.png, not large-photo.png). */
   quickPickRowLabelled(label: string): Locator {
     const exact = new RegExp(`^\\s*(\\$\\([\\w-]+\\)\\s*)?${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-    return this.quickInput
-      .locator('.monaco-list-row')
-      .filter({ has: this.page.locator('.label-name', { hasText: exact }) });
+    return this.quickInput.locator('.monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: exact }) });
   }
 
   /** Picks a row of the open quick pick by its text. */
@@ -255,12 +263,7 @@ export class Workbench {
 
   /** The content of the visible webview panel (two nested iframes): the tool form or an elicitation. */
   webview(): FrameLocator {
-    return this.page
-      .locator('iframe.webview.ready')
-      .filter({ visible: true })
-      .first()
-      .contentFrame()
-      .frameLocator('iframe#active-frame');
+    return this.page.locator('iframe.webview.ready').filter({ visible: true }).first().contentFrame().frameLocator('iframe#active-frame');
   }
 
   /** The Explorer row of a workspace file, by its exact name. */
@@ -320,11 +323,14 @@ export class Workbench {
   hostProblems(): string[] {
     const file = problemsFile(this.artifacts);
     if (!existsSync(file)) return [`the host watch never started (no ${file}): nothing of the extension host was watched`];
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => {
-      const problem = JSON.parse(line) as HostProblem;
-      const step = this.steps.filter((s) => s.at <= problem.at).at(-1);
-      return formatProblem({ ...problem, during: step ? `the step after screenshot ${step.name}` : 'the start, before the first screenshot' });
-    });
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const problem = JSON.parse(line) as HostProblem;
+        const step = this.steps.filter((s) => s.at <= problem.at).at(-1);
+        return formatProblem({ ...problem, during: step ? `the step after screenshot ${step.name}` : 'the start, before the first screenshot' });
+      });
   }
 }
 
@@ -368,11 +374,7 @@ function makeWorkspace(options: WorkbenchOptions): string {
 }
 
 /** Runs a scenario body with a workbench that is always closed, with a last screenshot on failure. */
-export async function withWorkbench(
-  scenario: string,
-  options: WorkbenchOptions,
-  body: (wb: Workbench) => Promise<void>,
-): Promise<void> {
+export async function withWorkbench(scenario: string, options: WorkbenchOptions, body: (wb: Workbench) => Promise<void>): Promise<void> {
   const wb = await Workbench.open(scenario, options);
   let failed = true;
   try {

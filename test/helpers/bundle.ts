@@ -7,7 +7,14 @@ const root = join(__dirname, '..', '..');
 
 export async function bundleServer(entry: string, outfile: string): Promise<void> {
   await build({
-    entryPoints: [join(root, entry)], outfile,
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], logLevel: 'silent', absWorkingDir: root,
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    logLevel: 'silent',
+    absWorkingDir: root,
   });
 }

@@ -14,10 +14,13 @@ const WATCH_CHECK = 'host watch check: a deliberate';
 let during = 'the start, before the first test';
 // From the moment VS Code loads this entry: activation that happened earlier is covered by run.mjs, which fails
 // on VS Code's own "rejected promise not handled" line.
-watchHostProcess(() => during, (problem) => {
-  problems.push(problem);
-  if (!problem.text.includes(WATCH_CHECK)) console.error(formatProblem(problem));
-});
+watchHostProcess(
+  () => during,
+  (problem) => {
+    problems.push(problem);
+    if (!problem.text.includes(WATCH_CHECK)) console.error(formatProblem(problem));
+  },
+);
 
 /**
  * Before the suite, in this very extension host: an unhandled rejection and an uncaught exception reach the
@@ -26,7 +29,9 @@ watchHostProcess(() => during, (problem) => {
  */
 async function checkTheWatch(): Promise<void> {
   const rejection = Promise.reject(new Error(`${WATCH_CHECK} unhandled rejection`));
-  setImmediate(() => { throw new Error(`${WATCH_CHECK} uncaught exception`); });
+  setImmediate(() => {
+    throw new Error(`${WATCH_CHECK} uncaught exception`);
+  });
   // Node reports a rejection as the microtask queue drains, before any immediate: it is handled from here on.
   await new Promise((resolve) => setImmediate(resolve));
   rejection.catch(() => undefined);
@@ -36,7 +41,9 @@ async function checkTheWatch(): Promise<void> {
   const unseen = missing();
   for (let i = problems.length - 1; i >= 0; i--) if (problems[i]!.text.includes(WATCH_CHECK)) problems.splice(i, 1);
   if (unseen.length > 0) {
-    throw new Error(`the host watch did not see a deliberate ${unseen.join(' or ')} in the extension host within 5 s: the run could not tell a quiet host from an unwatched one`);
+    throw new Error(
+      `the host watch did not see a deliberate ${unseen.join(' or ')} in the extension host within 5 s: the run could not tell a quiet host from an unwatched one`,
+    );
   }
 }
 
@@ -53,15 +60,18 @@ export async function run(): Promise<void> {
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       during = 'the end of the run, after the last test';
-      const messages = [
-        ...(failures > 0 ? [`${failures} integration test(s) failed`] : []),
-        ...problems.map(formatProblem),
-      ];
+      const messages = [...(failures > 0 ? [`${failures} integration test(s) failed`] : []), ...problems.map(formatProblem)];
       if (messages.length > 0) reject(new Error(messages.join('\n')));
       else resolve();
     });
-    runner.on('hook', (hook) => { during = `"${hook.fullTitle()}"`; });
-    runner.on('test', (test) => { during = `"${test.fullTitle()}"`; });
-    runner.on('test end', (test) => { during = `the time after "${test.fullTitle()}"`; });
+    runner.on('hook', (hook) => {
+      during = `"${hook.fullTitle()}"`;
+    });
+    runner.on('test', (test) => {
+      during = `"${test.fullTitle()}"`;
+    });
+    runner.on('test end', (test) => {
+      during = `the time after "${test.fullTitle()}"`;
+    });
   });
 }

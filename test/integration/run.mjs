@@ -37,7 +37,9 @@ async function main() {
   // The fixture servers the workspace's mcp.json and the suite start run from their bundles (see fixture-bundles.mjs),
   // built here unless `npm test` built them for every stage.
   const [entry, extensions, fixtureBundles] = await Promise.all([
-    bundleSuite(), withTestModel(root), process.env.MCP_HOST_FIXTURE_BUNDLES ?? buildFixtureBundles(),
+    bundleSuite(),
+    withTestModel(root),
+    process.env.MCP_HOST_FIXTURE_BUNDLES ?? buildFixtureBundles(),
   ]);
   mkdirSync(artifacts, { recursive: true });
 

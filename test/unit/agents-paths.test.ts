@@ -79,7 +79,7 @@ test('a file the user picked may be hidden or secret-looking, never outside', as
   assert.equal((await resolveWorkspacePath('f', 'link-out.txt', [folder], { userPicked: true })).ok, false);
 });
 
-test('with several folders a path may start with a folder\'s name', async () => {
+test("with several folders a path may start with a folder's name", async () => {
   const a = workspace().folder;
   const b = { ...workspace().folder, name: 'second' };
   const r = await resolveWorkspacePath('f', 'second/notes.txt', [a, b]);
@@ -121,14 +121,17 @@ test('a call is checked before any read: limits, types and arguments refused by 
 });
 
 test('result parts: text, images as data when allowed, user-only content left out, structured content with its status', () => {
-  const view = toResultView({
-    content: [
-      { type: 'text', text: 'hello' },
-      { type: 'image', mimeType: 'image/png', data: PNG.toString('base64') },
-      { type: 'text', text: 'for the user only', annotations: { audience: ['user'] } },
-    ],
-    structuredContent: { sum: 'three' },
-  }, { name: 't', outputSchema: { type: 'object', properties: { sum: { type: 'number' } } } });
+  const view = toResultView(
+    {
+      content: [
+        { type: 'text', text: 'hello' },
+        { type: 'image', mimeType: 'image/png', data: PNG.toString('base64') },
+        { type: 'text', text: 'for the user only', annotations: { audience: ['user'] } },
+      ],
+      structuredContent: { sum: 'three' },
+    },
+    { name: 't', outputSchema: { type: 'object', properties: { sum: { type: 'number' } } } },
+  );
   const withMedia = agentResultParts(view, { media: true });
   assert.deepEqual(withMedia[0], { kind: 'text', text: 'hello' });
   assert.deepEqual(withMedia[1], { kind: 'data', mimeType: 'image/png', base64: PNG.toString('base64') });
@@ -137,5 +140,8 @@ test('result parts: text, images as data when allowed, user-only content left ou
   const textOnly = agentResultParts(view, { media: false });
   assert.match((textOnly[1] as { text: string }).text, /\[image: image\/png, 29 bytes; shown to the user, not passed to the model\]/);
   const error = agentResultParts(toResultView({ content: [{ type: 'text', text: 'bad' }], isError: true }), { media: true });
-  assert.deepEqual(error.map((p) => (p as { text: string }).text), ['The tool reported an error:', 'bad']);
+  assert.deepEqual(
+    error.map((p) => (p as { text: string }).text),
+    ['The tool reported an error:', 'bad'],
+  );
 });

@@ -9,7 +9,9 @@ import { compileSchema } from '../../src/core/forms/validate';
 const stdio = inlineLimitsFor('stdio');
 const uri = (extra: object = {}) => ({ type: 'string', format: 'uri', ...extra });
 const tool = (properties: object, required: string[] = [], extra: object = {}) => ({
-  name: 't', inputSchema: { type: 'object', properties, required, $defs: {} as Record<string, unknown> }, ...extra,
+  name: 't',
+  inputSchema: { type: 'object', properties, required, $defs: {} as Record<string, unknown> },
+  ...extra,
 });
 const fileInput = (marker = true) => ({
   type: 'object',
@@ -48,11 +50,14 @@ function accepts(schema: unknown, value: unknown): boolean {
 }
 
 test('a single x-mcp-file slot becomes a path string naming its types and size; other arguments are unchanged', () => {
-  const t = tool({
-    photo: uri({ title: 'Photo', description: 'The picture.', 'x-mcp-file': { accept: ['image/png', 'image/jpeg'], maxSize: 65536 } }),
-    caption: { type: 'string', maxLength: 40 },
-    site: uri(),
-  }, ['photo']);
+  const t = tool(
+    {
+      photo: uri({ title: 'Photo', description: 'The picture.', 'x-mcp-file': { accept: ['image/png', 'image/jpeg'], maxSize: 65536 } }),
+      caption: { type: 'string', maxLength: 40 },
+      site: uri(),
+    },
+    ['photo'],
+  );
   const out = modelFacingSchema(t, stdio);
   const photo = (out.inputSchema as Json).properties.photo as Json;
   assert.equal(photo.type, 'string');
@@ -73,9 +78,15 @@ test('without a maxSize the transport ceiling is the stated limit', () => {
 });
 
 test('array items with x-mcp-file become a list of paths keeping minItems and maxItems', () => {
-  const out = modelFacingSchema(tool({
-    images: { type: 'array', minItems: 2, maxItems: 4, items: uri({ 'x-mcp-file': { accept: ['image/*'] } }) },
-  }, ['images']), stdio);
+  const out = modelFacingSchema(
+    tool(
+      {
+        images: { type: 'array', minItems: 2, maxItems: 4, items: uri({ 'x-mcp-file': { accept: ['image/*'] } }) },
+      },
+      ['images'],
+    ),
+    stdio,
+  );
   const images = (out.inputSchema as Json).properties.images as Json;
   assert.equal(images.type, 'array');
   assert.deepEqual(images.items, { type: 'string', minLength: 1 });
@@ -93,17 +104,27 @@ test('FileInput objects (marked, or by shape) and arrays of them become paths', 
   assert.equal(p.plain.type, 'string');
   assert.equal(p.many.type, 'array');
   assert.equal(p.many.items.type, 'string');
-  assert.deepEqual(out.slots.map((s) => s.origin), ['file-input-object', 'file-input-object', 'file-input-object']);
+  assert.deepEqual(
+    out.slots.map((s) => s.origin),
+    ['file-input-object', 'file-input-object', 'file-input-object'],
+  );
   assert.deepEqual(leaks(out.inputSchema), []);
 });
 
 test('legacy shapes: mcpFile, x-mcp-file on the array, and the inputFiles sidecar', () => {
-  const out = modelFacingSchema(tool({
-    a: uri({ mcpFile: { accept: ['text/plain'] } }),
-    b: { type: 'array', 'x-mcp-file': { maxSize: 10 }, items: uri() },
-    c: { type: 'string' },
-    d: { type: 'array', items: { type: 'string' } },
-  }, [], { inputFiles: { c: { accept: ['application/pdf'], maxSize: 4096 }, d: {} } }), stdio);
+  const out = modelFacingSchema(
+    tool(
+      {
+        a: uri({ mcpFile: { accept: ['text/plain'] } }),
+        b: { type: 'array', 'x-mcp-file': { maxSize: 10 }, items: uri() },
+        c: { type: 'string' },
+        d: { type: 'array', items: { type: 'string' } },
+      },
+      [],
+      { inputFiles: { c: { accept: ['application/pdf'], maxSize: 4096 }, d: {} } },
+    ),
+    stdio,
+  );
   const p = (out.inputSchema as Json).properties as Json;
   assert.match(p.a.description, /Accepts text\/plain/);
   assert.equal(p.b.type, 'array');
@@ -132,17 +153,27 @@ test('nested slots and slots behind $ref are rewritten without changing the shar
 });
 
 test('a file keyword the host cannot use leaves an argument no value satisfies, with a warning', () => {
-  const out = modelFacingSchema(tool({
-    broken: uri({ 'x-mcp-file': 'images please' }),
-    wrongType: { type: 'integer', 'x-mcp-file': {} },
-    good: uri({ 'x-mcp-file': {} }),
-  }, [], { inputFiles: { missing: {}, n: 3 } }), stdio);
+  const out = modelFacingSchema(
+    tool(
+      {
+        broken: uri({ 'x-mcp-file': 'images please' }),
+        wrongType: { type: 'integer', 'x-mcp-file': {} },
+        good: uri({ 'x-mcp-file': {} }),
+      },
+      [],
+      { inputFiles: { missing: {}, n: 3 } },
+    ),
+    stdio,
+  );
   const p = (out.inputSchema as Json).properties as Json;
   assert.deepEqual(p.broken.not, {});
   assert.deepEqual(p.wrongType.not, {});
   assert.equal(p.good.type, 'string');
   assert.equal(accepts(out.inputSchema, { broken: 'data:image/png;base64,AAAA' }), false);
-  assert.ok(out.warnings.some((w) => w.includes('/properties/broken')), out.warnings.join('\n'));
+  assert.ok(
+    out.warnings.some((w) => w.includes('/properties/broken')),
+    out.warnings.join('\n'),
+  );
   assert.deepEqual(leaks(out.inputSchema), []);
 });
 
@@ -152,19 +183,31 @@ test('a tool without an input schema gets an empty object schema', () => {
   assert.deepEqual(out.slots, []);
 });
 
-test('the model\'s arguments: paths taken out of their slots, the rest kept', () => {
-  const { slots } = findFileSlots(tool({
-    photo: uri({ 'x-mcp-file': {} }),
-    images: { type: 'array', items: uri({ 'x-mcp-file': {} }) },
-    doc: { type: 'object', properties: { attachment: uri({ 'x-mcp-file': {} }), note: { type: 'string' } } },
-  }, ['photo']));
+test("the model's arguments: paths taken out of their slots, the rest kept", () => {
+  const { slots } = findFileSlots(
+    tool(
+      {
+        photo: uri({ 'x-mcp-file': {} }),
+        images: { type: 'array', items: uri({ 'x-mcp-file': {} }) },
+        doc: { type: 'object', properties: { attachment: uri({ 'x-mcp-file': {} }), note: { type: 'string' } } },
+      },
+      ['photo'],
+    ),
+  );
   const split = splitModelArguments({ photo: 'a.png', images: ['b.png', 'c.png'], doc: { attachment: 'd.pdf', note: 'n' }, n: 1 }, slots);
   assert.ok(split.ok);
   assert.deepEqual(split.args, { doc: { note: 'n' }, n: 1 });
-  assert.deepEqual(split.files.map((f) => [f.slot.label, f.paths]), [['photo', ['a.png']], ['images', ['b.png', 'c.png']], ['doc.attachment', ['d.pdf']]]);
+  assert.deepEqual(
+    split.files.map((f) => [f.slot.label, f.paths]),
+    [
+      ['photo', ['a.png']],
+      ['images', ['b.png', 'c.png']],
+      ['doc.attachment', ['d.pdf']],
+    ],
+  );
 });
 
-test('the model\'s arguments: URIs, bytes, wrong shapes and missing files are refused naming the argument', () => {
+test("the model's arguments: URIs, bytes, wrong shapes and missing files are refused naming the argument", () => {
   const { slots } = findFileSlots(tool({ photo: uri({ 'x-mcp-file': {} }), images: { type: 'array', items: uri({ 'x-mcp-file': {} }) } }, ['photo']));
   const reason = (args: unknown) => {
     const s = splitModelArguments(args, slots);
@@ -190,7 +233,13 @@ test('@mcp /run: the tool named (alone, server/tool, tool on server) and referen
   assert.deepEqual(parseRunTarget('  '), {});
   const { slots } = findFileSlots(tool({ one: uri({ 'x-mcp-file': {} }), many: { type: 'array', items: uri({ 'x-mcp-file': {} }) } }));
   const out = assignReferencedFiles(slots, ['a', 'b', 'c']);
-  assert.deepEqual(out.filled.map((f) => [f.slot.label, f.files]), [['one', ['a']], ['many', ['b', 'c']]]);
+  assert.deepEqual(
+    out.filled.map((f) => [f.slot.label, f.files]),
+    [
+      ['one', ['a']],
+      ['many', ['b', 'c']],
+    ],
+  );
   assert.equal(out.unused, 0);
   assert.equal(assignReferencedFiles(slots.slice(0, 1), ['a', 'b']).unused, 1);
 });

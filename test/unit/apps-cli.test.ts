@@ -26,7 +26,7 @@ test('tools marks app tools with their resource and leaves app-only tools out (-
   assert.ok((JSON.parse(json.out) as { name: string }[]).some((t) => t.name === 'report'));
 });
 
-test('call --json includes the tool\'s _meta.ui so a script finds the app; resource read prints it', async () => {
+test("call --json includes the tool's _meta.ui so a script finds the app; resource read prints it", async () => {
   const call = await cli(['call', 'get-time', '--json', ...VANILLA]);
   assert.equal(call.code, 0, call.err);
   const result = JSON.parse(call.out) as { _meta?: { ui?: { resourceUri?: string } }; structuredContent?: { time?: string } };
@@ -52,7 +52,7 @@ test('resource read --out writes the bytes to a new file and never overwrites on
   assert.equal(readFileSync(out, 'utf8'), 'mine');
 });
 
-test('resource usage errors name what is missing; an unknown resource is the server\'s error (exit 5)', async () => {
+test("resource usage errors name what is missing; an unknown resource is the server's error (exit 5)", async () => {
   assert.equal((await cli(['resource', ...APPS])).code, 1);
   const noUri = await cli(['resource', 'read', ...APPS]);
   assert.equal(noUri.code, 1);

@@ -4,7 +4,15 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { join } from 'node:path';
 import {
-  AppResourceCache, APP_RESOURCE_MAX_BYTES, appCspHeader, callableByApp, cspSource, offeredToUser, readAppCsp, readAppResource, toolAppUri,
+  AppResourceCache,
+  APP_RESOURCE_MAX_BYTES,
+  appCspHeader,
+  callableByApp,
+  cspSource,
+  offeredToUser,
+  readAppCsp,
+  readAppResource,
+  toolAppUri,
 } from '../../src/core/apps';
 import type { ResolvedStdioServer } from '../../src/core/config/types';
 import { ServerConnection } from '../../src/core/connection';
@@ -17,7 +25,11 @@ export function npmExample(name: 'basic-vanillajs' | 'budget-allocator'): Resolv
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return {
-    name, transport: 'stdio', command: process.execPath, env, cwd: repoRoot,
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    env,
+    cwd: repoRoot,
     args: [join(repoRoot, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js'), '--stdio'],
   };
 }
@@ -59,10 +71,13 @@ test('a declared CSP keeps only origins: keywords, wildcards and directive smugg
   assert.match(header, /script-src 'self' 'unsafe-inline' data: blob: https:\/\/cdn\.example\.com; worker-src 'self' data: blob:;/);
   assert.match(header, /frame-src 'none'/);
   assert.doesNotMatch(header, /unsafe-eval/);
-  assert.equal(appCspHeader(readAppCsp(undefined).csp).includes('connect-src \'self\';'), true);
+  assert.equal(appCspHeader(readAppCsp(undefined).csp).includes("connect-src 'self';"), true);
 });
 
-for (const [example, tool, uri] of [['basic-vanillajs', 'get-time', 'ui://get-time/mcp-app.html'], ['budget-allocator', 'get-budget-data', 'ui://budget-allocator/mcp-app.html']] as const) {
+for (const [example, tool, uri] of [
+  ['basic-vanillajs', 'get-time', 'ui://get-time/mcp-app.html'],
+  ['budget-allocator', 'get-budget-data', 'ui://budget-allocator/mcp-app.html'],
+] as const) {
   describe(`npm example server-${example}`, () => {
     let conn: ServerConnection;
     before(async () => {
@@ -103,11 +118,17 @@ describe('the apps fixture', () => {
   test('the older flat key marks a tool too; app-only tools are hidden from the user', () => {
     const byName = (n: string) => withApps.tools.find((t) => t.name === n)!;
     assert.equal(toolAppUri(byName('legacy_key')), 'ui://silent/app.html');
-    assert.deepEqual(withApps.tools.filter(offeredToUser).map((t) => t.name).includes('report'), false);
+    assert.deepEqual(
+      withApps.tools
+        .filter(offeredToUser)
+        .map((t) => t.name)
+        .includes('report'),
+      false,
+    );
     assert.equal(callableByApp(byName('model_only')), false);
   });
 
-  test('the resource\'s asked permissions are reported (never granted), and an 8 MB app is refused with its size and the limit', async () => {
+  test("the resource's asked permissions are reported (never granted), and an 8 MB app is refused with its size and the limit", async () => {
     const silent = await readAppResource(withApps, 'ui://silent/app.html');
     assert.deepEqual(silent.permissionsAsked, ['camera']);
     await assert.rejects(readAppResource(withApps, 'ui://big/app.html', { timeoutMs: 60_000 }), (e: Error) => {
@@ -134,7 +155,10 @@ describe('the apps fixture', () => {
   test('the cache reads once per server and URI, shares a read in flight, forgets failures and invalidated servers', async () => {
     const cache = new AppResourceCache();
     let reads = 0;
-    const read = () => { reads++; return readAppResource(withApps, 'ui://silent/app.html'); };
+    const read = () => {
+      reads++;
+      return readAppResource(withApps, 'ui://silent/app.html');
+    };
     const [a, b] = await Promise.all([cache.get('s', 'ui://silent/app.html', read), cache.get('s', 'ui://silent/app.html', read)]);
     assert.equal(a, b);
     assert.equal(reads, 1);

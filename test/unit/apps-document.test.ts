@@ -30,7 +30,7 @@ test('a "<script>" inside a script\'s code is code: only real start tags are sta
   assert.equal(doc.match(/nonce="N1"/g)?.length, 2);
   assert.match(doc, /x\.innerHTML="<script><\\\/script>";<\/script><p>after<\/p><script nonce="N1">b\(\)/);
   const html = readFileSync(join(repoRoot, 'node_modules/@modelcontextprotocol/server-threejs/dist/mcp-app.html'), 'utf8');
-  assert.ok(appDocument(html, none, 'N1').includes('_.innerHTML="<script><\\/script>"'), 'React\'s string is left as it is');
+  assert.ok(appDocument(html, none, 'N1').includes('_.innerHTML="<script><\\/script>"'), "React's string is left as it is");
 });
 
 test('the real example app keeps working markup: its module script is stamped and its policy allows no network', () => {
@@ -43,8 +43,14 @@ test('the real example app keeps working markup: its module script is stamped an
 
 test('the webview policy widens for app panels only, by the app nonce and the declared origins', () => {
   const plain = contentSecurityPolicy('https://cdn.vscode', 'W1');
-  assert.equal(plain, "default-src 'none'; img-src https://cdn.vscode data:; media-src data:; style-src https://cdn.vscode; font-src https://cdn.vscode; script-src 'nonce-W1'");
-  const app = contentSecurityPolicy('https://cdn.vscode', 'W1', { nonce: 'A1', csp: readAppCsp({ connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] }).csp });
+  assert.equal(
+    plain,
+    "default-src 'none'; img-src https://cdn.vscode data:; media-src data:; style-src https://cdn.vscode; font-src https://cdn.vscode; script-src 'nonce-W1'",
+  );
+  const app = contentSecurityPolicy('https://cdn.vscode', 'W1', {
+    nonce: 'A1',
+    csp: readAppCsp({ connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] }).csp,
+  });
   assert.match(app, /script-src 'nonce-W1' 'nonce-A1' 'strict-dynamic'/);
   assert.match(app, /connect-src https:\/\/api\.example\.com/);
   assert.match(app, /img-src https:\/\/cdn\.vscode data: blob: https:\/\/cdn\.example\.com/);

@@ -68,13 +68,19 @@ test('a file field must hold a data: URI of the accepted type and size', () => {
 describe('a real server names the app only to a host that declares app-rendered elicitation', () => {
   const quiet = () => new Logger(() => undefined, 'error');
   const connections: ServerConnection[] = [];
-  after(async () => { await Promise.all(connections.map((c) => c.stop())); });
+  after(async () => {
+    await Promise.all(connections.map((c) => c.stop()));
+  });
 
   async function ask(file: string, tool: string, apps: boolean): Promise<{ seen: ElicitRequestParamsLoose; text: string }> {
     let seen: ElicitRequestParamsLoose | undefined;
     const conn = new ServerConnection(stdioFixture(file), {
-      log: quiet(), capabilities: { apps },
-      elicitation: async (params) => { seen = params; return { action: 'accept', content: { color: 'red' } }; },
+      log: quiet(),
+      capabilities: { apps },
+      elicitation: async (params) => {
+        seen = params;
+        return { action: 'accept', content: { color: 'red' } };
+      },
     });
     connections.push(conn);
     await conn.start();

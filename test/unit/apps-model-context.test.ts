@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { AppModelContexts, MODEL_CONTEXT_LIMITS } from '../../src/core/apps/modelContext';
 
-test('an app keeps only its newest offer; the next turn takes every app\'s, once, oldest first', () => {
+test("an app keeps only its newest offer; the next turn takes every app's, once, oldest first", () => {
   const kept = new AppModelContexts();
   kept.keep('one', 'ui://a/app.html', 'first');
   kept.keep('two', 'ui://a/app.html', 'same URI, other server');
@@ -16,7 +16,7 @@ test('an app keeps only its newest offer; the next turn takes every app\'s, once
   assert.deepEqual(kept.take(), []);
 });
 
-test('an empty offer withdraws the app\'s last one', () => {
+test("an empty offer withdraws the app's last one", () => {
   const kept = new AppModelContexts();
   kept.keep('one', 'ui://a/app.html', 'offered');
   kept.keep('one', 'ui://a/app.html', '  \n');

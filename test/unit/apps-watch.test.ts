@@ -26,11 +26,19 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15
 describe('watching an app resource', () => {
   const record = join(tmpdir(), `apps-watch-${process.pid}-${Date.now()}.jsonl`);
   let conn: ServerConnection;
-  const lines = () => readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () =>
+    readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   before(async () => {
     writeFileSync(record, '');
     const def = stdioFixture('apps-server.ts');
-    conn = new ServerConnection({ ...def, env: { ...def.env, APPS_FIXTURE_RECORD: record } }, { log: new Logger(() => undefined, 'error'), capabilities: { apps: true } });
+    conn = new ServerConnection(
+      { ...def, env: { ...def.env, APPS_FIXTURE_RECORD: record } },
+      { log: new Logger(() => undefined, 'error'), capabilities: { apps: true } },
+    );
     await conn.start();
   });
   after(() => conn.stop());
@@ -44,7 +52,10 @@ describe('watching an app resource', () => {
     const problems: string[] = [];
     const watch = new AppResourceWatch(conn, cache, URI, { shown: first, onChanged: (app) => changes.push(app), onProblem: (m) => problems.push(m) });
     await until('the subscription', () => (watch.subscribed ? true : undefined));
-    assert.deepEqual(lines().filter((l) => l.subscribe), [{ subscribe: URI }]);
+    assert.deepEqual(
+      lines().filter((l) => l.subscribe),
+      [{ subscribe: URI }],
+    );
 
     // notifications/resources/updated (sent only to subscribers): read again, reported with the new document.
     await conn.callTool('update_app', {});

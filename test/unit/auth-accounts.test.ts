@@ -4,18 +4,24 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import {
-  authStoreKey, HostOAuthProvider, MemoryTokenStore, SignInCancelledError, signInStatus, type ServerAuthRecord, type SignInUi,
+  authStoreKey,
+  HostOAuthProvider,
+  MemoryTokenStore,
+  SignInCancelledError,
+  signInStatus,
+  type ServerAuthRecord,
+  type SignInUi,
 } from '../../src/core/auth';
-import {
-  accountProviderFor, authorizationServerMatches, type AccountProvider, type AccountSession, type AccountSessions,
-} from '../../src/core/auth/accounts';
+import { accountProviderFor, authorizationServerMatches, type AccountProvider, type AccountSession, type AccountSessions } from '../../src/core/auth/accounts';
 import { ServerConnection } from '../../src/core/connection/serverConnection';
 import { Logger } from '../../src/core/log';
 import { httpServer, startHttpFixture, type RunningHttpServer } from '../fixtures/servers';
 
 const GITHUB: AccountProvider = { id: 'github', label: 'GitHub', authorizationServerGlobs: ['https://github.com/login/oauth'] };
 const MICROSOFT: AccountProvider = {
-  id: 'microsoft', label: 'Microsoft', authorizationServerGlobs: ['https://login.microsoftonline.com/*', 'https://login.microsoftonline.com/*/v2.0'],
+  id: 'microsoft',
+  label: 'Microsoft',
+  authorizationServerGlobs: ['https://login.microsoftonline.com/*', 'https://login.microsoftonline.com/*/v2.0'],
 };
 const GHE_ANYWHERE: AccountProvider = { id: 'github-enterprise', label: 'GitHub Enterprise Server', authorizationServerGlobs: ['*'] };
 
@@ -70,19 +76,27 @@ class ScriptedAccounts implements AccountSessions {
   async session(_providerId: string, scopes: readonly string[], how: { mode: string }): Promise<AccountSession | undefined> {
     this.calls.push(`${how.mode} ${scopes.join(' ')}`);
     if (how.mode === 'silent' && !this.signedIn) return undefined;
-    if (how.mode !== 'silent') { this.signedIn = true; this.generation++; }
+    if (how.mode !== 'silent') {
+      this.signedIn = true;
+      this.generation++;
+    }
     if (how.mode === 'fresh') this.staleNext = false;
     return {
       accessToken: `test-account.${this.generation}.${scopes.join('+')}${this.staleNext ? 'stale' : ''}`,
-      account: { id: 'tester-1', label: 'tester@example.test' }, scopes,
+      account: { id: 'tester-1', label: 'tester@example.test' },
+      scopes,
     };
   }
 }
 
 describe('signing in with an account', () => {
   let fixture: RunningHttpServer;
-  before(async () => { fixture = await startHttpFixture('account-server.ts', '--http'); });
-  after(async () => { await fixture.stop(); });
+  before(async () => {
+    fixture = await startHttpFixture('account-server.ts', '--http');
+  });
+  after(async () => {
+    await fixture.stop();
+  });
 
   const seen = async () => (await (await fetch(new URL('/_seen', fixture.url))).json()) as { method: string; path: string; authorization?: string }[];
 
@@ -92,7 +106,12 @@ describe('signing in with an account', () => {
   async function withConnection(accounts: ScriptedAccounts, body: (c: Connected) => Promise<void>): Promise<void> {
     const store = new MemoryTokenStore();
     const opened: string[] = [];
-    const ui: SignInUi = { async openAuthorization({ authorizationUrl }) { opened.push(authorizationUrl.href); throw new SignInCancelledError('no browser here'); } };
+    const ui: SignInUi = {
+      async openAuthorization({ authorizationUrl }) {
+        opened.push(authorizationUrl.href);
+        throw new SignInCancelledError('no browser here');
+      },
+    };
     const logged: string[] = [];
     const log = new Logger((line) => logged.push(line), 'debug');
     const oauth = new HostOAuthProvider({ server: 'accounts', serverUrl: fixture.url, store, ui, log, accounts });
@@ -114,16 +133,28 @@ describe('signing in with an account', () => {
       assert.deepEqual(opened, []);
       assert.deepEqual(accounts.calls.slice(0, 2), ['silent read', 'choose tester@example.test']);
       const requests = (await seen()).slice(before);
-      assert.ok(requests.every((r) => !/authorize|token|register/.test(r.path)), `no OAuth endpoint was reached: ${requests.map((r) => r.path).join(', ')}`);
+      assert.ok(
+        requests.every((r) => !/authorize|token|register/.test(r.path)),
+        `no OAuth endpoint was reached: ${requests.map((r) => r.path).join(', ')}`,
+      );
       assert.ok(requests.some((r) => r.path === '/mcp' && r.authorization === 'Bearer test-account.0.read'));
 
       const record = JSON.parse((await store.get(authStoreKey(fixture.url)))!) as ServerAuthRecord;
       assert.deepEqual(record.issuers, {});
       assert.deepEqual(record.account && { ...record.account, issuer: undefined }, {
-        providerId: 'test-accounts', providerLabel: 'Test Accounts', accountId: 'tester-1', accountLabel: 'tester@example.test', issuer: undefined, scopes: ['read'],
+        providerId: 'test-accounts',
+        providerLabel: 'Test Accounts',
+        accountId: 'tester-1',
+        accountLabel: 'tester@example.test',
+        issuer: undefined,
+        scopes: ['read'],
       });
       assert.ok(!JSON.stringify(record).includes('test-account.'), 'no token is stored');
-      assert.deepEqual(await signInStatus(store, fixture.url), { signedIn: true, account: 'tester@example.test (Test Accounts)', issuer: record.account!.issuer });
+      assert.deepEqual(await signInStatus(store, fixture.url), {
+        signedIn: true,
+        account: 'tester@example.test (Test Accounts)',
+        issuer: record.account!.issuer,
+      });
       assert.ok(!logged.join('\n').includes('test-account.0'), 'the token is masked in the log');
     });
   });
@@ -135,8 +166,11 @@ describe('signing in with an account', () => {
     await withConnection(accounts, async ({ connection }) => {
       await connection.start();
       // Nobody was signed in: the user chose the account, signed in (`ask`), the server refused that token, a fresh one served.
-      assert.deepEqual(accounts.calls.filter((c) => !c.startsWith('silent')), ['choose -', 'ask read', 'fresh read']);
-      const result = await connection.callTool('admin_report', {}) as { content: Array<{ text: string }> };
+      assert.deepEqual(
+        accounts.calls.filter((c) => !c.startsWith('silent')),
+        ['choose -', 'ask read', 'fresh read'],
+      );
+      const result = (await connection.callTool('admin_report', {})) as { content: Array<{ text: string }> };
       assert.equal(result.content[0]!.text, 'admin_report: read admin');
       assert.equal(accounts.calls.filter((c) => c === 'ask read admin').length, 1);
     });
@@ -153,13 +187,16 @@ describe('signing in with an account', () => {
     });
   });
 
-  test('a 403 insufficient_scope the account\'s larger session does not cure fails clearly, after one question', async () => {
+  test("a 403 insufficient_scope the account's larger session does not cure fails clearly, after one question", async () => {
     const accounts = new ScriptedAccounts();
     await withConnection(accounts, async ({ connection }) => {
       // The provider grants what is asked in name only: its tokens never carry `admin`.
       accounts.alwaysHandOut('test-account.5.read');
       await connection.start();
-      await assert.rejects(connection.callTool('admin_report', {}), /refuses your Test Accounts account \(tester@example\.test\) for lack of scope, though it has every scope the server asked for \(read admin\)/);
+      await assert.rejects(
+        connection.callTool('admin_report', {}),
+        /refuses your Test Accounts account \(tester@example\.test\) for lack of scope, though it has every scope the server asked for \(read admin\)/,
+      );
       assert.equal(accounts.calls.filter((c) => c === 'ask read admin').length, 1, 'asked once for the larger scope, not in a loop');
       assert.equal(connection.state.kind, 'running', 'the server itself stays usable');
     });
@@ -171,7 +208,10 @@ describe('signing in with an account', () => {
     await withConnection(accounts, async ({ connection, opened, store }) => {
       // The fixture's authorization server offers no registration: the usual flow fails there, the browser never opened.
       await assert.rejects(connection.start());
-      assert.deepEqual(accounts.calls.filter((c) => c.startsWith('choose')), ['choose tester@example.test']);
+      assert.deepEqual(
+        accounts.calls.filter((c) => c.startsWith('choose')),
+        ['choose tester@example.test'],
+      );
       assert.deepEqual(opened, []);
       assert.equal(await store.get(authStoreKey(fixture.url)), undefined, 'nothing stored');
     });

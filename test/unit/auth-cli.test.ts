@@ -23,13 +23,17 @@ const cli = (argv: string[], env: NodeJS.ProcessEnv) => runCli(argv, { BROWSER: 
 
 const tokensIn = (file: string) => {
   const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-  return Object.values(all).flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { access_token: string; refresh_token?: string } }> }).issuers))
-    .map((e) => e.tokens).filter((t) => t !== undefined);
+  return Object.values(all)
+    .flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { access_token: string; refresh_token?: string } }> }).issuers))
+    .map((e) => e.tokens)
+    .filter((t) => t !== undefined);
 };
 
 describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
   let as: OAuthFixture;
-  before(async () => { as = await startOAuthFixture('--access-ttl=4'); });
+  before(async () => {
+    as = await startOAuthFixture('--access-ttl=4');
+  });
   after(() => as.stop());
 
   test('login signs in through the browser, stores the tokens 0600, and later calls use them without a browser', async () => {
@@ -61,7 +65,11 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
     const login = await cli(['login', '--url', as.url], { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'mallory' });
     assert.equal(login.code, 0, login.err);
     const [tokens] = tokensIn(h.tokenFile);
-    for (const argv of [['call', 'echo_token'], ['call', 'echo_token', '--json'], ['call', 'echo_token', '--verbose']]) {
+    for (const argv of [
+      ['call', 'echo_token'],
+      ['call', 'echo_token', '--json'],
+      ['call', 'echo_token', '--verbose'],
+    ]) {
       const r = await cli([...argv, '--url', as.url], { XDG_CONFIG_HOME: h.dir, MCP_HOST_LOG_LEVEL: 'trace' });
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /your token: \*{8}/, argv.join(' '));
@@ -84,11 +92,15 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
     assert.notEqual(after!.access_token, before!.access_token);
 
     // admin_report needs mcp:admin: the server answers 403 insufficient_scope, the CLI signs in again for the union.
-    const visitsBefore = readFileSync(h.browserLog, 'utf8').split('\n').filter((l) => l.includes('/auth?')).length;
+    const visitsBefore = readFileSync(h.browserLog, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('/auth?')).length;
     const stepUp = await cli(['call', 'admin_report', '--sign-in', '--url', as.url], env);
     assert.equal(stepUp.code, 0, stepUp.err);
     assert.match(stepUp.out, /admin report for bob/);
-    const authorizations = readFileSync(h.browserLog, 'utf8').split('\n').filter((l) => l.includes('/auth?'));
+    const authorizations = readFileSync(h.browserLog, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('/auth?'));
     assert.equal(authorizations.length, visitsBefore + 1);
     assert.match(authorizations.at(-1)!, /scope=[^&]*mcp%3Aadmin/);
     assert.match(authorizations.at(-1)!, /scope=[^&]*mcp%3Aread/);
@@ -112,7 +124,11 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
 
   test('--no-token-store signs in for the run only; tokens reach only the authorization and MCP servers', async () => {
     const h = home();
-    const r = await cli(['call', 'whoami', '--sign-in', '--no-token-store', '--url', as.url], { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'dave' });
+    const r = await cli(['call', 'whoami', '--sign-in', '--no-token-store', '--url', as.url], {
+      XDG_CONFIG_HOME: h.dir,
+      BROWSER: browser,
+      OIDC_BROWSER_USER: 'dave',
+    });
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^dave /);
     assert.ok(!existsSync(h.tokenFile));
@@ -141,13 +157,17 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
 
 describe('CLI sign-in against oidc-provider (legacy HTTP+SSE)', () => {
   let as: OAuthFixture;
-  before(async () => { as = await startOAuthFixture('--sse'); });
+  before(async () => {
+    as = await startOAuthFixture('--sse');
+  });
   after(() => as.stop());
 
   test('signs in and calls a tool over SSE', async () => {
     const h = home();
     const r = await cli(['call', 'whoami', '--sign-in', '--verbose', '--url', as.url, '--no-token-store'], {
-      XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'erin',
+      XDG_CONFIG_HOME: h.dir,
+      BROWSER: browser,
+      OIDC_BROWSER_USER: 'erin',
     });
     assert.match(r.err, /connected over sse/);
     assert.equal(r.code, 0, r.err);
@@ -157,7 +177,9 @@ describe('CLI sign-in against oidc-provider (legacy HTTP+SSE)', () => {
 
 describe('CLI sign-in with DPoP-bound tokens (oidc-provider binds them to the key, the MCP server checks each proof)', () => {
   let as: OAuthFixture;
-  before(async () => { as = await startOAuthFixture('--dpop', '--access-ttl=4'); });
+  before(async () => {
+    as = await startOAuthFixture('--dpop', '--access-ttl=4');
+  });
   after(() => as.stop());
 
   test('the DPoP key is kept beside the tokens (0600): a later run presents and refreshes them with the same key', async () => {
@@ -165,8 +187,11 @@ describe('CLI sign-in with DPoP-bound tokens (oidc-provider binds them to the ke
     const login = await cli(['login', '--url', as.url], { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'erin' });
     assert.equal(login.code, 0, login.err);
     assert.equal(statSync(h.tokenFile).mode & 0o777, 0o600);
-    const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>)
-      .flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: { alg?: string; privateJwk?: { d?: string } } }> }).issuers));
+    const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>).flatMap((v) =>
+      Object.values(
+        (JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: { alg?: string; privateJwk?: { d?: string } } }> }).issuers,
+      ),
+    );
     assert.equal(record!.tokens?.token_type?.toLowerCase(), 'dpop');
     assert.equal(record!.dpopKey?.alg, 'ES256');
     assert.ok(record!.dpopKey?.privateJwk?.d, 'the private key is stored with the tokens');
@@ -182,27 +207,37 @@ describe('CLI sign-in with DPoP-bound tokens (oidc-provider binds them to the ke
     const refreshed = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
     assert.equal(refreshed.code, 0, refreshed.err);
     assert.match(refreshed.out, /^erin /);
-    assert.ok(readFileSync(as.log, 'utf8').split('\n').some((l) => / DPoP \S+$/.test(l)), 'the MCP server saw DPoP tokens');
+    assert.ok(
+      readFileSync(as.log, 'utf8')
+        .split('\n')
+        .some((l) => / DPoP \S+$/.test(l)),
+      'the MCP server saw DPoP tokens',
+    );
   });
 });
 
 describe('CLI sign-in where the authorization server offers DPoP but the MCP server takes only Bearer tokens', () => {
   let as: OAuthFixture;
-  before(async () => { as = await startOAuthFixture('--as-dpop'); });
+  before(async () => {
+    as = await startOAuthFixture('--as-dpop');
+  });
   after(() => as.stop());
 
   test('plain Bearer tokens: no DPoP key, no DPoP header, and the call succeeds', async () => {
     const h = home();
     const login = await cli(['login', '--url', as.url], { XDG_CONFIG_HOME: h.dir, BROWSER: browser, OIDC_BROWSER_USER: 'frank' });
     assert.equal(login.code, 0, login.err);
-    const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>)
-      .flatMap((v) => Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: unknown }> }).issuers));
+    const [record] = Object.values(JSON.parse(readFileSync(h.tokenFile, 'utf8')) as Record<string, string>).flatMap((v) =>
+      Object.values((JSON.parse(v) as { issuers: Record<string, { tokens?: { token_type?: string }; dpopKey?: unknown }> }).issuers),
+    );
     assert.equal(record!.tokens?.token_type?.toLowerCase(), 'bearer');
     assert.equal(record!.dpopKey, undefined, 'no DPoP key is kept');
     const call = await cli(['call', 'whoami', '--url', as.url], { XDG_CONFIG_HOME: h.dir });
     assert.equal(call.code, 0, call.err);
     assert.match(call.out, /^frank /);
-    const presented = readFileSync(as.log, 'utf8').split('\n').filter((l) => /^(GET|POST|DELETE) \/mcp \S+ /.test(l));
+    const presented = readFileSync(as.log, 'utf8')
+      .split('\n')
+      .filter((l) => /^(GET|POST|DELETE) \/mcp \S+ /.test(l));
     assert.ok(presented.length > 0 && presented.every((l) => / Bearer \S+$/.test(l)), `only Bearer tokens reached the MCP server:\n${presented.join('\n')}`);
     assert.ok(!readFileSync(as.log, 'utf8').includes('refused:'), 'no token was refused');
   });

@@ -13,9 +13,17 @@ import { authStoreKey, FileTokenStore, HostOAuthProvider, LoopbackRedirect, Memo
 import { Logger } from '../../src/core/log';
 import { repoRoot } from '../fixtures/servers';
 
-type Mode = 'no-s256' | 'wrong-state' | 'no-access-token' | 'refuses-tokens' | 'foreign-resource'
+type Mode =
+  | 'no-s256'
+  | 'wrong-state'
+  | 'no-access-token'
+  | 'refuses-tokens'
+  | 'foreign-resource'
   // endpoints no browser or fetch may be handed
-  | 'file-authorize' | 'msdt-authorize' | 'file-token' | 'plain-http-register'
+  | 'file-authorize'
+  | 'msdt-authorize'
+  | 'file-token'
+  | 'plain-http-register'
   // an https-or-loopback authorization endpoint whose path is shell syntax
   | 'shell-authorize'
   // no resource metadata; its authorization server metadata claims another issuer (CLAIMED_ISSUER)
@@ -34,35 +42,66 @@ const UNSAFE_ENDPOINTS: Partial<Record<Mode, Record<string, string>>> = {
   'file-token': { token_endpoint: 'file:///etc/passwd' },
   'plain-http-register': { registration_endpoint: 'http://register.example.com/register' },
 };
-interface Seen { method: string; path: string; query?: string; authorization?: string; body: string }
+interface Seen {
+  method: string;
+  path: string;
+  query?: string;
+  authorization?: string;
+  body: string;
+}
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-const body = (req: IncomingMessage) => new Promise<string>((resolve) => { let t = ''; req.on('data', (c) => { t += c; }); req.on('end', () => resolve(t)); });
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const body = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let t = '';
+    req.on('data', (c) => {
+      t += c;
+    });
+    req.on('end', () => resolve(t));
+  });
 
 /** One origin that is both the MCP server (always asking for a token) and its authorization server, misbehaving as `mode` says; plus a foreign origin. */
 async function hostile(mode: Mode) {
   const seen: Seen[] = [];
   const foreignSeen: Seen[] = [];
-  const foreign = createServer(async (req, res) => { foreignSeen.push({ method: req.method!, path: req.url!, authorization: req.headers.authorization, body: await body(req) }); res.writeHead(500).end(); });
+  const foreign = createServer(async (req, res) => {
+    foreignSeen.push({ method: req.method!, path: req.url!, authorization: req.headers.authorization, body: await body(req) });
+    res.writeHead(500).end();
+  });
   const server = createServer(async (req, res) => {
     const url = new URL(req.url!, origin);
     const text = await body(req);
     seen.push({ method: req.method!, path: url.pathname, query: url.search, authorization: req.headers.authorization, body: text });
-    const json = (status: number, value: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
+    const json = (status: number, value: unknown, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
     switch (url.pathname) {
       case '/mcp':
-        if (req.headers.authorization === 'Bearer tok-123' && mode !== 'refuses-tokens') { json(500, { error: 'this fixture serves no MCP' }); return; }
-        json(401, { error: 'invalid_token' }, { 'www-authenticate': mode === 'claims-issuer' ? 'Bearer' : `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+        if (req.headers.authorization === 'Bearer tok-123' && mode !== 'refuses-tokens') {
+          json(500, { error: 'this fixture serves no MCP' });
+          return;
+        }
+        json(
+          401,
+          { error: 'invalid_token' },
+          { 'www-authenticate': mode === 'claims-issuer' ? 'Bearer' : `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` },
+        );
         return;
       case '/.well-known/oauth-protected-resource/mcp':
-        if (mode === 'claims-issuer') { json(404, { error: 'not_found' }); return; }
+        if (mode === 'claims-issuer') {
+          json(404, { error: 'not_found' });
+          return;
+        }
         json(200, { resource: mode === 'foreign-resource' ? `${foreignOrigin}/mcp` : `${origin}/mcp`, authorization_servers: [origin] });
         return;
       case '/.well-known/oauth-authorization-server':
         json(200, {
-          issuer: mode === 'claims-issuer' ? CLAIMED_ISSUER : origin, authorization_endpoint: `${origin}/authorize`, registration_endpoint: `${origin}/register`,
+          issuer: mode === 'claims-issuer' ? CLAIMED_ISSUER : origin,
+          authorization_endpoint: `${origin}/authorize`,
+          registration_endpoint: `${origin}/register`,
           token_endpoint: mode === 'foreign-resource' ? `${foreignOrigin}/token` : `${origin}/token`,
-          response_types_supported: ['code'], grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+          response_types_supported: ['code'],
+          grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
           token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
           ...UNSAFE_ENDPOINTS[mode],
           ...(mode === 'shell-authorize' ? { authorization_endpoint: shellPath.value } : {}),
@@ -70,7 +109,10 @@ async function hostile(mode: Mode) {
         });
         return;
       case '/register':
-        if (mode === 'refuses-registration') { json(400, { error: 'invalid_redirect_uri', error_description: 'this server takes no loopback redirects' }); return; }
+        if (mode === 'refuses-registration') {
+          json(400, { error: 'invalid_redirect_uri', error_description: 'this server takes no loopback redirects' });
+          return;
+        }
         json(201, { ...JSON.parse(text || '{}'), client_id: 'hostile-client' });
         return;
       case '/authorize': {
@@ -89,7 +131,10 @@ async function hostile(mode: Mode) {
         return;
       }
       case '/token':
-        json(200, mode === 'no-access-token' ? { token_type: 'Bearer', expires_in: 3600 } : { access_token: 'tok-123', token_type: 'Bearer', expires_in: 3600 });
+        json(
+          200,
+          mode === 'no-access-token' ? { token_type: 'Bearer', expires_in: 3600 } : { access_token: 'tok-123', token_type: 'Bearer', expires_in: 3600 },
+        );
         return;
       default:
         res.writeHead(404).end();
@@ -98,11 +143,19 @@ async function hostile(mode: Mode) {
   const [origin, foreignOrigin] = await Promise.all([listen(server), listen(foreign)]);
   // (a URL keeps `$`, parentheses and `;` in its path as they are; backticks and braces it percent-encodes)
   if (mode === 'shell-authorize') shellPath.value = `${origin}/authorize$(touch$IFS${shellPath.marker});touch$IFS${shellPath.marker}`;
-  return { url: `${origin}/mcp`, origin, seen, foreignSeen, close: () => { server.close(); foreign.close(); } };
+  return {
+    url: `${origin}/mcp`,
+    origin,
+    seen,
+    foreignSeen,
+    close: () => {
+      server.close();
+      foreign.close();
+    },
+  };
 }
 
 const browser = `"${process.execPath}" "${join(repoRoot, 'test/conformance/browser.mjs')}"`;
-
 
 const cases: Array<[Mode, RegExp]> = [
   ['no-s256', /does not support PKCE with S256; refusing to sign in/],
@@ -129,7 +182,8 @@ describe('sign-in against a misbehaving authorization server', () => {
         assert.deepEqual(h.foreignSeen, [], 'nothing reached the foreign origin');
         // The token, when one was issued, went only to the MCP server's endpoint.
         for (const s of h.seen) if (s.authorization) assert.equal(s.path, '/mcp');
-        if (mode === 'wrong-state' || mode === 'no-s256' || mode === 'foreign-resource') assert.ok(!h.seen.some((s) => s.path === '/token'), 'no token request');
+        if (mode === 'wrong-state' || mode === 'no-s256' || mode === 'foreign-resource')
+          assert.ok(!h.seen.some((s) => s.path === '/token'), 'no token request');
       } finally {
         h.close();
       }
@@ -142,13 +196,22 @@ test('a pre-registered client from the server entry in mcp.json is used instead 
   try {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-config-'));
     mkdirSync(join(dir, '.vscode'));
-    writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({
-      inputs: [{ type: 'promptString', id: 'secret', password: true }],
-      servers: { notes: { type: 'http', url: h.url, oauth: { clientId: 'from-config', clientSecret: '${input:secret}' } } },
-    }));
-    const r = await runCli(['tools', '--sign-in', '--verbose', '--server', 'notes'], {
-      XDG_CONFIG_HOME: dir, BROWSER: browser, MCP_INPUT_secret: 'config-secret-value',
-    }, dir);
+    writeFileSync(
+      join(dir, '.vscode', 'mcp.json'),
+      JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'secret', password: true }],
+        servers: { notes: { type: 'http', url: h.url, oauth: { clientId: 'from-config', clientSecret: '${input:secret}' } } },
+      }),
+    );
+    const r = await runCli(
+      ['tools', '--sign-in', '--verbose', '--server', 'notes'],
+      {
+        XDG_CONFIG_HOME: dir,
+        BROWSER: browser,
+        MCP_INPUT_secret: 'config-secret-value',
+      },
+      dir,
+    );
     assert.equal(r.code, 4, r.err);
     assert.ok(!h.seen.some((s) => s.path === '/register'), 'no registration');
     assert.match(h.seen.find((s) => s.path === '/authorize')!.query!, /client_id=from-config/);
@@ -181,15 +244,25 @@ describe('an authorization server that refuses the scope asked for (invalid_scop
     try {
       const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
       // A registration kept from an earlier sign-in, which this authorization server holds to a smaller scope.
-      await new FileTokenStore(join(home, 'mcp-host', 'tokens.json')).set(authStoreKey(h.url), JSON.stringify({
-        issuers: { [h.origin]: { client: { client_id: 'earlier-client', redirect_uris: ['http://127.0.0.1/callback'], issuer: h.origin } } }, lastIssuer: h.origin,
-      }));
+      await new FileTokenStore(join(home, 'mcp-host', 'tokens.json')).set(
+        authStoreKey(h.url),
+        JSON.stringify({
+          issuers: { [h.origin]: { client: { client_id: 'earlier-client', redirect_uris: ['http://127.0.0.1/callback'], issuer: h.origin } } },
+          lastIssuer: h.origin,
+        }),
+      );
       const r = await runCli(['tools', '--sign-in', '--verbose', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
-      assert.match(r.err, /refused the scope .* for the client registered earlier \(invalid_scope: requested scope is not allowed\); registering a new client for it/);
+      assert.match(
+        r.err,
+        /refused the scope .* for the client registered earlier \(invalid_scope: requested scope is not allowed\); registering a new client for it/,
+      );
       const authorizations = h.seen.filter((s) => s.path === '/authorize').map((s) => new URLSearchParams(s.query).get('client_id'));
       assert.deepEqual(authorizations, ['earlier-client', 'hostile-client'], 'the second authorization names the new client');
       assert.equal(h.seen.filter((s) => s.path === '/register').length, 1, 'one new registration');
-      assert.ok(h.seen.some((s) => s.path === '/token'), 'the new client\'s code was redeemed');
+      assert.ok(
+        h.seen.some((s) => s.path === '/token'),
+        "the new client's code was redeemed",
+      );
     } finally {
       h.close();
     }
@@ -201,7 +274,10 @@ describe('an authorization server that refuses the scope asked for (invalid_scop
       const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
       const r = await runCli(['tools', '--sign-in', '--client-id', 'configured-client', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
       assert.equal(r.code, 4, r.err);
-      assert.match(r.err, /refused the scope "[^"]*" for the configured client configured-client \(invalid_scope: requested scope is not allowed\); nothing was stored/);
+      assert.match(
+        r.err,
+        /refused the scope "[^"]*" for the configured client configured-client \(invalid_scope: requested scope is not allowed\); nothing was stored/,
+      );
       assert.ok(!h.seen.some((s) => s.path === '/register' || s.path === '/token'), 'no registration, no token request');
       assert.ok(!existsSync(join(home, 'mcp-host', 'tokens.json')), 'nothing is stored');
     } finally {
@@ -212,7 +288,9 @@ describe('an authorization server that refuses the scope asked for (invalid_scop
 
 describe('loopback redirect receiver', () => {
   let receiver: LoopbackRedirect;
-  before(async () => { receiver = await LoopbackRedirect.start(); });
+  before(async () => {
+    receiver = await LoopbackRedirect.start();
+  });
   after(() => receiver.dispose());
 
   test('listens on 127.0.0.1, refuses a redirect with the wrong state, and times out', async () => {
@@ -247,7 +325,8 @@ function recordingBrowser() {
 
 describe('an authorization server that names an endpoint no browser or fetch may be handed', () => {
   for (const [mode, what, scheme] of [
-    ['file-authorize', 'an authorization endpoint', 'file:'], ['msdt-authorize', 'an authorization endpoint', 'ms-msdt:'],
+    ['file-authorize', 'an authorization endpoint', 'file:'],
+    ['msdt-authorize', 'an authorization endpoint', 'ms-msdt:'],
   ] as const) {
     test(`${scheme} authorization endpoint: refused, naming the server and the scheme; $BROWSER never runs`, async () => {
       const h = await hostile(mode);
@@ -271,9 +350,20 @@ describe('an authorization server that names an endpoint no browser or fetch may
   test('the same check in the provider the extension uses: openAuthorization is never called', async () => {
     const opened: URL[] = [];
     const provider = new HostOAuthProvider({
-      server: 'notes', serverUrl: 'https://mcp.example.com/mcp', store: new MemoryTokenStore(), log: new Logger(() => undefined, 'error'),
-      ui: { openAuthorization: async ({ authorizationUrl }) => { opened.push(authorizationUrl); } },
-      redirect: async () => ({ redirectUrl: 'http://127.0.0.1:1/callback', waitForRedirect: () => new Promise(() => undefined), dispose: async () => undefined }),
+      server: 'notes',
+      serverUrl: 'https://mcp.example.com/mcp',
+      store: new MemoryTokenStore(),
+      log: new Logger(() => undefined, 'error'),
+      ui: {
+        openAuthorization: async ({ authorizationUrl }) => {
+          opened.push(authorizationUrl);
+        },
+      },
+      redirect: async () => ({
+        redirectUrl: 'http://127.0.0.1:1/callback',
+        waitForRedirect: () => new Promise(() => undefined),
+        dispose: async () => undefined,
+      }),
     });
     await provider.prepare();
     for (const url of ['file:///etc/passwd?response_type=code', 'ms-msdt:/id%20PCWDiagnostic', 'javascript:alert(1)', 'http://login.example.com/authorize']) {
@@ -285,11 +375,17 @@ describe('an authorization server that names an endpoint no browser or fetch may
   test('a file: token endpoint is never fetched, and the client secret goes nowhere', async () => {
     const h = await hostile('file-token');
     try {
-      const r = await runCli(['tools', '--grant', 'client_credentials', '--client-id', 'cc', '--client-secret', 'env:HOSTILE_SECRET', '--url', h.url],
-        { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), HOSTILE_SECRET: 'the-client-secret' });
+      const r = await runCli(['tools', '--grant', 'client_credentials', '--client-id', 'cc', '--client-secret', 'env:HOSTILE_SECRET', '--url', h.url], {
+        XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')),
+        HOSTILE_SECRET: 'the-client-secret',
+      });
       assert.equal(r.code, 4, r.err);
       assert.match(r.err, /authorization server of server "[^"]+" gave a token endpoint with the scheme "file:"/);
-      assert.ok(!h.seen.some((s) => `${s.authorization} ${s.body}`.includes(Buffer.from('cc:the-client-secret').toString('base64')) || s.body.includes('the-client-secret')));
+      assert.ok(
+        !h.seen.some(
+          (s) => `${s.authorization} ${s.body}`.includes(Buffer.from('cc:the-client-secret').toString('base64')) || s.body.includes('the-client-secret'),
+        ),
+      );
     } finally {
       h.close();
     }
@@ -299,7 +395,10 @@ describe('an authorization server that names an endpoint no browser or fetch may
     const h = await hostile('plain-http-register');
     const rec = recordingBrowser();
     try {
-      const r = await runCli(['tools', '--sign-in', '--url', h.url], { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), BROWSER: rec.browser });
+      const r = await runCli(['tools', '--sign-in', '--url', h.url], {
+        XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')),
+        BROWSER: rec.browser,
+      });
       assert.equal(r.code, 4, r.err);
       assert.match(r.err, /gave a registration endpoint with the scheme "http:" to register\.example\.com, which is not this machine/);
       assert.ok(!h.seen.some((s) => s.path === '/register' || s.path === '/token'));
@@ -310,7 +409,7 @@ describe('an authorization server that names an endpoint no browser or fetch may
   });
 });
 
-describe('a pre-registered client\'s secret goes only to the authorization server it belongs to', () => {
+describe("a pre-registered client's secret goes only to the authorization server it belongs to", () => {
   const secret = 'pre-registered-secret-value';
   const basic = Buffer.from(`cc:${secret}`).toString('base64');
   const carriesSecret = (s: Seen) => `${s.authorization ?? ''} ${s.body} ${s.query ?? ''}`.includes(secret) || (s.authorization ?? '').includes(basic);
@@ -320,13 +419,23 @@ describe('a pre-registered client\'s secret goes only to the authorization serve
     try {
       for (const grant of ['client_credentials', 'authorization_code']) {
         const rec = recordingBrowser();
-        const r = await runCli(['tools', '--sign-in', '--grant', grant, '--client-id', 'cc', '--client-secret', 'env:HOSTILE_SECRET', '--issuer', CLAIMED_ISSUER, '--url', h.url],
-          { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), HOSTILE_SECRET: secret, BROWSER: rec.browser });
+        const r = await runCli(
+          ['tools', '--sign-in', '--grant', grant, '--client-id', 'cc', '--client-secret', 'env:HOSTILE_SECRET', '--issuer', CLAIMED_ISSUER, '--url', h.url],
+          { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), HOSTILE_SECRET: secret, BROWSER: rec.browser },
+        );
         assert.equal(r.code, 4, r.err);
-        assert.match(r.err, new RegExp(`metadata came from ${h.origin.replace(/[.]/g, '\\.')}, not from the configured issuer's origin https://as\\.example\\.com; the client credentials for server "[^"]+" are not sent there`));
+        assert.match(
+          r.err,
+          new RegExp(
+            `metadata came from ${h.origin.replace(/[.]/g, '\\.')}, not from the configured issuer's origin https://as\\.example\\.com; the client credentials for server "[^"]+" are not sent there`,
+          ),
+        );
         assert.equal(rec.opened(), '', 'no browser sign-in with those credentials either');
       }
-      assert.ok(h.seen.some((s) => s.path === '/.well-known/oauth-authorization-server'), 'the metadata was read');
+      assert.ok(
+        h.seen.some((s) => s.path === '/.well-known/oauth-authorization-server'),
+        'the metadata was read',
+      );
       assert.ok(!h.seen.some((s) => s.path === '/token' || s.path === '/authorize'), 'no token request, no authorization');
       assert.deepEqual(h.seen.filter(carriesSecret), [], 'the hostile server never received the secret');
     } finally {
@@ -334,20 +443,28 @@ describe('a pre-registered client\'s secret goes only to the authorization serve
     }
   });
 
-  test('the same rule for mcp.json\'s oauth block, with or without its issuer', async () => {
+  test("the same rule for mcp.json's oauth block, with or without its issuer", async () => {
     const h = await hostile('claims-issuer');
     try {
       for (const issuer of [undefined, CLAIMED_ISSUER]) {
         const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-config-'));
         mkdirSync(join(dir, '.vscode'));
-        writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({
-          inputs: [{ type: 'promptString', id: 'secret', password: true }],
-          servers: { notes: { type: 'http', url: h.url, oauth: { clientId: 'cc', clientSecret: '${input:secret}', ...(issuer ? { issuer } : {}) } } },
-        }));
+        writeFileSync(
+          join(dir, '.vscode', 'mcp.json'),
+          JSON.stringify({
+            inputs: [{ type: 'promptString', id: 'secret', password: true }],
+            servers: { notes: { type: 'http', url: h.url, oauth: { clientId: 'cc', clientSecret: '${input:secret}', ...(issuer ? { issuer } : {}) } } },
+          }),
+        );
         const rec = recordingBrowser();
         const r = await runCli(['tools', '--sign-in', '--server', 'notes'], { XDG_CONFIG_HOME: dir, BROWSER: rec.browser, MCP_INPUT_secret: secret }, dir);
         assert.equal(r.code, 4, r.err);
-        assert.match(r.err, issuer ? /not from the configured issuer's origin/ : /names another issuer \(https:\/\/as\.example\.com\); the client credentials for server "notes" are not sent there/);
+        assert.match(
+          r.err,
+          issuer
+            ? /not from the configured issuer's origin/
+            : /names another issuer \(https:\/\/as\.example\.com\); the client credentials for server "notes" are not sent there/,
+        );
         assert.equal(rec.opened(), '');
       }
       assert.deepEqual(h.seen.filter(carriesSecret), [], 'the hostile server never received the secret');
@@ -362,7 +479,10 @@ test('an authorization URL with shell syntax reaches $BROWSER as one argument, n
   const h = await hostile('shell-authorize');
   const rec = recordingBrowser();
   try {
-    const r = await runCli(['tools', '--sign-in', '--sign-in-timeout', '1', '--url', h.url], { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), BROWSER: rec.browser });
+    const r = await runCli(['tools', '--sign-in', '--sign-in-timeout', '1', '--url', h.url], {
+      XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')),
+      BROWSER: rec.browser,
+    });
     assert.equal(r.code, 4, r.err);
     const opened = rec.opened().trim();
     assert.ok(opened.startsWith(`${h.origin}/authorize$(touch`), opened);

@@ -16,7 +16,9 @@ const ACCESS_TTL = 3;
 
 describe('oidc-provider (shipped defaults)', { concurrency: 2 }, () => {
   let as: OidcProviderMatrix;
-  before(async () => { as = await startOidcProviderMatrix({ accessTtl: ACCESS_TTL }); });
+  before(async () => {
+    as = await startOidcProviderMatrix({ accessTtl: ACCESS_TTL });
+  });
   after(() => as?.close());
 
   test('a Bearer-only MCP server gets Bearer tokens: sign in, call, refresh, step up, sign out; no token leaks', async (t) => {
@@ -31,9 +33,16 @@ describe('oidc-provider (shipped defaults)', { concurrency: 2 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-as-matrix-'));
     const browserLog = join(dir, 'browser.log');
     const document = 'https://127.0.0.1:9/mcp-host/client.json'; // nothing listens on port 9
-    const login = await runCli(['login', '--verbose', '--client-metadata-url', document, '--url', as.bearer.url], {
-      XDG_CONFIG_HOME: dir, BROWSER: `"${process.execPath}" "${fixturePath('oidc-browser.mjs')}"`, OIDC_BROWSER_LOG: browserLog, OIDC_BROWSER_USER: 'erin',
-    }, dir);
+    const login = await runCli(
+      ['login', '--verbose', '--client-metadata-url', document, '--url', as.bearer.url],
+      {
+        XDG_CONFIG_HOME: dir,
+        BROWSER: `"${process.execPath}" "${fixturePath('oidc-browser.mjs')}"`,
+        OIDC_BROWSER_LOG: browserLog,
+        OIDC_BROWSER_USER: 'erin',
+      },
+      dir,
+    );
     assert.equal(login.code, 0, login.err);
     assert.match(login.out, /Signed in to .* as erin/);
     assert.match(login.err, new RegExp(`client metadata document ${document.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not used: .*registering`));
@@ -42,9 +51,11 @@ describe('oidc-provider (shipped defaults)', { concurrency: 2 }, () => {
   });
 });
 
-describe('oidc-provider with registration on and its own scope list (the MCP server\'s scopes not listed)', () => {
+describe("oidc-provider with registration on and its own scope list (the MCP server's scopes not listed)", () => {
   let as: OidcProviderMatrix;
-  before(async () => { as = await startOidcProviderMatrix({ accessTtl: 300, listResourceScopes: false }); });
+  before(async () => {
+    as = await startOidcProviderMatrix({ accessTtl: 300, listResourceScopes: false });
+  });
   after(() => as?.close());
 
   test('the host still registers and signs in; the call is served', async () => {
@@ -52,7 +63,7 @@ describe('oidc-provider with registration on and its own scope list (the MCP ser
     const env = { XDG_CONFIG_HOME: dir, BROWSER: `"${process.execPath}" "${fixturePath('oidc-browser.mjs')}"`, OIDC_BROWSER_USER: 'frank' };
     const login = await runCli(['login', '--verbose', '--url', as.bearer.url], env, dir);
     assert.equal(login.code, 0, login.err);
-    assert.doesNotMatch(login.err, /trying the legacy HTTP\+SSE transport/, 'an authorization server\'s refusal is not taken for the MCP server\'s');
+    assert.doesNotMatch(login.err, /trying the legacy HTTP\+SSE transport/, "an authorization server's refusal is not taken for the MCP server's");
     const call = await runCli(['call', 'whoami', '--url', as.bearer.url], { XDG_CONFIG_HOME: dir }, dir);
     assert.equal(call.code, 0, call.err);
     assert.match(call.out, /^frank mcp:read/);

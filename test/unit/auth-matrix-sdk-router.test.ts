@@ -7,7 +7,9 @@ import { startSdkExample, type SdkExample } from '../fixtures/as-sdk-router';
 import { signInScenario } from '../fixtures/asMatrix';
 
 let as: SdkExample;
-before(async () => { as = await startSdkExample(); });
+before(async () => {
+  as = await startSdkExample();
+});
 after(() => as?.stop());
 
 test('the SDK example server (Bearer-only, introspection): sign in, call, sign out; no token leaks', async (t) => {

@@ -13,7 +13,9 @@ import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauthFixture';
 import { fixturePath, httpServer } from '../fixtures/servers';
 
 let as: OAuthFixture;
-before(async () => { as = await startOAuthFixture(); });
+before(async () => {
+  as = await startOAuthFixture();
+});
 after(() => as.stop());
 
 test('requests that all get a 401 at once share one sign-in: one question, one browser, every request answered', async () => {
@@ -23,7 +25,10 @@ test('requests that all get a 401 at once share one sign-in: one question, one b
     async openAuthorization({ authorizationUrl }) {
       opened.push(authorizationUrl.href);
       // oidc-provider's login and consent pages, filled in by a scripted browser
-      await promisify(execFile)(process.execPath, [fixturePath('oidc-browser.mjs'), authorizationUrl.href], { env: { ...process.env, OIDC_BROWSER_USER: 'carol' }, timeout: 30_000 });
+      await promisify(execFile)(process.execPath, [fixturePath('oidc-browser.mjs'), authorizationUrl.href], {
+        env: { ...process.env, OIDC_BROWSER_USER: 'carol' },
+        timeout: 30_000,
+      });
     },
   };
   const log = new Logger(() => undefined, 'error');
@@ -65,7 +70,10 @@ test('every list is listed again after the sign-in it needed, resource templates
   const ui: SignInUi = {
     async openAuthorization({ authorizationUrl }) {
       opened++;
-      await promisify(execFile)(process.execPath, [fixturePath('oidc-browser.mjs'), authorizationUrl.href], { env: { ...process.env, OIDC_BROWSER_USER: 'carol' }, timeout: 30_000 });
+      await promisify(execFile)(process.execPath, [fixturePath('oidc-browser.mjs'), authorizationUrl.href], {
+        env: { ...process.env, OIDC_BROWSER_USER: 'carol' },
+        timeout: 30_000,
+      });
     },
   };
   const log = new Logger(() => undefined, 'error');
@@ -73,7 +81,10 @@ test('every list is listed again after the sign-in it needed, resource templates
   const connection = new ServerConnection(httpServer('notes', fixture.url), { log, oauth, requestTimeoutMs: 60_000 });
   try {
     await connection.start();
-    assert.deepEqual(connection.resourceTemplates.map((t) => t.uriTemplate), ['notes://{id}']);
+    assert.deepEqual(
+      connection.resourceTemplates.map((t) => t.uriTemplate),
+      ['notes://{id}'],
+    );
     const key = authStoreKey(fixture.url);
     const record = JSON.parse((await store.get(key))!) as ServerAuthRecord;
     for (const entry of Object.values(record.issuers)) {
@@ -87,8 +98,14 @@ test('every list is listed again after the sign-in it needed, resource templates
     await Promise.all([connection.refreshTools(), connection.refreshPrompts(), connection.refreshResources()]);
     assert.equal(opened, 2, 'the lists listed after it use the new token');
     assert.deepEqual(changed.sort(), ['resourceTemplates', 'resources', 'tools']);
-    assert.deepEqual(connection.resourceTemplates.map((t) => t.uriTemplate), ['notes://{id}']);
-    assert.deepEqual(connection.resources.map((r) => r.uri), ['notes://index']);
+    assert.deepEqual(
+      connection.resourceTemplates.map((t) => t.uriTemplate),
+      ['notes://{id}'],
+    );
+    assert.deepEqual(
+      connection.resources.map((r) => r.uri),
+      ['notes://index'],
+    );
   } finally {
     await connection.stop();
     await oauth.dispose();

@@ -3,7 +3,15 @@
 // client's metadata document matches the URL it is published at.
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { authStoreKey, challengesDpop, HostOAuthProvider, MemoryTokenStore, redirectRegistered, SignInCancelledError, type RedirectReceiver } from '../../src/core/auth';
+import {
+  authStoreKey,
+  challengesDpop,
+  HostOAuthProvider,
+  MemoryTokenStore,
+  redirectRegistered,
+  SignInCancelledError,
+  type RedirectReceiver,
+} from '../../src/core/auth';
 import { signInKind } from '../../src/core/connection/signIn';
 import { HostError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
@@ -29,9 +37,15 @@ async function providerWith(registered: string, redirectUrl: string, refreshToke
   const ports: Array<number | undefined> = [];
   const receiver: RedirectReceiver = { redirectUrl, waitForRedirect: () => new Promise(() => undefined), dispose: async () => undefined };
   const provider = new HostOAuthProvider({
-    server: 'notes', serverUrl: SERVER_URL, store, log: new Logger(() => undefined, 'error'),
+    server: 'notes',
+    serverUrl: SERVER_URL,
+    store,
+    log: new Logger(() => undefined, 'error'),
     ui: { openAuthorization: async () => undefined },
-    redirect: async (port) => { ports.push(port); return receiver; },
+    redirect: async (port) => {
+      ports.push(port);
+      return receiver;
+    },
   });
   await provider.prepare();
   return { provider, ports };
@@ -51,15 +65,16 @@ test('a stored registration whose redirect the host can no longer receive is not
   assert.equal((await refreshable.provider.clientInformation({ issuer: ISSUER }))?.client_id, 'registered-client');
 });
 
-test('a sign-in failure is recognised by its brand, also from another bundle\'s copy of the class, never by its name', () => {
+test("a sign-in failure is recognised by its brand, also from another bundle's copy of the class, never by its name", () => {
   // The extension and the connection are bundled separately: the UI's SignInCancelledError is not the connection's.
-  class SignInCancelledErrorCopy extends HostError { static override readonly brand: string = 'SignInCancelledError'; }
+  class SignInCancelledErrorCopy extends HostError {
+    static override readonly brand: string = 'SignInCancelledError';
+  }
   assert.equal(signInKind(new SignInCancelledErrorCopy('cancelled')), 'cancelled');
   assert.equal(signInKind(new Error('wrapped', { cause: new SignInCancelledError('cancelled') })), 'cancelled');
   assert.equal(signInKind(new Error('SignInCancelledError')), undefined);
   assert.equal(signInKind(Object.assign(new Error('cancelled'), { name: 'SignInCancelledError' })), undefined);
 });
-
 
 test('a DPoP challenge is told apart from a Bearer one, also among several challenges and inside quoted values', () => {
   assert.equal(challengesDpop('DPoP algs="ES256"'), true);
@@ -72,17 +87,29 @@ test('a DPoP challenge is told apart from a Bearer one, also among several chall
 
 test('DPoP-bound tokens only where the MCP server takes them, whatever the authorization server offers', async () => {
   const asMetadata = {
-    issuer: ISSUER, authorization_endpoint: `${ISSUER}/authorize`, token_endpoint: `${ISSUER}/token`, response_types_supported: ['code'],
+    issuer: ISSUER,
+    authorization_endpoint: `${ISSUER}/authorize`,
+    token_endpoint: `${ISSUER}/token`,
+    response_types_supported: ['code'],
     dpop_signing_alg_values_supported: ['ES256'],
   };
   const session = async (resourceMetadata: Record<string, unknown>, challenge?: string) => {
-    const provider = new HostOAuthProvider({ server: 'notes', serverUrl: SERVER_URL, store: new MemoryTokenStore(), log: new Logger(() => undefined, 'error') });
+    const provider = new HostOAuthProvider({
+      server: 'notes',
+      serverUrl: SERVER_URL,
+      store: new MemoryTokenStore(),
+      log: new Logger(() => undefined, 'error'),
+    });
     if (challenge) {
       // the MCP server's refusal, as the transport's fetch sees it
       const guarded = provider.guardFetch(async () => new Response(null, { status: 401, headers: { 'www-authenticate': challenge } }));
       await guarded(SERVER_URL, { method: 'POST' });
     }
-    provider.saveDiscoveryState({ authorizationServerUrl: ISSUER, authorizationServerMetadata: asMetadata, resourceMetadata: { resource: SERVER_URL, ...resourceMetadata } } as never);
+    provider.saveDiscoveryState({
+      authorizationServerUrl: ISSUER,
+      authorizationServerMetadata: asMetadata,
+      resourceMetadata: { resource: SERVER_URL, ...resourceMetadata },
+    } as never);
     return provider.dpop();
   };
   assert.equal(await session({ bearer_methods_supported: ['header'] }, 'Bearer scope="mcp:read"'), undefined, 'a Bearer-only server gets Bearer tokens');

@@ -23,7 +23,15 @@ const MB = 1024 * 1024;
 const RAW = (mode: string) => ['--', process.execPath, ...fixtureArgv('raw-stdio-server.ts'), mode];
 const linux = process.platform === 'linux';
 
-interface Outcome { code: number | null; out: string; outLines: number; err: string; ms: number; peakRssMb: number; left: number[] }
+interface Outcome {
+  code: number | null;
+  out: string;
+  outLines: number;
+  err: string;
+  ms: number;
+  peakRssMb: number;
+  left: number[];
+}
 
 /** The process's children, grandchildren… as /proc shows them now. */
 function descendants(root: number): number[] {
@@ -34,10 +42,18 @@ function descendants(root: number): number[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       parent.set(Number(entry), Number(fields[1]));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   const out: number[] = [];
-  const walk = (pid: number) => { for (const [child, ppid] of parent) if (ppid === pid) { out.push(child); walk(child); } };
+  const walk = (pid: number) => {
+    for (const [child, ppid] of parent)
+      if (ppid === pid) {
+        out.push(child);
+        walk(child);
+      }
+  };
   walk(root);
   return out;
 }
@@ -46,18 +62,26 @@ function alive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
 function peakRssKb(pid: number): number {
-  try { return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0); } catch { return 0; }
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** Runs the built CLI, watching its memory and the processes it starts; kills it (and fails) after `limitMs`. */
 async function cli(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; limitMs?: number } = {}): Promise<Outcome> {
   const started = Date.now();
   const child: ChildProcess = spawn(process.execPath, [CLI, ...argv], {
-    cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: opts.cwd ?? repoRoot,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let outLines = 0;
@@ -66,7 +90,9 @@ async function cli(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv
     if (out.length < MB) out += d;
     for (let i = d.indexOf('\n'); i !== -1; i = d.indexOf('\n', i + 1)) outLines++;
   });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { if (err.length < MB) err += d; });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    if (err.length < MB) err += d;
+  });
   const seen = new Set<number>();
   let peak = 0;
   const watch = setInterval(() => {
@@ -86,13 +112,21 @@ async function cli(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv
     await new Promise((r) => setTimeout(r, 50));
     left = left.filter(alive);
   }
-  for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
   return { code, out, outLines, err, ms, peakRssMb: peak / 1024, left };
 }
 
 /** One line per CLI run, printed at the end: the measurements behind the bounds. */
 const measured: string[] = [];
-after(() => { process.stdout.write(`${measured.map((m) => `# ${m}`).join('\n')}\n`); });
+after(() => {
+  process.stdout.write(`${measured.map((m) => `# ${m}`).join('\n')}\n`);
+});
 
 /** The checks every case makes. */
 function expect(r: Outcome, want: { code: number; err?: RegExp; out?: RegExp; withinMs: number; rssMb: number }): void {
@@ -109,7 +143,9 @@ function expect(r: Outcome, want: { code: number; err?: RegExp; out?: RegExp; wi
 const workDir = mkdtempSync(join(tmpdir(), 'mcp-bounded-'));
 /** A fresh file the raw fixture records what it received in (absent: it never started). */
 let records = 0;
-function recordFile(): string { return join(workDir, `received-${++records}.txt`); }
+function recordFile(): string {
+  return join(workDir, `received-${++records}.txt`);
+}
 const received = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
 
 function fifo(name: string): string {
@@ -135,23 +171,34 @@ describe('a hostile HTTP server', () => {
   let base = '';
   let foreign = '';
   const url = (mode: string) => `${base}/${mode}/mcp`;
-  const fixtureState = async () => (await fetch(`${base}/_received`)).json() as Promise<{ received: Array<{ method: string; path: string }>; sent: Record<string, number> }>;
+  const fixtureState = async () =>
+    (await fetch(`${base}/_received`)).json() as Promise<{ received: Array<{ method: string; path: string }>; sent: Record<string, number> }>;
 
   before(async () => {
     fixture = spawn(process.execPath, [...fixtureArgv('hostile-http-server.ts')], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
     const line = await new Promise<string>((resolve, reject) => {
       let seen = '';
-      fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });
+      fixture.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        seen += d;
+        if (seen.includes('\n')) resolve(seen);
+      });
       fixture.once('exit', (c) => reject(new Error(`hostile-http-server exited ${c}`)));
     });
     const [, port, foreignPort] = /listening (\d+) (\d+)/.exec(line)!;
     base = `http://127.0.0.1:${port}`;
     foreign = `http://127.0.0.1:${foreignPort}`;
   });
-  after(() => { fixture.kill(); });
+  after(() => {
+    fixture.kill();
+  });
 
   test('silent: --timeout bounds connecting (exit 4, the wait named)', async () => {
-    expect(await cli(['tools', '--timeout', '2000', '--url', url('silent')]), { code: 4, err: /cannot start server .*timed out after 2000ms/, withinMs: 12_000, rssMb: 250 });
+    expect(await cli(['tools', '--timeout', '2000', '--url', url('silent')]), {
+      code: 4,
+      err: /cannot start server .*timed out after 2000ms/,
+      withinMs: 12_000,
+      rssMb: 250,
+    });
   });
 
   test('trickling a byte a second: --timeout bounds the handshake', async () => {
@@ -168,7 +215,12 @@ describe('a hostile HTTP server', () => {
 
   test('a 400 MB answer is cut off at the message limit, early, and the limit is named', async () => {
     const r = await cli(['call', 'echo', '--timeout', '20000', '--url', url('huge-body')]);
-    expect(r, { code: 4, err: /tool "echo" failed: the server sent an answer over 32 MiB, the message size limit; the connection was closed/, withinMs: 20_000, rssMb: 400 });
+    expect(r, {
+      code: 4,
+      err: /tool "echo" failed: the server sent an answer over 32 MiB, the message size limit; the connection was closed/,
+      withinMs: 20_000,
+      rssMb: 400,
+    });
     const sent = (await fixtureState()).sent['huge-body'] ?? 0;
     assert.ok(sent < 160 * MB, `the fixture sent ${(sent / MB).toFixed(0)} MB before the host stopped reading`);
   });
@@ -183,7 +235,10 @@ describe('a hostile HTTP server', () => {
   test('legacy HTTP+SSE: an event that never ends is cut off at the message limit, early, as over Streamable HTTP', async () => {
     expect(await cli(['call', 'echo', '--timeout', '20000', '--url', `${base}/sse-ok/sse`]), { code: 0, out: /^ok\n$/, withinMs: 12_000, rssMb: 250 });
     const legacyUsed = (await fixtureState()).received.filter((x) => x.path.startsWith('/sse-ok/')).map((x) => `${x.method} ${x.path}`);
-    assert.ok(legacyUsed.includes('GET /sse-ok/sse') && legacyUsed.includes('POST /sse-ok/messages'), `the legacy transport was used: ${legacyUsed.join(', ')}`);
+    assert.ok(
+      legacyUsed.includes('GET /sse-ok/sse') && legacyUsed.includes('POST /sse-ok/messages'),
+      `the legacy transport was used: ${legacyUsed.join(', ')}`,
+    );
     const r = await cli(['call', 'echo', '--timeout', '20000', '--url', `${base}/sse-endless/sse`]);
     expect(r, { code: 4, err: /the server sent an event over 32 MiB, the message size limit; the connection was closed/, withinMs: 20_000, rssMb: 400 });
     const sent = (await fixtureState()).sent['sse-endless'] ?? 0;
@@ -193,15 +248,27 @@ describe('a hostile HTTP server', () => {
   test('a redirect to another origin is not followed: nothing reaches that origin', async () => {
     const r = await cli(['tools', '--timeout', '5000', '--url', url('redirect')]);
     expect(r, { code: 4, err: /Redirect to http:\/\/127\.0\.0\.1:\d+\/mcp not followed/, withinMs: 12_000, rssMb: 250 });
-    const there = await (await fetch(`${foreign}/_received`)).json() as { received: unknown[] };
+    const there = (await (await fetch(`${foreign}/_received`)).json()) as { received: unknown[] };
     assert.deepEqual(there.received, []);
   });
 
   test('over HTTP too: a tool nested 10,000 levels is refused alone, structured content 5,000 deep is shown cut', async () => {
     const tools = await cli(['tools', '--timeout', '10000', '--url', url('deep')]);
-    expect(tools, { code: 0, out: /^echo\n$/, err: /tool "deep" is not offered: its definition nests more than 512 levels deep, the host's limit/, withinMs: 12_000, rssMb: 300 });
+    expect(tools, {
+      code: 0,
+      out: /^echo\n$/,
+      err: /tool "deep" is not offered: its definition nests more than 512 levels deep, the host's limit/,
+      withinMs: 12_000,
+      rssMb: 300,
+    });
     const call = await cli(['call', 'echo', '--timeout', '10000', '--url', url('deep')]);
-    expect(call, { code: 0, out: /^ok\n$/, err: /The structured content nests more than 512 levels deep, the host's limit: it is shown cut at that depth/, withinMs: 12_000, rssMb: 300 });
+    expect(call, {
+      code: 0,
+      out: /^ok\n$/,
+      err: /The structured content nests more than 512 levels deep, the host's limit: it is shown cut at that depth/,
+      withinMs: 12_000,
+      rssMb: 300,
+    });
   });
 
   test('{"result": null}, as a JSON body or as a server-sent event, ends the call at once, naming the server (exit 5)', async () => {
@@ -214,14 +281,27 @@ describe('a hostile HTTP server', () => {
 
 describe('a hostile stdio server (raw JSON-RPC)', () => {
   test('{"result": null} and an answer with neither result nor error end the call at once, naming the server', async () => {
-    expect(await cli(['call', 'echo', '--timeout', '20000', ...RAW('null-result')]),
-      { code: 5, err: /server "node" sent an answer the host cannot use: it has a "result" that is null, not an object/, withinMs: 12_000, rssMb: 250 });
-    expect(await cli(['call', 'echo', '--timeout', '20000', ...RAW('no-result')]),
-      { code: 5, err: /it has neither "result" nor "error"/, withinMs: 12_000, rssMb: 250 });
+    expect(await cli(['call', 'echo', '--timeout', '20000', ...RAW('null-result')]), {
+      code: 5,
+      err: /server "node" sent an answer the host cannot use: it has a "result" that is null, not an object/,
+      withinMs: 12_000,
+      rssMb: 250,
+    });
+    expect(await cli(['call', 'echo', '--timeout', '20000', ...RAW('no-result')]), {
+      code: 5,
+      err: /it has neither "result" nor "error"/,
+      withinMs: 12_000,
+      rssMb: 250,
+    });
   });
 
   test('an answer for an id never asked is ignored; --timeout ends the wait', async () => {
-    expect(await cli(['call', 'echo', '--timeout', '3000', ...RAW('wrong-id')]), { code: 4, err: /tool "echo" got no answer within 3000 ms/, withinMs: 12_000, rssMb: 250 });
+    expect(await cli(['call', 'echo', '--timeout', '3000', ...RAW('wrong-id')]), {
+      code: 4,
+      err: /tool "echo" got no answer within 3000 ms/,
+      withinMs: 12_000,
+      rssMb: 250,
+    });
   });
 
   test('the same answer twice: the first is the result, the second is dropped', async () => {
@@ -243,7 +323,12 @@ describe('a hostile stdio server (raw JSON-RPC)', () => {
   });
 
   test('bytes that are not UTF-8 are shown as replacement characters', async () => {
-    expect(await cli(['call', 'echo', '--timeout', '10000', ...RAW('invalid-utf8')]), { code: 0, out: /^bad \uFFFD+\( bytes\n$/, withinMs: 12_000, rssMb: 250 });
+    expect(await cli(['call', 'echo', '--timeout', '10000', ...RAW('invalid-utf8')]), {
+      code: 0,
+      out: /^bad \uFFFD+\( bytes\n$/,
+      withinMs: 12_000,
+      rssMb: 250,
+    });
   });
 
   test('a server naming 300 URLs to visit: --timeout bounds the whole URL loop', async () => {
@@ -276,7 +361,12 @@ describe('JSON Schema and results built to hang or crash the host', () => {
 
   test('output-schema patterns that backtrack for minutes (`^(\\w|\\d)*$`, `(a|a)*`, `(.*a){12}`) are checked in linear time; a lookahead is reported as not checked', async () => {
     const r = await cli(['call', 'echo', '--timeout', '20000', ...RAW('redos')]);
-    expect(r, { code: 5, err: /does not match its output schema:\n {2}\/word: Must match the pattern \^\(\\w\|\\d\)\*\$\.\n {2}\/same: Must match the pattern \^\(a\|a\)\*\$\.\n {2}\/dots: Must match the pattern \^\(\.\*a\)\{12\}\$\.\n/, withinMs: 15_000, rssMb: 300 });
+    expect(r, {
+      code: 5,
+      err: /does not match its output schema:\n {2}\/word: Must match the pattern \^\(\\w\|\\d\)\*\$\.\n {2}\/same: Must match the pattern \^\(a\|a\)\*\$\.\n {2}\/dots: Must match the pattern \^\(\.\*a\)\{12\}\$\.\n/,
+      withinMs: 15_000,
+      rssMb: 300,
+    });
     assert.match(r.err, /mcp-host: The pattern \^\(\?=a\)\(a\)\\1\$ is not checked: the host runs a server's patterns only on a linear-time engine/);
     assert.ok(!/\/plain:|\/look:/.test(r.err), 'the pattern that runs and holds, and the one not run, are no errors');
   });
@@ -294,16 +384,29 @@ describe('JSON Schema and results built to hang or crash the host', () => {
   test('a tool list with schemas nested 10,000 levels deep: only those tools are refused, named with the limit; the rest stay usable', async () => {
     const tools = await cli(['tools', '--timeout', '20000', ...RAW('deep-schema')]);
     expect(tools, { code: 0, out: /^echo\nattach\n/, withinMs: 15_000, rssMb: 300 });
-    assert.match(tools.err, /mcp-host: tool "deep" is not offered: its definition nests more than 512 levels deep, the host's limit\nmcp-host: tool "deep_out" is not offered/);
+    assert.match(
+      tools.err,
+      /mcp-host: tool "deep" is not offered: its definition nests more than 512 levels deep, the host's limit\nmcp-host: tool "deep_out" is not offered/,
+    );
     assert.ok(!/Maximum call stack|RangeError/.test(tools.err + tools.out), tools.err);
     expect(await cli(['call', 'echo', '--timeout', '20000', ...RAW('deep-schema')]), { code: 0, out: /^ok\n$/, withinMs: 15_000, rssMb: 300 });
-    expect(await cli(['call', 'deep', '--timeout', '20000', ...RAW('deep-schema')]),
-      { code: 1, err: /lists tool "deep", but it is not offered: its definition nests more than 512 levels deep/, withinMs: 15_000, rssMb: 300 });
+    expect(await cli(['call', 'deep', '--timeout', '20000', ...RAW('deep-schema')]), {
+      code: 1,
+      err: /lists tool "deep", but it is not offered: its definition nests more than 512 levels deep/,
+      withinMs: 15_000,
+      rssMb: 300,
+    });
   });
 
   test('structured content nested 5,000 levels deep is shown cut at the limit, naming it, not lost (exit 0, --json too)', async () => {
     const r = await cli(['call', 'echo', '--timeout', '20000', ...RAW('deep-structured')]);
-    expect(r, { code: 0, out: /^ok\n$/, err: /The structured content nests more than 512 levels deep, the host's limit: it is shown cut at that depth/, withinMs: 15_000, rssMb: 300 });
+    expect(r, {
+      code: 0,
+      out: /^ok\n$/,
+      err: /The structured content nests more than 512 levels deep, the host's limit: it is shown cut at that depth/,
+      withinMs: 15_000,
+      rssMb: 300,
+    });
     const json = await cli(['call', 'echo', '--json', '--timeout', '20000', ...RAW('deep-structured')]);
     expect(json, { code: 0, out: /"\[nested more than 512 levels deep: cut here\]"/, withinMs: 15_000, rssMb: 300 });
     assert.ok(!/Maximum call stack|RangeError/.test(r.err + json.err));
@@ -311,20 +414,33 @@ describe('JSON Schema and results built to hang or crash the host', () => {
 
   test('an output schema with 100,000 properties is not compiled: the result says it was not checked, in bounded time and memory', async () => {
     const r = await cli(['call', 'echo', '--timeout', '40000', ...RAW('huge-schema')], { limitMs: 90_000 });
-    expect(r, { code: 0, out: /^ok\n$/, err: /The tool's output schema could not be used: the schema has more than 20,000 values, the most the host checks against/, withinMs: 60_000, rssMb: 600 });
+    expect(r, {
+      code: 0,
+      out: /^ok\n$/,
+      err: /The tool's output schema could not be used: the schema has more than 20,000 values, the most the host checks against/,
+      withinMs: 60_000,
+      rssMb: 600,
+    });
   });
 });
 
 describe('files and input the user names', () => {
   test('--config naming a FIFO or /dev/zero is refused at once, unread', async () => {
-    expect(await cli(['servers', '--config', fifo('config.fifo')]), { code: 1, err: /the config file .*config\.fifo is not a regular file \(it is a pipe\)/, withinMs: 5000, rssMb: 200 });
+    expect(await cli(['servers', '--config', fifo('config.fifo')]), {
+      code: 1,
+      err: /the config file .*config\.fifo is not a regular file \(it is a pipe\)/,
+      withinMs: 5000,
+      rssMb: 200,
+    });
     expect(await cli(['servers', '--config', '/dev/zero']), { code: 1, err: /the config file \/dev\/zero is not a regular file/, withinMs: 5000, rssMb: 200 });
   });
 
   test('an envFile naming a FIFO is refused at once, and the server is not started', async () => {
     const record = recordFile();
     const args = [...fixtureArgv('raw-stdio-server.ts'), 'ok'];
-    const dir = configDir(JSON.stringify({ servers: { s: { command: process.execPath, args, cwd: repoRoot, envFile: fifo('env.fifo'), env: { RAW_RECORD: record } } } }));
+    const dir = configDir(
+      JSON.stringify({ servers: { s: { command: process.execPath, args, cwd: repoRoot, envFile: fifo('env.fifo'), env: { RAW_RECORD: record } } } }),
+    );
     const r = await cli(['call', 'echo', '--server', 's'], { cwd: dir });
     expect(r, { code: 1, err: /server "s": the envFile .*env\.fifo is not a regular file \(it is a pipe\)/, withinMs: 5000, rssMb: 200 });
     assert.equal(received(record), '');
@@ -390,21 +506,33 @@ describe('a file output whose download never ends (no size, no digest stated)', 
   test('served slowly forever: --timeout bounds the download (exit 5, the deadline named) and nothing is left in the folder', async () => {
     const dir = saveDir();
     const r = await cli(['call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '6000', ...ENDLESS]);
-    expect(r, { code: 5, err: /saving endless\.bin failed: the download did not finish within 6 s \(\d+ bytes arrived, no size stated\); its deadline is the request timeout; nothing was saved for it/, withinMs: 25_000, rssMb: 300 });
+    expect(r, {
+      code: 5,
+      err: /saving endless\.bin failed: the download did not finish within 6 s \(\d+ bytes arrived, no size stated\); its deadline is the request timeout; nothing was saved for it/,
+      withinMs: 25_000,
+      rssMb: 300,
+    });
     assert.deepEqual(readdirSync(dir), []);
   });
 
   test('served as fast as it goes: stopped at --max-download, naming it, and nothing is left in the folder', async () => {
     const dir = saveDir();
     const r = await cli(['call', 'make_endless', '--args', '{"pace":"fast"}', '--save-files', dir, '--max-download', String(8 * MB), ...ENDLESS]);
-    expect(r, { code: 5, err: /saving endless\.bin failed: more bytes arrived than may be saved for a file of no stated size, over 8 MiB \(8388608 bytes, --max-download\); nothing was saved for it/, withinMs: 25_000, rssMb: 300 });
+    expect(r, {
+      code: 5,
+      err: /saving endless\.bin failed: more bytes arrived than may be saved for a file of no stated size, over 8 MiB \(8388608 bytes, --max-download\); nothing was saved for it/,
+      withinMs: 25_000,
+      rssMb: 300,
+    });
     assert.deepEqual(readdirSync(dir), []);
   });
 
   test('stopped mid-download (SIGTERM, as Ctrl-C): the CLI ends promptly and leaves nothing in the folder', async () => {
     const dir = saveDir();
-    const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS],
-      { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     const until = Date.now() + 30_000;
     while (readdirSync(dir).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
@@ -418,10 +546,12 @@ describe('a file output whose download never ends (no size, no digest stated)', 
     assert.deepEqual(readdirSync(dir), []);
   });
 
-  test('the .part file of a killed run is removed by the next run saving into that folder; a live download\'s is not', async () => {
+  test("the .part file of a killed run is removed by the next run saving into that folder; a live download's is not", async () => {
     const dir = saveDir();
-    const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS],
-      { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [CLI, 'call', 'make_endless', '--args', '{"pace":"slow"}', '--save-files', dir, '--timeout', '60000', ...ENDLESS], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
     const parts = () => readdirSync(dir).filter((n) => n.endsWith('.part'));
     const until = Date.now() + 30_000;
     while (parts().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
@@ -429,7 +559,13 @@ describe('a file output whose download never ends (no size, no digest stated)', 
     const started = descendants(child.pid!);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
-    for (const pid of started) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+    for (const pid of started) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
     const left = parts();
     assert.equal(left.length, 1, 'a killed process cannot clean up: its partial download is still there');
     assert.match(left[0]!, new RegExp(`^\\.endless\\.bin\\.mcp-host-${child.pid}-[0-9a-f]{12}\\.part$`));
@@ -454,7 +590,9 @@ describe('in process', () => {
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     let err = '';
-    stderr.on('data', (d) => { err += d; });
+    stderr.on('data', (d) => {
+      err += d;
+    });
     stdout.resume();
     const io: CliIo = { stdout, stderr, env: process.env, cwd: repoRoot, interactive: false };
     return { code: await run(argv, io), err };
@@ -463,9 +601,21 @@ describe('in process', () => {
   test('50 MB of --args for a stdio server is refused before the server starts, naming the limit', async () => {
     const record = recordFile();
     const started = Date.now();
-    const r = await runCli(['call', 'echo', '--args', JSON.stringify({ text: 'x'.repeat(50 * MB) }), '--', process.execPath, ...fixtureArgv('raw-stdio-server.ts'), 'ok']);
+    const r = await runCli([
+      'call',
+      'echo',
+      '--args',
+      JSON.stringify({ text: 'x'.repeat(50 * MB) }),
+      '--',
+      process.execPath,
+      ...fixtureArgv('raw-stdio-server.ts'),
+      'ok',
+    ]);
     assert.equal(r.code, 1, r.err);
-    assert.match(r.err, /--args: the arguments are 50 MiB as JSON; at most 9\.4 MiB can be sent to a stdio server in one call \(the MCP SDK's stdio transport drops messages over 10 MiB\)/);
+    assert.match(
+      r.err,
+      /--args: the arguments are 50 MiB as JSON; at most 9\.4 MiB can be sent to a stdio server in one call \(the MCP SDK's stdio transport drops messages over 10 MiB\)/,
+    );
     assert.ok(Date.now() - started < 10_000);
     assert.equal(received(record), '');
   });
@@ -478,8 +628,10 @@ describe('in process', () => {
     assert.equal(typeof first, 'function');
     assert.equal(compileSchema(JSON.parse(text)), first, 'the same validator, not a second compile');
     const started = Date.now();
-    assert.match(String(compileSchema({ type: 'object', properties: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, { type: 'string' }])) })),
-      /more than 20,000 values/);
+    assert.match(
+      String(compileSchema({ type: 'object', properties: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, { type: 'string' }])) })),
+      /more than 20,000 values/,
+    );
     assert.ok(Date.now() - started < 5000, 'refused before any compiling');
   });
 
@@ -499,12 +651,17 @@ describe('in process', () => {
   });
 
   test('patterns read at most 4 MiB of text per check: 50 patterns on a 30 MB value end in seconds, saying what was not checked', () => {
-    const tool = { name: 'long', outputSchema: { type: 'object', properties: { v: { allOf: Array.from({ length: 50 }, (_, i) => ({ type: 'string', pattern: `^(\\w|\\d)*${i}?$` })) } } } };
+    const tool = {
+      name: 'long',
+      outputSchema: { type: 'object', properties: { v: { allOf: Array.from({ length: 50 }, (_, i) => ({ type: 'string', pattern: `^(\\w|\\d)*${i}?$` })) } } },
+    };
     const started = Date.now();
     const view = toResultView({ content: [], structuredContent: { v: 'a'.repeat(30 * MB) } }, tool);
     assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`);
     assert.equal(view.structured?.status, 'valid');
-    assert.deepEqual(view.structured?.notes, ['Some patterns were not checked: the value holds more than the 4 MiB of text the host matches patterns on in one check.']);
+    assert.deepEqual(view.structured?.notes, [
+      'Some patterns were not checked: the value holds more than the 4 MiB of text the host matches patterns on in one check.',
+    ]);
     const short = toResultView({ content: [], structuredContent: { v: 'a!' } }, tool);
     assert.equal(short.structured?.status, 'invalid');
     assert.equal(short.structured?.notes, undefined);
@@ -518,7 +675,10 @@ describe('in process', () => {
     assert.deepEqual(cutDeep(once.value), { value: once.value, cut: true });
     const shallow = { note: CUT_MARKER };
     assert.deepEqual(cutDeep(shallow), { value: shallow, cut: false });
-    assert.equal(toResultView({ content: [], structuredContent: shallow }, { name: 't', outputSchema: { type: 'object', required: ['x'] } }).structured?.status, 'invalid');
+    assert.equal(
+      toResultView({ content: [], structuredContent: shallow }, { name: 't', outputSchema: { type: 'object', required: ['x'] } }).structured?.status,
+      'invalid',
+    );
   });
 
   test('a presigned-URL download (FileOutput s3) that trickles forever ends at its deadline, one that never stops at its size limit; neither leaves a file', async () => {
@@ -532,11 +692,20 @@ describe('in process', () => {
     const dir = mkdtempSync(join(workDir, 'presigned-'));
     try {
       const started = Date.now();
-      await assert.rejects(downloadToFile(`${base}/slow`, join(dir, 'slow.bin'), { consent: true, maxBytes: 64 * MB, timeoutMs: 1500 }),
-        /Download stopped: it did not finish within 1\.5 s \(\d+ bytes arrived\)/);
+      await assert.rejects(
+        downloadToFile(`${base}/slow`, join(dir, 'slow.bin'), { consent: true, maxBytes: 64 * MB, timeoutMs: 1500 }),
+        /Download stopped: it did not finish within 1\.5 s \(\d+ bytes arrived\)/,
+      );
       assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
-      await assert.rejects(downloadToFile(`${base}/fast`, join(dir, 'fast.bin'), { consent: true, maxBytes: 4 * MB, maxBytesName: 'mcpHost.files.maxDownloadMiB', timeoutMs: 60_000 }),
-        /Download stopped: more than 4194304 bytes arrived \(the limit, mcpHost\.files\.maxDownloadMiB\)/);
+      await assert.rejects(
+        downloadToFile(`${base}/fast`, join(dir, 'fast.bin'), {
+          consent: true,
+          maxBytes: 4 * MB,
+          maxBytesName: 'mcpHost.files.maxDownloadMiB',
+          timeoutMs: 60_000,
+        }),
+        /Download stopped: more than 4194304 bytes arrived \(the limit, mcpHost\.files\.maxDownloadMiB\)/,
+      );
       assert.deepEqual(readdirSync(dir), []);
     } finally {
       server.closeAllConnections();

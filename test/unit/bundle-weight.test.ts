@@ -21,7 +21,11 @@ test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv (with re2js) and
     }
     const entry = readFileSync(join(dir, 'dist/extension.js'), 'utf8');
     const entryRequires = [...entry.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
-    assert.deepEqual(entryRequires.filter((r) => !r!.startsWith('node:')), [], 'the entry requires Node built-ins only');
+    assert.deepEqual(
+      entryRequires.filter((r) => !r!.startsWith('node:')),
+      [],
+      'the entry requires Node built-ins only',
+    );
     assert.ok(statSync(join(dir, 'dist/extension.js')).size < 4 * 1024, 'the entry is small');
     const extension = readFileSync(join(dir, 'dist/main.js'), 'utf8');
     assert.ok(extension.includes('require("./connection.js")'), 'the connection bundle is required on demand');
@@ -30,8 +34,13 @@ test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv (with re2js) and
     assert.ok(extension.includes('require("./carry.js")'), 'the carry bundle is required on demand');
     assert.ok(!extension.includes('mcpHost.registryInstall'), 'the registry browser is not in dist/main.js');
     for (const [what, marker] of [
-      ['the MCP SDK', 'server/discover'], ['zod', 'ZodError'], ['mime-db', 'application/vnd.ms-excel'], ['Ajv', 'must NOT have additional properties'],
-      ['minimatch', 'nocomment'], ['ignore', 'IGNORE_TEST_WIN32'], ['re2js', 'unsupported Perl syntax'],
+      ['the MCP SDK', 'server/discover'],
+      ['zod', 'ZodError'],
+      ['mime-db', 'application/vnd.ms-excel'],
+      ['Ajv', 'must NOT have additional properties'],
+      ['minimatch', 'nocomment'],
+      ['ignore', 'IGNORE_TEST_WIN32'],
+      ['re2js', 'unsupported Perl syntax'],
     ]) {
       assert.ok(!extension.includes(marker!), `${what} is in dist/main.js (found "${marker}")`);
     }

@@ -21,12 +21,18 @@ import { tempDir } from '../helpers/tempDirs';
 const dir = tempDir('mcp-carry-');
 
 const MANIFEST = {
-  manifest_version: '0.3', name: 'carry-test-bundle', display_name: 'Carry Test', version: '1.2.3', description: 'A bundle for the tests',
+  manifest_version: '0.3',
+  name: 'carry-test-bundle',
+  display_name: 'Carry Test',
+  version: '1.2.3',
+  description: 'A bundle for the tests',
   author: { name: 'MCP Host tests' },
   server: {
-    type: 'node', entry_point: 'server/index.js',
+    type: 'node',
+    entry_point: 'server/index.js',
     mcp_config: {
-      command: 'node', args: ['${__dirname}/server/index.js', '${user_config.roots}'],
+      command: 'node',
+      args: ['${__dirname}/server/index.js', '${user_config.roots}'],
       env: { GREETING: '${user_config.greeting}', API_TOKEN: '${user_config.api_token}' },
     },
   },
@@ -52,7 +58,9 @@ before(async () => {
   bundleBytes = readFileSync(bundleFile);
   registry = await startRegistryFixture();
 });
-after(async () => { await registry.stop(); });
+after(async () => {
+  await registry.stop();
+});
 
 /** A fresh place to install into: its config file and bundles folder (neither exists yet). */
 function place(name: string): { config: string; bundles: string; env: NodeJS.ProcessEnv } {
@@ -66,24 +74,39 @@ function readConfig(file: string): { servers: Record<string, Record<string, unkn
   return parse(readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>>; inputs?: Array<Record<string, unknown>> };
 }
 
-const bundleTemps = () => readdirSync(tmpdir()).filter((n) => n.startsWith('mcp-host-bundle-')).sort();
+const bundleTemps = () =>
+  readdirSync(tmpdir())
+    .filter((n) => n.startsWith('mcp-host-bundle-'))
+    .sort();
 
 describe('MCP Bundles', () => {
   test('a bundle packed by mcpb is installed, started, and its tool called with its user_config', { timeout: 60_000 }, async () => {
     const p = place('file-install');
-    const r = await runCli(['bundle', 'install', bundleFile, '--config', p.config, '--arg', 'greeting=Hello', '--arg', 'roots=/srv/a', '--arg', 'roots=/srv/b'], p.env, dir);
+    const r = await runCli(
+      ['bundle', 'install', bundleFile, '--config', p.config, '--arg', 'greeting=Hello', '--arg', 'roots=/srv/a', '--arg', 'roots=/srv/b'],
+      p.env,
+      dir,
+    );
     assert.equal(r.code, 0, r.err);
     const folder = join(p.bundles, 'carry-test-bundle-1.2.3');
     assert.match(r.out, /Installed the bundle Carry Test 1\.2\.3/);
     assert.ok(existsSync(join(folder, 'manifest.json')) && existsSync(join(folder, 'server', 'index.js')));
     const config = readConfig(p.config);
     assert.deepEqual(config.servers['carry-test-bundle'], {
-      type: 'stdio', command: 'node', args: [join(folder, 'server', 'index.js'), '/srv/a', '/srv/b'],
+      type: 'stdio',
+      command: 'node',
+      args: [join(folder, 'server', 'index.js'), '/srv/a', '/srv/b'],
       env: { GREETING: 'Hello', API_TOKEN: '${input:carry-test-bundle-api_token}' },
     });
-    assert.deepEqual(config.inputs, [{ id: 'carry-test-bundle-api_token', type: 'promptString', password: true, description: 'API token of Carry Test: The service token' }]);
+    assert.deepEqual(config.inputs, [
+      { id: 'carry-test-bundle-api_token', type: 'promptString', password: true, description: 'API token of Carry Test: The service token' },
+    ]);
 
-    const call = await runCli(['call', 'whoami', '--server', 'carry-test-bundle', '--config', p.config, '--json'], { MCP_INPUT_carry_test_bundle_api_token: 's3cret-value' }, dir);
+    const call = await runCli(
+      ['call', 'whoami', '--server', 'carry-test-bundle', '--config', p.config, '--json'],
+      { MCP_INPUT_carry_test_bundle_api_token: 's3cret-value' },
+      dir,
+    );
     assert.equal(call.code, 0, call.err);
     const said = JSON.parse((JSON.parse(call.out) as { content: { text: string }[] }).content[0]!.text) as Record<string, unknown>;
     assert.deepEqual(said, { greeting: 'Hello', tokenLength: 12, roots: ['/srv/a', '/srv/b'], dir: join(folder, 'server') });
@@ -103,7 +126,11 @@ describe('MCP Bundles', () => {
   test('from the registry: downloaded, fileSha256 checked, installed; a wrong sha-256 writes nothing', { timeout: 60_000 }, async () => {
     const p = place('registry-install');
     registry.serveBundle(bundleBytes);
-    const r = await runCli(['registry', 'install', 'io.example/bundle', '--registry', registry.url(), '--config', p.config, '--arg', 'greeting=Hi', '--json'], p.env, dir);
+    const r = await runCli(
+      ['registry', 'install', 'io.example/bundle', '--registry', registry.url(), '--config', p.config, '--arg', 'greeting=Hi', '--json'],
+      p.env,
+      dir,
+    );
     assert.equal(r.code, 0, r.err);
     const out = JSON.parse(r.out) as { key: string; sha256: string; folder: string };
     assert.equal(out.key, 'carry-test-bundle');
@@ -113,7 +140,11 @@ describe('MCP Bundles', () => {
     const q = place('registry-wrong-sha');
     registry.serveBundle(bundleBytes, 'ab'.repeat(32));
     const before = bundleTemps();
-    const wrong = await runCli(['registry', 'install', 'io.example/bundle', '--registry', registry.url(), '--config', q.config, '--arg', 'greeting=Hi'], q.env, dir);
+    const wrong = await runCli(
+      ['registry', 'install', 'io.example/bundle', '--registry', registry.url(), '--config', q.config, '--arg', 'greeting=Hi'],
+      q.env,
+      dir,
+    );
     assert.equal(wrong.code, 1);
     assert.match(wrong.err, /has the sha-256 [0-9a-f]{64}, not the expected abab.*nothing was unpacked/);
     assert.ok(!existsSync(q.bundles) && !existsSync(q.config), 'nothing written');
@@ -129,7 +160,14 @@ describe('MCP Bundles', () => {
   });
 });
 
-interface Crafted { name: string; data?: Buffer; declaredSize?: number; unixMode?: number; method?: number; compressed?: Buffer }
+interface Crafted {
+  name: string;
+  data?: Buffer;
+  declaredSize?: number;
+  unixMode?: number;
+  method?: number;
+  compressed?: Buffer;
+}
 
 /** A zip written byte by byte, with whatever sizes, modes and names the test wants (no ZIP64 unless `entries` says). */
 function craftZip(entries: Crafted[], totalOverride?: number): Buffer {
@@ -141,14 +179,24 @@ function craftZip(entries: Crafted[], totalOverride?: number): Buffer {
     const stored = e.compressed ?? data;
     const name = Buffer.from(e.name, 'utf8');
     const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(e.method ?? 0, 8);
-    local.writeUInt32LE(crc32(data) >>> 0, 14); local.writeUInt32LE(stored.length, 18); local.writeUInt32LE(e.declaredSize ?? data.length, 22);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.method ?? 0, 8);
+    local.writeUInt32LE(crc32(data) >>> 0, 14);
+    local.writeUInt32LE(stored.length, 18);
+    local.writeUInt32LE(e.declaredSize ?? data.length, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(e.unixMode !== undefined ? (3 << 8) | 20 : 20, 4); central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(e.method ?? 0, 10); central.writeUInt32LE(crc32(data) >>> 0, 16); central.writeUInt32LE(stored.length, 20);
-    central.writeUInt32LE(e.declaredSize ?? data.length, 24); central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(((e.unixMode ?? 0) << 16) >>> 0, 38); central.writeUInt32LE(offset, 42);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(e.unixMode !== undefined ? (3 << 8) | 20 : 20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.method ?? 0, 10);
+    central.writeUInt32LE(crc32(data) >>> 0, 16);
+    central.writeUInt32LE(stored.length, 20);
+    central.writeUInt32LE(e.declaredSize ?? data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(((e.unixMode ?? 0) << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
     locals.push(local, name, stored);
     centrals.push(central, name);
     offset += 30 + name.length + stored.length;
@@ -157,8 +205,10 @@ function craftZip(entries: Crafted[], totalOverride?: number): Buffer {
   const eocd = Buffer.alloc(22);
   eocd.writeUInt32LE(0x06054b50, 0);
   const total = totalOverride ?? entries.length;
-  eocd.writeUInt16LE(Math.min(total, 0xffff), 8); eocd.writeUInt16LE(Math.min(total, 0xffff), 10);
-  eocd.writeUInt32LE(cd.length, 12); eocd.writeUInt32LE(offset, 16);
+  eocd.writeUInt16LE(Math.min(total, 0xffff), 8);
+  eocd.writeUInt16LE(Math.min(total, 0xffff), 10);
+  eocd.writeUInt32LE(cd.length, 12);
+  eocd.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, eocd]);
 }
 
@@ -166,19 +216,41 @@ const manifestEntry = (): Crafted => ({ name: 'manifest.json', data: Buffer.from
 
 describe('hostile bundles are refused before anything is written outside a temporary folder', () => {
   const cases: Array<[string, () => Buffer, RegExp]> = [
-    ['a path leaving the folder', () => craftZip([manifestEntry(), { name: '../escape.js', data: Buffer.from('x') }]), /"\.\.\/escape\.js" leaves the bundle's folder/],
+    [
+      'a path leaving the folder',
+      () => craftZip([manifestEntry(), { name: '../escape.js', data: Buffer.from('x') }]),
+      /"\.\.\/escape\.js" leaves the bundle's folder/,
+    ],
     ['an absolute path', () => craftZip([manifestEntry(), { name: '/etc/evil', data: Buffer.from('x') }]), /is an absolute path/],
     ['a backslash path', () => craftZip([manifestEntry(), { name: 'server\\..\\..\\evil', data: Buffer.from('x') }]), /backslash/],
-    ['a symbolic link', () => craftZip([manifestEntry(), { name: 'server/link', data: Buffer.from('/etc/passwd'), unixMode: 0o120777 }]), /"server\/link" is a symbolic link/],
+    [
+      'a symbolic link',
+      () => craftZip([manifestEntry(), { name: 'server/link', data: Buffer.from('/etc/passwd'), unixMode: 0o120777 }]),
+      /"server\/link" is a symbolic link/,
+    ],
     ['100,000 files (ZIP64)', () => craftZip([manifestEntry()], 100_000), /ZIP64 archive \(over 65,535 entries/],
     ['30,000 files', () => craftZip(Array.from({ length: 30_000 }, (_, i) => ({ name: `f/${i}` }))), /has 30,000 entries, over 20,000, the limit/],
-    ['10 GB declared', () => craftZip([manifestEntry(), ...[1, 2, 3].map((i) => ({ name: `big-${i}.bin`, data: Buffer.alloc(0), declaredSize: 3_400_000_000 }))]),
-      /declares more than 1 GiB unpacked, the limit/],
-    ['an entry larger than it declares', () => craftZip([manifestEntry(), { name: 'liar.bin', data: Buffer.alloc(10_000), declaredSize: 10 }]), /"liar\.bin" is 9\.8 KiB, not the 10 bytes it declares/],
-    ['a file that is also a folder', () => craftZip([manifestEntry(), { name: 'server', data: Buffer.from('x') }, { name: 'server/index.js', data: Buffer.from('x') }]),
-      /"server" both as a file and as a folder/],
+    [
+      '10 GB declared',
+      () => craftZip([manifestEntry(), ...[1, 2, 3].map((i) => ({ name: `big-${i}.bin`, data: Buffer.alloc(0), declaredSize: 3_400_000_000 }))]),
+      /declares more than 1 GiB unpacked, the limit/,
+    ],
+    [
+      'an entry larger than it declares',
+      () => craftZip([manifestEntry(), { name: 'liar.bin', data: Buffer.alloc(10_000), declaredSize: 10 }]),
+      /"liar\.bin" is 9\.8 KiB, not the 10 bytes it declares/,
+    ],
+    [
+      'a file that is also a folder',
+      () => craftZip([manifestEntry(), { name: 'server', data: Buffer.from('x') }, { name: 'server/index.js', data: Buffer.from('x') }]),
+      /"server" both as a file and as a folder/,
+    ],
     ['no manifest', () => craftZip([{ name: 'server/index.js', data: Buffer.from('x') }]), /has no manifest\.json/],
-    ['a manifest mcpb\'s schema refuses', () => craftZip([{ name: 'manifest.json', data: Buffer.from(JSON.stringify({ ...MANIFEST, server: { type: 'node' } })) }]), /not a valid MCP Bundle manifest: server\.entry_point/],
+    [
+      "a manifest mcpb's schema refuses",
+      () => craftZip([{ name: 'manifest.json', data: Buffer.from(JSON.stringify({ ...MANIFEST, server: { type: 'node' } })) }]),
+      /not a valid MCP Bundle manifest: server\.entry_point/,
+    ],
   ];
   for (const [what, craft, message] of cases) {
     test(what, async () => {
@@ -205,24 +277,65 @@ describe('hostile bundles are refused before anything is written outside a tempo
 function fakeHome(): { home: string; work: string } {
   const home = tempDir('mcp-carry-home-');
   const work = join(home, 'project');
-  const write = (path: string, text: string) => { mkdirSync(join(path, '..'), { recursive: true }); writeFileSync(path, text); };
-  write(join(home, '.config', 'Claude', 'claude_desktop_config.json'), JSON.stringify({
-    mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@0.6.2'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123', LOG_LEVEL: 'debug' } } },
-  }));
-  write(join(home, '.claude.json'), JSON.stringify({
-    numStartups: 12, mcpServers: { 'user-tool': { type: 'stdio', command: 'uvx', args: ['user-tool==1.0'] } },
-    projects: { [work]: { mcpServers: { 'local-db': { type: 'http', url: 'https://db.example.com/mcp', headers: { Authorization: 'Bearer ${DB_TOKEN}' } } } }, '/elsewhere': { mcpServers: { other: { command: 'x' } } } },
-  }));
-  write(join(work, '.mcp.json'), JSON.stringify({ mcpServers: { 'project-api': { type: 'sse', url: 'https://api.example.com/sse', headers: { 'X-Api-Key': '${API_KEY:-none}' } } } }));
-  write(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { search: { url: 'https://search.example.com/mcp', headers: { 'X-Team': 'blue' } } } }));
+  const write = (path: string, text: string) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, text);
+  };
+  write(
+    join(home, '.config', 'Claude', 'claude_desktop_config.json'),
+    JSON.stringify({
+      mcpServers: {
+        github: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-github@0.6.2'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123', LOG_LEVEL: 'debug' },
+        },
+      },
+    }),
+  );
+  write(
+    join(home, '.claude.json'),
+    JSON.stringify({
+      numStartups: 12,
+      mcpServers: { 'user-tool': { type: 'stdio', command: 'uvx', args: ['user-tool==1.0'] } },
+      projects: {
+        [work]: { mcpServers: { 'local-db': { type: 'http', url: 'https://db.example.com/mcp', headers: { Authorization: 'Bearer ${DB_TOKEN}' } } } },
+        '/elsewhere': { mcpServers: { other: { command: 'x' } } },
+      },
+    }),
+  );
+  write(
+    join(work, '.mcp.json'),
+    JSON.stringify({ mcpServers: { 'project-api': { type: 'sse', url: 'https://api.example.com/sse', headers: { 'X-Api-Key': '${API_KEY:-none}' } } } }),
+  );
+  write(
+    join(home, '.cursor', 'mcp.json'),
+    JSON.stringify({ mcpServers: { search: { url: 'https://search.example.com/mcp', headers: { 'X-Team': 'blue' } } } }),
+  );
   write(join(work, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { lint: { command: 'node', args: ['${workspaceFolder}/lint.js'] } } }));
   write(join(home, '.codeium', 'windsurf', 'mcp_config.json'), '{ "mcpServers": { "broken": ');
-  write(join(home, '.copilot', 'mcp-config.json'), JSON.stringify({ mcpServers: { playwright: { type: 'local', command: 'npx', args: ['@playwright/mcp@0.0.40'], tools: ['*'] } } }));
-  write(join(home, '.codex', 'config.toml'), [
-    '[mcp_servers.docs]', 'command = "npx"', 'args = ["-y", "docs-mcp@2.0.0"]', 'env = { "DOCS_API_KEY" = "sk-abcdefghijklmnopqrstuvwx" }', '',
-    '[mcp_servers.remote]', 'url = "https://remote.example.com/mcp"', 'bearer_token_env_var = "REMOTE_TOKEN"', '',
-    '[mcp_servers.off]', 'command = "never"', 'enabled = false', '',
-  ].join('\n'));
+  write(
+    join(home, '.copilot', 'mcp-config.json'),
+    JSON.stringify({ mcpServers: { playwright: { type: 'local', command: 'npx', args: ['@playwright/mcp@0.0.40'], tools: ['*'] } } }),
+  );
+  write(
+    join(home, '.codex', 'config.toml'),
+    [
+      '[mcp_servers.docs]',
+      'command = "npx"',
+      'args = ["-y", "docs-mcp@2.0.0"]',
+      'env = { "DOCS_API_KEY" = "sk-abcdefghijklmnopqrstuvwx" }',
+      '',
+      '[mcp_servers.remote]',
+      'url = "https://remote.example.com/mcp"',
+      'bearer_token_env_var = "REMOTE_TOKEN"',
+      '',
+      '[mcp_servers.off]',
+      'command = "never"',
+      'enabled = false',
+      '',
+    ].join('\n'),
+  );
   return { home, work };
 }
 
@@ -279,12 +392,22 @@ describe('discovery of servers configured for other apps', () => {
     assert.doesNotMatch(text, /ghp_/);
     const written = readConfig(config);
     assert.deepEqual(written.servers.github!.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github-github_personal_access_token}', LOG_LEVEL: 'debug' });
-    assert.deepEqual(written.inputs, [{ id: 'github-github_personal_access_token', type: 'promptString', password: true, description: 'Environment variable GITHUB_PERSONAL_ACCESS_TOKEN of github' }]);
+    assert.deepEqual(written.inputs, [
+      {
+        id: 'github-github_personal_access_token',
+        type: 'promptString',
+        password: true,
+        description: 'Environment variable GITHUB_PERSONAL_ACCESS_TOKEN of github',
+      },
+    ]);
 
     const codex = await runCli(['import', 'codex', '--config', config, '--json'], { HOME: home }, work);
     assert.equal(codex.code, 0, codex.err);
     assert.doesNotMatch(readFileSync(config, 'utf8'), /sk-abcdef/);
-    assert.deepEqual((JSON.parse(codex.out) as { servers: { key: string }[] }).servers.map((s) => s.key), ['docs', 'remote']);
+    assert.deepEqual(
+      (JSON.parse(codex.out) as { servers: { key: string }[] }).servers.map((s) => s.key),
+      ['docs', 'remote'],
+    );
   });
 });
 
@@ -311,11 +434,13 @@ describe('export to the standard mcp.json (SEP-2633) and import back', () => {
     const exported = await runCli(['export', '--config', ours, '--out', standard], { MCP_INPUT_files_token: 'never-read' }, work);
     assert.equal(exported.code, 0, exported.err);
     const doc = JSON.parse(readFileSync(standard, 'utf8')) as { mcpServers: Record<string, Record<string, unknown>> };
-    assert.deepEqual(doc, { mcpServers: {
-      files: { type: 'stdio', command: 'npx', args: ['-y', 'files-mcp@1.0.0'], env: { FILES_TOKEN: '${input:files-token}', MODE: 'ro' } },
-      github: { type: 'streamable-http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${input:github_mcp_pat}' } },
-      legacy: { type: 'sse', url: 'https://old.example.com/sse', headers: { 'X-Key': '${env:LEGACY_KEY}' } },
-    } });
+    assert.deepEqual(doc, {
+      mcpServers: {
+        files: { type: 'stdio', command: 'npx', args: ['-y', 'files-mcp@1.0.0'], env: { FILES_TOKEN: '${input:files-token}', MODE: 'ro' } },
+        github: { type: 'streamable-http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${input:github_mcp_pat}' } },
+        legacy: { type: 'sse', url: 'https://old.example.com/sse', headers: { 'X-Key': '${env:LEGACY_KEY}' } },
+      },
+    });
     assert.doesNotMatch(readFileSync(standard, 'utf8'), /never-read/);
 
     const back = join(work, 'back.json');
@@ -324,7 +449,10 @@ describe('export to the standard mcp.json (SEP-2633) and import back', () => {
     const strip = (text: string, file: string) => parseMcpConfig(text, file).servers.map(({ file: _f, ...rest }) => rest);
     assert.deepEqual(strip(readFileSync(back, 'utf8'), back), strip(OURS, ours));
     const inputs = parseMcpConfig(readFileSync(back, 'utf8'), back).inputs;
-    assert.deepEqual(inputs.map((i) => [i.id, i.password]).sort(), [['files-token', true], ['github_mcp_pat', true]]);
+    assert.deepEqual(inputs.map((i) => [i.id, i.password]).sort(), [
+      ['files-token', true],
+      ['github_mcp_pat', true],
+    ]);
   });
 
   test('what the standard cannot carry is said, never silently kept; stdout when no --out', async () => {
@@ -340,9 +468,19 @@ describe('export to the standard mcp.json (SEP-2633) and import back', () => {
   });
 
   test('import: header secrets keep their scheme; placeholders stay; oauth secrets become inputs', () => {
-    const [def] = parseMcpConfig(JSON.stringify({ mcpServers: {
-      api: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer abcdefghijklmnop', 'X-Env': '${env:K}', 'X-Plain': 'hello' }, oauth: { clientId: 'c', clientSecret: 'shh-very-secret' } },
-    } }), '/f').servers;
+    const [def] = parseMcpConfig(
+      JSON.stringify({
+        mcpServers: {
+          api: {
+            type: 'http',
+            url: 'https://x.example/mcp',
+            headers: { Authorization: 'Bearer abcdefghijklmnop', 'X-Env': '${env:K}', 'X-Plain': 'hello' },
+            oauth: { clientId: 'c', clientSecret: 'shh-very-secret' },
+          },
+        },
+      }),
+      '/f',
+    ).servers;
     const imported = importEntry(def!);
     assert.deepEqual(imported.entry.headers, { Authorization: 'Bearer ${input:api-authorization}', 'X-Env': '${env:K}', 'X-Plain': 'hello' });
     assert.deepEqual(imported.entry.oauth, { clientId: 'c', clientSecret: '${input:api-client-secret}' });
@@ -353,7 +491,9 @@ describe('export to the standard mcp.json (SEP-2633) and import back', () => {
   });
 });
 
-test('the repository root is where the fixtures are', () => { assert.ok(existsSync(join(repoRoot, 'package.json'))); });
+test('the repository root is where the fixtures are', () => {
+  assert.ok(existsSync(join(repoRoot, 'package.json')));
+});
 
 test('registry options from the one option table: --server-version asks for that version, bad values are usage errors', async () => {
   const shown = await runCli(['registry', 'show', 'io.example/weather', '--server-version', '1.4.0', '--registry', registry.url()], {}, dir);

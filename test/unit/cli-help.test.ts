@@ -53,7 +53,7 @@ test('COMMAND --help shows that command only, with its options, TARGET and exit 
   assert.doesNotMatch((await cli(['servers', '--help'])).out, /^TARGET/m);
 });
 
-test('every option of a command\'s synopsis is explained in its help', async () => {
+test("every option of a command's synopsis is explained in its help", async () => {
   for (const command of COMMANDS) {
     const help = (await cli([command!, '--help'])).out;
     const [synopsis, explained] = [help.slice(0, help.indexOf('\n\n')), help.slice(help.indexOf('\n\n'))];
@@ -64,7 +64,10 @@ test('every option of a command\'s synopsis is explained in its help', async () 
 });
 
 test('help for an unknown command is a usage error (exit 1) that names it', async () => {
-  for (const argv of [['frobnicate', '--help'], ['help', 'frobnicate']]) {
+  for (const argv of [
+    ['frobnicate', '--help'],
+    ['help', 'frobnicate'],
+  ]) {
     const r = await cli(argv);
     assert.equal(r.code, 1);
     assert.equal(r.out, '');

@@ -22,8 +22,14 @@ before(async () => {
   tarball = packCli(join(work, 'packed'));
   demoServer = join(work, 'demo-server.js');
   await esbuild.build({
-    entryPoints: [join(repoRoot, 'examples/demo-server/server.ts')], outfile: demoServer, bundle: true,
-    platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], logLevel: 'warning',
+    entryPoints: [join(repoRoot, 'examples/demo-server/server.ts')],
+    outfile: demoServer,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
   });
   project = join(work, 'empty');
   mkdirSync(project);
@@ -42,9 +48,16 @@ test('the tarball holds only the CLI bundle, the sandbox launcher, its README, p
   assert.equal(tarball.endsWith(`mcp-host-${version}.tgz`), true, tarball);
   const listed = spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' });
   assert.equal(listed.status, 0, listed.stderr);
-  assert.deepEqual(listed.stdout.trim().split('\n').sort(), ['package/LICENSE', 'package/README.md', 'package/dist/cli.js', 'package/dist/sandbox.js',
-    'package/dist/vendor/java-proxy-agent/srt-proxy-agent.jar', 'package/dist/vendor/seccomp/arm64/apply-seccomp', 'package/dist/vendor/seccomp/x64/apply-seccomp',
-    'package/package.json']);
+  assert.deepEqual(listed.stdout.trim().split('\n').sort(), [
+    'package/LICENSE',
+    'package/README.md',
+    'package/dist/cli.js',
+    'package/dist/sandbox.js',
+    'package/dist/vendor/java-proxy-agent/srt-proxy-agent.jar',
+    'package/dist/vendor/seccomp/arm64/apply-seccomp',
+    'package/dist/vendor/seccomp/x64/apply-seccomp',
+    'package/package.json',
+  ]);
   const manifest = JSON.parse(spawnSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout) as Record<string, unknown>;
   assert.equal(manifest.version, version);
   assert.deepEqual(manifest.bin, { 'mcp-host': 'dist/cli.js' });
@@ -58,7 +71,10 @@ test('npm install <tgz> into an empty folder, then npx mcp-host: --version, --he
   const installed = inProject(npm, ['install', '--no-audit', '--no-fund', '--offline', tarball]);
   assert.equal(installed.code, 0, installed.err);
   // nothing but the CLI itself is installed
-  assert.deepEqual(readdirSync(join(project, 'node_modules')).filter((f) => !f.startsWith('.')), ['mcp-host']);
+  assert.deepEqual(
+    readdirSync(join(project, 'node_modules')).filter((f) => !f.startsWith('.')),
+    ['mcp-host'],
+  );
 
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
   const v = inProject(npx, ['--no-install', 'mcp-host', '--version']);

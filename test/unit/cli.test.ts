@@ -53,7 +53,10 @@ test('usage errors exit 1 and say what is wrong', async () => {
     assert.match(badWait.err, new RegExp(`--url-wait must be a number of seconds above 0 and at most 600 \\(got "${wait}"\\)`));
   }
   assert.equal((await cli(['tools', '--bogus', ...FIXTURE])).code, 1);
-  for (const [command, what] of [['call', 'tool'], ['prompt', 'prompt']]) {
+  for (const [command, what] of [
+    ['call', 'tool'],
+    ['prompt', 'prompt'],
+  ]) {
     const unnamed = await cli([command!, ...FIXTURE]);
     assert.equal(unnamed.code, 1);
     assert.match(unnamed.err, new RegExp(`${command} needs the name of a ${what}`));
@@ -100,7 +103,10 @@ describe('against a stdio server', () => {
     const r = await cli(['call', 'bad_structured', ...RECORDING]);
     assert.equal(r.code, 5);
     assert.equal(r.out, 'oops\n', 'the content is still shown');
-    assert.match(r.err, /the result of "bad_structured" does not match its output schema:\n {2}\/sum: .*\nstructured content:\n\{\n {2}"sum": "not a number"\n\}/);
+    assert.match(
+      r.err,
+      /the result of "bad_structured" does not match its output schema:\n {2}\/sum: .*\nstructured content:\n\{\n {2}"sum": "not a number"\n\}/,
+    );
     const json = await cli(['call', 'bad_structured', '--json', ...RECORDING]);
     assert.equal(json.code, 5);
     assert.deepEqual(JSON.parse(json.out).structuredContent, { sum: 'not a number' }, '--json prints the raw result');
@@ -126,7 +132,7 @@ describe('against a stdio server', () => {
     assert.match(r.err, /has no tool "nope" \(tools: echo, add/);
   });
 
-  test('--file turns a local file into the argument, and a file over the tool\'s limit is refused before sending (exit 1)', async () => {
+  test("--file turns a local file into the argument, and a file over the tool's limit is refused before sending (exit 1)", async () => {
     const dir = tempDir('mcp-cli-files-');
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(52)]);
     writeFileSync(join(dir, 'small.png'), png);
@@ -138,7 +144,7 @@ describe('against a stdio server', () => {
     assert.match(big.err, /photo/);
   });
 
-  test('--elicit decline answers the server\'s question with decline', async () => {
+  test("--elicit decline answers the server's question with decline", async () => {
     const r = await cli(['call', 'ask_file', '--elicit', 'decline', ...FIXTURE]);
     assert.equal(r.code, 0);
     assert.deepEqual(JSON.parse(r.out), { action: 'decline' });
@@ -195,7 +201,9 @@ describe('--server with a config file', () => {
 
 describe('--url', () => {
   let server: RunningHttpServer;
-  before(async () => { server = await startHttpFixture('era2025-server.ts', '--http'); });
+  before(async () => {
+    server = await startHttpFixture('era2025-server.ts', '--http');
+  });
   after(() => server.stop());
 
   test('lists and calls over Streamable HTTP', async () => {
@@ -210,15 +218,16 @@ describe('--url', () => {
 });
 
 test('the mcp-host process exits with the documented code', () => {
-  const r = spawnSync(process.execPath, [...cliArgv(), 'call', 'fail', ...FIXTURE],
-    { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [...cliArgv(), 'call', 'fail', ...FIXTURE], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
   assert.equal(r.status, 5);
   assert.match(r.stderr, /the tool failed on purpose/);
 });
 
 test('Ctrl-C cancels the call in flight and exits 130', async () => {
-  const child = spawn(process.execPath, [...cliArgv(), 'call', 'slow',
-    '--args', '{"steps":100,"delayMs":100}', '--verbose', ...FIXTURE], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cliArgv(), 'call', 'slow', '--args', '{"steps":100,"delayMs":100}', '--verbose', ...FIXTURE], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   let interruptedAt = 0;
   child.stderr.on('data', (d) => {
@@ -243,7 +252,10 @@ describe('hostile server text in the terminal', () => {
     assert.equal(r.code, 0, r.err);
     assert.ok(!r.out.includes(ESC), 'no escape byte reaches the terminal');
     assert.match(r.out, /^markup_form {2}\(<img .*\\x1b\[31mre…\) {2}— <img .*\\x1b\[31mred\\x1b\[0m$/m);
-    assert.ok(r.out.split('\n').every((line) => line.length <= 400), 'every line is short');
+    assert.ok(
+      r.out.split('\n').every((line) => line.length <= 400),
+      'every line is short',
+    );
     assert.ok(r.out.length < 10_000, `${r.out.length} characters printed`);
     assert.match(r.out, /^deep_tool {2}— x{100,}…$/m);
   });
@@ -263,9 +275,12 @@ describe('hostile server text in the terminal', () => {
     assert.equal(r.code, 0, r.err);
     const lines = (r.out + r.err).split(/\r\n|[\n\r\u2028\u2029]/);
     assert.ok(!lines.some((line) => line.startsWith('saved ')), `no line of its own: ${JSON.stringify(r.out)}`);
-    assert.equal(r.out, 'two files\n'
-      + '[resource link demo://notes\\nsaved /root/.ssh/authorized_keys "notes.txt\\nsaved /root/.ssh/authorized_keys"]\n'
-      + '[resource link demo://photo "photo.png\\r\\nsaved /etc/passwd\\u2028saved /etc/shadow\\u2029saved /etc/hosts"]\n');
+    assert.equal(
+      r.out,
+      'two files\n' +
+        '[resource link demo://notes\\nsaved /root/.ssh/authorized_keys "notes.txt\\nsaved /root/.ssh/authorized_keys"]\n' +
+        '[resource link demo://photo "photo.png\\r\\nsaved /etc/passwd\\u2028saved /etc/shadow\\u2029saved /etc/hosts"]\n',
+    );
   });
 
   test('error messages are redacted and terminal-safe; --verbose logs are too', async () => {
@@ -279,7 +294,7 @@ describe('hostile server text in the terminal', () => {
 });
 
 describe('prompts (server-everything)', () => {
-  test("prompt prints each message under its role; --json prints the prompts/get answer", async () => {
+  test('prompt prints each message under its role; --json prints the prompts/get answer', async () => {
     const r = await cli(['prompt', 'args-prompt', '--args', '{"city":"Lisbon"}', ...EVERYTHING]);
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, "user:\nWhat's weather in Lisbon?\n");

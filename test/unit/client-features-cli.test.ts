@@ -19,7 +19,7 @@ test('tools lists all 1,000 tools of a server that pages them 100 at a time', as
   assert.match(lines[999]!, /^tool_0999/);
 });
 
-test('--log-level prints the server\'s messages from that level up to stderr, with the logger name; a bad level is refused', async () => {
+test("--log-level prints the server's messages from that level up to stderr, with the logger name; a bad level is refused", async () => {
   const r = await cli(['call', 'log', '--log-level', 'error', ...PAGED]);
   assert.equal(r.code, 0, r.err);
   assert.equal(r.out, 'logged\n');
@@ -33,7 +33,7 @@ test('--log-level prints the server\'s messages from that level up to stderr, wi
   assert.match(bad.err, /--log-level must be one of debug, info, notice, warning, error, critical, alert, emergency \(got "loud"\)/);
 });
 
-test('the current directory is the root server-everything\'s get-roots-list reports', async () => {
+test("the current directory is the root server-everything's get-roots-list reports", async () => {
   const cwd = join(repoRoot, 'examples');
   // server-everything fetches the roots 350 ms after initialization; the CLI call may come first.
   let r = await cli(['call', 'get-roots-list', ...EVERYTHING], cwd);
@@ -101,14 +101,23 @@ test('sampling: declared only with --sampling-command, which answers; the host r
   const undeclared = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', ...EVERYTHING]);
   assert.equal(undeclared.code, 1);
   assert.match(undeclared.err, /has no tool "trigger-sampling-request"/);
-  const script = 'node -e "let s=\'\';process.stdin.on(\'data\',d=>s+=d).on(\'end\',()=>{const r=JSON.parse(s);console.log(JSON.stringify({role:\'assistant\',model:\'echo\',content:{type:\'text\',text:\'saw \'+r.messages[0].content.text}}))})"';
+  const script =
+    "node -e \"let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const r=JSON.parse(s);console.log(JSON.stringify({role:'assistant',model:'echo',content:{type:'text',text:'saw '+r.messages[0].content.text}}))})\"";
   const answered = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi"}', '--sampling-command', script, ...EVERYTHING]);
   assert.equal(answered.code, 0, answered.err);
   assert.match(answered.out, /saw Resource trigger-sampling-request context: hi/);
   const huge = await cli(['call', 'trigger-sampling-request', '--args', '{"prompt":"hi","maxTokens":1000000000}', '--sampling-command', script, ...EVERYTHING]);
   assert.notEqual(huge.code, 0);
   assert.match(huge.out + huge.err, /maxTokens 1000000000 is outside what the host allows \(1 to 1000000\)/);
-  const big = await cli(['call', 'trigger-sampling-request', '--args', JSON.stringify({ prompt: 'x'.repeat(6 * 1024 * 1024) }), '--sampling-command', script, ...EVERYTHING]);
+  const big = await cli([
+    'call',
+    'trigger-sampling-request',
+    '--args',
+    JSON.stringify({ prompt: 'x'.repeat(6 * 1024 * 1024) }),
+    '--sampling-command',
+    script,
+    ...EVERYTHING,
+  ]);
   assert.notEqual(big.code, 0);
   assert.match(big.out + big.err, /the sampling request's messages are \d+ bytes; the host accepts at most 4194304/);
 });

@@ -4,7 +4,13 @@ import { strict as assert } from 'node:assert';
 import { describe, test } from 'node:test';
 import type { ResolvedServer } from '../../src/core/config';
 import {
-  formatServerLog, hostLevelOf, LIST_MAX_PAGES, mcpLevelFor, ServerConnection, type ConnectionOptions, type ServerLogMessage,
+  formatServerLog,
+  hostLevelOf,
+  LIST_MAX_PAGES,
+  mcpLevelFor,
+  ServerConnection,
+  type ConnectionOptions,
+  type ServerLogMessage,
 } from '../../src/core/connection';
 import { boundCompletion } from '../../src/shared/completion';
 import { LatestCompletion } from '../../src/webview/latestCompletion';
@@ -82,14 +88,21 @@ describe('server logging', () => {
     try {
       await c.callTool('log', {});
       await until(() => seen.length >= 5, 'five messages');
-      assert.deepEqual(seen.map((m) => m.level), ['warning', 'error', 'critical', 'alert', 'emergency'], 'the server honoured setLevel warning');
+      assert.deepEqual(
+        seen.map((m) => m.level),
+        ['warning', 'error', 'critical', 'alert', 'emergency'],
+        'the server honoured setLevel warning',
+      );
       assert.ok(lines.includes('[warn] [server:fixture] a warning message'), lines.join('\n'));
       assert.ok(lines.includes('[error] [server:fixture] a critical message'));
       seen.length = 0;
       await c.setServerLogLevel('debug');
       await c.callTool('log', {});
       await until(() => seen.length >= 9, 'nine messages');
-      assert.deepEqual(seen.slice(0, 3).map((m) => m.level), ['debug', 'info', 'notice']);
+      assert.deepEqual(
+        seen.slice(0, 3).map((m) => m.level),
+        ['debug', 'info', 'notice'],
+      );
       assert.equal(seen[0]!.logger, 'fixture');
       assert.ok(lines.includes('[debug] [server:fixture] a debug message'));
       assert.ok(lines.includes('[info] [server:fixture] a notice message'));
@@ -99,7 +112,7 @@ describe('server logging', () => {
     }
   });
 
-  test('2026-07-28: the level travels in each request\'s _meta (no logging/setLevel), and messages arrive', async () => {
+  test("2026-07-28: the level travels in each request's _meta (no logging/setLevel), and messages arrive", async () => {
     const { c, lines } = connection(stdioFixture('era2026-server.ts'), {}, 'trace');
     const seen: ServerLogMessage[] = [];
     c.onDidLog((m) => seen.push(m));
@@ -111,9 +124,15 @@ describe('server logging', () => {
       await c.setServerLogLevel('warning');
       await c.callTool('log', {});
       await until(() => seen.length >= 1, 'a message');
-      assert.deepEqual(seen.map((m) => `${m.level} ${m.logger}`), ['warning fixture', 'error fixture']);
+      assert.deepEqual(
+        seen.map((m) => `${m.level} ${m.logger}`),
+        ['warning fixture', 'error fixture'],
+      );
       assert.ok(!lines.some((l) => l.includes('logging/setLevel')), 'no setLevel request in the 2026 era');
-      assert.ok(lines.some((l) => l.includes('"io.modelcontextprotocol/logLevel":"warning"')), 'the level is in _meta');
+      assert.ok(
+        lines.some((l) => l.includes('"io.modelcontextprotocol/logLevel":"warning"')),
+        'the level is in _meta',
+      );
     } finally {
       await c.stop();
     }
@@ -134,7 +153,10 @@ describe('roots (server-everything)', () => {
         answer = text(await c.callTool('get-roots-list', {}));
       }
       assert.match(answer, /file:\/\/\/work\/one/);
-      roots = [{ uri: 'file:///work/two', name: 'two' }, { uri: 'file:///work/three', name: 'three' }];
+      roots = [
+        { uri: 'file:///work/two', name: 'two' },
+        { uri: 'file:///work/three', name: 'three' },
+      ];
       await c.notifyRootsChanged();
       for (let i = 0; i < 40 && !answer.includes('file:///work/three'); i++) {
         await new Promise((r) => setTimeout(r, 100));
@@ -162,13 +184,23 @@ describe('completions', () => {
   test('LatestCompletion: requests typed in quick succession reach the server once, and only the latest answer is used', async () => {
     const latest = new LatestCompletion<string>(50);
     const asked: string[] = [];
-    const ask = (v: string) => latest.request('field', async () => { asked.push(v); return v; });
+    const ask = (v: string) =>
+      latest.request('field', async () => {
+        asked.push(v);
+        return v;
+      });
     const [a, b, c] = await Promise.all([ask('a'), ask('ab'), ask('abc')]);
     assert.deepEqual([a, b, c], [undefined, undefined, 'abc']);
     assert.deepEqual(asked, ['abc']);
     // A slow answer overtaken by a newer request is dropped.
     let release!: () => void;
-    const slow = latest.request('field', () => new Promise<string>((r) => { release = () => r('slow'); }));
+    const slow = latest.request(
+      'field',
+      () =>
+        new Promise<string>((r) => {
+          release = () => r('slow');
+        }),
+    );
     await new Promise((r) => setTimeout(r, 80));
     const fast = latest.request('field', async () => 'fast');
     release();
@@ -181,7 +213,11 @@ describe('completions', () => {
     await c.start();
     try {
       assert.equal(c.supportsCompletions, true);
-      const answer = await c.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'name', value: 'G' }, context: { department: 'Marketing' } });
+      const answer = await c.complete({
+        ref: { type: 'ref/prompt', name: 'completable-prompt' },
+        argument: { name: 'name', value: 'G' },
+        context: { department: 'Marketing' },
+      });
       assert.deepEqual(answer.values, ['Grace']);
     } finally {
       await c.stop();
@@ -227,7 +263,9 @@ test('sampling requests the host cannot show are refused before anyone sees them
 describe('the capability table (core/connection/features)', () => {
   const log = new Logger(() => undefined, 'error');
   const always = {
-    'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/skills': {}, 'io.modelcontextprotocol/secure-params': {},
+    'io.modelcontextprotocol/tasks': {},
+    'io.modelcontextprotocol/skills': {},
+    'io.modelcontextprotocol/secure-params': {},
   };
 
   test('with no feature turned on, only the extensions every connection speaks are declared', () => {
@@ -239,7 +277,9 @@ describe('the capability table (core/connection/features)', () => {
       log,
       roots: () => [],
       elicitation: async () => ({ action: 'cancel' }),
-      sampling: async () => { throw new Error('unused'); },
+      sampling: async () => {
+        throw new Error('unused');
+      },
       capabilities: { fileInputs: true, apps: true, binaryElicitation: { maxFileSize: 10 }, files: true, samplingTools: true, taskRequests: true },
     }) as Record<string, unknown>;
     assert.deepEqual(caps.roots, { listChanged: true });
@@ -253,15 +293,23 @@ describe('the capability table (core/connection/features)', () => {
 
   test('a request inside a task for something not declared is refused, an undeclared question cancelled', async () => {
     const host = {
-      name: 'demo', server: stdioFixture('paged-server.ts'), log, options: { log }, uploader: () => undefined,
-      answering: <T>(work: () => Promise<T>) => work(), serverLogged: () => undefined, resourceUpdated: () => undefined,
-      taskStatusChanged: () => undefined, elicitationCompleted: () => undefined,
+      name: 'demo',
+      server: stdioFixture('paged-server.ts'),
+      log,
+      options: { log },
+      uploader: () => undefined,
+      answering: <T>(work: () => Promise<T>) => work(),
+      serverLogged: () => undefined,
+      resourceUpdated: () => undefined,
+      taskStatusChanged: () => undefined,
+      elicitationCompleted: () => undefined,
     };
     const signal = new AbortController().signal;
     await assert.rejects(answerInTask(host, 'sampling/createMessage', {}, signal, undefined), /does not answer: sampling\/createMessage/);
     await assert.rejects(answerInTask(host, 'roots/list', {}, signal, undefined), /does not answer: roots\/list/);
     assert.deepEqual(await answerInTask(host, 'elicitation/create', { message: 'hi' }, signal, undefined), { action: 'cancel' });
-    assert.deepEqual(await answerInTask({ ...host, options: { log, roots: () => [{ uri: 'file:///w' }] } }, 'roots/list', {}, signal, undefined),
-      { roots: [{ uri: 'file:///w' }] });
+    assert.deepEqual(await answerInTask({ ...host, options: { log, roots: () => [{ uri: 'file:///w' }] } }, 'roots/list', {}, signal, undefined), {
+      roots: [{ uri: 'file:///w' }],
+    });
   });
 });

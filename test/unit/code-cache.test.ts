@@ -11,7 +11,15 @@ import { basename, join } from 'node:path';
 
 const codeCache = join(__dirname, '..', '..', 'src', 'extension', 'codeCache.ts');
 
-interface Load { fromCache: boolean; cache: string; cacheBytes: number; answer: number; sibling: string; base: string; filename: string }
+interface Load {
+  fromCache: boolean;
+  cache: string;
+  cacheBytes: number;
+  answer: number;
+  sibling: string;
+  base: string;
+  filename: string;
+}
 
 /** Loads the bundle in a new Node process, as the extension's entry does (a require of the folder), then saves its cache. */
 function load(file: string, cacheDir: string | undefined, nodeFlags: string[] = []): Load {
@@ -39,11 +47,14 @@ function bundleDir(t: { after(fn: () => void): void }): { dir: string; file: str
 }
 
 function writeBundle(file: string, answer: number): void {
-  writeFileSync(file, [
-    '"use strict";',
-    `function answer() { return ${answer}; }`,
-    'module.exports = { answer, sibling: require("./sibling.js"), base: require("node:path").basename(__dirname), filename: __filename };',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      '"use strict";',
+      `function answer() { return ${answer}; }`,
+      'module.exports = { answer, sibling: require("./sibling.js"), base: require("node:path").basename(__dirname), filename: __filename };',
+    ].join('\n'),
+  );
 }
 
 test('a bundle loads as require would, and from its cache on the next load', (t) => {

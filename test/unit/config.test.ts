@@ -3,12 +3,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
-  formatConfigError, inferHttpType, inputIdsUsedBy, loadMcpConfig, loadMcpConfigs, parseEnvFile, parseMcpConfig, resolveServer,
-  UnresolvedInputError, type ServerDefinition,
+  formatConfigError,
+  inferHttpType,
+  inputIdsUsedBy,
+  loadMcpConfig,
+  loadMcpConfigs,
+  parseEnvFile,
+  parseMcpConfig,
+  resolveServer,
+  UnresolvedInputError,
+  type ServerDefinition,
 } from '../../src/core/config';
-import {
-  eraCacheKey, findExecutable, LEGACY_ERA_MAX_AGE_MS, priorFrom, quoteForCmd, spawnPlan,
-} from '../../src/core/connection';
+import { eraCacheKey, findExecutable, LEGACY_ERA_MAX_AGE_MS, priorFrom, quoteForCmd, spawnPlan } from '../../src/core/connection';
 import { escapeCmdCommand } from '../../src/core/connection/stdioTransport';
 import { tempDir } from '../helpers/tempDirs';
 
@@ -29,27 +35,49 @@ test('reads VS Code servers and inputs from a file with comments and trailing co
   }`;
   const parsed = parseMcpConfig(text, '/w/.vscode/mcp.json');
   assert.deepEqual(parsed.errors, []);
-  assert.deepEqual(parsed.servers.map((s) => [s.name, s.type]), [['local', 'stdio'], ['remote', 'http']]);
+  assert.deepEqual(
+    parsed.servers.map((s) => [s.name, s.type]),
+    [
+      ['local', 'stdio'],
+      ['remote', 'http'],
+    ],
+  );
   const local = parsed.servers[0] as Extract<ServerDefinition, { type: 'stdio' }>;
   assert.deepEqual(local.args, ['server.js', '3']);
   assert.deepEqual(local.env, { A: '1', B: null, N: '5' });
   assert.equal(local.file, '/w/.vscode/mcp.json');
-  assert.deepEqual(parsed.inputs.map((i) => [i.id, i.type, i.password]), [['api-key', 'promptString', true], ['region', 'pickString', false]]);
+  assert.deepEqual(
+    parsed.inputs.map((i) => [i.id, i.type, i.password]),
+    [
+      ['api-key', 'promptString', true],
+      ['region', 'pickString', false],
+    ],
+  );
   assert.deepEqual(parsed.inputs[1]!.options, ['eu', 'us']);
 });
 
 test('accepts Claude-style mcpServers and infers each type from url or command', () => {
-  const parsed = parseMcpConfig(JSON.stringify({
-    mcpServers: {
-      files: { command: 'npx', args: ['-y', 'some-server'] },
-      web: { url: 'http://127.0.0.1:3000/mcp' },
-      legacy: { url: 'http://127.0.0.1:3000/sse' },
-      explicit: { type: 'sse', url: 'http://127.0.0.1:3000/events' },
-    },
-  }), 'claude.json');
+  const parsed = parseMcpConfig(
+    JSON.stringify({
+      mcpServers: {
+        files: { command: 'npx', args: ['-y', 'some-server'] },
+        web: { url: 'http://127.0.0.1:3000/mcp' },
+        legacy: { url: 'http://127.0.0.1:3000/sse' },
+        explicit: { type: 'sse', url: 'http://127.0.0.1:3000/events' },
+      },
+    }),
+    'claude.json',
+  );
   assert.deepEqual(parsed.errors, []);
-  assert.deepEqual(parsed.servers.map((s) => [s.name, s.type]),
-    [['files', 'stdio'], ['web', 'http'], ['legacy', 'sse'], ['explicit', 'sse']]);
+  assert.deepEqual(
+    parsed.servers.map((s) => [s.name, s.type]),
+    [
+      ['files', 'stdio'],
+      ['web', 'http'],
+      ['legacy', 'sse'],
+      ['explicit', 'sse'],
+    ],
+  );
 });
 
 test('a syntax error names the file, line and column and loads no server from that file', () => {
@@ -65,10 +93,20 @@ test('a syntax error names the file, line and column and loads no server from th
 });
 
 test('a bad server entry is reported at its line and the other servers still load', () => {
-  const text = '{\n  "servers": {\n    "good": { "command": "node" },\n    "bad": { "type": "stdio", "args": [] },\n    "weird": { "type": "carrier-pigeon", "url": "x" }\n  }\n}';
+  const text =
+    '{\n  "servers": {\n    "good": { "command": "node" },\n    "bad": { "type": "stdio", "args": [] },\n    "weird": { "type": "carrier-pigeon", "url": "x" }\n  }\n}';
   const parsed = parseMcpConfig(text, 'mcp.json');
-  assert.deepEqual(parsed.servers.map((s) => s.name), ['good']);
-  assert.deepEqual(parsed.errors.map((e) => [e.server, e.line]), [['bad', 4], ['weird', 5]]);
+  assert.deepEqual(
+    parsed.servers.map((s) => s.name),
+    ['good'],
+  );
+  assert.deepEqual(
+    parsed.errors.map((e) => [e.server, e.line]),
+    [
+      ['bad', 4],
+      ['weird', 5],
+    ],
+  );
   assert.match(parsed.errors[0]!.message, /"command" must be a non-empty string/);
   assert.match(parsed.errors[1]!.message, /unknown type "carrier-pigeon"/);
 });
@@ -78,7 +116,10 @@ test('a broken config file does not stop the servers of another file', async () 
   writeFileSync(join(dir, 'user.json'), '{ "servers": { "u": { "command": "node" } } }');
   writeFileSync(join(dir, 'workspace.json'), '{ "servers": { "w": ');
   const merged = await loadMcpConfigs([join(dir, 'user.json'), join(dir, 'workspace.json')]);
-  assert.deepEqual(merged.servers.map((s) => s.name), ['u']);
+  assert.deepEqual(
+    merged.servers.map((s) => s.name),
+    ['u'],
+  );
   assert.equal(merged.errors[0]!.file, join(dir, 'workspace.json'));
   assert.equal(merged.errors[0]!.line, 1);
 });
@@ -88,19 +129,29 @@ test('a missing config file is an empty configuration', async () => {
 });
 
 test('substitutes workspaceFolder, userHome, env and input variables everywhere', async () => {
-  const [def] = parseMcpConfig(JSON.stringify({
-    servers: {
-      s: {
-        command: '${workspaceFolder}/bin/server', args: ['--home', '${userHome}', '--token=${input:token}', '${unknown}'],
-        env: { KEY: '${env:SECRET_SOURCE}', MISSING: '${env:NOT_SET_ANYWHERE}' }, cwd: 'sub',
+  const [def] = parseMcpConfig(
+    JSON.stringify({
+      servers: {
+        s: {
+          command: '${workspaceFolder}/bin/server',
+          args: ['--home', '${userHome}', '--token=${input:token}', '${unknown}'],
+          env: { KEY: '${env:SECRET_SOURCE}', MISSING: '${env:NOT_SET_ANYWHERE}' },
+          cwd: 'sub',
+        },
       },
-    },
-  }), 'mcp.json').servers;
+    }),
+    'mcp.json',
+  ).servers;
   const asked: string[] = [];
   const resolved = await resolveServer(def!, {
-    workspaceFolder: '/ws', userHome: '/home/me', env: { SECRET_SOURCE: 'from-env', PATH: '/bin' },
+    workspaceFolder: '/ws',
+    userHome: '/home/me',
+    env: { SECRET_SOURCE: 'from-env', PATH: '/bin' },
     inputs: [{ id: 'token', type: 'promptString', password: true }],
-    resolveInput: async (id, input) => { asked.push(`${id}:${input?.password}`); return 't0k'; },
+    resolveInput: async (id, input) => {
+      asked.push(`${id}:${input?.password}`);
+      return 't0k';
+    },
   });
   assert.equal(resolved.transport, 'stdio');
   if (resolved.transport !== 'stdio') return;
@@ -115,11 +166,17 @@ test('substitutes workspaceFolder, userHome, env and input variables everywhere'
 });
 
 test('only values of password (or undeclared) inputs are reported as secrets', async () => {
-  const [def] = parseMcpConfig(JSON.stringify({
-    servers: { s: { url: 'https://x.test/${input:region}/mcp', headers: { Authorization: 'Bearer ${input:key}', 'X-Team': '${input:team}' } } },
-  }), 'm.json').servers;
+  const [def] = parseMcpConfig(
+    JSON.stringify({
+      servers: { s: { url: 'https://x.test/${input:region}/mcp', headers: { Authorization: 'Bearer ${input:key}', 'X-Team': '${input:team}' } } },
+    }),
+    'm.json',
+  ).servers;
   const resolved = await resolveServer(def!, {
-    inputs: [{ id: 'region', type: 'pickString', options: ['eu'] }, { id: 'key', type: 'promptString', password: true }],
+    inputs: [
+      { id: 'region', type: 'pickString', options: ['eu'] },
+      { id: 'key', type: 'promptString', password: true },
+    ],
     resolveInput: async (id) => ({ region: 'eu', key: 's3cr3t', team: 'blue' })[id],
   });
   assert.deepEqual(resolved.secrets, ['s3cr3t', 'blue']);
@@ -128,9 +185,12 @@ test('only values of password (or undeclared) inputs are reported as secrets', a
 test('env null deletes an inherited variable and envFile values sit between the inherited env and env', async () => {
   const dir = tmp();
   writeFileSync(join(dir, '.env'), '# comment\nFROM_FILE=file\nexport OVERRIDDEN="from file"\nQUOTED=\'a b\'\n');
-  const [def] = parseMcpConfig(JSON.stringify({
-    servers: { s: { command: 'node', envFile: '${workspaceFolder}/.env', env: { OVERRIDDEN: 'from env', DROP_ME: null } } },
-  }), 'mcp.json').servers;
+  const [def] = parseMcpConfig(
+    JSON.stringify({
+      servers: { s: { command: 'node', envFile: '${workspaceFolder}/.env', env: { OVERRIDDEN: 'from env', DROP_ME: null } } },
+    }),
+    'mcp.json',
+  ).servers;
   const resolved = await resolveServer(def!, { workspaceFolder: dir, env: { DROP_ME: 'x', KEEP: 'k' } });
   assert.equal(resolved.transport, 'stdio');
   if (resolved.transport !== 'stdio') return;
@@ -144,16 +204,21 @@ test('parses dotenv files', () => {
 
 test('an input with no value fails resolution naming the server and the input', async () => {
   const [def] = parseMcpConfig('{"servers":{"api":{"url":"https://x.test/mcp","headers":{"Authorization":"Bearer ${input:key}"}}}}', 'm.json').servers;
-  await assert.rejects(resolveServer(def!, { resolveInput: async () => undefined }),
-    (e: unknown) => e instanceof UnresolvedInputError && e.inputId === 'key' && /server "api" needs the input "key"/.test(e.message));
+  await assert.rejects(
+    resolveServer(def!, { resolveInput: async () => undefined }),
+    (e: unknown) => e instanceof UnresolvedInputError && e.inputId === 'key' && /server "api" needs the input "key"/.test(e.message),
+  );
   const ok = await resolveServer(def!, { resolveInput: async () => 'abc' });
   assert.deepEqual(ok.transport !== 'stdio' && ok.headers, { Authorization: 'Bearer abc' });
 });
 
 test('lists the inputs a server uses, each once', () => {
-  const [def] = parseMcpConfig(JSON.stringify({
-    servers: { s: { command: '${input:a}', args: ['${input:b}', '${input:a}'], env: { X: '${input:c}', Y: null } } },
-  }), 'm.json').servers;
+  const [def] = parseMcpConfig(
+    JSON.stringify({
+      servers: { s: { command: '${input:a}', args: ['${input:b}', '${input:a}'], env: { X: '${input:c}', Y: null } } },
+    }),
+    'm.json',
+  ).servers;
   assert.deepEqual(inputIdsUsedBy(def!), ['a', 'b', 'c']);
 });
 
@@ -198,16 +263,26 @@ test('the path of a .cmd is caret-escaped for cmd, not quoted', () => {
 });
 
 test('a url whose path ends in /sse is the SSE transport even when declared "http"', () => {
-  const parsed = parseMcpConfig(JSON.stringify({
-    servers: {
-      declared: { type: 'http', url: 'http://127.0.0.1:3000/sse' },
-      slash: { type: 'http', url: 'http://127.0.0.1:3000/sse/?x=1' },
-      streamable: { type: 'http', url: 'http://127.0.0.1:3000/mcp' },
-      named: { type: 'http', url: 'http://127.0.0.1:3000/sse-like' },
-    },
-  }), 'm.json');
-  assert.deepEqual(parsed.servers.map((s) => [s.name, s.type]),
-    [['declared', 'sse'], ['slash', 'sse'], ['streamable', 'http'], ['named', 'http']]);
+  const parsed = parseMcpConfig(
+    JSON.stringify({
+      servers: {
+        declared: { type: 'http', url: 'http://127.0.0.1:3000/sse' },
+        slash: { type: 'http', url: 'http://127.0.0.1:3000/sse/?x=1' },
+        streamable: { type: 'http', url: 'http://127.0.0.1:3000/mcp' },
+        named: { type: 'http', url: 'http://127.0.0.1:3000/sse-like' },
+      },
+    }),
+    'm.json',
+  );
+  assert.deepEqual(
+    parsed.servers.map((s) => [s.name, s.type]),
+    [
+      ['declared', 'sse'],
+      ['slash', 'sse'],
+      ['streamable', 'http'],
+      ['named', 'http'],
+    ],
+  );
   // `mcp-host … --url URL` picks the transport with the same rule.
   assert.equal(inferHttpType('http://127.0.0.1:3000/sse'), 'sse');
   assert.equal(inferHttpType('http://127.0.0.1:3000/mcp'), 'http');
@@ -221,8 +296,7 @@ test('the era cache key is a sha256 of how the server is reached: no resolved se
   assert.equal(eraCacheKey({ ...stdio, name: 'renamed', env: { X: '1' } }), key, 'the name and env are not identity');
   assert.notEqual(eraCacheKey({ ...stdio, args: ['--token=other'] }), key);
   const http = { name: 'h', transport: 'http' as const, url: 'https://x.test/mcp', headers: { Authorization: 'Bearer a' } };
-  assert.notEqual(eraCacheKey(http), eraCacheKey({ ...http, headers: { Authorization: 'Bearer b' } }),
-    'another authorization context is another entry');
+  assert.notEqual(eraCacheKey(http), eraCacheKey({ ...http, headers: { Authorization: 'Bearer b' } }), 'another authorization context is another entry');
   assert.equal(eraCacheKey(http), eraCacheKey({ ...http, headers: { authorization: 'Bearer a' } }));
 });
 

@@ -24,7 +24,7 @@ const CONCURRENCY = 3;
 async function suiteNode(): Promise<string> {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
   const toolsModule = '../../scripts/vscode-tools.mjs';
-  const tools = await import(toolsModule) as { node24: string; ensureTools(): void };
+  const tools = (await import(toolsModule)) as { node24: string; ensureTools(): void };
   if (!existsSync(tools.node24)) tools.ensureTools();
   return tools.node24;
 }
@@ -45,9 +45,15 @@ for (const suite of suites) {
     test('lists its client scenarios', () => assert.ok(scenarios.length >= 26, `only ${scenarios.length} scenarios: ${scenarios.join(', ')}`));
     for (const scenario of scenarios) {
       test(scenario, async () => {
-        const result = await run(node, [suite.entry, 'client', '--command', `"${process.execPath}" "${adapter}"`, '--scenario', scenario, '--timeout', '90000'], {
-          cwd: work, maxBuffer: 16 * 1024 * 1024, timeout: 150_000,
-        }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: e.stdout ?? '', stderr: e.stderr ?? '' }));
+        const result = await run(
+          node,
+          [suite.entry, 'client', '--command', `"${process.execPath}" "${adapter}"`, '--scenario', scenario, '--timeout', '90000'],
+          {
+            cwd: work,
+            maxBuffer: 16 * 1024 * 1024,
+            timeout: 150_000,
+          },
+        ).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: e.stdout ?? '', stderr: e.stderr ?? '' }));
         const output = `${result.stdout}\n${result.stderr}`;
         const failures = output.split('\n').filter((l) => /FAILURE|WARNING/.test(l) && !/\b0 failed\b/.test(l));
         assert.match(output, /OVERALL: PASSED/, `${scenario} did not pass:\n${failures.join('\n')}\n${output.slice(-3000)}`);

@@ -13,8 +13,7 @@ function connect(url: string, options: Partial<ConnectionOptions> = {}, transpor
   return { c: new ServerConnection(httpServer('h', url, headers, transport), { log, ...options }), lines };
 }
 
-const photoKeyword = (p: ElicitRequestParamsLoose) =>
-  (p.requestedSchema as { properties: { photo: Record<string, unknown> } }).properties.photo['x-mcp-file'];
+const photoKeyword = (p: ElicitRequestParamsLoose) => (p.requestedSchema as { properties: { photo: Record<string, unknown> } }).properties.photo['x-mcp-file'];
 
 function recordingElicitation() {
   const seen: ElicitRequestParamsLoose[] = [];
@@ -29,7 +28,9 @@ function recordingElicitation() {
 
 describe('2025-era fixture over Streamable HTTP', () => {
   let server: RunningHttpServer;
-  before(async () => { server = await startHttpFixture('era2025-server.ts', '--http'); });
+  before(async () => {
+    server = await startHttpFixture('era2025-server.ts', '--http');
+  });
   after(() => server.stop());
 
   test('lists, calls, and keeps x-mcp-file in an elicitation', async () => {
@@ -65,14 +66,19 @@ describe('2025-era fixture over Streamable HTTP', () => {
   test('a binary-mode handler learns the server origin and the configured Authorization header', async () => {
     let origin: string | undefined;
     let auth: string | undefined;
-    const { c } = connect(server.url, {
-      capabilities: { binaryElicitation: {} },
-      elicitation: async (_p, ctx) => {
-        origin = ctx.serverOrigin;
-        auth = ctx.authHeader;
-        return { action: 'decline' };
+    const { c } = connect(
+      server.url,
+      {
+        capabilities: { binaryElicitation: {} },
+        elicitation: async (_p, ctx) => {
+          origin = ctx.serverOrigin;
+          auth = ctx.authHeader;
+          return { action: 'decline' };
+        },
       },
-    }, 'http', { Authorization: 'Bearer t0ken' });
+      'http',
+      { Authorization: 'Bearer t0ken' },
+    );
     await c.start();
     try {
       assert.deepEqual(JSON.parse(resultText(await c.callTool('ask_binary', {}))), { action: 'decline' });
@@ -86,7 +92,9 @@ describe('2025-era fixture over Streamable HTTP', () => {
 
 describe('2025-era fixture that only speaks legacy HTTP+SSE', () => {
   let server: RunningHttpServer;
-  before(async () => { server = await startHttpFixture('era2025-server.ts', '--sse'); });
+  before(async () => {
+    server = await startHttpFixture('era2025-server.ts', '--sse');
+  });
   after(() => server.stop());
 
   test('falls back from Streamable HTTP to SSE on a 405 and works', async () => {
@@ -104,7 +112,9 @@ describe('2025-era fixture that only speaks legacy HTTP+SSE', () => {
 
 describe('2026-era fixture over Streamable HTTP', () => {
   let server: RunningHttpServer;
-  before(async () => { server = await startHttpFixture('era2026-server.ts', '--http'); });
+  before(async () => {
+    server = await startHttpFixture('era2026-server.ts', '--http');
+  });
   after(() => server.stop());
 
   test('speaks the modern era and keeps x-mcp-file in an input_required elicitation', async () => {
@@ -167,7 +177,10 @@ test('configured headers are sent, and a 401 is reported without falling back to
     assert.equal(c.state.kind, 'error');
     assert.ok(seen.length > 0);
     assert.ok(seen.every((h) => h.authorization === 'Bearer s3cret' && h['x-team'] === 'blue'));
-    assert.ok(seen.every((h) => h.accept !== 'text/event-stream'), 'no SSE fallback after a 401');
+    assert.ok(
+      seen.every((h) => h.accept !== 'text/event-stream'),
+      'no SSE fallback after a 401',
+    );
   } finally {
     http.close();
   }
@@ -175,7 +188,10 @@ test('configured headers are sent, and a 401 is reported without falling back to
 
 test('nothing listening at the URL gives a clear error state, over Streamable HTTP and SSE', async () => {
   const port = await freePort();
-  for (const [path, transport] of [['/mcp', 'http'], ['/sse', 'sse']] as const) {
+  for (const [path, transport] of [
+    ['/mcp', 'http'],
+    ['/sse', 'sse'],
+  ] as const) {
     const url = `http://127.0.0.1:${port}${path}`;
     const { c } = connect(url, { connectTimeoutMs: 5000 }, transport);
     await assert.rejects(c.start(), ServerStartError);

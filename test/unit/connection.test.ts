@@ -5,8 +5,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { parseMcpConfig, resolveServer, type ResolvedServer } from '../../src/core/config';
 import {
-  CallCancelledError, CallTimeoutError, eraCacheKey, InMemoryEraCache, LEGACY_ERA_MAX_AGE_MS, NotRunningError, ServerConnection, ServerCrashedError, ServerRequestError,
-  ServerStartError, type ConnectionOptions, type ConnectionState, type ElicitationHandler, type ElicitRequestParamsLoose,
+  CallCancelledError,
+  CallTimeoutError,
+  eraCacheKey,
+  InMemoryEraCache,
+  LEGACY_ERA_MAX_AGE_MS,
+  NotRunningError,
+  ServerConnection,
+  ServerCrashedError,
+  ServerRequestError,
+  ServerStartError,
+  type ConnectionOptions,
+  type ConnectionState,
+  type ElicitationHandler,
+  type ElicitRequestParamsLoose,
 } from '../../src/core/connection';
 import { Logger, SECRET_MASK, type LogLevel } from '../../src/core/log';
 import { everythingStdio, repoRoot, startEverythingHttp, stdioFixture, fixtureArgv } from '../fixtures/servers';
@@ -27,10 +39,15 @@ function text(result: { content?: unknown[] }): string {
 }
 
 const fileSchemaOf = (p: ElicitRequestParamsLoose) =>
-  ((p.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties.photo)!['x-mcp-file'];
+  (p.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties.photo!['x-mcp-file'];
 
 function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe('a 2025-era server over stdio', () => {
@@ -88,8 +105,10 @@ describe('a 2025-era server over stdio', () => {
   });
 
   test('a call that gets no answer in time fails with CallTimeoutError', async () => {
-    await assert.rejects(c.callTool('slow', { steps: 1, delayMs: 1000 }, { timeoutMs: 100 }),
-      (e: unknown) => e instanceof CallTimeoutError && /no answer within 100 ms/.test(e.message));
+    await assert.rejects(
+      c.callTool('slow', { steps: 1, delayMs: 1000 }, { timeoutMs: 100 }),
+      (e: unknown) => e instanceof CallTimeoutError && /no answer within 100 ms/.test(e.message),
+    );
   });
 
   test('time the user spends answering an elicitation does not count against the call timeout', async () => {
@@ -140,15 +159,30 @@ describe('a 2025-era server over stdio', () => {
   test('cancelling a call tells the server (notifications/cancelled), which stops; progress messages arrive on the way', async () => {
     const abort = new AbortController();
     const progress: { progress: number; total?: number; message?: string }[] = [];
-    const call = c.callTool('slow', { steps: 40, delayMs: 50 }, {
-      signal: abort.signal,
-      onProgress: (p) => { progress.push(p); if (progress.length === 2) abort.abort(); },
-    });
+    const call = c.callTool(
+      'slow',
+      { steps: 40, delayMs: 50 },
+      {
+        signal: abort.signal,
+        onProgress: (p) => {
+          progress.push(p);
+          if (progress.length === 2) abort.abort();
+        },
+      },
+    );
     await assert.rejects(call, (e: unknown) => e instanceof CallCancelledError);
-    assert.deepEqual(progress.map((p) => [p.progress, p.total, p.message]), [[1, 40, 'step 1'], [2, 40, 'step 2']]);
+    assert.deepEqual(
+      progress.map((p) => [p.progress, p.total, p.message]),
+      [
+        [1, 40, 'step 1'],
+        [2, 40, 'step 2'],
+      ],
+    );
     for (let i = 0; i < 50 && !lines.some((l) => /slow: stopped at step \d+, the client cancelled/.test(l)); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.ok(lines.some((l) => /slow: stopped at step \d+, the client cancelled \(reason: Cancelled by the user\)/.test(l)),
-      `the server saw the cancellation, with a reason meant for people: ${lines.filter((l) => l.includes('slow:')).join('; ')}`);
+    assert.ok(
+      lines.some((l) => /slow: stopped at step \d+, the client cancelled \(reason: Cancelled by the user\)/.test(l)),
+      `the server saw the cancellation, with a reason meant for people: ${lines.filter((l) => l.includes('slow:')).join('; ')}`,
+    );
     assert.equal(c.state.kind, 'running');
   });
 
@@ -158,7 +192,10 @@ describe('a 2025-era server over stdio', () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(progress, []);
     assert.equal(c.state.kind, 'running');
-    assert.deepEqual(lines.filter((l) => /^\[(warn|error)\]/.test(l) && /progress/i.test(l)), []);
+    assert.deepEqual(
+      lines.filter((l) => /^\[(warn|error)\]/.test(l) && /progress/i.test(l)),
+      [],
+    );
     assert.equal(text(await c.callTool('echo', { text: 'still fine' })), 'still fine');
   });
 
@@ -179,14 +216,25 @@ describe('a 2025-era server over stdio', () => {
     // the stop has begun (the server process takes longer than this to end), the state is still 'running'
     await new Promise((r) => setImmediate(r));
     assert.equal(other.c.state.kind, 'running');
-    await assert.rejects(other.c.callTool('echo', { text: 'late' }), (e: unknown) => e instanceof NotRunningError && e.message === 'server "era2025-server" is not running (stopping)');
+    await assert.rejects(
+      other.c.callTool('echo', { text: 'late' }),
+      (e: unknown) => e instanceof NotRunningError && e.message === 'server "era2025-server" is not running (stopping)',
+    );
     await stopped;
-    await assert.rejects(other.c.callTool('echo', { text: 'later' }), (e: unknown) => e instanceof NotRunningError && /is not running \(stopped\)$/.test(e.message));
+    await assert.rejects(
+      other.c.callTool('echo', { text: 'later' }),
+      (e: unknown) => e instanceof NotRunningError && /is not running \(stopped\)$/.test(e.message),
+    );
   });
 
   test('lists tools again when the server says the list changed', async () => {
     const changed = new Promise<void>((resolve) => {
-      const sub = c.onDidChangeLists(() => { if (c.tools.some((t) => t.name === 'extra')) { sub.dispose(); resolve(); } });
+      const sub = c.onDidChangeLists(() => {
+        if (c.tools.some((t) => t.name === 'extra')) {
+          sub.dispose();
+          resolve();
+        }
+      });
     });
     await c.callTool('add_tool', {});
     // Right after list_changed the output validators must still be in force.
@@ -203,14 +251,18 @@ describe('a 2025-era server over stdio', () => {
 
 test('SEP-1306: a binary-mode elicitation reaches the handler with its endpoints and progress, and its answer goes back verbatim', async () => {
   let got: { params: ElicitRequestParamsLoose; token?: string | number; hasProgress: boolean } | undefined;
-  const { c, lines } = connection(stdioFixture('era2025-server.ts'), {
-    capabilities: { binaryElicitation: { maxFileSize: 1024 }, fileInputs: true },
-    elicitation: async (params, ctx) => {
-      got = { params, token: ctx.progressToken, hasProgress: typeof ctx.sendProgress === 'function' };
-      await ctx.sendProgress?.(10, 20, 'Uploading a.png...');
-      return { action: 'accept', content: { imageFile: { name: 'a.png', size: 20, mimeType: 'image/png', uploadId: 'u-1' } } };
+  const { c, lines } = connection(
+    stdioFixture('era2025-server.ts'),
+    {
+      capabilities: { binaryElicitation: { maxFileSize: 1024 }, fileInputs: true },
+      elicitation: async (params, ctx) => {
+        got = { params, token: ctx.progressToken, hasProgress: typeof ctx.sendProgress === 'function' };
+        await ctx.sendProgress?.(10, 20, 'Uploading a.png...');
+        return { action: 'accept', content: { imageFile: { name: 'a.png', size: 20, mimeType: 'image/png', uploadId: 'u-1' } } };
+      },
     },
-  }, 'trace');
+    'trace',
+  );
   await c.start();
   try {
     const r = await c.callTool('ask_binary', {});
@@ -220,7 +272,8 @@ test('SEP-1306: a binary-mode elicitation reaches the handler with its endpoints
     assert.equal(got?.token, 'up-1');
     assert.equal(got?.hasProgress, true);
     assert.deepEqual(JSON.parse(text(r)), {
-      action: 'accept', content: { imageFile: { name: 'a.png', size: 20, mimeType: 'image/png', uploadId: 'u-1' } },
+      action: 'accept',
+      content: { imageFile: { name: 'a.png', size: 20, mimeType: 'image/png', uploadId: 'u-1' } },
     });
     const initialize = lines.find((l) => l.includes('"method":"initialize"')) ?? '';
     assert.match(initialize, /"elicitation":\{"form":\{\},"url":\{\},"binary":\{"maxFileSize":1024,"supportedMimeTypes":\["\*\/\*"\]\}\}/);
@@ -234,7 +287,8 @@ describe('a 2026-era server over stdio', () => {
   const seen: ElicitRequestParamsLoose[] = [];
   const cache = new InMemoryEraCache();
   const { c } = connection(stdioFixture('era2026-server.ts'), {
-    eraCache: cache, inputRequired: { maxRounds: 3 },
+    eraCache: cache,
+    inputRequired: { maxRounds: 3 },
     elicitation: async (params) => {
       seen.push(params);
       return { action: 'accept', content: { photo: 'data:image/png;base64,iVBORw0KGgo=', ok: true } };
@@ -261,8 +315,10 @@ describe('a 2026-era server over stdio', () => {
   });
 
   test('a server that keeps asking for input is cut off after the configured number of rounds', async () => {
-    await assert.rejects(c.callTool('ask_forever', {}),
-      (e: unknown) => e instanceof ServerRequestError && /the server kept asking for input \(3 rounds\)/.test(e.message));
+    await assert.rejects(
+      c.callTool('ask_forever', {}),
+      (e: unknown) => e instanceof ServerRequestError && /the server kept asking for input \(3 rounds\)/.test(e.message),
+    );
   });
 
   test('reports progress', async () => {
@@ -345,7 +401,10 @@ test('a server that answers tools/list with an error runs with no tools, and say
   try {
     assert.equal(c.state.kind, 'running');
     assert.deepEqual(c.tools, []);
-    assert.ok(lines.some((l) => /tools\/list failed: .*the tool registry is down; running with no tools/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /tools\/list failed: .*the tool registry is down; running with no tools/.test(l)),
+      lines.join('\n'),
+    );
   } finally {
     await c.stop();
   }
@@ -353,8 +412,10 @@ test('a server that answers tools/list with an error runs with no tools, and say
 
 test('a command that does not exist gives "command not found" and the error state', async () => {
   const { c } = connection({ name: 'x', transport: 'stdio', command: 'npx-that-is-not-installed', args: [], env: { PATH: '/nonexistent' } });
-  await assert.rejects(c.start(), (e: unknown) => e instanceof ServerStartError
-    && e.message === 'command not found: npx-that-is-not-installed — give the absolute path in mcp.json');
+  await assert.rejects(
+    c.start(),
+    (e: unknown) => e instanceof ServerStartError && e.message === 'command not found: npx-that-is-not-installed — give the absolute path in mcp.json',
+  );
   assert.deepEqual(c.state, { kind: 'error', reason: 'command not found: npx-that-is-not-installed — give the absolute path in mcp.json' });
 });
 
@@ -369,8 +430,10 @@ test('a server that dies mid-call fails that call clearly, goes to crashed, and 
   const { c } = connection();
   await c.start();
   try {
-    await assert.rejects(c.callTool('crash', {}),
-      (e: unknown) => e instanceof ServerCrashedError && e.exitCode === 3 && /tool "crash" failed: the server exited \(exit code 3\)/.test(e.message));
+    await assert.rejects(
+      c.callTool('crash', {}),
+      (e: unknown) => e instanceof ServerCrashedError && e.exitCode === 3 && /tool "crash" failed: the server exited \(exit code 3\)/.test(e.message),
+    );
     assert.deepEqual(c.state, { kind: 'crashed', exitCode: 3, signal: null, reason: 'the server exited (exit code 3)' });
     await c.restart();
     assert.equal(c.state.kind, 'running');
@@ -392,10 +455,14 @@ test('stop ends the server process and clears the lists', async () => {
 });
 
 test('a server that ignores stdin closing is stopped with SIGTERM after the grace period', async () => {
-  const stubborn = 'process.stdin.on("end",()=>{}); process.stdin.resume(); const rl=require("readline").createInterface({input:process.stdin});'
-    + 'rl.on("line",l=>{const m=JSON.parse(l); if(m.method==="initialize") process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:"2025-11-25",capabilities:{},serverInfo:{name:"s",version:"1"}}})+"\\n"); else if(m.id!==undefined) process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,error:{code:-32601,message:"nope"}})+"\\n");});'
-    + 'setInterval(()=>{},1000);';
-  const { c, lines } = connection({ name: 's', transport: 'stdio', command: process.execPath, args: ['-e', stubborn], env: {}, cwd: repoRoot }, { stopGraceMs: 200 });
+  const stubborn =
+    'process.stdin.on("end",()=>{}); process.stdin.resume(); const rl=require("readline").createInterface({input:process.stdin});' +
+    'rl.on("line",l=>{const m=JSON.parse(l); if(m.method==="initialize") process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:"2025-11-25",capabilities:{},serverInfo:{name:"s",version:"1"}}})+"\\n"); else if(m.id!==undefined) process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,error:{code:-32601,message:"nope"}})+"\\n");});' +
+    'setInterval(()=>{},1000);';
+  const { c, lines } = connection(
+    { name: 's', transport: 'stdio', command: process.execPath, args: ['-e', stubborn], env: {}, cwd: repoRoot },
+    { stopGraceMs: 200 },
+  );
   await c.start();
   const pid = (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
   await c.stop();
@@ -406,7 +473,8 @@ test('a server that ignores stdin closing is stopped with SIGTERM after the grac
 test('protocol traffic is logged at trace level with data URIs redacted', async () => {
   const { lines, log } = recordingLog('trace');
   const c = new ServerConnection(stdioFixture('era2025-server.ts'), {
-    log, elicitation: async () => ({ action: 'accept', content: { photo: `data:image/png;base64,${'A'.repeat(4000)}` } }),
+    log,
+    elicitation: async () => ({ action: 'accept', content: { photo: `data:image/png;base64,${'A'.repeat(4000)}` } }),
   });
   await c.start();
   try {
@@ -426,10 +494,15 @@ test('without an elicitation handler the capability is not declared and a server
     // The fixture asks anyway and returns the answer it received as the tool's text.
     const r = await c.callTool('ask_file', {});
     assert.deepEqual(JSON.parse(text(r)), { action: 'cancel' });
-    assert.ok(lines.some((l) => l.startsWith('[warn] the server asked for input (elicitation/create) though the host did not declare elicitation; answered cancel')));
+    assert.ok(
+      lines.some((l) => l.startsWith('[warn] the server asked for input (elicitation/create) though the host did not declare elicitation; answered cancel')),
+    );
     const initialize = lines.find((l) => l.includes('"method":"initialize"')) ?? '';
     // Nothing but the Tasks, Skills and Secure Parameters extensions (declared in every era).
-    assert.match(initialize, /"capabilities":\{"extensions":\{"io\.modelcontextprotocol\/tasks":\{\},"io\.modelcontextprotocol\/skills":\{\},"io\.modelcontextprotocol\/secure-params":\{\}\}\}/);
+    assert.match(
+      initialize,
+      /"capabilities":\{"extensions":\{"io\.modelcontextprotocol\/tasks":\{\},"io\.modelcontextprotocol\/skills":\{\},"io\.modelcontextprotocol\/secure-params":\{\}\}\}/,
+    );
   } finally {
     await c.stop();
   }
@@ -445,7 +518,10 @@ test('a server that ignores SIGTERM is killed with SIGKILL, and stop() resolves 
   const took = Date.now() - started;
   assert.equal(isAlive(pid), false);
   assert.ok(took < graceMs * 2 + 1500, `stop took ${took} ms`);
-  assert.ok(lines.some((l) => l.includes('[server stderr] SIGTERM ignored')), 'the fixture got SIGTERM and ignored it');
+  assert.ok(
+    lines.some((l) => l.includes('[server stderr] SIGTERM ignored')),
+    'the fixture got SIGTERM and ignored it',
+  );
   assert.ok(lines.some((l) => l.includes('did not exit after SIGTERM; sending SIGKILL')));
   assert.deepEqual(c.state, { kind: 'stopped' });
 });
@@ -471,10 +547,13 @@ test('restart() while running replaces the process and keeps serving', async () 
 
 test('a password input passed as an argument never reaches the log or the era cache key', async () => {
   const secret = 'hunter2-"quoted"-s3cret';
-  const { servers, inputs } = parseMcpConfig(JSON.stringify({
-    inputs: [{ id: 'key', type: 'promptString', password: true }],
-    servers: { s: { command: process.execPath, args: [...fixtureArgv('era2025-server.ts'), '--token=${input:key}'] } },
-  }), 'mcp.json');
+  const { servers, inputs } = parseMcpConfig(
+    JSON.stringify({
+      inputs: [{ id: 'key', type: 'promptString', password: true }],
+      servers: { s: { command: process.execPath, args: [...fixtureArgv('era2025-server.ts'), '--token=${input:key}'] } },
+    }),
+    'mcp.json',
+  );
   const server = await resolveServer(servers[0]!, { workspaceFolder: repoRoot, inputs, resolveInput: async () => secret });
   assert.ok(server.transport === 'stdio' && server.args.includes(`--token=${secret}`), 'the server gets the real value');
   const cache = new InMemoryEraCache();
@@ -486,9 +565,18 @@ test('a password input passed as an argument never reaches the log or the era ca
     await c.stop();
   }
   const escaped = JSON.stringify(secret).slice(1, -1);
-  assert.deepEqual(lines.filter((l) => l.includes('hunter2') || l.includes(escaped)), []);
-  assert.ok(lines.some((l) => l.startsWith('[info] starting') && l.includes(`--token=${SECRET_MASK}`)), 'the start line shows a mask');
-  assert.ok(lines.some((l) => l.includes(`say ${SECRET_MASK}`)), 'traced traffic is masked too');
+  assert.deepEqual(
+    lines.filter((l) => l.includes('hunter2') || l.includes(escaped)),
+    [],
+  );
+  assert.ok(
+    lines.some((l) => l.startsWith('[info] starting') && l.includes(`--token=${SECRET_MASK}`)),
+    'the start line shows a mask',
+  );
+  assert.ok(
+    lines.some((l) => l.includes(`say ${SECRET_MASK}`)),
+    'traced traffic is masked too',
+  );
   const keys = [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
   assert.deepEqual(keys, [eraCacheKey(server)]);
   assert.ok(!keys[0]!.includes('hunter2'));
@@ -509,7 +597,10 @@ describe('a remembered legacy era for a server that is now 2026-era', () => {
   test('is re-checked once older than the horizon: the server is probed and spoken to in the modern era', async () => {
     const { state, lines, entry } = await start(Date.now() - LEGACY_ERA_MAX_AGE_MS - 60_000);
     assert.equal(state.kind === 'running' && state.era, 'modern');
-    assert.ok(lines.some((l) => l.includes('"method":"server/discover"')), 'the era was probed');
+    assert.ok(
+      lines.some((l) => l.includes('"method":"server/discover"')),
+      'the era was probed',
+    );
     assert.equal(entry?.kind, 'modern', 'the new verdict replaced the stale one');
   });
 
@@ -525,10 +616,14 @@ describe('a remembered legacy era for a server that is now 2026-era', () => {
 /** The local addresses of the listening TCP sockets on a port (Linux /proc), in /proc's hex form. */
 function listeningAddresses(port: number): string[] {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  return ['/proc/net/tcp', '/proc/net/tcp6'].filter(existsSync).flatMap((file) => readFileSync(file, 'utf8').split('\n').slice(1)
-    .map((line) => line.trim().split(/\s+/))
-    .filter((f) => f.length > 3 && f[3] === '0A' && f[1]!.endsWith(`:${hexPort}`))
-    .map((f) => f[1]!.split(':')[0]!));
+  return ['/proc/net/tcp', '/proc/net/tcp6'].filter(existsSync).flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f.length > 3 && f[3] === '0A' && f[1]!.endsWith(`:${hexPort}`))
+      .map((f) => f[1]!.split(':')[0]!),
+  );
 }
 
 test('server-everything in tests listens on 127.0.0.1 only', { skip: !existsSync('/proc/net/tcp') && 'needs Linux /proc' }, async () => {

@@ -28,7 +28,8 @@ function debugpyPath(): { path: string } | { missing: string } {
   const importable = () => spawnSync('python3', ['-c', 'import debugpy'], { env: { ...process.env, PYTHONPATH: debugpyDir }, timeout: 30_000 }).status === 0;
   if (existsSync(debugpyDir) && importable()) return { path: debugpyDir };
   const pip = spawnSync('python3', ['-m', 'pip', 'install', '--quiet', '--target', debugpyDir, 'debugpy==1.8.*'], { encoding: 'utf8', timeout: 180_000 });
-  if (pip.status !== 0) return { missing: `debugpy could not be installed on this machine (pip: ${(pip.stderr || pip.error?.message || '').trim().split('\n').at(-1)})` };
+  if (pip.status !== 0)
+    return { missing: `debugpy could not be installed on this machine (pip: ${(pip.stderr || pip.error?.message || '').trim().split('\n').at(-1)})` };
   assert.ok(importable(), 'debugpy is importable once installed');
   return { path: debugpyDir };
 }
@@ -58,7 +59,13 @@ class DapClient {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no "${name}" event within ${timeoutMs} ms`)), timeoutMs);
-      this.eventWaiters.push({ event: name, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+      this.eventWaiters.push({
+        event: name,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
     });
   }
 
@@ -90,56 +97,68 @@ function freePort(): Promise<number> {
 }
 
 const cleanups: Array<() => unknown> = [];
-after(async () => { for (const c of cleanups.reverse()) await c(); });
-
-test('a Python server under debugpy connects to the listening debugger, and a breakpoint in its tool handler stops the call',
-  { timeout: 240_000, skip: 'missing' in debugpy ? debugpy.missing : false }, async () => {
-  if (!('path' in debugpy)) return;
-  const pythonPath = debugpy.path;
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  env.PYTHONPATH = pythonPath;
-
-  // VS Code's side: the adapter, told to attach by listening, as the host asks the Python Debugger to.
-  const adapter = spawn('python3', ['-m', 'debugpy.adapter'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  cleanups.push(() => adapter.kill());
-  const dap = new DapClient(adapter);
-  const init = await dap.request('initialize', { clientID: 'vscode', adapterID: 'debugpy', pathFormat: 'path', linesStartAt1: true, columnsStartAt1: true });
-  assert.equal(init.success, true, JSON.stringify(init));
-  const port = await freePort();
-  const attachConfiguration = debugAttachConfiguration('py', 'debugpy', port);
-  assert.deepEqual(attachConfiguration.listen, { host: '127.0.0.1', port });
-  const attached = dap.request('attach', attachConfiguration);
-
-  // The host's side: the server's command line under debugpy, started as any stdio server.
-  const server: ResolvedStdioServer = { name: 'py', transport: 'stdio', command: 'python3', args: [pythonServer], env, cwd: repoRoot };
-  const launched = debugLaunch(server, { type: 'debugpy' }, port);
-  assert.deepEqual(launched.args, ['-m', 'debugpy', '--connect', `127.0.0.1:${port}`, '--wait-for-client', pythonServer]);
-  const connection = new ServerConnection(launched, { log: new Logger(() => undefined), stopGraceMs: 1000, connectTimeoutMs: 120_000 });
-  cleanups.push(() => connection.dispose());
-  const started = connection.start();
-
-  // The debuggee has connected: breakpoints are set and the configuration is done, as VS Code does.
-  await dap.event('initialized', 120_000);
-  const line = 1 + readFileSync(pythonServer, 'utf8').split('\n').findIndex((l) => l.includes('# BREAKPOINT'));
-  const set = await dap.request('setBreakpoints', { source: { path: pythonServer }, breakpoints: [{ line }] });
-  assert.equal(set.success, true, JSON.stringify(set));
-  assert.equal((await dap.request('configurationDone')).success, true);
-  assert.equal((await attached).success, true);
-  await started;
-  assert.deepEqual(connection.tools.map((t) => t.name), ['add']);
-
-  // The call stops on the breakpoint, in the handler, and answers once the debugger continues.
-  const call = connection.callTool('add', { a: 2, b: 3 });
-  const stopped = await dap.event('stopped', 60_000);
-  assert.equal((stopped.body as { reason: string }).reason, 'breakpoint');
-  const threadId = (stopped.body as { threadId: number }).threadId;
-  const trace = await dap.request('stackTrace', { threadId, levels: 1 });
-  const frame = (trace.body as { stackFrames: Array<{ name: string; line: number }> }).stackFrames[0]!;
-  assert.deepEqual({ name: frame.name, line: frame.line }, { name: 'add', line });
-  const pending = await Promise.race([call.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 500))]);
-  assert.equal(pending, 'waiting', 'the call waits while the server is stopped');
-  await dap.request('continue', { threadId });
-  const result = await call;
-  assert.equal((result.content as Array<{ text: string }>)[0]!.text, '5');
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
 });
+
+test(
+  'a Python server under debugpy connects to the listening debugger, and a breakpoint in its tool handler stops the call',
+  { timeout: 240_000, skip: 'missing' in debugpy ? debugpy.missing : false },
+  async () => {
+    if (!('path' in debugpy)) return;
+    const pythonPath = debugpy.path;
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    env.PYTHONPATH = pythonPath;
+
+    // VS Code's side: the adapter, told to attach by listening, as the host asks the Python Debugger to.
+    const adapter = spawn('python3', ['-m', 'debugpy.adapter'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    cleanups.push(() => adapter.kill());
+    const dap = new DapClient(adapter);
+    const init = await dap.request('initialize', { clientID: 'vscode', adapterID: 'debugpy', pathFormat: 'path', linesStartAt1: true, columnsStartAt1: true });
+    assert.equal(init.success, true, JSON.stringify(init));
+    const port = await freePort();
+    const attachConfiguration = debugAttachConfiguration('py', 'debugpy', port);
+    assert.deepEqual(attachConfiguration.listen, { host: '127.0.0.1', port });
+    const attached = dap.request('attach', attachConfiguration);
+
+    // The host's side: the server's command line under debugpy, started as any stdio server.
+    const server: ResolvedStdioServer = { name: 'py', transport: 'stdio', command: 'python3', args: [pythonServer], env, cwd: repoRoot };
+    const launched = debugLaunch(server, { type: 'debugpy' }, port);
+    assert.deepEqual(launched.args, ['-m', 'debugpy', '--connect', `127.0.0.1:${port}`, '--wait-for-client', pythonServer]);
+    const connection = new ServerConnection(launched, { log: new Logger(() => undefined), stopGraceMs: 1000, connectTimeoutMs: 120_000 });
+    cleanups.push(() => connection.dispose());
+    const started = connection.start();
+
+    // The debuggee has connected: breakpoints are set and the configuration is done, as VS Code does.
+    await dap.event('initialized', 120_000);
+    const line =
+      1 +
+      readFileSync(pythonServer, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('# BREAKPOINT'));
+    const set = await dap.request('setBreakpoints', { source: { path: pythonServer }, breakpoints: [{ line }] });
+    assert.equal(set.success, true, JSON.stringify(set));
+    assert.equal((await dap.request('configurationDone')).success, true);
+    assert.equal((await attached).success, true);
+    await started;
+    assert.deepEqual(
+      connection.tools.map((t) => t.name),
+      ['add'],
+    );
+
+    // The call stops on the breakpoint, in the handler, and answers once the debugger continues.
+    const call = connection.callTool('add', { a: 2, b: 3 });
+    const stopped = await dap.event('stopped', 60_000);
+    assert.equal((stopped.body as { reason: string }).reason, 'breakpoint');
+    const threadId = (stopped.body as { threadId: number }).threadId;
+    const trace = await dap.request('stackTrace', { threadId, levels: 1 });
+    const frame = (trace.body as { stackFrames: Array<{ name: string; line: number }> }).stackFrames[0]!;
+    assert.deepEqual({ name: frame.name, line: frame.line }, { name: 'add', line });
+    const pending = await Promise.race([call.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 500))]);
+    assert.equal(pending, 'waiting', 'the call waits while the server is stopped');
+    await dap.request('continue', { threadId });
+    const result = await call;
+    assert.equal((result.content as Array<{ text: string }>)[0]!.text, '5');
+  },
+);

@@ -5,9 +5,7 @@ import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { parseMcpConfig, type ResolvedStdioServer } from '../../src/core/config';
 import { ServerConnection } from '../../src/core/connection';
-import {
-  DEV_WATCH_MAX_CHARS, DEV_WATCH_MAX_GLOBS, debugLaunch, inspectorPortIn, RestartScheduler, watchedBy,
-} from '../../src/core/dev';
+import { DEV_WATCH_MAX_CHARS, DEV_WATCH_MAX_GLOBS, debugLaunch, inspectorPortIn, RestartScheduler, watchedBy } from '../../src/core/dev';
 import { CallCancelledError, ServerStartError, ServerStoppedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
 import { stdioFixture } from '../fixtures/servers';
@@ -21,7 +19,11 @@ describe('the dev block of a server entry', () => {
     const one = parseServer({ command: 'node', args: ['s.js'], dev: { watch: 'src/**/*.ts', debug: { type: 'node' } } });
     assert.deepEqual(one.errors, []);
     assert.deepEqual(one.servers[0]!.dev, { watch: ['src/**/*.ts'], debug: { type: 'node' } });
-    const list = parseServer({ command: 'python3', args: ['s.py'], dev: { watch: ['**/*.py', '!tests/**'], debug: { type: 'debugpy', debugpyPath: '/opt/debugpy' } } });
+    const list = parseServer({
+      command: 'python3',
+      args: ['s.py'],
+      dev: { watch: ['**/*.py', '!tests/**'], debug: { type: 'debugpy', debugpyPath: '/opt/debugpy' } },
+    });
     assert.deepEqual(list.servers[0]!.dev, { watch: ['**/*.py', '!tests/**'], debug: { type: 'debugpy', debugpyPath: '/opt/debugpy' } });
     const http = parseServer({ url: 'http://127.0.0.1:3000/mcp', dev: { watch: 'src/**' } });
     assert.deepEqual(http.servers[0]!.dev, { watch: ['src/**'] });
@@ -35,7 +37,10 @@ describe('the dev block of a server entry', () => {
       [true, /server "s": "dev" must be an object/],
       [{ watch: 3 }, /"dev.watch" must be a glob or a list of globs/],
       [{ watch: ['a', ''] }, /"dev.watch" must be a glob or a list of globs/],
-      [{ watch: Array.from({ length: DEV_WATCH_MAX_GLOBS + 1 }, (_, i) => `${i}/**`) }, new RegExp(`has ${DEV_WATCH_MAX_GLOBS + 1} globs; the limit is ${DEV_WATCH_MAX_GLOBS}`)],
+      [
+        { watch: Array.from({ length: DEV_WATCH_MAX_GLOBS + 1 }, (_, i) => `${i}/**`) },
+        new RegExp(`has ${DEV_WATCH_MAX_GLOBS + 1} globs; the limit is ${DEV_WATCH_MAX_GLOBS}`),
+      ],
       [{ watch: 'a'.repeat(DEV_WATCH_MAX_CHARS + 1) }, new RegExp(`has ${DEV_WATCH_MAX_CHARS + 1} characters; the limit is ${DEV_WATCH_MAX_CHARS}`)],
       [{ watch: ['!dist/**'] }, /excludes everything it names/],
       [{ debug: { type: 'gdb' } }, /"dev.debug" must be \{ "type": "node" \} or \{ "type": "debugpy" \}/],
@@ -69,14 +74,15 @@ describe('the debugger command lines', () => {
   test('node is paused on an inspector port of its choosing, on loopback', () => {
     assert.deepEqual(debugLaunch(server, { type: 'node' }).args, ['--inspect-brk=127.0.0.1:0', 'server.js', '--x']);
     assert.deepEqual(debugLaunch({ ...server, command: '/usr/local/bin/node22' }, { type: 'node' }).command, '/usr/local/bin/node22');
-    assert.throws(() => debugLaunch({ ...server, command: 'npx' }, { type: 'node' }),
-      (e: Error) => e instanceof ServerStartError && /needs the server started with the node executable \("command": "node"\), not "npx"/.test(e.message));
+    assert.throws(
+      () => debugLaunch({ ...server, command: 'npx' }, { type: 'node' }),
+      (e: Error) => e instanceof ServerStartError && /needs the server started with the node executable \("command": "node"\), not "npx"/.test(e.message),
+    );
   });
 
   test('debugpy connects to the debugger and waits for it', () => {
     const python = { ...server, command: 'python3', args: ['server.py'] };
-    assert.deepEqual(debugLaunch(python, { type: 'debugpy' }, 5678).args,
-      ['-m', 'debugpy', '--connect', '127.0.0.1:5678', '--wait-for-client', 'server.py']);
+    assert.deepEqual(debugLaunch(python, { type: 'debugpy' }, 5678).args, ['-m', 'debugpy', '--connect', '127.0.0.1:5678', '--wait-for-client', 'server.py']);
     const viaPath = debugLaunch(python, { type: 'debugpy', debugpyPath: '/venv/bin/debugpy' }, 5678);
     assert.equal(viaPath.command, '/venv/bin/debugpy');
     assert.deepEqual(viaPath.args, ['--connect', '127.0.0.1:5678', '--wait-for-client', 'server.py']);
@@ -94,12 +100,15 @@ describe('the debugger command lines', () => {
           seen += text;
           for (const line of seen.split('\n')) {
             const found = inspectorPortIn(line);
-            if (found !== undefined) { clearTimeout(timer); resolve(found); }
+            if (found !== undefined) {
+              clearTimeout(timer);
+              resolve(found);
+            }
           }
         });
       });
       // The port is node's inspector: it answers its version on /json/version.
-      const version = await (await fetch(`http://127.0.0.1:${port}/json/version`, { signal: AbortSignal.timeout(5000) })).json() as { Browser?: string };
+      const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`, { signal: AbortSignal.timeout(5000) })).json()) as { Browser?: string };
       assert.match(version.Browser ?? '', /^node\.js\//);
     } finally {
       child.kill('SIGKILL');
@@ -115,8 +124,13 @@ describe('the debounced restart', () => {
 
   test('a burst of changes makes one restart, naming the files changed', async () => {
     const restarts: string[][] = [];
-    const scheduler = new RestartScheduler(async (changed) => { restarts.push([...changed]); }, 400);
-    for (const f of ['a.ts', 'b.ts', 'a.ts', 'c.ts', 'd.ts']) { scheduler.changedFile(f); await sleep(5); }
+    const scheduler = new RestartScheduler(async (changed) => {
+      restarts.push([...changed]);
+    }, 400);
+    for (const f of ['a.ts', 'b.ts', 'a.ts', 'c.ts', 'd.ts']) {
+      scheduler.changedFile(f);
+      await sleep(5);
+    }
     assert.equal(restarts.length, 0, 'not before the burst is over');
     await scheduler.settled();
     assert.deepEqual(restarts, [['a.ts', 'b.ts', 'c.ts']], 'once, the first three files named');
@@ -131,7 +145,8 @@ describe('the debounced restart', () => {
     let most = 0;
     const restarts: string[][] = [];
     const scheduler: RestartScheduler = new RestartScheduler(async (changed) => {
-      running += 1; most = Math.max(most, running);
+      running += 1;
+      most = Math.max(most, running);
       restarts.push([...changed]);
       if (restarts.length === 1) {
         // two changes while this restart is under way, each after the debounce ran out
@@ -151,7 +166,9 @@ describe('the debounced restart', () => {
 
   test('nothing restarts once disposed', async () => {
     let restarts = 0;
-    const scheduler = new RestartScheduler(async () => { restarts += 1; }, 50);
+    const scheduler = new RestartScheduler(async () => {
+      restarts += 1;
+    }, 50);
     scheduler.changedFile('a.ts');
     scheduler.dispose();
     await sleep(150);
@@ -167,8 +184,10 @@ test('a call in flight when the host restarts its server ends saying so', async 
     const call = c.callTool('slow', { steps: 100, delayMs: 100 });
     await new Promise((r) => setTimeout(r, 300));
     await c.stop('the server was restarted: src/server.ts changed (dev.watch)');
-    await assert.rejects(call, (e: Error) => e instanceof ServerStoppedError
-      && e.message === 'tool "slow" ended: the server was restarted: src/server.ts changed (dev.watch)');
+    await assert.rejects(
+      call,
+      (e: Error) => e instanceof ServerStoppedError && e.message === 'tool "slow" ended: the server was restarted: src/server.ts changed (dev.watch)',
+    );
     // The next start forgets the reason: a plain stop cancels.
     await c.start();
     const second = c.callTool('slow', { steps: 100, delayMs: 100 });

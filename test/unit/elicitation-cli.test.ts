@@ -31,7 +31,10 @@ function answers(name: string, value: unknown): string {
 /** What the recording fixture received since the last call of this function. */
 function received(): Record<string, unknown>[] {
   if (!existsSync(recordFile)) return [];
-  const lines = readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = readFileSync(recordFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   rmSync(recordFile);
   return lines;
 }
@@ -46,7 +49,13 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
 }
 
 test('--elicit @answers.json: content is merged over the defaults and sent', async () => {
-  const r = await run(['call', 'trigger-elicitation-request', '--elicit', answers('ok.json', { action: 'accept', content: { name: 'Ada', check: true } }), ...everything]);
+  const r = await run([
+    'call',
+    'trigger-elicitation-request',
+    '--elicit',
+    answers('ok.json', { action: 'accept', content: { name: 'Ada', check: true } }),
+    ...everything,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Name: Ada/);
   assert.match(r.stdout, /"integer": 42/, 'defaults are included');
@@ -58,7 +67,10 @@ test('--elicit with a value outside the schema exits 1 with the reason; the serv
   const r = await run(['call', 'ask_form', '--elicit', answers('bad.json', { action: 'accept', content: { name: 'Ada', integer: 500 } }), ...recording]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /Integer: Must be at most 100/);
-  assert.deepEqual(received(), [{ call: 'ask_form', arguments: {} }, { tool: 'ask_form', answer: { action: 'cancel' } }]);
+  assert.deepEqual(received(), [
+    { call: 'ask_form', arguments: {} },
+    { tool: 'ask_form', answer: { action: 'cancel' } },
+  ]);
 });
 
 test('--elicit cancel and decline reach the server as such', async () => {
@@ -71,7 +83,13 @@ test('--elicit cancel and decline reach the server as such', async () => {
 
 test('an answers-file key that matches no field is refused (exit 1) naming it; the server receives only cancel', async () => {
   received();
-  const typo = await run(['call', 'ask_form', '--elicit', answers('typo.json', { action: 'accept', content: { name: 'Ada' }, files: { phtoo: 'dot.png' } }), ...recording]);
+  const typo = await run([
+    'call',
+    'ask_form',
+    '--elicit',
+    answers('typo.json', { action: 'accept', content: { name: 'Ada' }, files: { phtoo: 'dot.png' } }),
+    ...recording,
+  ]);
   assert.equal(typo.code, 1);
   assert.match(typo.stderr, /"files\.phtoo" matches no file field of .*'s question \(file fields: photo\)/);
   assert.deepEqual(received()[1], { tool: 'ask_form', answer: { action: 'cancel' } });
@@ -102,7 +120,10 @@ test('--elicit files: a file over its field limit exits 1, naming the file and t
   const r = await run(['call', 'ask_form', '--elicit', spec, ...recording]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /big\.png is 5 KiB \(5,070 bytes\); this tool accepts at most 4 KiB/);
-  assert.deepEqual(received(), [{ call: 'ask_form', arguments: {} }, { tool: 'ask_form', answer: { action: 'cancel' } }]);
+  assert.deepEqual(received(), [
+    { call: 'ask_form', arguments: {} },
+    { tool: 'ask_form', answer: { action: 'cancel' } },
+  ]);
 });
 
 test('--elicit files: two files that fit stdio one by one but not together are refused (exit 1) before reading; the server receives only cancel', async () => {
@@ -123,7 +144,10 @@ test('-32042: the URL is printed; with consent the call is retried once the serv
   assert.equal(r.stdout, 'signed in\n');
   assert.ok(Date.now() - started < 20_000, 'the completion notification ended the wait, not the 60 s bound');
   assert.match(r.stderr, /asks you to open a URL: Sign in \\x1b\[31mfirst\\x1b\[0m\n {2}URL: {4}https:\/\/example\.com\/login/);
-  assert.deepEqual(received().map((e) => e.call), ['needs_login', 'needs_login']);
+  assert.deepEqual(
+    received().map((e) => e.call),
+    ['needs_login', 'needs_login'],
+  );
 });
 
 test('-32042 with no completion notification: the CLI retries after --url-wait seconds', async () => {
@@ -135,7 +159,10 @@ test('-32042 with no completion notification: the CLI retries after --url-wait s
   const took = Date.now() - started;
   assert.ok(took >= 1500 && took < 20_000, `the retry came after --url-wait, not the 60 s default (took ${took} ms)`);
   assert.match(r.stderr, /Waiting up to 1\.5 s for .* to report it done, then retrying the call\./);
-  assert.deepEqual(received().map((e) => e.call), ['needs_login_quietly', 'needs_login_quietly']);
+  assert.deepEqual(
+    received().map((e) => e.call),
+    ['needs_login_quietly', 'needs_login_quietly'],
+  );
 });
 
 test('-32042 declined or cancelled: the call stops with a clear message, exit 5, and is not retried', async () => {
@@ -143,7 +170,10 @@ test('-32042 declined or cancelled: the call stops with a clear message, exit 5,
   for (const action of ['decline', 'cancel'] as const) {
     const r = await run(['call', 'needs_login', '--elicit', answers(`login-${action}.json`, { action }), ...recording]);
     assert.equal(r.code, 5);
-    assert.match(r.stderr, new RegExp(`needs you to open https://example\\.com/login before "needs_login" can run; you ${action === 'decline' ? 'declined' : 'cancelled'}`));
+    assert.match(
+      r.stderr,
+      new RegExp(`needs you to open https://example\\.com/login before "needs_login" can run; you ${action === 'decline' ? 'declined' : 'cancelled'}`),
+    );
     assert.match(r.stderr, /URL: {4}https:\/\/example\.com\/login/);
     assert.equal(received().length, 1, 'one call, no retry');
   }
@@ -160,9 +190,15 @@ test('URL mode in the CLI: the URL and its domain are printed, nothing is opened
 
 test('a malformed answers file is refused before anything runs', () => {
   const context = { interactive: false, transport: 'stdio' as const, log };
-  assert.throws(() => createCliElicitationHandler(answers('broken.json', '{"action":'), context), (e: Error) => e instanceof InputRefusedError && /not valid JSON/.test(e.message));
+  assert.throws(
+    () => createCliElicitationHandler(answers('broken.json', '{"action":'), context),
+    (e: Error) => e instanceof InputRefusedError && /not valid JSON/.test(e.message),
+  );
   assert.throws(() => createCliElicitationHandler(answers('act.json', { action: 'yes' }), context), /"action" must be "accept", "decline" or "cancel"/);
-  assert.throws(() => createCliElicitationHandler(answers('uri.json', { action: 'accept', files: { a: 'data:image/png;base64,AAAA' } }), context), /not data URIs/);
+  assert.throws(
+    () => createCliElicitationHandler(answers('uri.json', { action: 'accept', files: { a: 'data:image/png;base64,AAAA' } }), context),
+    /not data URIs/,
+  );
   assert.throws(() => createCliElicitationHandler('maybe', context), /--elicit must be decline, cancel or @answers.json/);
 });
 
@@ -170,20 +206,32 @@ test('on a terminal without --elicit, each field is prompted with its title, typ
   const input = new PassThrough();
   const output = new PassThrough();
   let shown = '';
-  output.on('data', (c: Buffer) => { shown += c.toString(); });
+  output.on('data', (c: Buffer) => {
+    shown += c.toString();
+  });
   const handler = createCliElicitationHandler(undefined, { interactive: true, transport: 'stdio', log, input, output });
-  const pending = handler({
-    message: 'Order \u001b[2Jpizza',
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        who: { type: 'string', title: 'Your name' },
-        count: { type: 'integer', title: 'How many', minimum: 1, default: 2 },
-        size: { type: 'string', title: 'Size', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] },
-        photo: { type: 'string', format: 'uri', title: 'Photo', 'x-mcp-file': { accept: ['image/png'] } },
+  const pending = handler(
+    {
+      message: 'Order \u001b[2Jpizza',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          who: { type: 'string', title: 'Your name' },
+          count: { type: 'integer', title: 'How many', minimum: 1, default: 2 },
+          size: {
+            type: 'string',
+            title: 'Size',
+            oneOf: [
+              { const: 's', title: 'Small' },
+              { const: 'l', title: 'Large' },
+            ],
+          },
+          photo: { type: 'string', format: 'uri', title: 'Photo', 'x-mcp-file': { accept: ['image/png'] } },
+        },
       },
     },
-  }, { server: 'pizzeria', signal: new AbortController().signal });
+    { server: 'pizzeria', signal: new AbortController().signal },
+  );
   const lines = ['a', 'Ada', '', '2', 'data:image/png;base64,AAAA', join(dir, 'dot.png'), 'y'];
   input.write(lines.map((l) => `${l}\n`).join('')); // pasted at once: no line may be lost
   const result = await pending;
@@ -210,9 +258,13 @@ describe('SEP-1306 binary uploads from the CLI (test/fixtures/upload-server.ts)'
   });
   after(() => stopUploads());
 
-  const outcome = (stdout: string) => JSON.parse(stdout) as { result: { action: string; content?: { document?: { name: string; size: number } } }; upload: { authorization: string | null; parts: { filename: string; size: number }[] } | null };
+  const outcome = (stdout: string) =>
+    JSON.parse(stdout) as {
+      result: { action: string; content?: { document?: { name: string; size: number } } };
+      upload: { authorization: string | null; parts: { filename: string; size: number }[] } | null;
+    };
 
-  test('binary elicitation is declared by default and the answers file\'s file is uploaded', async () => {
+  test("binary elicitation is declared by default and the answers file's file is uploaded", async () => {
     const spec = answers('upload.json', { action: 'accept', files: { document: 'notes.txt' } });
     const r = await run(['call', 'upload', '--args', '{"target":"same"}', '--elicit', spec, '--verbose', '--url', url], { MCP_HOST_LOG_LEVEL: 'trace' });
     assert.equal(r.code, 0, r.stderr);
@@ -220,25 +272,46 @@ describe('SEP-1306 binary uploads from the CLI (test/fixtures/upload-server.ts)'
     const out = outcome(r.stdout);
     assert.equal(out.result.action, 'accept');
     assert.deepEqual([out.result.content?.document?.name, out.result.content?.document?.size], ['notes.txt', 12]);
-    assert.deepEqual(out.upload?.parts.map((p) => [p.filename, p.size]), [['notes.txt', 12]]);
+    assert.deepEqual(
+      out.upload?.parts.map((p) => [p.filename, p.size]),
+      [['notes.txt', 12]],
+    );
   });
 
   test('allowUploadOrigins lets the file go to another origin (without the token); without it nothing is uploaded', async () => {
-    const allowed = await run(['call', 'upload', '--args', '{"target":"foreign"}', '--elicit',
-      answers('foreign-ok.json', { action: 'accept', files: { document: 'notes.txt' }, allowUploadOrigins: [foreignOrigin] }), '--url', url]);
+    const allowed = await run([
+      'call',
+      'upload',
+      '--args',
+      '{"target":"foreign"}',
+      '--elicit',
+      answers('foreign-ok.json', { action: 'accept', files: { document: 'notes.txt' }, allowUploadOrigins: [foreignOrigin] }),
+      '--url',
+      url,
+    ]);
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.equal(outcome(allowed.stdout).result.action, 'accept');
     assert.equal(outcome(allowed.stdout).upload?.authorization, null);
-    const refused = await run(['call', 'upload', '--args', '{"target":"foreign"}', '--elicit',
-      answers('foreign-no.json', { action: 'accept', files: { document: 'notes.txt' } }), '--url', url]);
+    const refused = await run([
+      'call',
+      'upload',
+      '--args',
+      '{"target":"foreign"}',
+      '--elicit',
+      answers('foreign-no.json', { action: 'accept', files: { document: 'notes.txt' } }),
+      '--url',
+      url,
+    ]);
     assert.equal(outcome(refused.stdout).result.action, 'cancel');
     assert.equal(outcome(refused.stdout).upload, null);
     assert.match(refused.stderr, /uploading to http:\/\/127\.0\.0\.1:\d+ \(not the server's own origin\) was not allowed/);
   });
 
-  test('--no-binary-uploads does not declare it: the server\'s binary request is refused', async () => {
+  test("--no-binary-uploads does not declare it: the server's binary request is refused", async () => {
     const spec = answers('upload.json', { action: 'accept', files: { document: 'notes.txt' } });
-    const r = await run(['call', 'upload', '--args', '{"target":"same"}', '--elicit', spec, '--no-binary-uploads', '--verbose', '--url', url], { MCP_HOST_LOG_LEVEL: 'trace' });
+    const r = await run(['call', 'upload', '--args', '{"target":"same"}', '--elicit', spec, '--no-binary-uploads', '--verbose', '--url', url], {
+      MCP_HOST_LOG_LEVEL: 'trace',
+    });
     assert.match(r.stderr, /"elicitation":\{"form":\{\},"url":\{\}\}/);
     assert.equal(r.code, 5, r.stderr);
   });

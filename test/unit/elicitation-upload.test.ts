@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ServerConnection } from '../../src/core/connection';
-import { createElicitationHandler, type ElicitationUi, type FileConfirmRequest, type FormAnswer, type FormElicitationRequest, type UploadConsentRequest } from '../../src/core/elicitation';
+import {
+  createElicitationHandler,
+  type ElicitationUi,
+  type FileConfirmRequest,
+  type FormAnswer,
+  type FormElicitationRequest,
+  type UploadConsentRequest,
+} from '../../src/core/elicitation';
 import { Logger } from '../../src/core/log';
 import { httpServer, startUploadFixture } from '../fixtures/servers';
 
@@ -38,11 +45,28 @@ class UploadUi implements ElicitationUi {
   allowOtherOrigin = false;
   /** Runs while the user is being asked about another origin: after the files' checks, before the upload. */
   whileAsked?: () => void;
-  async form(req: FormElicitationRequest) { this.forms.push(req); return this.answer(req); }
-  async url() { return 'cancel' as const; }
-  async confirmUploadDestination(req: UploadConsentRequest) { this.consents.push(req); this.whileAsked?.(); return this.allowOtherOrigin; }
-  notify(message: string) { this.notices.push(message); }
-  reset() { this.forms = []; this.consents = []; this.notices = []; this.allowOtherOrigin = false; this.whileAsked = undefined; }
+  async form(req: FormElicitationRequest) {
+    this.forms.push(req);
+    return this.answer(req);
+  }
+  async url() {
+    return 'cancel' as const;
+  }
+  async confirmUploadDestination(req: UploadConsentRequest) {
+    this.consents.push(req);
+    this.whileAsked?.();
+    return this.allowOtherOrigin;
+  }
+  notify(message: string) {
+    this.notices.push(message);
+  }
+  reset() {
+    this.forms = [];
+    this.consents = [];
+    this.notices = [];
+    this.allowOtherOrigin = false;
+    this.whileAsked = undefined;
+  }
 }
 
 const ui = new UploadUi();
@@ -57,44 +81,64 @@ before(async () => {
   ownOrigin = uploads.origin;
   foreignOrigin = uploads.foreignOrigin;
   conn = new ServerConnection(httpServer('uploads', `${ownOrigin}/mcp`, { Authorization: 'Bearer test-token' }), {
-    log, elicitation: createElicitationHandler(ui, { log, transport: 'http', interactive: true, binaryMaxFileSize: 64 * 1024 * 1024 }),
+    log,
+    elicitation: createElicitationHandler(ui, { log, transport: 'http', interactive: true, binaryMaxFileSize: 64 * 1024 * 1024 }),
     capabilities: { binaryElicitation: { maxFileSize: 64 * 1024 * 1024 } },
   });
   await conn.start();
 });
-after(async () => { await conn.stop(); await stopUploads(); });
+after(async () => {
+  await conn.stop();
+  await stopUploads();
+});
 
 interface Outcome {
   result: { action: string; content?: Record<string, unknown> };
   progress: { progress: number; total?: number; message?: string }[];
-  upload: { method: string; authorization: string | null; chunks: number; parts: { name: string; filename: string; contentType: string; size: number; sha256: string }[] } | null;
+  upload: {
+    method: string;
+    authorization: string | null;
+    chunks: number;
+    parts: { name: string; filename: string; contentType: string; size: number; sha256: string }[];
+  } | null;
 }
 async function upload(args: Record<string, unknown>): Promise<Outcome> {
   const r = await conn.callTool('upload', args);
   return JSON.parse((r.content[0] as { text: string }).text) as Outcome;
 }
 
-test('a file field renders beside ordinary fields, and the file is uploaded as multipart with the token to the server\'s own origin', async () => {
+test("a file field renders beside ordinary fields, and the file is uploaded as multipart with the token to the server's own origin", async () => {
   ui.reset();
   ui.answer = (req) => ({ action: 'accept', values: { ...req.values, note: 'Q1' }, files: { document: [pdf] } });
   const out = await upload({ target: 'same' });
   const form = ui.forms[0]!;
   assert.equal(form.mode, 'binary');
-  assert.deepEqual(form.form.fields.map((f) => [f.id, f.kind]), [['/document', 'file'], ['/note', 'string']]);
+  assert.deepEqual(
+    form.form.fields.map((f) => [f.id, f.kind]),
+    [
+      ['/document', 'file'],
+      ['/note', 'string'],
+    ],
+  );
   assert.equal(out.upload!.authorization, 'Bearer test-token');
   assert.equal(out.upload!.method, 'POST');
-  assert.deepEqual(out.upload!.parts, [{
-    name: 'file', filename: 'report \\"q1\\".pdf', contentType: 'application/pdf', size: 3009,
-    sha256: sha(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(3000, 7)])),
-  }]);
+  assert.deepEqual(out.upload!.parts, [
+    {
+      name: 'file',
+      filename: 'report \\"q1\\".pdf',
+      contentType: 'application/pdf',
+      size: 3009,
+      sha256: sha(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(3000, 7)])),
+    },
+  ]);
   assert.equal(out.result.action, 'accept');
   const doc = out.result.content!.document as Record<string, unknown>;
   assert.deepEqual({ ...doc, uploadId: typeof doc.uploadId }, { name: 'report "q1".pdf', size: 3009, mimeType: 'application/pdf', uploadId: 'string' });
   assert.equal(out.result.content!.note, 'Q1');
-  assert.equal(ui.consents.length, 0, 'the server\'s own origin needs no extra consent');
+  assert.equal(ui.consents.length, 0, "the server's own origin needs no extra consent");
 });
 
-test('another origin needs the user\'s consent and never receives the token', async () => {
+test("another origin needs the user's consent and never receives the token", async () => {
   ui.reset();
   ui.answer = (req) => ({ action: 'accept', values: req.values, files: { document: [notes] } });
   const refused = await upload({ target: 'foreign' });
@@ -140,7 +184,10 @@ test('a 48 MB file is streamed from disk with byte progress, without being held 
   t.diagnostic(`live memory growth while uploading 48 MB: ${(peak / 1048576).toFixed(2)} MB`);
   const progress = out.progress;
   assert.ok(progress.length >= 1, 'progress was reported');
-  assert.ok(progress.every((p, i) => i === 0 || p.progress > progress[i - 1]!.progress), 'progress only grows');
+  assert.ok(
+    progress.every((p, i) => i === 0 || p.progress > progress[i - 1]!.progress),
+    'progress only grows',
+  );
   assert.ok(progress.every((p) => p.total === BIG_BYTES));
   assert.match(progress[0]!.message!, /Uploading big\.txt/);
 });
@@ -183,10 +230,14 @@ test('an endpoint that is neither HTTPS nor this machine is refused before askin
 
 test('accept, maxSize and "multiple" are checked before any upload, and the user is asked again', async () => {
   ui.reset();
-  ui.answer = (req) => req.attempt === 1 ? { action: 'accept', values: req.values, files: { document: [png] } }
-    : req.attempt === 2 ? { action: 'accept', values: req.values, files: { document: [pdf] } }
-      : req.attempt === 3 ? { action: 'accept', values: req.values, files: { document: [notes, notes] } }
-        : { action: 'decline' };
+  ui.answer = (req) =>
+    req.attempt === 1
+      ? { action: 'accept', values: req.values, files: { document: [png] } }
+      : req.attempt === 2
+        ? { action: 'accept', values: req.values, files: { document: [pdf] } }
+        : req.attempt === 3
+          ? { action: 'accept', values: req.values, files: { document: [notes, notes] } }
+          : { action: 'decline' };
   const out = await upload({ target: 'same', maxSize: 1000 });
   assert.equal(out.result.action, 'decline');
   assert.equal(out.upload, null);
@@ -199,23 +250,36 @@ test('several files for a "multiple" field go up as one part each and come back 
   ui.reset();
   ui.answer = (req) => ({ action: 'accept', values: req.values, files: { document: [notes, pdf] } });
   const out = await upload({ target: 'same', multiple: true });
-  assert.deepEqual(out.upload!.parts.map((p) => [p.filename, p.contentType]), [['notes.txt', 'text/plain'], ['report \\"q1\\".pdf', 'application/pdf']]);
+  assert.deepEqual(
+    out.upload!.parts.map((p) => [p.filename, p.contentType]),
+    [
+      ['notes.txt', 'text/plain'],
+      ['report \\"q1\\".pdf', 'application/pdf'],
+    ],
+  );
   const docs = out.result.content!.document as { name: string; uploadId: string }[];
-  assert.deepEqual(docs.map((d) => d.name), ['notes.txt', 'report "q1".pdf']);
+  assert.deepEqual(
+    docs.map((d) => d.name),
+    ['notes.txt', 'report "q1".pdf'],
+  );
   assert.equal(docs[0]!.uploadId, docs[1]!.uploadId);
 });
 
-test('a file over the host\'s own upload limit (the declared maxFileSize) is refused naming that limit', async () => {
+test("a file over the host's own upload limit (the declared maxFileSize) is refused naming that limit", async () => {
   const handler = createElicitationHandler(ui, { log, transport: 'http', interactive: false, binaryMaxFileSize: 1000 });
   ui.reset();
   ui.answer = (req) => ({ action: 'accept', values: req.values, files: { document: [pdf] } });
   const params = {
-    mode: 'binary', message: 'Upload',
+    mode: 'binary',
+    message: 'Upload',
     requestedSchema: { type: 'object', properties: { document: { type: 'file', accept: ['application/pdf'], maxSize: 100 * 1024 * 1024 } } },
     uploadEndpoints: { document: { url: `${ownOrigin}/upload/x`, method: 'POST', uploadId: 'x' } },
   };
   await assert.rejects(handler(params, { server: 'uploads', signal: new AbortController().signal }), (e: Error) => {
-    assert.match(e.message, /document: report "q1"\.pdf is 2\.9 KiB \(3,009 bytes\); the host uploads at most 1000 bytes per file \(its binary-upload limit, maxFileSize\)/);
+    assert.match(
+      e.message,
+      /document: report "q1"\.pdf is 2\.9 KiB \(3,009 bytes\); the host uploads at most 1000 bytes per file \(its binary-upload limit, maxFileSize\)/,
+    );
     assert.doesNotMatch(e.message, /inline/);
     assert.doesNotMatch(e.message, /document: document:/, 'the field is named once');
     return true;
@@ -226,18 +290,24 @@ test('with a file confirmation: one question names another origin plainly, and i
   const confirmations: FileConfirmRequest[] = [];
   let confirmAnswers = [false, true];
   const withConfirm = Object.assign(Object.create(ui) as UploadUi, {
-    async confirmFiles(req: FileConfirmRequest) { confirmations.push(req); return confirmAnswers.shift() ?? false; },
+    async confirmFiles(req: FileConfirmRequest) {
+      confirmations.push(req);
+      return confirmAnswers.shift() ?? false;
+    },
   });
   ui.reset();
   const handler = createElicitationHandler(withConfirm, { log, transport: 'http', interactive: true, binaryMaxFileSize: 64 * 1024 * 1024 });
   const c = new ServerConnection(httpServer('uploads-confirmed', `${ownOrigin}/mcp`, { Authorization: 'Bearer test-token' }), {
-    log, elicitation: handler, capabilities: { binaryElicitation: { maxFileSize: 64 * 1024 * 1024 } },
+    log,
+    elicitation: handler,
+    capabilities: { binaryElicitation: { maxFileSize: 64 * 1024 * 1024 } },
   });
   await c.start();
   try {
-    ui.answer = (req) => req.files
-      ? { action: 'accept', values: req.values, files: req.files }   // the user sends again what the form kept
-      : { action: 'accept', values: { ...req.values, note: 'kept' }, files: { document: [notes] } };
+    ui.answer = (req) =>
+      req.files
+        ? { action: 'accept', values: req.values, files: req.files } // the user sends again what the form kept
+        : { action: 'accept', values: { ...req.values, note: 'kept' }, files: { document: [notes] } };
     const r = await c.callTool('upload', { target: 'foreign' });
     const out = JSON.parse((r.content[0] as { text: string }).text) as Outcome;
     assert.equal(out.result.action, 'accept');
@@ -246,7 +316,10 @@ test('with a file confirmation: one question names another origin plainly, and i
     assert.equal(ui.forms[1]!.values.note, 'kept');
     assert.deepEqual(ui.forms[1]!.files, { document: [notes] });
     assert.equal(confirmations.length, 2);
-    assert.deepEqual(confirmations[1]!.files.map((f) => [f.name, f.destination, f.otherOrigin]), [['notes.txt', foreignOrigin, true]]);
+    assert.deepEqual(
+      confirmations[1]!.files.map((f) => [f.name, f.destination, f.otherOrigin]),
+      [['notes.txt', foreignOrigin, true]],
+    );
     assert.equal(ui.consents.length, 0, 'no second question about the origin');
 
     ui.reset();
@@ -254,7 +327,7 @@ test('with a file confirmation: one question names another origin plainly, and i
     confirmations.length = 0;
     ui.answer = (req) => ({ action: 'accept', values: req.values, files: { document: [notes] } });
     await c.callTool('upload', { target: 'same' });
-    assert.equal(confirmations[0]!.files[0]!.otherOrigin, undefined, 'the server\'s own origin is not flagged');
+    assert.equal(confirmations[0]!.files[0]!.otherOrigin, undefined, "the server's own origin is not flagged");
   } finally {
     await c.stop();
   }

@@ -7,8 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServerConnection, type ConnectionOptions, type ElicitRequestParamsLoose } from '../../src/core/connection';
 import {
-  callToolWithUrlElicitation, createElicitationHandler, UrlElicitationIncompleteError,
-  type ElicitationUi, type FormAnswer, type FormElicitationRequest, type UrlElicitationRequest,
+  callToolWithUrlElicitation,
+  createElicitationHandler,
+  UrlElicitationIncompleteError,
+  type ElicitationUi,
+  type FormAnswer,
+  type FormElicitationRequest,
+  type UrlElicitationRequest,
 } from '../../src/core/elicitation';
 import { CallCancelledError, InputRefusedError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
@@ -37,26 +42,35 @@ class ScriptedUi implements ElicitationUi {
     this.urls.push(req);
     return this.onUrl(req);
   }
-  reset(): void { this.forms = []; this.urls = []; }
+  reset(): void {
+    this.forms = [];
+    this.urls = [];
+  }
 }
-
 
 const everythingUi = new ScriptedUi();
 const everything = new ServerConnection(everythingStdio(), {
-  log, elicitation: createElicitationHandler(everythingUi, { log, transport: 'stdio', interactive: true }),
+  log,
+  elicitation: createElicitationHandler(everythingUi, { log, transport: 'stdio', interactive: true }),
 });
 const era2026Ui = new ScriptedUi();
 const era2026 = new ServerConnection(stdioFixture('elicit-era2026-server.ts'), {
-  log, elicitation: createElicitationHandler(era2026Ui, { log, transport: 'stdio', interactive: true }),
+  log,
+  elicitation: createElicitationHandler(era2026Ui, { log, transport: 'stdio', interactive: true }),
 });
 
 const era2025Ui = new ScriptedUi();
 const era2025 = new ServerConnection(stdioFixture('era2025-server.ts'), {
-  log, elicitation: createElicitationHandler(era2025Ui, { log, transport: 'stdio', interactive: true }),
+  log,
+  elicitation: createElicitationHandler(era2025Ui, { log, transport: 'stdio', interactive: true }),
 });
 
-before(async () => { await Promise.all([everything.start(), era2026.start(), era2025.start()]); });
-after(async () => { await Promise.all([everything.stop(), era2026.stop(), era2025.stop()]); });
+before(async () => {
+  await Promise.all([everything.start(), era2026.start(), era2025.start()]);
+});
+after(async () => {
+  await Promise.all([everything.stop(), era2026.stop(), era2025.stop()]);
+});
 
 test("server-everything's form shows which server asks, and the answer goes back with the defaults", async () => {
   everythingUi.reset();
@@ -76,9 +90,10 @@ test("server-everything's form shows which server asks, and the answer goes back
 
 test('an out-of-range answer is shown again with its errors, and only the corrected one is sent', async () => {
   everythingUi.reset();
-  everythingUi.onForm = (req) => req.attempt === 1
-    ? { action: 'accept', values: { ...req.values, name: 'Ada', integer: '500', email: 'not-an-email' } }
-    : { action: 'accept', values: { ...req.values, integer: '7', email: 'ada@example.com' } };
+  everythingUi.onForm = (req) =>
+    req.attempt === 1
+      ? { action: 'accept', values: { ...req.values, name: 'Ada', integer: '500', email: 'not-an-email' } }
+      : { action: 'accept', values: { ...req.values, integer: '7', email: 'ada@example.com' } };
   const result = await everything.callTool('trigger-elicitation-request', {});
   assert.equal(everythingUi.forms.length, 2);
   assert.deepEqual(everythingUi.forms[1]!.errors, { '/integer': 'Must be at most 100.', '/email': 'Must be an email address.' });
@@ -108,10 +123,13 @@ test('without a person to ask again, an invalid answer is refused locally with t
   ui.onForm = (req) => ({ action: 'accept', values: { ...req.values, name: 'Ada', integer: 500 } });
   const handler = createElicitationHandler(ui, { log, transport: 'stdio', interactive: false });
   const params: ElicitRequestParamsLoose = {
-    message: 'q', requestedSchema: { type: 'object', properties: { name: { type: 'string' }, integer: { type: 'integer', maximum: 100, title: 'Integer' } } },
+    message: 'q',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' }, integer: { type: 'integer', maximum: 100, title: 'Integer' } } },
   };
-  await assert.rejects(handler(params, { server: 's', signal: new AbortController().signal }),
-    (e: Error) => e instanceof InputRefusedError && /Integer: Must be at most 100/.test(e.message));
+  await assert.rejects(
+    handler(params, { server: 's', signal: new AbortController().signal }),
+    (e: Error) => e instanceof InputRefusedError && /Integer: Must be at most 100/.test(e.message),
+  );
   assert.equal(ui.forms.length, 1);
 });
 
@@ -119,8 +137,10 @@ test('URL mode: the full URL and its domain are offered, and accept means consen
   everythingUi.reset();
   everythingUi.onUrl = () => 'accept';
   const result = await everything.callTool('trigger-url-elicitation', { url: 'https://example.com/authorize?x=1', elicitationId: 'e-1' });
-  assert.deepEqual(everythingUi.urls.map((u) => [u.server, u.url, u.domain, u.elicitationId, u.warnings.length]),
-    [['everything', 'https://example.com/authorize?x=1', 'example.com', 'e-1', 0]]);
+  assert.deepEqual(
+    everythingUi.urls.map((u) => [u.server, u.url, u.domain, u.elicitationId, u.warnings.length]),
+    [['everything', 'https://example.com/authorize?x=1', 'example.com', 'e-1', 0]],
+  );
   assert.match(resultText(result), /completed the URL elicitation/);
   everythingUi.onUrl = () => 'decline';
   assert.doesNotMatch(resultText(await everything.callTool('trigger-url-elicitation', { url: 'https://example.com/b' })), /completed the URL/);
@@ -130,9 +150,19 @@ test('-32042: the required URL is offered, then the call is retried after the us
   everythingUi.reset();
   everythingUi.onUrl = () => 'accept';
   let retries = 0;
-  const result = await callToolWithUrlElicitation(everything, 'trigger-url-elicitation',
-    { url: 'https://example.com/after', errorPath: true, elicitationId: 'pre-1' }, everythingUi,
-    { log, waitForRetry: async () => { retries++; return 'retry'; } }) as { content: unknown[] };
+  const result = (await callToolWithUrlElicitation(
+    everything,
+    'trigger-url-elicitation',
+    { url: 'https://example.com/after', errorPath: true, elicitationId: 'pre-1' },
+    everythingUi,
+    {
+      log,
+      waitForRetry: async () => {
+        retries++;
+        return 'retry';
+      },
+    },
+  )) as { content: unknown[] };
   assert.equal(retries, 1);
   assert.equal(everythingUi.urls[0]!.url, 'https://modelcontextprotocol.io', 'first the prerequisite URL from the error');
   assert.equal(everythingUi.urls[1]!.url, 'https://example.com/after', 'then the retried call asks for its own');
@@ -140,21 +170,37 @@ test('-32042: the required URL is offered, then the call is retried after the us
 
   everythingUi.reset();
   everythingUi.onUrl = () => 'decline';
-  await assert.rejects(callToolWithUrlElicitation(everything, 'trigger-url-elicitation',
-    { url: 'https://example.com/never', errorPath: true, elicitationId: 'pre-2' }, everythingUi, { log }),
-  (e: Error) => e instanceof UrlElicitationIncompleteError && /you declined/.test(e.message));
+  await assert.rejects(
+    callToolWithUrlElicitation(
+      everything,
+      'trigger-url-elicitation',
+      { url: 'https://example.com/never', errorPath: true, elicitationId: 'pre-2' },
+      everythingUi,
+      { log },
+    ),
+    (e: Error) => e instanceof UrlElicitationIncompleteError && /you declined/.test(e.message),
+  );
 });
 
 test('-32042: cancelling the call while its required URL is pending is a CallCancelledError (how the panel knows a cancel)', async () => {
   everythingUi.reset();
   everythingUi.onUrl = () => 'accept';
   const abort = new AbortController();
-  const pending = callToolWithUrlElicitation(everything, 'trigger-url-elicitation',
-    { url: 'https://example.com/cancelled', errorPath: true, elicitationId: 'pre-3' }, everythingUi,
-    { log, call: { signal: abort.signal }, waitForRetry: async (_request, stop) => new Promise<'retry' | 'cancel'>((resolve) => {
-      stop.addEventListener('abort', () => resolve('cancel'), { once: true });
-      abort.abort();
-    }) });
+  const pending = callToolWithUrlElicitation(
+    everything,
+    'trigger-url-elicitation',
+    { url: 'https://example.com/cancelled', errorPath: true, elicitationId: 'pre-3' },
+    everythingUi,
+    {
+      log,
+      call: { signal: abort.signal },
+      waitForRetry: async (_request, stop) =>
+        new Promise<'retry' | 'cancel'>((resolve) => {
+          stop.addEventListener('abort', () => resolve('cancel'), { once: true });
+          abort.abort();
+        }),
+    },
+  );
   await assert.rejects(pending, (e: Error) => e instanceof CallCancelledError && /was cancelled/.test(e.message));
 });
 
@@ -185,10 +231,16 @@ test('2025-11-25: an x-mcp-file field in a server-initiated elicitation survives
 
 /** A started connection to a fixture whose questions `ui` answers, stopped after `body`. */
 async function withAskingServer(
-  fixture: string, name: string, ui: ScriptedUi, body: (conn: ServerConnection) => Promise<void>, options: Partial<ConnectionOptions> = {},
+  fixture: string,
+  name: string,
+  ui: ScriptedUi,
+  body: (conn: ServerConnection) => Promise<void>,
+  options: Partial<ConnectionOptions> = {},
 ): Promise<void> {
   const conn = new ServerConnection(stdioFixture(fixture, [], name), {
-    log, elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }), ...options,
+    log,
+    elicitation: createElicitationHandler(ui, { log, transport: 'stdio', interactive: true }),
+    ...options,
   });
   await conn.start();
   try {
@@ -201,10 +253,16 @@ async function withAskingServer(
 test('a 2026-era server that keeps asking is stopped after the round limit, with a clear message', async () => {
   const ui = new ScriptedUi();
   ui.onForm = (req) => ({ action: 'accept', values: { ...req.values, ok: true } });
-  await withAskingServer('era2026-server.ts', 'asker', ui, async (conn) => {
-    await assert.rejects(conn.callTool('ask_forever', {}), /the server kept asking for input \(3 rounds\)/);
-    assert.ok(ui.forms.length >= 3 && ui.forms.length <= 4, `${ui.forms.length} forms shown`);
-  }, { inputRequired: { maxRounds: 3 } });
+  await withAskingServer(
+    'era2026-server.ts',
+    'asker',
+    ui,
+    async (conn) => {
+      await assert.rejects(conn.callTool('ask_forever', {}), /the server kept asking for input \(3 rounds\)/);
+      assert.ok(ui.forms.length >= 3 && ui.forms.length <= 4, `${ui.forms.length} forms shown`);
+    },
+    { inputRequired: { maxRounds: 3 } },
+  );
 });
 
 test('a file over its field limit is refused before reading, and the user is asked again', async () => {
@@ -263,12 +321,19 @@ test('-32042: the call is retried when the server sends notifications/elicitatio
     const result = await callToolWithUrlElicitation(conn, 'needs_login', {}, ui, { log, completionTimeoutMs: 20_000 });
     assert.equal(resultText(result), 'signed in');
     assert.ok(Date.now() - started < 10_000);
-    assert.deepEqual(ui.urls.map((u) => [u.url, u.elicitationId]), [['https://example.com/login', 'login-1']]);
+    assert.deepEqual(
+      ui.urls.map((u) => [u.url, u.elicitationId]),
+      [['https://example.com/login', 'login-1']],
+    );
   });
 });
 
 test('files that fit one by one but not together in one stdio message are a form error: the user is asked again', async () => {
-  const big = (name: string) => { const p = join(dir, name); writeFileSync(p, Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)])); return p; };
+  const big = (name: string) => {
+    const p = join(dir, name);
+    writeFileSync(p, Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]));
+    return p;
+  };
   const [a, b] = [big('six-a.png'), big('six-b.png')];
   const ui = new ScriptedUi();
   ui.onForm = (req) => (req.attempt === 1 ? { action: 'accept', values: {}, files: { first: [a], second: [b] } } : { action: 'decline' });

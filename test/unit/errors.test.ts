@@ -12,10 +12,15 @@ const root = join(__dirname, '..', '..');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.m?ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : []);
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.m?ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
-interface ClassInfo { file: string; base?: string; brand?: string }
+interface ClassInfo {
+  file: string;
+  base?: string;
+  brand?: string;
+}
 
 /** Every class of src/: what it extends, and the string its own `static brand` is set to. */
 function classesOfSrc(): Map<string, ClassInfo> {
@@ -25,8 +30,10 @@ function classesOfSrc(): Map<string, ClassInfo> {
     const visit = (node: ts.Node): void => {
       if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && node.name) {
         const heritage = node.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
-        const brand = node.members.find((m): m is ts.PropertyDeclaration => ts.isPropertyDeclaration(m)
-          && m.name.getText(source) === 'brand' && !!m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword));
+        const brand = node.members.find(
+          (m): m is ts.PropertyDeclaration =>
+            ts.isPropertyDeclaration(m) && m.name.getText(source) === 'brand' && !!m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword),
+        );
         const name = node.name.text;
         assert.ok(!classes.has(name) || !heritage, `one class named ${name} in src/`);
         classes.set(name, {
@@ -66,17 +73,27 @@ type AuthTypesModule = typeof import('../../src/core/auth/types');
 /** Separate minified bundles, as in the extension: each has its own copy of the classes, under other names. */
 function bundles(): { a: ErrorsModule; b: ErrorsModule; signIn: SignInModule; auth: AuthTypesModule; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-errors-'));
-  const build = (entry: string, out: string) => esbuild.buildSync({
-    entryPoints: [join(root, entry)], outfile: join(dir, out), bundle: true, minify: true, platform: 'node', format: 'cjs', packages: 'external', logLevel: 'silent',
-  });
+  const build = (entry: string, out: string) =>
+    esbuild.buildSync({
+      entryPoints: [join(root, entry)],
+      outfile: join(dir, out),
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'cjs',
+      packages: 'external',
+      logLevel: 'silent',
+    });
   build('src/core/errors.ts', 'a.js');
   build('src/core/errors.ts', 'b.js');
   build('src/core/connection/signIn.ts', 'signIn.js');
   build('src/core/auth/types.ts', 'auth.js');
   /* eslint-disable @typescript-eslint/no-require-imports -- the bundles just built */
   return {
-    a: require(join(dir, 'a.js')) as ErrorsModule, b: require(join(dir, 'b.js')) as ErrorsModule,
-    signIn: require(join(dir, 'signIn.js')) as SignInModule, auth: require(join(dir, 'auth.js')) as AuthTypesModule,
+    a: require(join(dir, 'a.js')) as ErrorsModule,
+    b: require(join(dir, 'b.js')) as ErrorsModule,
+    signIn: require(join(dir, 'signIn.js')) as SignInModule,
+    auth: require(join(dir, 'auth.js')) as AuthTypesModule,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */

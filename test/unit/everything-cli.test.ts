@@ -15,7 +15,9 @@ const toolsDir = join(repoRoot, 'node_modules/@modelcontextprotocol/server-every
 const EVERYTHING = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 
 type Caps = Record<string, unknown> & {
-  roots?: unknown; sampling?: unknown; elicitation?: { url?: unknown };
+  roots?: unknown;
+  sampling?: unknown;
+  elicitation?: { url?: unknown };
   tasks?: { requests?: { sampling?: { createMessage?: unknown }; elicitation?: { create?: unknown } } };
 };
 
@@ -24,7 +26,7 @@ type Caps = Record<string, unknown> & {
  * (dist/tools/*.js, `registerTools` and `registerConditionalTools`) has them.
  */
 const REGISTERED: Record<string, (c: Caps) => boolean> = {
-  'echo': () => true,
+  echo: () => true,
   'get-annotated-message': () => true,
   'get-env': () => true,
   'get-resource-links': () => true,
@@ -50,11 +52,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const answers = join(dir, 'answers.json');
 writeFileSync(answers, JSON.stringify({ action: 'accept', content: { name: 'Ada', check: true, integer: 7 } }));
 // A sampling command that answers with what it was asked.
-const SAMPLER = 'node -e "let s=\'\';process.stdin.on(\'data\',d=>s+=d).on(\'end\',()=>{const r=JSON.parse(s);console.log(JSON.stringify({role:\'assistant\',model:\'echo\',content:{type:\'text\',text:\'saw \'+r.messages[0].content.text}}))})"';
+const SAMPLER =
+  "node -e \"let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const r=JSON.parse(s);console.log(JSON.stringify({role:'assistant',model:'echo',content:{type:'text',text:'saw '+r.messages[0].content.text}}))})\"";
 
 /** How each tool is run from the CLI, and what its answer must show. */
 const RUNS: Record<string, { args: string[]; check: (r: CliRun) => void }> = {
-  'echo': { args: ['--args', '{"message":"hi there"}'], check: (r) => assert.equal(r.out, 'Echo: hi there\n') },
+  echo: { args: ['--args', '{"message":"hi there"}'], check: (r) => assert.equal(r.out, 'Echo: hi there\n') },
   'get-annotated-message': {
     args: ['--args', '{"messageType":"error","includeImage":true}'],
     check: (r) => assert.match(r.out, /^Error: Operation failed\n\[image image\/png, 3\.\d KiB\]/),
@@ -73,7 +76,12 @@ const RUNS: Record<string, { args: string[]; check: (r: CliRun) => void }> = {
   },
   'get-structured-content': {
     args: ['--args', '{"location":"Chicago"}', '--json'],
-    check: (r) => assert.deepEqual((JSON.parse(r.out) as { structuredContent: unknown }).structuredContent, { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 }),
+    check: (r) =>
+      assert.deepEqual((JSON.parse(r.out) as { structuredContent: unknown }).structuredContent, {
+        temperature: 36,
+        conditions: 'Light rain / drizzle',
+        humidity: 82,
+      }),
   },
   'get-sum': { args: ['--args', '{"a":2,"b":40}'], check: (r) => assert.equal(r.out, 'The sum of 2 and 40 is 42.\n') },
   'get-tiny-image': { args: [], check: (r) => assert.match(r.out, /\[image image\/png, 3\.\d KiB\]\nThe image above is the MCP logo/) },
@@ -131,7 +139,7 @@ const RUNS: Record<string, { args: string[]; check: (r: CliRun) => void }> = {
   },
 };
 
-test('the table of tools covers every tool server-everything\'s source registers', () => {
+test("the table of tools covers every tool server-everything's source registers", () => {
   const inSource = new Set<string>();
   for (const file of readdirSync(toolsDir).filter((f) => f.endsWith('.js'))) {
     const source = readFileSync(join(toolsDir, file), 'utf8');
@@ -144,7 +152,10 @@ test('the table of tools covers every tool server-everything\'s source registers
 test('with every capability declared, server-everything lists every tool registered under them, and each runs from the CLI', async () => {
   const lines: string[] = [];
   const c = new ServerConnection(everythingStdio(), {
-    log: new Logger((_level, m) => { if (m.includes('"method":"initialize"')) lines.push(m); }, 'trace'), stopGraceMs: 1000,
+    log: new Logger((_level, m) => {
+      if (m.includes('"method":"initialize"')) lines.push(m);
+    }, 'trace'),
+    stopGraceMs: 1000,
     roots: () => [{ uri: pathToFileURL(repoRoot).href, name: 'repo' }],
     elicitation: async () => ({ action: 'decline' }),
     sampling: async () => ({ role: 'assistant', model: 'none', content: { type: 'text', text: '' } }),
@@ -154,7 +165,9 @@ test('with every capability declared, server-everything lists every tool registe
   let listed: string[];
   try {
     declared = (JSON.parse(lines[0]!.slice(lines[0]!.indexOf('{'))) as { params: { capabilities: Caps } }).params.capabilities;
-    const expected = Object.keys(REGISTERED).filter((name) => REGISTERED[name]!(declared)).sort();
+    const expected = Object.keys(REGISTERED)
+      .filter((name) => REGISTERED[name]!(declared))
+      .sort();
     // The conditional tools arrive after the handshake, announced by list_changed.
     for (let i = 0; i < 50 && c.tools.length < expected.length; i++) await new Promise((r) => setTimeout(r, 100));
     listed = c.tools.map((t) => t.name).sort();
@@ -165,13 +178,15 @@ test('with every capability declared, server-everything lists every tool registe
   }
   // Three at a time: each run starts its own server-everything.
   const queue = [...listed];
-  await Promise.all([1, 2, 3].map(async () => {
-    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      const r = await runCli(['call', name, ...RUNS[name]!.args, ...EVERYTHING], { EVERYTHING_CLI_MARK: 'present' }, repoRoot);
-      assert.equal(r.code, 0, `${name}: ${r.err}`);
-      RUNS[name]!.check(r);
-    }
-  }));
+  await Promise.all(
+    [1, 2, 3].map(async () => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+        const r = await runCli(['call', name, ...RUNS[name]!.args, ...EVERYTHING], { EVERYTHING_CLI_MARK: 'present' }, repoRoot);
+        assert.equal(r.code, 0, `${name}: ${r.err}`);
+        RUNS[name]!.check(r);
+      }
+    }),
+  );
 });
 
 test('tools lists what call can reach: with the same options every command declares the same capabilities', async () => {
@@ -191,12 +206,14 @@ test('tools lists what call can reach: with the same options every command decla
     assert.equal(listed.has('trigger-url-elicitation'), options.includes('--elicit'), `tools ${options.join(' ')}`);
     assert.equal(listed.has('trigger-sampling-request'), options.includes('--sampling-command'), `tools ${options.join(' ')}`);
     const queue = [...conditional];
-    await Promise.all([1, 2, 3].map(async () => {
-      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-        const r = await runCli(['call', name, ...(toolArgs[name] ?? []), '--timeout', '60000', ...options, ...EVERYTHING]);
-        const missing = /has no tool/.test(r.err);
-        assert.equal(missing, !listed.has(name), `call ${name} ${options.join(' ')}: listed ${listed.has(name)}, ${r.code} ${r.err}`);
-      }
-    }));
+    await Promise.all(
+      [1, 2, 3].map(async () => {
+        for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+          const r = await runCli(['call', name, ...(toolArgs[name] ?? []), '--timeout', '60000', ...options, ...EVERYTHING]);
+          const missing = /has no tool/.test(r.err);
+          assert.equal(missing, !listed.has(name), `call ${name} ${options.join(' ')}: listed ${listed.has(name)}, ${r.code} ${r.err}`);
+        }
+      }),
+    );
   }
 });

@@ -38,8 +38,15 @@ test('open dialog filters list the accepted types, then all files', () => {
 });
 
 test('workspace files are offered newest first', () => {
-  const sorted = byRecency([{ path: 'b', mtimeMs: 1 }, { path: 'a', mtimeMs: 5 }, { path: 'c', mtimeMs: 5 }]);
-  assert.deepEqual(sorted.map((f) => f.path), ['a', 'c', 'b']);
+  const sorted = byRecency([
+    { path: 'b', mtimeMs: 1 },
+    { path: 'a', mtimeMs: 5 },
+    { path: 'c', mtimeMs: 5 },
+  ]);
+  assert.deepEqual(
+    sorted.map((f) => f.path),
+    ['a', 'c', 'b'],
+  );
 });
 
 test('the confirmation names each file, its size and type, and the destination', () => {
@@ -85,11 +92,14 @@ test('server states read as words, icons and menu context values', () => {
 });
 
 test('the inputs form: passwords masked, defaults optional, kept secrets optional', () => {
-  const schema = inputsSchema([
-    { id: 'token', type: 'promptString', password: true, description: 'API token' },
-    { id: 'region', type: 'pickString', options: ['eu', 'us'], default: 'eu' },
-    { id: 'user', type: 'promptString' },
-  ], new Set(['token'])) as { properties: Record<string, Record<string, unknown>>; required: string[] };
+  const schema = inputsSchema(
+    [
+      { id: 'token', type: 'promptString', password: true, description: 'API token' },
+      { id: 'region', type: 'pickString', options: ['eu', 'us'], default: 'eu' },
+      { id: 'user', type: 'promptString' },
+    ],
+    new Set(['token']),
+  ) as { properties: Record<string, Record<string, unknown>>; required: string[] };
   assert.equal(schema.properties.token!.format, 'password');
   assert.match(String(schema.properties.token!.description), /leave empty to keep/);
   assert.deepEqual(schema.properties.region!.enum, ['eu', 'us']);

@@ -4,16 +4,30 @@ import { promises as fsp, mkdtempSync, writeFileSync, symlinkSync, mkdirSync, op
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  checkDataUriValue, checkFile, checkTotalSize, decideType, encodeDataUri, fileInputValue, findFileOutputs, findFileSlots, formatBytes,
-  inlineLimitsFor, readCheckedFile, setAtPath,
-  type CheckedFile, type FileSlot,
+  checkDataUriValue,
+  checkFile,
+  checkTotalSize,
+  decideType,
+  encodeDataUri,
+  fileInputValue,
+  findFileOutputs,
+  findFileSlots,
+  formatBytes,
+  inlineLimitsFor,
+  readCheckedFile,
+  setAtPath,
+  type CheckedFile,
+  type FileSlot,
 } from '../../src/core/files';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==', 'base64');
 const HEIC = Buffer.concat([Buffer.from('0000001866747970686569630000000068656963', 'hex'), Buffer.alloc(64)]);
 const PDF = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1');
 const ZIP = Buffer.concat([Buffer.from('504b0304140000000800', 'hex'), Buffer.alloc(40)]);
-const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from('0100010080000000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex')]);
+const GIF = Buffer.concat([
+  Buffer.from('GIF89a', 'latin1'),
+  Buffer.from('0100010080000000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex'),
+]);
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-files-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,7 +92,10 @@ test('a 100 GiB sparse file is refused at once against the stdio ceiling, and ag
   const started = Date.now();
   const reason = await refusedReason(p, slot({ label: 'blob' }));
   assert.ok(Date.now() - started < 1000);
-  assert.match(reason, /^blob: huge\.bin is 100 GiB \(107,374,182,400 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(the MCP SDK's stdio transport drops messages over 10 MiB\)$/);
+  assert.match(
+    reason,
+    /^blob: huge\.bin is 100 GiB \(107,374,182,400 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(the MCP SDK's stdio transport drops messages over 10 MiB\)$/,
+  );
   const http = await refusedReason(p, slot({ label: 'blob', maxSize: 200 * 1024 ** 3 }), inlineLimitsFor('http'));
   assert.match(http, /can be sent inline to an HTTP server \(HTTP servers built on the MCP SDK refuse request bodies over 4 MiB\)/);
 });
@@ -208,7 +225,10 @@ test('array items with maxSize 1000: a 900-byte file passes and the 1100-byte on
   const schema = { type: 'object', properties: { images: { type: 'array', items: { type: 'string', format: 'uri', 'x-mcp-file': { maxSize: 1000 } } } } };
   const [images] = findFileSlots({ name: 'g', inputSchema: schema }).slots;
   assert.ok((await checkFile(file('small.bin', Buffer.alloc(900)), images!, stdio)).ok);
-  assert.equal(await refusedReason(file('large.bin', Buffer.alloc(1100)), images!), 'images: large.bin is 1.1 KiB (1,100 bytes); this tool accepts at most 1000 bytes');
+  assert.equal(
+    await refusedReason(file('large.bin', Buffer.alloc(1100)), images!),
+    'images: large.bin is 1.1 KiB (1,100 bytes); this tool accepts at most 1000 bytes',
+  );
   // What a server checks per item.
   const uri = (n: number) => encodeDataUri(Buffer.alloc(n), 'application/octet-stream');
   assert.ok(checkDataUriValue('images[0]', uri(900), { maxSize: 1000 }).ok);
@@ -236,17 +256,32 @@ test('a FileInput path is given only to a local stdio server and only inside the
   const { file: fin } = await checked(inside, s);
   const value = await fileInputValue(fin, s, { mode: 'path', workspaceRoots: [workspace], serverIsLocalStdio: true });
   assert.equal(value.path, await fsp.realpath(inside));
-  await assert.rejects(fileInputValue(fin, s, { mode: 'path', workspaceRoots: [workspace], serverIsLocalStdio: false }), /upload: a file path can only be given to a server running on this machine over stdio/);
+  await assert.rejects(
+    fileInputValue(fin, s, { mode: 'path', workspaceRoots: [workspace], serverIsLocalStdio: false }),
+    /upload: a file path can only be given to a server running on this machine over stdio/,
+  );
   const { file: flink } = await checked(link, s);
-  await assert.rejects(fileInputValue(flink, s, { mode: 'path', workspaceRoots: [workspace], serverIsLocalStdio: true }), /upload: link\.txt resolves to a place outside the workspace folders/);
-  await assert.rejects(fileInputValue(fin, s, { mode: 's3', workspaceRoots: [workspace], serverIsLocalStdio: true }), /S3 source needs a presigned URL.*cannot be filled from a local file/);
-  await assert.rejects(fileInputValue(fin, s, { mode: 'content', workspaceRoots: [workspace], serverIsLocalStdio: true }), /does not accept a file content \(it offers path\)/);
+  await assert.rejects(
+    fileInputValue(flink, s, { mode: 'path', workspaceRoots: [workspace], serverIsLocalStdio: true }),
+    /upload: link\.txt resolves to a place outside the workspace folders/,
+  );
+  await assert.rejects(
+    fileInputValue(fin, s, { mode: 's3', workspaceRoots: [workspace], serverIsLocalStdio: true }),
+    /S3 source needs a presigned URL.*cannot be filled from a local file/,
+  );
+  await assert.rejects(
+    fileInputValue(fin, s, { mode: 'content', workspaceRoots: [workspace], serverIsLocalStdio: true }),
+    /does not accept a file content \(it offers path\)/,
+  );
 });
 
 test('FileOutput objects are found in structured content with their source and size', () => {
   const outputs = findFileOutputs({
     report: { content: 'aGVsbG8=', filename: 'r.csv', mime_type: 'text/csv', size_bytes: '5' },
-    more: [{ path: '/srv/out.bin', filename: 'out.bin', size_bytes: 9 }, { s3: { presigned_url: 'https://s3/x' }, filename: 'x' }],
+    more: [
+      { path: '/srv/out.bin', filename: 'out.bin', size_bytes: 9 },
+      { s3: { presigned_url: 'https://s3/x' }, filename: 'x' },
+    ],
     unrelated: { filename: 'no source here' },
   });
   assert.deepEqual(outputs, [
@@ -280,9 +315,18 @@ test('with an outputSchema that uses the x-mcp-file-mode marker, exactly the mar
     hits: [{ filename: 'a.csv', path: '/srv/a.csv', mime_type: 'text/csv' }],
     more: [{ filename: 'x.bin', s3: { presigned_url: 'https://s3/x' } }],
   };
-  assert.deepEqual(findFileOutputs(structured, schema).map((o) => o.path), [['report'], ['more', '0']]);
+  assert.deepEqual(
+    findFileOutputs(structured, schema).map((o) => o.path),
+    [['report'], ['more', '0']],
+  );
   // Without the schema the shape decides: the report lacks mime_type and size_bytes, the hit has one.
-  assert.deepEqual(findFileOutputs(structured).map((o) => o.path), [['hits', '0'], ['more', '0']]);
+  assert.deepEqual(
+    findFileOutputs(structured).map((o) => o.path),
+    [
+      ['hits', '0'],
+      ['more', '0'],
+    ],
+  );
 });
 
 test('setAtPath creates nested objects and refuses prototype keys', () => {

@@ -38,13 +38,23 @@ const pdf = fixtureFile('report.pdf', PDF);
 const text = fixtureFile('notes.txt', 'hello world\n');
 const heic = fixtureFile('photo.heic', Buffer.concat([Buffer.from('0000001866747970686569630000000068656963', 'hex'), Buffer.alloc(64)]));
 
-interface Recorded { tool: string; arguments: Record<string, unknown> }
+interface Recorded {
+  tool: string;
+  arguments: Record<string, unknown>;
+}
 function recorded(): Recorded[] {
   if (!existsSync(recordFile)) return [];
-  return readFileSync(recordFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Recorded);
+  return readFileSync(recordFile, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Recorded);
 }
 
-interface Summary { files: Record<string, { mediaType?: string; size?: number; params?: Record<string, string>; filename?: string; mime_type?: string }>; plain: Record<string, unknown> }
+interface Summary {
+  files: Record<string, { mediaType?: string; size?: number; params?: Record<string, string>; filename?: string; mime_type?: string }>;
+  plain: Record<string, unknown>;
+}
 
 before(() => bundleServer('test/fixtures/file-server.ts', serverJs));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -90,7 +100,10 @@ describe('applyFileOptions against the recording server', () => {
   });
 
   test('a file of the wrong type is refused with the accepted types', async () => {
-    await assert.rejects(applyFileOptions(tools.get('inspect_image')!, {}, [`image=${heic}`], 'stdio', log), /image: photo\.heic is image\/heic; this tool accepts image\/png, image\/jpeg/);
+    await assert.rejects(
+      applyFileOptions(tools.get('inspect_image')!, {}, [`image=${heic}`], 'stdio', log),
+      /image: photo\.heic is image\/heic; this tool accepts image\/png, image\/jpeg/,
+    );
   });
 
   test('a nested slot is filled with ARG.sub=PATH beside other arguments', async () => {
@@ -102,14 +115,23 @@ describe('applyFileOptions against the recording server', () => {
     const got = await call('gallery', [`images=${png}`, `images=${png2}`]);
     assert.deepEqual(Object.keys(got.files), ['images.0', 'images.1']);
     assert.equal(got.files['images.1']!.size, PNG.length + 14);
-    await assert.rejects(applyFileOptions(tools.get('gallery')!, {}, Array(4).fill(`images=${png}`), 'stdio', log), /images: takes at most 3 files, but --file named 4/);
-    await assert.rejects(applyFileOptions(tools.get('inspect_image')!, {}, [`image=${png}`, `image=${png2}`], 'stdio', log), /image: takes one file, but --file named 2/);
+    await assert.rejects(
+      applyFileOptions(tools.get('gallery')!, {}, Array(4).fill(`images=${png}`), 'stdio', log),
+      /images: takes at most 3 files, but --file named 4/,
+    );
+    await assert.rejects(
+      applyFileOptions(tools.get('inspect_image')!, {}, [`image=${png}`, `image=${png2}`], 'stdio', log),
+      /image: takes one file, but --file named 2/,
+    );
   });
 
   test('the host keeps the top-level inputFiles the server sent, which the SDK client alone drops', async () => {
     const sent = { report: { accept: ['application/pdf'], maxSize: 4096 } };
     assert.deepEqual((tools.get('legacy_sidecar') as { inputFiles?: unknown }).inputFiles, sent);
-    assert.deepEqual(findFileSlots(tools.get('legacy_sidecar')!).slots.map((s) => [s.label, s.origin, s.maxSize]), [['report', 'inputFiles', 4096]]);
+    assert.deepEqual(
+      findFileSlots(tools.get('legacy_sidecar')!).slots.map((s) => [s.label, s.origin, s.maxSize]),
+      [['report', 'inputFiles', 4096]],
+    );
     const bare = new Client({ name: 'files-bare', version: '1.0.0' });
     await bare.connect(new StdioClientTransport({ command: process.execPath, args: [serverJs], env: fixtureEnv }));
     try {
@@ -123,7 +145,10 @@ describe('applyFileOptions against the recording server', () => {
 
   test('each older shape is filled: x-mcp-file on the array, mcpFile, and the sidecar map', async () => {
     const arr = await call('legacy_array', [`files=${text}`, `files=${png}`]);
-    assert.deepEqual(Object.values(arr.files).map((f) => f.mediaType), ['text/plain', 'image/png']);
+    assert.deepEqual(
+      Object.values(arr.files).map((f) => f.mediaType),
+      ['text/plain', 'image/png'],
+    );
     const mcp = await call('legacy_mcpfile', [`upload=${text}`]);
     assert.equal(mcp.files.upload!.size, 12);
     const side = await call('legacy_sidecar', [`report=${pdf}`]);
@@ -148,7 +173,10 @@ describe('applyFileOptions against the recording server', () => {
     const got = await call('large_upload', [`blob=${atCeiling}`]);
     assert.deepEqual([got.files.blob!.mediaType, got.files.blob!.size], ['application/octet-stream', bytes.length]);
     const over = fixtureFile('over.bin', Buffer.alloc(bytes.length + 1));
-    await assert.rejects(applyFileOptions(tools.get('large_upload')!, {}, [`blob=${over}`], 'stdio', log), /blob: over\.bin is 7 MiB \(7,340,033 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server/);
+    await assert.rejects(
+      applyFileOptions(tools.get('large_upload')!, {}, [`blob=${over}`], 'stdio', log),
+      /blob: over\.bin is 7 MiB \(7,340,033 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server/,
+    );
   });
 
   test('files that only fit the transport one at a time are refused together, before anything is sent', async () => {
@@ -169,9 +197,15 @@ describe('applyFileOptions against the recording server', () => {
   });
 
   test('unknown arguments, malformed options and a missing required file are refused with what to do', async () => {
-    await assert.rejects(applyFileOptions(tools.get('inspect_image')!, {}, [`picture=${png}`], 'stdio', log), /'picture' is not a file argument of this tool \(file arguments: image\)/);
+    await assert.rejects(
+      applyFileOptions(tools.get('inspect_image')!, {}, [`picture=${png}`], 'stdio', log),
+      /'picture' is not a file argument of this tool \(file arguments: image\)/,
+    );
     await assert.rejects(applyFileOptions(tools.get('inspect_image')!, {}, [png], 'stdio', log), /expected ARG=PATH/);
-    await assert.rejects(applyFileOptions(tools.get('inspect_image')!, {}, [], 'stdio', log), /image: this tool needs a file \(image\/png, image\/jpeg\); pass --file image=PATH/);
+    await assert.rejects(
+      applyFileOptions(tools.get('inspect_image')!, {}, [], 'stdio', log),
+      /image: this tool needs a file \(image\/png, image\/jpeg\); pass --file image=PATH/,
+    );
   });
 
   test('tools lists each file slot with its accept and size, and a misplaced keyword as a warning', () => {
@@ -220,7 +254,10 @@ describe('the HTTP ceiling against an SDK server with its default 4 MiB body lim
     assert.match((ok.content as Array<{ text: string }>)[0]!.text, new RegExp(`"size":${DEFAULT_HTTP_MAX_BYTES}`));
 
     const over = fixtureFile('http-over.bin', Buffer.alloc(DEFAULT_HTTP_MAX_BYTES + 64 * 1024, 1));
-    await assert.rejects(applyFileOptions(tool, {}, [`blob=${over}`], 'http', log), /can be sent inline to an HTTP server \(HTTP servers built on the MCP SDK refuse request bodies over 4 MiB\)/);
+    await assert.rejects(
+      applyFileOptions(tool, {}, [`blob=${over}`], 'http', log),
+      /can be sent inline to an HTTP server \(HTTP servers built on the MCP SDK refuse request bodies over 4 MiB\)/,
+    );
     await assert.rejects(client.callTool({ name: 'large_upload', arguments: { blob: encodeDataUri(readFileSync(over), 'application/octet-stream') } }));
   });
 });
@@ -230,7 +267,10 @@ const cli = join(root, 'dist/cli.js');
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cli, ...args, '--', process.execPath, serverJs], {
-    encoding: 'utf8', timeout: 30000, cwd: work, env: { ...process.env, FILE_FIXTURE_RECORD: recordFile, ...env },
+    encoding: 'utf8',
+    timeout: 30000,
+    cwd: work,
+    env: { ...process.env, FILE_FIXTURE_RECORD: recordFile, ...env },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -280,7 +320,10 @@ describe('mcp-host call --file', () => {
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
     }
     const calls = recorded().slice(before);
-    assert.deepEqual(calls.map((c) => c.tool), ['gallery', 'file_report', 'legacy_array', 'legacy_mcpfile', 'legacy_sidecar', 'store_file', 'named_note']);
+    assert.deepEqual(
+      calls.map((c) => c.tool),
+      ['gallery', 'file_report', 'legacy_array', 'legacy_mcpfile', 'legacy_sidecar', 'store_file', 'named_note'],
+    );
     assert.equal((calls[0]!.arguments.images as string[]).length, 2);
     assert.match((calls[1]!.arguments.doc as Record<string, string>).attachment!, /^data:application\/pdf;base64,/);
     assert.equal((calls[1]!.arguments.doc as Record<string, string>).title, 'Q3');

@@ -2,13 +2,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  checkDataUriValue, dataUriBytes, describeDataUri, encodeDataUri, encodeLegacyName, parseDataUri, redactDataUris, redactValue,
+  checkDataUriValue,
+  dataUriBytes,
+  describeDataUri,
+  encodeDataUri,
+  encodeLegacyName,
+  parseDataUri,
+  redactDataUris,
+  redactValue,
   type ParsedDataUri,
 } from '../../src/core/files';
 import { Logger } from '../../src/core/log';
 
-const PNG_URI =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==';
+const PNG_URI = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==';
 
 function ok(uri: string): ParsedDataUri {
   const parsed = parseDataUri(uri);
@@ -112,7 +118,7 @@ test('server-side accept checks compare the media type only; extension entries i
 });
 
 // Digest §9.6
-test('legacy name= values are RFC 3986 encoded, including !\'()*', () => {
+test("legacy name= values are RFC 3986 encoded, including !'()*", () => {
   assert.equal(encodeLegacyName('Report (v2); final.pdf'), 'Report%20%28v2%29%3B%20final.pdf');
   assert.equal(encodeLegacyName('a,b;c.txt'), 'a%2Cb%3Bc.txt');
   assert.equal(encodeLegacyName('naïve résumé.pdf'), 'na%C3%AFve%20r%C3%A9sum%C3%A9.pdf');
@@ -131,7 +137,8 @@ test('an unknown or malformed media type is sent as application/octet-stream', (
 });
 
 test('encoding then parsing round-trips any bytes and media type', () => {
-  const mediaType = fc.tuple(fc.constantFrom('image', 'text', 'application', 'audio'), fc.stringMatching(/^[a-z0-9][a-z0-9.+-]{0,15}$/))
+  const mediaType = fc
+    .tuple(fc.constantFrom('image', 'text', 'application', 'audio'), fc.stringMatching(/^[a-z0-9][a-z0-9.+-]{0,15}$/))
     .map(([a, b]) => `${a}/${b}`);
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 2048 }), mediaType, (bytes, type) => {
@@ -148,15 +155,27 @@ test('encoding then parsing round-trips any bytes and media type', () => {
 
 // Characters a careless producer leaves raw in a percent-encoded payload, beside escapes and plain ones.
 const percentPayload = fc
-  .array(fc.oneof(
-    fc.constantFrom(')', "'", '"', ']', '}', '<', '>', '\\', '(', '[', '{', ',', ';', '=', '/', '?', '#', '&', ':', '*', 'data:'),
-    fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`),
-    fc.stringMatching(/^[A-Za-z0-9._~-]$/),
-  ), { minLength: 8, maxLength: 200 })
+  .array(
+    fc.oneof(
+      fc.constantFrom(')', "'", '"', ']', '}', '<', '>', '\\', '(', '[', '{', ',', ';', '=', '/', '?', '#', '&', ':', '*', 'data:'),
+      fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`),
+      fc.stringMatching(/^[A-Za-z0-9._~-]$/),
+    ),
+    { minLength: 8, maxLength: 200 },
+  )
   .map((parts) => parts.join(''));
 // Parameters may hold anything but the separators, blanks included (`name=a b.png`).
 const parameters = fc
-  .array(fc.oneof(fc.constant('charset=utf-8'), fc.string({ maxLength: 24 }).filter((v) => !/[,;\r\n]/.test(v)).map((v) => `name=${v}`)), { maxLength: 3 })
+  .array(
+    fc.oneof(
+      fc.constant('charset=utf-8'),
+      fc
+        .string({ maxLength: 24 })
+        .filter((v) => !/[,;\r\n]/.test(v))
+        .map((v) => `name=${v}`),
+    ),
+    { maxLength: 3 },
+  )
   .map((list) => list.map((p) => `;${p}`).join(''));
 
 test('redaction never leaves a fragment of 8 or more payload characters, whatever the encoding, parameters or JSON nesting', () => {
@@ -235,7 +254,11 @@ test('file bytes carried as bare base64 (FileInput content, resource blob, image
   assert.ok(redacted.includes('"filename":"a.bin"'));
   // Short values are ordinary text and stay.
   assert.equal(redactDataUris('{"content":"hello"}'), '{"content":"hello"}');
-  assert.deepEqual(redactValue({ content: b64, note: 'x', nested: [{ data: b64 }] }), { content: '[300 bytes base64]', note: 'x', nested: [{ data: '[300 bytes base64]' }] });
+  assert.deepEqual(redactValue({ content: b64, note: 'x', nested: [{ data: b64 }] }), {
+    content: '[300 bytes base64]',
+    note: 'x',
+    nested: [{ data: '[300 bytes base64]' }],
+  });
 });
 
 test('a model-supplied data URI is described by type and decoded size for approval, never by its text', () => {
@@ -246,23 +269,30 @@ test('a model-supplied data URI is described by type and decoded size for approv
 
 test('redaction never leaves a fragment of a base64 content, blob or data field of 48 bytes or more', () => {
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 48, maxLength: 600 }), fc.constantFrom('content', 'blob', 'data'), fc.string({ maxLength: 20 }), (bytes, key, note) => {
-      const payload = Buffer.from(bytes).toString('base64');
-      const text = JSON.stringify({ note, file: { [key]: payload, filename: 'x.bin' } });
-      const redacted = redactDataUris(text);
-      for (let i = 0; i + 8 <= payload.length; i++) {
-        const fragment = payload.slice(i, i + 8);
-        if (!note.includes(fragment)) assert.ok(!redacted.includes(fragment), `leaked ${fragment}`);
-      }
-      assert.ok(redacted.includes(`[${bytes.length} bytes base64]`));
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 48, maxLength: 600 }),
+      fc.constantFrom('content', 'blob', 'data'),
+      fc.string({ maxLength: 20 }),
+      (bytes, key, note) => {
+        const payload = Buffer.from(bytes).toString('base64');
+        const text = JSON.stringify({ note, file: { [key]: payload, filename: 'x.bin' } });
+        const redacted = redactDataUris(text);
+        for (let i = 0; i + 8 <= payload.length; i++) {
+          const fragment = payload.slice(i, i + 8);
+          if (!note.includes(fragment)) assert.ok(!redacted.includes(fragment), `leaked ${fragment}`);
+        }
+        assert.ok(redacted.includes(`[${bytes.length} bytes base64]`));
+      },
+    ),
     { numRuns: 300 },
   );
 });
 
 test('redacting a log line carrying a 7 MiB file neither throws nor leaves bytes', () => {
   const b64 = Buffer.alloc(7 * 1024 * 1024, 0xab).toString('base64');
-  const line = JSON.stringify({ params: { arguments: { blob: `data:application/octet-stream;base64,${b64}`, upload: { content: b64, filename: 'big.bin' } } } });
+  const line = JSON.stringify({
+    params: { arguments: { blob: `data:application/octet-stream;base64,${b64}`, upload: { content: b64, filename: 'big.bin' } } },
+  });
   const redacted = redactDataUris(line);
   assert.equal(
     redacted,

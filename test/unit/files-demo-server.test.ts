@@ -23,11 +23,13 @@ const PNG_URI = encodeDataUri(PNG, 'image/png');
 const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([3, 0, 2, 0, 0, 0, 0]), Buffer.from(';')]);
 const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffc000110801e00280030122000211010311 01ffd9'.replace(/ /g, ''), 'hex');
 
-
 before(() => bundleServer('examples/demo-server/server.ts', serverJs));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-interface Elicited { requestedSchema: unknown; message: string }
+interface Elicited {
+  requestedSchema: unknown;
+  message: string;
+}
 
 async function connect(mode: 'legacy' | 'auto', answer: (req: Elicited) => Record<string, unknown>, seen: Elicited[]): Promise<Client> {
   const client = new Client({ name: 'demo-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode } });
@@ -43,15 +45,26 @@ async function connect(mode: 'legacy' | 'auto', answer: (req: Elicited) => Recor
 
 describe('demo server over stdio', () => {
   let client: Client;
-  before(async () => { client = await connect('legacy', () => ({ action: 'decline' }), []); });
+  before(async () => {
+    client = await connect('legacy', () => ({ action: 'decline' }), []);
+  });
   after(async () => client?.close());
 
   test('its tools declare file slots the engine finds: limits, arrays and a filename companion', async () => {
     const { tools } = await client.listTools();
     const slots = Object.fromEntries(tools.map((t) => [t.name, findFileSlots(t).slots]));
-    assert.deepEqual(slots.describe_file!.map((s) => [s.label, s.maxSize, s.required]), [['file', 5 * 1024 * 1024, true]]);
-    assert.deepEqual(slots.compare_images!.map((s) => [s.label, s.multiple, s.minItems, s.maxItems]), [['images', true, 2, 4]]);
-    assert.deepEqual(slots.attach_note!.map((s) => [s.label, s.maxSize, s.filenameCompanion]), [['attachment', 65536, ['file_name']]]);
+    assert.deepEqual(
+      slots.describe_file!.map((s) => [s.label, s.maxSize, s.required]),
+      [['file', 5 * 1024 * 1024, true]],
+    );
+    assert.deepEqual(
+      slots.compare_images!.map((s) => [s.label, s.multiple, s.minItems, s.maxItems]),
+      [['images', true, 2, 4]],
+    );
+    assert.deepEqual(
+      slots.attach_note!.map((s) => [s.label, s.maxSize, s.filenameCompanion]),
+      [['attachment', 65536, ['file_name']]],
+    );
     for (const t of tools) assert.ok(t.title && t.description, `${t.name} has a title and description`);
   });
 
@@ -109,10 +122,16 @@ describe('demo server over stdio', () => {
     const progress: number[] = [];
     const controller = new AbortController();
     const started = Date.now();
-    const call = client.callTool({ name: 'slow_count', arguments: { seconds: 10 } }, {
-      signal: controller.signal,
-      onprogress: (p) => { progress.push(p.progress); if (p.progress >= 3) controller.abort(); },
-    });
+    const call = client.callTool(
+      { name: 'slow_count', arguments: { seconds: 10 } },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          progress.push(p.progress);
+          if (p.progress >= 3) controller.abort();
+        },
+      },
+    );
     await assert.rejects(call);
     assert.ok(Date.now() - started < 3000, 'cancelled promptly');
     assert.deepEqual(progress.slice(0, 3), [1, 2, 3]);
@@ -130,7 +149,10 @@ for (const mode of ['legacy', 'auto'] as const) {
       assert.match(resultText(r), /^Recorded a receipt from Corner Café \(meals\): 4\.50\.\nPhoto: image\/png, 70 bytes, 1 × 1/);
       assert.equal(seen.length, 1);
       const fields = findElicitationFileFields(seen[0]!.requestedSchema);
-      assert.deepEqual(fields.slots.map((s) => [s.label, s.accept, s.maxSize, s.required]), [['photo', ['image/*'], 5 * 1024 * 1024, true]]);
+      assert.deepEqual(
+        fields.slots.map((s) => [s.label, s.accept, s.maxSize, s.required]),
+        [['photo', ['image/*'], 5 * 1024 * 1024, true]],
+      );
     } finally {
       await client.close();
     }
@@ -139,10 +161,7 @@ for (const mode of ['legacy', 'auto'] as const) {
 
 test('receipt_from_photo asks again when the photo is not an image (MRTR), and accepts a decline', async () => {
   const seen: Elicited[] = [];
-  const answers = [
-    { action: 'accept', content: { photo: encodeDataUri(Buffer.from('%PDF-1.4\n'), 'application/pdf') } },
-    { action: 'decline' },
-  ];
+  const answers = [{ action: 'accept', content: { photo: encodeDataUri(Buffer.from('%PDF-1.4\n'), 'application/pdf') } }, { action: 'decline' }];
   const client = await connect('auto', () => answers[Math.min(seen.length - 1, 1)]!, seen);
   try {
     const r = await client.callTool({ name: 'receipt_from_photo', arguments: {} });

@@ -8,7 +8,9 @@ import { Logger } from '../../src/core/log';
 
 const uri = (extra: object = {}) => ({ type: 'string', format: 'uri', ...extra });
 const tool = (properties: object, required: string[] = [], extra: object = {}) => ({
-  name: 't', inputSchema: { type: 'object', properties, required }, ...extra,
+  name: 't',
+  inputSchema: { type: 'object', properties, required },
+  ...extra,
 });
 
 // Digest §9.2
@@ -52,10 +54,18 @@ test('accept lists read naturally', () => {
 test('x-mcp-file on a string/uri property is a file slot carrying accept and maxSize', () => {
   const { slots, warnings } = findFileSlots(tool({ image: uri({ title: 'Image', 'x-mcp-file': { accept: ['image/png'], maxSize: 5242880 } }) }, ['image']));
   assert.deepEqual(warnings, []);
-  assert.deepEqual(slots, [{
-    path: ['image'], label: 'image', required: true, title: 'Image', multiple: false,
-    accept: ['image/png'], maxSize: 5242880, origin: 'x-mcp-file',
-  }]);
+  assert.deepEqual(slots, [
+    {
+      path: ['image'],
+      label: 'image',
+      required: true,
+      title: 'Image',
+      multiple: false,
+      accept: ['image/png'],
+      maxSize: 5242880,
+      origin: 'x-mcp-file',
+    },
+  ]);
 });
 
 test('an empty descriptor means any file', () => {
@@ -82,7 +92,9 @@ test('x-mcp-file on a string with format email is ignored', () => {
 });
 
 test('x-mcp-file on array items is a multi-file slot honouring minItems and maxItems', () => {
-  const { slots } = findFileSlots(tool({ images: { type: 'array', minItems: 2, maxItems: 4, items: uri({ 'x-mcp-file': { accept: ['image/*'], maxSize: 1000 } }) } }));
+  const { slots } = findFileSlots(
+    tool({ images: { type: 'array', minItems: 2, maxItems: 4, items: uri({ 'x-mcp-file': { accept: ['image/*'], maxSize: 1000 } }) } }),
+  );
   assert.equal(slots.length, 1);
   assert.deepEqual(
     { multiple: slots[0]!.multiple, minItems: slots[0]!.minItems, maxItems: slots[0]!.maxItems, maxSize: slots[0]!.maxSize, origin: slots[0]!.origin },
@@ -115,31 +127,55 @@ test('strict Ajv2020 rejects x-mcp-file until the keyword is added; the host val
 
 test('the older mcpFile keyword is recognised on a string and on an array', () => {
   const { slots } = findFileSlots(tool({ a: uri({ mcpFile: { accept: ['text/plain'] } }), b: { type: 'array', items: uri(), mcpFile: {} } }));
-  assert.deepEqual(slots.map((s) => [s.label, s.origin, s.multiple]), [['a', 'mcpFile', false], ['b', 'mcpFile', true]]);
+  assert.deepEqual(
+    slots.map((s) => [s.label, s.origin, s.multiple]),
+    [
+      ['a', 'mcpFile', false],
+      ['b', 'mcpFile', true],
+    ],
+  );
 });
 
 test('slots nested in objects get a dotted label and are required only if every level is', () => {
-  const schema = tool({
-    doc: { type: 'object', properties: { attachment: uri({ 'x-mcp-file': {} }), extra: { type: 'object', properties: { scan: uri({ 'x-mcp-file': {} }) } } }, required: ['attachment'] },
-  }, ['doc']);
+  const schema = tool(
+    {
+      doc: {
+        type: 'object',
+        properties: { attachment: uri({ 'x-mcp-file': {} }), extra: { type: 'object', properties: { scan: uri({ 'x-mcp-file': {} }) } } },
+        required: ['attachment'],
+      },
+    },
+    ['doc'],
+  );
   const { slots } = findFileSlots(schema);
-  assert.deepEqual(slots.map((s) => [s.label, s.required]), [['doc.attachment', true], ['doc.extra.scan', false]]);
+  assert.deepEqual(
+    slots.map((s) => [s.label, s.required]),
+    [
+      ['doc.attachment', true],
+      ['doc.extra.scan', false],
+    ],
+  );
   assert.deepEqual(slots[0]!.path, ['doc', 'attachment']);
 });
 
 test('a slot behind a local $ref is found', () => {
-  const schema = { name: 'r', inputSchema: { type: 'object', $defs: { img: uri({ 'x-mcp-file': { maxSize: 9 } }) }, properties: { pic: { $ref: '#/$defs/img' } } } };
+  const schema = {
+    name: 'r',
+    inputSchema: { type: 'object', $defs: { img: uri({ 'x-mcp-file': { maxSize: 9 } }) }, properties: { pic: { $ref: '#/$defs/img' } } },
+  };
   assert.equal(findFileSlots(schema).slots[0]?.maxSize, 9);
 });
 
 test('malformed descriptors are ignored with a warning: not an object, bad accept, bad maxSize', () => {
-  const { slots, warnings } = findFileSlots(tool({
-    a: uri({ 'x-mcp-file': 'yes' }),
-    b: uri({ 'x-mcp-file': { accept: 'image/png' } }),
-    c: uri({ 'x-mcp-file': { maxSize: -1 } }),
-    d: uri({ 'x-mcp-file': { maxSize: 1.5 } }),
-    e: uri({ 'x-mcp-file': [] }),
-  }));
+  const { slots, warnings } = findFileSlots(
+    tool({
+      a: uri({ 'x-mcp-file': 'yes' }),
+      b: uri({ 'x-mcp-file': { accept: 'image/png' } }),
+      c: uri({ 'x-mcp-file': { maxSize: -1 } }),
+      d: uri({ 'x-mcp-file': { maxSize: 1.5 } }),
+      e: uri({ 'x-mcp-file': [] }),
+    }),
+  );
   assert.deepEqual(slots, []);
   assert.equal(warnings.length, 5);
   assert.match(warnings[0]!, /property 'a': its x-mcp-file keyword is "yes", not an object/);
@@ -154,15 +190,18 @@ test('a required property with a malformed keyword stays in the tool with a warn
 });
 
 test('a Tool.inputFiles sidecar marks string and string-array properties as file slots', () => {
-  const { slots, warnings } = findFileSlots(tool(
-    { report: { type: 'string' }, scans: { type: 'array', items: { type: 'string' } }, n: { type: 'number' } },
-    ['report'],
-    { inputFiles: { report: { accept: ['application/pdf'], maxSize: 4096 }, scans: {}, n: {}, ghost: {} } },
-  ));
-  assert.deepEqual(slots.map((s) => [s.label, s.origin, s.multiple, s.required, s.maxSize]), [
-    ['report', 'inputFiles', false, true, 4096],
-    ['scans', 'inputFiles', true, false, undefined],
-  ]);
+  const { slots, warnings } = findFileSlots(
+    tool({ report: { type: 'string' }, scans: { type: 'array', items: { type: 'string' } }, n: { type: 'number' } }, ['report'], {
+      inputFiles: { report: { accept: ['application/pdf'], maxSize: 4096 }, scans: {}, n: {}, ghost: {} },
+    }),
+  );
+  assert.deepEqual(
+    slots.map((s) => [s.label, s.origin, s.multiple, s.required, s.maxSize]),
+    [
+      ['report', 'inputFiles', false, true, 4096],
+      ['scans', 'inputFiles', true, false, undefined],
+    ],
+  );
   assert.equal(warnings.length, 2);
   assert.match(warnings.join('\n'), /'n'.*needs a string or an array of strings/);
   assert.match(warnings.join('\n'), /names property 'ghost', which the schema does not define/);
@@ -183,21 +222,29 @@ const fileInput = (modes: string[], marker: 'input' | 'output' | undefined = 'in
 
 test('a FileInput object (x-mcp-file-mode: input) is a slot listing the sources it offers', () => {
   const { slots } = findFileSlots(tool({ upload: fileInput(['content', 'path', 's3']), only: fileInput(['path']) }, ['upload']));
-  assert.deepEqual(slots.map((s) => [s.label, s.origin, s.objectModes, s.required]), [
-    ['upload', 'file-input-object', ['content', 'path', 's3'], true],
-    ['only', 'file-input-object', ['path'], false],
-  ]);
+  assert.deepEqual(
+    slots.map((s) => [s.label, s.origin, s.objectModes, s.required]),
+    [
+      ['upload', 'file-input-object', ['content', 'path', 's3'], true],
+      ['only', 'file-input-object', ['path'], false],
+    ],
+  );
 });
 
 test('a FileInput object whose marker was stripped is recognised by its shape; a FileOutput is not an input', () => {
   const { slots } = findFileSlots(tool({ a: fileInput(['content'], undefined), b: fileInput(['content'], 'output') }));
-  assert.deepEqual(slots.map((s) => s.label), ['a']);
+  assert.deepEqual(
+    slots.map((s) => s.label),
+    ['a'],
+  );
 });
 
 test('a sibling string asking for the file name becomes the filename companion', () => {
   const byName = findFileSlots(tool({ file: uri({ 'x-mcp-file': {} }), file_name: { type: 'string' }, note: { type: 'string' } }));
   assert.deepEqual(byName.slots[0]!.filenameCompanion, ['file_name']);
-  const byDescription = findFileSlots(tool({ doc: uri({ 'x-mcp-file': {} }), label: { type: 'string', description: 'The original filename of the document.' } }));
+  const byDescription = findFileSlots(
+    tool({ doc: uri({ 'x-mcp-file': {} }), label: { type: 'string', description: 'The original filename of the document.' } }),
+  );
   assert.deepEqual(byDescription.slots[0]!.filenameCompanion, ['label']);
   const nested = findFileSlots(tool({ d: { type: 'object', properties: { scan: uri({ 'x-mcp-file': {} }), scanFileName: { type: 'string' } } } }));
   assert.deepEqual(nested.slots[0]!.filenameCompanion, ['d', 'scanFileName']);
@@ -212,7 +259,9 @@ test('no companion is guessed beside two file slots, for unrelated strings, or w
   assert.equal(competing.slots[0]!.filenameCompanion, undefined);
   const lookalike = findFileSlots(tool({ a: uri({ 'x-mcp-file': {} }), profilename: { type: 'string' }, profile_name: { type: 'string' } }));
   assert.equal(lookalike.slots[0]!.filenameCompanion, undefined);
-  const output = findFileSlots(tool({ a: uri({ 'x-mcp-file': {} }), output_filename: { type: 'string' }, target: { type: 'string', description: 'File name to save the result as' } }));
+  const output = findFileSlots(
+    tool({ a: uri({ 'x-mcp-file': {} }), output_filename: { type: 'string' }, target: { type: 'string', description: 'File name to save the result as' } }),
+  );
   assert.equal(output.slots[0]!.filenameCompanion, undefined);
 });
 
@@ -240,11 +289,14 @@ test('elicitation file fields: x-mcp-file strings, SEP-1306 type:file fields, re
     },
     { legacy: { maxSize: 10 } },
   );
-  assert.deepEqual(slots.map((s) => [s.label, s.origin, s.multiple, s.required, s.maxSize]), [
-    ['photo', 'x-mcp-file', false, true, 5242880],
-    ['scan', 'binary-elicitation', true, false, 1000],
-    ['legacy', 'requestedFiles', false, false, 10],
-  ]);
+  assert.deepEqual(
+    slots.map((s) => [s.label, s.origin, s.multiple, s.required, s.maxSize]),
+    [
+      ['photo', 'x-mcp-file', false, true, 5242880],
+      ['scan', 'binary-elicitation', true, false, 1000],
+      ['legacy', 'requestedFiles', false, false, 10],
+    ],
+  );
   assert.equal(slots[0]!.title, 'Receipt photo');
   assert.equal(warnings.length, 1);
   assert.match(warnings[0]!, /property 'many': a file array is not allowed in an elicitation form/);
@@ -252,9 +304,15 @@ test('elicitation file fields: x-mcp-file strings, SEP-1306 type:file fields, re
 
 test('an optional file written as anyOf [uri string, null] (Pydantic style) is a file slot', () => {
   const outer = findFileSlots(tool({ scan: { anyOf: [uri(), { type: 'null' }], default: null, 'x-mcp-file': { maxSize: 5 } } }));
-  assert.deepEqual(outer.slots.map((s) => [s.label, s.maxSize]), [['scan', 5]]);
+  assert.deepEqual(
+    outer.slots.map((s) => [s.label, s.maxSize]),
+    [['scan', 5]],
+  );
   const inner = findFileSlots(tool({ scan: { oneOf: [{ type: 'null' }, uri({ 'x-mcp-file': { maxSize: 6 } })] } }));
-  assert.deepEqual(inner.slots.map((s) => [s.label, s.maxSize]), [['scan', 6]]);
+  assert.deepEqual(
+    inner.slots.map((s) => [s.label, s.maxSize]),
+    [['scan', 6]],
+  );
   const ambiguous = findFileSlots(tool({ scan: { anyOf: [uri(), { type: 'integer' }], 'x-mcp-file': {} } }));
   assert.equal(ambiguous.slots.length, 0);
   assert.equal(ambiguous.warnings.length, 1);
@@ -269,20 +327,30 @@ test('an elicitation form pairs a file field with a filename field too', () => {
 });
 
 test('SEP-2631 transferModes are kept on the slot; an unknown mode list is a malformed keyword', () => {
-  const { slots, warnings } = findFileSlots(tool({
-    up: uri({ 'x-mcp-file': { transferModes: ['upload'] } }),
-    both: uri({ 'x-mcp-file': { transferModes: ['inline', 'upload'], maxSize: 10 } }),
-    odd: uri({ 'x-mcp-file': { transferModes: ['carrier-pigeon'] } }),
-  }));
-  assert.deepEqual(slots.map((s) => [s.label, s.transferModes]), [['up', ['upload']], ['both', ['inline', 'upload']]]);
+  const { slots, warnings } = findFileSlots(
+    tool({
+      up: uri({ 'x-mcp-file': { transferModes: ['upload'] } }),
+      both: uri({ 'x-mcp-file': { transferModes: ['inline', 'upload'], maxSize: 10 } }),
+      odd: uri({ 'x-mcp-file': { transferModes: ['carrier-pigeon'] } }),
+    }),
+  );
+  assert.deepEqual(
+    slots.map((s) => [s.label, s.transferModes]),
+    [
+      ['up', ['upload']],
+      ['both', ['inline', 'upload']],
+    ],
+  );
   assert.match(warnings[0]!, /property 'odd': its x-mcp-file keyword has a transferModes \(carrier-pigeon\) with no mode this host knows/);
 });
 
 test('slot scans are plain JSON: they survive a JSON round trip unchanged', () => {
-  const scan = findFileSlots(tool({
-    doc: { type: 'object', properties: { a: uri({ 'x-mcp-file': { accept: ['.pdf'] } }), a_filename: { type: 'string' } } },
-    up: fileInput(['content']),
-  }));
+  const scan = findFileSlots(
+    tool({
+      doc: { type: 'object', properties: { a: uri({ 'x-mcp-file': { accept: ['.pdf'] } }), a_filename: { type: 'string' } } },
+      up: fileInput(['content']),
+    }),
+  );
   assert.equal(scan.slots.length, 2);
   assert.deepEqual(JSON.parse(JSON.stringify(scan)), scan);
 });

@@ -50,7 +50,11 @@ async function makeFile(name: string, size: number): Promise<{ path: string; sha
 
 function storeRequests(): Array<{ method: string; path: string; authorization: string | null; status: number }> {
   try {
-    return readFileSync(storeLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(storeLog, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   } catch {
     return [];
   }
@@ -85,14 +89,19 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const said = r.err.indexOf(`doc: dataset.bin (200 MiB) uploaded to ${host}\n`);
     assert.ok(said >= 0, r.err);
     assert.ok(r.err.indexOf(`uploading dataset.bin to ${host}: 200 MiB of 200 MiB (100%)`) > said, r.err);
-    const posts = storeRequests().slice(before).filter((q) => q.method === 'POST');
+    const posts = storeRequests()
+      .slice(before)
+      .filter((q) => q.method === 'POST');
     assert.equal(posts.length, 1);
     assert.equal(posts[0]!.authorization, null);
   });
 
   test('["inline"] is never uploaded, even from a host that could; a small file under no transferModes goes inline too (2025 era)', async () => {
     const file = await makeFile('small.bin', 100 * 1024);
-    for (const [tool, era] of [['inspect_inline', '2026'], ['inspect_any', '2025']] as const) {
+    for (const [tool, era] of [
+      ['inspect_inline', '2026'],
+      ['inspect_any', '2025'],
+    ] as const) {
       const r = await cli(['call', tool, '--file', `doc=${file.path}`, ...server('--era', era)]);
       assert.equal(r.code, 0, r.err);
       assert.equal(JSON.parse(r.out).via, 'inline');
@@ -118,11 +127,17 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const big = await makeFile('nine.bin', 9 * MiB);
     const r = await cli(['call', 'inspect_any', '--file', `doc=${big.path}`, ...server('--no-transfer')]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /doc: nine\.bin is 9 MiB \(9,437,184 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(.*\), and node did not declare the files capability \(SEP-2631\), so it takes no uploads/);
+    assert.match(
+      r.err,
+      /doc: nine\.bin is 9 MiB \(9,437,184 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(.*\), and node did not declare the files capability \(SEP-2631\), so it takes no uploads/,
+    );
     const small = await makeFile('tiny.txt', 10);
     const u = await cli(['call', 'inspect_upload', '--file', `doc=${small.path}`, ...server('--no-transfer', '--era', '2025')]);
     assert.equal(u.code, 1);
-    assert.match(u.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload \(SEP-2631 transferModes \["upload"\]\), and node did not declare the files capability/);
+    assert.match(
+      u.err,
+      /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload \(SEP-2631 transferModes \["upload"\]\), and node did not declare the files capability/,
+    );
     const off = await cli(['call', 'inspect_upload', '--no-file-transfer', '--file', `doc=${small.path}`, ...server()]);
     assert.equal(off.code, 1);
     assert.match(off.err, /doc: tiny\.txt cannot be sent: this tool takes this file only by out-of-band upload .* turned off/);
@@ -133,8 +148,14 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     writeFileSync(sparse, '');
     truncateSync(sparse, 64 * 1024 * MiB);
     for (const [tool, wording] of [
-      ['inspect_any', /doc: sparse\.bin is 64 GiB \(68,719,476,736 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(.*\), and node did not declare the files capability \(SEP-2631\), so it takes no uploads/],
-      ['inspect_upload', /doc: sparse\.bin cannot be sent: this tool takes this file only by out-of-band upload .*, and node did not declare the files capability/],
+      [
+        'inspect_any',
+        /doc: sparse\.bin is 64 GiB \(68,719,476,736 bytes\); at most 7 MiB \(7,340,032 bytes\) can be sent inline to a stdio server \(.*\), and node did not declare the files capability \(SEP-2631\), so it takes no uploads/,
+      ],
+      [
+        'inspect_upload',
+        /doc: sparse\.bin cannot be sent: this tool takes this file only by out-of-band upload .*, and node did not declare the files capability/,
+      ],
     ] as const) {
       const readBefore = bytesReadByThisProcess();
       const started = Date.now();
@@ -151,7 +172,7 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.equal(JSON.parse(stats.out)['files/authorizeUpload'], undefined);
   });
 
-  test('a server that takes uploads: a sparse file over the tool\'s maxSize is refused from stat; one within is digested with progress, and an interrupt stops the digest', async () => {
+  test("a server that takes uploads: a sparse file over the tool's maxSize is refused from stat; one within is digested with progress, and an interrupt stops the digest", async () => {
     const sparse = join(dir, 'sparse-capped.bin');
     writeFileSync(sparse, '');
     truncateSync(sparse, 2 * 1024 * MiB);
@@ -172,7 +193,12 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const stdout = new PassThrough();
     stdout.resume();
     const code = await run(['call', 'inspect_upload', '--file', `doc=${sparse}`, ...server()], {
-      stdout, stderr, env: process.env, cwd: process.cwd(), interactive: false, interrupt: interrupt.signal,
+      stdout,
+      stderr,
+      env: process.env,
+      cwd: process.cwd(),
+      interactive: false,
+      interrupt: interrupt.signal,
     });
     assert.equal(interrupt.signal.aborted, true, err);
     assert.notEqual(code, 0, err);
@@ -189,7 +215,10 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     assert.equal(no.code, 1, no.err);
     assert.match(no.err, new RegExp(`doc: asked-first\\.bin \\(2 MiB\\) uploaded to ${host.replace('.', '\\.')}\n`));
     assert.match(no.err, /Upload and call\? \[y\]es, \[n\]o/);
-    assert.match(no.err, /the upload of asked-first\.bin to .* was not confirmed: nothing was sent; its authorization \(mcp-file:.*\) is left unused and expires at /);
+    assert.match(
+      no.err,
+      /the upload of asked-first\.bin to .* was not confirmed: nothing was sent; its authorization \(mcp-file:.*\) is left unused and expires at /,
+    );
     assert.match(no.err, /not sent: the uploads were not confirmed/);
     assert.equal(storeRequests().length, before, 'no byte reached the store');
     const yes = await cli(['call', 'inspect_upload', '--file', `doc=${file.path}`, ...server()], { stdin: Readable.from(['maybe\n', 'y\n']) });
@@ -225,7 +254,10 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const big = await makeFile('toolarge.bin', 9 * MiB);
     const m = await cli(['call', 'inspect_upload', '--file', `doc=${big.path}`, ...server('--max-upload', String(8 * MiB))]);
     assert.equal(m.code, 1);
-    assert.match(m.err, /refused files\/authorizeUpload \(-32602\): .*maxSizeExceeded \(maxSize 8 MiB \(8388608 bytes\), actual size 9 MiB \(9437184 bytes\)\)/);
+    assert.match(
+      m.err,
+      /refused files\/authorizeUpload \(-32602\): .*maxSizeExceeded \(maxSize 8 MiB \(8388608 bytes\), actual size 9 MiB \(9437184 bytes\)\)/,
+    );
   });
 
   test('an elicitation field that takes files only by upload gets a file URI, and the server reads the bytes back', async () => {
@@ -247,12 +279,15 @@ describe('mcp-host call with SEP-2631 file slots', () => {
     const started = Date.now();
     const r = await cli(['call', 'ask_upload', '--elicit', `@${answers}`, ...server('--no-files-capability')]);
     assert.equal(r.code, 1, r.err);
-    assert.match(r.err, /doc: asked-sparse\.bin: this tool takes files only by out-of-band upload, and node did not declare the files capability \(SEP-2631\), so it takes no uploads/);
+    assert.match(
+      r.err,
+      /doc: asked-sparse\.bin: this tool takes files only by out-of-band upload, and node did not declare the files capability \(SEP-2631\), so it takes no uploads/,
+    );
     assert.ok(bytesReadByThisProcess() - readBefore < 256 * MiB, `${bytesReadByThisProcess() - readBefore} bytes read`);
     assert.ok(Date.now() - started < 20_000);
   });
 
-  test('on a terminal, consent to an elicitation answer\'s upload names the host; no returns to the question and sends nothing', async () => {
+  test("on a terminal, consent to an elicitation answer's upload names the host; no returns to the question and sends nothing", async () => {
     const file = await makeFile('asked-host.bin', MiB);
     const host = new URL(store.url).host;
     const before = storeRequests().length;
@@ -323,7 +358,10 @@ describe('file outputs', () => {
       const bad = mkdtempSync(join(dir, 'corrupt-'));
       const c = await cli(['call', 'make_file', '--args', '{"size":300000,"corrupt":true}', '--save-files', bad, ...server('--era', era)]);
       assert.equal(c.code, 5);
-      assert.match(c.err, /saving report\.bin failed: digest mismatch: the sha-256 of the 300000 bytes that arrived is \S+, the server said \S+; nothing was saved/);
+      assert.match(
+        c.err,
+        /saving report\.bin failed: digest mismatch: the sha-256 of the 300000 bytes that arrived is \S+, the server said \S+; nothing was saved/,
+      );
       assert.deepEqual(readdirSync(bad), []);
     }
   });
@@ -341,9 +379,20 @@ describe('a file embedded in a tool result', () => {
       const saved = readFileSync(join(out, 'ledger.bin'));
       assert.equal(saved.length, 2500000);
       // The digest the server gave (--json shows the block as sent) is the saved bytes' sha-256.
-      const raw = await cli(['call', 'make_resource_file', '--json', '--args', '{"size":1000,"name":"small.bin"}', '--save-files', out, ...server('--era', era)]);
+      const raw = await cli([
+        'call',
+        'make_resource_file',
+        '--json',
+        '--args',
+        '{"size":1000,"name":"small.bin"}',
+        '--save-files',
+        out,
+        ...server('--era', era),
+      ]);
       assert.equal(raw.code, 0, raw.err);
-      const block = (JSON.parse(raw.out) as { content: Array<{ type: string; resource?: { content: { uri: string; size: number; digest: { value: string } } } }> }).content[1]!;
+      const block = (
+        JSON.parse(raw.out) as { content: Array<{ type: string; resource?: { content: { uri: string; size: number; digest: { value: string } } } }> }
+      ).content[1]!;
       assert.equal(block.type, 'resource');
       assert.equal(block.resource!.content.size, 1000);
       const small = readFileSync(join(out, 'small.bin'));
@@ -352,7 +401,10 @@ describe('a file embedded in a tool result', () => {
       const bad = mkdtempSync(join(dir, 'embedded-corrupt-'));
       const c = await cli(['call', 'make_resource_file', '--args', '{"size":300000,"corrupt":true}', '--save-files', bad, ...server('--era', era)]);
       assert.equal(c.code, 5, c.err);
-      assert.match(c.err, /saving report\.bin failed: digest mismatch: the sha-256 of the 300000 bytes that arrived is \S+, the server said \S+; nothing was saved/);
+      assert.match(
+        c.err,
+        /saving report\.bin failed: digest mismatch: the sha-256 of the 300000 bytes that arrived is \S+, the server said \S+; nothing was saved/,
+      );
       assert.deepEqual(readdirSync(bad), []);
     }
   });
@@ -363,7 +415,8 @@ describe('the core over Streamable HTTP', () => {
     const mcp = await startTransferHttp(['--store', store.url]);
     const secret = 'Bearer session-secret-4711';
     const conn = new ServerConnection(httpServer('transfer', mcp.url, { Authorization: secret }), {
-      log: new Logger(() => undefined, 'error'), capabilities: { files: true },
+      log: new Logger(() => undefined, 'error'),
+      capabilities: { files: true },
     });
     try {
       await conn.start();
@@ -378,18 +431,38 @@ describe('the core over Streamable HTTP', () => {
       assert.equal(JSON.parse((result.content[0] as { text: string }).text).sha256, file.sha256);
 
       const abort = new AbortController();
-      await assert.rejects(conn.files.uploadFile(check.file, { signal: abort.signal, onBytes: (n) => { if (n > MiB) abort.abort(); } }), /cancelled/);
+      await assert.rejects(
+        conn.files.uploadFile(check.file, {
+          signal: abort.signal,
+          onBytes: (n) => {
+            if (n > MiB) abort.abort();
+          },
+        }),
+        /cancelled/,
+      );
       assert.ok(storeRequests().length > 0);
       assert.ok(storeRequests().every((q) => q.authorization !== secret && !(q.authorization ?? '').includes('session-secret')));
 
       // A run's own cancel is a CallCancelledError wherever it lands (how the panel tells it from a failure):
       // authorizing an upload, or sending one.
       const isCancel = (e: Error) => e instanceof CallCancelledError && /cancelled/.test(e.message);
-      await assert.rejects(authorizeUploads([{ slot, files: [check.file] }], () => limits, conn.files, AbortSignal.abort()), isCancel);
+      await assert.rejects(
+        authorizeUploads([{ slot, files: [check.file] }], () => limits, conn.files, AbortSignal.abort()),
+        isCancel,
+      );
       const run = new AbortController();
-      await assert.rejects(encodeFileSlots({}, [{ slot, files: [check.file] }], () => limits,
-        { workspaceRoots: [], serverIsLocalStdio: false, uploader: conn.files }, undefined,
-        { signal: run.signal, reporter: { report: (_f, sent) => { if (sent > MiB) run.abort(); }, done: () => undefined } }), isCancel);
+      await assert.rejects(
+        encodeFileSlots({}, [{ slot, files: [check.file] }], () => limits, { workspaceRoots: [], serverIsLocalStdio: false, uploader: conn.files }, undefined, {
+          signal: run.signal,
+          reporter: {
+            report: (_f, sent) => {
+              if (sent > MiB) run.abort();
+            },
+            done: () => undefined,
+          },
+        }),
+        isCancel,
+      );
 
       // A file output read back through files/authorizeDownload: a `file` block over HTTP survives the SDK.
       const made = await conn.callTool('make_file', { size: 1000 });
@@ -398,7 +471,10 @@ describe('the core over Streamable HTTP', () => {
       assert.ok(item && item.kind === 'file' && item.digest && item.size === 1000);
       const target = join(dir, 'from-http.bin');
       assert.deepEqual(await conn.files.saveFile({ uri: item.uri, size: 1000, digest: item.save!.digest! }, target, { maxBytes: MiB }), { bytes: 1000 });
-      await assert.rejects(conn.files.saveFile({ uri: 'mcp-file://transfer-fixture/nope', name: 'x' }, join(dir, 'nope.bin'), { maxBytes: MiB }), /unknown or expired file URI/);
+      await assert.rejects(
+        conn.files.saveFile({ uri: 'mcp-file://transfer-fixture/nope', name: 'x' }, join(dir, 'nope.bin'), { maxBytes: MiB }),
+        /unknown or expired file URI/,
+      );
     } finally {
       await conn.stop();
       await mcp.stop();
@@ -411,7 +487,9 @@ describe('the files capability', () => {
     const cache = new InMemoryEraCache();
     const connect = async (...args: string[]) => {
       const conn = new ServerConnection(stdioFixture('transfer-server.ts', ['--store', store.url, ...args], 'transfer'), {
-        log: new Logger(() => undefined, 'error'), capabilities: { files: true }, eraCache: cache,
+        log: new Logger(() => undefined, 'error'),
+        capabilities: { files: true },
+        eraCache: cache,
       });
       await conn.start();
       try {
@@ -432,8 +510,15 @@ describe('the files capability', () => {
 });
 
 describe('rules', () => {
-  test('transfer modes: inline only, upload only (never inline, even small), or the host\'s choice by size', () => {
-    const slot = (modes?: ('inline' | 'upload')[]) => ({ path: ['f'], label: 'f', multiple: false, required: true, origin: 'x-mcp-file' as const, ...(modes ? { transferModes: modes } : {}) });
+  test("transfer modes: inline only, upload only (never inline, even small), or the host's choice by size", () => {
+    const slot = (modes?: ('inline' | 'upload')[]) => ({
+      path: ['f'],
+      label: 'f',
+      multiple: false,
+      required: true,
+      origin: 'x-mcp-file' as const,
+      ...(modes ? { transferModes: modes } : {}),
+    });
     const on = inlineLimitsFor('stdio', { transfer: { inlineUpToBytes: 1000 } });
     const off = inlineLimitsFor('stdio');
     assert.deepEqual(planTransfer(slot(['inline']), 10 * MiB, on), { mode: 'inline' });
@@ -452,35 +537,49 @@ describe('rules', () => {
     assert.equal(addressKind('fd00::1'), 'private');
     assert.equal(addressKind('93.184.216.34'), 'public');
     const local = await destinationPolicyFor(undefined);
-    assert.ok('url' in await checkDestination('http://127.0.0.1:9/x', local));
-    assert.match((await checkDestination('http://example.com/x', local) as { refused: string }).refused, /not HTTPS/);
+    assert.ok('url' in (await checkDestination('http://127.0.0.1:9/x', local)));
+    assert.match(((await checkDestination('http://example.com/x', local)) as { refused: string }).refused, /not HTTPS/);
     const remote = await destinationPolicyFor('https://93.184.216.34/mcp');
-    assert.match((await checkDestination('https://127.0.0.1/x', remote) as { refused: string }).refused, /loopback/);
-    assert.match((await checkDestination('https://user:pw@93.184.216.34/x', remote) as { refused: string }).refused, /user name or password/);
+    assert.match(((await checkDestination('https://127.0.0.1/x', remote)) as { refused: string }).refused, /loopback/);
+    assert.match(((await checkDestination('https://user:pw@93.184.216.34/x', remote)) as { refused: string }).refused, /user name or password/);
   });
 
-  test('draft shapes pass the SDK\'s schemas shielded and come back as sent', () => {
+  test("draft shapes pass the SDK's schemas shielded and come back as sent", () => {
     const block = { type: 'file', file: { uri: 'mcp-file://s/1', name: 'a.pdf', size: 3 } };
     const resource = { uri: 'mcp-resource://r/monthly.pdf', mimeType: 'application/pdf', content: { uri: 'mcp-file://s/2' } };
     const embedded = { type: 'resource', resource };
     const plain = { type: 'resource', resource: { uri: 'r://t', text: 'kept as it is' } };
     const raw = { content: [{ type: 'text', text: 'hi' }, block, embedded, plain], contents: [resource] };
     shieldDraftShapes(raw);
-    assert.deepEqual(raw.content.map((b) => b.type), ['text', 'text', 'text', 'resource']);
+    assert.deepEqual(
+      raw.content.map((b) => b.type),
+      ['text', 'text', 'text', 'resource'],
+    );
     assert.equal(typeof (raw.contents[0] as { text?: string }).text, 'string');
     restoreDraftShapes(raw);
     assert.deepEqual(raw, { content: [{ type: 'text', text: 'hi' }, block, embedded, plain], contents: [resource] });
     // A prompt's message may embed one too.
-    const prompt = { messages: [{ role: 'user', content: embedded }, { role: 'assistant', content: { type: 'text', text: 'ok' } }] };
+    const prompt = {
+      messages: [
+        { role: 'user', content: embedded },
+        { role: 'assistant', content: { type: 'text', text: 'ok' } },
+      ],
+    };
     shieldDraftShapes(prompt);
     assert.equal(prompt.messages[0]!.content.type, 'text');
     restoreDraftShapes(prompt);
-    assert.deepEqual(prompt.messages.map((m) => m.content), [embedded, { type: 'text', text: 'ok' }]);
+    assert.deepEqual(
+      prompt.messages.map((m) => m.content),
+      [embedded, { type: 'text', text: 'ok' }],
+    );
   });
 
   test('a 10-byte file output written to disk by hand is not taken for a file: FileValues need a uri and metadata', () => {
     writeFileSync(join(dir, 'x'), 'x');
     const view = toResultView({ content: [], structuredContent: { a: { uri: 'https://x' }, b: { uri: 'mcp-file://s/1', size: 5 } } });
-    assert.deepEqual(view.items.map((i) => i.kind === 'file' && i.uri), ['mcp-file://s/1']);
+    assert.deepEqual(
+      view.items.map((i) => i.kind === 'file' && i.uri),
+      ['mcp-file://s/1'],
+    );
   });
 });

@@ -17,9 +17,31 @@ const everythingSchema = {
     integer: { title: 'Integer', type: 'integer', minimum: 1, maximum: 100, default: 42 },
     number: { type: 'number', minimum: 0, maximum: 1000, default: 3.14 },
     untitledSingleSelectEnum: { type: 'string', enum: ['Monica', 'Rachel'], default: 'Monica' },
-    untitledMultipleSelectEnum: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string', enum: ['Guitar', 'Piano', 'Violin'] }, default: ['Guitar'] },
-    titledSingleSelectEnum: { type: 'string', oneOf: [{ const: 'hero-1', title: 'Superman' }, { const: 'hero-2', title: 'Green Lantern' }], default: 'hero-1' },
-    titledMultipleSelectEnum: { type: 'array', items: { anyOf: [{ const: 'fish-1', title: 'Tuna' }, { const: 'fish-2', title: 'Salmon' }] }, default: ['fish-1'] },
+    untitledMultipleSelectEnum: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 2,
+      items: { type: 'string', enum: ['Guitar', 'Piano', 'Violin'] },
+      default: ['Guitar'],
+    },
+    titledSingleSelectEnum: {
+      type: 'string',
+      oneOf: [
+        { const: 'hero-1', title: 'Superman' },
+        { const: 'hero-2', title: 'Green Lantern' },
+      ],
+      default: 'hero-1',
+    },
+    titledMultipleSelectEnum: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'fish-1', title: 'Tuna' },
+          { const: 'fish-2', title: 'Salmon' },
+        ],
+      },
+      default: ['fish-1'],
+    },
     legacyTitledEnum: { type: 'string', enum: ['pet-1', 'pet-2'], enumNames: ['Cats', 'Dogs'], default: 'pet-1' },
   },
   required: ['name'],
@@ -29,7 +51,10 @@ function field(model: FormModel, id: string): FormField {
   const walk = (fields: FormField[]): FormField | undefined => {
     for (const f of fields) {
       if (f.id === id) return f;
-      if (f.kind === 'object') { const hit = walk(f.fields); if (hit) return hit; }
+      if (f.kind === 'object') {
+        const hit = walk(f.fields);
+        if (hit) return hit;
+      }
     }
     return undefined;
   };
@@ -42,9 +67,19 @@ test('every elicitation field type gets its own widget kind, with titles, format
   const m = buildForm(everythingSchema);
   const kinds = Object.fromEntries(m.fields.map((f) => [f.id, f.kind]));
   assert.deepEqual(kinds, {
-    '/name': 'string', '/check': 'boolean', '/firstLine': 'string', '/email': 'string', '/homepage': 'string', '/birthdate': 'string',
-    '/integer': 'integer', '/number': 'number', '/untitledSingleSelectEnum': 'enum', '/untitledMultipleSelectEnum': 'multiEnum',
-    '/titledSingleSelectEnum': 'enum', '/titledMultipleSelectEnum': 'multiEnum', '/legacyTitledEnum': 'enum',
+    '/name': 'string',
+    '/check': 'boolean',
+    '/firstLine': 'string',
+    '/email': 'string',
+    '/homepage': 'string',
+    '/birthdate': 'string',
+    '/integer': 'integer',
+    '/number': 'number',
+    '/untitledSingleSelectEnum': 'enum',
+    '/untitledMultipleSelectEnum': 'multiEnum',
+    '/titledSingleSelectEnum': 'enum',
+    '/titledMultipleSelectEnum': 'multiEnum',
+    '/legacyTitledEnum': 'enum',
   });
   assert.equal(field(m, '/name').label, 'String');
   assert.equal(field(m, '/name').required, true);
@@ -55,15 +90,24 @@ test('every elicitation field type gets its own widget kind, with titles, format
   assert.ok(integer.kind === 'integer' && integer.minimum === 1 && integer.maximum === 100);
   const titled = field(m, '/titledSingleSelectEnum');
   assert.ok(titled.kind === 'enum');
-  assert.deepEqual(titled.options, [{ value: 'hero-1', label: 'Superman' }, { value: 'hero-2', label: 'Green Lantern' }]);
+  assert.deepEqual(titled.options, [
+    { value: 'hero-1', label: 'Superman' },
+    { value: 'hero-2', label: 'Green Lantern' },
+  ]);
   const legacy = field(m, '/legacyTitledEnum');
   assert.ok(legacy.kind === 'enum');
-  assert.deepEqual(legacy.options.map((o) => o.label), ['Cats', 'Dogs']);
+  assert.deepEqual(
+    legacy.options.map((o) => o.label),
+    ['Cats', 'Dogs'],
+  );
   const multi = field(m, '/untitledMultipleSelectEnum');
   assert.ok(multi.kind === 'multiEnum' && multi.minItems === 1 && multi.maxItems === 2);
   const titledMulti = field(m, '/titledMultipleSelectEnum');
   assert.ok(titledMulti.kind === 'multiEnum');
-  assert.deepEqual(titledMulti.options.map((o) => o.label), ['Tuna', 'Salmon']);
+  assert.deepEqual(
+    titledMulti.options.map((o) => o.label),
+    ['Tuna', 'Salmon'],
+  );
   assert.equal(m.validationUnavailable, undefined, 'enumNames must not stop validation');
 });
 
@@ -71,8 +115,14 @@ test('defaults are pre-filled and sent when the user accepts without changes', (
   const m = buildForm(everythingSchema);
   const values = defaultValues(m);
   assert.deepEqual(values, {
-    firstLine: 'It was a dark and stormy night.', integer: 42, number: 3.14, untitledSingleSelectEnum: 'Monica',
-    untitledMultipleSelectEnum: ['Guitar'], titledSingleSelectEnum: 'hero-1', titledMultipleSelectEnum: ['fish-1'], legacyTitledEnum: 'pet-1',
+    firstLine: 'It was a dark and stormy night.',
+    integer: 42,
+    number: 3.14,
+    untitledSingleSelectEnum: 'Monica',
+    untitledMultipleSelectEnum: ['Guitar'],
+    titledSingleSelectEnum: 'hero-1',
+    titledMultipleSelectEnum: ['fish-1'],
+    legacyTitledEnum: 'pet-1',
   });
   const payload = toPayload(m, { ...values, name: 'Ada' });
   assert.equal(payload.integer, 42);
@@ -83,7 +133,11 @@ test('defaults are pre-filled and sent when the user accepts without changes', (
 test('values outside the schema are reported per field before anything is sent', () => {
   const m = buildForm(everythingSchema);
   const errors = validateForm(m, {
-    ...defaultValues(m), integer: '500', email: 'not-an-email', birthdate: '31/01/2026', homepage: 'example',
+    ...defaultValues(m),
+    integer: '500',
+    email: 'not-an-email',
+    birthdate: '31/01/2026',
+    homepage: 'example',
     untitledMultipleSelectEnum: ['Guitar', 'Piano', 'Violin'],
   });
   assert.equal(errors['/name'], 'Required.');
@@ -98,7 +152,15 @@ test('values outside the schema are reported per field before anything is sent',
 
 test('text input is coerced to the schema types and empty optional values are dropped', () => {
   const m = buildForm(everythingSchema);
-  const payload = toPayload(m, { name: 'Ada', integer: ' 7 ', number: '2.5', check: 'true', email: '', titledSingleSelectEnum: 'hero-2', untitledMultipleSelectEnum: [] });
+  const payload = toPayload(m, {
+    name: 'Ada',
+    integer: ' 7 ',
+    number: '2.5',
+    check: 'true',
+    email: '',
+    titledSingleSelectEnum: 'hero-2',
+    untitledMultipleSelectEnum: [],
+  });
   assert.deepEqual(payload, { name: 'Ada', integer: 7, number: 2.5, check: true, titledSingleSelectEnum: 'hero-2' });
 });
 
@@ -179,15 +241,20 @@ test('tool schemas: nested objects, arrays of primitives, nullable types, simple
   assert.equal(errors['/address/city'], 'Must be at least 2 characters long.');
   assert.equal(errors['/tags'], 'Entry 1: Must be at most 3 characters long.');
   assert.match(errors['/matrix']!, /Not valid JSON/);
-  assert.deepEqual(toPayload(m, { address: { city: 'Oslo', zip: '12' }, note: null, id: '5', free: '{"a":1}' }),
-    { address: { city: 'Oslo', zip: 12 }, note: null, id: 5, free: { a: 1 } });
+  assert.deepEqual(toPayload(m, { address: { city: 'Oslo', zip: '12' }, note: null, id: '5', free: '{"a":1}' }), {
+    address: { city: 'Oslo', zip: 12 },
+    note: null,
+    id: 5,
+    free: { a: 1 },
+  });
   assert.deepEqual(validateForm(m, { address: { city: 'Oslo' }, note: null, id: 'x' }), {});
 });
 
 test('markup in titles, descriptions, options and defaults stays literal text', () => {
   const markup = '<img src=x onerror="alert(1)"><script>alert(2)</script>';
   const m = buildForm({
-    type: 'object', title: markup,
+    type: 'object',
+    title: markup,
     properties: { a: { type: 'string', title: markup, description: markup, default: markup }, b: { type: 'string', enum: ['x'], enumNames: [markup] } },
   });
   assert.equal(m.title, markup);
@@ -209,7 +276,10 @@ test('a 2 MB description and a schema nested 200 levels deep give a usable, boun
   assert.ok(m.warnings.some((w) => /shortened/.test(w)));
   let f: FormField = field(m, '/deep');
   let levels = 0;
-  while (f.kind === 'object') { f = f.fields[0]!; levels++; }
+  while (f.kind === 'object') {
+    f = f.fields[0]!;
+    levels++;
+  }
   assert.equal(f.kind, 'json', 'beyond the depth limit the rest is a JSON editor');
   assert.ok(levels <= 8);
   assert.match((f as { reason: string }).reason, /Nested more than/);
@@ -218,7 +288,12 @@ test('a 2 MB description and a schema nested 200 levels deep give a usable, boun
 });
 
 test('a draft-07 schema is validated (not refused for its $schema)', () => {
-  const m = buildForm({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'number', maximum: 3 } }, required: ['n'] });
+  const m = buildForm({
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: { n: { type: 'number', maximum: 3 } },
+    required: ['n'],
+  });
   assert.equal(m.validationUnavailable, undefined);
   assert.equal(validateForm(m, {})['/n'], 'Required.');
   assert.equal(validateForm(m, { n: '4' })['/n'], 'Must be at most 3.');
@@ -233,29 +308,50 @@ test('a schema the validator cannot compile still gives a form, checked field by
 });
 
 test('tool file slots from the file engine are file fields in a tool form', () => {
-  const tool = { name: 't', inputSchema: { type: 'object', properties: { doc: { type: 'object', properties: { file: { type: 'string', format: 'uri', 'x-mcp-file': { accept: ['.pdf'] } } } } } } };
+  const tool = {
+    name: 't',
+    inputSchema: {
+      type: 'object',
+      properties: { doc: { type: 'object', properties: { file: { type: 'string', format: 'uri', 'x-mcp-file': { accept: ['.pdf'] } } } } },
+    },
+  };
   const m = buildForm(tool.inputSchema, findFileSlots(tool).slots);
   const f = field(m, '/doc/file');
   assert.ok(f.kind === 'file' && f.transfer === 'inline');
 });
 
 test('no schema crashes the form builder, and the model is always plain JSON', () => {
-  fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), fc.jsonValue({ maxDepth: 3 }), (schema, values) => {
-    const m = buildForm(schema);
-    assert.deepEqual(JSON.parse(JSON.stringify(m)), m);
-    const v = typeof values === 'object' && values !== null && !Array.isArray(values) ? values : {};
-    validateForm(m, v as Record<string, unknown>);
-    toPayload(m, v as Record<string, unknown>);
-  }), { numRuns: 300 });
-  for (const weird of [null, 42, 'x', [], { properties: 5 }, { properties: { a: null, b: [], c: 'x' } }, { type: 'object', properties: { a: { $ref: '#/nope' } } },
-    { type: 'object', properties: { a: { $ref: '#/properties/a' } } }, { type: 'object', properties: { a: { enum: [] } } }]) {
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 6 }), fc.jsonValue({ maxDepth: 3 }), (schema, values) => {
+      const m = buildForm(schema);
+      assert.deepEqual(JSON.parse(JSON.stringify(m)), m);
+      const v = typeof values === 'object' && values !== null && !Array.isArray(values) ? values : {};
+      validateForm(m, v as Record<string, unknown>);
+      toPayload(m, v as Record<string, unknown>);
+    }),
+    { numRuns: 300 },
+  );
+  for (const weird of [
+    null,
+    42,
+    'x',
+    [],
+    { properties: 5 },
+    { properties: { a: null, b: [], c: 'x' } },
+    { type: 'object', properties: { a: { $ref: '#/nope' } } },
+    { type: 'object', properties: { a: { $ref: '#/properties/a' } } },
+    { type: 'object', properties: { a: { enum: [] } } },
+  ]) {
     assert.doesNotThrow(() => buildForm(weird));
   }
 });
 
 test('server patterns that backtrack for minutes on a backtracking engine are checked, in linear time', () => {
   const hostile = ['^(a+)+$', '^(\\w|\\d)*$', '^(a|a)*$', '^(.*a){12}$'];
-  const properties = Object.fromEntries([...hostile.map((pattern, i) => [`p${i}`, { type: 'string', pattern }]), ['b', { type: 'string', pattern: '^[0-9]{3}$' }]]);
+  const properties = Object.fromEntries([
+    ...hostile.map((pattern, i) => [`p${i}`, { type: 'string', pattern }]),
+    ['b', { type: 'string', pattern: '^[0-9]{3}$' }],
+  ]);
   const m = buildForm({ type: 'object', properties });
   assert.deepEqual(m.warnings, []);
   const value = `${'a'.repeat(42)}!`;
@@ -271,14 +367,19 @@ test('server patterns that backtrack for minutes on a backtracking engine are ch
 
 test('a pattern only a backtracking engine can run (lookaround, backreference) is not run, and the form says so', () => {
   const m = buildForm({ type: 'object', properties: { twice: { type: 'string', pattern: '^(?=a)(a)\\1$' }, b: { type: 'string', pattern: '^b+$' } } });
-  assert.deepEqual(m.warnings, ['The pattern ^(?=a)(a)\\1$ is not checked: the host runs a server\'s patterns only on a linear-time engine, which cannot express this one (lookaround, a backreference, or a repeat count over 1000). The server checks it.']);
+  assert.deepEqual(m.warnings, [
+    "The pattern ^(?=a)(a)\\1$ is not checked: the host runs a server's patterns only on a linear-time engine, which cannot express this one (lookaround, a backreference, or a repeat count over 1000). The server checks it.",
+  ]);
   assert.deepEqual(validateForm(m, { twice: 'zz', b: 'c' }), { '/b': 'Must match the pattern ^b+$.' });
 });
 
-test('patterns mean what they mean in JavaScript: \\s and \\S take Unicode spaces, `.` no line end, as the server\'s engine does', () => {
+test("patterns mean what they mean in JavaScript: \\s and \\S take Unicode spaces, `.` no line end, as the server's engine does", () => {
   const m = buildForm({ type: 'object', properties: { words: { type: 'string', pattern: '^[\\w\\s]+$' }, token: { type: 'string', pattern: '^\\S+$' } } });
   assert.deepEqual(validateForm(m, { words: 'a\u00a0b\u3000c', token: 'ab' }), {});
-  assert.deepEqual(validateForm(m, { words: 'a-b', token: 'a\u00a0b' }), { '/words': 'Must match the pattern ^[\\w\\s]+$.', '/token': 'Must match the pattern ^\\S+$.' });
+  assert.deepEqual(validateForm(m, { words: 'a-b', token: 'a\u00a0b' }), {
+    '/words': 'Must match the pattern ^[\\w\\s]+$.',
+    '/token': 'Must match the pattern ^\\S+$.',
+  });
   const line = buildForm({ type: 'object', properties: { one: { type: 'string', pattern: '^.+$' }, dot: { type: 'string', pattern: '^a[.]b\\.c$' } } });
   assert.deepEqual(validateForm(line, { one: 'a\rb', dot: 'a.b.c' }), { '/one': 'Must match the pattern ^.+$.' });
   assert.deepEqual(validateForm(line, { one: 'a b', dot: 'axbxc' }), { '/dot': 'Must match the pattern ^a[.]b\\.c$.' });
@@ -303,7 +404,7 @@ test('a multi-select whose default is the empty list sends it when accepted; one
   assert.deepEqual(toPayload(model, { ...defaultValues(model), extras: [] }), { tags: [] });
 });
 
-test("a file field names its filename companion, so the form can fill it from the chosen file", () => {
+test('a file field names its filename companion, so the form can fill it from the chosen file', () => {
   const tool = {
     name: 'attach_note',
     inputSchema: {

@@ -3,9 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  CallCancelledError, CallTimeoutError, ServerConnection, ServerCrashedError,
-} from '../../src/core/connection';
+import { CallCancelledError, CallTimeoutError, ServerConnection, ServerCrashedError } from '../../src/core/connection';
 import { createElicitationHandler, type ElicitationUi, type FormAnswer, type FormElicitationRequest } from '../../src/core/elicitation';
 import { buildForm } from '../../src/core/forms';
 import { Logger } from '../../src/core/log';
@@ -14,7 +12,9 @@ import { httpServer, startHttpFixture, stdioFixture, type RunningHttpServer } fr
 
 const MARKUP = '<img src=x onerror="alert(1)"><script>alert(2)</script>**bold** [link](javascript:alert(3)) \u001b[31mred\u001b[0m';
 const logLines: string[] = [];
-const log = new Logger((level, m) => { logLines.push(`${level} ${m}`); }, 'info');
+const log = new Logger((level, m) => {
+  logLines.push(`${level} ${m}`);
+}, 'info');
 
 /**
  * Runs `work` while sampling live memory (heap + array buffers, after a full collection, so garbage awaiting
@@ -48,10 +48,14 @@ class HostileUi implements ElicitationUi {
   answer: (req: FormElicitationRequest) => FormAnswer | Promise<FormAnswer> = (req) => ({ action: 'accept', values: req.values });
   async form(req: FormElicitationRequest, signal: AbortSignal) {
     this.forms.push(req);
-    signal.addEventListener('abort', () => { this.aborted++; });
+    signal.addEventListener('abort', () => {
+      this.aborted++;
+    });
     return this.answer(req);
   }
-  async url() { return 'decline' as const; }
+  async url() {
+    return 'decline' as const;
+  }
 }
 
 const ui = new HostileUi();
@@ -65,7 +69,10 @@ before(async () => {
   httpConn = new ServerConnection(httpServer('hostile-http', http.url), options());
   await Promise.all([conn.start(), httpConn.start()]);
 });
-after(async () => { await Promise.all([conn.stop(), httpConn.stop()]); await http.stop(); });
+after(async () => {
+  await Promise.all([conn.stop(), httpConn.stop()]);
+  await http.stop();
+});
 
 test('markup in tool titles, form titles, descriptions, options, defaults and results comes out as literal text', async () => {
   ui.forms = [];
@@ -103,7 +110,10 @@ test('a 2 MB description and a schema nested 200 levels deep: listed, rendered b
 
   // Nesting is not allowed in an elicitation schema: the SDK refuses it before any form is shown.
   ui.forms = [];
-  const nested = await conn.callTool('nested_form', {}).then((r) => JSON.stringify(r), (e: Error) => e.message);
+  const nested = await conn.callTool('nested_form', {}).then(
+    (r) => JSON.stringify(r),
+    (e: Error) => e.message,
+  );
   assert.equal(ui.forms.length, 0);
   assert.match(nested, /Invalid elicitation request|invalid/i);
 });
@@ -114,7 +124,10 @@ test('a server that never answers: the user can cancel, and the timeout applies'
   setTimeout(() => abort.abort(), 200);
   await assert.rejects(conn.callTool('never', {}, { signal: abort.signal }), (e: Error) => e instanceof CallCancelledError && /was cancelled/.test(e.message));
   assert.ok(Date.now() - started < 2000);
-  await assert.rejects(conn.callTool('never', {}, { timeoutMs: 300 }), (e: Error) => e instanceof CallTimeoutError && /no answer within 300 ms/.test(e.message));
+  await assert.rejects(
+    conn.callTool('never', {}, { timeoutMs: 300 }),
+    (e: Error) => e instanceof CallTimeoutError && /no answer within 300 ms/.test(e.message),
+  );
   assert.equal((await conn.callTool('noise', {})).isError, undefined, 'the connection still works afterwards');
 });
 
@@ -122,7 +135,18 @@ test('20,000 progress notifications in a burst neither hang nor crash the host, 
   let seen = 0;
   let last = 0;
   const started = Date.now();
-  const { value: result, peak } = await peakLiveMemory(() => conn.callTool('progress_burst', {}, { onProgress: (p) => { seen++; last = p.progress; } }));
+  const { value: result, peak } = await peakLiveMemory(() =>
+    conn.callTool(
+      'progress_burst',
+      {},
+      {
+        onProgress: (p) => {
+          seen++;
+          last = p.progress;
+        },
+      },
+    ),
+  );
   t.diagnostic(`live memory growth during the burst: ${(peak / MB).toFixed(1)} MB`);
   assert.ok(peak < 16 * MB, `live memory grew by ${(peak / MB).toFixed(1)} MB for 3 MB of notifications`);
   assert.equal((result.content[0] as { text: string }).text, 'burst done');
@@ -148,7 +172,12 @@ test('a 30 MB result over HTTP is shown in part; a 40 MB one over stdio fails wi
   const stdio = new ServerConnection(stdioFixture('hostile-server.ts', [], 'hostile-big'), options());
   await stdio.start();
   try {
-    const { value: failure, peak } = await peakLiveMemory(() => stdio.callTool('big_result', { mb: 40 }).then(() => undefined, (e: Error) => e));
+    const { value: failure, peak } = await peakLiveMemory(() =>
+      stdio.callTool('big_result', { mb: 40 }).then(
+        () => undefined,
+        (e: Error) => e,
+      ),
+    );
     assert.ok(failure instanceof ServerCrashedError, String(failure));
     assert.match(failure.message, /the server sent a message over 32 MiB, the message size limit; the connection was closed/);
     t.diagnostic(`live memory growth for the 40 MB result over stdio: ${(peak / MB).toFixed(1)} MB`);

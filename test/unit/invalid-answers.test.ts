@@ -17,7 +17,12 @@ test('messages kept as they are, and answers turned into errors, as the parse wo
     ['{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}'],
     ['{"jsonrpc":"2.0","id":"x","method":"elicitation/create","params":{}}'],
     ['{"id":1,', ' "result" : {"t":"é😀"} }'],
-    ['[1,2]'], ['"text"'], ['not json'], ['{}'], [''], ['{"id":null,"result":5}'],
+    ['[1,2]'],
+    ['"text"'],
+    ['not json'],
+    ['{}'],
+    [''],
+    ['{"id":null,"result":5}'],
     ['{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m"}}'],
   ];
   for (const lines of kept) assert.equal(answerOrErrorData(bytesOf(lines), 'srv'), undefined, lines.join('\\n'));
@@ -43,7 +48,10 @@ test('messages kept as they are, and answers turned into errors, as the parse wo
 
 test('2,000 generated messages: the top-level reading agrees with the parse', () => {
   let seed = 7;
-  const random = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
   const values = ['{}', '{"a":[1,{"b":"}"}]}', 'null', '5', '-1.5e3', '"s\\"}"', '[]', '[{"x":"]"}]', 'true', '{"code":1,"message":"m"}', '{"code":"1"}'];
   const keys = ['"id"', '"method"', '"result"', '"error"', '"jsonrpc"', '"params"', '"resultX"', '"i\\u0064"', '"res\\u0075lt"'];
   const space = () => [' ', '', '\t', '\n', ''][random(5)]!;

@@ -8,12 +8,16 @@ import { getOwn, setOwn } from '../../src/core/io/own';
 
 /** A fetch answering with these chunks (as a server would send them), for boundedFetch to wrap. */
 function serving(chunks: string[], contentType: string) {
-  return async () => new Response(new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const c of chunks) controller.enqueue(new TextEncoder().encode(c));
-      controller.close();
-    },
-  }), { headers: { 'content-type': contentType } });
+  return async () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const c of chunks) controller.enqueue(new TextEncoder().encode(c));
+          controller.close();
+        },
+      }),
+      { headers: { 'content-type': contentType } },
+    );
 }
 
 test('event streams pass through whole events, however the bytes are split (LF, CRLF, CR)', async () => {
@@ -28,7 +32,13 @@ test('event streams pass through whole events, however the bytes are split (LF, 
 
 test('one event over the limit errors the stream and reports it; many small events do not', async () => {
   const reported: MessageTooLargeError[] = [];
-  const bounds = { maxMessageBytes: 100, signal: new AbortController().signal, onTooLarge: (e: MessageTooLargeError) => { reported.push(e); } };
+  const bounds = {
+    maxMessageBytes: 100,
+    signal: new AbortController().signal,
+    onTooLarge: (e: MessageTooLargeError) => {
+      reported.push(e);
+    },
+  };
   const small = Array.from({ length: 50 }, (_, i) => `data: ${'x'.repeat(60)} ${i}\n\n`);
   assert.equal(await (await boundedFetch(bounds, serving(small, 'text/event-stream'))('http://x')).text(), small.join(''));
   assert.equal(reported.length, 0);
@@ -40,14 +50,18 @@ test('one event over the limit errors the stream and reports it; many small even
 test('each whole message event can be checked and replaced; its id and type are kept, other events pass as they are', async () => {
   const stream = 'id: 7\nevent: message\ndata: {"id":1,\ndata: "result":null}\n\nevent: ping\ndata: x\n\ndata: keep\n\n';
   const seen: string[] = [];
-  const fetch = boundedFetch({
-    maxMessageBytes: 1024, signal: new AbortController().signal,
-    eventData: (lines) => {
-      const data = lines.map((l) => Buffer.from(l).toString()).join('\n');
-      seen.push(data);
-      return data.includes('null') ? '{"fixed":true}' : undefined;
+  const fetch = boundedFetch(
+    {
+      maxMessageBytes: 1024,
+      signal: new AbortController().signal,
+      eventData: (lines) => {
+        const data = lines.map((l) => Buffer.from(l).toString()).join('\n');
+        seen.push(data);
+        return data.includes('null') ? '{"fixed":true}' : undefined;
+      },
     },
-  }, serving([stream], 'text/event-stream'));
+    serving([stream], 'text/event-stream'),
+  );
   assert.equal(await (await fetch('http://x')).text(), 'id: 7\nevent: message\ndata: {"fixed":true}\n\nevent: ping\ndata: x\n\ndata: keep\n\n');
   assert.deepEqual(seen, ['{"id":1,\n"result":null}', 'keep']);
 });
@@ -62,9 +76,10 @@ test('a JSON body is capped as a whole; a declared length over the limit is refu
 
 test('the connection signal ends a request in flight', async () => {
   const stop = new AbortController();
-  const hanging = (_: unknown, init?: RequestInit) => new Promise<Response>((_resolve, reject) => {
-    init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-  });
+  const hanging = (_: unknown, init?: RequestInit) =>
+    new Promise<Response>((_resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+    });
   const pending = boundedFetch({ maxMessageBytes: 10, signal: stop.signal }, hanging)('http://x');
   stop.abort();
   await assert.rejects(pending, /aborted/);
@@ -82,7 +97,7 @@ test('stderr lines: split across chunks, CRLF trimmed; a line that never ends ke
   const tail = new BoundedLines((l) => long.push(l), 8192);
   const started = Date.now();
   const chunk = 'e'.repeat(64 * 1024);
-  for (let i = 0; i < 1024; i++) tail.push(chunk);   // 64 MB without a newline
+  for (let i = 0; i < 1024; i++) tail.push(chunk); // 64 MB without a newline
   tail.push('END\nnext\n');
   assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
   assert.equal(long.length, 2);
@@ -96,7 +111,11 @@ test('nesting: brackets in strings and comments do not count; the first too-deep
   assert.equal(tooDeepAt('[[[[]]]]', 3), 3);
   assert.equal(tooDeepAt('{"a\\"[[[": [ // [[[[\n /* [[[[ */ []]}', 3, true), undefined);
   assert.equal(tooDeepAt('['.repeat(200_000), 256), 256);
-  assert.deepEqual(lineColumns('ab\ncd\n\nef', [8, 0, 4]), [{ line: 4, column: 2 }, { line: 1, column: 1 }, { line: 2, column: 2 }]);
+  assert.deepEqual(lineColumns('ab\ncd\n\nef', [8, 0, 4]), [
+    { line: 4, column: 2 },
+    { line: 1, column: 1 },
+    { line: 2, column: 2 },
+  ]);
 });
 
 test('own keys only: inherited names read as absent, __proto__ is stored as a plain key', () => {

@@ -9,7 +9,7 @@ class JsonMemento {
   writes = 0;
   get<T>(key: string, defaultValue: T): T {
     const v = this.values.get(key);
-    return v === undefined ? defaultValue : JSON.parse(v) as T;
+    return v === undefined ? defaultValue : (JSON.parse(v) as T);
   }
   async update(key: string, value: unknown): Promise<void> {
     this.writes += 1;
@@ -19,7 +19,13 @@ class JsonMemento {
 
 test('known tools keep names, titles and one line of description: no schema, no _meta, nothing too long', () => {
   const kept = toKnownTools([
-    { name: 'describe_file', title: 'Describe a file', description: 'Tells you what a file is.\nSecond line', inputSchema: { type: 'object', properties: { token: { default: 's3cr3t' } } }, _meta: { x: 1 } } as never,
+    {
+      name: 'describe_file',
+      title: 'Describe a file',
+      description: 'Tells you what a file is.\nSecond line',
+      inputSchema: { type: 'object', properties: { token: { default: 's3cr3t' } } },
+      _meta: { x: 1 },
+    } as never,
     { name: 'x'.repeat(KNOWN_TOOLS_LIMITS.nameChars + 1) },
     { name: 'annotated', annotations: { title: 'From annotations' }, description: 'd'.repeat(500) },
   ]);
@@ -33,8 +39,15 @@ test('known tools keep names, titles and one line of description: no schema, no 
   // Long titles and descriptions on every tool: the definition's characters are bounded, not just its count.
   const wordy = toKnownTools(Array.from({ length: 100 }, (_, i) => ({ name: `tool_${i}`, title: 't'.repeat(1000), description: 'd'.repeat(1000) })));
   assert.ok(wordy.length < 100 && wordy.length > 0);
-  assert.ok(JSON.stringify(wordy).length <= KNOWN_TOOLS_LIMITS.charsPerDefinition + wordy.length + 1, 'within the per-definition budget (with the array\'s commas)');
-  assert.deepEqual(toKnownTools([{ name: 'odd', title: 42, description: { html: '<b>' } } as never]), [{ name: 'odd' }], 'fields of the wrong type are left out');
+  assert.ok(
+    JSON.stringify(wordy).length <= KNOWN_TOOLS_LIMITS.charsPerDefinition + wordy.length + 1,
+    "within the per-definition budget (with the array's commas)",
+  );
+  assert.deepEqual(
+    toKnownTools([{ name: 'odd', title: 42, description: { html: '<b>' } } as never]),
+    [{ name: 'odd' }],
+    'fields of the wrong type are left out',
+  );
 });
 
 test('known tools are bounded to the definitions seen last, and an unchanged list writes nothing', async () => {

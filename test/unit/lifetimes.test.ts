@@ -12,7 +12,10 @@ import { callToolAsTask } from '../../src/core/tasks';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
 
 class Owner extends Disposable {
-  constructor(readonly log: string[], readonly emitter: Emitter<number>) {
+  constructor(
+    readonly log: string[],
+    readonly emitter: Emitter<number>,
+  ) {
     super();
     this.register(toDisposable(() => log.push('first')));
     this.register(emitter.event((n) => log.push(`heard ${n}`)));
@@ -50,7 +53,9 @@ test('live counts follow construction and dispose, per class', () => {
 test('the same listener subscribed twice is two subscriptions, each ended by its own handle', () => {
   const emitter = new Emitter<void>();
   let heard = 0;
-  const listener = () => { heard++; };
+  const listener = () => {
+    heard++;
+  };
   const a = emitter.event(listener);
   const b = emitter.event(listener);
   emitter.fire();
@@ -68,7 +73,11 @@ test('a store disposes the rest when one child throws, and `delete` disposes one
   const store = new DisposableStore();
   const log: string[] = [];
   const one = store.add(toDisposable(() => log.push('one')));
-  store.add({ dispose: () => { throw new Error('boom'); } });
+  store.add({
+    dispose: () => {
+      throw new Error('boom');
+    },
+  });
   store.add(toDisposable(() => log.push('three')));
   store.delete(one);
   assert.deepEqual(log, ['one']);
@@ -84,10 +93,20 @@ test('a linked signal follows its outer one and takes its listener off it when d
   for (const link of links.slice(0, 60)) link.dispose();
   for (const link of links.slice(60, 90)) link.abort('inner');
   assert.equal(getEventListeners(outer.signal, 'abort').length, 10, 'only the links still open listen');
-  assert.deepEqual(links.slice(60, 90).map((l) => l.signal.reason), Array(30).fill('inner'));
+  assert.deepEqual(
+    links.slice(60, 90).map((l) => l.signal.reason),
+    Array(30).fill('inner'),
+  );
   outer.abort('stop');
-  assert.deepEqual(links.slice(90).map((l) => l.signal.reason), Array(10).fill('outer: stop'));
-  assert.equal(links.slice(0, 60).some((l) => l.signal.aborted), false, 'a disposed link no longer follows');
+  assert.deepEqual(
+    links.slice(90).map((l) => l.signal.reason),
+    Array(10).fill('outer: stop'),
+  );
+  assert.equal(
+    links.slice(0, 60).some((l) => l.signal.aborted),
+    false,
+    'a disposed link no longer follows',
+  );
   assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
   const late = linkAbort(outer.signal);
   assert.equal(late.signal.aborted, true, 'an outer signal aborted already aborts at once');
@@ -109,12 +128,15 @@ async function until(what: string, check: () => boolean, ms = 15_000): Promise<v
 test('a stop ends the sampling requests of the session, sent plainly and as a task, and drops its received tasks', async () => {
   const signals: AbortSignal[] = [];
   const c = new ServerConnection(everythingStdio(), {
-    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000, capabilities: { taskRequests: true },
+    log: new Logger(() => undefined, 'error'),
+    stopGraceMs: 1000,
+    capabilities: { taskRequests: true },
     // A person who never answers: only the request's signal ends the wait.
-    sampling: (_request, ctx) => new Promise((_resolve, reject) => {
-      signals.push(ctx.signal);
-      ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
-    }),
+    sampling: (_request, ctx) =>
+      new Promise((_resolve, reject) => {
+        signals.push(ctx.signal);
+        ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+      }),
   });
   await c.start();
   try {
@@ -126,7 +148,11 @@ test('a stop ends the sampling requests of the session, sent plainly and as a ta
     // The received task is ended by the session's dispose; the plain request by the SDK as the transport closes,
     // which may come a moment after stop() returns.
     await until('both requests to be ended', () => signals.every((s) => s.aborted), 2000).catch(() => undefined);
-    assert.deepEqual(signals.map((s) => s.aborted), [true, true], 'the request sent as a task is ended like the plain one');
+    assert.deepEqual(
+      signals.map((s) => s.aborted),
+      [true, true],
+      'the request sent as a task is ended like the plain one',
+    );
     assert.ok((await plain) instanceof Error);
     assert.ok((await asTask) instanceof Error);
     await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
@@ -140,11 +166,14 @@ test('a stop ends the sampling requests of the session, sent plainly and as a ta
 test('a crash ends the session as a stop does: its sampling requests, received tasks and requests in flight', async () => {
   const signals: AbortSignal[] = [];
   const c = new ServerConnection(everythingStdio(), {
-    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000, capabilities: { taskRequests: true },
-    sampling: (_request, ctx) => new Promise((_resolve, reject) => {
-      signals.push(ctx.signal);
-      ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
-    }),
+    log: new Logger(() => undefined, 'error'),
+    stopGraceMs: 1000,
+    capabilities: { taskRequests: true },
+    sampling: (_request, ctx) =>
+      new Promise((_resolve, reject) => {
+        signals.push(ctx.signal);
+        ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+      }),
   });
   await c.start();
   try {
@@ -155,7 +184,11 @@ test('a crash ends the session as a stop does: its sampling requests, received t
     await until('the crash', () => c.state.kind === 'crashed');
     assert.ok((await plain) instanceof Error);
     assert.ok((await asTask) instanceof Error);
-    assert.deepEqual(signals.map((s) => s.aborted), [true, true], 'the request sent as a task is ended like the plain one');
+    assert.deepEqual(
+      signals.map((s) => s.aborted),
+      [true, true],
+      'the request sent as a task is ended like the plain one',
+    );
     await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
     assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
   } finally {
@@ -195,11 +228,13 @@ test('a stop forgets the tool calls in flight that offered the Tasks extension (
 test("a stop ends a 2026-07-28 task's question being answered, and the following of the task", async () => {
   const signals: AbortSignal[] = [];
   const c = new ServerConnection(stdioFixture('tasks-era2026-server.ts'), {
-    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000,
-    elicitation: (_params, ctx) => new Promise((_resolve, reject) => {
-      signals.push(ctx.signal);
-      ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
-    }),
+    log: new Logger(() => undefined, 'error'),
+    stopGraceMs: 1000,
+    elicitation: (_params, ctx) =>
+      new Promise((_resolve, reject) => {
+        signals.push(ctx.signal);
+        ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+      }),
   });
   await c.start();
   try {

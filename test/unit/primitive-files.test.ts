@@ -34,7 +34,10 @@ test('a resource link keeps its uri; its name is made a file name', () => {
 });
 
 test('refusals name the item and the bound', () => {
-  const refused = (c: unknown) => { const p = appDownloadItems(c); return 'refused' in p ? p.refused : 'accepted'; };
+  const refused = (c: unknown) => {
+    const p = appDownloadItems(c);
+    return 'refused' in p ? p.refused : 'accepted';
+  };
   assert.match(refused([]), /nothing/);
   assert.match(refused(Array.from({ length: 21 }, () => ({ type: 'resource', resource: { uri: 'a', text: 'x' } }))), /21 files at once; at most 20/);
   assert.match(refused([{ type: 'resource', resource: { uri: 'a', blob: 'not base64!' } }]), /item 1: its blob is not valid base64/);
@@ -42,17 +45,33 @@ test('refusals name the item and the bound', () => {
   assert.match(refused([{ type: 'image', data: 'AAAA', mimeType: 'image/png' }]), /item 1 is neither an embedded resource nor a resource link/);
   assert.match(refused([{ type: 'resource_link', name: 'x' }]), /item 1: a resource link needs a uri/);
   const half = Buffer.alloc(APP_DOWNLOAD_LIMITS.embeddedBytes / 2 + 1).toString('base64');
-  assert.match(refused([{ type: 'resource', resource: { uri: 'a', blob: half } }, { type: 'resource', resource: { uri: 'b', blob: half } }]),
-    /add up to more than 16 MiB \(at item 2\); an app offers larger files as resource links/);
+  assert.match(
+    refused([
+      { type: 'resource', resource: { uri: 'a', blob: half } },
+      { type: 'resource', resource: { uri: 'b', blob: half } },
+    ]),
+    /add up to more than 16 MiB \(at item 2\); an app offers larger files as resource links/,
+  );
 });
 
 test('a resource whose contents are a file (FileResourceContents) is a file item to save or open, read or embedded alike', () => {
-  const contents = { uri: 'files://reports/q3.pdf', mimeType: 'application/pdf', content: { uri: 'mcp-file://s/f1', size: 10, digest: { algorithm: 'sha-256', value: 'abc' } } };
+  const contents = {
+    uri: 'files://reports/q3.pdf',
+    mimeType: 'application/pdf',
+    content: { uri: 'mcp-file://s/f1', size: 10, digest: { algorithm: 'sha-256', value: 'abc' } },
+  };
   const read = resourceContentsView({ contents: [contents] });
   const embedded = toResultView({ content: [{ type: 'resource', resource: contents }] }).items;
   for (const item of [read[0], embedded[0]]) {
     assert.equal(item?.kind, 'file');
-    assert.deepEqual(item && 'save' in item ? item.save : undefined,
-      { ref: 'content/0', name: 'q3.pdf', source: 'file', fileUri: 'mcp-file://s/f1', mimeType: 'application/pdf', size: 10, digest: { algorithm: 'sha-256', value: 'abc' } });
+    assert.deepEqual(item && 'save' in item ? item.save : undefined, {
+      ref: 'content/0',
+      name: 'q3.pdf',
+      source: 'file',
+      fileUri: 'mcp-file://s/f1',
+      mimeType: 'application/pdf',
+      size: 10,
+      digest: { algorithm: 'sha-256', value: 'abc' },
+    });
   }
 });

@@ -38,10 +38,17 @@ const bin = file('blob.bin', BINARY);
 const text = file('notes.txt', 'hello\n');
 const big = file('big.png', Buffer.concat([PNG, Buffer.alloc(70 * 1024)]));
 
-interface Recorded { prompt: string; arguments: Record<string, { mediaType: string; size: number; sha256: string } | string> }
+interface Recorded {
+  prompt: string;
+  arguments: Record<string, { mediaType: string; size: number; sha256: string } | string>;
+}
 function recorded(): Recorded[] {
   if (!existsSync(recordFile)) return [];
-  return readFileSync(recordFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Recorded);
+  return readFileSync(recordFile, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Recorded);
 }
 
 before(() => bundleServer('test/fixtures/prompt-files-server.ts', serverJs));
@@ -49,10 +56,12 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 describe('prompt file arguments: shapes', () => {
   test('the file marks are set aside before parsing and put back, _meta as the server sent it', () => {
-    const listed = { prompts: [
-      { name: 'a', _meta: { own: 1 }, arguments: [{ name: 'f', 'x-mcp-file': { accept: ['image/png'] } }, { name: 'g' }] },
-      { name: 'b', arguments: [{ name: 'x' }] },
-    ] };
+    const listed = {
+      prompts: [
+        { name: 'a', _meta: { own: 1 }, arguments: [{ name: 'f', 'x-mcp-file': { accept: ['image/png'] } }, { name: 'g' }] },
+        { name: 'b', arguments: [{ name: 'x' }] },
+      ],
+    };
     shieldPromptFileArguments(listed);
     // What the SDK keeps of an argument: name, description, required.
     const parsed = listed.prompts.map((p) => ({ ...p, arguments: p.arguments.map((a) => ({ name: a.name })) }));
@@ -61,7 +70,11 @@ describe('prompt file arguments: shapes', () => {
     assert.deepEqual(restored[1], { name: 'b', arguments: [{ name: 'x' }] });
     assert.equal('_meta' in restored[1]!, false);
     // A server writing the key itself sets nothing but file fields.
-    const forged = restorePromptFileArguments({ name: 'c', arguments: [{ name: 'x' }], _meta: { 'mcp-host/promptFileArguments': { x: { name: 'y', required: true, 'x-mcp-file': {} } } } });
+    const forged = restorePromptFileArguments({
+      name: 'c',
+      arguments: [{ name: 'x' }],
+      _meta: { 'mcp-host/promptFileArguments': { x: { name: 'y', required: true, 'x-mcp-file': {} } } },
+    });
     assert.deepEqual(forged.arguments, [{ name: 'x', 'x-mcp-file': {} }]);
   });
 
@@ -72,12 +85,33 @@ describe('prompt file arguments: shapes', () => {
       { name: 'notes', schema: { type: 'string', 'x-mcp-file': {} } },
       { name: 'plain', description: 'words' },
     ]);
-    assert.deepEqual((schema.properties as Record<string, unknown>).image, { type: 'string', format: 'uri', 'x-mcp-file': { accept: ['image/png'], maxSize: 100, transferModes: ['inline'] } });
+    assert.deepEqual((schema.properties as Record<string, unknown>).image, {
+      type: 'string',
+      format: 'uri',
+      'x-mcp-file': { accept: ['image/png'], maxSize: 100, transferModes: ['inline'] },
+    });
     const scan = findFileSlots({ name: 'p', inputSchema: schema });
-    assert.deepEqual(scan.slots.map((s) => [s.label, s.required, s.maxSize, s.transferModes]), [['image', true, 100, ['inline']], ['doc', false, 5, ['inline']]]);
-    assert.ok(scan.warnings.some((w) => /notes/.test(w)), scan.warnings.join('\n'));
+    assert.deepEqual(
+      scan.slots.map((s) => [s.label, s.required, s.maxSize, s.transferModes]),
+      [
+        ['image', true, 100, ['inline']],
+        ['doc', false, 5, ['inline']],
+      ],
+    );
+    assert.ok(
+      scan.warnings.some((w) => /notes/.test(w)),
+      scan.warnings.join('\n'),
+    );
     const form = buildForm(schema, scan.slots);
-    assert.deepEqual(form.fields.map((f) => [f.label, f.kind]), [['image', 'file'], ['doc', 'file'], ['notes', 'string'], ['plain', 'string']]);
+    assert.deepEqual(
+      form.fields.map((f) => [f.label, f.kind]),
+      [
+        ['image', 'file'],
+        ['doc', 'file'],
+        ['notes', 'string'],
+        ['plain', 'string'],
+      ],
+    );
   });
 });
 
@@ -87,7 +121,16 @@ describe('prompt file arguments against the validating server', () => {
   const log = new Logger((_level, m) => lines.push(m), 'trace');
 
   before(async () => {
-    connection = new ServerConnection({ name: 'prompts', transport: 'stdio', command: process.execPath, args: [serverJs], env: { ...process.env, PROMPT_FIXTURE_RECORD: recordFile } as Record<string, string> }, { log });
+    connection = new ServerConnection(
+      {
+        name: 'prompts',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [serverJs],
+        env: { ...process.env, PROMPT_FIXTURE_RECORD: recordFile } as Record<string, string>,
+      },
+      { log },
+    );
     await connection.start();
   });
   after(() => connection.dispose());
@@ -121,7 +164,10 @@ describe('prompt file arguments against the validating server', () => {
     await runPrompt(connection, 'summarize_document', { form: buildForm(doc.tool.inputSchema, doc.slots), values: {} }, { files: doc.files });
     const gets = recorded().slice(before);
     assert.deepEqual(gets[0], { prompt: 'review_image', arguments: { image: { mediaType: 'image/png', size: 70, sha256: sha(PNG) }, focus: 'edges' } });
-    assert.deepEqual(gets[1], { prompt: 'summarize_document', arguments: { document: { mediaType: 'application/octet-stream', size: BINARY.length, sha256: sha(BINARY) }, file_name: 'blob.bin' } });
+    assert.deepEqual(gets[1], {
+      prompt: 'summarize_document',
+      arguments: { document: { mediaType: 'application/octet-stream', size: BINARY.length, sha256: sha(BINARY) }, file_name: 'blob.bin' },
+    });
     // Traced traffic names the files, never their bytes.
     const logged = lines.join('\n');
     assert.match(logged, /"image":"data:image\/png;base64,\[70 bytes\]"/);
@@ -131,8 +177,10 @@ describe('prompt file arguments against the validating server', () => {
   test('a required file argument with no file is refused before anything is sent; a wrong type or size is refused when chosen', async () => {
     const before = recorded().length;
     const image = await choicesFor('review_image', {});
-    await assert.rejects(runPrompt(connection, 'review_image', { form: buildForm(image.tool.inputSchema, image.slots), values: {} }, { files: image.files }),
-      (e: unknown) => e instanceof ArgumentsRefusedError && /image/.test(JSON.stringify(e.errors)));
+    await assert.rejects(
+      runPrompt(connection, 'review_image', { form: buildForm(image.tool.inputSchema, image.slots), values: {} }, { files: image.files }),
+      (e: unknown) => e instanceof ArgumentsRefusedError && /image/.test(JSON.stringify(e.errors)),
+    );
     const wrong = await choicesFor('review_image', { image: [text] });
     assert.equal(wrong.outcomes[0]!.ok, false);
     assert.match((wrong.outcomes[0] as { reason: string }).reason, /image: notes\.txt is text\/plain; .*accepts image\/png, image\/jpeg/);
@@ -144,7 +192,10 @@ describe('prompt file arguments against the validating server', () => {
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cli, ...args, '--', process.execPath, serverJs], {
-    encoding: 'utf8', timeout: 30000, cwd: work, env: { ...process.env, PROMPT_FIXTURE_RECORD: recordFile, ...env },
+    encoding: 'utf8',
+    timeout: 30000,
+    cwd: work,
+    env: { ...process.env, PROMPT_FIXTURE_RECORD: recordFile, ...env },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -152,13 +203,20 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}): { status: number |
 describe('mcp-host prompt --file', () => {
   before(() => assert.ok(existsSync(cli), 'dist/cli.js is missing: run node scripts/build.mjs'));
 
-  test('a binary file arrives intact (the server\'s sha-256), with the other arguments from --args', () => {
+  test("a binary file arrives intact (the server's sha-256), with the other arguments from --args", () => {
     const before = recorded().length;
-    const r = runCli(['prompt', 'summarize_document', '--file', `document=${bin}`, '--args', '{"file_name":"given.bin"}', '--verbose'], { MCP_HOST_LOG_LEVEL: 'trace' });
+    const r = runCli(['prompt', 'summarize_document', '--file', `document=${bin}`, '--args', '{"file_name":"given.bin"}', '--verbose'], {
+      MCP_HOST_LOG_LEVEL: 'trace',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`document: application/octet-stream, ${BINARY.length} bytes, sha-256 ${sha(BINARY)}`));
     assert.match(r.stdout, /file_name=given\.bin/);
-    assert.deepEqual(recorded().slice(before), [{ prompt: 'summarize_document', arguments: { document: { mediaType: 'application/octet-stream', size: BINARY.length, sha256: sha(BINARY) }, file_name: 'given.bin' } }]);
+    assert.deepEqual(recorded().slice(before), [
+      {
+        prompt: 'summarize_document',
+        arguments: { document: { mediaType: 'application/octet-stream', size: BINARY.length, sha256: sha(BINARY) }, file_name: 'given.bin' },
+      },
+    ]);
     assert.match(r.stderr, /"document":"data:application\/octet-stream;base64,\[\d+ bytes\]"/);
     assert.ok(!r.stderr.includes(BINARY.toString('base64').slice(0, 24)), 'file bytes in the verbose log');
   });

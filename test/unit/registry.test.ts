@@ -6,17 +6,19 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'jsonc-parser';
 import { buildForm } from '../../src/core/forms';
-import {
-  installTargets, planInstall, RegistryClient, RegistryError, RegistryPager, type RegistryEntry,
-} from '../../src/core/registry';
+import { installTargets, planInstall, RegistryClient, RegistryError, RegistryPager, type RegistryEntry } from '../../src/core/registry';
 import { runCli } from '../fixtures/cli';
 import { EVERYTHING_VERSION, startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server';
 import { repoRoot } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
 let registry: RegistryFixture;
-before(async () => { registry = await startRegistryFixture(); });
-after(async () => { await registry.stop(); });
+before(async () => {
+  registry = await startRegistryFixture();
+});
+after(async () => {
+  await registry.stop();
+});
 
 const CONFIG_WITH_COMMENT = '{\n  // my servers\n  "servers": {\n    "mine": { "command": "node", "args": ["x.js"] } // keep me\n  }\n}\n';
 
@@ -35,7 +37,10 @@ describe('registry client', () => {
     const pager = new RegistryPager(new RegistryClient(registry.url()), '', 50, 10);
     const names: string[] = [];
     let pages = 0;
-    while (!pager.done) { names.push(...(await pager.next()).entries.map((e) => e.server.name)); pages++; }
+    while (!pager.done) {
+      names.push(...(await pager.next()).entries.map((e) => e.server.name));
+      pages++;
+    }
     assert.equal(pages, 4);
     assert.equal(names.length, 33);
     assert.equal(new Set(names).size, 33, 'no server twice');
@@ -44,7 +49,10 @@ describe('registry client', () => {
 
   test('search: the registry filters by name; a deprecated server is marked with its message', async () => {
     const page = await new RegistryClient(registry.url()).listServers({ search: 'old-tool' });
-    assert.deepEqual(page.entries.map((e) => [e.server.name, e.status, e.statusMessage]), [['io.example/old-tool', 'deprecated', 'Use io.example/new-tool']]);
+    assert.deepEqual(
+      page.entries.map((e) => [e.server.name, e.status, e.statusMessage]),
+      [['io.example/old-tool', 'deprecated', 'Use io.example/new-tool']],
+    );
     assert.equal(page.nextCursor, undefined);
     assert.equal((await new RegistryClient(registry.url()).listServers({ search: 'nothing-like-this' })).entries.length, 0);
   });
@@ -53,7 +61,10 @@ describe('registry client', () => {
     const entry = await new RegistryClient(`${registry.url()}/`).getServer('io.example/weather');
     assert.equal(entry.server.version, '1.4.0');
     assert.ok(registry.requests.includes('/ok/v0.1/servers/io.example%2Fweather/versions/latest'), registry.requests.join('\n'));
-    await assert.rejects(new RegistryClient(registry.url()).getServer('io.example/none'), (e: Error) => e instanceof RegistryError && /"io.example\/none" was not found/.test(e.message));
+    await assert.rejects(
+      new RegistryClient(registry.url()).getServer('io.example/none'),
+      (e: Error) => e instanceof RegistryError && /"io.example\/none" was not found/.test(e.message),
+    );
   });
 
   test('a registry URL that is not http(s), or holds a password, is refused', () => {
@@ -97,7 +108,14 @@ describe('server.json -> mcp.json entry', () => {
   before(async () => {
     const client = new RegistryClient(registry.url());
     entries = new Map();
-    for (const name of ['io.github.modelcontextprotocol/everything', 'io.example/weather', 'io.example/database', 'io.example/files-dotnet', 'io.example/hosted', 'io.example/bundle']) {
+    for (const name of [
+      'io.github.modelcontextprotocol/everything',
+      'io.example/weather',
+      'io.example/database',
+      'io.example/files-dotnet',
+      'io.example/hosted',
+      'io.example/bundle',
+    ]) {
       entries.set(name, await client.getServer(name));
     }
   });
@@ -113,16 +131,28 @@ describe('server.json -> mcp.json entry', () => {
     assert.equal(byId.get('/WEATHER_CITY')!.required, true);
     assert.match(byId.get('/WEATHER_CITY')!.description ?? '', /Default city.*Environment variable/);
     const oci = buildForm(plan('io.example/database').schema);
-    assert.deepEqual(oci.fields.map((f) => [f.id, f.kind, f.required]), [['/host_path', 'string', true], ['/max-rows', 'number', false]]);
+    assert.deepEqual(
+      oci.fields.map((f) => [f.id, f.kind, f.required]),
+      [
+        ['/host_path', 'string', true],
+        ['/max-rows', 'number', false],
+      ],
+    );
   });
 
   test('a missing required value, a wrong choice and a secret given in clear are refused, named', () => {
-    assert.throws(() => plan('io.example/weather').build({ units: 'kelvin' }), (e: Error) => {
-      assert.match(e.message, /WEATHER_CITY is required/);
-      assert.match(e.message, /--units must be one of metric, imperial, not "kelvin"/);
-      return true;
-    });
-    assert.throws(() => plan('io.example/weather').build({ WEATHER_CITY: 'Oslo', WEATHER_API_KEY: 'sk-live-123' }), /WEATHER_API_KEY is a secret: give it as \$\{env:NAME\}/);
+    assert.throws(
+      () => plan('io.example/weather').build({ units: 'kelvin' }),
+      (e: Error) => {
+        assert.match(e.message, /WEATHER_CITY is required/);
+        assert.match(e.message, /--units must be one of metric, imperial, not "kelvin"/);
+        return true;
+      },
+    );
+    assert.throws(
+      () => plan('io.example/weather').build({ WEATHER_CITY: 'Oslo', WEATHER_API_KEY: 'sk-live-123' }),
+      /WEATHER_API_KEY is a secret: give it as \$\{env:NAME\}/,
+    );
     assert.throws(() => plan('io.example/weather').build({ WEATHER_CITY: 'Oslo', nope: '1' }), /nope: not a value this server takes/);
   });
 
@@ -161,27 +191,50 @@ describe('mcp-host registry', () => {
     assert.match(r.out, /--arg X-Region=…  X-Region: Data region \(optional, default eu, one of eu, us\)/);
   });
 
-  test('install npm: npx -y with the version pinned, the file\'s comments kept', async () => {
+  test("install npm: npx -y with the version pinned, the file's comments kept", async () => {
     const file = configFile();
     const r = await runCli(['registry', 'install', 'io.github.modelcontextprotocol/everything', '--registry', registry.url(), '--config', file]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, new RegExp(`as "everything" in .*:\\n  npx -y @modelcontextprotocol/server-everything@${EVERYTHING_VERSION.replace(/\./g, '\\.')} stdio\\n$`));
+    assert.match(
+      r.out,
+      new RegExp(`as "everything" in .*:\\n  npx -y @modelcontextprotocol/server-everything@${EVERYTHING_VERSION.replace(/\./g, '\\.')} stdio\\n$`),
+    );
     const text = readFileSync(file, 'utf8');
     assert.match(text, /\/\/ my servers/);
     assert.match(text, /\/\/ keep me/);
-    assert.deepEqual(readConfig(file).servers.everything, { type: 'stdio', command: 'npx', args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`, 'stdio'] });
+    assert.deepEqual(readConfig(file).servers.everything, {
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`, 'stdio'],
+    });
   });
 
   test('install PyPI: uvx name==version, the secret an ${input:…} password input, the rest from --arg/--env', async () => {
     const file = configFile();
-    const r = await runCli(['registry', 'install', 'io.example/weather', '--registry', registry.url(), '--config', file, '--env', 'WEATHER_CITY=Oslo', '--arg', 'units=imperial']);
+    const r = await runCli([
+      'registry',
+      'install',
+      'io.example/weather',
+      '--registry',
+      registry.url(),
+      '--config',
+      file,
+      '--env',
+      'WEATHER_CITY=Oslo',
+      '--arg',
+      'units=imperial',
+    ]);
     assert.equal(r.code, 0, r.err);
     const config = readConfig(file);
     assert.deepEqual(config.servers.weather, {
-      type: 'stdio', command: 'uvx', args: ['--python', '3.12', 'weather-mcp==1.4.0', '--units', 'imperial'],
+      type: 'stdio',
+      command: 'uvx',
+      args: ['--python', '3.12', 'weather-mcp==1.4.0', '--units', 'imperial'],
       env: { WEATHER_API_KEY: '${input:weather-WEATHER_API_KEY}', WEATHER_CITY: 'Oslo' },
     });
-    assert.deepEqual(config.inputs, [{ id: 'weather-WEATHER_API_KEY', type: 'promptString', password: true, description: 'WEATHER_API_KEY of io.example/weather: Your API key' }]);
+    assert.deepEqual(config.inputs, [
+      { id: 'weather-WEATHER_API_KEY', type: 'promptString', password: true, description: 'WEATHER_API_KEY of io.example/weather: Your API key' },
+    ]);
     assert.doesNotMatch(readFileSync(file, 'utf8'), /sk-/);
   });
 
@@ -194,16 +247,33 @@ describe('mcp-host registry', () => {
     assert.equal((await runCli([...args, '--as', 'weather-again'])).code, 0);
     const text = readFileSync(file, 'utf8');
     assert.match(text, /\/\/ the notes key/);
-    assert.deepEqual((readConfig(file).inputs as { id: string }[]).map((i) => i.id), ['notes-key', 'weather-WEATHER_API_KEY']);
+    assert.deepEqual(
+      (readConfig(file).inputs as { id: string }[]).map((i) => i.id),
+      ['notes-key', 'weather-WEATHER_API_KEY'],
+    );
     assert.deepEqual(Object.keys(readConfig(file).servers), ['weather', 'weather-again']);
   });
 
   test('install OCI: docker run -i --rm, the variable filled into its argument, the environment passed with -e', async () => {
     const file = configFile();
-    const r = await runCli(['registry', 'install', 'io.example/database', '--registry', registry.url(), '--config', file, '--arg', 'host_path=/srv/data', '--env', 'DB_URL=env:MY_DB_URL']);
+    const r = await runCli([
+      'registry',
+      'install',
+      'io.example/database',
+      '--registry',
+      registry.url(),
+      '--config',
+      file,
+      '--arg',
+      'host_path=/srv/data',
+      '--env',
+      'DB_URL=env:MY_DB_URL',
+    ]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(readConfig(file).servers.database, {
-      type: 'stdio', command: 'docker', args: ['run', '-i', '--rm', '-v', '/srv/data:/data', '-e', 'DB_URL', 'docker.io/example/db-mcp:2.0.1', '--max-rows', '100'],
+      type: 'stdio',
+      command: 'docker',
+      args: ['run', '-i', '--rm', '-v', '/srv/data:/data', '-e', 'DB_URL', 'docker.io/example/db-mcp:2.0.1', '--max-rows', '100'],
       env: { DB_URL: '${env:MY_DB_URL}' },
     });
     assert.equal(readConfig(file).inputs, undefined, 'a secret given as ${env:…} needs no input');
@@ -211,9 +281,23 @@ describe('mcp-host registry', () => {
 
   test('install NuGet: dnx name@version --yes, the package arguments after --', async () => {
     const file = configFile();
-    const r = await runCli(['registry', 'install', 'io.example/files-dotnet', '--registry', registry.url(), '--config', file, '--arg', 'root_dir=/home/me/docs']);
+    const r = await runCli([
+      'registry',
+      'install',
+      'io.example/files-dotnet',
+      '--registry',
+      registry.url(),
+      '--config',
+      file,
+      '--arg',
+      'root_dir=/home/me/docs',
+    ]);
     assert.equal(r.code, 0, r.err);
-    assert.deepEqual(readConfig(file).servers['files-dotnet'], { type: 'stdio', command: 'dnx', args: ['Example.Files.Mcp@0.3.0', '--yes', '--', '/home/me/docs'] });
+    assert.deepEqual(readConfig(file).servers['files-dotnet'], {
+      type: 'stdio',
+      command: 'dnx',
+      args: ['Example.Files.Mcp@0.3.0', '--yes', '--', '/home/me/docs'],
+    });
   });
 
   test('install a remote: http with its URL variable and headers, the token a secret input; --from picks the SSE one', async () => {
@@ -222,9 +306,27 @@ describe('mcp-host registry', () => {
     assert.equal(r.code, 0, r.err);
     const out = JSON.parse(r.out) as { key: string; entry: unknown };
     assert.equal(out.key, 'hosted');
-    assert.deepEqual(readConfig(file).servers.hosted, { type: 'http', url: 'https://mcp.example.com/acme/mcp', headers: { Authorization: 'Bearer ${input:hosted-token}', 'X-Region': 'eu' } });
-    assert.deepEqual(readConfig(file).inputs, [{ id: 'hosted-token', type: 'promptString', password: true, description: 'Authorization: token of io.example/hosted' }]);
-    const sse = await runCli(['registry', 'install', 'io.example/hosted', '--registry', registry.url(), '--config', file, '--from', 'sse', '--as', 'hosted-sse']);
+    assert.deepEqual(readConfig(file).servers.hosted, {
+      type: 'http',
+      url: 'https://mcp.example.com/acme/mcp',
+      headers: { Authorization: 'Bearer ${input:hosted-token}', 'X-Region': 'eu' },
+    });
+    assert.deepEqual(readConfig(file).inputs, [
+      { id: 'hosted-token', type: 'promptString', password: true, description: 'Authorization: token of io.example/hosted' },
+    ]);
+    const sse = await runCli([
+      'registry',
+      'install',
+      'io.example/hosted',
+      '--registry',
+      registry.url(),
+      '--config',
+      file,
+      '--from',
+      'sse',
+      '--as',
+      'hosted-sse',
+    ]);
     assert.equal(sse.code, 0, sse.err);
     assert.deepEqual(readConfig(file).servers['hosted-sse'], { type: 'sse', url: 'https://mcp.example.com/sse' });
   });

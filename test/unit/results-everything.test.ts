@@ -63,7 +63,12 @@ test('images and annotations come through for display', async () => {
 test('a long-running operation reports progress, and cancelling it reads as cancelled, not failed', async () => {
   const reports: number[] = [];
   const result = await conn.callTool('trigger-long-running-operation', { duration: 0.5, steps: 5 }, { onProgress: (p) => reports.push(p.progress) });
-  assert.match(toResultView(result).items.map((i) => (i.kind === 'text' ? i.text : '')).join(), /completed/i);
+  assert.match(
+    toResultView(result)
+      .items.map((i) => (i.kind === 'text' ? i.text : ''))
+      .join(),
+    /completed/i,
+  );
   assert.ok(reports.length >= 3, `${reports.length} progress reports`);
 
   const abort = new AbortController();
@@ -75,10 +80,19 @@ test("prompts: the arguments become a form (required ones marked), and prompts/g
   const prompt = conn.prompts.find((p) => p.name === 'args-prompt');
   assert.ok(prompt, 'server-everything has args-prompt');
   const form = buildForm(promptArgumentsSchema(prompt.arguments));
-  assert.deepEqual(form.fields.map((f) => [f.id, f.kind, f.required, f.description]), [['/city', 'string', true, 'Name of the city'], ['/state', 'string', false, undefined]]);
+  assert.deepEqual(
+    form.fields.map((f) => [f.id, f.kind, f.required, f.description]),
+    [
+      ['/city', 'string', true, 'Name of the city'],
+      ['/state', 'string', false, undefined],
+    ],
+  );
 
   const asked = promptResultView(await conn.getPrompt('args-prompt', { city: 'Lisbon' }));
-  assert.deepEqual(asked.view.items.map((i) => [i.role, i.kind === 'text' ? i.text : i.kind]), [['user', "What's weather in Lisbon?"]]);
+  assert.deepEqual(
+    asked.view.items.map((i) => [i.role, i.kind === 'text' ? i.text : i.kind]),
+    [['user', "What's weather in Lisbon?"]],
+  );
 
   // an embedded resource in a message: shown and savable from the prompt's own content
   const { result, view } = promptResultView(await conn.getPrompt('resource-prompt', { resourceType: 'Blob', resourceId: '2' }));
@@ -89,16 +103,21 @@ test("prompts: the arguments become a form (required ones marked), and prompts/g
   assert.ok(source.kind === 'bytes' && source.bytes.length === resource.size);
 });
 
-test('the host\'s own secrets a server echoes back are masked in the result view the tool panel and the CLI show', async () => {
+test("the host's own secrets a server echoes back are masked in the result view the tool panel and the CLI show", async () => {
   const secret = 'input-secret-7f3a9c2e';
   const echoing = new ServerConnection({ ...everythingStdio(), secrets: [secret] }, { log: new Logger(() => undefined, 'error') });
   await echoing.start();
   try {
     const tool = echoing.tools.find((t) => t.name === 'echo')!;
-    const { result, view } = await runTool(echoing, { tool, input: { json: { message: `the secret is ${secret}` } }, files: new FileChoices([], () => inlineLimitsFor('stdio')) }, {
-      elicitation: { form: () => Promise.reject(new Error('no form expected')), url: () => Promise.reject(new Error('no URL expected')) },
-      encode: { workspaceRoots: [], serverIsLocalStdio: true }, timeoutMs: 30_000,
-    });
+    const { result, view } = await runTool(
+      echoing,
+      { tool, input: { json: { message: `the secret is ${secret}` } }, files: new FileChoices([], () => inlineLimitsFor('stdio')) },
+      {
+        elicitation: { form: () => Promise.reject(new Error('no form expected')), url: () => Promise.reject(new Error('no URL expected')) },
+        encode: { workspaceRoots: [], serverIsLocalStdio: true },
+        timeoutMs: 30_000,
+      },
+    );
     assert.match(JSON.stringify(result), new RegExp(secret), 'the server did echo it');
     assert.ok(!JSON.stringify(view).includes(secret), JSON.stringify(view));
     assert.match(JSON.stringify(view), /the secret is \*{8}/);

@@ -4,9 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentResultParts, boundedAgentResultParts, type AgentPart } from '../../src/core/agents';
-import {
-  KeptPart, KeptResults, parseResultPartPath, readableParts, readRange, resultPartUri, toResultView, type ResultLike,
-} from '../../src/core/results';
+import { KeptPart, KeptResults, parseResultPartPath, readableParts, readRange, resultPartUri, toResultView, type ResultLike } from '../../src/core/results';
 
 // 1, 2, 3 and 4 byte characters, a CRLF line and a last line without a line break.
 const MIXED = 'a\u00e9\u20ac\ud83d\ude00\nline two \u00fc\u00df\r\n\ud83d\ude00\ud83d\ude00 three\n\u4e2d\u6587 four';
@@ -97,12 +95,26 @@ test('readable parts: text blocks and resource texts by position, structured con
     ],
     structuredContent: { a: 1 },
   };
-  assert.deepEqual(readableParts(result).map((p) => [p.id, p.kind, p.text]), [['1', 'text', 'one'], ['4', 'resourceText', '{}'], ['structured', 'structured', '{\n  "a": 1\n}']]);
+  assert.deepEqual(
+    readableParts(result).map((p) => [p.id, p.kind, p.text]),
+    [
+      ['1', 'text', 'one'],
+      ['4', 'resourceText', '{}'],
+      ['structured', 'structured', '{\n  "a": 1\n}'],
+    ],
+  );
   const store = new KeptResults();
   const kept = store.keep('t', readableParts(result))!;
   const uris = kept.parts.map((p) => resultPartUri(kept.handle, p));
   assert.deepEqual(uris, ['mcp-result:/r1/part-1.txt', 'mcp-result:/r1/part-4.json', 'mcp-result:/r1/structured.json']);
-  assert.deepEqual(uris.map((u) => parseResultPartPath(u.slice('mcp-result:'.length))), [{ handle: 'r1', part: '1' }, { handle: 'r1', part: '4' }, { handle: 'r1', part: 'structured' }]);
+  assert.deepEqual(
+    uris.map((u) => parseResultPartPath(u.slice('mcp-result:'.length))),
+    [
+      { handle: 'r1', part: '1' },
+      { handle: 'r1', part: '4' },
+      { handle: 'r1', part: 'structured' },
+    ],
+  );
   assert.deepEqual(parseResultPartPath('/r1/model-preview.txt'), { handle: 'r1', part: 'preview' });
   assert.equal(parseResultPartPath('/r1/../x'), undefined);
 });
@@ -128,7 +140,12 @@ test('a large result becomes a bounded preview naming every part, with head, tai
     structuredContent: { rows: Array.from({ length: 2000 }, (_, i) => ({ i })) },
   };
   const store = new KeptResults();
-  const { parts, kept } = boundedAgentResultParts(result, toResultView(result), { media: false, maxChars: 4000, readTool: 'mcpHost_readResult', keep: (p) => store.keep('big on "s"', p) });
+  const { parts, kept } = boundedAgentResultParts(result, toResultView(result), {
+    media: false,
+    maxChars: 4000,
+    readTool: 'mcpHost_readResult',
+    keep: (p) => store.keep('big on "s"', p),
+  });
   const text = textOf(parts);
   assert.ok(text.length <= 4000, `the preview has ${text.length} characters`);
   assert.equal(kept?.handle, 'r1');
@@ -141,7 +158,9 @@ test('a large result becomes a bounded preview naming every part, with head, tai
   // Head and tail are the original's own, and the byte offsets of the gap read it back exactly.
   const first = parts.find((p) => p.kind === 'text' && p.text.startsWith('[part 1:'));
   assert.ok(first?.kind === 'text');
-  const m = /^\[part 1:[^\n]*\n([\s\S]*)\n\[… [\d,]+ characters \(bytes (\d+)-(\d+)\) left out; read them with mcpHost_readResult [^\n]*\n([\s\S]*)$/.exec(first.text);
+  const m = /^\[part 1:[^\n]*\n([\s\S]*)\n\[… [\d,]+ characters \(bytes (\d+)-(\d+)\) left out; read them with mcpHost_readResult [^\n]*\n([\s\S]*)$/.exec(
+    first.text,
+  );
   assert.ok(m, first.text.slice(0, 300));
   const [, head, from, to, tail] = m;
   assert.ok(big.startsWith(head!) && big.endsWith(tail!));
@@ -152,7 +171,12 @@ test('a large result becomes a bounded preview naming every part, with head, tai
 test('a result of thousands of parts stays within the budget and says how many parts the preview leaves out', () => {
   const result: ResultLike = { content: Array.from({ length: 5000 }, (_, i) => ({ type: 'text', text: `block ${i} `.repeat(20) })) };
   const store = new KeptResults();
-  const { parts, kept } = boundedAgentResultParts(result, toResultView(result), { media: false, maxChars: 5000, readTool: 'read', keep: (p) => store.keep('t', p) });
+  const { parts, kept } = boundedAgentResultParts(result, toResultView(result), {
+    media: false,
+    maxChars: 5000,
+    readTool: 'read',
+    keep: (p) => store.keep('t', p),
+  });
   const text = textOf(parts);
   assert.ok(text.length <= 5000, `the preview has ${text.length} characters`);
   assert.equal(kept?.parts.length, 5000);

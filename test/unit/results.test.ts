@@ -6,9 +6,7 @@ import { readFileSync, writeFileSync, symlinkSync, existsSync, mkdirSync } from 
 import { join } from 'node:path';
 import { ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
-import {
-  downloadToFile, pathInsideWorkspace, planSave, resolveSave, toResultView, writeNewFile, RESULT_LIMITS,
-} from '../../src/core/results';
+import { downloadToFile, pathInsideWorkspace, planSave, resolveSave, toResultView, writeNewFile, RESULT_LIMITS } from '../../src/core/results';
 import { stdioFixture } from '../fixtures/servers';
 import { tempDir } from '../helpers/tempDirs';
 
@@ -28,7 +26,10 @@ test('every content block becomes a display item, annotations included', () => {
     ],
   });
   assert.equal(view.isError, false);
-  assert.deepEqual(view.items.map((i) => i.kind), ['text', 'image', 'audio', 'resourceLink', 'resourceText', 'resourceBlob', 'unknown']);
+  assert.deepEqual(
+    view.items.map((i) => i.kind),
+    ['text', 'image', 'audio', 'resourceLink', 'resourceText', 'resourceBlob', 'unknown'],
+  );
   assert.deepEqual(view.items[0], { kind: 'text', text: '<b>hi</b>', annotations: { audience: ['user'], priority: 0.9 } });
   assert.deepEqual(view.items[2]!.annotations, { audience: ['assistant'] }, 'unknown audiences and an out-of-range priority are dropped');
   const image = view.items[1]!;
@@ -36,8 +37,22 @@ test('every content block becomes a display item, annotations included', () => {
   const link = view.items[3]!;
   assert.ok(link.kind === 'resourceLink' && link.uri === 'test://static/resource/1' && link.name === 'Resource 1');
   assert.equal(view.saves.length, 3, 'image, audio and blob can be saved');
-  assert.deepEqual(resolveSave({ content: [{ type: 'x' }, { type: 'x' }, { type: 'x' }, { type: 'x' }, { type: 'x' }, { type: 'resource', resource: { uri: 'test://b.bin', blob: 'AQID' } }] }, view.saves[2]!),
-    { kind: 'bytes', bytes: Buffer.from([1, 2, 3]) });
+  assert.deepEqual(
+    resolveSave(
+      {
+        content: [
+          { type: 'x' },
+          { type: 'x' },
+          { type: 'x' },
+          { type: 'x' },
+          { type: 'x' },
+          { type: 'resource', resource: { uri: 'test://b.bin', blob: 'AQID' } },
+        ],
+      },
+      view.saves[2]!,
+    ),
+    { kind: 'bytes', bytes: Buffer.from([1, 2, 3]) },
+  );
   assert.deepEqual(JSON.parse(JSON.stringify(view)), view, 'the view is plain JSON');
 });
 
@@ -68,7 +83,10 @@ test('structured content is checked against the output schema: valid, invalid, m
   assert.equal(toResultView({ isError: true, content: [{ type: 'text', text: 'boom' }] }, tool).structured, undefined);
   assert.equal(toResultView({ isError: true, content: [], structuredContent: { t: 'x' } }, tool).structured!.status, 'skipped');
   assert.equal(toResultView({ content: [], structuredContent: [1, 2] }).structured!.status, 'unchecked');
-  const draft7 = { name: 'd', outputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'number' } }, required: ['a'] } };
+  const draft7 = {
+    name: 'd',
+    outputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'number' } }, required: ['a'] },
+  };
   assert.equal(toResultView({ content: [], structuredContent: { a: 1 } }, draft7).structured!.status, 'valid');
   assert.equal(toResultView({ content: [], structuredContent: {} }, draft7).structured!.status, 'invalid');
 });
@@ -85,8 +103,18 @@ test('FileOutput objects in structured content become save items (content, path,
     },
   };
   const view = toResultView(result);
-  assert.deepEqual(view.saves.map((s) => [s.name, s.source, s.size]), [['r.pdf', 'inline', 6], ['big.bin', 'path', 2048], ['x.csv', 'url', undefined]]);
-  assert.deepEqual(view.items.map((i) => i.kind), ['fileOutput', 'fileOutput', 'fileOutput']);
+  assert.deepEqual(
+    view.saves.map((s) => [s.name, s.source, s.size]),
+    [
+      ['r.pdf', 'inline', 6],
+      ['big.bin', 'path', 2048],
+      ['x.csv', 'url', undefined],
+    ],
+  );
+  assert.deepEqual(
+    view.items.map((i) => i.kind),
+    ['fileOutput', 'fileOutput', 'fileOutput'],
+  );
   assert.deepEqual(resolveSave(result, view.saves[0]!), { kind: 'bytes', bytes: Buffer.from('%PDF-1') });
   assert.deepEqual(resolveSave(result, view.saves[1]!), { kind: 'path', path: '/srv/out/big.bin' });
   assert.deepEqual(resolveSave(result, view.saves[2]!), { kind: 'url', url: 'https://bucket.example.com/x.csv?sig=1' });
@@ -140,12 +168,25 @@ test('a presigned URL is downloaded only with consent, over HTTPS (or this machi
   let hits = 0;
   const { server, base } = await serve((req, res) => {
     hits++;
-    if (req.url === '/ok') { res.end('hello'); return; }
-    if (req.url === '/redirect') { res.writeHead(302, { location: 'http://example.com/' }).end(); return; }
+    if (req.url === '/ok') {
+      res.end('hello');
+      return;
+    }
+    if (req.url === '/redirect') {
+      res.writeHead(302, { location: 'http://example.com/' }).end();
+      return;
+    }
     // No Content-Length: the limit must be enforced while streaming.
     res.writeHead(200, { 'transfer-encoding': 'chunked' });
     let sent = 0;
-    const timer = setInterval(() => { res.write(Buffer.alloc(64 * 1024)); sent += 64 * 1024; if (sent > 4 * 1024 * 1024) { clearInterval(timer); res.end(); } }, 1);
+    const timer = setInterval(() => {
+      res.write(Buffer.alloc(64 * 1024));
+      sent += 64 * 1024;
+      if (sent > 4 * 1024 * 1024) {
+        clearInterval(timer);
+        res.end();
+      }
+    }, 1);
     res.on('close', () => clearInterval(timer));
   });
   try {
@@ -165,7 +206,7 @@ test('a presigned URL is downloaded only with consent, over HTTPS (or this machi
   }
 });
 
-test('a real server\'s broken or missing structured content reaches toResultView as sent, with validateOutput: false', async () => {
+test("a real server's broken or missing structured content reaches toResultView as sent, with validateOutput: false", async () => {
   const conn = new ServerConnection(stdioFixture('recording-server.ts'), { log: new Logger(() => undefined, 'error') });
   await conn.start();
   try {

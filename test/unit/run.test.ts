@@ -29,7 +29,11 @@ function fixtureFile(name: string, bytes: Buffer | string): string {
 
 function recordedLines(file: string): Record<string, unknown>[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 const noUi: ElicitationUi = {
@@ -37,7 +41,10 @@ const noUi: ElicitationUi = {
   url: () => Promise.reject(new Error('no URL expected')),
 };
 const hooks = (extra: Partial<RunHooks> = {}): RunHooks => ({
-  elicitation: noUi, encode: { workspaceRoots: [work], serverIsLocalStdio: true }, timeoutMs: 30_000, ...extra,
+  elicitation: noUi,
+  encode: { workspaceRoots: [work], serverIsLocalStdio: true },
+  timeoutMs: 30_000,
+  ...extra,
 });
 
 describe('runTool against the file fixture', () => {
@@ -48,7 +55,12 @@ describe('runTool against the file fixture', () => {
   const formFor = (name: string, limits = inlineLimitsFor('stdio')) => {
     const slots = findFileSlots(tool(name)).slots;
     const form = buildForm(tool(name).inputSchema, slots);
-    return { form, values: defaultValues(form), files: new FileChoices(slots, () => limits), field: (label: string) => pointer(slots.find((s) => s.label === label)!.path) };
+    return {
+      form,
+      values: defaultValues(form),
+      files: new FileChoices(slots, () => limits),
+      field: (label: string) => pointer(slots.find((s) => s.label === label)!.path),
+    };
   };
 
   before(async () => {
@@ -107,23 +119,39 @@ describe('runTool against the recording fixture', () => {
   before(async () => {
     const server = stdioFixture('recording-server.ts');
     // Elicitation declared, so the server's notifications/elicitation/complete is taken in.
-    connection = new ServerConnection({ ...server, env: { ...server.env, RECORDING_FIXTURE_FILE: recordFile } }, {
-      log: new Logger(() => undefined), elicitation: async () => ({ action: 'cancel' }),
-    });
+    connection = new ServerConnection(
+      { ...server, env: { ...server.env, RECORDING_FIXTURE_FILE: recordFile } },
+      {
+        log: new Logger(() => undefined),
+        elicitation: async () => ({ action: 'cancel' }),
+      },
+    );
     await connection.start();
   });
   after(async () => connection?.stop());
 
   test('JSON arguments go out as given; a -32042 URL is offered through the injected UI and the call retried', async () => {
     const asked: UrlElicitationRequest[] = [];
-    const ui: ElicitationUi = { ...noUi, url: async (request) => { asked.push(request); return 'accept'; } };
+    const ui: ElicitationUi = {
+      ...noUi,
+      url: async (request) => {
+        asked.push(request);
+        return 'accept';
+      },
+    };
     const tool = connection.tools.find((t) => t.name === 'needs_login')!;
     const { view } = await runTool(connection, { tool, input: { json: { extra: '' } } }, hooks({ elicitation: ui }));
     assert.equal(asked.length, 1);
     assert.equal(asked[0]!.elicitationId, 'login-1');
-    assert.deepEqual(view.items.map((i) => (i.kind === 'text' ? i.text : i.kind)), ['signed in']);
+    assert.deepEqual(
+      view.items.map((i) => (i.kind === 'text' ? i.text : i.kind)),
+      ['signed in'],
+    );
     const calls = recordedLines(recordFile).filter((r) => r.call === 'needs_login');
     assert.equal(calls.length, 2, 'called, then called again after the URL was done');
-    assert.deepEqual(calls.map((c) => c.arguments), [{ extra: '' }, { extra: '' }]);
+    assert.deepEqual(
+      calls.map((c) => c.arguments),
+      [{ extra: '' }, { extra: '' }],
+    );
   });
 });

@@ -28,24 +28,46 @@ function mostAtOnce(log: string): number {
 test('CLI: 1,000 sampling requests at once run --sampling-command 4 at a time, 50 wait, the rest are refused with the reason', async () => {
   const record = join(dir, 'running.log');
   const script = join(dir, 'sampler.sh');
-  writeFileSync(script, [
-    'echo + >> "$SAMPLER_RECORD"',
-    'cat > /dev/null',
-    'sleep 0.2',
-    'echo - >> "$SAMPLER_RECORD"',
-    'echo \'{"role":"assistant","content":{"type":"text","text":"ok"},"model":"recorder"}\'',
-  ].join('\n'));
+  writeFileSync(
+    script,
+    [
+      'echo + >> "$SAMPLER_RECORD"',
+      'cat > /dev/null',
+      'sleep 0.2',
+      'echo - >> "$SAMPLER_RECORD"',
+      'echo \'{"role":"assistant","content":{"type":"text","text":"ok"},"model":"recorder"}\'',
+    ].join('\n'),
+  );
   const params = JSON.stringify({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 });
-  const r = await runCli(['call', 'sample_many', '--args', JSON.stringify({ params, count: 1000 }), '--sampling-command', `sh ${script}`,
-    '--', process.execPath, ...fixtureArgv('sampling-server.ts')], { SAMPLER_RECORD: record }, repoRoot);
+  const r = await runCli(
+    [
+      'call',
+      'sample_many',
+      '--args',
+      JSON.stringify({ params, count: 1000 }),
+      '--sampling-command',
+      `sh ${script}`,
+      '--',
+      process.execPath,
+      ...fixtureArgv('sampling-server.ts'),
+    ],
+    { SAMPLER_RECORD: record },
+    repoRoot,
+  );
   assert.equal(r.code, 0, r.err);
   const counted = JSON.parse(r.out) as Record<string, number>;
   const { running, waiting } = SAMPLING_QUEUE_LIMITS.cli;
   assert.equal(counted.answered, running + waiting, r.out);
   const refusals = Object.entries(counted).filter(([k]) => k !== 'answered');
-  assert.equal(refusals.reduce((n, [, v]) => n + v, 0), 1000 - running - waiting);
+  assert.equal(
+    refusals.reduce((n, [, v]) => n + v, 0),
+    1000 - running - waiting,
+  );
   for (const [message] of refusals) {
-    assert.match(message, /Sampling request refused by the host: "[^"]+" already has 4 sampling requests being answered and 50 waiting, the most the host holds \(4 at a time, 50 waiting\)/);
+    assert.match(
+      message,
+      /Sampling request refused by the host: "[^"]+" already has 4 sampling requests being answered and 50 waiting, the most the host holds \(4 at a time, 50 waiting\)/,
+    );
   }
   const log = readFileSync(record, 'utf8');
   assert.equal(log.split('\n').filter((l) => l === '+').length, running + waiting, 'one command per answered request');
@@ -77,7 +99,12 @@ test("VS Code's queue: one request of a server at a time, 20 waiting in order, t
   const first = queuedSamplingHandler(handler, SAMPLING_QUEUE_LIMITS.panel);
   const second = queuedSamplingHandler(handler, SAMPLING_QUEUE_LIMITS.panel);
   const signal = () => new AbortController().signal;
-  const outcomes = Array.from({ length: 30 }, (_, i) => first(request, { server: `a${i}`, signal: signal() }).then(() => 'answered', (e: Error) => e));
+  const outcomes = Array.from({ length: 30 }, (_, i) =>
+    first(request, { server: `a${i}`, signal: signal() }).then(
+      () => 'answered',
+      (e: Error) => e,
+    ),
+  );
   const other = second(request, { server: 'b', signal: signal() });
   await settle();
   assert.deepEqual(state.started, ['a0', 'b'], 'one request of each server runs');
@@ -90,15 +117,28 @@ test("VS Code's queue: one request of a server at a time, 20 waiting in order, t
   assert.equal(settled.filter((o) => o === 'answered').length, running + waiting);
   const refused = settled.filter((o): o is Error => o instanceof Error);
   assert.equal(refused.length, 30 - running - waiting);
-  assert.ok(refused.every((e) => e instanceof SamplingQueueFullError && /^"a\d+" already has 1 sampling request being answered and 20 waiting/.test(e.message)));
-  assert.deepEqual(state.started.filter((s) => s !== 'b'), Array.from({ length: 21 }, (_, i) => `a${i}`), 'in the order they came');
+  assert.ok(
+    refused.every((e) => e instanceof SamplingQueueFullError && /^"a\d+" already has 1 sampling request being answered and 20 waiting/.test(e.message)),
+  );
+  assert.deepEqual(
+    state.started.filter((s) => s !== 'b'),
+    Array.from({ length: 21 }, (_, i) => `a${i}`),
+    'in the order they came',
+  );
   assert.equal(state.most, 2, 'the two servers at once, never two of one');
 });
 
 test('a request whose server cancels it while it waits leaves the queue at once; the queue empties', async () => {
   const queue = new SamplingQueue({ running: 1, waiting: 2 });
   let release: (() => void) | undefined;
-  const running = queue.run('s', new AbortController().signal, () => new Promise<string>((r) => { release = () => r('first'); }));
+  const running = queue.run(
+    's',
+    new AbortController().signal,
+    () =>
+      new Promise<string>((r) => {
+        release = () => r('first');
+      }),
+  );
   const cancel = new AbortController();
   const cancelled = queue.run('s', cancel.signal, async () => 'never');
   const third = queue.run('s', new AbortController().signal, async () => 'third');
@@ -111,6 +151,9 @@ test('a request whose server cancels it while it waits leaves the queue at once;
   assert.equal(await running, 'first');
   assert.equal(await third, 'third');
   assert.deepEqual(queue.counts, { running: 0, waiting: 0 });
-  await assert.rejects(queue.run('s', AbortSignal.abort(), async () => 'x'), /the server cancelled the request/);
+  await assert.rejects(
+    queue.run('s', AbortSignal.abort(), async () => 'x'),
+    /the server cancelled the request/,
+  );
   assert.deepEqual(queue.counts, { running: 0, waiting: 0 });
 });

@@ -15,9 +15,15 @@ test('image and audio content needs a matching media type and base64 data before
   const withBlock = (block: object): SamplingRequest => ({ messages: [{ role: 'user', content: [text('see'), block] }], maxTokens: 10 });
   assert.equal(samplingRequestProblem(withBlock({ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' })), undefined);
   assert.equal(samplingRequestProblem(withBlock({ type: 'audio', mimeType: 'audio/wav', data: 'UklGRg==' })), undefined);
-  assert.match(samplingRequestProblem(withBlock({ type: 'image', mimeType: 'text/html', data: 'PGI+' }))!, /message 1 has image content whose mimeType "text\/html" is not image\//);
+  assert.match(
+    samplingRequestProblem(withBlock({ type: 'image', mimeType: 'text/html', data: 'PGI+' }))!,
+    /message 1 has image content whose mimeType "text\/html" is not image\//,
+  );
   assert.match(samplingRequestProblem(withBlock({ type: 'audio', mimeType: 'audio/wav', data: '<script>' }))!, /audio content whose data is not base64/);
-  assert.match(samplingRequestProblem({ messages: [{ role: 'system', content: text('x') }], maxTokens: 10 })!, /message 1 has role "system", not user or assistant/);
+  assert.match(
+    samplingRequestProblem({ messages: [{ role: 'system', content: text('x') }], maxTokens: 10 })!,
+    /message 1 has role "system", not user or assistant/,
+  );
 });
 
 test('tools in sampling follow the 2025-11-25 rules: results answer the tool uses of the message just before', () => {
@@ -25,8 +31,14 @@ test('tools in sampling follow the 2025-11-25 rules: results answer the tool use
   const use = { type: 'tool_use', id: 'call-1', name: 'get-weather', input: { city: 'Oslo' } };
   const result = { type: 'tool_result', toolUseId: 'call-1', content: [text('rain')] };
   const ok: SamplingRequest = {
-    messages: [{ role: 'user', content: text('weather?') }, { role: 'assistant', content: [use] }, { role: 'user', content: [result] }],
-    maxTokens: 10, tools, toolChoice: { mode: 'auto' },
+    messages: [
+      { role: 'user', content: text('weather?') },
+      { role: 'assistant', content: [use] },
+      { role: 'user', content: [result] },
+    ],
+    maxTokens: 10,
+    tools,
+    toolChoice: { mode: 'auto' },
   };
   assert.equal(samplingRequestProblem(ok), undefined);
   const problem = (patch: Partial<SamplingRequest>) => samplingRequestProblem({ ...ok, ...patch });
@@ -34,8 +46,14 @@ test('tools in sampling follow the 2025-11-25 rules: results answer the tool use
   assert.match(problem({ tools: [{ inputSchema: {} }] })!, /tool 1 offered has no name/);
   assert.match(problem({ toolChoice: { mode: 'always' } })!, /toolChoice.mode "always" is not auto, required or none/);
   assert.match(problem({ messages: [{ role: 'user', content: [use] }] })!, /message 1 has tool_use but is not the assistant's/);
-  assert.match(problem({ messages: [ok.messages[0]!, ok.messages[1]!, { role: 'user', content: [result, text('and?')] }] })!, /message 3 mixes tool_result with other content/);
-  assert.match(problem({ messages: [ok.messages[0]!, { role: 'user', content: [result] }] })!, /message 2 answers tool use "call-1", which the message before did not ask for/);
+  assert.match(
+    problem({ messages: [ok.messages[0]!, ok.messages[1]!, { role: 'user', content: [result, text('and?')] }] })!,
+    /message 3 mixes tool_result with other content/,
+  );
+  assert.match(
+    problem({ messages: [ok.messages[0]!, { role: 'user', content: [result] }] })!,
+    /message 2 answers tool use "call-1", which the message before did not ask for/,
+  );
   assert.match(problem({ messages: [ok.messages[1]!, { role: 'assistant', content: [result] }] })!, /message 2 has tool_result but is not the user's/);
 });
 
@@ -57,7 +75,9 @@ test('the answer is one text block, or the text and tool_use blocks with stopRea
   assert.deepEqual(samplingResult({ text: 'hi', toolUses: [], model: 'm' }), { role: 'assistant', content: text('hi'), model: 'm', stopReason: 'endTurn' });
   assert.equal(samplingResult({ text: 'hi', toolUses: [], model: 'm', truncated: true }).stopReason, 'maxTokens');
   assert.deepEqual(samplingResult({ text: '', toolUses: [{ id: 'c1', name: 'get-weather', input: { city: 'Oslo' } }], model: 'm' }), {
-    role: 'assistant', model: 'm', stopReason: 'toolUse',
+    role: 'assistant',
+    model: 'm',
+    stopReason: 'toolUse',
     content: [{ type: 'tool_use', id: 'c1', name: 'get-weather', input: { city: 'Oslo' } }],
   });
 });
@@ -68,8 +88,10 @@ describe('sampling and elicitation received as tasks', () => {
   const everything = (handlers: Partial<ConnectionOptions>, taskRequests = true) => {
     const lines: string[] = [];
     const c = new ServerConnection(everythingStdio(), {
-      log: new Logger((l, m) => lines.push(`[${l}] ${m}`), 'debug'), stopGraceMs: 1000,
-      capabilities: { taskRequests }, ...handlers,
+      log: new Logger((l, m) => lines.push(`[${l}] ${m}`), 'debug'),
+      stopGraceMs: 1000,
+      capabilities: { taskRequests },
+      ...handlers,
     });
     return { c, lines };
   };
@@ -86,14 +108,20 @@ describe('sampling and elicitation received as tasks', () => {
     });
     await c.start();
     try {
-      assert.ok(c.tools.some((t) => t.name === 'trigger-sampling-request-async'), 'offered once tasks.requests.sampling is declared');
+      assert.ok(
+        c.tools.some((t) => t.name === 'trigger-sampling-request-async'),
+        'offered once tasks.requests.sampling is declared',
+      );
       const result = await c.callTool('trigger-sampling-request-async', { prompt: 'tides' });
       const text = toolText(result);
       assert.match(text, /\[COMPLETED\] Async sampling completed!/);
       assert.match(text, /Poll 1: working/);
       assert.match(text, /"text": "the answer"/);
       assert.equal(seen && 'task' in seen, false, 'the handler sees the request without its task');
-      assert.ok(lines.some((l) => /received as a task\): completed/.test(l)), lines.join('\n'));
+      assert.ok(
+        lines.some((l) => /received as a task\): completed/.test(l)),
+        lines.join('\n'),
+      );
     } finally {
       await c.stop();
     }
@@ -101,7 +129,9 @@ describe('sampling and elicitation received as tasks', () => {
 
   test('a declined request fails its task with the reason; an elicitation as a task gets the form answer', async () => {
     const { c } = everything({
-      sampling: async () => { throw new SamplingDeclinedError('the user declined it'); },
+      sampling: async () => {
+        throw new SamplingDeclinedError('the user declined it');
+      },
       elicitation: async () => ({ action: 'accept', content: { name: 'Ada', favoriteColor: 'Blue' } }),
     });
     await c.start();
@@ -132,7 +162,10 @@ test('received tasks: unknown ids are refused by name, a cancelled task ends its
   const store = new ReceivedTasks();
   assert.throws(() => store.get('nope'), /Unknown task "nope": the host has no such task/);
   let signal: AbortSignal | undefined;
-  const never = store.start('sampling/createMessage', 60_000, (s) => { signal = s; return new Promise(() => undefined); });
+  const never = store.start('sampling/createMessage', 60_000, (s) => {
+    signal = s;
+    return new Promise(() => undefined);
+  });
   assert.equal(never.status, 'working');
   const waiting = store.result(never.taskId);
   assert.equal(store.cancel(never.taskId).status, 'cancelled');

@@ -21,7 +21,12 @@ test('-- COMMAND --sandbox: the read is refused, and stderr names it with the en
   const run = await runCli(['call', 'read', '--args', JSON.stringify({ path: idRsa }), '--sandbox', '--', ...server], env, dir);
   assert.equal(run.code, 5, run.err);
   assert.doesNotMatch(run.out, /PRIVATE KEY/);
-  assert.match(run.err, new RegExp(`sandbox refused: read ${idRsa} \\(as the server.s error output says\\); to allow it, add to the server's entry in mcp.json: sandbox\\.filesystem\\.allowRead: "${idRsa}"`));
+  assert.match(
+    run.err,
+    new RegExp(
+      `sandbox refused: read ${idRsa} \\(as the server.s error output says\\); to allow it, add to the server's entry in mcp.json: sandbox\\.filesystem\\.allowRead: "${idRsa}"`,
+    ),
+  );
   const plain = await runCli(['call', 'read', '--args', JSON.stringify({ path: idRsa }), '--', ...server], env, dir);
   assert.equal(plain.code, 0, plain.err);
   assert.match(plain.out, /PRIVATE KEY/);
@@ -42,8 +47,11 @@ test('--server: "sandboxEnabled" in mcp.json sandboxes it, as --sandbox does an 
 
 test('where the sandbox cannot start, the command exits 4 naming what is missing, and the server does not run', async () => {
   const marker = join(dir, 'ran');
-  const run = await runCli(['tools', '--sandbox', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`],
-    { ...env, PATH: '/nonexistent' }, dir);
+  const run = await runCli(
+    ['tools', '--sandbox', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`],
+    { ...env, PATH: '/nonexistent' },
+    dir,
+  );
   assert.equal(run.code, 4);
   assert.match(run.err, /is sandboxed and cannot start: the sandbox needs bwrap \(bubblewrap\) and socat \(socat\) and rg \(ripgrep\), not found on PATH/);
   assert.equal(existsSync(marker), false);

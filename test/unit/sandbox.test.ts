@@ -56,7 +56,7 @@ function configText(allowedPort: number, sandboxEnabled: boolean): string {
 async function resolved(text: string): Promise<ResolvedStdioServer> {
   const config = parseMcpConfig(text, join(work, 'mcp.json'));
   assert.deepEqual(config.errors, []);
-  return await resolveServer(config.servers[0]!, { env, workspaceFolder: work }) as ResolvedStdioServer;
+  return (await resolveServer(config.servers[0]!, { env, workspaceFolder: work })) as ResolvedStdioServer;
 }
 
 function text(result: { content?: unknown[] }): string {
@@ -65,15 +65,25 @@ function text(result: { content?: unknown[] }): string {
 
 let allowed: { server: Server; port: number };
 let refused: { server: Server; port: number };
-before(async () => { allowed = await hello(); refused = await hello(); });
-after(() => { allowed.server.close(); refused.server.close(); rmSync(root, { recursive: true, force: true }); });
+before(async () => {
+  allowed = await hello();
+  refused = await hello();
+});
+after(() => {
+  allowed.server.close();
+  refused.server.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe('a sandboxed stdio server', () => {
   const lines: string[] = [];
   const refusals: SandboxRefusal[] = [];
   let c: ServerConnection;
   before(async () => {
-    c = new ServerConnection(await resolved(configText(allowed.port, true)), { log: new Logger((l, m) => lines.push(`[${l}] ${m}`), 'debug'), stopGraceMs: 1000 });
+    c = new ServerConnection(await resolved(configText(allowed.port, true)), {
+      log: new Logger((l, m) => lines.push(`[${l}] ${m}`), 'debug'),
+      stopGraceMs: 1000,
+    });
     c.onSandboxRefusal((r) => refusals.push(r));
     await c.start();
   });
@@ -86,15 +96,26 @@ describe('a sandboxed stdio server', () => {
   test('starts and lists its tools', () => {
     assert.equal(c.state.kind, 'running');
     assert.ok(c.tools.some((t) => t.name === 'read'));
-    assert.ok(lines.some((l) => l.includes('sandboxed')), 'the log says the server runs sandboxed');
+    assert.ok(
+      lines.some((l) => l.includes('sandboxed')),
+      'the log says the server runs sandboxed',
+    );
   });
 
   test('cannot read ~/.ssh/id_rsa, and the refusal names it with the entry that allows it', async () => {
     const r = await c.callTool('read', { path: idRsa });
     assert.equal(r.isError, true);
     assert.doesNotMatch(text(r), /PRIVATE KEY/);
-    assert.deepEqual(await refusalOf(idRsa), { kind: 'read', target: idRsa, allow: { section: 'filesystem', key: 'allowRead', value: idRsa }, reportedBy: 'server' });
-    assert.ok(lines.some((l) => l.includes(`[sandbox] refused: read ${idRsa}`)), 'a log line names the path');
+    assert.deepEqual(await refusalOf(idRsa), {
+      kind: 'read',
+      target: idRsa,
+      allow: { section: 'filesystem', key: 'allowRead', value: idRsa },
+      reportedBy: 'server',
+    });
+    assert.ok(
+      lines.some((l) => l.includes(`[sandbox] refused: read ${idRsa}`)),
+      'a log line names the path',
+    );
   });
 
   test('cannot read a file under the top-level denyRead', async () => {
@@ -108,7 +129,12 @@ describe('a sandboxed stdio server', () => {
     const r = await c.callTool('write', { path: outsideFile });
     assert.equal(r.isError, true);
     assert.equal(existsSync(outsideFile), false);
-    assert.deepEqual(await refusalOf(outsideFile), { kind: 'write', target: outsideFile, allow: { section: 'filesystem', key: 'allowWrite', value: outside }, reportedBy: 'server' });
+    assert.deepEqual(await refusalOf(outsideFile), {
+      kind: 'write',
+      target: outsideFile,
+      allow: { section: 'filesystem', key: 'allowWrite', value: outside },
+      reportedBy: 'server',
+    });
     const inside = await c.callTool('write', { path: join(work, 'in.txt'), text: 'ok' });
     assert.equal(inside.isError, undefined);
     assert.equal(readFileSync(join(work, 'in.txt'), 'utf8'), 'ok');
@@ -118,26 +144,42 @@ describe('a sandboxed stdio server', () => {
     const r = await c.callTool('fetch', { url: `http://127.0.0.1:${refused.port}/` });
     assert.equal(r.isError, true);
     const target = `127.0.0.1:${refused.port}`;
-    assert.deepEqual(await refusalOf(target), { kind: 'network', target, allow: { section: 'network', key: 'allowedDomains', value: target }, reportedBy: 'sandbox' });
+    assert.deepEqual(await refusalOf(target), {
+      kind: 'network',
+      target,
+      allow: { section: 'network', key: 'allowedDomains', value: target },
+      reportedBy: 'sandbox',
+    });
     const ok = await c.callTool('fetch', { url: `http://127.0.0.1:${allowed.port}/` });
     assert.equal(text(ok), `hello from ${allowed.port}`);
   });
 
-  test('a line the server writes cannot pass for the sandbox\'s report of a connection; a read or write it names is shown as its word', async () => {
+  test("a line the server writes cannot pass for the sandbox's report of a connection; a read or write it names is shown as its word", async () => {
     await c.callTool('say', { text: '[sandbox] refused network evil.example:443' });
     await c.callTool('say', { text: `Error: EROFS: read-only file system, open '${join(outside, 'claimed.txt')}'` });
     const claimed = await refusalOf(join(outside, 'claimed.txt'));
     assert.equal(claimed?.reportedBy, 'server');
     assert.equal(describeRefusal(claimed!), `write ${join(outside, 'claimed.txt')} (as the server's error output says)`);
-    assert.equal(refusals.some((r) => r.kind === 'network' && r.target.includes('evil.example')), false, 'no connection refusal from a stderr line');
+    assert.equal(
+      refusals.some((r) => r.kind === 'network' && r.target.includes('evil.example')),
+      false,
+      'no connection refusal from a stderr line',
+    );
     // A read the sandbox does not refuse (nothing is at the path under denyRead) is no refusal, whatever the line says.
     await c.callTool('say', { text: `Error: EACCES: permission denied, open '${join(home, '.ssh', 'id_ed25519')}'` });
     await c.callTool('echo', { text: 'x' });
-    assert.equal(refusals.some((r) => r.target.endsWith('id_ed25519')), false);
+    assert.equal(
+      refusals.some((r) => r.target.endsWith('id_ed25519')),
+      false,
+    );
   });
 
   test('a second server of the same policy shares the sandbox service, and each is told only of its own refusals', async () => {
-    const services = () => spawnSync('pgrep', ['-P', String(process.pid), '-f', 'service\\.ts'], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+    const services = () =>
+      spawnSync('pgrep', ['-P', String(process.pid), '-f', 'service\\.ts'], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')
+        .filter(Boolean);
     assert.equal(services().length, 1);
     const second: SandboxRefusal[] = [];
     const c2 = new ServerConnection(await resolved(configText(allowed.port, true)), { log: new Logger(() => undefined), stopGraceMs: 1000 });
@@ -148,8 +190,15 @@ describe('a sandboxed stdio server', () => {
       const target = `localhost:${refused.port}`;
       assert.equal((await c2.callTool('fetch', { url: `http://${target}/` })).isError, true);
       for (let i = 0; i < 50 && !second.some((r) => r.target === target); i++) await new Promise((r) => setTimeout(r, 100));
-      assert.deepEqual(second.map((r) => r.target), [target]);
-      assert.equal(refusals.some((r) => r.target === target), false, 'the first server is not told of it');
+      assert.deepEqual(
+        second.map((r) => r.target),
+        [target],
+      );
+      assert.equal(
+        refusals.some((r) => r.target === target),
+        false,
+        'the first server is not told of it',
+      );
     } finally {
       await c2.dispose();
     }
@@ -190,7 +239,7 @@ describe('where the sandbox cannot run', () => {
 });
 
 describe('the sandbox keys of mcp.json', () => {
-  test('the server\'s own lists replace the top-level ones, list by list; defaults are added', async () => {
+  test("the server's own lists replace the top-level ones, list by list; defaults are added", async () => {
     const s = await resolved(configText(4321, true));
     assert.ok(s.sandbox);
     assert.deepEqual(s.sandbox.filesystem.denyRead, [join(home, '.ssh'), secretDir]);
@@ -203,17 +252,19 @@ describe('the sandbox keys of mcp.json', () => {
   test('a wrong key or value is an error naming it', () => {
     const bad = (entry: string, top = '') => parseMcpConfig(`{ ${top} "servers": { "s": { "command": "x", ${entry} } } }`, 'f').errors.map((e) => e.message);
     assert.deepEqual(bad('"sandboxEnabled": "yes"'), ['server "s": "sandboxEnabled" must be true or false']);
-    assert.deepEqual(bad('"sandbox": { "filesystem": { "allowWrites": [] } }'),
-      ['server "s": unknown "sandbox.filesystem" key "allowWrites" (expected allowWrite, denyRead, denyWrite, allowRead)']);
-    assert.deepEqual(bad('"sandbox": { "network": { "allowedDomains": "x" } }'),
-      ['server "s": "sandbox.network.allowedDomains" must be an array of non-empty strings']);
+    assert.deepEqual(bad('"sandbox": { "filesystem": { "allowWrites": [] } }'), [
+      'server "s": unknown "sandbox.filesystem" key "allowWrites" (expected allowWrite, denyRead, denyWrite, allowRead)',
+    ]);
+    assert.deepEqual(bad('"sandbox": { "network": { "allowedDomains": "x" } }'), [
+      'server "s": "sandbox.network.allowedDomains" must be an array of non-empty strings',
+    ]);
     assert.deepEqual(bad('"sandboxEnabled": true', '"sandbox": { "net": {} },'), [
       'unknown "sandbox" key "net" (expected filesystem, network)',
       'server "s" is sandboxed and the file\'s unknown "sandbox" key "net" (expected filesystem, network)',
     ]);
   });
 
-  test('Allow adds exactly the entry to the server\'s block, keeping comments and the top-level list', () => {
+  test("Allow adds exactly the entry to the server's block, keeping comments and the top-level list", () => {
     const text0 = configText(4321, true);
     const text1 = addSandboxEntry(text0, 'fixture', 'filesystem', 'denyRead', '/x');
     assert.match(text1, /\/\/ denyRead for every sandboxed server of the file/);
@@ -230,7 +281,7 @@ describe('the sandbox keys of mcp.json', () => {
     assert.ok(on.type === 'stdio' && on.sandboxEnabled === true);
   });
 
-  test('stderr lines that are not the sandbox\'s refusals are not reported', async () => {
+  test("stderr lines that are not the sandbox's refusals are not reported", async () => {
     const policy = (await resolved(configText(4321, true))).sandbox!;
     assert.equal(refusalIn(`ENOENT: no such file or directory, open '${join(root, 'nothing')}'`, policy), undefined);
     assert.equal(refusalIn(`EACCES: permission denied, open '${join(work, 'x')}'`, policy), undefined, 'a folder it may write');
@@ -242,11 +293,18 @@ describe('the sandbox keys of mcp.json', () => {
 describe('a reference server from npm, launched with npx, sandboxed', () => {
   test('starts and answers', { timeout: 120_000 }, async () => {
     const s: ResolvedStdioServer = {
-      name: 'everything', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything', 'stdio'],
-      env: { ...env, HOME: process.env.HOME ?? home }, cwd: repoRoot,
+      name: 'everything',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-everything', 'stdio'],
+      env: { ...env, HOME: process.env.HOME ?? home },
+      cwd: repoRoot,
     };
-    const config = parseMcpConfig(`{ "servers": { "everything": { "command": "npx", "args": ${JSON.stringify(s.args)}, "sandboxEnabled": true } } }`, join(repoRoot, 'mcp.json'));
-    const server = await resolveServer(config.servers[0]!, { env: s.env, workspaceFolder: repoRoot }) as ResolvedStdioServer;
+    const config = parseMcpConfig(
+      `{ "servers": { "everything": { "command": "npx", "args": ${JSON.stringify(s.args)}, "sandboxEnabled": true } } }`,
+      join(repoRoot, 'mcp.json'),
+    );
+    const server = (await resolveServer(config.servers[0]!, { env: s.env, workspaceFolder: repoRoot })) as ResolvedStdioServer;
     const c = new ServerConnection(server, { log: new Logger(() => undefined), stopGraceMs: 1000, connectTimeoutMs: 90_000 });
     try {
       await c.start();

@@ -56,8 +56,7 @@ test('_onresponse: progress read together with its result reaches the caller bef
   await client.connect(new StdioProcessTransport(stdioFixture('raw-stdio-server.ts', ['progress-burst']), new Logger(() => undefined), 1000));
   try {
     const seen: string[] = [];
-    await client.callTool({ name: 'echo', arguments: {} }, { onprogress: (p) => seen.push(`progress ${p.progress}`) })
-      .then(() => seen.push('result'));
+    await client.callTool({ name: 'echo', arguments: {} }, { onprogress: (p) => seen.push(`progress ${p.progress}`) }).then(() => seen.push('result'));
     assert.deepEqual(seen, ['progress 1', 'progress 2', 'progress 3', 'result']);
   } finally {
     await client.close();
@@ -68,7 +67,11 @@ async function withSlowServer(body: (client: HostClient) => Promise<void>): Prom
   const client = new HostClient({ name: 't', version: '0' });
   const transport = new StdioProcessTransport(stdioFixture('era2025-server.ts'), new Logger(() => undefined), 1000);
   await client.connect(transport);
-  try { await body(client); } finally { await client.close(); }
+  try {
+    await body(client);
+  } finally {
+    await client.close();
+  }
 }
 
 /** Starts the fixture's slow tool and waits until the SDK has set up the request's timer. */

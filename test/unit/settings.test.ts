@@ -6,7 +6,11 @@ import { RESULT_CHARACTERS, SETTING_DEFAULTS } from '../../src/extension/setting
 
 const root = join(__dirname, '..', '..');
 
-interface Declared { default?: unknown; minimum?: number; maximum?: number }
+interface Declared {
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+}
 
 function declaredSettings(): Map<string, Declared> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { configuration: unknown } };
@@ -30,12 +34,17 @@ test("package.json declares exactly the settings the code knows, each with the c
     assert.deepEqual(schema.default, SETTING_DEFAULTS[key as keyof typeof SETTING_DEFAULTS], `the default of mcpHost.${key}`);
   }
   const characters = declared.get('agents.maxResultCharacters');
-  assert.deepEqual([characters?.minimum, characters?.maximum], [RESULT_CHARACTERS.min, RESULT_CHARACTERS.max], 'the bounds of mcpHost.agents.maxResultCharacters');
+  assert.deepEqual(
+    [characters?.minimum, characters?.maximum],
+    [RESULT_CHARACTERS.min, RESULT_CHARACTERS.max],
+    'the bounds of mcpHost.agents.maxResultCharacters',
+  );
 });
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.m?ts$/.test(e.name) ? [join(dir, e.name)] : []);
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.m?ts$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 test('settings are read and watched only through src/extension/settings.ts', () => {
@@ -50,9 +59,16 @@ test('settings are read and watched only through src/extension/settings.ts', () 
   assert.deepEqual(strays, []);
 });
 
-test('every setting the code names (a key under one of the settings\' sections) is declared', () => {
+test("every setting the code names (a key under one of the settings' sections) is declared", () => {
   const keys = [...declaredSettings().keys()];
-  const sections = new Set(keys.flatMap((key) => key.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
+  const sections = new Set(
+    keys.flatMap((key) =>
+      key
+        .split('.')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('.')),
+    ),
+  );
   const firstSegments = new Set(keys.map((key) => key.split('.')[0]));
   const named: string[] = [];
   for (const file of sourceFiles(join(root, 'src'))) {
@@ -61,5 +77,8 @@ test('every setting the code names (a key under one of the settings\' sections) 
     }
   }
   assert.ok(named.length > 5, 'the code names settings');
-  assert.deepEqual(named.filter((id) => !keys.includes(id) && !sections.has(id)), []);
+  assert.deepEqual(
+    named.filter((id) => !keys.includes(id) && !sections.has(id)),
+    [],
+  );
 });

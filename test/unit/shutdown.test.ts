@@ -11,7 +11,12 @@ import { Logger } from '../../src/core/log';
 import { cliArgv, httpServer, repoRoot, startHttpFixture, stdioFixture, fixtureArgv } from '../fixtures/servers';
 
 function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function pidOf(c: ServerConnection): number {
@@ -60,8 +65,14 @@ test('shutdown() hurries a stop already under way (its 5 s grace cut to the shut
 
 test('shutdown() during a start that waits on a silent server ends the process and the start at once', async () => {
   const { log } = closingLog();
-  const silent = { name: 'silent', transport: 'stdio' as const, command: process.execPath,
-    args: ['-e', 'process.on("SIGTERM",()=>{}); process.stdin.resume(); setInterval(()=>{},1000); console.error("pid "+process.pid)'], env: {}, cwd: repoRoot };
+  const silent = {
+    name: 'silent',
+    transport: 'stdio' as const,
+    command: process.execPath,
+    args: ['-e', 'process.on("SIGTERM",()=>{}); process.stdin.resume(); setInterval(()=>{},1000); console.error("pid "+process.pid)'],
+    env: {},
+    cwd: repoRoot,
+  };
   const c = new ServerConnection(silent, { log, connectTimeoutMs: 60_000, stopGraceMs: 5000 });
   const starting = c.start();
   await new Promise((r) => setTimeout(r, 500));
@@ -76,7 +87,9 @@ test('shutdown() during a start that waits on a silent server ends the process a
 test('shutdown() closes an HTTP session (DELETE with its id) within the budget', async () => {
   const fixture = await startHttpFixture('era2025-server.ts', '--http');
   let stderr = '';
-  fixture.child.stderr!.on('data', (d) => { stderr += d; });
+  fixture.child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
   const { state, log } = closingLog();
   const c = new ServerConnection(httpServer('sessionful', fixture.url), { log });
   try {
@@ -108,13 +121,21 @@ test('stopAllStdioServers() stops every live server process, whoever owns it', a
 function cliCallingHang(parentScript?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-life-'));
   const errFile = join(dir, 'stderr.txt');
-  const cliArgs = [...cliArgv(), 'call', 'hang', '--verbose', '--',
-    process.execPath, ...fixtureArgv('sigterm-ignoring-server.ts')];
-  const readErr = () => { try { return readFileSync(errFile, 'utf8'); } catch { return ''; } };
+  const cliArgs = [...cliArgv(), 'call', 'hang', '--verbose', '--', process.execPath, ...fixtureArgv('sigterm-ignoring-server.ts')];
+  const readErr = () => {
+    try {
+      return readFileSync(errFile, 'utf8');
+    } catch {
+      return '';
+    }
+  };
   const serverPid = async () => {
     for (let i = 0; i < 300; i++) {
       const m = /\[server stderr\] pid (\d+)/.exec(readErr());
-      if (m && /connected over stdio/.test(readErr())) { await new Promise((r) => setTimeout(r, 500)); return Number(m[1]); }
+      if (m && /connected over stdio/.test(readErr())) {
+        await new Promise((r) => setTimeout(r, 500));
+        return Number(m[1]);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`the server never started:\n${readErr()}`);
@@ -128,9 +149,13 @@ const SPAWN_CLI = `const fs=require('fs');const {spawn}=require('child_process')
 const fd=fs.openSync(err,'w');const c=spawn(process.execPath,args,{stdio:['ignore',fd,fd]});`;
 
 test('mcp-host on Ctrl-C stops a server that ignores stdin and SIGTERM, and exits 130', async () => {
-  const { child, serverPid, readErr } = cliCallingHang(`${SPAWN_CLI} process.stdout.write(c.pid+'\\n'); c.on('exit',(code)=>{process.stdout.write('exit '+code+'\\n');});`);
+  const { child, serverPid, readErr } = cliCallingHang(
+    `${SPAWN_CLI} process.stdout.write(c.pid+'\\n'); c.on('exit',(code)=>{process.stdout.write('exit '+code+'\\n');});`,
+  );
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
   const pid = await serverPid();
   const cliPid = Number(out.split('\n')[0]);
   process.kill(cliPid, 'SIGINT');
@@ -140,11 +165,13 @@ test('mcp-host on Ctrl-C stops a server that ignores stdin and SIGTERM, and exit
   assert.equal(isAlive(pid), false, 'the server is gone');
 });
 
-test("mcp-host stops its servers when its parent dies", async () => {
+test('mcp-host stops its servers when its parent dies', async () => {
   // The parent starts the CLI and is then killed with SIGKILL (no chance to pass anything on).
   const { child, serverPid, readErr } = cliCallingHang(`${SPAWN_CLI} process.stdout.write(c.pid+'\\n'); setInterval(()=>{},1000);`);
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
   const pid = await serverPid();
   const cliPid = Number(out.split('\n')[0]);
   child.kill('SIGKILL');

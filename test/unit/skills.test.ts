@@ -10,7 +10,17 @@ import { after, describe, test } from 'node:test';
 import { ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import {
-  findSkill, getSkill, listSkills, loadSkill, parseFrontmatter, parseSkillEntry, readSkillDirectory, readSkillFile, SKILL_LIMITS, SkillError, SKILLS_EXTENSION_ID,
+  findSkill,
+  getSkill,
+  listSkills,
+  loadSkill,
+  parseFrontmatter,
+  parseSkillEntry,
+  readSkillDirectory,
+  readSkillFile,
+  SKILL_LIMITS,
+  SkillError,
+  SKILLS_EXTENSION_ID,
 } from '../../src/core/skills';
 import { runCli } from '../fixtures/cli';
 import { stdioFixture, fixtureArgv } from '../fixtures/servers';
@@ -26,10 +36,18 @@ async function fixture(args: string[] = []) {
   server.env = { ...server.env, SKILLS_FIXTURE_RECORD: record };
   const c = new ServerConnection(server, { log: new Logger(() => undefined, 'error'), stopGraceMs: 1000 });
   await c.start();
-  const received = (): { method: string; params?: Record<string, unknown> }[] => (existsSync(record)
-    ? readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method: string; params?: Record<string, unknown> })
-    : []);
-  const reads = () => received().filter((m) => m.method === 'resources/read').map((m) => m.params?.uri);
+  const received = (): { method: string; params?: Record<string, unknown> }[] =>
+    existsSync(record)
+      ? readFileSync(record, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { method: string; params?: Record<string, unknown> })
+      : [];
+  const reads = () =>
+    received()
+      .filter((m) => m.method === 'resources/read')
+      .map((m) => m.params?.uri);
   return { c, received, reads };
 }
 
@@ -42,10 +60,18 @@ describe('skills over MCP, core', () => {
       assert.ok(Object.hasOwn(extensions, SKILLS_EXTENSION_ID), `declared: ${JSON.stringify(extensions)}`);
       const { skills, cut } = await listSkills(c);
       assert.equal(cut, undefined);
-      assert.deepEqual(skills.map((s) => s.path), ['git-workflow', 'pdf-processing', 'acme/billing/refunds', 'acme/support/refunds']);
+      assert.deepEqual(
+        skills.map((s) => s.path),
+        ['git-workflow', 'pdf-processing', 'acme/billing/refunds', 'acme/support/refunds'],
+      );
       assert.equal(received().filter((m) => m.method === 'skills/list').length, 2, 'both pages');
       const pdf = findSkill(skills, 'pdf-processing');
-      assert.deepEqual(pdf.frontmatter, { name: 'pdf-processing', description: 'Extract, fill, and assemble PDF documents', license: 'Apache-2.0', metadata: { version: '2.1.0' } });
+      assert.deepEqual(pdf.frontmatter, {
+        name: 'pdf-processing',
+        description: 'Extract, fill, and assemble PDF documents',
+        license: 'Apache-2.0',
+        metadata: { version: '2.1.0' },
+      });
       assert.equal(Array.isArray(pdf.resources) && pdf.resources.length, 5);
       assert.equal(pdf.problem, undefined);
       assert.deepEqual(reads(), [], 'no skill file is read on connection or on listing');
@@ -55,7 +81,7 @@ describe('skills over MCP, core', () => {
     }
   });
 
-  test('a 2026-07-28 server is told of the extension too, in each request\'s client capabilities', async () => {
+  test("a 2026-07-28 server is told of the extension too, in each request's client capabilities", async () => {
     const lines: string[] = [];
     const c = new ServerConnection(stdioFixture('era2026-server.ts'), { log: new Logger((_l, m) => lines.push(m), 'trace'), stopGraceMs: 1000 });
     await c.start();
@@ -76,7 +102,11 @@ describe('skills over MCP, core', () => {
     const { c } = await fixture();
     try {
       const { skills } = await listSkills(c);
-      assert.throws(() => findSkill(skills, 'refunds'), (e: Error) => e instanceof SkillError && /2 skills are named "refunds": give one of their paths \(acme\/billing\/refunds, acme\/support\/refunds\)/.test(e.message));
+      assert.throws(
+        () => findSkill(skills, 'refunds'),
+        (e: Error) =>
+          e instanceof SkillError && /2 skills are named "refunds": give one of their paths \(acme\/billing\/refunds, acme\/support\/refunds\)/.test(e.message),
+      );
       assert.equal(findSkill(skills, 'acme/support/refunds').description, 'Answer questions about refunds');
       assert.equal(findSkill(skills, 'skill://acme/billing/refunds/SKILL.md').path, 'acme/billing/refunds');
       assert.throws(() => findSkill(skills, 'nope'), /no skill "nope" \(skills: git-workflow, pdf-processing, acme\/billing\/refunds/);
@@ -96,7 +126,10 @@ describe('skills over MCP, core', () => {
       const forms = await readSkillFile(c, pdf, 'references/FORMS.md');
       assert.equal(forms.text, '# Forms\n\nFill every field.\n');
       assert.equal(forms.verified, true);
-      await assert.rejects(readSkillFile(c, pdf, 'references/NEW.md'), /skill:\/\/pdf-processing\/references\/NEW.md is not one of the files skill pdf-processing lists; refresh the skill/);
+      await assert.rejects(
+        readSkillFile(c, pdf, 'references/NEW.md'),
+        /skill:\/\/pdf-processing\/references\/NEW.md is not one of the files skill pdf-processing lists; refresh the skill/,
+      );
       await assert.rejects(readSkillFile(c, pdf, '../git-workflow/SKILL.md'), /leaves the skill's directory/);
       await assert.rejects(readSkillFile(c, pdf, 'skill://git-workflow/SKILL.md'), /is not in skill pdf-processing/);
       assert.deepEqual(reads(), ['skill://pdf-processing/SKILL.md', 'skill://pdf-processing/references/FORMS.md'], 'refused files are never asked for');
@@ -105,7 +138,7 @@ describe('skills over MCP, core', () => {
     }
   });
 
-  test('skills/get returns an unlisted skill\'s entry (and loads it); an unknown URI is the server\'s -32602', async () => {
+  test("skills/get returns an unlisted skill's entry (and loads it); an unknown URI is the server's -32602", async () => {
     const { c, reads } = await fixture();
     try {
       const hidden = await getSkill(c, 'skill://hidden-skill/SKILL.md');
@@ -120,7 +153,10 @@ describe('skills over MCP, core', () => {
 
   test('a SKILL.md that does not match its listed digest, or whose frontmatter differs, is not loaded and nothing more is read', async () => {
     for (const [flag, message] of [
-      ['--tampered', /skill:\/\/pdf-processing\/SKILL.md of skill pdf-processing \("skills-server"\) does not match its listed sha-256 digest; it was not used/],
+      [
+        '--tampered',
+        /skill:\/\/pdf-processing\/SKILL.md of skill pdf-processing \("skills-server"\) does not match its listed sha-256 digest; it was not used/,
+      ],
       ['--frontmatter', /skill pdf-processing of "skills-server" was not loaded: its SKILL.md frontmatter differs from the listing in "description"/],
     ] as const) {
       const { c, reads } = await fixture([flag]);
@@ -140,7 +176,10 @@ describe('skills over MCP, core', () => {
     const { c, reads } = await fixture(['--padded']);
     try {
       const git = findSkill((await listSkills(c)).skills, 'git-workflow');
-      await assert.rejects(loadSkill(c, git), /skill:\/\/git-workflow\/SKILL.md of skill git-workflow \("skills-server"\) is more than 116 bytes, not the 116 bytes listed; it was not used/);
+      await assert.rejects(
+        loadSkill(c, git),
+        /skill:\/\/git-workflow\/SKILL.md of skill git-workflow \("skills-server"\) is more than 116 bytes, not the 116 bytes listed; it was not used/,
+      );
       assert.deepEqual(reads(), ['skill://git-workflow/SKILL.md']);
     } finally {
       await c.stop();
@@ -151,16 +190,23 @@ describe('skills over MCP, core', () => {
     const { c } = await fixture();
     try {
       const { resources } = await readSkillDirectory(c, 'skill://pdf-processing/templates');
-      assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [
-        ['skill://pdf-processing/templates/invoice.md', 'text/markdown'], ['skill://pdf-processing/templates/regional', 'inode/directory'],
-      ]);
+      assert.deepEqual(
+        resources.map((r) => [r.uri, r.mimeType]),
+        [
+          ['skill://pdf-processing/templates/invoice.md', 'text/markdown'],
+          ['skill://pdf-processing/templates/regional', 'inode/directory'],
+        ],
+      );
       await assert.rejects(readSkillDirectory(c, 'skill://pdf-processing/nothing'), (e: Error & { code?: number }) => e.code === -32602);
     } finally {
       await c.stop();
     }
     const plain = await fixture(['--no-directory']);
     try {
-      await assert.rejects(readSkillDirectory(plain.c, 'skill://pdf-processing/templates'), /"skills-server" does not read directories \(it did not declare directoryRead\)/);
+      await assert.rejects(
+        readSkillDirectory(plain.c, 'skill://pdf-processing/templates'),
+        /"skills-server" does not read directories \(it did not declare directoryRead\)/,
+      );
       assert.equal(plain.received().filter((m) => m.method === 'resources/directory/read').length, 0, 'never asked');
     } finally {
       await plain.c.stop();
@@ -203,18 +249,41 @@ describe('skill entries and frontmatter', () => {
     assert.equal(heavy?.problem, 'not loaded: its files add up to 16777217 bytes; the limit is 16777216');
     assert.match(parseSkillEntry({ ...base })?.problem ?? '', /it has no resources \(an array or "dynamic"\)/);
     assert.match(parseSkillEntry({ ...base, resources: [{ uri: 'skill://other/SKILL.md', digest, size: 1 }] })?.problem ?? '', /outside the skill/);
-    assert.match(parseSkillEntry({ ...base, frontmatter: { name: 'small', description: 'd' }, resources: 'dynamic' })?.problem ?? '', /its uri ends in "big", not its name "small"/);
-    const never = { name: 'x', serverCapabilities: { extensions: { [SKILLS_EXTENSION_ID]: {} } }, request: () => assert.fail('no request'), readResource: () => assert.fail('no read') };
+    assert.match(
+      parseSkillEntry({ ...base, frontmatter: { name: 'small', description: 'd' }, resources: 'dynamic' })?.problem ?? '',
+      /its uri ends in "big", not its name "small"/,
+    );
+    const never = {
+      name: 'x',
+      serverCapabilities: { extensions: { [SKILLS_EXTENSION_ID]: {} } },
+      request: () => assert.fail('no request'),
+      readResource: () => assert.fail('no read'),
+    };
     await assert.rejects(loadSkill(never as never, many!), /skill big of "x": not loaded: it has 513 files/);
   });
 
   test('frontmatter is read as YAML maps, lists and scalars; what this reader does not read is refused, never guessed', () => {
-    assert.deepEqual(parseFrontmatter('---\nname: a\ndescription: "quoted: yes"\nlicense: \'it\'\'s\'\nmetadata:\n  version: "2.1"\n  n: 3\ntags: [x, y]\nlist:\n  - one\n  - two\n---\nbody'), {
-      name: 'a', description: 'quoted: yes', license: "it's", metadata: { version: '2.1', n: 3 }, tags: ['x', 'y'], list: ['one', 'two'],
-    });
-    assert.deepEqual(parseFrontmatter('---\nname: a # the name\ndescription: "Use the # sign" # quoted\nmetadata: # nested\n  # a comment line\n  k: v\n---\n'), {
-      name: 'a', description: 'Use the # sign', metadata: { k: 'v' },
-    });
+    assert.deepEqual(
+      parseFrontmatter(
+        '---\nname: a\ndescription: "quoted: yes"\nlicense: \'it\'\'s\'\nmetadata:\n  version: "2.1"\n  n: 3\ntags: [x, y]\nlist:\n  - one\n  - two\n---\nbody',
+      ),
+      {
+        name: 'a',
+        description: 'quoted: yes',
+        license: "it's",
+        metadata: { version: '2.1', n: 3 },
+        tags: ['x', 'y'],
+        list: ['one', 'two'],
+      },
+    );
+    assert.deepEqual(
+      parseFrontmatter('---\nname: a # the name\ndescription: "Use the # sign" # quoted\nmetadata: # nested\n  # a comment line\n  k: v\n---\n'),
+      {
+        name: 'a',
+        description: 'Use the # sign',
+        metadata: { k: 'v' },
+      },
+    );
     assert.throws(() => parseFrontmatter('no frontmatter'), /does not begin with a "---" frontmatter block/);
     assert.throws(() => parseFrontmatter('---\nname: a\ndescription: |\n  block\n---\n'), /YAML this host does not read/);
     assert.throws(() => parseFrontmatter('---\nname: a\nname: b\n---\n'), /the field "name" appears twice/);
@@ -228,7 +297,7 @@ describe('mcp-host skills', () => {
     const r = await runCli(['skills', ...target()]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(r.out.trim().split('\n'), [
-      'git-workflow\tFollow the team\'s Git conventions\t(1 file, 116 bytes)',
+      "git-workflow\tFollow the team's Git conventions\t(1 file, 116 bytes)",
       'pdf-processing\tExtract, fill, and assemble PDF documents\t(5 files, 244 bytes)',
       'acme/billing/refunds\tProcess refund requests\t(2 files, 111 bytes)',
       'acme/support/refunds\tAnswer questions about refunds\t(1 file, 103 bytes)',

@@ -25,14 +25,20 @@ test('writes to a server that never reads share one drain wait, and all of them 
   try {
     const big = 'x'.repeat(64 * 1024);
     const sends = Array.from({ length: 200 }, (_, i) =>
-      transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { i, big } }).then(() => 'sent', (e: Error) => e.message),
+      transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { i, big } }).then(
+        () => 'sent',
+        (e: Error) => e.message,
+      ),
     );
     const outcomes = await Promise.race([
       Promise.all(sends),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a write still waits after the server exited')), 20_000)),
     ]);
     assert.ok(outcomes.includes('the server process is not running'), 'the blocked writes fail once the process is gone');
-    assert.deepEqual(warnings.filter((w) => w === 'MaxListenersExceededWarning'), []);
+    assert.deepEqual(
+      warnings.filter((w) => w === 'MaxListenersExceededWarning'),
+      [],
+    );
   } finally {
     process.off('warning', onWarning);
     await transport.close();

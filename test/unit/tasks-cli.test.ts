@@ -13,8 +13,12 @@ const TASKS_2026 = ['--', process.execPath, ...fixtureArgv('tasks-era2026-server
 const dir = mkdtempSync(join(tmpdir(), 'tasks-cli-'));
 const recordFile = join(dir, 'record.jsonl');
 const cli = (argv: string[]) => runCli(argv, { TASKS_FIXTURE_RECORD: recordFile, TASKS_FIXTURE_STEP_MS: '200' }, repoRoot);
-const calls = () => readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
-  .filter((r) => r.method === 'tools/call');
+const calls = () =>
+  readFileSync(recordFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((r) => r.method === 'tools/call');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('a tool whose taskSupport is optional runs as a task by default; --no-optional-tasks calls it plainly', async () => {
@@ -37,7 +41,13 @@ test('2026-07-28 Tasks extension: call follows the task with status lines; a pla
   const plain = await cli(['call', 'research', '--args', '{"topic":"reefs"}', '--no-optional-tasks', ...TASKS_2026]);
   assert.equal(plain.code, 0, plain.err);
   assert.match(plain.out, /# Research Report: reefs/);
-  assert.deepEqual(calls().slice(before).map((c) => c.offersTasks), [false, true], 'plain first, then as a task');
+  assert.deepEqual(
+    calls()
+      .slice(before)
+      .map((c) => c.offersTasks),
+    [false, true],
+    'plain first, then as a task',
+  );
   const quick = await cli(['call', 'quick', '--no-optional-tasks', ...TASKS_2026]);
   assert.equal(quick.out, 'quick answer\n');
   assert.equal(calls().at(-1)?.offersTasks, false);

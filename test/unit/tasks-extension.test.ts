@@ -8,9 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { CallCancelledError, CallTimeoutError, ServerConnection, ServerRequestError, type ElicitRequestParamsLoose } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import { findElicitationFileFields } from '../../src/core/files';
-import {
-  callsAsTask, callToolAsTask, cancelTask, getTask, needsTasksExtension, taskResult, taskWireOf, type TaskInfo,
-} from '../../src/core/tasks';
+import { callsAsTask, callToolAsTask, cancelTask, getTask, needsTasksExtension, taskResult, taskWireOf, type TaskInfo } from '../../src/core/tasks';
 import { stdioFixture } from '../fixtures/servers';
 
 const text = (r: { content?: unknown[] } | undefined) => (r?.content ?? []).map((b) => (b as { text?: string }).text ?? '').join('');
@@ -23,12 +21,23 @@ describe('tasks (2026-07-28 Tasks extension)', () => {
   const server = stdioFixture('tasks-era2026-server.ts');
   server.env = { ...server.env, TASKS_FIXTURE_RECORD: recordFile, TASKS_FIXTURE_STEP_MS: '300' };
   const c = new ServerConnection(server, {
-    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000,
-    elicitation: async (p) => { asked.push(p); return { action: 'accept', content: { photo: PNG } }; },
+    log: new Logger(() => undefined, 'error'),
+    stopGraceMs: 1000,
+    elicitation: async (p) => {
+      asked.push(p);
+      return { action: 'accept', content: { photo: PNG } };
+    },
   });
-  const recorded = () => readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const recorded = () =>
+    readFileSync(recordFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   before(() => c.start());
-  after(async () => { await c.stop(); rmSync(dir, { recursive: true, force: true }); });
+  after(async () => {
+    await c.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('the extension is negotiated: every call may be a task unless plain calls are asked for', () => {
     assert.equal(c.state.kind === 'running' && c.state.era, 'modern');
@@ -45,7 +54,10 @@ describe('tasks (2026-07-28 Tasks extension)', () => {
     assert.equal(out.task.ttl, 60_000);
     assert.equal(out.task.pollInterval, 100);
     assert.match(text(out.result), /# Research Report: tides/);
-    assert.ok(statuses.some((s) => /Analyzing content \(2\/3\)/.test(s.statusMessage ?? '')), JSON.stringify(statuses));
+    assert.ok(
+      statuses.some((s) => /Analyzing content \(2\/3\)/.test(s.statusMessage ?? '')),
+      JSON.stringify(statuses),
+    );
     assert.equal((await getTask(c, out.task.taskId)).status, 'completed');
     assert.equal(recorded().find((r) => r.name === 'research')?.offersTasks, true);
   });
@@ -63,21 +75,36 @@ describe('tasks (2026-07-28 Tasks extension)', () => {
     assert.equal(asked.length, 1, 'asked once although polls repeat the question');
     assert.equal(asked[0]!.message, 'Pick a photo for the task');
     const fields = findElicitationFileFields(asked[0]!.requestedSchema);
-    assert.deepEqual(fields.slots.map((s) => [s.label, s.accept, s.maxSize]), [['photo', ['image/png'], 1000]]);
+    assert.deepEqual(
+      fields.slots.map((s) => [s.label, s.accept, s.maxSize]),
+      [['photo', ['image/png'], 1000]],
+    );
     assert.ok(statuses.includes('input_required'), statuses.join(','));
     assert.match(text(out.result), new RegExp(`^got data:image/png;base64, ${PNG.length} chars$`));
-    assert.deepEqual(recorded().filter((r) => r.method === 'tasks/update:responses').map((r) => r.responses), [{ photo: 'accept' }]);
+    assert.deepEqual(
+      recorded()
+        .filter((r) => r.method === 'tasks/update:responses')
+        .map((r) => r.responses),
+      [{ photo: 'accept' }],
+    );
   });
 
-  test('a plain call withdraws the offer, and the server\'s refusal says a task is needed', async () => {
+  test("a plain call withdraws the offer, and the server's refusal says a task is needed", async () => {
     await assert.rejects(c.callTool('research', { topic: 'x' }), (e: Error) => needsTasksExtension(e) && /Missing required client capability/.test(e.message));
-    assert.equal(recorded().filter((r) => r.name === 'research').at(-1)?.offersTasks, false);
+    assert.equal(
+      recorded()
+        .filter((r) => r.name === 'research')
+        .at(-1)?.offersTasks,
+      false,
+    );
     assert.equal(text(await c.callTool('quick', {})), 'quick answer');
   });
 
-  test('a failed task is an error carrying the server\'s JSON-RPC error', async () => {
-    await assert.rejects(callToolAsTask(c, 'broken', {}), (e: Error) => e instanceof ServerRequestError && e.code === -32603
-      && /failed: API rate limit exceeded/.test(e.message));
+  test("a failed task is an error carrying the server's JSON-RPC error", async () => {
+    await assert.rejects(
+      callToolAsTask(c, 'broken', {}),
+      (e: Error) => e instanceof ServerRequestError && e.code === -32603 && /failed: API rate limit exceeded/.test(e.message),
+    );
   });
 
   test('--no-wait style: the id comes back at once; cancel ends it; result waits; an unknown id is named', async () => {
@@ -99,9 +126,18 @@ describe('tasks (2026-07-28 Tasks extension)', () => {
   test("the caller's signal cancels a running task (tasks/cancel)", async () => {
     const abort = new AbortController();
     let id = '';
-    const pending = callToolAsTask(c, 'research', { topic: 'storms' }, {
-      signal: abort.signal, onStatus: (t) => { id = t.taskId; if (t.statusMessage?.includes('Analyzing')) abort.abort(); },
-    });
+    const pending = callToolAsTask(
+      c,
+      'research',
+      { topic: 'storms' },
+      {
+        signal: abort.signal,
+        onStatus: (t) => {
+          id = t.taskId;
+          if (t.statusMessage?.includes('Analyzing')) abort.abort();
+        },
+      },
+    );
     await assert.rejects(pending, (e: Error) => e instanceof CallCancelledError);
     assert.equal((await getTask(c, id)).status, 'cancelled');
   });
@@ -109,8 +145,19 @@ describe('tasks (2026-07-28 Tasks extension)', () => {
   test('a task that never ends is given up after its ttl, cancelled, with a message naming the ttl', async () => {
     const started = Date.now();
     let id = '';
-    await assert.rejects(callToolAsTask(c, 'endless', {}, { onStatus: (t) => { id = t.taskId; } }),
-      (e: Error) => e instanceof CallTimeoutError && /did not finish within its ttl \(2 s\); it was cancelled/.test(e.message));
+    await assert.rejects(
+      callToolAsTask(
+        c,
+        'endless',
+        {},
+        {
+          onStatus: (t) => {
+            id = t.taskId;
+          },
+        },
+      ),
+      (e: Error) => e instanceof CallTimeoutError && /did not finish within its ttl \(2 s\); it was cancelled/.test(e.message),
+    );
     assert.ok(Date.now() - started < 15_000);
     assert.equal((await getTask(c, id)).status, 'cancelled');
   });

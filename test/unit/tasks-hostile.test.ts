@@ -17,7 +17,12 @@ const dir = mkdtempSync(join(tmpdir(), 'tasks-hostile-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let runs = 0;
 
-interface Recorded { method: string; name?: string; taskId?: string; at: number }
+interface Recorded {
+  method: string;
+  name?: string;
+  taskId?: string;
+  at: number;
+}
 
 /** Runs the CLI against a fixture that records what it received; returns the run, the record and the time it took. */
 async function cliAgainst(fixture: 'hostile-tasks-server.ts' | 'tasks-era2026-server.ts', argv: string[]) {
@@ -25,7 +30,12 @@ async function cliAgainst(fixture: 'hostile-tasks-server.ts' | 'tasks-era2026-se
   const env = { HOSTILE_TASKS_RECORD: record, TASKS_FIXTURE_RECORD: record };
   const run = await runCli([...argv, '--', process.execPath, ...fixtureArgv(fixture)], env, repoRoot);
   const ended = Date.now();
-  const received = existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Recorded) : [];
+  const received = existsSync(record)
+    ? readFileSync(record, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Recorded)
+    : [];
   return { ...run, received, ended };
 }
 
@@ -73,8 +83,10 @@ for (const [wire, fixture, tool] of [
     assert.match(r.err, /"[^"]+" broke the protocol: asked tasks\/get for task "[^"]+", it answered about task "[^"]+"; the answer was not used/);
     assert.doesNotMatch(r.out + r.err, /someone else's result/);
     const asked = r.received.find((x) => x.method === 'tasks/get')!.taskId;
-    assert.ok(r.received.filter((x) => x.method.startsWith('tasks/')).every((x) => x.taskId === asked),
-      `every tasks/* request was about the task the call created: ${JSON.stringify(r.received)}`);
+    assert.ok(
+      r.received.filter((x) => x.method.startsWith('tasks/')).every((x) => x.taskId === asked),
+      `every tasks/* request was about the task the call created: ${JSON.stringify(r.received)}`,
+    );
     assert.equal(r.received.filter((x) => x.method === 'tasks/result').length, 0, 'no result was fetched');
     assert.equal(r.received.filter((x) => x.method === 'tasks/cancel').length, 1, 'the host gave the task up and cancelled it');
   });
@@ -95,13 +107,24 @@ test('core: waitMs bounds the whole wait on a task with no ttl; the caller gets 
   await c.start();
   try {
     const statuses: string[] = [];
-    await assert.rejects(callToolAsTask(c, 'stuck', {}, { waitMs: 1000, onStatus: (t) => statuses.push(t.status) }),
-      (e: Error) => e instanceof CallTimeoutError && /^task stuck-\d+ of "hostile-tasks" did not finish within 1000 ms/.test(e.message));
+    await assert.rejects(
+      callToolAsTask(c, 'stuck', {}, { waitMs: 1000, onStatus: (t) => statuses.push(t.status) }),
+      (e: Error) => e instanceof CallTimeoutError && /^task stuck-\d+ of "hostile-tasks" did not finish within 1000 ms/.test(e.message),
+    );
     assert.deepEqual(statuses, ['working']);
-    await assert.rejects(callToolAsTask(c, 'impostor', {}), (e: Error) => e instanceof ServerRequestError && /^"hostile-tasks" broke the protocol/.test(e.message));
+    await assert.rejects(
+      callToolAsTask(c, 'impostor', {}),
+      (e: Error) => e instanceof ServerRequestError && /^"hostile-tasks" broke the protocol/.test(e.message),
+    );
   } finally {
     await c.stop();
   }
-  const received = readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Recorded);
-  assert.deepEqual(received.filter((x) => x.method === 'tasks/cancel').map((x) => x.taskId?.replace(/\d+$/, 'N')), ['stuck-N', 'impostor-N']);
+  const received = readFileSync(record, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Recorded);
+  assert.deepEqual(
+    received.filter((x) => x.method === 'tasks/cancel').map((x) => x.taskId?.replace(/\d+$/, 'N')),
+    ['stuck-N', 'impostor-N'],
+  );
 });

@@ -12,8 +12,12 @@ const text = (r: { content?: unknown[] } | undefined) => (r?.content ?? []).map(
 describe('tasks (server-everything)', () => {
   const asked: ElicitRequestParamsLoose[] = [];
   const c = new ServerConnection(everythingStdio(), {
-    log: new Logger(() => undefined, 'error'), stopGraceMs: 1000,
-    elicitation: async (p) => { asked.push(p); return { action: 'accept', content: { interpretation: 'Python programming language' } }; },
+    log: new Logger(() => undefined, 'error'),
+    stopGraceMs: 1000,
+    elicitation: async (p) => {
+      asked.push(p);
+      return { action: 'accept', content: { interpretation: 'Python programming language' } };
+    },
   });
   before(async () => {
     await c.start();
@@ -25,7 +29,13 @@ describe('tasks (server-everything)', () => {
     const tool = c.tools.find((t) => t.name === 'simulate-research-query');
     assert.equal(taskSupportOf(tool), 'required');
     assert.equal(callsAsTask(c, tool), true);
-    assert.equal(callsAsTask(c, c.tools.find((t) => t.name === 'echo')), false);
+    assert.equal(
+      callsAsTask(
+        c,
+        c.tools.find((t) => t.name === 'echo'),
+      ),
+      false,
+    );
   });
 
   test('runs to completion with status updates and returns the report', async () => {
@@ -35,7 +45,10 @@ describe('tasks (server-everything)', () => {
     assert.ok(out.task?.taskId);
     assert.equal(getEventListeners(caller.signal, 'abort').length, 0, 'no wait between polls left its listener on the signal');
     assert.match(text(out.result), /# Research Report: tides/);
-    assert.ok(statuses.some((s) => /Gathering sources|Analyzing content/.test(s.statusMessage ?? '')), JSON.stringify(statuses));
+    assert.ok(
+      statuses.some((s) => /Gathering sources|Analyzing content/.test(s.statusMessage ?? '')),
+      JSON.stringify(statuses),
+    );
     const done = await getTask(c, out.task.taskId);
     assert.equal(done.status, 'completed');
   });
@@ -64,9 +77,18 @@ describe('tasks (server-everything)', () => {
   test("the caller's signal cancels a running task (tasks/cancel)", async () => {
     const abort = new AbortController();
     let id = '';
-    const pending = callToolAsTask(c, 'simulate-research-query', { topic: 'storms' }, {
-      signal: abort.signal, onStatus: (t) => { id = t.taskId; if (t.statusMessage) abort.abort(); },
-    });
+    const pending = callToolAsTask(
+      c,
+      'simulate-research-query',
+      { topic: 'storms' },
+      {
+        signal: abort.signal,
+        onStatus: (t) => {
+          id = t.taskId;
+          if (t.statusMessage) abort.abort();
+        },
+      },
+    );
     await assert.rejects(pending, (e: Error) => e instanceof CallCancelledError);
     assert.equal((await getTask(c, id)).status, 'cancelled');
   });
@@ -77,7 +99,10 @@ test('a task that never ends is given up after its ttl, cancelled, with a messag
   await c.start();
   try {
     const started = Date.now();
-    await assert.rejects(callToolAsTask(c, 'endless_task', {}), (e: Error) => e instanceof CallTimeoutError && /did not finish within its ttl \(2 s\); it was cancelled/.test(e.message));
+    await assert.rejects(
+      callToolAsTask(c, 'endless_task', {}),
+      (e: Error) => e instanceof CallTimeoutError && /did not finish within its ttl \(2 s\); it was cancelled/.test(e.message),
+    );
     assert.ok(Date.now() - started < 15_000);
     assert.equal((await getTask(c, 'endless-1')).status, 'cancelled');
   } finally {

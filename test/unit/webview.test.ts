@@ -74,7 +74,10 @@ test('a form filled correctly passes the client checks', () => {
   const values = { ...defaultValues(model), title: 'abcd', count: 3, address: { city: 'Paris' }, extra: '{"a":1}' };
   const files = { '/image': [{ name: 'a.png', size: 10, mediaType: 'image/png', warnings: [] }] };
   assert.deepEqual(clientErrors(model, values, files), {});
-  assert.deepEqual(fileFields(model.fields).map((f) => f.id), ['/image']);
+  assert.deepEqual(
+    fileFields(model.fields).map((f) => f.id),
+    ['/image'],
+  );
 });
 
 test('the webview runs no server pattern: the client checks leave `pattern` to the extension (linear-time engine there)', () => {
@@ -130,17 +133,34 @@ test('the Markdown subset parses into text-only blocks; markup stays text', () =
       { type: 'text', text: ' <b>x</b>' },
     ],
   });
-  assert.deepEqual(blocks[2], { type: 'list', ordered: false, items: [[{ type: 'text', text: 'one' }], [{ type: 'link', text: 'two', url: 'https://e.com' }]] });
+  assert.deepEqual(blocks[2], {
+    type: 'list',
+    ordered: false,
+    items: [[{ type: 'text', text: 'one' }], [{ type: 'link', text: 'two', url: 'https://e.com' }]],
+  });
   assert.deepEqual(blocks[3], { type: 'code', text: '<script>' });
-  assert.deepEqual(parseInline('a *b* _c_'), [{ type: 'text', text: 'a ' }, { type: 'em', text: 'b' }, { type: 'text', text: ' ' }, { type: 'em', text: 'c' }]);
+  assert.deepEqual(parseInline('a *b* _c_'), [
+    { type: 'text', text: 'a ' },
+    { type: 'em', text: 'b' },
+    { type: 'text', text: ' ' },
+    { type: 'em', text: 'c' },
+  ]);
 });
 
 test('secret values never go into the persisted webview state', () => {
-  const inputs = buildForm(
-    { type: 'object', properties: {
-      token: { type: 'string', format: 'password' }, region: { type: 'string' }, nested: { type: 'object', properties: { key: { type: 'string', writeOnly: true } } },
-      pin: { type: 'integer', writeOnly: true }, port: { type: 'integer' },
-    } },
-  );
-  assert.deepEqual(withoutSecrets(inputs.fields, { token: 's3cret', region: 'eu', nested: { key: 'k' }, pin: 4321, port: 80 }), { region: 'eu', nested: {}, port: 80 });
+  const inputs = buildForm({
+    type: 'object',
+    properties: {
+      token: { type: 'string', format: 'password' },
+      region: { type: 'string' },
+      nested: { type: 'object', properties: { key: { type: 'string', writeOnly: true } } },
+      pin: { type: 'integer', writeOnly: true },
+      port: { type: 'integer' },
+    },
+  });
+  assert.deepEqual(withoutSecrets(inputs.fields, { token: 's3cret', region: 'eu', nested: { key: 'k' }, pin: 4321, port: 80 }), {
+    region: 'eu',
+    nested: {},
+    port: 80,
+  });
 });

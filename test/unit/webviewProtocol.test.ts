@@ -81,7 +81,11 @@ test('responses are matched to their request by method and id', () => {
 });
 
 test('a file reaches the webview as a summary of a few dozen bytes, whatever its size', () => {
-  const message: HostMessage = { type: 'fileSelected', field: '/video', files: [{ name: 'big.mp4', size: 50 * 1024 * 1024, mediaType: 'video/mp4', warnings: [] }] };
+  const message: HostMessage = {
+    type: 'fileSelected',
+    field: '/video',
+    files: [{ name: 'big.mp4', size: 50 * 1024 * 1024, mediaType: 'video/mp4', warnings: [] }],
+  };
   assert.ok(JSON.stringify(message).length < 200);
 });
 

@@ -33,7 +33,9 @@ async function install(opened: OpenedBundle, a: BundleInstallArgs, io: CliIo, or
   const key = await writeServer(file, plan.suggestedName, a.as, built.entry, built.inputs);
   const m = opened.manifest;
   if (a.json) {
-    io.stdout.write(`${JSON.stringify({ name: m.name, version: m.version, sha256: opened.sha256, folder, key, config: file, entry: built.entry, inputs: built.inputs }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ name: m.name, version: m.version, sha256: opened.sha256, folder, key, config: file, entry: built.entry, inputs: built.inputs }, null, 2)}\n`,
+    );
     return 0;
   }
   io.stdout.write(`${terminalLine(`Installed the bundle ${m.display_name ?? m.name} ${m.version} (${origin}) into ${folder}`)}\n`);
@@ -52,7 +54,12 @@ export async function bundleCommand(p: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 /** `registry install` of an MCP Bundle: downloaded, its `fileSha256` checked, then installed as above. */
-export async function installBundleFromRegistry(entry: RegistryEntry, pkg: RegistryPackage, a: BundleInstallArgs & { env: [string, string][] }, io: CliIo): Promise<number> {
+export async function installBundleFromRegistry(
+  entry: RegistryEntry,
+  pkg: RegistryPackage,
+  a: BundleInstallArgs & { env: [string, string][] },
+  io: CliIo,
+): Promise<number> {
   if (a.env.length) throw usageError(`--env: an MCP Bundle takes its settings with --arg K=V (its user_config)`);
   const opened = await downloadBundle(pkg.identifier, pkg.fileSha256!, io.interrupt ? { signal: io.interrupt } : {});
   return install(opened, a, io, `${entry.server.name} ${entry.server.version} from the registry, sha-256 checked`);

@@ -29,7 +29,7 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   // Refused before the server is even started when --args alone is too large.
   const argsTooLarge = requestSizeProblem(args, transport);
   if (argsTooLarge) throw new InputRefusedError(`--args: ${argsTooLarge}`);
-  const transfer = a.noFileTransfer ? false as const : { inlineUpToBytes: a.inlineMax };
+  const transfer = a.noFileTransfer ? (false as const) : { inlineUpToBytes: a.inlineMax };
   const cli = await openConnection(server, a, io);
   const { connection, log, elicitation, stdout, stderr } = cli;
   return withConnection(cli, async () => {
@@ -60,7 +60,8 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     }
     const files = await fileOptionChoices(tool, args, a.files ?? [], inUse, log, fileSettings);
     // A tool that runs as a task (required, or optional and the server supports it) is followed to its end.
-    if (a.noWait && !callsAsTask(connection, tool, !a.noOptionalTasks)) throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
+    if (a.noWait && !callsAsTask(connection, tool, !a.noOptionalTasks))
+      throw new CliError(`--no-wait: "${terminalText(toolName)}" does not run as a task on this server`, EXIT.usage);
     const hooks: RunHooks = {
       elicitation: elicitation.ui,
       totalTimeoutMs: a.timeoutMs,
@@ -76,10 +77,18 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       encode: cliEncodeSettings(inUse, fileSettings),
     };
     let kept: KeptRun | undefined;
-    if (a.record !== undefined) hooks.record = { by: 'person', keep: (record, result) => { kept = { record, result }; } };
+    if (a.record !== undefined)
+      hooks.record = {
+        by: 'person',
+        keep: (record, result) => {
+          kept = { record, result };
+        },
+      };
     // Uploads are authorized first, so where their bytes go is shown (and, on a terminal, asked) before any leave.
     const digesting = digestProgressLines(stderr, io.interactive);
-    const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt, digesting.onDigestBytes).finally(() => digesting.done());
+    const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt, digesting.onDigestBytes).finally(() =>
+      digesting.done(),
+    );
     if (uploads && !(await confirmUploads(uploads, io, server.name, io.interrupt))) {
       uploads.abandon();
       throw new CliError('not sent: the uploads were not confirmed; nothing of the files left this machine and the tool was not called', EXIT.usage);
@@ -88,14 +97,18 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     // A -32042 error names URLs to visit first: they are offered like URL elicitations, then the call is retried.
     // The result is validated against the tool as listed then (a list_changed during the call re-lists first).
     const outcome = await runToolOrTask(connection, request, hooks, {
-      optionalTasks: !a.noOptionalTasks, noWait: !!a.noWait, stdout,
+      optionalTasks: !a.noOptionalTasks,
+      noWait: !!a.noWait,
+      stdout,
       onStatus: (line) => stderr.write(`${line}\n`),
       // An answer refused locally ends the call; it is not made again as a task.
       mayRetryAsTask: () => !elicitation.refusal,
-    }).catch((e: unknown) => { throw elicitation.refusal ?? e; });
+    }).catch((e: unknown) => {
+      throw elicitation.refusal ?? e;
+    });
     // An elicitation answer refused locally (the server got only `cancel`): exit 1 with the reason.
     if (elicitation.refusal) throw elicitation.refusal;
-    if (!outcome) return EXIT.ok;  // --no-wait: the task id is printed
+    if (!outcome) return EXIT.ok; // --no-wait: the task id is printed
     const { result, view } = outcome;
     if (a.record !== undefined && kept) {
       const { name, file } = await recordCall(resolve(io.cwd, a.record), kept, secretLabels, !!a.expectCurrent);
@@ -117,12 +130,15 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       }
     }
     const structured = view.structured;
-    for (const note of [...(structured?.status === 'unchecked' ? structured.errors ?? [] : []), ...(structured?.notes ?? [])]) stderr.write(`mcp-host: ${terminalText(note)}\n`);
+    for (const note of [...(structured?.status === 'unchecked' ? (structured.errors ?? []) : []), ...(structured?.notes ?? [])])
+      stderr.write(`mcp-host: ${terminalText(note)}\n`);
     if (structured?.status === 'invalid' || structured?.status === 'missing') {
       const raw = structured.json ?? JSON.stringify(result, null, 2);
       stderr.write(`mcp-host: the result of "${terminalText(toolName)}" does not match its output schema:\n`);
       for (const e of structured.errors ?? []) stderr.write(`  ${terminalText(e)}\n`);
-      stderr.write(`${structured.json !== undefined ? 'structured content' : 'result'}${structured.truncated ? ' (in part)' : ''}:\n${terminalText(redactDataUris(raw).slice(0, RESULT_LIMITS.textChars))}\n`);
+      stderr.write(
+        `${structured.json !== undefined ? 'structured content' : 'result'}${structured.truncated ? ' (in part)' : ''}:\n${terminalText(redactDataUris(raw).slice(0, RESULT_LIMITS.textChars))}\n`,
+      );
       return EXIT.toolError;
     }
     return view.isError ? EXIT.toolError : EXIT.ok;

@@ -15,15 +15,18 @@ export async function completeCommand(a: ParsedArgs, io: CliIo): Promise<number>
   if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
   const context = parseArgsOption(a.args);
   for (const [key, v] of Object.entries(context)) {
-    if (typeof v !== 'string') throw new CliError(`--args: the arguments filled in are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(v))})`, EXIT.usage);
+    if (typeof v !== 'string')
+      throw new CliError(`--args: the arguments filled in are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(v))})`, EXIT.usage);
   }
   const server = await resolveTarget(a, io);
   const cli = await openConnection(server, a, io);
   const { connection } = cli;
   return withConnection(cli, async () => {
     if (!connection.supportsCompletions) throw new CliError(`server "${server.name}" offers no completions`, EXIT.toolError);
-    const answer = await connection.complete({ ref, argument: { name: argument, value }, context: Object.keys(context).length ? context as Record<string, string> : undefined },
-      { signal: io.interrupt, timeoutMs: a.timeoutMs });
+    const answer = await connection.complete(
+      { ref, argument: { name: argument, value }, context: Object.keys(context).length ? (context as Record<string, string>) : undefined },
+      { signal: io.interrupt, timeoutMs: a.timeoutMs },
+    );
     cli.stdout.write(completionText(answer, !!a.json));
     if (!a.json && answer.cut) cli.stderr.write(`mcp-host: ${answer.cut}\n`);
     return EXIT.ok;

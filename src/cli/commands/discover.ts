@@ -20,7 +20,13 @@ export async function discoverCommand(a: ParsedArgs, io: CliIo): Promise<number>
   if (a.positional.length > 1) throw usageError('discover takes at most one SOURCE');
   const results: SourceResult[] = await discoverServers(discoveryContext(io), sourceArg(a.positional[0]));
   if (a.json) {
-    io.stdout.write(`${JSON.stringify(results.map((r) => ({ source: r.source, label: r.label, files: r.files, problems: r.problems, servers: r.servers.map((s) => s.definition) })), null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify(
+        results.map((r) => ({ source: r.source, label: r.label, files: r.files, problems: r.problems, servers: r.servers.map((s) => s.definition) })),
+        null,
+        2,
+      )}\n`,
+    );
     return 0;
   }
   for (const r of results) {
@@ -29,6 +35,6 @@ export async function discoverCommand(a: ParsedArgs, io: CliIo): Promise<number>
     io.stdout.write(`${terminalLine(`${r.label} (${r.source})`)}\n`);
     for (const s of r.servers) io.stdout.write(`  ${terminalText(`${s.definition.name}\t${s.definition.type}\t${describeDefinitionLine(s.definition)}`)}\n`);
   }
-  if (results.every((r) => r.servers.length === 0)) io.stderr.write('mcp-host: no servers found in other apps\' configurations\n');
+  if (results.every((r) => r.servers.length === 0)) io.stderr.write("mcp-host: no servers found in other apps' configurations\n");
   return 0;
 }

@@ -21,11 +21,15 @@ export async function promptCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     const prompt = connection.prompts.find((p) => p.name === promptName);
     if (!prompt) {
       const names = connection.prompts.map((p) => terminalName(p.name, 100));
-      throw new CliError(`server "${server.name}" has no prompt "${terminalText(promptName)}"${names.length ? ` (prompts: ${names.join(', ')})` : ''}`, EXIT.usage);
+      throw new CliError(
+        `server "${server.name}" has no prompt "${terminalText(promptName)}"${names.length ? ` (prompts: ${names.join(', ')})` : ''}`,
+        EXIT.usage,
+      );
     }
     // Prompt arguments are strings; a missing required one is refused here rather than by the server.
     for (const [key, value] of Object.entries(args)) {
-      if (typeof value !== 'string') throw new CliError(`--args: prompt arguments are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(value))})`, EXIT.usage);
+      if (typeof value !== 'string')
+        throw new CliError(`--args: prompt arguments are strings ("${terminalText(key)}" is ${terminalText(JSON.stringify(value))})`, EXIT.usage);
     }
     // File arguments (x-mcp-file): --file checked like a tool's (a missing required one is refused there), sent inline.
     const transport = connection.transportInUse ?? server.transport;
@@ -39,9 +43,17 @@ export async function promptCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     }
     const tooLarge = requestSizeProblem(args, transport);
     if (tooLarge) throw new InputRefusedError(`--args: ${tooLarge}`);
-    const { answer, view } = await runPrompt(connection, promptName, { json: args }, {
-      signal: io.interrupt, timeoutMs: a.timeoutMs, files, encode: cliEncodeSettings(transport),
-    });
+    const { answer, view } = await runPrompt(
+      connection,
+      promptName,
+      { json: args },
+      {
+        signal: io.interrupt,
+        timeoutMs: a.timeoutMs,
+        files,
+        encode: cliEncodeSettings(transport),
+      },
+    );
     stdout.write(a.json ? `${JSON.stringify(answer, null, 2)}\n` : asLines(resultText(view)));
     return EXIT.ok;
   });

@@ -1,7 +1,15 @@
 // `mcp-host registry search|show|install`: an MCP Registry from the command line (no server to connect to).
 import {
-  DEFAULT_REGISTRY_URL, describeEntry, installKinds, installTargets, InstallError, planInstall, RegistryClient, RegistryPager,
-  type InstallTarget, type RegistryEntry,
+  DEFAULT_REGISTRY_URL,
+  describeEntry,
+  installKinds,
+  installTargets,
+  InstallError,
+  planInstall,
+  RegistryClient,
+  RegistryPager,
+  type InstallTarget,
+  type RegistryEntry,
 } from '../../core/registry';
 import { configToWrite, writeServer } from '../configWrite';
 import { usageError, type ParsedArgs } from '../options';
@@ -39,15 +47,27 @@ export async function registryCommand(p: ParsedArgs, io: CliIo): Promise<number>
     throw usageError(`--registry: ${(e as Error).message}`);
   }
   const a: RegistryArgs = {
-    action, positional, json: p.json === true, pages: p.pages ?? 1, version: p.serverVersion ?? 'latest', args: p.arg ?? [], env: p.env ?? [],
-    ...(p.limit !== undefined ? { limit: p.limit } : {}), ...(p.from !== undefined ? { from: p.from } : {}),
-    ...(p.config !== undefined ? { config: p.config } : {}), ...(p.as !== undefined ? { as: p.as } : {}),
+    action,
+    positional,
+    json: p.json === true,
+    pages: p.pages ?? 1,
+    version: p.serverVersion ?? 'latest',
+    args: p.arg ?? [],
+    env: p.env ?? [],
+    ...(p.limit !== undefined ? { limit: p.limit } : {}),
+    ...(p.from !== undefined ? { from: p.from } : {}),
+    ...(p.config !== undefined ? { config: p.config } : {}),
+    ...(p.as !== undefined ? { as: p.as } : {}),
   };
   switch (a.action) {
-    case 'search': return search(client, a, io);
-    case 'show': return show(client, a, io);
-    case 'install': return install(client, a, io);
-    default: throw usageError(`registry takes search, show or install, not "${a.action}"`);
+    case 'search':
+      return search(client, a, io);
+    case 'show':
+      return show(client, a, io);
+    case 'install':
+      return install(client, a, io);
+    default:
+      throw usageError(`registry takes search, show or install, not "${a.action}"`);
   }
 }
 
@@ -68,7 +88,13 @@ async function search(client: RegistryClient, a: RegistryArgs, io: CliIo): Promi
   }
   for (const e of entries) {
     const s = e.server;
-    io.stdout.write(`${terminalLine(s.name)} ${terminalLine(s.version)}${statusMark(e)}  (${installKinds(s).map((k) => terminalLine(k)).join(', ') || 'nothing to install'})\n    ${terminalLine(s.description)}\n`);
+    io.stdout.write(
+      `${terminalLine(s.name)} ${terminalLine(s.version)}${statusMark(e)}  (${
+        installKinds(s)
+          .map((k) => terminalLine(k))
+          .join(', ') || 'nothing to install'
+      })\n    ${terminalLine(s.description)}\n`,
+    );
   }
   if (entries.length === 0) io.stderr.write('mcp-host: no servers found\n');
   if (!pager.done) io.stderr.write(`mcp-host: more servers match; add --pages ${a.pages + 1} (or narrow the search)\n`);
@@ -91,15 +117,24 @@ async function show(client: RegistryClient, a: RegistryArgs, io: CliIo): Promise
   if (s.repository) lines.push(`repository: ${s.repository.url}${s.repository.subfolder ? ` (${s.repository.subfolder})` : ''}`);
   if (s.websiteUrl) lines.push(`website: ${s.websiteUrl}`);
   for (const target of installTargets(s)) {
-    lines.push('', `--from ${target.kind === 'unsupported' ? '(cannot install)' : target.kind}: ${target.label}${target.unsupported ? ` — ${target.unsupported}` : ''}`);
+    lines.push(
+      '',
+      `--from ${target.kind === 'unsupported' ? '(cannot install)' : target.kind}: ${target.label}${target.unsupported ? ` — ${target.unsupported}` : ''}`,
+    );
     if (target.unsupported) continue;
     try {
       const plan = planInstall(s, target);
       for (const f of plan.fields) {
         const option = f.kind === 'env' ? '--env' : '--arg';
         const i = f.input;
-        const notes = [i.isRequired ? 'required' : 'optional', f.secret ? 'secret: asked at the first start' : undefined,
-          i.default !== undefined ? `default ${i.default}` : undefined, i.choices ? `one of ${i.choices.join(', ')}` : undefined].filter(Boolean).join(', ');
+        const notes = [
+          i.isRequired ? 'required' : 'optional',
+          f.secret ? 'secret: asked at the first start' : undefined,
+          i.default !== undefined ? `default ${i.default}` : undefined,
+          i.choices ? `one of ${i.choices.join(', ')}` : undefined,
+        ]
+          .filter(Boolean)
+          .join(', ');
         lines.push(`  ${option} ${f.key}=…  ${f.label}${i.description ? `: ${i.description}` : ''} (${notes})`);
       }
     } catch (e) {
@@ -133,7 +168,10 @@ function envSource(value: string): string | undefined {
 async function install(client: RegistryClient, a: RegistryArgs, io: CliIo): Promise<number> {
   const entry = await client.getServer(oneName(a, 'install'), a.version);
   if (entry.status === 'deleted') throw new InstallError(`${entry.server.name} ${entry.server.version} was deleted from the registry`);
-  if (entry.status === 'deprecated') io.stderr.write(`mcp-host: warning: ${terminalLine(entry.server.name)} is deprecated${entry.statusMessage ? `: ${terminalLine(entry.statusMessage)}` : ''}\n`);
+  if (entry.status === 'deprecated')
+    io.stderr.write(
+      `mcp-host: warning: ${terminalLine(entry.server.name)} is deprecated${entry.statusMessage ? `: ${terminalLine(entry.statusMessage)}` : ''}\n`,
+    );
   const target = chooseTarget(entry, a.from);
   if (target.kind === 'mcpb') return installBundleFromRegistry(entry, entry.server.packages[target.index]!, a, io);
   const plan = planInstall(entry.server, target);
@@ -159,11 +197,14 @@ async function install(client: RegistryClient, a: RegistryArgs, io: CliIo): Prom
   const file = configToWrite(a.config, io);
   const key = await writeServer(file, plan.suggestedName, a.as, built.entry, built.inputs);
   if (a.json) {
-    io.stdout.write(`${JSON.stringify({ name: entry.server.name, version: entry.server.version, status: entry.status, key, config: file, entry: built.entry, inputs: built.inputs }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ name: entry.server.name, version: entry.server.version, status: entry.status, key, config: file, entry: built.entry, inputs: built.inputs }, null, 2)}\n`,
+    );
     return 0;
   }
-  io.stdout.write(`${terminalLine(`Installed ${entry.server.name} ${entry.server.version} as "${key}" in ${file}:`)}\n  ${terminalText(describeEntry(built.entry))}\n`);
+  io.stdout.write(
+    `${terminalLine(`Installed ${entry.server.name} ${entry.server.version} as "${key}" in ${file}:`)}\n  ${terminalText(describeEntry(built.entry))}\n`,
+  );
   for (const input of built.inputs) io.stdout.write(`  \${input:${input.id}} is asked at the first start (a secret)\n`);
   return 0;
 }
-

@@ -23,7 +23,10 @@ export async function resourceCommand(a: ParsedArgs, io: CliIo): Promise<number>
   const { connection, stdout, stderr } = cli;
   return withConnection(cli, async () => {
     const read = await connection.readResource(uri, { signal: io.interrupt, timeoutMs: a.timeoutMs });
-    if (a.json) { stdout.write(`${JSON.stringify(read, null, 2)}\n`); return EXIT.ok; }
+    if (a.json) {
+      stdout.write(`${JSON.stringify(read, null, 2)}\n`);
+      return EXIT.ok;
+    }
     const contents = read.contents ?? [];
     // SEP-2631 FileResourceContents: the bytes are downloaded (verified) only for --out or --save-files.
     const files = resourceFiles(read);
@@ -35,7 +38,8 @@ export async function resourceCommand(a: ParsedArgs, io: CliIo): Promise<number>
         return EXIT.ok;
       }
       const item = contents[0]!;
-      const bytes = 'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
+      const bytes =
+        'blob' in item && typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from('text' in item ? String(item.text) : '', 'utf8');
       await writeNewFile(outPath, bytes);
       stderr.write(`mcp-host: wrote ${formatBytes(bytes.length)} to ${outPath}\n`);
       return EXIT.ok;
@@ -44,7 +48,7 @@ export async function resourceCommand(a: ParsedArgs, io: CliIo): Promise<number>
       if ('text' in item && typeof item.text === 'string') {
         stdout.write(item.text.endsWith('\n') ? terminalText(item.text) : `${terminalText(item.text)}\n`);
       } else if ('blob' in item && typeof item.blob === 'string') {
-        const size = Math.floor(item.blob.length * 3 / 4);
+        const size = Math.floor((item.blob.length * 3) / 4);
         stdout.write(`${terminalName(`[resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}, ${formatBytes(size)}]`, 4096)}\n`);
         stderr.write('mcp-host: binary content is not printed; --out FILE writes it\n');
       }

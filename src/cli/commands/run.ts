@@ -6,8 +6,15 @@ import { dirname, join, resolve } from 'node:path';
 import { errorText, InputRefusedError } from '../../core/errors';
 import { setAtPath } from '../../core/files';
 import {
-  checkExpectations, fileChangedSince, observedOf, readSavedCalls, resolveSavedPath, savedCallsBase, savedFilesOf,
-  SavedCallsError, type SavedCall,
+  checkExpectations,
+  fileChangedSince,
+  observedOf,
+  readSavedCalls,
+  resolveSavedPath,
+  savedCallsBase,
+  savedFilesOf,
+  SavedCallsError,
+  type SavedCall,
 } from '../../core/replay';
 import { readSecret } from '../auth';
 import { cliSecureArguments } from '../secureArgs';
@@ -55,16 +62,19 @@ export async function runCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const reports: CallReport[] = new Array(selected.length);
   const queue = selected.map((call, i) => ({ call, i }));
   const started = performance.now();
-  await Promise.all(Array.from({ length: Math.min(a.parallel ?? 1, selected.length) }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      reports[next.i] = await runSavedCall(next.call, { a, io, config, base });
-      if (!a.json) io.stdout.write(reportLines(reports[next.i]!));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(a.parallel ?? 1, selected.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        reports[next.i] = await runSavedCall(next.call, { a, io, config, base });
+        if (!a.json) io.stdout.write(reportLines(reports[next.i]!));
+      }
+    }),
+  );
   const totalMs = performance.now() - started;
   const count = (s: CallReport['status']) => reports.filter((r) => r.status === s).length;
   const summary = { passed: count('passed'), failed: count('failed'), errors: count('error'), durationMs: Math.round(totalMs) };
-  if (a.json) io.stdout.write(`${JSON.stringify({ file, calls: reports.map((r) => ({ ...r, durationMs: Math.round(r.durationMs) })), ...summary }, null, 2)}\n`);
+  if (a.json)
+    io.stdout.write(`${JSON.stringify({ file, calls: reports.map((r) => ({ ...r, durationMs: Math.round(r.durationMs) })), ...summary }, null, 2)}\n`);
   else io.stdout.write(`${summary.passed} passed, ${summary.failed} failed, ${summary.errors} could not run (${Math.round(totalMs)} ms)\n`);
   if (junit) {
     try {
@@ -81,7 +91,8 @@ async function checkReportFolder(path: string): Promise<void> {
   const folder = dirname(path);
   const info = await stat(folder).catch(() => undefined);
   if (!info?.isDirectory()) throw new CliError(`--junit ${terminalName(path, 4096)}: the folder ${terminalName(folder, 4096)} does not exist`, EXIT.usage);
-  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw new CliError(`--junit ${terminalName(path, 4096)} is a folder; give the report's file`, EXIT.usage);
+  if ((await stat(path).catch(() => undefined))?.isDirectory())
+    throw new CliError(`--junit ${terminalName(path, 4096)} is a folder; give the report's file`, EXIT.usage);
 }
 
 /** A call's line (and its differences, indented), terminal-safe. */
@@ -92,15 +103,24 @@ export function reportLines(r: CallReport): string {
   return `${[head, ...details.map((d) => `      ${terminalText(d).replaceAll('\n', '\n      ')}`)].join('\n')}\n`;
 }
 
-interface RunContext { a: ParsedArgs; io: CliIo; config: string; base: string }
+interface RunContext {
+  a: ParsedArgs;
+  io: CliIo;
+  config: string;
+  base: string;
+}
 
 /** Without --timeout, how long one saved call (a task's whole wait included) may take: a run in CI must end. */
 export const RUN_CALL_TIMEOUT_MS = 10 * 60_000;
 
 /** One saved call: its server started, files checked against what was saved, the call made and its result checked. */
 async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext): Promise<CallReport> {
-  const reportOf = (fields: Pick<CallReport, 'status' | 'durationMs' | 'differences'> & { error?: string }): CallReport =>
-    ({ name: call.name, server: call.server, tool: call.tool, ...fields });
+  const reportOf = (fields: Pick<CallReport, 'status' | 'durationMs' | 'differences'> & { error?: string }): CallReport => ({
+    name: call.name,
+    server: call.server,
+    tool: call.tool,
+    ...fields,
+  });
   const quiet: CliIo = { ...io, interactive: false };
   let stop: (() => Promise<void>) | undefined;
   let mask = (text: string) => text;
@@ -136,10 +156,18 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
     const files = await fileOptionChoices(tool, args, specs, inUse, log, settings);
     const startedAt = performance.now();
     // A tool that runs as a task is followed to its end as `call` follows it; --timeout bounds the whole wait.
-    const { result } = (await runToolOrTask(connection, { tool, input: { json: args }, files, ...(secureArguments ? { secureArguments } : {}) }, {
-      elicitation: cli.elicitation.ui, signal: io.interrupt, timeoutMs: a.timeoutMs, totalTimeoutMs: a.timeoutMs ?? RUN_CALL_TIMEOUT_MS,
-      encode: cliEncodeSettings(inUse, settings),
-    }, { optionalTasks: true, stdout: io.stdout, onStatus: (line) => io.stderr.write(`mcp-host: ${terminalName(call.name, 200)}: ${line}\n`) }))!;  // (always a result without noWait)
+    const { result } = (await runToolOrTask(
+      connection,
+      { tool, input: { json: args }, files, ...(secureArguments ? { secureArguments } : {}) },
+      {
+        elicitation: cli.elicitation.ui,
+        signal: io.interrupt,
+        timeoutMs: a.timeoutMs,
+        totalTimeoutMs: a.timeoutMs ?? RUN_CALL_TIMEOUT_MS,
+        encode: cliEncodeSettings(inUse, settings),
+      },
+      { optionalTasks: true, stdout: io.stdout, onStatus: (line) => io.stderr.write(`mcp-host: ${terminalName(call.name, 200)}: ${line}\n`) },
+    ))!; // (always a result without noWait)
     const durationMs = performance.now() - startedAt;
     // Without an outcome expectation, a tool error fails the call.
     const expect = { outcome: 'success' as const, ...call.expect };
@@ -147,7 +175,18 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
     return reportOf({ status: differences.length ? 'failed' : 'passed', durationMs, differences });
   } catch (e) {
     let message = '';
-    report(e, { stderr: { write: (text: string) => { message += text; return true; } } as unknown as NodeJS.WritableStream }, mask);
+    report(
+      e,
+      {
+        stderr: {
+          write: (text: string) => {
+            message += text;
+            return true;
+          },
+        } as unknown as NodeJS.WritableStream,
+      },
+      mask,
+    );
     return reportOf({ status: 'error', durationMs: 0, differences: [], error: message.replace(/^mcp-host: /, '').trimEnd() });
   } finally {
     await stop?.();
@@ -157,8 +196,13 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
 /** Text for XML: escaped, without the characters XML 1.0 forbids. */
 function xml(text: string): string {
   // The control characters XML 1.0 cannot hold.
-  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
-    .replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
+  return text
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;');
 }
 
 /** A JUnit XML report: one testsuite (the file), a testcase per call; a failed expectation is a <failure>, a call not made an <error>. */
@@ -173,6 +217,13 @@ export function junitReport(file: string, reports: readonly CallReport[], totalM
     return `${open}>\n      <${tag} message="${xml(lines[0] ?? '')}">${xml(lines.join('\n'))}</${tag}>\n    </testcase>`;
   });
   const counts = `tests="${reports.length}" failures="${failures}" errors="${errors}" time="${seconds(totalMs)}"`;
-  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="mcp-host run" ${counts}>`, `  <testsuite name="${xml(file)}" ${counts}>`,
-    ...cases, '  </testsuite>', '</testsuites>', ''].join('\n');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="mcp-host run" ${counts}>`,
+    `  <testsuite name="${xml(file)}" ${counts}>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
 }

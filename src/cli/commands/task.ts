@@ -13,7 +13,12 @@ export async function taskCommandOf(a: ParsedArgs, io: CliIo): Promise<number> {
   if (extra.length) throw usageError(`unexpected argument ${extra[0]}`);
   const cli = await openConnection(await resolveTarget(a, io), a, io);
   return withConnection(cli, async () => {
-    const result = await taskCommand(cli.connection, action as TaskAction, taskId, { json: !!a.json, signal: io.interrupt, timeoutMs: a.timeoutMs, stdout: cli.stdout });
+    const result = await taskCommand(cli.connection, action as TaskAction, taskId, {
+      json: !!a.json,
+      signal: io.interrupt,
+      timeoutMs: a.timeoutMs,
+      stdout: cli.stdout,
+    });
     if (!result) return EXIT.ok;
     const view = toResultView(result);
     (view.isError ? cli.stderr : cli.stdout).write(asLines(a.json ? JSON.stringify(result, null, 2) : resultText(view)));

@@ -66,7 +66,10 @@ export async function planAgentCall(tool: Tool, input: unknown, context: AgentCa
   const entries = files.entries();
   const described = entries.flatMap((e) => e.files.map((file, i) => ({ argument: e.slot.label, shown: shown.get(e.slot.label)?.[i] ?? file.name, file })));
   if (entries.length > 0) {
-    const together = checkTotalSize(described.map((d) => d.file), context.limits(entries[0]!.slot));
+    const together = checkTotalSize(
+      described.map((d) => d.file),
+      context.limits(entries[0]!.slot),
+    );
     if (together) return { ok: false, reason: together };
   }
   const values = { ...defaultValues(form), ...split.args };

@@ -9,13 +9,11 @@ import { headOf, KeptPart, readableParts, resultPartUri, tailOf, type KeptPartIn
 import type { ResultLike } from '../results/view';
 import type { ResultItem, ResultView, StructuredStatus } from '../../shared/resultModel';
 
-export type AgentPart =
-  | { kind: 'text'; text: string }
-  | { kind: 'data'; mimeType: string; base64: string };
+export type AgentPart = { kind: 'text'; text: string } | { kind: 'data'; mimeType: string; base64: string };
 
 const STRUCTURED_STATUS: Record<StructuredStatus, string> = {
-  valid: 'valid against the tool\'s output schema',
-  invalid: 'does NOT match the tool\'s output schema',
+  valid: "valid against the tool's output schema",
+  invalid: "does NOT match the tool's output schema",
   missing: 'missing: the tool declares an output schema but returned none',
   unchecked: 'not checked: the tool declares no usable output schema',
   skipped: 'not checked: the tool reported an error',
@@ -35,7 +33,10 @@ function partOf(item: ResultItem, media: boolean): AgentPart | undefined {
         ? { kind: 'data', mimeType: item.mimeType, base64: item.data }
         : { kind: 'text', text: `[${item.kind}: ${sizeOf(item)}; shown to the user, not passed to the model]` };
     case 'resourceLink':
-      return { kind: 'text', text: `Resource link: ${item.title ?? item.name} <${item.uri}>${sizeOf(item) ? ` (${sizeOf(item)})` : ''}${item.description ? ` — ${item.description}` : ''}` };
+      return {
+        kind: 'text',
+        text: `Resource link: ${item.title ?? item.name} <${item.uri}>${sizeOf(item) ? ` (${sizeOf(item)})` : ''}${item.description ? ` — ${item.description}` : ''}`,
+      };
     case 'resourceText':
       return { kind: 'text', text: `Resource <${item.uri}>${item.mimeType ? ` (${item.mimeType})` : ''}:\n${item.text}` };
     case 'resourceBlob':
@@ -84,7 +85,8 @@ const MIN_PART_PREVIEW = 240;
 const PART_OVERHEAD = 400;
 
 function partLabel(part: KeptPart): string {
-  const what = part.kind === 'structured' ? 'structured content, JSON' : part.kind === 'resourceText' ? `resource${part.mimeType ? `, ${part.mimeType}` : ''}` : 'text';
+  const what =
+    part.kind === 'structured' ? 'structured content, JSON' : part.kind === 'resourceText' ? `resource${part.mimeType ? `, ${part.mimeType}` : ''}` : 'text';
   const lines = part.linesIfCheap;
   return `[part ${part.id}: ${what}, ${part.chars.toLocaleString('en-US')} characters, ${formatBytes(part.bytes.length)}${lines !== undefined ? `, ${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}` : ''}]`;
 }
@@ -116,9 +118,10 @@ export function boundedAgentResultParts(result: ResultLike, view: ResultView, op
   const byId = new Map(keptParts.map((p, i) => [p.id, { part: p, text: readable[i]!.text }]));
   const handle = kept?.handle;
   const first = keptParts[0];
-  const intro = handle && first
-    ? `This result (${textChars.toLocaleString('en-US')} characters of text in ${keptParts.length} part${keptParts.length === 1 ? '' : 's'}) is larger than the ${options.maxChars.toLocaleString('en-US')} characters given at once, so this is a preview: every part with its type and size, long texts by their head and tail. The whole result is kept as handle "${handle}": read any range of a part with ${options.readTool} {"handle": "${handle}", "part": "${first.id}", "startLine": 1, "endLine": 100} (or "startByte"/"endByte"). The user can open it whole as ${resultPartUri(handle, first)}.`
-    : `This result (${textChars.toLocaleString('en-US')} characters of text) is larger than the ${options.maxChars.toLocaleString('en-US')} characters given at once, and too large to keep for reading in parts: this is a preview of its head and tail.`;
+  const intro =
+    handle && first
+      ? `This result (${textChars.toLocaleString('en-US')} characters of text in ${keptParts.length} part${keptParts.length === 1 ? '' : 's'}) is larger than the ${options.maxChars.toLocaleString('en-US')} characters given at once, so this is a preview: every part with its type and size, long texts by their head and tail. The whole result is kept as handle "${handle}": read any range of a part with ${options.readTool} {"handle": "${handle}", "part": "${first.id}", "startLine": 1, "endLine": 100} (or "startByte"/"endByte"). The user can open it whole as ${resultPartUri(handle, first)}.`
+      : `This result (${textChars.toLocaleString('en-US')} characters of text) is larger than the ${options.maxChars.toLocaleString('en-US')} characters given at once, and too large to keep for reading in parts: this is a preview of its head and tail.`;
 
   const parts: AgentPart[] = [{ kind: 'text', text: intro }];
   if (view.isError) parts.push({ kind: 'text', text: 'The tool reported an error:' });
@@ -129,7 +132,10 @@ export function boundedAgentResultParts(result: ResultLike, view: ResultView, op
   let left = 0;
   const add = (text: string): void => {
     // What is left keeps room for the closing note on the parts not shown.
-    if (budget - text.length < 120) { left++; return; }
+    if (budget - text.length < 120) {
+      left++;
+      return;
+    }
     parts.push({ kind: 'text', text });
     budget -= text.length;
   };
@@ -150,9 +156,15 @@ export function boundedAgentResultParts(result: ResultLike, view: ResultView, op
   if (view.structured) {
     const s = view.structured;
     const errors = s.errors?.length ? `\nProblems: ${s.errors.join('; ')}` : '';
-    const body = structured ? `\n${partLabel(structured.part)}\n${previewOf(structured.part, structured.text, Math.min(share, Math.max(MIN_PART_PREVIEW, budget - PART_OVERHEAD)), options.readTool, handle)}` : '';
+    const body = structured
+      ? `\n${partLabel(structured.part)}\n${previewOf(structured.part, structured.text, Math.min(share, Math.max(MIN_PART_PREVIEW, budget - PART_OVERHEAD)), options.readTool, handle)}`
+      : '';
     add(`Structured content (${STRUCTURED_STATUS[s.status]}):${body}${errors}`);
   }
-  if (left > 0) parts.push({ kind: 'text', text: `[${left} more part${left === 1 ? '' : 's'} left out of this preview${handle ? `; read them by handle "${handle}"` : ''}.]` });
+  if (left > 0)
+    parts.push({
+      kind: 'text',
+      text: `[${left} more part${left === 1 ? '' : 's'} left out of this preview${handle ? `; read them by handle "${handle}"` : ''}.]`,
+    });
   return kept ? { parts, kept } : { parts };
 }

@@ -9,9 +9,7 @@ export interface SlotPaths {
   paths: string[];
 }
 
-export type SplitArguments =
-  | { ok: true; args: Record<string, unknown>; files: SlotPaths[] }
-  | { ok: false; reason: string };
+export type SplitArguments = { ok: true; args: Record<string, unknown>; files: SlotPaths[] } | { ok: false; reason: string };
 
 /** A scheme such as `data:`, `file:` or `https:` (a Windows drive letter is a path, not a scheme). */
 const URI_SCHEME = /^[a-z][a-z0-9+.-]+:/i;
@@ -53,18 +51,27 @@ export function splitModelArguments(input: unknown, slots: readonly FileSlot[]):
     }
     const list = slot.multiple ? value : [value];
     if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) {
-      return { ok: false, reason: `Argument '${slot.label}' takes ${slot.multiple ? 'a list of paths' : 'a path'} of ${slot.multiple ? 'files' : 'a file'} in the workspace (${slot.multiple ? 'strings' : 'a string'}).` };
+      return {
+        ok: false,
+        reason: `Argument '${slot.label}' takes ${slot.multiple ? 'a list of paths' : 'a path'} of ${slot.multiple ? 'files' : 'a file'} in the workspace (${slot.multiple ? 'strings' : 'a string'}).`,
+      };
     }
     const paths = list;
     const uri = paths.find((p) => URI_SCHEME.test(p) && !/^[a-z]:[\\/]/i.test(p));
     if (uri !== undefined) {
-      return { ok: false, reason: `Argument '${slot.label}' takes the path of a file in the workspace, not a URI (${uri.slice(0, 12)}…); the host reads the file itself.` };
+      return {
+        ok: false,
+        reason: `Argument '${slot.label}' takes the path of a file in the workspace, not a URI (${uri.slice(0, 12)}…); the host reads the file itself.`,
+      };
     }
     files.push({ slot, paths });
   }
   const smuggled = findDataUri(args, '');
   if (smuggled !== undefined) {
-    return { ok: false, reason: `Argument '${smuggled}' holds a data: URI; file contents are not taken from the model. Give a workspace path in a file argument instead.` };
+    return {
+      ok: false,
+      reason: `Argument '${smuggled}' holds a data: URI; file contents are not taken from the model. Give a workspace path in a file argument instead.`,
+    };
   }
   return { ok: true, args, files };
 }

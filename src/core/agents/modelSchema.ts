@@ -28,9 +28,14 @@ export function describePathSlot(slot: FileSlot, limits: InlineLimits): string {
   const limit = effectiveLimit(slot, limits);
   const size = Number.isFinite(limit.bytes) ? `; at most ${formatBytes(limit.bytes)} per file` : '';
   const what = slot.multiple ? 'Paths of files in the workspace' : 'Path of a file in the workspace';
-  const own = [slot.title, slot.description].filter((t): t is string => !!t && t.trim() !== '').join(': ').replace(/[.\s]+$/, '');
-  return `${own ? `${own}. ` : ''}${what}, relative to a workspace folder (e.g. "images/photo.png"); the host reads the file and sends it. `
-    + `Accepts ${describeAccept(slot.accept)}${size}.`;
+  const own = [slot.title, slot.description]
+    .filter((t): t is string => !!t && t.trim() !== '')
+    .join(': ')
+    .replace(/[.\s]+$/, '');
+  return (
+    `${own ? `${own}. ` : ''}${what}, relative to a workspace folder (e.g. "images/photo.png"); the host reads the file and sends it. ` +
+    `Accepts ${describeAccept(slot.accept)}${size}.`
+  );
 }
 
 function pathSchema(slot: FileSlot, limits: InlineLimits): Schema {
@@ -38,7 +43,9 @@ function pathSchema(slot: FileSlot, limits: InlineLimits): Schema {
   const one = { type: 'string', minLength: 1 };
   if (!slot.multiple) return { ...one, description };
   return {
-    type: 'array', description, items: one,
+    type: 'array',
+    description,
+    items: one,
     ...(slot.minItems !== undefined ? { minItems: slot.minItems } : {}),
     ...(slot.maxItems !== undefined ? { maxItems: slot.maxItems } : {}),
   };

@@ -19,9 +19,7 @@ export interface WorkspaceFolderRules {
   excludes: readonly string[];
 }
 
-export type ResolvedPath =
-  | { ok: true; path: string; folder: WorkspaceFolderRules; relative: string }
-  | { ok: false; reason: string };
+export type ResolvedPath = { ok: true; path: string; folder: WorkspaceFolderRules; relative: string } | { ok: false; reason: string };
 
 /** A `.gitignore` larger than this is not read (the file is judged without it). */
 const GITIGNORE_MAX_BYTES = 256 * 1024;
@@ -90,7 +88,10 @@ function inside(root: string, path: string): string | undefined {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(() => true, () => false);
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function folderNames(folders: readonly WorkspaceFolderRules[]): string {
@@ -101,8 +102,12 @@ function folderNames(folders: readonly WorkspaceFolderRules[]): string {
  * Resolves a path a model gave for `argument` to a file inside one of `folders`. With `userPicked` the user chose
  * the file themselves: hidden and secret-looking files are allowed, the folders still bound it.
  */
-export async function resolveWorkspacePath(argument: string, given: string, folders: readonly WorkspaceFolderRules[],
-  options: { userPicked?: boolean } = {}): Promise<ResolvedPath> {
+export async function resolveWorkspacePath(
+  argument: string,
+  given: string,
+  folders: readonly WorkspaceFolderRules[],
+  options: { userPicked?: boolean } = {},
+): Promise<ResolvedPath> {
   const refuse = (why: string): ResolvedPath => ({ ok: false, reason: `${argument}: "${given.slice(0, 200)}" ${why}` });
   if (given.trim() === '') return { ok: false, reason: `${argument}: the path is empty; give the path of a file in the workspace.` };
   if (given.includes('\0')) return refuse('contains a NUL character.');
@@ -123,7 +128,10 @@ export async function resolveWorkspacePath(argument: string, given: string, fold
   }
   let found: { folder: WorkspaceFolderRules; path: string } | undefined;
   for (const c of candidates) {
-    if (await exists(c.path)) { found = c; break; }
+    if (await exists(c.path)) {
+      found = c;
+      break;
+    }
   }
   if (!found) return refuse(`is not a file in the workspace folder${folders.length > 1 ? 's' : ''} (${folderNames(folders)}).`);
 
@@ -143,9 +151,15 @@ export async function resolveWorkspacePath(argument: string, given: string, fold
       const secret = secretReason(rel);
       if (secret) return refuse(`is refused: ${secret}. An agent may not send it; the user can attach it in the tool's panel.`);
       const glob = excludedBy(rel.split(sep).join('/'), found.folder.excludes);
-      if (glob) return refuse(`is refused: it is hidden by the files.exclude setting ("${glob}"). An agent may not send it; the user can attach it in the tool's panel.`);
+      if (glob)
+        return refuse(
+          `is refused: it is hidden by the files.exclude setting ("${glob}"). An agent may not send it; the user can attach it in the tool's panel.`,
+        );
       const gitignore = await gitignoredBy(realRoot, rel);
-      if (gitignore) return refuse(`is refused: ${gitignore} ignores it (ignored files often hold secrets). An agent may not send it; the user can attach it in the tool's panel.`);
+      if (gitignore)
+        return refuse(
+          `is refused: ${gitignore} ignores it (ignored files often hold secrets). An agent may not send it; the user can attach it in the tool's panel.`,
+        );
     }
   }
   return { ok: true, path: real, folder: found.folder, relative: realRelative.split(sep).join('/') };
@@ -155,4 +169,3 @@ export async function resolveWorkspacePath(argument: string, given: string, fold
 export function workspaceLabel(resolved: { folder: WorkspaceFolderRules; relative: string }, folderCount: number): string {
   return folderCount > 1 ? `${resolved.folder.name}/${resolved.relative}` : resolved.relative || basename(resolved.folder.root);
 }
-

@@ -32,7 +32,9 @@ export function readAppCsp(raw: unknown): { csp: AppCsp; dropped: string[] } {
     if (!Array.isArray(list)) continue;
     for (const entry of list.slice(0, MAX_DOMAINS)) {
       const source = typeof entry === 'string' ? cspSource(entry) : undefined;
-      if (source) { if (!csp[key].includes(source)) csp[key].push(source); } else dropped.push(`${key}: ${String(entry).slice(0, 100)}`);
+      if (source) {
+        if (!csp[key].includes(source)) csp[key].push(source);
+      } else dropped.push(`${key}: ${String(entry).slice(0, 100)}`);
     }
   }
   return { csp, dropped };

@@ -15,7 +15,7 @@ type ToolMeta = Pick<Tool, '_meta'>;
 
 function uiMeta(tool: ToolMeta): Record<string, unknown> | undefined {
   const ui = tool._meta?.ui;
-  return ui && typeof ui === 'object' && !Array.isArray(ui) ? ui as Record<string, unknown> : undefined;
+  return ui && typeof ui === 'object' && !Array.isArray(ui) ? (ui as Record<string, unknown>) : undefined;
 }
 
 /**

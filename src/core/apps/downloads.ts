@@ -25,7 +25,11 @@ export type AppDownloadItem =
   | { kind: 'link'; uri: string; name: string; mimeType?: string; size?: number };
 
 function lastSegment(uri: string): string | undefined {
-  const last = uri.replace(/[?#].*$/s, '').split(/[/\\]/).filter(Boolean).pop();
+  const last = uri
+    .replace(/[?#].*$/s, '')
+    .split(/[/\\]/)
+    .filter(Boolean)
+    .pop();
   return last && !last.includes(':') ? last : undefined;
 }
 
@@ -44,10 +48,17 @@ export function appDownloadItems(contents: unknown): { items: AppDownloadItem[] 
     if (!isObject(block)) return { refused: `${what} is not a resource` };
     if (block.type === 'resource_link') {
       const uri = str(block.uri);
-      if (!uri || uri.length > APP_DOWNLOAD_LIMITS.uriChars) return { refused: `${what}: a resource link needs a uri of at most ${APP_DOWNLOAD_LIMITS.uriChars} characters` };
+      if (!uri || uri.length > APP_DOWNLOAD_LIMITS.uriChars)
+        return { refused: `${what}: a resource link needs a uri of at most ${APP_DOWNLOAD_LIMITS.uriChars} characters` };
       const name = safeFileName(str(block.name) ?? lastSegment(uri) ?? `download-${i + 1}`, 'download');
       const mimeType = str(block.mimeType);
-      items.push({ kind: 'link', uri, name, ...(mimeType ? { mimeType } : {}), ...(typeof block.size === 'number' && block.size >= 0 ? { size: block.size } : {}) });
+      items.push({
+        kind: 'link',
+        uri,
+        name,
+        ...(mimeType ? { mimeType } : {}),
+        ...(typeof block.size === 'number' && block.size >= 0 ? { size: block.size } : {}),
+      });
       continue;
     }
     if (block.type !== 'resource' || !isObject(block.resource)) return { refused: `${what} is neither an embedded resource nor a resource link` };
@@ -67,7 +78,9 @@ export function appDownloadItems(contents: unknown): { items: AppDownloadItem[] 
     }
     embedded += size;
     if (embedded > APP_DOWNLOAD_LIMITS.embeddedBytes) {
-      return { refused: `the files embedded in the request add up to more than ${formatBytes(APP_DOWNLOAD_LIMITS.embeddedBytes)} (at ${what}); an app offers larger files as resource links` };
+      return {
+        refused: `the files embedded in the request add up to more than ${formatBytes(APP_DOWNLOAD_LIMITS.embeddedBytes)} (at ${what}); an app offers larger files as resource links`,
+      };
     }
     const name = safeFileName(lastSegment(uri) ?? `download-${i + 1}`, 'download');
     const save: SaveItem = { ref: 'content/0', name, source: 'inline', size, ...(mimeType ? { mimeType } : {}) };

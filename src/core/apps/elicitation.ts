@@ -21,7 +21,12 @@ export function elicitationAppUri(params: ElicitRequestParamsLoose): string | un
 }
 
 /** A file an app answered with, for the person's confirmation before it is sent. */
-export interface AppAnswerFile { field: string; mediaType: string; size: number; name?: string }
+export interface AppAnswerFile {
+  field: string;
+  mediaType: string;
+  size: number;
+  name?: string;
+}
 
 export type AppAnswerCheck =
   | { ok: true; result: { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' | 'cancel' }; files: AppAnswerFile[] }
@@ -38,7 +43,8 @@ export function checkAppAnswer(raw: unknown, requestedSchema: unknown): AppAnswe
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, problem: 'the app answered with something other than an ElicitResult object' };
   const { action, content } = raw as { action?: unknown; content?: unknown };
   if (action === 'decline' || action === 'cancel') return { ok: true, result: { action }, files: [] };
-  if (action !== 'accept') return { ok: false, problem: `the app answered with action ${JSON.stringify(action ?? null).slice(0, 40)}, not accept, decline or cancel` };
+  if (action !== 'accept')
+    return { ok: false, problem: `the app answered with action ${JSON.stringify(action ?? null).slice(0, 40)}, not accept, decline or cancel` };
   if (!content || typeof content !== 'object' || Array.isArray(content)) return { ok: false, problem: 'the app accepted without a content object' };
   const values = content as Record<string, unknown>;
   const { slots } = findElicitationFileFields(requestedSchema);
@@ -48,11 +54,22 @@ export function checkAppAnswer(raw: unknown, requestedSchema: unknown): AppAnswe
     const value = values[slot.path[0]!];
     if (value === undefined || value === null) continue;
     const items = slot.multiple && Array.isArray(value) ? value : [value];
-    if (slot.multiple !== Array.isArray(value)) { problems.push(`${slot.label}: ${slot.multiple ? 'must be a list of files' : 'must be one file'}`); continue; }
+    if (slot.multiple !== Array.isArray(value)) {
+      problems.push(`${slot.label}: ${slot.multiple ? 'must be a list of files' : 'must be one file'}`);
+      continue;
+    }
     for (const item of items) {
       const check = checkDataUriValue(slot.label, item, slot);
-      if (!check.ok) { problems.push(check.reason); continue; }
-      files.push({ field: slot.label, mediaType: check.parsed.mediaType, size: check.parsed.size, ...(check.parsed.params.name ? { name: check.parsed.params.name } : {}) });
+      if (!check.ok) {
+        problems.push(check.reason);
+        continue;
+      }
+      files.push({
+        field: slot.label,
+        mediaType: check.parsed.mediaType,
+        size: check.parsed.size,
+        ...(check.parsed.params.name ? { name: check.parsed.params.name } : {}),
+      });
     }
   }
   const validate = compileSchema(withoutFileFields(requestedSchema, slots));

@@ -42,5 +42,7 @@ export class AppModelContexts {
     return all;
   }
 
-  get size(): number { return this.kept.size; }
+  get size(): number {
+    return this.kept.size;
+  }
 }

@@ -24,11 +24,13 @@ export class AppResourceError extends HostError {
   static override readonly brand: string = 'AppResourceError';
 }
 
-interface Reader { readResource(uri: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ReadResourceResult> }
+interface Reader {
+  readResource(uri: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ReadResourceResult>;
+}
 
 function uiMetaOf(meta: unknown): Record<string, unknown> | undefined {
   const ui = (meta as Record<string, unknown> | undefined)?.ui;
-  return ui && typeof ui === 'object' ? ui as Record<string, unknown> : undefined;
+  return ui && typeof ui === 'object' ? (ui as Record<string, unknown>) : undefined;
 }
 
 /**
@@ -36,14 +38,20 @@ function uiMetaOf(meta: unknown): Record<string, unknown> | undefined {
  * APP_RESOURCE_MAX_BYTES. `listedMeta` is the `_meta` of the resource as `resources/list` gave it: the
  * content's own `_meta.ui` wins over it.
  */
-export async function readAppResource(server: Reader, uri: string, opts: { signal?: AbortSignal; timeoutMs?: number; listedMeta?: unknown } = {}): Promise<AppResource> {
+export async function readAppResource(
+  server: Reader,
+  uri: string,
+  opts: { signal?: AbortSignal; timeoutMs?: number; listedMeta?: unknown } = {},
+): Promise<AppResource> {
   const read = await server.readResource(uri, opts);
   const contents = Array.isArray(read.contents) ? read.contents : [];
   const item = contents.find((c) => c.uri === uri) ?? contents[0];
   if (!item) throw new AppResourceError(`The app resource ${uri} came back empty.`);
   const mime = (item.mimeType ?? '').replace(/\s+/g, '').toLowerCase();
   if (mime !== APP_MIME_TYPE) {
-    throw new AppResourceError(`The app resource ${uri} is ${item.mimeType ? `"${item.mimeType.slice(0, 100)}"` : 'of no stated type'}; an app must be ${APP_MIME_TYPE}.`);
+    throw new AppResourceError(
+      `The app resource ${uri} is ${item.mimeType ? `"${item.mimeType.slice(0, 100)}"` : 'of no stated type'}; an app must be ${APP_MIME_TYPE}.`,
+    );
   }
   let html: string;
   if ('text' in item && typeof item.text === 'string') {
@@ -51,7 +59,7 @@ export async function readAppResource(server: Reader, uri: string, opts: { signa
     if (size > APP_RESOURCE_MAX_BYTES) throw tooLarge(uri, size);
     html = item.text;
   } else if ('blob' in item && typeof item.blob === 'string') {
-    const size = Math.floor(item.blob.length * 3 / 4);
+    const size = Math.floor((item.blob.length * 3) / 4);
     if (size > APP_RESOURCE_MAX_BYTES) throw tooLarge(uri, size);
     html = Buffer.from(item.blob, 'base64').toString('utf8');
   } else {
@@ -61,14 +69,19 @@ export async function readAppResource(server: Reader, uri: string, opts: { signa
   const { csp, dropped } = readAppCsp(ui.csp);
   const permissions = ui.permissions && typeof ui.permissions === 'object' ? Object.keys(ui.permissions).slice(0, 10) : [];
   return {
-    uri, html, csp, permissionsAsked: permissions,
+    uri,
+    html,
+    csp,
+    permissionsAsked: permissions,
     prefersBorder: typeof ui.prefersBorder === 'boolean' ? ui.prefersBorder : undefined,
     warnings: dropped.map((d) => `Not a valid origin, left out of the app's security policy: ${d}`),
   };
 }
 
 function tooLarge(uri: string, size: number): AppResourceError {
-  return new AppResourceError(`The app resource ${uri} is ${formatBytes(size)}; the limit is ${formatBytes(APP_RESOURCE_MAX_BYTES)}. Its text result is shown instead.`);
+  return new AppResourceError(
+    `The app resource ${uri} is ${formatBytes(size)}; the limit is ${formatBytes(APP_RESOURCE_MAX_BYTES)}. Its text result is shown instead.`,
+  );
 }
 
 /**
@@ -84,12 +97,16 @@ export class AppResourceCache {
     if (!entry) {
       entry = read();
       this.entries.set(key, entry);
-      entry.catch(() => { if (this.entries.get(key) === entry) this.entries.delete(key); });
+      entry.catch(() => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      });
     }
     return entry;
   }
 
-  has(server: string, uri: string): boolean { return this.entries.has(`${server}\u0000${uri}`); }
+  has(server: string, uri: string): boolean {
+    return this.entries.has(`${server}\u0000${uri}`);
+  }
 
   invalidate(server: string, uri?: string): void {
     for (const key of [...this.entries.keys()]) {

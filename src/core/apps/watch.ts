@@ -45,8 +45,12 @@ export function appResourceCacheOf(source: AppWatchSource): AppResourceCache {
 }
 
 function sameApp(a: AppResource, b: AppResource): boolean {
-  return a.html === b.html && JSON.stringify(a.csp) === JSON.stringify(b.csp) && a.prefersBorder === b.prefersBorder
-    && a.permissionsAsked.join() === b.permissionsAsked.join();
+  return (
+    a.html === b.html &&
+    JSON.stringify(a.csp) === JSON.stringify(b.csp) &&
+    a.prefersBorder === b.prefersBorder &&
+    a.permissionsAsked.join() === b.permissionsAsked.join()
+  );
 }
 
 /** Reads `cache`'s entry for the app (the connection's listeners drop it first when it is stale). */
@@ -61,29 +65,45 @@ export class AppResourceWatch extends Disposable {
   private reading: Promise<void> | undefined;
   private readAgain = false;
 
-  constructor(private readonly source: AppWatchSource, private readonly cache: AppResourceCache, readonly uri: string,
-    private readonly options: AppWatchOptions) {
+  constructor(
+    private readonly source: AppWatchSource,
+    private readonly cache: AppResourceCache,
+    readonly uri: string,
+    private readonly options: AppWatchOptions,
+  ) {
     super();
     this.shown = options.shown;
-    this.register(source.onDidUpdateResource((updated) => { if (updated === uri) this.refresh(); }));
+    this.register(
+      source.onDidUpdateResource((updated) => {
+        if (updated === uri) this.refresh();
+      }),
+    );
     this.register(source.onDidChangeLists(() => this.refresh()));
     if (source.supportsSubscriptions) {
-      source.subscribeResource(uri).then((subscription) => {
-        if (!subscription) return;
-        // Disposed meanwhile: registering disposes it at once (unsubscribes).
-        this.register(subscription);
-        this.subscribedTo = !this.isDisposed;
-      }, (e: unknown) => options.onProblem(`could not subscribe to ${uri}: ${errorText(e)}`));
+      source.subscribeResource(uri).then(
+        (subscription) => {
+          if (!subscription) return;
+          // Disposed meanwhile: registering disposes it at once (unsubscribes).
+          this.register(subscription);
+          this.subscribedTo = !this.isDisposed;
+        },
+        (e: unknown) => options.onProblem(`could not subscribe to ${uri}: ${errorText(e)}`),
+      );
     }
   }
 
   /** Whether updates are pushed by the server (otherwise only list changes and the next run read it again). */
-  get subscribed(): boolean { return this.subscribedTo && !this.isDisposed; }
+  get subscribed(): boolean {
+    return this.subscribedTo && !this.isDisposed;
+  }
 
   /** Reads the resource again (one read at a time; a change during a read reads once more after it). */
   refresh(): void {
     if (this.isDisposed) return;
-    if (this.reading) { this.readAgain = true; return; }
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
     this.reading = (async () => {
       do {
         this.readAgain = false;
@@ -99,7 +119,9 @@ export class AppResourceWatch extends Disposable {
           if (!this.isDisposed) this.options.onProblem(`reading ${this.uri} again failed: ${errorText(e)}`);
         }
       } while (this.readAgain && !this.isDisposed);
-    })().finally(() => { this.reading = undefined; });
+    })().finally(() => {
+      this.reading = undefined;
+    });
   }
 
   /** Settles when no read is in flight (for tests). */

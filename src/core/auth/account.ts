@@ -6,7 +6,7 @@ function claimsOf(jwt: string | undefined): Record<string, unknown> | undefined 
   if (!part || jwt.length > 16_384) return undefined;
   try {
     const claims = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown;
-    return claims && typeof claims === 'object' ? claims as Record<string, unknown> : undefined;
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

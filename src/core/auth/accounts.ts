@@ -39,7 +39,11 @@ export interface AccountSessions {
    * one) or in the browser at `authorizationHost`. Throws SignInCancelledError when the user declines both.
    */
   choose(request: { server: string; provider: AccountProvider; authorizationHost: string; account?: string }): Promise<'account' | 'browser'>;
-  session(providerId: string, scopes: readonly string[], how: { mode: AccountSessionMode; accountId?: string; server: string }): Promise<AccountSession | undefined>;
+  session(
+    providerId: string,
+    scopes: readonly string[],
+    how: { mode: AccountSessionMode; accountId?: string; server: string },
+  ): Promise<AccountSession | undefined>;
 }
 
 /** What the MCP server answered last when it refused a request: its status and the scope its challenge named. */
@@ -59,7 +63,10 @@ export function authorizationServerMatches(glob: string, issuer: string): boolea
   const scheme = /^([a-z][a-z0-9+.-]*):\/\/([^/]*)/i.exec(glob);
   const hostname = scheme?.[2]!.replace(/:[^:\]]*$/, '') ?? '';
   if (!scheme || hostname === '' || /^[*.]*$/.test(hostname)) return false;
-  const pattern = trimSlash(glob).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+  const pattern = trimSlash(glob)
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]*');
   return new RegExp(`^${pattern}$`, 'i').test(trimSlash(issuer));
 }
 
@@ -113,8 +120,12 @@ export class AccountSignIn {
     const of = (s: AccountSession): AccountChoice => {
       this.mask([s.accessToken]);
       return {
-        providerId: provider.id, providerLabel: provider.label, accountId: s.account.id, accountLabel: s.account.label,
-        issuer, scopes: [...(s.scopes.length > 0 ? union(asked, s.scopes) : asked)],
+        providerId: provider.id,
+        providerLabel: provider.label,
+        accountId: s.account.id,
+        accountLabel: s.account.label,
+        issuer,
+        scopes: [...(s.scopes.length > 0 ? union(asked, s.scopes) : asked)],
       };
     };
     const account = chosen && chosen.providerId === provider.id ? chosen : undefined;
@@ -123,7 +134,9 @@ export class AccountSignIn {
       if (challenge?.status === 403) {
         const scopes = union(account.scopes, asked);
         if (scopes.length === account.scopes.length) {
-          throw new SignInFailedError(`server "${this.server}" refuses your ${provider.label} account (${account.accountLabel}) for lack of scope, though it has every scope the server asked for (${account.scopes.join(' ') || 'none'})`);
+          throw new SignInFailedError(
+            `server "${this.server}" refuses your ${provider.label} account (${account.accountLabel}) for lack of scope, though it has every scope the server asked for (${account.scopes.join(' ') || 'none'})`,
+          );
         }
         const s = await this.sessions.session(provider.id, scopes, { ...how, mode: 'ask' });
         if (!s) throw new SignInCancelledError(`the ${provider.label} sign-in for the larger scope (${scopes.join(' ')}) was cancelled`);
@@ -140,18 +153,25 @@ export class AccountSignIn {
     const scopes = asked.length > 0 ? asked : [...(request.scopesSupported ?? [])];
     const signedIn = await this.sessions.session(provider.id, scopes, { mode: 'silent', server: this.server }).catch(() => undefined);
     const answer = await this.sessions.choose({
-      server: this.server, provider, authorizationHost: hostOf(issuer), ...(signedIn ? { account: signedIn.account.label } : {}),
+      server: this.server,
+      provider,
+      authorizationHost: hostOf(issuer),
+      ...(signedIn ? { account: signedIn.account.label } : {}),
     });
     if (answer === 'browser') {
       this.browserChosen = true;
       return undefined;
     }
-    const s = signedIn ?? await this.sessions.session(provider.id, scopes, { mode: 'ask', server: this.server });
+    const s = signedIn ?? (await this.sessions.session(provider.id, scopes, { mode: 'ask', server: this.server }));
     if (!s) throw new SignInCancelledError(`the ${provider.label} sign-in was cancelled`);
     return { ...of(s), scopes };
   }
 }
 
 function hostOf(url: string): string {
-  try { return new URL(url).host; } catch { return url; }
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

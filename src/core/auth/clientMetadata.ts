@@ -28,7 +28,9 @@ export async function checkClientMetadataDocument(url: string, redirectUrl: stri
 }
 
 /** Forgets every verdict (tests, and a user who just published the document). */
-export function forgetClientMetadataVerdicts(): void { verdicts.clear(); }
+export function forgetClientMetadataVerdicts(): void {
+  verdicts.clear();
+}
 
 /** A loopback redirect matches on any port (RFC 8252 §7.3), so one verdict serves every port. */
 function redirectKey(redirectUrl: string): string {
@@ -43,14 +45,21 @@ function redirectKey(redirectUrl: string): string {
 
 async function fetchAndCheck(url: string, redirectUrl: string, fetch: FetchLike): Promise<ClientMetadataVerdict> {
   let parsed: URL;
-  try { parsed = new URL(url); } catch { return { serves: false, reason: 'it is not a valid URL' }; }
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { serves: false, reason: 'it is not a valid URL' };
+  }
   if (parsed.protocol !== 'https:' || parsed.pathname === '/') return { serves: false, reason: 'it is not an https URL with a path' };
   let response: Response;
   try {
     response = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(CLIENT_METADATA_TIMEOUT_MS) });
   } catch (e) {
     const timedOut = (e as Error).name === 'TimeoutError';
-    return { serves: false, reason: timedOut ? `it did not answer within ${CLIENT_METADATA_TIMEOUT_MS / 1000} s` : `it could not be fetched (${causeText(e)})` };
+    return {
+      serves: false,
+      reason: timedOut ? `it did not answer within ${CLIENT_METADATA_TIMEOUT_MS / 1000} s` : `it could not be fetched (${causeText(e)})`,
+    };
   }
   if (response.status !== 200) {
     await response.body?.cancel().catch(() => undefined);

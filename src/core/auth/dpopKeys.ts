@@ -34,10 +34,14 @@ const IMPORT_AS: Record<DpopAlg, ImportAlgorithm> = {
 /** The public members of a JWK, in RFC 7638's order (the thumbprint's input). */
 function publicMembers(jwk: JsonWebKey): JsonWebKey {
   switch (jwk.kty) {
-    case 'EC': return { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y };
-    case 'OKP': return { crv: jwk.crv, kty: jwk.kty, x: jwk.x };
-    case 'RSA': return { e: jwk.e, kty: jwk.kty, n: jwk.n };
-    default: throw new Error(`unsupported DPoP key type ${String(jwk.kty)}`);
+    case 'EC':
+      return { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y };
+    case 'OKP':
+      return { crv: jwk.crv, kty: jwk.kty, x: jwk.x };
+    case 'RSA':
+      return { e: jwk.e, kty: jwk.kty, n: jwk.n };
+    default:
+      throw new Error(`unsupported DPoP key type ${String(jwk.kty)}`);
   }
 }
 

@@ -10,7 +10,11 @@ const MAX_URL_CHARS = 8192;
 const page = (title: string, text: string) =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${text}</p></body>`;
 
-interface Waiter { state: string; resolve: (q: URLSearchParams) => void; reject: (e: Error) => void }
+interface Waiter {
+  state: string;
+  resolve: (q: URLSearchParams) => void;
+  reject: (e: Error) => void;
+}
 
 /**
  * Listens on 127.0.0.1 (a system-chosen port, or `preferredPort` when free) for `GET /callback`.
@@ -19,15 +23,22 @@ interface Waiter { state: string; resolve: (q: URLSearchParams) => void; reject:
 export class LoopbackRedirect implements RedirectReceiver {
   private waiter?: Waiter;
 
-  private constructor(private readonly server: Server, readonly redirectUrl: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly redirectUrl: string,
+  ) {}
 
   static async start(preferredPort?: number): Promise<LoopbackRedirect> {
     const server = createServer();
     server.maxHeadersCount = 50;
-    const listen = (port: number) => new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => { server.off('error', reject); resolve(); });
-    });
+    const listen = (port: number) =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
     try {
       await listen(preferredPort ?? 0);
     } catch (e) {
@@ -46,11 +57,20 @@ export class LoopbackRedirect implements RedirectReceiver {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(page(title, text));
     };
-    if (rawUrl.length > MAX_URL_CHARS) { send(414, 'Request too long', ''); return; }
+    if (rawUrl.length > MAX_URL_CHARS) {
+      send(414, 'Request too long', '');
+      return;
+    }
     const url = new URL(rawUrl, 'http://127.0.0.1');
-    if (url.pathname !== CALLBACK_PATH) { send(404, 'Not found', ''); return; }
+    if (url.pathname !== CALLBACK_PATH) {
+      send(404, 'Not found', '');
+      return;
+    }
     const waiter = this.waiter;
-    if (!waiter) { send(400, 'No sign-in in progress', 'This sign-in has ended. Start it again from MCP Host.'); return; }
+    if (!waiter) {
+      send(400, 'No sign-in in progress', 'This sign-in has ended. Start it again from MCP Host.');
+      return;
+    }
     this.waiter = undefined;
     const q = url.searchParams;
     if (q.get('state') !== waiter.state) {
@@ -66,12 +86,25 @@ export class LoopbackRedirect implements RedirectReceiver {
   waitForRedirect(state: string, timeoutMs: number, signal?: AbortSignal): Promise<URLSearchParams> {
     this.waiter?.reject(new SignInCancelledError('a newer sign-in replaced this one'));
     return new Promise<URLSearchParams>((resolve, reject) => {
-      const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
-      const onAbort = () => { if (this.waiter === waiter) this.waiter = undefined; done(); reject(new SignInCancelledError('the sign-in was cancelled')); };
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        if (this.waiter === waiter) this.waiter = undefined;
+        done();
+        reject(new SignInCancelledError('the sign-in was cancelled'));
+      };
       const waiter: Waiter = {
         state,
-        resolve: (q) => { done(); resolve(q); },
-        reject: (e) => { done(); reject(e); },
+        resolve: (q) => {
+          done();
+          resolve(q);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
       };
       const timer = setTimeout(() => {
         if (this.waiter === waiter) this.waiter = undefined;
@@ -80,7 +113,10 @@ export class LoopbackRedirect implements RedirectReceiver {
         reject(new SignInTimedOutError(`no answer from the browser within ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
       // The timer is not unref'd: it keeps a CLI waiting for the browser alive (the listener itself does not).
-      if (signal?.aborted) { onAbort(); return; }
+      if (signal?.aborted) {
+        onAbort();
+        return;
+      }
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiter = waiter;
     });

@@ -3,9 +3,23 @@
 // receives the redirect.
 import { randomBytes } from 'node:crypto';
 import {
-  createPrivateKeyJwtAuth, discoverOAuthProtectedResourceMetadata, DPOP_SUPPORTED_ALGS, DpopSession, type DpopAlg, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant,
-  type AddClientAuthentication, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider,
-  type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens, type FetchLike, UnauthorizedError, extractWWWAuthenticateParams,
+  createPrivateKeyJwtAuth,
+  discoverOAuthProtectedResourceMetadata,
+  DPOP_SUPPORTED_ALGS,
+  DpopSession,
+  type DpopAlg,
+  requestJwtAuthorizationGrant,
+  discoverAndRequestJwtAuthGrant,
+  type AddClientAuthentication,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+  type FetchLike,
+  UnauthorizedError,
+  extractWWWAuthenticateParams,
 } from '@modelcontextprotocol/client';
 import { AccountSignIn, type AccountSessions, type Challenge } from './accounts';
 import type { Logger } from '../log';
@@ -18,8 +32,15 @@ import { loopbackPort, redirectRegistered } from './redirects';
 import { checkAuthorizationUrl } from './urls';
 import { describeRefusal, registerWithoutScopeIfRefused, scopesBeyond } from './registrationScope';
 import {
-  SignInFailedError, SignInRequiredError, SignInTimedOutError, type IssuerRecord, type OAuthClientSettings, type RedirectReceiver,
-  type ServerAuthRecord, type SignInUi, type TokenStore,
+  SignInFailedError,
+  SignInRequiredError,
+  SignInTimedOutError,
+  type IssuerRecord,
+  type OAuthClientSettings,
+  type RedirectReceiver,
+  type ServerAuthRecord,
+  type SignInUi,
+  type TokenStore,
 } from './types';
 
 /**
@@ -35,8 +56,12 @@ const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace
 
 /** The URLs in authorization server metadata the host may open or fetch, and what each is called in messages. */
 const METADATA_ENDPOINTS: ReadonlyArray<[string, string]> = [
-  ['authorization_endpoint', 'authorization endpoint'], ['token_endpoint', 'token endpoint'], ['registration_endpoint', 'registration endpoint'],
-  ['revocation_endpoint', 'revocation endpoint'], ['jwks_uri', 'JWKS URL'], ['pushed_authorization_request_endpoint', 'pushed authorization request endpoint'],
+  ['authorization_endpoint', 'authorization endpoint'],
+  ['token_endpoint', 'token endpoint'],
+  ['registration_endpoint', 'registration endpoint'],
+  ['revocation_endpoint', 'revocation endpoint'],
+  ['jwks_uri', 'JWKS URL'],
+  ['pushed_authorization_request_endpoint', 'pushed authorization request endpoint'],
 ];
 
 /** `5 min`, `90 s`: a time limit for messages. */
@@ -105,9 +130,15 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (s.privateKeyPem) {
       if (!s.clientId) throw new SignInFailedError('a private key needs the client id it belongs to');
       const sign = createPrivateKeyJwtAuth({
-        issuer: s.clientId, subject: s.clientId, privateKey: s.privateKeyPem, alg: s.signingAlgorithm ?? 'ES256',
+        issuer: s.clientId,
+        subject: s.clientId,
+        privateKey: s.privateKeyPem,
+        alg: s.signingAlgorithm ?? 'ES256',
       });
-      this.addClientAuthentication = (...args) => { this.checkCredentialsDestination(); return sign(...args); };
+      this.addClientAuthentication = (...args) => {
+        this.checkCredentialsDestination();
+        return sign(...args);
+      };
     }
     if (s.clientSecret) options.log.maskSecrets([s.clientSecret]);
     if (options.accounts && options.ui && !s.clientId && this.grant === 'authorization_code') {
@@ -116,7 +147,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   /** The client metadata document URL the SDK offers as client id: only one found serving this client's document. */
-  get clientMetadataUrl(): string | undefined { return this.servedMetadataUrl; }
+  get clientMetadataUrl(): string | undefined {
+    return this.servedMetadataUrl;
+  }
 
   /**
    * Wraps the transport's fetch: every request to another origin than the MCP server's (the authorization
@@ -152,8 +185,12 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return new URL(endpoint).href === target.href;
   }
 
-  private get grant() { return this.settings.grant ?? 'authorization_code'; }
-  private get interactive() { return this.grant === 'authorization_code'; }
+  private get grant() {
+    return this.settings.grant ?? 'authorization_code';
+  }
+  private get interactive() {
+    return this.grant === 'authorization_code';
+  }
 
   /** Starts the redirect receiver when this host can sign in interactively (before the first connect). */
   async prepare(): Promise<void> {
@@ -175,8 +212,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     const asMethods = this.discovery?.authorizationServerMetadata?.token_endpoint_auth_methods_supported;
-    const grantTypes = this.interactive ? ['authorization_code', 'refresh_token']
-      : this.grant === 'client_credentials' ? ['client_credentials'] : [JWT_BEARER];
+    const grantTypes = this.interactive ? ['authorization_code', 'refresh_token'] : this.grant === 'client_credentials' ? ['client_credentials'] : [JWT_BEARER];
     return {
       client_name: this.options.clientName ?? 'MCP Host',
       redirect_uris: this.interactive ? [String(this.redirectUrl)] : [],
@@ -245,9 +281,12 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (!metadata || !fetchedFrom) throw refuse(`the authorization server of server "${server}" published no metadata`);
     const configured = this.settings.issuer;
     if (configured) {
-      if (metadata.issuer !== configured) throw refuse(`the authorization server's metadata names the issuer ${metadata.issuer}, not ${configured} (the configured issuer)`);
+      if (metadata.issuer !== configured)
+        throw refuse(`the authorization server's metadata names the issuer ${metadata.issuer}, not ${configured} (the configured issuer)`);
       if (new URL(fetchedFrom).origin !== new URL(configured).origin) {
-        throw refuse(`the authorization server's metadata came from ${new URL(fetchedFrom).origin}, not from the configured issuer's origin ${new URL(configured).origin}`);
+        throw refuse(
+          `the authorization server's metadata came from ${new URL(fetchedFrom).origin}, not from the configured issuer's origin ${new URL(configured).origin}`,
+        );
       }
       return;
     }
@@ -271,7 +310,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
       this.servedMetadataUrl = url;
       return;
     }
-    const instead = metadata.registration_endpoint ? 'registering with the authorization server instead' : 'and the authorization server takes no registrations';
+    const instead = metadata.registration_endpoint
+      ? 'registering with the authorization server instead'
+      : 'and the authorization server takes no registrations';
     this.options.log.warn(`the client metadata document ${url} is not used: ${verdict.reason}; ${instead}`);
   }
 
@@ -282,12 +323,19 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private async signInWithAccount(issuer: string): Promise<void> {
     const record = await this.record();
     const choice = await this.accountSignIn!.signIn({
-      issuer, chosen: record.account, challenge: this.lastChallenge, scopesSupported: this.discovery?.resourceMetadata?.scopes_supported,
+      issuer,
+      chosen: record.account,
+      challenge: this.lastChallenge,
+      scopesSupported: this.discovery?.resourceMetadata?.scopes_supported,
     });
     if (!choice) return;
-    await this.update((r) => { r.account = choice; });
+    await this.update((r) => {
+      r.account = choice;
+    });
     this.lastChallenge = undefined;
-    this.options.log.info(`signed in with your ${choice.providerLabel} account ${choice.accountLabel}${choice.scopes.length ? ` (scopes ${choice.scopes.join(' ')})` : ''}`);
+    this.options.log.info(
+      `signed in with your ${choice.providerLabel} account ${choice.accountLabel}${choice.scopes.length ? ` (scopes ${choice.scopes.join(' ')})` : ''}`,
+    );
     this.pending = Promise.resolve('signed-in');
     throw new UnauthorizedError(`signed in to server "${this.options.server}" with your ${choice.providerLabel} account; the request is sent again`);
   }
@@ -296,7 +344,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const s = this.settings;
     if (s.clientId) {
       if (s.issuer && ctx?.issuer && !sameIssuer(s.issuer, ctx.issuer)) {
-        throw new SignInFailedError(`the client id for server "${this.options.server}" is registered with ${s.issuer}, but the server's authorization server is ${ctx.issuer}; its credentials are not sent there`);
+        throw new SignInFailedError(
+          `the client id for server "${this.options.server}" is registered with ${s.issuer}, but the server's authorization server is ${ctx.issuer}; its credentials are not sent there`,
+        );
       }
       return {
         client_id: s.clientId,
@@ -313,8 +363,14 @@ export class HostOAuthProvider implements OAuthClientProvider {
       // would be refused at the authorization server: the host registers again, unless a refresh token
       // (bound to that registration) can still serve without a browser.
       const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
-      if (this.interactive && this.receiver && !entry?.tokens?.refresh_token && Array.isArray(uris) && uris.length > 0
-        && !redirectRegistered(this.receiver.redirectUrl, uris as string[])) {
+      if (
+        this.interactive &&
+        this.receiver &&
+        !entry?.tokens?.refresh_token &&
+        Array.isArray(uris) &&
+        uris.length > 0 &&
+        !redirectRegistered(this.receiver.redirectUrl, uris as string[])
+      ) {
         this.options.log.info(`the stored client registration does not list the redirect ${this.receiver.redirectUrl}; registering again`);
         return undefined;
       }
@@ -323,7 +379,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
       const registeredScope = (client as { scope?: unknown } | undefined)?.scope;
       const beyond = scopesBeyond(registeredScope, this.lastChallenge?.scope);
       if (client && beyond.length > 0) {
-        this.options.log.info(`the stored client registration is for the scope "${String(registeredScope)}", without ${beyond.join(' ')}; registering a new client for the larger scope`);
+        this.options.log.info(
+          `the stored client registration is for the scope "${String(registeredScope)}", without ${beyond.join(' ')}; registering a new client for the larger scope`,
+        );
         return undefined;
       }
       return client;
@@ -337,7 +395,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (!issuer) return;
     if ('client_secret' in info && typeof info.client_secret === 'string') this.options.log.maskSecrets([info.client_secret]);
     const stored = this.entry(await this.record(), { issuer })?.client;
-    if (stored) await this.update((r) => { r.issuers[issuer] = { ...r.issuers[issuer], client: info }; });
+    if (stored)
+      await this.update((r) => {
+        r.issuers[issuer] = { ...r.issuers[issuer], client: info };
+      });
     else this.newClients.set(issuer, info);
   }
 
@@ -398,7 +459,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
     const state = authorizationUrl.searchParams.get('state') ?? this.expectedState;
     if (!state) throw new SignInFailedError('no state was sent with the authorization request');
-    this.authorization = { clientId: authorizationUrl.searchParams.get('client_id') ?? undefined, scope: authorizationUrl.searchParams.get('scope') ?? undefined };
+    this.authorization = {
+      clientId: authorizationUrl.searchParams.get('client_id') ?? undefined,
+      scope: authorizationUrl.searchParams.get('scope') ?? undefined,
+    };
     this.options.log.info(`signing in to server "${server}" at ${host}`);
     // The SDK's flow ends here (auth() answers REDIRECT and the request fails at once, so no request or
     // handshake timer runs while the user is in the browser); the connection then awaits pendingSignIn().
@@ -409,15 +473,21 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const timeoutMs = this.options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS;
     const answer = receiver.waitForRedirect(state, timeoutMs, abort.signal).catch((e: unknown) => {
       if (!(e instanceof SignInTimedOutError)) throw e;
-      throw new SignInFailedError(`the sign-in to server "${server}" at ${host} did not come back within ${describeDuration(timeoutMs)} `
-        + '(the authorization server may have shown an error page, or the browser tab was closed); nothing was stored');
+      throw new SignInFailedError(
+        `the sign-in to server "${server}" at ${host} did not come back within ${describeDuration(timeoutMs)} ` +
+          '(the authorization server may have shown an error page, or the browser tab was closed); nothing was stored',
+      );
     });
     answer.catch(() => undefined);
     // The redirect's time limit covers the question to the user too.
     const alreadyChosen = this.accountSignIn?.browserChosen ?? false;
-    const ended = answer.then(() => undefined, () => undefined);
+    const ended = answer.then(
+      () => undefined,
+      () => undefined,
+    );
     const pending = Promise.all([
-      ui.openAuthorization({ server, authorizationUrl, authorizationHost: host, alreadyChosen, timeoutMs, ended, cancel: () => abort.abort() }), answer,
+      ui.openAuthorization({ server, authorizationUrl, authorizationHost: host, alreadyChosen, timeoutMs, ended, cancel: () => abort.abort() }),
+      answer,
     ]).then(([, q]) => q);
     pending.catch(() => undefined);
     this.pending = pending;
@@ -469,7 +539,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
     this.awaitingCallback = false;
     if (clientId && !configured && !document && !registeredNow && !this.registeredAgainForScope) {
       this.registeredAgainForScope = true;
-      this.options.log.info(`the authorization server refused the scope "${scope ?? ''}" for the client registered earlier (${why}); registering a new client for it`);
+      this.options.log.info(
+        `the authorization server refused the scope "${scope ?? ''}" for the client registered earlier (${why}); registering a new client for it`,
+      );
       await this.invalidateCredentials('client');
       return 'signed-in';
     }
@@ -478,7 +550,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   /** The first browser sign-in's verifier is kept while it is in progress (requests that join it make their own). */
-  saveCodeVerifier(codeVerifier: string): void { if (!this.awaitingCallback) this.verifier = codeVerifier; }
+  saveCodeVerifier(codeVerifier: string): void {
+    if (!this.awaitingCallback) this.verifier = codeVerifier;
+  }
   codeVerifier(): string {
     if (!this.verifier) throw new SignInFailedError('no sign-in is in progress (no PKCE verifier)');
     return this.verifier;
@@ -499,22 +573,36 @@ export class HostOAuthProvider implements OAuthClientProvider {
    * server it came from): every other run discovers afresh, so a server whose authorization server moved
    * is followed to the new one, where the host registers again.
    */
-  discoveryState(): OAuthDiscoveryState | undefined { return this.awaitingCallback ? this.discovery : undefined; }
-  saveAuthorizationServerUrl(issuer: string): void { this.issuer = issuer; }
-  authorizationServerUrl(): string | undefined { return this.issuer; }
-  saveResourceUrl(resource: string): void { this.resource = resource; }
-  resourceUrl(): string | undefined { return this.resource; }
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.awaitingCallback ? this.discovery : undefined;
+  }
+  saveAuthorizationServerUrl(issuer: string): void {
+    this.issuer = issuer;
+  }
+  authorizationServerUrl(): string | undefined {
+    return this.issuer;
+  }
+  saveResourceUrl(resource: string): void {
+    this.resource = resource;
+  }
+  resourceUrl(): string | undefined {
+    return this.resource;
+  }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'verifier' || scope === 'all') this.verifier = undefined;
     if (scope === 'client' || scope === 'all') this.newClients.clear();
     if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
-    if (scope === 'all') { await forgetServer(this.options.store, this.options.serverUrl); return; }
+    if (scope === 'all') {
+      await forgetServer(this.options.store, this.options.serverUrl);
+      return;
+    }
     if (scope === 'client' || scope === 'tokens') {
       await this.update((r) => {
         for (const [issuer, e] of Object.entries(r.issuers)) {
           if (this.issuer && !sameIssuer(issuer, this.issuer)) continue;
-          if (scope === 'client') delete e.client; else delete e.tokens;
+          if (scope === 'client') delete e.client;
+          else delete e.tokens;
           if (!e.client && !e.tokens) delete r.issuers[issuer];
         }
       });
@@ -553,7 +641,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
    */
   async dpop(): Promise<DpopSession | undefined> {
     if (this.dpopSession) return this.dpopSession;
-    const algs = (this.discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)?.dpop_signing_alg_values_supported;
+    const algs = (this.discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)
+      ?.dpop_signing_alg_values_supported;
     const offered = this.resourceTakesDpop() && Array.isArray(algs) ? algs.map(String) : [];
     const entry = this.entry(await this.record(), this.issuer ? { issuer: this.issuer } : undefined);
     // A stored key serves only the tokens bound to it.
@@ -562,7 +651,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
     this.dpopSession ??= (async () => {
       const kept = await importDpopKey(stored);
       if (kept && (offered.length === 0 || offered.includes(kept.alg))) return DpopSession.create({ keyPair: kept });
-      const alg = (offered.includes('ES256') || offered.length === 0 ? 'ES256' : offered.find((a) => (DPOP_SUPPORTED_ALGS as readonly string[]).includes(a)) ?? 'ES256') as DpopAlg;
+      const alg = (
+        offered.includes('ES256') || offered.length === 0 ? 'ES256' : (offered.find((a) => (DPOP_SUPPORTED_ALGS as readonly string[]).includes(a)) ?? 'ES256')
+      ) as DpopAlg;
       const { keyPair, stored: toKeep } = await newDpopKey(alg);
       this.newDpopKey = toKeep;
       return DpopSession.create({ keyPair });
@@ -575,18 +666,29 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const s = this.settings;
     const withScope = (p: Record<string, string>) => new URLSearchParams(scope ? { ...p, scope } : p);
     switch (this.grant) {
-      case 'authorization_code': return undefined;
-      case 'client_credentials': return withScope({ grant_type: 'client_credentials' });
+      case 'authorization_code':
+        return undefined;
+      case 'client_credentials':
+        return withScope({ grant_type: 'client_credentials' });
       case 'jwt_bearer': {
         if (!s.assertion) throw new SignInFailedError('the JWT bearer grant needs an assertion');
         return withScope({ grant_type: JWT_BEARER, assertion: s.assertion });
       }
       case 'enterprise': {
         const idp = s.idp;
-        if (!idp) throw new SignInFailedError('enterprise-managed authorization needs the identity provider\'s ID token, issuer or token endpoint, and client id');
+        if (!idp)
+          throw new SignInFailedError("enterprise-managed authorization needs the identity provider's ID token, issuer or token endpoint, and client id");
         if (!this.issuer || !this.resource) throw new SignInFailedError(`server "${this.options.server}" did not name its authorization server and resource`);
         this.options.log.maskSecrets([idp.idToken, ...(idp.clientSecret ? [idp.clientSecret] : [])]);
-        const common = { audience: this.issuer, resource: this.resource, idToken: idp.idToken, clientId: idp.clientId, clientSecret: idp.clientSecret, scope, fetchFn: this.fetch };
+        const common = {
+          audience: this.issuer,
+          resource: this.resource,
+          idToken: idp.idToken,
+          clientId: idp.clientId,
+          clientSecret: idp.clientSecret,
+          scope,
+          fetchFn: this.fetch,
+        };
         const grant = idp.tokenEndpoint
           ? await requestJwtAuthorizationGrant({ ...common, tokenEndpoint: idp.tokenEndpoint })
           : await discoverAndRequestJwtAuthGrant({ ...common, idpUrl: idp.issuer ?? '' });

@@ -9,7 +9,11 @@ const isLoopback = (u: URL) => u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.ho
  */
 export function redirectRegistered(redirectUrl: string, registered: readonly string[]): boolean {
   let want: URL;
-  try { want = new URL(redirectUrl); } catch { return false; }
+  try {
+    want = new URL(redirectUrl);
+  } catch {
+    return false;
+  }
   return registered.some((r) => {
     if (r === redirectUrl) return true;
     try {

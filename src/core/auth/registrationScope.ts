@@ -25,17 +25,30 @@ export function describeRefusal(error: string, description: string | null | unde
  * and the scope is asked for in the authorization request. Any other answer is handed back as it came.
  */
 export async function registerWithoutScopeIfRefused(
-  fetch: FetchLike, url: string | URL, init: RequestInit | undefined, response: Response, log: Logger,
+  fetch: FetchLike,
+  url: string | URL,
+  init: RequestInit | undefined,
+  response: Response,
+  log: Logger,
 ): Promise<Response> {
   if (response.ok || response.status >= 500 || typeof init?.body !== 'string') return response;
   let body: Record<string, unknown>;
-  try { body = JSON.parse(init.body) as Record<string, unknown>; } catch { return response; }
+  try {
+    body = JSON.parse(init.body) as Record<string, unknown>;
+  } catch {
+    return response;
+  }
   if (typeof body.scope !== 'string') return response;
-  const refusal = await response.clone().json().catch(() => undefined) as { error?: unknown; error_description?: unknown } | undefined;
+  const refusal = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
   if (refusal?.error !== 'invalid_client_metadata' && refusal?.error !== 'invalid_scope') return response;
   await response.body?.cancel().catch(() => undefined);
   const { scope, ...withoutScope } = body;
   const description = typeof refusal.error_description === 'string' ? refusal.error_description : undefined;
-  log.info(`the authorization server refused to register a client for the scope "${String(scope)}" (${describeRefusal(refusal.error, description)}); registering without a scope`);
+  log.info(
+    `the authorization server refused to register a client for the scope "${String(scope)}" (${describeRefusal(refusal.error, description)}); registering without a scope`,
+  );
   return fetch(url, { ...init, body: JSON.stringify(withoutScope) });
 }

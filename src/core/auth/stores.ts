@@ -6,16 +6,25 @@ import type { TokenStore } from './types';
 /** Keeps sign-in state for this process only (`--no-token-store`, tests). */
 export class MemoryTokenStore implements TokenStore {
   readonly values = new Map<string, string>();
-  async get(key: string) { return this.values.get(key); }
-  async set(key: string, value: string) { this.values.set(key, value); }
-  async delete(key: string) { this.values.delete(key); }
+  async get(key: string) {
+    return this.values.get(key);
+  }
+  async set(key: string, value: string) {
+    this.values.set(key, value);
+  }
+  async delete(key: string) {
+    this.values.delete(key);
+  }
 }
 
 /** The CLI's token file: `$XDG_CONFIG_HOME/mcp-host/tokens.json` (`%APPDATA%` on Windows, `~/Library/Application Support` on macOS). */
 export function defaultTokenFile(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  const base = platform === 'win32' ? env.APPDATA ?? join(homedir(), 'AppData', 'Roaming')
-    : platform === 'darwin' ? join(homedir(), 'Library', 'Application Support')
-      : env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  const base =
+    platform === 'win32'
+      ? (env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'))
+      : platform === 'darwin'
+        ? join(homedir(), 'Library', 'Application Support')
+        : env.XDG_CONFIG_HOME || join(homedir(), '.config');
   return join(base, 'mcp-host', 'tokens.json');
 }
 
@@ -37,7 +46,8 @@ export class FileTokenStore implements TokenStore {
       const handle = await open(this.file, 'r');
       try {
         const { size } = await handle.stat();
-        if (size > MAX_TOKEN_FILE_BYTES) throw new Error(`the token file ${this.file} is larger than ${MAX_TOKEN_FILE_BYTES} bytes; remove it to sign in again`);
+        if (size > MAX_TOKEN_FILE_BYTES)
+          throw new Error(`the token file ${this.file} is larger than ${MAX_TOKEN_FILE_BYTES} bytes; remove it to sign in again`);
         text = await handle.readFile('utf8');
       } finally {
         await handle.close();
@@ -48,7 +58,7 @@ export class FileTokenStore implements TokenStore {
     }
     try {
       const parsed = JSON.parse(text) as unknown;
-      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, string> : {};
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
     } catch {
       return {};
     }
@@ -58,7 +68,9 @@ export class FileTokenStore implements TokenStore {
     const dir = dirname(this.file);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     if (Object.keys(values).length === 0) {
-      await unlink(this.file).catch((e: NodeJS.ErrnoException) => { if (e.code !== 'ENOENT') throw e; });
+      await unlink(this.file).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
       return;
     }
     const tmp = `${this.file}.${process.pid}.tmp`;
@@ -83,7 +95,11 @@ export class FileTokenStore implements TokenStore {
   }
 
   set(key: string, value: string): Promise<void> {
-    return this.serial(async () => { const all = await this.readAll(); all[key] = value; await this.writeAll(all); });
+    return this.serial(async () => {
+      const all = await this.readAll();
+      all[key] = value;
+      await this.writeAll(all);
+    });
   }
 
   delete(key: string): Promise<void> {

@@ -17,14 +17,17 @@ export class UnsafeAuthorizationUrlError extends SignInFailedError {
 export function checkAuthorizationUrl(raw: string | URL, server: string, what: string): URL {
   const a = /^[aeiou]/i.test(what) ? 'an' : 'a';
   let url: URL;
-  try { url = new URL(String(raw)); } catch {
+  try {
+    url = new URL(String(raw));
+  } catch {
     throw new UnsafeAuthorizationUrlError(`the authorization server of server "${server}" gave ${a} ${what} that is not a valid URL; it is not opened`);
   }
   if (refuseInsecureUrl(url)) {
     const where = url.protocol === 'http:' ? ` to ${url.host}, which is not this machine` : '';
     throw new UnsafeAuthorizationUrlError(
-      `the authorization server of server "${server}" gave ${a} ${what} with the scheme "${url.protocol}"${where}; `
-      + 'only https (or http to this machine) is opened or fetched');
+      `the authorization server of server "${server}" gave ${a} ${what} with the scheme "${url.protocol}"${where}; ` +
+        'only https (or http to this machine) is opened or fetched',
+    );
   }
   return url;
 }

@@ -68,7 +68,8 @@ function checkedPath(raw: string, limits: BundleLimits): string {
   if (raw.length > limits.maxPathLength) throw new BundleError(`an entry of the bundle has a name over ${limits.maxPathLength} characters, the limit`);
   const shown = JSON.stringify(raw.slice(0, 200));
   if (/[\u0000-\u001f\u007f\\]/.test(raw)) throw new BundleError(`the bundle's entry ${shown} has a backslash or a control character in its name`);
-  if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw)) throw new BundleError(`the bundle's entry ${shown} is an absolute path; a bundle's paths must stay inside its folder`);
+  if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw))
+    throw new BundleError(`the bundle's entry ${shown} is an absolute path; a bundle's paths must stay inside its folder`);
   const parts = raw.replace(/\/$/, '').split('/');
   if (parts.some((p) => p === '..')) throw new BundleError(`the bundle's entry ${shown} leaves the bundle's folder ("..")`);
   if (parts.some((p) => p === '' || p === '.')) throw new BundleError(`the bundle's entry ${shown} has an empty or "." part`);
@@ -77,24 +78,30 @@ function checkedPath(raw: string, limits: BundleLimits): string {
 
 /** The entries of the archive, every one checked against the limits; nothing is inflated yet. */
 export function readCentralDirectory(zip: Buffer, limits: BundleLimits = BUNDLE_LIMITS): ArchiveEntry[] {
-  if (zip.length > limits.maxArchiveBytes) throw new BundleError(`the bundle is ${formatBytes(zip.length)}, over ${formatBytes(limits.maxArchiveBytes)}, the limit`);
+  if (zip.length > limits.maxArchiveBytes)
+    throw new BundleError(`the bundle is ${formatBytes(zip.length)}, over ${formatBytes(limits.maxArchiveBytes)}, the limit`);
   let eocd = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === EOCD) { eocd = i; break; }
+    if (zip.readUInt32LE(i) === EOCD) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw new BundleError('the bundle is not a zip archive (no end of central directory)');
   const total = zip.readUInt16LE(eocd + 10);
   const cdSize = zip.readUInt32LE(eocd + 12);
   const cdOffset = zip.readUInt32LE(eocd + 16);
-  if (total === 0xffff || cdOffset === 0xffffffff || cdSize === 0xffffffff) throw new BundleError('the bundle is a ZIP64 archive (over 65,535 entries or 4 GiB), over the limits');
-  if (total > limits.maxEntries) throw new BundleError(`the bundle has ${total.toLocaleString('en-US')} entries, over ${limits.maxEntries.toLocaleString('en-US')}, the limit`);
-  if (cdOffset + cdSize > eocd) throw new BundleError('the bundle\'s central directory lies outside the archive');
+  if (total === 0xffff || cdOffset === 0xffffffff || cdSize === 0xffffffff)
+    throw new BundleError('the bundle is a ZIP64 archive (over 65,535 entries or 4 GiB), over the limits');
+  if (total > limits.maxEntries)
+    throw new BundleError(`the bundle has ${total.toLocaleString('en-US')} entries, over ${limits.maxEntries.toLocaleString('en-US')}, the limit`);
+  if (cdOffset + cdSize > eocd) throw new BundleError("the bundle's central directory lies outside the archive");
   const entries: ArchiveEntry[] = [];
   const seen = new Set<string>();
   let unpacked = 0;
   let at = cdOffset;
   for (let n = 0; n < total; n++) {
-    if (at + 46 > eocd || zip.readUInt32LE(at) !== CENTRAL) throw new BundleError('the bundle\'s central directory is damaged');
+    if (at + 46 > eocd || zip.readUInt32LE(at) !== CENTRAL) throw new BundleError("the bundle's central directory is damaged");
     const madeBy = zip.readUInt16LE(at + 4) >> 8;
     const flags = zip.readUInt16LE(at + 8);
     const method = zip.readUInt16LE(at + 10);
@@ -105,23 +112,27 @@ export function readCentralDirectory(zip: Buffer, limits: BundleLimits = BUNDLE_
     const next = at + 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
     const external = zip.readUInt32LE(at + 38);
     const localHeaderOffset = zip.readUInt32LE(at + 42);
-    if (next > eocd) throw new BundleError('the bundle\'s central directory is damaged');
+    if (next > eocd) throw new BundleError("the bundle's central directory is damaged");
     const path = checkedPath(zip.toString('utf8', at + 46, at + 46 + nameLength), limits);
     at = next;
     const shown = JSON.stringify(path.slice(0, 200));
-    if (size === 0xffffffff || compressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) throw new BundleError(`the bundle's entry ${shown} is a ZIP64 entry (4 GiB or more), over the limits`);
+    if (size === 0xffffffff || compressedSize === 0xffffffff || localHeaderOffset === 0xffffffff)
+      throw new BundleError(`the bundle's entry ${shown} is a ZIP64 entry (4 GiB or more), over the limits`);
     const mode = madeBy === 3 ? external >>> 16 : 0;
     const type = mode & S_IFMT;
     if (type === S_IFLNK) throw new BundleError(`the bundle's entry ${shown} is a symbolic link; a bundle may hold only files and folders`);
-    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw new BundleError(`the bundle's entry ${shown} is not a file or folder (mode ${type.toString(8)})`);
+    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+      throw new BundleError(`the bundle's entry ${shown} is not a file or folder (mode ${type.toString(8)})`);
     if (flags & 1) throw new BundleError(`the bundle's entry ${shown} is encrypted`);
     const directory = path.endsWith('/') || type === S_IFDIR;
-    if (!directory && method !== 0 && method !== 8) throw new BundleError(`the bundle's entry ${shown} uses the compression method ${method}; only stored and deflated entries are read`);
+    if (!directory && method !== 0 && method !== 8)
+      throw new BundleError(`the bundle's entry ${shown} uses the compression method ${method}; only stored and deflated entries are read`);
     const key = path.replace(/\/$/, '').toLowerCase();
     if (seen.has(key)) throw new BundleError(`the bundle has the entry ${shown} twice (names are compared ignoring case)`);
     seen.add(key);
     unpacked += size;
-    if (unpacked > limits.maxUnpackedBytes) throw new BundleError(`the bundle declares more than ${formatBytes(limits.maxUnpackedBytes)} unpacked, the limit; nothing was unpacked`);
+    if (unpacked > limits.maxUnpackedBytes)
+      throw new BundleError(`the bundle declares more than ${formatBytes(limits.maxUnpackedBytes)} unpacked, the limit; nothing was unpacked`);
     entries.push({ path: path.replace(/\/$/, ''), directory, executable: (mode & 0o111) !== 0, size, compressedSize, method, crc, localHeaderOffset });
   }
   // A file whose name is also a folder of another entry could not be unpacked: refused before anything is written.
@@ -154,7 +165,8 @@ export function entryBytes(zip: Buffer, entry: ArchiveEntry): Buffer {
       throw new BundleError(`the bundle's entry ${shown} does not inflate to its declared ${formatBytes(entry.size)}: ${(e as Error).message}`);
     }
   }
-  if (data.length !== entry.size) throw new BundleError(`the bundle's entry ${shown} is ${formatBytes(data.length)}, not the ${formatBytes(entry.size)} it declares`);
+  if (data.length !== entry.size)
+    throw new BundleError(`the bundle's entry ${shown} is ${formatBytes(data.length)}, not the ${formatBytes(entry.size)} it declares`);
   if (crc32(data) >>> 0 !== entry.crc >>> 0) throw new BundleError(`the bundle's entry ${shown} fails its CRC check (damaged)`);
   return data;
 }

@@ -53,11 +53,16 @@ export function openBundleBytes(bytes: Buffer, what: string, options: { sha256?:
   const declared = typeof raw === 'object' && raw !== null ? (raw as { manifest_version?: unknown; dxt_version?: unknown }) : {};
   const version = declared.manifest_version ?? declared.dxt_version;
   if (typeof version !== 'string' || !Object.hasOwn(VERSIONED_MANIFEST_SCHEMAS, version)) {
-    throw new BundleError(`${what}: manifest.json has the manifest_version ${JSON.stringify(version) ?? '(none)'}, not one of ${Object.keys(VERSIONED_MANIFEST_SCHEMAS).join(', ')}`);
+    throw new BundleError(
+      `${what}: manifest.json has the manifest_version ${JSON.stringify(version) ?? '(none)'}, not one of ${Object.keys(VERSIONED_MANIFEST_SCHEMAS).join(', ')}`,
+    );
   }
   const parsed = VERSIONED_MANIFEST_SCHEMAS[version as keyof typeof VERSIONED_MANIFEST_SCHEMAS].safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`)
+      .join('; ');
     throw new BundleError(`${what}: manifest.json is not a valid MCP Bundle manifest: ${issues}`);
   }
   return { manifest: parsed.data, sha256: sha256Hex(bytes), files };
@@ -82,7 +87,11 @@ export const BUNDLE_DOWNLOAD_TIMEOUT_MS = 120_000;
  * A bundle the registry names, downloaded (bounded in size and time) and opened: its sha-256 is checked against
  * the registry's `fileSha256` before anything is read from it.
  */
-export async function downloadBundle(url: string, sha256: string, options: { signal?: AbortSignal; limits?: BundleLimits; timeoutMs?: number } = {}): Promise<OpenedBundle> {
+export async function downloadBundle(
+  url: string,
+  sha256: string,
+  options: { signal?: AbortSignal; limits?: BundleLimits; timeoutMs?: number } = {},
+): Promise<OpenedBundle> {
   const limits = options.limits ?? BUNDLE_LIMITS;
   const timeout = AbortSignal.timeout(options.timeoutMs ?? BUNDLE_DOWNLOAD_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
@@ -102,7 +111,13 @@ export async function downloadBundle(url: string, sha256: string, options: { sig
 
 /** A name for the config and the storage folder: the manifest's name, made safe. */
 export function bundleSlug(manifest: BundleManifest): string {
-  return manifest.name.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 80) || 'bundle';
+  return (
+    manifest.name
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '-')
+      .replace(/^[-.]+|[-.]+$/g, '')
+      .slice(0, 80) || 'bundle'
+  );
 }
 
 /**
@@ -115,7 +130,10 @@ export async function installBundle(opened: OpenedBundle, storageRoot: string): 
   try {
     await mkdir(storageRoot, { recursive: true });
     const previous = `${target}.previous-${process.pid}`;
-    const had = await readdir(target).then(() => true, () => false);
+    const had = await readdir(target).then(
+      () => true,
+      () => false,
+    );
     if (had) await rename(target, previous);
     try {
       await rename(temporary, target);
@@ -163,7 +181,10 @@ function substitute(text: string, vars: Record<string, string>): string {
 export function planBundle(manifest: BundleManifest): BundlePlan {
   const slug = bundleSlug(manifest);
   const fields: BundleField[] = Object.entries(manifest.user_config ?? {}).map(([key, option]) => ({
-    key, option, secret: option.sensitive === true, ...(option.sensitive ? { inputId: `${slug}-${key}`.replace(/[^A-Za-z0-9_.-]+/g, '-') } : {}),
+    key,
+    option,
+    secret: option.sensitive === true,
+    ...(option.sensitive ? { inputId: `${slug}-${key}`.replace(/[^A-Za-z0-9_.-]+/g, '-') } : {}),
   }));
   const dirs = systemDirs();
   const defaultOf = (o: UserConfigOption): unknown => {
@@ -176,7 +197,9 @@ export function planBundle(manifest: BundleManifest): BundlePlan {
     if (f.secret) continue;
     const o = f.option;
     const scalar = o.type === 'number' ? 'number' : o.type === 'boolean' ? 'boolean' : 'string';
-    const description = [o.description, o.type === 'directory' ? 'A folder on this computer.' : o.type === 'file' ? 'A file on this computer.' : undefined].filter(Boolean).join(' ');
+    const description = [o.description, o.type === 'directory' ? 'A folder on this computer.' : o.type === 'file' ? 'A file on this computer.' : undefined]
+      .filter(Boolean)
+      .join(' ');
     const prop: Record<string, unknown> = o.multiple ? { type: 'array', items: { type: scalar } } : { type: scalar };
     prop.title = o.title;
     if (description) prop.description = description;
@@ -188,7 +211,10 @@ export function planBundle(manifest: BundleManifest): BundlePlan {
   }
 
   return {
-    manifest, suggestedName: slug, fields, schema: { type: 'object', properties, required },
+    manifest,
+    suggestedName: slug,
+    fields,
+    schema: { type: 'object', properties, required },
     build(values, dir) {
       const problems: string[] = [];
       const unknown = Object.keys(values).filter((k) => !fields.some((f) => f.key === k));
@@ -202,7 +228,8 @@ export function planBundle(manifest: BundleManifest): BundlePlan {
         if (f.secret) {
           if (!empty) {
             const s = String(given);
-            if (!/^\$\{(env|input):[^}]+\}$/.test(s)) problems.push(`${f.key} is sensitive: give it as \${env:NAME} or \${input:ID} (or leave it to be asked at the first start), never its value`);
+            if (!/^\$\{(env|input):[^}]+\}$/.test(s))
+              problems.push(`${f.key} is sensitive: give it as \${env:NAME} or \${input:ID} (or leave it to be asked at the first start), never its value`);
             resolved.set(f.key, s);
           } else resolved.set(f.key, `\${input:${f.inputId}}`);
           continue;
@@ -218,7 +245,8 @@ export function planBundle(manifest: BundleManifest): BundlePlan {
           if (o.type === 'number') {
             const n = Number(item);
             if (item.trim() === '' || !Number.isFinite(n)) problems.push(`${f.key} must be a number, not "${item}"`);
-            else if ((o.min !== undefined && n < o.min) || (o.max !== undefined && n > o.max)) problems.push(`${f.key} must be from ${o.min ?? '-∞'} to ${o.max ?? '∞'}, not ${n}`);
+            else if ((o.min !== undefined && n < o.min) || (o.max !== undefined && n > o.max))
+              problems.push(`${f.key} must be from ${o.min ?? '-∞'} to ${o.max ?? '∞'}, not ${n}`);
           }
           if (o.type === 'boolean' && item !== 'true' && item !== 'false') problems.push(`${f.key} must be true or false, not "${item}"`);
         }
@@ -229,7 +257,8 @@ export function planBundle(manifest: BundleManifest): BundlePlan {
       const vars: Record<string, string> = { ...dirs, __dirname: dir, pathSeparator: sep, '/': sep };
       for (const [key, value] of resolved) if (value !== undefined) vars[`user_config.${key}`] = Array.isArray(value) ? value.join(' ') : value;
       const undeclared = (text: string) => {
-        for (const m of text.matchAll(/\$\{user_config\.([^}]+)\}/g)) if (!resolved.has(m[1]!)) throw new BundleError(`the manifest uses \${user_config.${m[1]}}, which its user_config does not declare`);
+        for (const m of text.matchAll(/\$\{user_config\.([^}]+)\}/g))
+          if (!resolved.has(m[1]!)) throw new BundleError(`the manifest uses \${user_config.${m[1]}}, which its user_config does not declare`);
       };
       const config = manifest.server.mcp_config;
       const override = config.platform_overrides?.[process.platform];
@@ -254,11 +283,21 @@ export function planBundle(manifest: BundleManifest): BundlePlan {
         envValues[name] = substitute(value, vars);
       }
       undeclared(command);
-      const entry: McpJsonEntry = { type: 'stdio', command: substitute(command, vars), args: argv, ...(Object.keys(envValues).length ? { env: envValues } : {}) };
+      const entry: McpJsonEntry = {
+        type: 'stdio',
+        command: substitute(command, vars),
+        args: argv,
+        ...(Object.keys(envValues).length ? { env: envValues } : {}),
+      };
       const used = JSON.stringify(entry);
-      const inputs: InputDefinition[] = fields.filter((f) => f.secret && used.includes(`\${input:${f.inputId}}`)).map((f) => ({
-        id: f.inputId!, type: 'promptString', password: true, description: `${f.option.title} of ${manifest.display_name ?? manifest.name}${f.option.description ? `: ${f.option.description}` : ''}`,
-      }));
+      const inputs: InputDefinition[] = fields
+        .filter((f) => f.secret && used.includes(`\${input:${f.inputId}}`))
+        .map((f) => ({
+          id: f.inputId!,
+          type: 'promptString',
+          password: true,
+          description: `${f.option.title} of ${manifest.display_name ?? manifest.name}${f.option.description ? `: ${f.option.description}` : ''}`,
+        }));
       return { entry, inputs };
     },
   };

@@ -68,7 +68,7 @@ function locateServer(text: string, name: string): { root: Record<string, unknow
 }
 
 function listAt(block: unknown, section: string, key: string): string[] | undefined {
-  const list = ((block as Record<string, Record<string, unknown> | undefined> | undefined)?.[section])?.[key];
+  const list = (block as Record<string, Record<string, unknown> | undefined> | undefined)?.[section]?.[key];
   return Array.isArray(list) ? list.filter((e): e is string => typeof e === 'string') : undefined;
 }
 

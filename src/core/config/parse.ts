@@ -29,12 +29,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** `http` unless the URL's path ends in `/sse` (the legacy HTTP+SSE endpoint convention). */
 export function inferHttpType(url: string): 'http' | 'sse' {
   let path = url;
-  try { path = new URL(url).pathname; } catch { /* keep the raw string */ }
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    /* keep the raw string */
+  }
   return /\/sse\/?$/i.test(path) ? 'sse' : 'http';
 }
 
 const HTTP_ALIASES: Record<string, 'http' | 'sse'> = {
-  http: 'http', 'streamable-http': 'http', streamableHttp: 'http', sse: 'sse',
+  http: 'http',
+  'streamable-http': 'http',
+  streamableHttp: 'http',
+  sse: 'sse',
 };
 
 /** Validates one server entry; returns the definition or a message saying what is wrong. */
@@ -75,9 +82,17 @@ function toServer(name: string, raw: unknown, file: string, topSandbox?: Sandbox
     }
     const sandbox = mergeSandboxBlocks(topSandbox, own);
     return {
-      name, file, type: 'stdio', command: raw.command, args: args.map(String), env,
-      envFile: raw.envFile as string | undefined, cwd: raw.cwd as string | undefined, ...(dev ? { dev } : {}),
-      ...(raw.sandboxEnabled === true ? { sandboxEnabled: true } : {}), ...(sandbox ? { sandbox } : {}),
+      name,
+      file,
+      type: 'stdio',
+      command: raw.command,
+      args: args.map(String),
+      env,
+      envFile: raw.envFile as string | undefined,
+      cwd: raw.cwd as string | undefined,
+      ...(dev ? { dev } : {}),
+      ...(raw.sandboxEnabled === true ? { sandboxEnabled: true } : {}),
+      ...(sandbox ? { sandbox } : {}),
     };
   }
 
@@ -138,11 +153,16 @@ export function parseMcpConfig(text: string, file: string): ParsedConfig {
   // A leading byte order mark is not content (VS Code reads such files too).
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const found: Array<{ offset: number; message: string; server?: string }> = [];
-  const errorAt = (offset: number, message: string, server?: string) => { found.push({ offset, message, server }); };
+  const errorAt = (offset: number, message: string, server?: string) => {
+    found.push({ offset, message, server });
+  };
   // Line and column of every error in one pass; past the first few, only how many more there are.
   const result = (servers: ServerDefinition[], inputs: InputDefinition[]): ParsedConfig => {
     const shown = found.slice(0, MAX_REPORTED_CONFIG_ERRORS);
-    const positions = lineColumns(text, shown.map((e) => e.offset));
+    const positions = lineColumns(
+      text,
+      shown.map((e) => e.offset),
+    );
     const errors: ConfigError[] = shown.map((e, i) => ({ file, ...positions[i]!, message: e.message, server: e.server }));
     if (found.length > shown.length) {
       const last = errors[errors.length - 1]!;
@@ -179,7 +199,10 @@ export function parseMcpConfig(text: string, file: string): ParsedConfig {
   for (const key of ['servers', 'mcpServers']) {
     const node = findNodeAtLocation(root, [key]);
     if (!node) continue;
-    if (node.type !== 'object') { errorAt(node.offset, `"${key}" must be an object`); continue; }
+    if (node.type !== 'object') {
+      errorAt(node.offset, `"${key}" must be an object`);
+      continue;
+    }
     for (const prop of node.children ?? []) {
       const [keyNode, valueNode] = prop.children as [Node, Node | undefined];
       const name = String(keyNode.value);
@@ -187,7 +210,10 @@ export function parseMcpConfig(text: string, file: string): ParsedConfig {
       const parsed = withSecureArguments(toServer(name, raw, file, topSandbox), raw, name);
       if (typeof parsed === 'string') errorAt(valueNode?.offset ?? keyNode.offset, parsed, name);
       else if (names.has(name)) errorAt(keyNode.offset, `server "${name}" is defined twice`, name);
-      else { names.add(name); servers.push(parsed); }
+      else {
+        names.add(name);
+        servers.push(parsed);
+      }
     }
   }
 
@@ -231,8 +257,14 @@ export async function loadMcpConfigs(files: string[]): Promise<ParsedConfig> {
   const errors: ConfigError[] = [];
   for (const parsed of await Promise.all(files.map(loadMcpConfig))) {
     // A replaced entry moves to the end, where the later file put it.
-    for (const s of parsed.servers) { servers.delete(s.name); servers.set(s.name, s); }
-    for (const i of parsed.inputs) { inputs.delete(i.id); inputs.set(i.id, i); }
+    for (const s of parsed.servers) {
+      servers.delete(s.name);
+      servers.set(s.name, s);
+    }
+    for (const i of parsed.inputs) {
+      inputs.delete(i.id);
+      inputs.set(i.id, i);
+    }
     errors.push(...parsed.errors);
   }
   return { servers: [...servers.values()], inputs: [...inputs.values()], errors };

@@ -14,7 +14,10 @@ const INPUT_VARIABLE = /\$\{input:([^}]+)\}/g;
 /** A variable that could not be resolved (an `${input:…}` with no value); names the server and the input. */
 export class UnresolvedInputError extends HostError {
   static override readonly brand: string = 'UnresolvedInputError';
-  constructor(readonly server: string, readonly inputId: string) {
+  constructor(
+    readonly server: string,
+    readonly inputId: string,
+  ) {
     super(`server "${server}" needs the input "${inputId}", and no value was given`);
   }
 }
@@ -23,8 +26,7 @@ export class UnresolvedInputError extends HostError {
 function stringsOf(def: ServerDefinition): string[] {
   const secure = stringsOfSecureArguments(def.secureArguments);
   if (def.type === 'stdio') {
-    return [...secure, def.command, ...def.args, ...Object.values(def.env).filter((v): v is string => v !== null),
-      def.envFile ?? '', def.cwd ?? ''];
+    return [...secure, def.command, ...def.args, ...Object.values(def.env).filter((v): v is string => v !== null), def.envFile ?? '', def.cwd ?? ''];
   }
   return [...secure, def.url, ...Object.values(def.headers), ...Object.values(def.oauth ?? {})];
 }
@@ -83,14 +85,15 @@ export async function resolveServer(def: ServerDefinition, vars: VariableContext
     if ((!input || input.password) && value !== '') secrets.push(value);
   }
 
-  const sub = (s: string): string => s.replace(VARIABLE, (whole, name: string) => {
-    if (name === 'workspaceFolder') return vars.workspaceFolder ?? whole;
-    if (name === 'userHome') return home;
-    if (name === 'pathSeparator' || name === '/') return process.platform === 'win32' ? '\\' : '/';
-    if (name.startsWith('env:')) return getOwn(env, name.slice(4)) ?? '';
-    if (name.startsWith('input:')) return inputValues.get(name.slice(6)) ?? whole;
-    return whole;
-  });
+  const sub = (s: string): string =>
+    s.replace(VARIABLE, (whole, name: string) => {
+      if (name === 'workspaceFolder') return vars.workspaceFolder ?? whole;
+      if (name === 'userHome') return home;
+      if (name === 'pathSeparator' || name === '/') return process.platform === 'win32' ? '\\' : '/';
+      if (name.startsWith('env:')) return getOwn(env, name.slice(4)) ?? '';
+      if (name.startsWith('input:')) return inputValues.get(name.slice(6)) ?? whole;
+      return whole;
+    });
 
   const secure = def.secureArguments ? { secureArguments: substituteSecureArguments(def.secureArguments, sub) } : {};
   if (def.type !== 'stdio') {

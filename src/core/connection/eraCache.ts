@@ -18,9 +18,15 @@ export interface EraCache {
 
 export class InMemoryEraCache implements EraCache {
   private readonly entries = new Map<string, EraCacheEntry>();
-  get(key: string): EraCacheEntry | undefined { return this.entries.get(key); }
-  set(key: string, entry: EraCacheEntry): void { this.entries.set(key, entry); }
-  delete(key: string): void { this.entries.delete(key); }
+  get(key: string): EraCacheEntry | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, entry: EraCacheEntry): void {
+    this.entries.set(key, entry);
+  }
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
 }
 
 /** A legacy verdict older than this is not supplied: the server may have been upgraded, so it is probed again. */
@@ -43,8 +49,15 @@ export function priorFrom(entry: EraCacheEntry | undefined, now = Date.now()): P
  * may only be reused within one authorization context), hashed so no resolved secret is stored.
  */
 export function eraCacheKey(server: ResolvedServer): string {
-  const identity = server.transport === 'stdio'
-    ? ['stdio', server.command, server.args, server.cwd ?? '']
-    : [server.transport, server.url, Object.entries(server.headers).map(([k, v]) => [k.toLowerCase(), v]).sort()];
+  const identity =
+    server.transport === 'stdio'
+      ? ['stdio', server.command, server.args, server.cwd ?? '']
+      : [
+          server.transport,
+          server.url,
+          Object.entries(server.headers)
+            .map(([k, v]) => [k.toLowerCase(), v])
+            .sort(),
+        ];
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }

@@ -72,24 +72,31 @@ const elicitation: ClientFeature = {
     const binary = o.capabilities?.binaryElicitation;
     return {
       elicitation: {
-        form: {}, url: {},
+        form: {},
+        url: {},
         ...(binary ? { binary: { ...binary, supportedMimeTypes: binary.supportedMimeTypes ?? ['*/*'] } } : {}),
       },
     };
   },
-  answers: (o) => (o.elicitation ? {
-    'elicitation/create': async (host, params, ctx, session) => {
-      if (typeof params.message !== 'string') throw new ServerRequestError(`"${host.name}" asked for input inside a task without a message`);
-      return answerElicitation(host, params as ElicitRequestParamsLoose, ctx, session);
-    },
-  } : undefined),
+  answers: (o) =>
+    o.elicitation
+      ? {
+          'elicitation/create': async (host, params, ctx, session) => {
+            if (typeof params.message !== 'string') throw new ServerRequestError(`"${host.name}" asked for input inside a task without a message`);
+            return answerElicitation(host, params as ElicitRequestParamsLoose, ctx, session);
+          },
+        }
+      : undefined,
   install: (client, host, session) => {
     const o = host.options;
     if (o.elicitation) {
       client.routeBinaryElicitation = !!o.capabilities?.binaryElicitation;
       // The 3-argument form with a loose schema: the SDK's own would strip `x-mcp-file` from requestedSchema.
-      client.setRequestHandler('elicitation/create', { params: LooseElicitParams },
-        async (params, ctx) => (await host.answering(() => answerElicitation(host, params as ElicitRequestParamsLoose, ctx, session))) as unknown as Result);
+      client.setRequestHandler(
+        'elicitation/create',
+        { params: LooseElicitParams },
+        async (params, ctx) => (await host.answering(() => answerElicitation(host, params as ElicitRequestParamsLoose, ctx, session))) as unknown as Result,
+      );
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         host.log.info(`elicitation ${n.params.elicitationId} completed`);
         session.elicitations.delete(n.params.elicitationId);
@@ -109,7 +116,12 @@ const elicitation: ClientFeature = {
 };
 
 /** `session`: the one the request came through (its replay memory, its client's timers); none once it ended. */
-async function answerElicitation(host: FeatureHost, params: ElicitRequestParamsLoose, ctx: ClientContext, session: ConnectionSession | undefined): Promise<ElicitResultLoose> {
+async function answerElicitation(
+  host: FeatureHost,
+  params: ElicitRequestParamsLoose,
+  ctx: ClientContext,
+  session: ConnectionSession | undefined,
+): Promise<ElicitResultLoose> {
   const id = typeof params.elicitationId === 'string' ? params.elicitationId : undefined;
   if (id !== undefined) {
     const earlier = session?.elicitations.get(id);
@@ -151,8 +163,12 @@ async function answerElicitation(host: FeatureHost, params: ElicitRequestParamsL
     const elicitations = session.elicitations;
     elicitations.set(id, answer);
     if (elicitations.size > ELICITATION_MEMORY) elicitations.delete(elicitations.keys().next().value!);
-    const forget = () => { if (elicitations.get(id) === answer) elicitations.delete(id); };
-    answer.then(() => { setTimeout(forget, ELICITATION_REPLAY_GRACE_MS).unref(); }, forget);
+    const forget = () => {
+      if (elicitations.get(id) === answer) elicitations.delete(id);
+    };
+    answer.then(() => {
+      setTimeout(forget, ELICITATION_REPLAY_GRACE_MS).unref();
+    }, forget);
   }
   const result = await answer;
   host.log.info(`elicitation answered: ${result.action}`);
@@ -161,17 +177,24 @@ async function answerElicitation(host: FeatureHost, params: ElicitRequestParamsL
 
 const sampling: ClientFeature = {
   declare: (o) => (o.sampling ? { sampling: o.capabilities?.samplingTools ? { tools: {} } : {} } : undefined),
-  answers: (o) => (o.sampling ? {
-    'sampling/createMessage': (host, params, ctx, session) => answerSampling(host, params as unknown as SamplingRequest, ctx.mcpReq.signal, session?.client),
-  } : undefined),
+  answers: (o) =>
+    o.sampling
+      ? {
+          'sampling/createMessage': (host, params, ctx, session) =>
+            answerSampling(host, params as unknown as SamplingRequest, ctx.mcpReq.signal, session?.client),
+        }
+      : undefined,
   install: (client, host) => {
     if (!host.options.sampling) return;
     // The host's limits first (before the SDK's schema), so a refusal says what is wrong in a line.
     client.checkRequest = (method, params) => {
       if (method === 'sampling/createMessage') checkSamplingRequest(host, params as SamplingRequest);
     };
-    client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
-      (await host.answering(() => answerSampling(host, request.params as unknown as SamplingRequest, ctx.mcpReq.signal, client))) as never);
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async (request, ctx) =>
+        (await host.answering(() => answerSampling(host, request.params as unknown as SamplingRequest, ctx.mcpReq.signal, client))) as never,
+    );
   },
 };
 
@@ -207,8 +230,8 @@ async function answerSampling(host: FeatureHost, request: SamplingRequest, signa
 
 /** 2025-11-25 `tasks.requests`: a server may send its sampling and elicitation requests as tasks. */
 const receivedTasks: ClientFeature = {
-  declare: (o) => (o.capabilities?.taskRequests && (o.sampling || o.elicitation)
-    ? { tasks: receivedTasksCapability(!!o.sampling, !!o.elicitation) } : undefined),
+  declare: (o) =>
+    o.capabilities?.taskRequests && (o.sampling || o.elicitation) ? { tasks: receivedTasksCapability(!!o.sampling, !!o.elicitation) } : undefined,
   install: (client, host) => {
     const o = host.options;
     if (o.capabilities?.taskRequests && (o.sampling || o.elicitation)) client.receivedTasks = serveReceivedTasks(client, host.log);
@@ -217,8 +240,8 @@ const receivedTasks: ClientFeature = {
 
 const extension = (id: string, value: object = {}): ClientCapabilities => ({ extensions: { [id]: value } }) as ClientCapabilities;
 
-const fileInputs: ClientFeature = { declare: (o) => (o.capabilities?.fileInputs ? { fileInputs: {} } as ClientCapabilities : undefined) };
-const files: ClientFeature = { declare: (o) => (o.capabilities?.files ? { [FILES_CAPABILITY_KEY]: FILES_CAPABILITY } as ClientCapabilities : undefined) };
+const fileInputs: ClientFeature = { declare: (o) => (o.capabilities?.fileInputs ? ({ fileInputs: {} } as ClientCapabilities) : undefined) };
+const files: ClientFeature = { declare: (o) => (o.capabilities?.files ? ({ [FILES_CAPABILITY_KEY]: FILES_CAPABILITY } as ClientCapabilities) : undefined) };
 const apps: ClientFeature = { declare: (o) => (o.capabilities?.apps ? extension(UI_EXTENSION_ID, UI_CAPABILITY) : undefined) };
 /** 2026-07-28 Tasks extension: every tool call may be answered with a task (core/tasks follows it); a plain call withdraws the offer for that one request. */
 const tasksExtension: ClientFeature = { declare: () => extension(TASKS_EXTENSION_ID) };
@@ -233,8 +256,9 @@ const notifications: ClientFeature = {
     client.setNotificationHandler('notifications/message', (n) => host.serverLogged(n.params));
     client.setNotificationHandler('notifications/resources/updated', (n) => host.resourceUpdated(n.params.uri));
     // Not in the SDK's typed map (tasks are experimental in 2025-11-25), but its wire schema knows it.
-    client.setNotificationHandler('notifications/tasks/status' as 'notifications/message',
-      (n) => host.taskStatusChanged(n.params as unknown as Record<string, unknown>));
+    client.setNotificationHandler('notifications/tasks/status' as 'notifications/message', (n) =>
+      host.taskStatusChanged(n.params as unknown as Record<string, unknown>),
+    );
     client.fallbackNotificationHandler = async (n) => {
       if (n.method === 'notifications/tasks' && n.params) host.taskStatusChanged(n.params);
     };
@@ -242,7 +266,17 @@ const notifications: ClientFeature = {
 };
 
 const FEATURES: readonly ClientFeature[] = [
-  roots, elicitation, fileInputs, sampling, files, receivedTasks, apps, tasksExtension, skills, secureParams, notifications,
+  roots,
+  elicitation,
+  fileInputs,
+  sampling,
+  files,
+  receivedTasks,
+  apps,
+  tasksExtension,
+  skills,
+  secureParams,
+  notifications,
 ];
 
 /** The capabilities the host declares under these options: every feature's, `extensions` merged by id. */
@@ -253,7 +287,7 @@ export function declaredCapabilities(options: ConnectionOptions): ClientCapabili
     if (!declared) continue;
     const { extensions, ...rest } = declared;
     Object.assign(caps, rest);
-    if (extensions) caps.extensions = { ...(caps.extensions as object | undefined), ...(extensions) };
+    if (extensions) caps.extensions = { ...(caps.extensions as object | undefined), ...extensions };
   }
   return caps;
 }
@@ -267,7 +301,13 @@ export function installFeatures(client: HostClient, host: FeatureHost, session: 
  * Answers one server-to-client request that arrived inside a task (2026-07-28 `inputRequests`) through the same
  * handler, checks and UI as the standalone request; anything the host did not declare is refused.
  */
-export async function answerInTask(host: FeatureHost, method: string, params: Record<string, unknown>, signal: AbortSignal, session: ConnectionSession | undefined): Promise<unknown> {
+export async function answerInTask(
+  host: FeatureHost,
+  method: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+  session: ConnectionSession | undefined,
+): Promise<unknown> {
   const ctx = { mcpReq: { signal, _meta: undefined, notify: async () => undefined } } as unknown as ClientContext;
   for (const feature of FEATURES) {
     const answer = feature.answers?.(host.options)?.[method];

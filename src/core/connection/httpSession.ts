@@ -12,11 +12,16 @@ export async function endHttpSession(transport: Transport | undefined, log: Logg
   if (!(transport instanceof StreamableHTTPClientTransport) || !transport.sessionId) return;
   let timer: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([
-    transport.terminateSession().then(() => 'ended' as const, (e: unknown) => {
-      log.debug(`ending the HTTP session: ${errorText(e)}`);
-      return 'failed' as const;
+    transport.terminateSession().then(
+      () => 'ended' as const,
+      (e: unknown) => {
+        log.debug(`ending the HTTP session: ${errorText(e)}`);
+        return 'failed' as const;
+      },
+    ),
+    new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), waitMs);
     }),
-    new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), waitMs); }),
   ]);
   clearTimeout(timer);
   if (outcome === 'timeout') log.info(`the server did not answer the end of its HTTP session within ${waitMs} ms; closed without it`);

@@ -3,7 +3,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { isObject } from '../../shared/json';
 
-
 /** JSON-RPC "Internal error": the code an answer the host cannot use is turned into. */
 export const INVALID_ANSWER_CODE = -32603;
 
@@ -29,7 +28,8 @@ export function answerOrError(message: JSONRPCMessage, server: string): JSONRPCM
   } else if (!hasResult && !hasError) problem = 'has neither "result" nor "error"';
   if (!problem) return message;
   return {
-    jsonrpc: '2.0', id: m.id,
+    jsonrpc: '2.0',
+    id: m.id,
     error: { code: INVALID_ANSWER_CODE, message: `server "${server}" sent an answer the host cannot use: it ${problem}` },
   };
 }
@@ -37,7 +37,11 @@ export function answerOrError(message: JSONRPCMessage, server: string): JSONRPCM
 /** `answerOrError` on a message as JSON text: the same text when it is fine (or not JSON at all). */
 export function answerOrErrorText(text: string, server: string): string {
   let message: unknown;
-  try { message = JSON.parse(text); } catch { return text; }
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return text;
+  }
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return text;
   const checked = answerOrError(message as JSONRPCMessage, server);
   return checked === message ? text : JSON.stringify(checked);
@@ -57,7 +61,19 @@ export function answerOrErrorData(lines: readonly Uint8Array[], server: string):
 }
 
 const NEWLINE = new Uint8Array([10]);
-const enum Byte { Quote = 34, Backslash = 92, Colon = 58, Comma = 44, OpenBrace = 123, CloseBrace = 125, OpenBracket = 91, CloseBracket = 93, Minus = 45, Zero = 48, Nine = 57 }
+const enum Byte {
+  Quote = 34,
+  Backslash = 92,
+  Colon = 58,
+  Comma = 44,
+  OpenBrace = 123,
+  CloseBrace = 125,
+  OpenBracket = 91,
+  CloseBracket = 93,
+  Minus = 45,
+  Zero = 48,
+  Nine = 57,
+}
 const KEYS_OF_INTEREST = new Set(['id', 'method', 'result', 'error']);
 
 /**
@@ -81,7 +97,7 @@ function isKeptAsItIs(lines: readonly Uint8Array[]): boolean {
     if (bytes.skipSpace() !== Byte.Colon) return false;
     bytes.next();
     const start = bytes.skipSpace();
-    if (KEYS_OF_INTEREST.has(key)) valueStart.set(key, start);   // a repeated key: the last one counts, as in a parse
+    if (KEYS_OF_INTEREST.has(key)) valueStart.set(key, start); // a repeated key: the last one counts, as in a parse
     if (!bytes.skipValue()) return false;
     b = bytes.skipSpace();
     bytes.next();
@@ -118,7 +134,10 @@ class JoinedBytes {
 
   skipSpace(): number {
     let b = this.peek();
-    while (b === 32 || b === 9 || b === 10 || b === 13) { this.next(); b = this.peek(); }
+    while (b === 32 || b === 9 || b === 10 || b === 13) {
+      this.next();
+      b = this.peek();
+    }
     return b;
   }
 
@@ -166,7 +185,10 @@ class JoinedBytes {
       if (quote === -1) return false;
       let backslashes = 0;
       while (bytes[quote - 1 - backslashes] === Byte.Backslash) backslashes++;
-      if (backslashes % 2 === 0) { this.at = quote + 1; return true; }
+      if (backslashes % 2 === 0) {
+        this.at = quote + 1;
+        return true;
+      }
       from = quote + 1;
     }
   }

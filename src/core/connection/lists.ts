@@ -26,7 +26,8 @@ export const LISTS: { readonly [K in ServerList]: ListSpec<K> } = {
   prompts: { capability: 'prompts', method: 'prompts/list', fetch: async (c) => (await c.listPrompts(undefined, REFRESH)).prompts },
   resources: { capability: 'resources', method: 'resources/list', fetch: async (c) => (await c.listResources(undefined, REFRESH)).resources },
   resourceTemplates: {
-    capability: 'resources', method: 'resources/templates/list',
+    capability: 'resources',
+    method: 'resources/templates/list',
     fetch: async (c) => (await c.listResourceTemplates(undefined, REFRESH)).resourceTemplates,
   },
 };

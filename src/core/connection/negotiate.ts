@@ -52,12 +52,12 @@ export async function negotiate(steps: NegotiationSteps): Promise<{ prior?: Prio
       break;
     } catch (e) {
       steps.detach();
-      if (signIns < MAX_SIGN_INS && await steps.completeSignIn(e)) {
+      if (signIns < MAX_SIGN_INS && (await steps.completeSignIn(e))) {
         signIns++;
         await steps.abandon();
         continue;
       }
-      if (IssuerMismatchError.isInstance(e) && (e).kind === 'metadata' && await steps.waiveIssuerCheck(e)) {
+      if (IssuerMismatchError.isInstance(e) && e.kind === 'metadata' && (await steps.waiveIssuerCheck(e))) {
         await steps.abandon();
         continue;
       }

@@ -11,7 +11,10 @@ import { TASK_REQUEST_METHODS, type ReceivedTasks } from '../tasks/received';
 export const PINNED_SDK_VERSION = '2.4.0';
 
 /** A request timer as Protocol keeps it in `_timeoutInfo`. */
-interface RequestTimer { timeoutId: ReturnType<typeof setTimeout>; onTimeout?: () => void }
+interface RequestTimer {
+  timeoutId: ReturnType<typeof setTimeout>;
+  onTimeout?: () => void;
+}
 
 /** The Protocol members used here, as they are in the pinned SDK. */
 interface ProtocolPrivates {
@@ -47,10 +50,13 @@ export class HostClient extends Client {
    */
   protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) {
     const wrapped = super._wrapHandler(method, handler);
-    const routed = method !== 'elicitation/create' ? wrapped : (request: JSONRPCRequest, ctx: ClientContext) =>
-      this.routeBinaryElicitation && (request.params as { mode?: unknown } | undefined)?.mode === 'binary'
-        ? handler(request, ctx)
-        : wrapped(request, ctx);
+    const routed =
+      method !== 'elicitation/create'
+        ? wrapped
+        : (request: JSONRPCRequest, ctx: ClientContext) =>
+            this.routeBinaryElicitation && (request.params as { mode?: unknown } | undefined)?.mode === 'binary'
+              ? handler(request, ctx)
+              : wrapped(request, ctx);
     const checked = (request: JSONRPCRequest, ctx: ClientContext) => {
       this.checkRequest?.(method, request.params);
       return routed(request, ctx);
@@ -76,8 +82,7 @@ export class HostClient extends Client {
     return async (request: JSONRPCRequest, ctx: ClientContext): Promise<Result> => {
       const { task, ...params } = (request.params ?? {}) as { task?: { ttl?: unknown } };
       if (!this.receivedTasks || typeof task !== 'object' || task === null) return handler(request, ctx);
-      const started = this.receivedTasks.start(method, task.ttl, (signal) =>
-        handler({ ...request, params }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }));
+      const started = this.receivedTasks.start(method, task.ttl, (signal) => handler({ ...request, params }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }));
       return { task: started };
     };
   }
@@ -111,7 +116,11 @@ export class HostClient extends Client {
     if (!timers || this.pausedTimeouts === 0 || --this.pausedTimeouts > 0) return;
     const reset = (this as unknown as ProtocolPrivates)._resetTimeout;
     for (const [id, timer] of [...timers]) {
-      try { reset?.call(this, id); } catch { timer.onTimeout?.(); /* past its maxTotalTimeout: it times out now */ }
+      try {
+        reset?.call(this, id);
+      } catch {
+        timer.onTimeout?.(); /* past its maxTotalTimeout: it times out now */
+      }
     }
   }
 
@@ -137,7 +146,9 @@ export function sdkSeamProblem(): string | undefined {
   if (typeof proto._resetTimeout !== 'function') missing.push('Protocol._resetTimeout');
   const probe = new Client({ name: 'mcp-host-sdk-check', version: '0' }) as unknown as ProtocolPrivates;
   if (!(probe._timeoutInfo instanceof Map)) missing.push('Protocol._timeoutInfo');
-  checked = missing.length === 0 ? undefined
-    : `this build of MCP Host was made for @modelcontextprotocol/client ${PINNED_SDK_VERSION}, but the SDK in use lacks ${missing.join(', ')}`;
+  checked =
+    missing.length === 0
+      ? undefined
+      : `this build of MCP Host was made for @modelcontextprotocol/client ${PINNED_SDK_VERSION}, but the SDK in use lacks ${missing.join(', ')}`;
   return checked;
 }

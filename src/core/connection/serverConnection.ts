@@ -1,7 +1,21 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY, ProtocolError, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError,
-  type CallToolResult, type ClientCapabilities, type PriorDiscovery,
-  type Prompt, type ReadResourceResult, type StandardSchemaV1, type Resource, type ResourceTemplateType as ResourceTemplate, type Tool, type Transport,
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type CallToolResult,
+  type ClientCapabilities,
+  type PriorDiscovery,
+  type Prompt,
+  type ReadResourceResult,
+  type StandardSchemaV1,
+  type Resource,
+  type ResourceTemplateType as ResourceTemplate,
+  type Tool,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { FileTransfers } from '../files/transfer/client';
@@ -15,7 +29,13 @@ import { secureCall } from '../secureParams/headers';
 import type { ResolvedServer, TransportKind } from '../config/types';
 import type { Logger } from '../log';
 import {
-  CallCancelledError, CallTimeoutError, NotRunningError, ServerCrashedError, ServerRequestError, ServerStartError, ServerStoppedError,
+  CallCancelledError,
+  CallTimeoutError,
+  NotRunningError,
+  ServerCrashedError,
+  ServerRequestError,
+  ServerStartError,
+  ServerStoppedError,
   shortErrorText,
 } from '../errors';
 import { Emitter, linkAbort, type IDisposable } from '../events';
@@ -35,9 +55,7 @@ import { answerOrErrorData } from './invalidAnswers';
 import { boundedFetch } from '../io/boundedFetch';
 import { byteLimit, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../io/limits';
 import { HOST_VERSION } from '../../shared/version';
-import {
-  ConnectionState, type CallOptions, type ConnectionOptions, type ServerList,
-} from './types';
+import { ConnectionState, type CallOptions, type ConnectionOptions, type ServerList } from './types';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** The time limit of a completion/complete (suggestions are wanted while the user types). */
@@ -148,25 +166,46 @@ export class ServerConnection {
   private signingIn?: Promise<boolean>;
   private signInsCompleted = 0;
 
-  constructor(readonly server: ResolvedServer, private readonly options: ConnectionOptions) {
+  constructor(
+    readonly server: ResolvedServer,
+    private readonly options: ConnectionOptions,
+  ) {
     this.name = server.name;
     this.log = options.log;
     this.log.maskSecrets(server.secrets ?? []);
     this.serverLogLevel = options.serverLogLevel;
   }
 
-  get state(): ConnectionState { return this._state; }
-  get tools(): Tool[] { return this.listed.tools; }
+  get state(): ConnectionState {
+    return this._state;
+  }
+  get tools(): Tool[] {
+    return this.listed.tools;
+  }
   /** Tools the server listed that the host does not offer, and why. */
-  get refusedTools(): readonly RefusedTool[] { return this._refusedTools; }
-  get prompts(): Prompt[] { return this.listed.prompts; }
-  get resources(): Resource[] { return this.listed.resources; }
-  get resourceTemplates(): ResourceTemplate[] { return this.listed.resourceTemplates; }
+  get refusedTools(): readonly RefusedTool[] {
+    return this._refusedTools;
+  }
+  get prompts(): Prompt[] {
+    return this.listed.prompts;
+  }
+  get resources(): Resource[] {
+    return this.listed.resources;
+  }
+  get resourceTemplates(): ResourceTemplate[] {
+    return this.listed.resourceTemplates;
+  }
   /** The transport in use once running: `http` may have fallen back to `sse`. */
-  get transportInUse(): TransportKind | undefined { return this.transportKind; }
+  get transportInUse(): TransportKind | undefined {
+    return this.transportKind;
+  }
   /** The server's self-description (name, version), once running. */
-  get serverInfo() { return this.session?.client.getServerVersion(); }
-  get instructions(): string | undefined { return this.session?.client.getInstructions(); }
+  get serverInfo() {
+    return this.session?.client.getServerVersion();
+  }
+  get instructions(): string | undefined {
+    return this.session?.client.getInstructions();
+  }
 
   private setState(state: ConnectionState): void {
     this._state = state;
@@ -228,7 +267,7 @@ export class ServerConnection {
 
   /** What the client features (./features) reach of this connection. */
   private get featureHost(): FeatureHost {
-    return this._featureHost ??= {
+    return (this._featureHost ??= {
       name: this.name,
       server: this.server,
       log: this.log,
@@ -239,25 +278,29 @@ export class ServerConnection {
       resourceUpdated: (uri) => this.resourceUpdatedEmitter.fire(uri),
       taskStatusChanged: (params) => this.taskStatusEmitter.fire(params),
       elicitationCompleted: (id) => this.elicitationCompleteEmitter.fire(id),
-    };
+    });
   }
   private _featureHost?: FeatureHost;
 
   private createClient(session: ConnectionSession): HostClient {
-    const client = new HostClient(
-      this.options.clientInfo ?? { name: 'mcp-host', version: HOST_VERSION },
-      {
-        capabilities: this.capabilities(),
-        versionNegotiation: { mode: 'auto' },
-        inputRequired: { maxRounds: this.options.inputRequired?.maxRounds ?? 10 },
-        listMaxPages: LIST_MAX_PAGES,
-        listChanged: {
-          tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('tools') },
-          prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('prompts') },
-          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => { this.onListChanged('resources'); this.onListChanged('resourceTemplates'); } },
+    const client = new HostClient(this.options.clientInfo ?? { name: 'mcp-host', version: HOST_VERSION }, {
+      capabilities: this.capabilities(),
+      versionNegotiation: { mode: 'auto' },
+      inputRequired: { maxRounds: this.options.inputRequired?.maxRounds ?? 10 },
+      listMaxPages: LIST_MAX_PAGES,
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('tools') },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => this.onListChanged('prompts') },
+        resources: {
+          autoRefresh: false,
+          debounceMs: 0,
+          onChanged: () => {
+            this.onListChanged('resources');
+            this.onListChanged('resourceTemplates');
+          },
         },
       },
-    );
+    });
     client.logLevel = this.serverLogLevel;
     installFeatures(client, this.featureHost, session);
     client.onerror = (e) => this.log.debug(`protocol: ${shortErrorText(e)}`);
@@ -277,7 +320,7 @@ export class ServerConnection {
   private refreshList(kind: ServerList): Promise<void> {
     const session = this.session;
     if (!session) return Promise.resolve();
-    const refresh = this.refreshes[kind] ??= { generation: 0 };
+    const refresh = (this.refreshes[kind] ??= { generation: 0 });
     const generation = ++refresh.generation;
     const run = (async () => {
       if (!session.client.getServerCapabilities()?.[LISTS[kind].capability]) {
@@ -290,10 +333,15 @@ export class ServerConnection {
       const items = await this.withSignIn(() => fetch(session.client));
       if (this.session !== session) return;
       // A newer refresh (a later list_changed) is in flight: its answer wins, and this one waits for it.
-      if (generation !== refresh.generation) { await refresh.running; return; }
+      if (generation !== refresh.generation) {
+        await refresh.running;
+        return;
+      }
       if (kind === 'tools') {
         const inputFiles = session.toolInputFiles;
-        this.listed.tools = (items as Tool[]).map((t) => session.secureSchemas.attach(inputFiles.has(t.name) ? { ...t, inputFiles: inputFiles.get(t.name) } : t));
+        this.listed.tools = (items as Tool[]).map((t) =>
+          session.secureSchemas.attach(inputFiles.has(t.name) ? { ...t, inputFiles: inputFiles.get(t.name) } : t),
+        );
         this._refusedTools = session.refusingTools;
         session.refusingTools = [];
       } else if (kind === 'prompts') {
@@ -303,17 +351,27 @@ export class ServerConnection {
       }
       this.listsEmitter.fire(kind);
     })();
-    const tracked = run.finally(() => { if (refresh.running === tracked) refresh.running = undefined; });
+    const tracked = run.finally(() => {
+      if (refresh.running === tracked) refresh.running = undefined;
+    });
     tracked.catch(() => undefined); // the failure reaches whoever awaits `run`; this copy is only waited on
     refresh.running = tracked;
     return run;
   }
 
   /** Lists tools again (all pages); calls wait for a refresh in flight so output validators are current. */
-  refreshTools(): Promise<void> { return this.refreshList('tools'); }
-  refreshPrompts(): Promise<void> { return this.refreshList('prompts'); }
-  refreshResources(): Promise<void> { return this.refreshList('resources'); }
-  refreshResourceTemplates(): Promise<void> { return this.refreshList('resourceTemplates'); }
+  refreshTools(): Promise<void> {
+    return this.refreshList('tools');
+  }
+  refreshPrompts(): Promise<void> {
+    return this.refreshList('prompts');
+  }
+  refreshResources(): Promise<void> {
+    return this.refreshList('resources');
+  }
+  refreshResourceTemplates(): Promise<void> {
+    return this.refreshList('resourceTemplates');
+  }
 
   private onServerLog(params: { level: string; logger?: string; data?: unknown }): void {
     const level = isMcpLogLevel(params.level) ? params.level : 'info';
@@ -339,7 +397,8 @@ export class ServerConnection {
     if (!level || client.getProtocolEra() === 'modern' || !client.getServerCapabilities()?.logging) return;
     await client.setLoggingLevel(level).then(
       () => this.log.info(`asked the server for log messages from ${level} up`),
-      (e) => this.log.warn(`logging/setLevel ${level}: ${shortErrorText(e)}`));
+      (e) => this.log.warn(`logging/setLevel ${level}: ${shortErrorText(e)}`),
+    );
   }
 
   private createTransport(kind: TransportKind, session: ConnectionSession): Transport {
@@ -348,13 +407,15 @@ export class ServerConnection {
     const maxMessageBytes = byteLimit(this.options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES);
     if (server.transport === 'stdio') {
       transport = new StdioProcessTransport(server, this.log, this.options.stopGraceMs, maxMessageBytes, {
-        onStderrLine: this.options.onStderrLine, onRefusal: (r) => this.sandboxRefusalEmitter.fire(r),
+        onStderrLine: this.options.onStderrLine,
+        onRefusal: (r) => this.sandboxRefusalEmitter.fire(r),
       });
     } else {
       const requestInit: RequestInit = { headers: server.headers };
       // Like a stdio line over the limit, a body over it closes the connection: what it answered is lost.
       const fetch = boundedFetch({
-        maxMessageBytes, signal: session.httpRequests!.signal,
+        maxMessageBytes,
+        signal: session.httpRequests!.signal,
         // An answer in an event stream that the SDK would drop (after logging it) ends its request instead.
         eventData: (lines) => answerOrErrorData(lines, this.name),
         onTooLarge: (e) => {
@@ -367,9 +428,16 @@ export class ServerConnection {
       const authProvider = this.options.oauth;
       const skipIssuerMetadataValidation = this.issuerCheckWaived;
       const watched = authProvider?.guardFetch?.(fetch) ?? fetch;
-      transport = kind === 'sse'
-        ? new SSEClientTransport(new URL(server.url), { requestInit, fetch: watched, authProvider, skipIssuerMetadataValidation })
-        : new StreamableHTTPClientTransport(new URL(server.url), { requestInit, fetch: watched, authProvider, skipIssuerMetadataValidation, maxStepUpRetries: MAX_STEP_UPS });
+      transport =
+        kind === 'sse'
+          ? new SSEClientTransport(new URL(server.url), { requestInit, fetch: watched, authProvider, skipIssuerMetadataValidation })
+          : new StreamableHTTPClientTransport(new URL(server.url), {
+              requestInit,
+              fetch: watched,
+              authProvider,
+              skipIssuerMetadataValidation,
+              maxStepUpRetries: MAX_STEP_UPS,
+            });
     }
     return transport;
   }
@@ -392,7 +460,10 @@ export class ServerConnection {
         log.trace(() => `[server -> host] ${JSON.stringify(message)}`);
         const result = (message as { result?: unknown }).result;
         // SEP-2631 draft shapes the SDK's result schemas would strip are set aside before it parses them.
-        if (result !== undefined) { shieldDraftShapes(result); shieldPromptFileArguments(result); }
+        if (result !== undefined) {
+          shieldDraftShapes(result);
+          shieldPromptFileArguments(result);
+        }
         const files = filesCapabilityOf(result);
         if (files) this.filesDeclared = files.declared;
         // A task answer (2026-07-28 extension) only to a tools/call that offered the extension; elsewhere the SDK refuses it.
@@ -408,14 +479,17 @@ export class ServerConnection {
       onOutgoing: (message) => {
         log.trace(() => `[host -> server] ${JSON.stringify(message)}`);
         const m = message as { id?: unknown; method?: unknown; params?: { _meta?: unknown } };
-        if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number') && session.client.getProtocolEra() === 'modern'
-          && offersTasksExtension(m.params?._meta, CLIENT_CAPABILITIES_META_KEY)) {
+        if (
+          m.method === 'tools/call' &&
+          (typeof m.id === 'string' || typeof m.id === 'number') &&
+          session.client.getProtocolEra() === 'modern' &&
+          offersTasksExtension(m.params?._meta, CLIENT_CAPABILITIES_META_KEY)
+        ) {
           session.offeredTasks(m.id);
         }
       },
     });
   }
-
 
   /** Starting waits at most this long per step: the connect timeout, else the request timeout up to 30 s. */
   private connectTimeoutMs(): number {
@@ -453,42 +527,65 @@ export class ServerConnection {
       if (sdkProblem) throw new ServerStartError(sdkProblem);
       if (server.transport !== 'stdio') await this.options.oauth?.prepare?.();
       const { toolsListed } = await negotiate({
-        server, log: this.log, eraCache: this.options.eraCache, fellBackToSse: this.fellBackToSse,
+        server,
+        log: this.log,
+        eraCache: this.options.eraCache,
+        fellBackToSse: this.fellBackToSse,
         // A remembered discovery brings no answer to read `files` from: it was remembered with it.
-        onPrior: (prior) => { if (prior.kind === 'modern') this.filesDeclared = filesCapabilityOf(prior.discover)?.declared; },
+        onPrior: (prior) => {
+          if (prior.kind === 'modern') this.filesDeclared = filesCapabilityOf(prior.discover)?.declared;
+        },
         connect: (kind, prior) => this.connectOnce(kind, prior),
         listTools: () => this.refreshList('tools'),
         completeSignIn: (e) => this.completeSignIn(e),
         waiveIssuerCheck: async (e) => {
-          if (this.issuerCheckWaived || !await this.options.oauth?.issuerCheckWaivable?.()) return false;
-          this.log.warn(`the authorization server's metadata names another issuer (${shortErrorText(e)}); accepted for a server without resource metadata (2025-03-26)`);
+          if (this.issuerCheckWaived || !(await this.options.oauth?.issuerCheckWaivable?.())) return false;
+          this.log.warn(
+            `the authorization server's metadata names another issuer (${shortErrorText(e)}); accepted for a server without resource metadata (2025-03-26)`,
+          );
           this.issuerCheckWaived = true;
           return true;
         },
-        detach: () => { this.session = undefined; },
-        abandon: async () => { await this.attempt?.close(); },
-        fallBackToSse: () => { this.fellBackToSse = true; },
+        detach: () => {
+          this.session = undefined;
+        },
+        abandon: async () => {
+          await this.attempt?.close();
+        },
+        fallBackToSse: () => {
+          this.fellBackToSse = true;
+        },
         entryToRemember: () => {
           const client = this.session!.client;
           const discover = client.getDiscoverResult();
           return client.getProtocolEra() === 'modern' && discover
-            ? { kind: 'modern', discover: withFilesCapability(discover, this.filesDeclared) } : { kind: 'legacy', at: Date.now() };
+            ? { kind: 'modern', discover: withFilesCapability(discover, this.filesDeclared) }
+            : { kind: 'legacy', at: Date.now() };
         },
       });
       const session = this.session!;
       const client = session.client;
       const era = client.getProtocolEra() ?? 'legacy';
       const info = client.getServerVersion();
-      this.log.info(`connected over ${this.transportKind} in ${Date.now() - started} ms: ${info ? `${info.name} ${info.version}, ` : ''}protocol ${client.getNegotiatedProtocolVersion()} (${era} era)`);
+      this.log.info(
+        `connected over ${this.transportKind} in ${Date.now() - started} ms: ${info ? `${info.name} ${info.version}, ` : ''}protocol ${client.getNegotiatedProtocolVersion()} (${era} era)`,
+      );
       client.onclose = () => this.onTransportClosed(session);
       // Every list right away: list_changed sent before the first listing is lost over HTTP.
       await Promise.all([
-        ...LIST_KINDS.map((kind) => (kind === 'tools' && toolsListed ? undefined : this.refreshList(kind).catch((e) => {
-          // A server that answers tools/list with an error is up, but offers no tools: reported, not fatal.
-          if (kind !== 'tools') { this.log.warn(`${LISTS[kind].method} failed: ${shortErrorText(e)}`); return; }
-          if (!(e instanceof ProtocolError) && !(e instanceof SdkError && e.code === SdkErrorCode.ListPaginationExceeded)) throw e;
-          this.log.error(`tools/list failed: ${shortErrorText(e)}; running with no tools`);
-        }))),
+        ...LIST_KINDS.map((kind) =>
+          kind === 'tools' && toolsListed
+            ? undefined
+            : this.refreshList(kind).catch((e) => {
+                // A server that answers tools/list with an error is up, but offers no tools: reported, not fatal.
+                if (kind !== 'tools') {
+                  this.log.warn(`${LISTS[kind].method} failed: ${shortErrorText(e)}`);
+                  return;
+                }
+                if (!(e instanceof ProtocolError) && !(e instanceof SdkError && e.code === SdkErrorCode.ListPaginationExceeded)) throw e;
+                this.log.error(`tools/list failed: ${shortErrorText(e)}; running with no tools`);
+              }),
+        ),
         this.sendLogLevel(client),
       ]);
       this.setState({ kind: 'running', era, protocolVersion: client.getNegotiatedProtocolVersion() });
@@ -505,9 +602,11 @@ export class ServerConnection {
       this.attempt = undefined;
       await attempt?.close();
       const signIn = signInKind(e);
-      this.setState(crashed && !(e instanceof ServerStartError)
-        ? { kind: 'crashed', exitCode: crashed.code, signal: crashed.signal, reason }
-        : { kind: 'error', reason, ...(signIn ? { signIn } : {}) });
+      this.setState(
+        crashed && !(e instanceof ServerStartError)
+          ? { kind: 'crashed', exitCode: crashed.code, signal: crashed.signal, reason }
+          : { kind: 'error', reason, ...(signIn ? { signIn } : {}) },
+      );
       throw e instanceof ServerStartError ? e : new ServerStartError(reason, { cause: e });
     }
   }
@@ -550,9 +649,8 @@ export class ServerConnection {
     const transport = session.transport;
     const exit = transport instanceof StdioProcessTransport ? transport.exit : undefined;
     const closeReason = transport instanceof StdioProcessTransport ? transport.closeReason : session.httpCloseReason;
-    const reason = closeReason ?? (exit
-      ? `the server exited (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`
-      : 'the connection to the server closed');
+    const reason =
+      closeReason ?? (exit ? `the server exited (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})` : 'the connection to the server closed');
     this.log.error(reason);
     this.setState({ kind: 'crashed', exitCode: exit?.code ?? null, signal: exit?.signal ?? null, reason });
   }
@@ -618,7 +716,7 @@ export class ServerConnection {
       try {
         return await work();
       } catch (e) {
-        if (signIns < MAX_SIGN_INS && await this.completeSignIn(e, startedAt)) continue;
+        if (signIns < MAX_SIGN_INS && (await this.completeSignIn(e, startedAt))) continue;
         // (a request that failed for another reason leaves a sign-in other requests wait for alone)
         if (UnauthorizedError.isInstance(e) || signInKind(e)) this.options.oauth?.cancelPendingSignIn?.();
         throw e;
@@ -642,8 +740,11 @@ export class ServerConnection {
    * of the host's errors naming `what`. Counted in `openWork` until it settles.
    */
   private async send<T>(
-    what: string, opts: CallOptions, request: (client: HostClient, o: { signal?: AbortSignal; timeout: number }) => Promise<T>,
-    how: SendOptions = {}, session = this.requireSession(),
+    what: string,
+    opts: CallOptions,
+    request: (client: HostClient, o: { signal?: AbortSignal; timeout: number }) => Promise<T>,
+    how: SendOptions = {},
+    session = this.requireSession(),
   ): Promise<T> {
     const timeout = opts.timeoutMs ?? how.timeoutMs ?? this.requestTimeoutMs;
     const cancel = opts.signal ? linkAbort(opts.signal, cancelReason) : undefined;
@@ -703,14 +804,34 @@ export class ServerConnection {
     const tool = this.listed.tools.find((t) => t.name === name);
     // 2026-07-28: a plain call does not offer the Tasks extension (tasks go through core/tasks), so no task answers it.
     const extensions = client.getServerCapabilities()?.extensions;
-    const _meta = client.getProtocolEra() === 'modern' && extensions && Object.hasOwn(extensions, TASKS_EXTENSION_ID)
-      ? { [CLIENT_CAPABILITIES_META_KEY]: this.capabilitiesWithoutTasks() } : undefined;
+    const _meta =
+      client.getProtocolEra() === 'modern' && extensions && Object.hasOwn(extensions, TASKS_EXTENSION_ID)
+        ? { [CLIENT_CAPABILITIES_META_KEY]: this.capabilitiesWithoutTasks() }
+        : undefined;
     const secure = secureCall(tool, opts.secureArguments, this.log, client.getProtocolEra() === 'modern');
-    const call = this.send(`tool "${name}"`, opts, (c, { signal, timeout }) => c.callTool({ name, arguments: args, ...secure?.params, ...(_meta ? { _meta } : {}) }, {
-      signal, timeout, resetTimeoutOnProgress: true, onprogress: opts.onProgress, ...secure?.options,
-      toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
-    }), WITH_SIGN_IN, session);
-    const result = restoreDraftShapes<CallToolResult>(await call.catch((e: unknown) => { throw secure ? secureArgumentsRefusal(e, name, this.name) : e; }));
+    const call = this.send(
+      `tool "${name}"`,
+      opts,
+      (c, { signal, timeout }) =>
+        c.callTool(
+          { name, arguments: args, ...secure?.params, ...(_meta ? { _meta } : {}) },
+          {
+            signal,
+            timeout,
+            resetTimeoutOnProgress: true,
+            onprogress: opts.onProgress,
+            ...secure?.options,
+            toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
+          },
+        ),
+      WITH_SIGN_IN,
+      session,
+    );
+    const result = restoreDraftShapes<CallToolResult>(
+      await call.catch((e: unknown) => {
+        throw secure ? secureArgumentsRefusal(e, name, this.name) : e;
+      }),
+    );
     const problem = opts.validateOutput === false ? undefined : structuredOutputProblem(result, tool);
     if (problem) throw new ServerRequestError(`tool "${name}" failed: ${problem}`, -32602);
     return result;
@@ -731,8 +852,9 @@ export class ServerConnection {
   }
 
   async readResource(uri: string, opts: CallOptions = {}): Promise<ReadResourceResult> {
-    return restoreDraftShapes(await this.send(`reading ${uri}`, opts,
-      (client, o) => client.readResource({ uri }, { ...o, cacheMode: 'bypass' }), WITH_SIGN_IN));
+    return restoreDraftShapes(
+      await this.send(`reading ${uri}`, opts, (client, o) => client.readResource({ uri }, { ...o, cacheMode: 'bypass' }), WITH_SIGN_IN),
+    );
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, opts: CallOptions = {}) {
@@ -740,22 +862,40 @@ export class ServerConnection {
   }
 
   /** Whether the server offers completions (`completion/complete`). */
-  get supportsCompletions(): boolean { return !!this.session?.client.getServerCapabilities()?.completions; }
+  get supportsCompletions(): boolean {
+    return !!this.session?.client.getServerCapabilities()?.completions;
+  }
 
   /** The server's suggestions for one argument, bounded (`boundCompletion`); none when it offers no completions. */
   async complete(request: CompletionRequest, opts: CallOptions = {}): Promise<Completion> {
     const session = this.requireSession();
     if (!session.client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
     // A loose result schema: an answer over the spec's 100 values is cut by boundCompletion, not refused whole.
-    const answer = await this.send(`completing "${request.argument.name}"`, opts, (client, o) => client.request({
-      method: 'completion/complete',
-      params: { ref: request.ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
-    }, LooseCompleteResult, o), { timeoutMs: COMPLETION_TIMEOUT_MS }, session);
+    const answer = await this.send(
+      `completing "${request.argument.name}"`,
+      opts,
+      (client, o) =>
+        client.request(
+          {
+            method: 'completion/complete',
+            params: { ref: request.ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
+          },
+          LooseCompleteResult,
+          o,
+        ),
+      { timeoutMs: COMPLETION_TIMEOUT_MS },
+      session,
+    );
     return boundCompletion(answer.completion);
   }
 
   /** A request of a method the SDK does not know (SEP-2631's files/*), its answer checked against `schema`. */
-  request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts: CallOptions & { headers?: Record<string, string> } = {}): Promise<T> {
+  request<T>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: StandardSchemaV1<unknown, T>,
+    opts: CallOptions & { headers?: Record<string, string> } = {},
+  ): Promise<T> {
     return this.send(method, opts, (client, o) => client.request({ method, params }, schema, { ...o, ...(opts.headers ? { headers: opts.headers } : {}) }));
   }
 
@@ -766,10 +906,14 @@ export class ServerConnection {
 
   private filesDeclared: unknown;
   /** The server's `capabilities.files` (SEP-2631) as it sent it, kept from its last initialize or server/discover answer. */
-  get serverFilesCapability(): unknown { return this.filesDeclared; }
+  get serverFilesCapability(): unknown {
+    return this.filesDeclared;
+  }
 
   /** The request timeout of this connection (a transfer's deadline starts from it). */
-  get requestTimeoutMs(): number { return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS; }
+  get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
 
   private _files?: FileTransfers;
   /** SEP-2631 out-of-band upload and download for this server (enabled when the `files` capability is declared). */
@@ -779,10 +923,14 @@ export class ServerConnection {
   }
 
   /** What the server declared it can do, once running. */
-  get serverCapabilities() { return this.session?.client.getServerCapabilities(); }
+  get serverCapabilities() {
+    return this.session?.client.getServerCapabilities();
+  }
 
   /** Whether the server sends updates of a resource the host subscribes to. */
-  get supportsSubscriptions(): boolean { return !!this.session?.client.getServerCapabilities()?.resources?.subscribe; }
+  get supportsSubscriptions(): boolean {
+    return !!this.session?.client.getServerCapabilities()?.resources?.subscribe;
+  }
 
   /**
    * Subscribes to a resource's updates (`onDidUpdateResource`), in the shape of the era: `resources/subscribe`
@@ -797,7 +945,11 @@ export class ServerConnection {
     if (client.getProtocolEra() === 'modern') {
       const listening = await this.send(what, {}, (c, { timeout }) => c.listen({ resourceSubscriptions: [uri] }, { timeout }), {}, session);
       this.log.info(`listening for updates of ${uri}`);
-      return { dispose: () => { void listening.close().catch(() => undefined); } };
+      return {
+        dispose: () => {
+          void listening.close().catch(() => undefined);
+        },
+      };
     }
     await this.send(what, {}, (c, { timeout }) => c.subscribeResource({ uri }, { timeout }), {}, session);
     this.log.info(`subscribed to ${uri}`);
@@ -806,7 +958,9 @@ export class ServerConnection {
       dispose: () => {
         if (this.session !== session) return;
         void client.unsubscribeResource({ uri }, { timeout }).then(
-          () => this.log.info(`unsubscribed from ${uri}`), (e) => this.log.debug(`unsubscribing from ${uri}: ${shortErrorText(e)}`));
+          () => this.log.info(`unsubscribed from ${uri}`),
+          (e) => this.log.debug(`unsubscribing from ${uri}: ${shortErrorText(e)}`),
+        );
       },
     };
   }
@@ -838,8 +992,15 @@ export class ServerConnection {
 
   /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
   get listenerCount(): number {
-    return [this.stateEmitter, this.listsEmitter, this.elicitationCompleteEmitter, this.serverLogEmitter, this.resourceUpdatedEmitter,
-      this.taskStatusEmitter, this.sandboxRefusalEmitter].reduce((n, e) => n + e.listenerCount, 0);
+    return [
+      this.stateEmitter,
+      this.listsEmitter,
+      this.elicitationCompleteEmitter,
+      this.serverLogEmitter,
+      this.resourceUpdatedEmitter,
+      this.taskStatusEmitter,
+      this.sandboxRefusalEmitter,
+    ].reduce((n, e) => n + e.listenerCount, 0);
   }
 
   /** Stops the server and drops every listener. */
@@ -858,4 +1019,8 @@ export class ServerConnection {
 export type { IDisposable };
 
 /** A server's log message (`notifications/message`), as written to the connection's log. */
-export interface ServerLogMessage { level: McpLogLevel; logger?: string; text: string }
+export interface ServerLogMessage {
+  level: McpLogLevel;
+  logger?: string;
+  text: string;
+}

@@ -15,20 +15,30 @@ export function isMcpLogLevel(value: unknown): value is McpLogLevel {
 /** The host level a server's message is written at: notice is info, critical and above are errors. */
 export function hostLevelOf(level: McpLogLevel): Exclude<LogLevel, 'trace'> {
   switch (level) {
-    case 'debug': return 'debug';
-    case 'info': case 'notice': return 'info';
-    case 'warning': return 'warn';
-    default: return 'error';
+    case 'debug':
+      return 'debug';
+    case 'info':
+    case 'notice':
+      return 'info';
+    case 'warning':
+      return 'warn';
+    default:
+      return 'error';
   }
 }
 
 /** The least severe MCP level a host log level shows (trace shows everything). */
 export function mcpLevelFor(level: LogLevel): McpLogLevel {
   switch (level) {
-    case 'trace': case 'debug': return 'debug';
-    case 'info': return 'info';
-    case 'warn': return 'warning';
-    case 'error': return 'error';
+    case 'trace':
+    case 'debug':
+      return 'debug';
+    case 'info':
+      return 'info';
+    case 'warn':
+      return 'warning';
+    case 'error':
+      return 'error';
   }
 }
 
@@ -41,7 +51,11 @@ export function formatServerLog(params: Pick<LoggingMessageNotificationParams, '
   if (typeof params.data === 'string') {
     text = params.data;
   } else {
-    try { text = JSON.stringify(params.data) ?? String(params.data); } catch { text = String(params.data); }
+    try {
+      text = JSON.stringify(params.data) ?? String(params.data);
+    } catch {
+      text = String(params.data);
+    }
   }
   if (text.length > SERVER_LOG_MAX_CHARS) text = `${text.slice(0, SERVER_LOG_MAX_CHARS)}… (${text.length} characters)`;
   const logger = typeof params.logger === 'string' && params.logger !== '' ? `:${params.logger.slice(0, 100)}` : '';

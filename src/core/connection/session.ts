@@ -37,7 +37,10 @@ export class ConnectionSession extends Disposable {
   private closing?: Promise<void>;
 
   /** `create` builds the client and its transport for this session (their handlers reach it through the argument). */
-  constructor(readonly transportKind: TransportKind, create: (session: ConnectionSession) => { client: HostClient; transport: Transport }) {
+  constructor(
+    readonly transportKind: TransportKind,
+    create: (session: ConnectionSession) => { client: HostClient; transport: Transport },
+  ) {
     super();
     if (transportKind !== 'stdio') this.httpRequests = new AbortController();
     const { client, transport } = create(this);
@@ -50,10 +53,16 @@ export class ConnectionSession extends Disposable {
   }
 
   /** Runs `fn` when the session ends. */
-  whenEnded(fn: () => void): void { this.register(toDisposable(fn)); }
+  whenEnded(fn: () => void): void {
+    this.register(toDisposable(fn));
+  }
 
-  get receivedTaskCount(): number { return this.client.receivedTasks?.size ?? 0; }
-  get taskOfferingCallCount(): number { return this.taskOfferingCalls.size; }
+  get receivedTaskCount(): number {
+    return this.client.receivedTasks?.size ?? 0;
+  }
+  get taskOfferingCallCount(): number {
+    return this.taskOfferingCalls.size;
+  }
 
   offeredTasks(id: string | number): void {
     this.taskOfferingCalls.add(id);
@@ -61,7 +70,9 @@ export class ConnectionSession extends Disposable {
   }
 
   /** Whether `id` was a tools/call that offered tasks; it is forgotten (its answer arrived). */
-  answeredTaskOffer(id: string | number): boolean { return this.taskOfferingCalls.delete(id); }
+  answeredTaskOffer(id: string | number): boolean {
+    return this.taskOfferingCalls.delete(id);
+  }
 
   /** The server's tasks and the task offers end: a request it sent as a task is stopped like one sent plainly. */
   private endWork(): void {

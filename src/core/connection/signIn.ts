@@ -23,7 +23,10 @@ export function signInFailure(e: unknown, server: string): unknown {
   if (signInKind(e)) return e;
   const issues = (e as { issues?: Array<{ path?: unknown[]; message?: string }> } | undefined)?.issues;
   if (Array.isArray(issues)) {
-    const what = issues.slice(0, 3).map((i) => `${(i.path ?? []).join('.') || 'response'}: ${i.message ?? 'invalid'}`).join('; ');
+    const what = issues
+      .slice(0, 3)
+      .map((i) => `${(i.path ?? []).join('.') || 'response'}: ${i.message ?? 'invalid'}`)
+      .join('; ');
     return new SignInFailedError(`the token response for server "${server}" was not valid: ${what}; nothing was stored`, { cause: e });
   }
   const code = (e as { code?: unknown } | undefined)?.code;

@@ -16,7 +16,10 @@ import { describeAllowEntry, describeRefusal, RefusalLog, type SandboxRefusal } 
 /** The default ceiling of one line from the server; a longer line is dropped and the transport closed. */
 export const STDIO_MAX_MESSAGE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 
-export interface ExitInfo { code: number | null; signal: string | null }
+export interface ExitInfo {
+  code: number | null;
+  signal: string | null;
+}
 
 /** The grace between the steps of a stop (stdin end, SIGTERM, SIGKILL) when the host is going away. */
 export const SHUTDOWN_GRACE_MS = 1000;
@@ -29,7 +32,12 @@ const liveTransports = new Set<StdioProcessTransport>();
  * stopping are hurried); resolves once all have exited. For a process that is about to end.
  */
 export async function stopAllStdioServers(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
-  await Promise.all([...liveTransports].map((t) => { t.hurry(graceMs); return t.close(); }));
+  await Promise.all(
+    [...liveTransports].map((t) => {
+      t.hurry(graceMs);
+      return t.close();
+    }),
+  );
 }
 
 /**
@@ -41,12 +49,20 @@ export function killRemainingStdioServers(): void {
 }
 
 /** Finds `command` on PATH the way a shell would (with PATHEXT on Windows); undefined when it is not there. */
-export function findExecutable(command: string, env: Record<string, string>, cwd: string | undefined,
-  platform: NodeJS.Platform = process.platform): string | undefined {
-  const isFile = (p: string) => { try { return statSync(p).isFile(); } catch { return false; } };
-  const exts = platform === 'win32'
-    ? ['', ...(env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)]
-    : [''];
+export function findExecutable(
+  command: string,
+  env: Record<string, string>,
+  cwd: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const isFile = (p: string) => {
+    try {
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const exts = platform === 'win32' ? ['', ...(env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
   // Windows file names are case-insensitive; both spellings are tried so this also holds on other systems.
   const candidates = (base: string) => exts.flatMap((e) => (e === e.toLowerCase() ? [base + e] : [base + e, base + e.toLowerCase()]));
   if (isAbsolute(command) || command.includes('/') || (platform === 'win32' && command.includes('\\'))) {
@@ -78,7 +94,7 @@ export function escapeCmdCommand(file: string): string {
  * program literally). Batch shims (npx.cmd) pass `%*` through cmd a second time, so the carets are doubled.
  */
 export function quoteForCmd(arg: string): string {
-  if (/^[\w\-./:@+\\]+$/.test(arg)) return arg;   // nothing cmd, a batch file or argv parsing treats specially
+  if (/^[\w\-./:@+\\]+$/.test(arg)) return arg; // nothing cmd, a batch file or argv parsing treats specially
   const quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"`;
   return quoted.replace(CMD_META, '^$1').replace(CMD_META, '^$1');
 }
@@ -87,8 +103,13 @@ export function quoteForCmd(arg: string): string {
  * How to spawn a command: on Windows a .cmd/.bat shim (npx.cmd, pnpm.cmd) must run through the shell with
  * quoted arguments (Node refuses to spawn it directly since CVE-2024-27980); everything else runs directly.
  */
-export function spawnPlan(command: string, args: string[], env: Record<string, string>, cwd: string | undefined,
-  platform: NodeJS.Platform = process.platform): { file: string; args: string[]; shell: boolean } {
+export function spawnPlan(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): { file: string; args: string[]; shell: boolean } {
   if (platform !== 'win32') return { file: command, args, shell: false };
   const resolved = findExecutable(command, env, cwd, platform) ?? command;
   if (/^\.(cmd|bat)$/i.test(extname(resolved))) {
@@ -135,12 +156,20 @@ export class StdioProcessTransport implements Transport {
   /** Lowered while a wait is under way by `hurry`. */
   private shortenWait?: (ms: number) => void;
 
-  constructor(private readonly server: ResolvedStdioServer, private readonly log: Logger,
-    private graceMs = 5000, private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES,
-    private readonly hooks: StdioHooks = {}) {}
+  constructor(
+    private readonly server: ResolvedStdioServer,
+    private readonly log: Logger,
+    private graceMs = 5000,
+    private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES,
+    private readonly hooks: StdioHooks = {},
+  ) {}
 
-  get pid(): number | null { return this.child?.pid ?? null; }
-  get stderr(): Readable | null { return this.child?.stderr ?? null; }
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+  get stderr(): Readable | null {
+    return this.child?.stderr ?? null;
+  }
 
   async start(): Promise<void> {
     if (this.child) throw new Error('the stdio transport is already started');
@@ -165,7 +194,11 @@ export class StdioProcessTransport implements Transport {
     const plan = spawnPlan(launch.command, launch.args, launch.env, cwd);
     this.log.info(`starting ${[command, ...args].join(' ')}${cwd ? ` (in ${cwd})` : ''}${sandbox ? ', sandboxed' : ''}`);
     const child = spawn(plan.file, plan.args, {
-      env: launch.env, cwd, shell: plan.shell, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true,
+      env: launch.env,
+      cwd,
+      shell: plan.shell,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
       detached: process.platform !== 'win32',
     });
     this.child = child;
@@ -177,11 +210,13 @@ export class StdioProcessTransport implements Transport {
         launch.release();
         this.child = undefined;
         liveTransports.delete(this);
-        reject(e.code === 'ENOENT'
-          ? new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`)
-          : e.code === 'EACCES'
-            ? new ServerStartError(`command not executable: ${command} — check its permissions`)
-            : new ServerStartError(`could not start ${command}: ${e.message}`));
+        reject(
+          e.code === 'ENOENT'
+            ? new ServerStartError(`command not found: ${command} — give the absolute path in mcp.json`)
+            : e.code === 'EACCES'
+              ? new ServerStartError(`command not executable: ${command} — check its permissions`)
+              : new ServerStartError(`could not start ${command}: ${e.message}`),
+        );
       });
     });
 
@@ -214,9 +249,7 @@ export class StdioProcessTransport implements Transport {
   private onData(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      const line = this.buffer.length
-        ? Buffer.concat([...this.buffer, chunk.subarray(start, nl)]).toString('utf8')
-        : chunk.toString('utf8', start, nl);
+      const line = this.buffer.length ? Buffer.concat([...this.buffer, chunk.subarray(start, nl)]).toString('utf8') : chunk.toString('utf8', start, nl);
       this.buffer = [];
       this.bufferedBytes = 0;
       start = nl + 1;
@@ -281,11 +314,18 @@ export class StdioProcessTransport implements Transport {
   /** Ends stdin, then SIGTERM after the grace period, then SIGKILL after another; resolves once the process exited. */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || this.closing) { await this.exited; return; }
+    if (!child || this.closing) {
+      await this.exited;
+      return;
+    }
     this.closing = true;
     const exited = this.exited!;
     // Logging may fail here (a closed output channel); the Logger swallows that, so the stop goes on.
-    try { child.stdin?.end(); } catch { /* already closed */ }
+    try {
+      child.stdin?.end();
+    } catch {
+      /* already closed */
+    }
     if (!(await this.waitForExit(exited))) {
       this.log.info(`server did not exit after stdin closed; sending SIGTERM`);
       this.kill(child, 'SIGTERM');
@@ -321,8 +361,13 @@ export class StdioProcessTransport implements Transport {
         end = Date.now() + ms;
         timer = setTimeout(() => resolve(false), ms);
       };
-      void exited.then(() => { clearTimeout(timer); resolve(true); });
-    }).finally(() => { this.shortenWait = undefined; }) as Promise<boolean>;
+      void exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    }).finally(() => {
+      this.shortenWait = undefined;
+    }) as Promise<boolean>;
   }
 
   /** Signals the server's whole process tree (an `npx` wrapper and the server it started). */
@@ -332,6 +377,8 @@ export class StdioProcessTransport implements Transport {
       if (process.platform !== 'win32') process.kill(-child.pid, signal);
       else if (signal === 'SIGKILL') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
       else child.kill(signal);
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
   }
 }

@@ -33,7 +33,10 @@ export function tapTransport(transport: Transport, tap: TransportTap): Transport
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
     set(target, key, value) {
-      if (key === 'onmessage') { sdkHandler = value as Transport['onmessage']; return true; }
+      if (key === 'onmessage') {
+        sdkHandler = value as Transport['onmessage'];
+        return true;
+      }
       return Reflect.set(target, key, value, target);
     },
   });

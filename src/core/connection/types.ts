@@ -36,7 +36,12 @@ export const ConnectionState = {
 } as const;
 
 /** A SEP-1306 upload target for one file field of a binary-mode elicitation. */
-export interface UploadEndpoint { url: string; method?: string; uploadId?: string; [k: string]: unknown }
+export interface UploadEndpoint {
+  url: string;
+  method?: string;
+  uploadId?: string;
+  [k: string]: unknown;
+}
 
 /**
  * `elicitation/create` params exactly as the server sent them: unknown keywords (`x-mcp-file`) are kept.

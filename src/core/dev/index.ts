@@ -104,7 +104,9 @@ export function debugLaunch(server: ResolvedStdioServer, debug: DevDebugConfig, 
   const connect = ['--connect', `${DEV_DEBUG_HOST}:${debugpyPort}`, '--wait-for-client'];
   if (debug.debugpyPath) return { ...server, command: debug.debugpyPath, args: [...connect, ...server.args] };
   if (!isPythonCommand(server.command)) {
-    throw new ServerStartError(`"dev.debug" type "debugpy" needs the server started with python ("command": "python3"), not "${server.command}", or "dev.debug.debugpyPath"`);
+    throw new ServerStartError(
+      `"dev.debug" type "debugpy" needs the server started with python ("command": "python3"), not "${server.command}", or "dev.debug.debugpyPath"`,
+    );
   }
   return { ...server, args: ['-m', 'debugpy', ...connect, ...server.args] };
 }
@@ -142,7 +144,10 @@ export class RestartScheduler {
   private again = false;
   private disposed = false;
 
-  constructor(private readonly restart: (changed: readonly string[]) => Promise<void>, private readonly delayMs = DEV_RESTART_DEBOUNCE_MS) {}
+  constructor(
+    private readonly restart: (changed: readonly string[]) => Promise<void>,
+    private readonly delayMs = DEV_RESTART_DEBOUNCE_MS,
+  ) {}
 
   /** A watched file changed. */
   changedFile(path: string): void {
@@ -159,13 +164,21 @@ export class RestartScheduler {
 
   private fire(): void {
     this.timer = undefined;
-    if (this.running) { this.again = true; return; }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
     const changed = [...this.changed];
     this.changed.clear();
-    this.running = this.restart(changed).catch(() => undefined).finally(() => {
-      this.running = undefined;
-      if (this.again && !this.disposed) { this.again = false; this.fire(); }
-    });
+    this.running = this.restart(changed)
+      .catch(() => undefined)
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && !this.disposed) {
+          this.again = false;
+          this.fire();
+        }
+      });
   }
 
   dispose(): void {

@@ -18,7 +18,9 @@ export interface StandardEntry {
   oauth?: { clientId?: string; scopes?: string[] };
 }
 
-export interface StandardDocument { mcpServers: Record<string, StandardEntry> }
+export interface StandardDocument {
+  mcpServers: Record<string, StandardEntry>;
+}
 
 export interface ExportResult {
   document: StandardDocument;
@@ -45,7 +47,12 @@ export function exportStandard(servers: readonly ServerDefinition[]): ExportResu
       }
       if (def.envFile) notes.push(`${def.name}: envFile ${def.envFile} is not part of the standard format; left out`);
       if (def.cwd) notes.push(`${def.name}: cwd ${def.cwd} is not part of the standard format; left out`);
-      mcpServers[name] = { type: 'stdio', command: def.command, ...(def.args.length ? { args: [...def.args] } : {}), ...(Object.keys(env).length ? { env } : {}) };
+      mcpServers[name] = {
+        type: 'stdio',
+        command: def.command,
+        ...(def.args.length ? { args: [...def.args] } : {}),
+        ...(Object.keys(env).length ? { env } : {}),
+      };
     } else {
       const entry: StandardEntry = { type: def.type === 'sse' ? 'sse' : 'streamable-http', url: def.url };
       if (Object.keys(def.headers).length) entry.headers = { ...def.headers };
@@ -55,13 +62,15 @@ export function exportStandard(servers: readonly ServerDefinition[]): ExportResu
         if (def.oauth.scope) oauth.scopes = def.oauth.scope.split(/\s+/).filter(Boolean);
         if (Object.keys(oauth).length) entry.oauth = oauth;
         const dropped = (['clientSecret', 'clientMetadataUrl', 'issuer'] as const).filter((k) => def.oauth![k] !== undefined);
-        if (dropped.length) notes.push(`${def.name}: oauth ${dropped.join(', ')} ${dropped.length > 1 ? 'are' : 'is'} not part of the standard format; left out`);
+        if (dropped.length)
+          notes.push(`${def.name}: oauth ${dropped.join(', ')} ${dropped.length > 1 ? 'are' : 'is'} not part of the standard format; left out`);
       }
       mcpServers[name] = entry;
     }
     const text = JSON.stringify(mcpServers[name]);
     const hostOnly = [...new Set([...text.matchAll(/\$\{(workspaceFolder|userHome|pathSeparator|\/)\}/g)].map((m) => m[0]))];
-    if (hostOnly.length) notes.push(`${def.name}: ${hostOnly.join(', ')} ${hostOnly.length > 1 ? 'are' : 'is'} a variable of this host that other clients may not resolve`);
+    if (hostOnly.length)
+      notes.push(`${def.name}: ${hostOnly.join(', ')} ${hostOnly.length > 1 ? 'are' : 'is'} a variable of this host that other clients may not resolve`);
   }
   return { document: { mcpServers }, notes };
 }
@@ -71,8 +80,10 @@ export function standardText(result: ExportResult): string {
   return `${JSON.stringify(result.document, null, 2)}\n`;
 }
 
-const SECRET_NAME = /(token|secret|passw(or)?d|passwd|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|auth|cookie|session|bearer|signature|^key$|_key$|-key$)/i;
-const SECRET_VALUE = /^(bearer|basic|token)\s+\S{8,}|^(sk|pk|rk)-[A-Za-z0-9_-]{16,}|^gh[pousr]_[A-Za-z0-9]{20,}|^github_pat_|^xox[abpr]-|^AKIA[0-9A-Z]{16}$|^eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./i;
+const SECRET_NAME =
+  /(token|secret|passw(or)?d|passwd|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|auth|cookie|session|bearer|signature|^key$|_key$|-key$)/i;
+const SECRET_VALUE =
+  /^(bearer|basic|token)\s+\S{8,}|^(sk|pk|rk)-[A-Za-z0-9_-]{16,}|^gh[pousr]_[A-Za-z0-9]{20,}|^github_pat_|^xox[abpr]-|^AKIA[0-9A-Z]{16}$|^eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./i;
 
 /** A value kept as a placeholder: it names where the value comes from, it is not the value. */
 const PLACEHOLDER_ONLY = /^(?:[^$]*\$\{(?:env|input):[^}]+\}[^$]*)+$/;
@@ -108,7 +119,7 @@ export function importEntry(def: ServerDefinition, declared: readonly InputDefin
     const id = inputId(def.name, name);
     inputs.push({ id, type: 'promptString', password: true, description: `${kind === 'env' ? 'Environment variable' : 'Header'} ${name} of ${def.name}` });
     secrets.push(`${kind} ${name}`);
-    const scheme = kind === 'header' ? /^(Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '' : '';
+    const scheme = kind === 'header' ? (/^(Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '') : '';
     return `${scheme}\${input:${id}}`;
   };
   let entry: Record<string, unknown>;
@@ -116,8 +127,12 @@ export function importEntry(def: ServerDefinition, declared: readonly InputDefin
     const env: Record<string, string | null> = {};
     for (const [k, v] of Object.entries(def.env)) env[k] = v === null ? null : secretInput('env', k, v);
     entry = {
-      type: 'stdio', command: def.command, args: [...def.args], ...(Object.keys(env).length ? { env } : {}),
-      ...(def.envFile ? { envFile: def.envFile } : {}), ...(def.cwd ? { cwd: def.cwd } : {}),
+      type: 'stdio',
+      command: def.command,
+      args: [...def.args],
+      ...(Object.keys(env).length ? { env } : {}),
+      ...(def.envFile ? { envFile: def.envFile } : {}),
+      ...(def.cwd ? { cwd: def.cwd } : {}),
     };
   } else {
     const headers: Record<string, string> = {};

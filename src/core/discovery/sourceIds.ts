@@ -3,7 +3,12 @@ export const DISCOVERY_SOURCES = ['claudeDesktop', 'claudeCode', 'cursor', 'wind
 export type DiscoverySourceId = (typeof DISCOVERY_SOURCES)[number];
 
 export const SOURCE_LABELS: Record<DiscoverySourceId, string> = {
-  claudeDesktop: 'Claude Desktop', claudeCode: 'Claude Code', cursor: 'Cursor', windsurf: 'Windsurf', copilotCli: 'GitHub Copilot CLI', codex: 'Codex',
+  claudeDesktop: 'Claude Desktop',
+  claudeCode: 'Claude Code',
+  cursor: 'Cursor',
+  windsurf: 'Windsurf',
+  copilotCli: 'GitHub Copilot CLI',
+  codex: 'Codex',
 };
 
 export function isDiscoverySource(id: string): id is DiscoverySourceId {

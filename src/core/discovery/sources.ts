@@ -26,7 +26,10 @@ export interface DiscoveryContext {
 
 type Format = 'json' | 'claudeJson' | 'toml';
 
-interface SourceFile { path: string; format: Format }
+interface SourceFile {
+  path: string;
+  format: Format;
+}
 
 /** Where each app keeps its servers, for this OS and these folders. */
 export function sourceFiles(id: DiscoverySourceId, ctx: DiscoveryContext): SourceFile[] {
@@ -34,16 +37,24 @@ export function sourceFiles(id: DiscoverySourceId, ctx: DiscoveryContext): Sourc
   const project = (relative: string, format: Format = 'json') => ctx.workspaceFolders.map((f) => ({ path: join(f, relative), format }));
   switch (id) {
     case 'claudeDesktop': {
-      const dir = platform === 'darwin' ? join(home, 'Library', 'Application Support', 'Claude')
-        : platform === 'win32' ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude')
-          : join(env.XDG_CONFIG_HOME || join(home, '.config'), 'Claude');
+      const dir =
+        platform === 'darwin'
+          ? join(home, 'Library', 'Application Support', 'Claude')
+          : platform === 'win32'
+            ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude')
+            : join(env.XDG_CONFIG_HOME || join(home, '.config'), 'Claude');
       return [{ path: join(dir, 'claude_desktop_config.json'), format: 'json' }];
     }
-    case 'claudeCode': return [{ path: join(home, '.claude.json'), format: 'claudeJson' }, ...project('.mcp.json')];
-    case 'cursor': return [{ path: join(home, '.cursor', 'mcp.json'), format: 'json' }, ...project(join('.cursor', 'mcp.json'))];
-    case 'windsurf': return [{ path: join(home, '.codeium', 'windsurf', 'mcp_config.json'), format: 'json' }];
-    case 'copilotCli': return [{ path: join(home, '.copilot', 'mcp-config.json'), format: 'json' }];
-    case 'codex': return [{ path: join(env.CODEX_HOME || join(home, '.codex'), 'config.toml'), format: 'toml' }];
+    case 'claudeCode':
+      return [{ path: join(home, '.claude.json'), format: 'claudeJson' }, ...project('.mcp.json')];
+    case 'cursor':
+      return [{ path: join(home, '.cursor', 'mcp.json'), format: 'json' }, ...project(join('.cursor', 'mcp.json'))];
+    case 'windsurf':
+      return [{ path: join(home, '.codeium', 'windsurf', 'mcp_config.json'), format: 'json' }];
+    case 'copilotCli':
+      return [{ path: join(home, '.copilot', 'mcp-config.json'), format: 'json' }];
+    case 'codex':
+      return [{ path: join(env.CODEX_HOME || join(home, '.codex'), 'config.toml'), format: 'toml' }];
   }
 }
 
@@ -81,7 +92,10 @@ function normalizeEntry(source: DiscoverySourceId, raw: unknown): unknown {
   const entry: Record<string, unknown> = { ...raw };
   // Keys other apps add that this host does not read (Copilot's tools, Claude's per-server flags).
   for (const key of ['tools', 'disabled', 'autoApprove', 'alwaysAllow', 'timeout', 'disabledTools', 'trust', 'description', 'title']) delete entry[key];
-  if (source === 'windsurf' && entry.serverUrl !== undefined && entry.url === undefined) { entry.url = entry.serverUrl; delete entry.serverUrl; }
+  if (source === 'windsurf' && entry.serverUrl !== undefined && entry.url === undefined) {
+    entry.url = entry.serverUrl;
+    delete entry.serverUrl;
+  }
   if (source === 'copilotCli' && entry.type === 'local') entry.type = 'stdio';
   if (source === 'claudeCode') return claudeVariables(entry);
   return entry;
@@ -100,18 +114,34 @@ function codexEntry(raw: unknown): unknown {
   // `env_vars`: variables passed through from Codex's own environment.
   if (Array.isArray(raw.env_vars)) for (const name of raw.env_vars) if (typeof name === 'string') env[name] = `\${env:${name}}`;
   return {
-    type: 'stdio', command: raw.command, ...(raw.args !== undefined ? { args: raw.args } : {}),
-    ...(Object.keys(env).length ? { env } : {}), ...(raw.cwd !== undefined ? { cwd: raw.cwd } : {}),
+    type: 'stdio',
+    command: raw.command,
+    ...(raw.args !== undefined ? { args: raw.args } : {}),
+    ...(Object.keys(env).length ? { env } : {}),
+    ...(raw.cwd !== undefined ? { cwd: raw.cwd } : {}),
   };
 }
 
 /** The `{ name: entry }` servers of one file's parsed content. */
-function serversOf(source: DiscoverySourceId, format: Format, content: unknown, ctx: DiscoveryContext, problems: string[], file: string): Record<string, unknown> {
+function serversOf(
+  source: DiscoverySourceId,
+  format: Format,
+  content: unknown,
+  ctx: DiscoveryContext,
+  problems: string[],
+  file: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (!isRecord(content)) { problems.push(`${file}: not an object at its top`); return out; }
+  if (!isRecord(content)) {
+    problems.push(`${file}: not an object at its top`);
+    return out;
+  }
   const add = (section: unknown, where: string) => {
     if (section === undefined) return;
-    if (!isRecord(section)) { problems.push(`${file}: ${where} is not an object`); return; }
+    if (!isRecord(section)) {
+      problems.push(`${file}: ${where} is not an object`);
+      return;
+    }
     for (const [name, raw] of Object.entries(section)) {
       if (format === 'toml' && isRecord(raw) && raw.enabled === false) continue;
       out[name] = format === 'toml' ? codexEntry(raw) : normalizeEntry(source, raw);

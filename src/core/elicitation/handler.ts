@@ -2,9 +2,7 @@
 // form mode (with x-mcp-file fields), URL mode (consent only), and SEP-1306 binary mode (uploads).
 
 import { domainToUnicode } from 'node:url';
-import type {
-  ElicitationContext, ElicitationHandler, ElicitRequestParamsLoose, ElicitResultLoose, UploadEndpoint,
-} from '../connection/types';
+import type { ElicitationContext, ElicitationHandler, ElicitRequestParamsLoose, ElicitResultLoose, UploadEndpoint } from '../connection/types';
 import { InputRefusedError, HostError } from '../errors';
 import { checkFile, checkTotalSize, type CheckedFile } from '../files/check';
 import { encodeCheckedFile } from '../files/transfer/encode';
@@ -32,8 +30,14 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
     const onAbort = () => resolve('aborted');
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }
@@ -41,7 +45,11 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
 /** The URL as the user should see it: its domain, punycode decoded beside it, and warnings. */
 export function describeUrl(raw: string): { url: URL; domain: string; domainUnicode?: string; warnings: string[] } | string {
   let url: URL;
-  try { url = new URL(raw); } catch { return 'the server sent a URL that is not valid'; }
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'the server sent a URL that is not valid';
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `the server sent a ${url.protocol} URL; only https and http URLs are offered`;
   const warnings: string[] = [];
   const domain = url.hostname;
@@ -56,7 +64,11 @@ export function describeUrl(raw: string): { url: URL; domain: string; domainUnic
   return out;
 }
 
-interface CheckedFieldFiles { field: FileField; slot: FileSlot; files: CheckedFile[] }
+interface CheckedFieldFiles {
+  field: FileField;
+  slot: FileSlot;
+  files: CheckedFile[];
+}
 
 export function createElicitationHandler(ui: ElicitationUi, options: ElicitationHandlerOptions): ElicitationHandler {
   const log = options.log;
@@ -77,13 +89,21 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       const slot = slots.find((s) => s.path.join('\u0000') === field.path.join('\u0000'));
       const paths = answer.files?.[field.path[0]!] ?? [];
       if (paths.length === 0) continue;
-      if (!slot) { errors[field.id] ??= `${field.label}: the server described this file field in a way the host cannot use.`; continue; }
+      if (!slot) {
+        errors[field.id] ??= `${field.label}: the server described this file field in a way the host cannot use.`;
+        continue;
+      }
       const files: CheckedFile[] = [];
       for (const path of paths) {
-        if (/^data:/i.test(path)) { errors[field.id] ??= `${field.label}: give a local file path, not a data URI.`; continue; }
+        if (/^data:/i.test(path)) {
+          errors[field.id] ??= `${field.label}: give a local file path, not a data URI.`;
+          continue;
+        }
         const check = await checkFile(path, slot, field.transfer === 'upload' ? uploadLimits : inline);
-        if (check.ok) { files.push(check.file); for (const w of check.warnings) log.warn(w); }
-        else errors[field.id] ??= check.reason;
+        if (check.ok) {
+          files.push(check.file);
+          for (const w of check.warnings) log.warn(w);
+        } else errors[field.id] ??= check.reason;
       }
       checked.push({ field, slot, files });
     }
@@ -100,8 +120,16 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     let errors: FieldErrors | undefined;
     let files: Record<string, string[]> | undefined;
     for (let attempt = 1; attempt <= max; attempt++) {
-      const request = { server: ctx.server, message: String(params.message ?? ''), mode, form: model, values, attempt,
-        ...(errors ? { errors } : {}), ...(files ? { files } : {}) } as const;
+      const request = {
+        server: ctx.server,
+        message: String(params.message ?? ''),
+        mode,
+        form: model,
+        values,
+        attempt,
+        ...(errors ? { errors } : {}),
+        ...(files ? { files } : {}),
+      } as const;
       const answer = await untilAborted(ui.form(request, ctx.signal), ctx.signal);
       if (answer === 'aborted') return { action: 'cancel' };
       if (answer.action !== 'accept') return { action: answer.action };
@@ -111,13 +139,21 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       const found = validateForm(model, withFiles);
       const checked = await checkFiles(model, scan.slots, answer, found);
       // The transport limit is per message: inline files that fit one by one may not fit together.
-      const together = checkTotalSize(checked.filter((c) => c.field.transfer === 'inline').flatMap((c) => c.files), inline);
+      const together = checkTotalSize(
+        checked.filter((c) => c.field.transfer === 'inline').flatMap((c) => c.files),
+        inline,
+      );
       if (together) found[''] ??= together;
       if (Object.keys(found).length === 0) {
         // SEP-2631 uploads are authorized first: the confirmation names the host their bytes go to.
         let uploads: AuthorizedUploads | undefined;
         try {
-          uploads = await authorizeUploads(checked.filter((c) => c.field.transfer === 'inline'), () => inline, ctx.uploader, ctx.signal);
+          uploads = await authorizeUploads(
+            checked.filter((c) => c.field.transfer === 'inline'),
+            () => inline,
+            ctx.uploader,
+            ctx.signal,
+          );
         } catch (e) {
           if (ctx.signal.aborted) return { action: 'cancel' };
           if (e instanceof InputRefusedError) throw e;
@@ -136,10 +172,12 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       }
 
       // The file engine's refusals already start with the field's name.
-      const summary = Object.entries(found).map(([id, msg]) => {
-        const label = fieldLabel(model, id);
-        return msg.startsWith(`${label}: `) ? msg : `${label}: ${msg}`;
-      }).join('; ');
+      const summary = Object.entries(found)
+        .map(([id, msg]) => {
+          const label = fieldLabel(model, id);
+          return msg.startsWith(`${label}: `) ? msg : `${label}: ${msg}`;
+        })
+        .join('; ');
       if (!options.interactive) throw new InputRefusedError(`The answer to ${ctx.server}'s question was refused: ${summary}`, Object.keys(found)[0]);
       log.info(`Answer to ${ctx.server} refused (attempt ${attempt}): ${summary}`);
       values = answer.values;
@@ -150,34 +188,62 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
 
   /** The user's yes to the checked files: 'confirmed' when asked, true when there was nothing to ask. */
   async function confirmFiles(
-    params: ElicitRequestParamsLoose, ctx: ElicitationContext, checked: CheckedFieldFiles[], uploads: AuthorizedUploads | undefined,
+    params: ElicitRequestParamsLoose,
+    ctx: ElicitationContext,
+    checked: CheckedFieldFiles[],
+    uploads: AuthorizedUploads | undefined,
   ): Promise<'confirmed' | boolean | 'aborted'> {
     const withFiles = checked.filter((c) => c.files.length > 0);
     for (const line of uploads?.lines() ?? []) log.info(`${ctx.server}'s question: ${line}`);
     if (!withFiles.length || !ui.confirmFiles) return true;
     const serverOrigin = ctx.serverOrigin ? originOf(ctx.serverOrigin) : undefined;
-    const ok = await untilAborted(ui.confirmFiles({
-      server: ctx.server,
-      files: withFiles.flatMap((c) => c.files.map((f) => {
-        const authorized = uploads?.get(f);
-        if (authorized) {
-          return { field: c.field.label, name: f.name, size: f.size, mediaType: f.mediaType, destination: authorized.host, upload: true,
-            ...(authorized.foreign ? { otherOrigin: true } : {}) };
-        }
-        const upload = c.field.transfer === 'upload' ? originOf(params.uploadEndpoints?.[c.field.path[0]!]?.url) : undefined;
-        return {
-          field: c.field.label, name: f.name, size: f.size, mediaType: f.mediaType,
-          destination: upload ?? ctx.server,
-          ...(upload !== undefined && upload !== serverOrigin ? { otherOrigin: true } : {}),
-        };
-      })),
-    }, ctx.signal).catch(() => false), ctx.signal);
+    const ok = await untilAborted(
+      ui
+        .confirmFiles(
+          {
+            server: ctx.server,
+            files: withFiles.flatMap((c) =>
+              c.files.map((f) => {
+                const authorized = uploads?.get(f);
+                if (authorized) {
+                  return {
+                    field: c.field.label,
+                    name: f.name,
+                    size: f.size,
+                    mediaType: f.mediaType,
+                    destination: authorized.host,
+                    upload: true,
+                    ...(authorized.foreign ? { otherOrigin: true } : {}),
+                  };
+                }
+                const upload = c.field.transfer === 'upload' ? originOf(params.uploadEndpoints?.[c.field.path[0]!]?.url) : undefined;
+                return {
+                  field: c.field.label,
+                  name: f.name,
+                  size: f.size,
+                  mediaType: f.mediaType,
+                  destination: upload ?? ctx.server,
+                  ...(upload !== undefined && upload !== serverOrigin ? { otherOrigin: true } : {}),
+                };
+              }),
+            ),
+          },
+          ctx.signal,
+        )
+        .catch(() => false),
+      ctx.signal,
+    );
     return ok === 'aborted' ? ok : ok === true ? 'confirmed' : false;
   }
 
   async function accept(
-    params: ElicitRequestParamsLoose, ctx: ElicitationContext, model: FormModel, values: FormValues, checked: CheckedFieldFiles[],
-    confirmed: boolean, uploads: AuthorizedUploads | undefined,
+    params: ElicitRequestParamsLoose,
+    ctx: ElicitationContext,
+    model: FormModel,
+    values: FormValues,
+    checked: CheckedFieldFiles[],
+    confirmed: boolean,
+    uploads: AuthorizedUploads | undefined,
   ): Promise<ElicitResultLoose> {
     const content = toPayload(model, values);
     const withFiles = checked.filter((c) => c.files.length > 0);
@@ -190,7 +256,13 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
           const uris: string[] = [];
           for (const f of files) {
             const prepared = uploads?.get(f);
-            uris.push(await encodeCheckedFile(f, slot, inline, { ...(ctx.uploader ? { uploader: ctx.uploader } : {}), ...(prepared ? { prepared } : {}), signal: ctx.signal }));
+            uris.push(
+              await encodeCheckedFile(f, slot, inline, {
+                ...(ctx.uploader ? { uploader: ctx.uploader } : {}),
+                ...(prepared ? { prepared } : {}),
+                signal: ctx.signal,
+              }),
+            );
           }
           content[key] = field.multiple ? uris : uris[0];
           continue;
@@ -214,25 +286,46 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
   }
 
   async function uploadField(
-    ctx: ElicitationContext, key: string, endpoint: UploadEndpoint | undefined, files: CheckedFile[],
-    progressOf: (sent: number) => number, total: number, confirmed: boolean,
+    ctx: ElicitationContext,
+    key: string,
+    endpoint: UploadEndpoint | undefined,
+    files: CheckedFile[],
+    progressOf: (sent: number) => number,
+    total: number,
+    confirmed: boolean,
   ): Promise<void> {
     const fail = (why: string) => new ElicitationCancelled(`Upload for "${key}" to ${ctx.server} failed: ${why}. The request was cancelled.`);
     if (!endpoint || typeof endpoint.url !== 'string') throw fail('the server gave no upload endpoint for this field');
     const method = String(endpoint.method ?? 'POST').toUpperCase();
     if (method !== 'POST' && method !== 'PUT') throw fail(`the endpoint asks for HTTP ${method}; only POST and PUT are used`);
     let url: URL;
-    try { url = new URL(endpoint.url); } catch { throw fail('the endpoint URL is not valid'); }
+    try {
+      url = new URL(endpoint.url);
+    } catch {
+      throw fail('the endpoint URL is not valid');
+    }
     const insecure = refuseInsecureUrl(url);
     if (insecure) throw fail(insecure);
     const sameOrigin = ctx.serverOrigin !== undefined && url.origin === new URL(ctx.serverOrigin).origin;
     // The file confirmation named this destination as another origin: that yes is the consent.
     if (!sameOrigin && !confirmed) {
       const consent = ui.confirmUploadDestination
-        ? await untilAborted(ui.confirmUploadDestination({
-          server: ctx.server, field: key, fileName: files.map((f) => f.name).join(', '),
-          size: files.reduce((n, f) => n + f.size, 0), destination: url.origin, url: url.href,
-        }, ctx.signal).catch(() => false), ctx.signal)
+        ? await untilAborted(
+            ui
+              .confirmUploadDestination(
+                {
+                  server: ctx.server,
+                  field: key,
+                  fileName: files.map((f) => f.name).join(', '),
+                  size: files.reduce((n, f) => n + f.size, 0),
+                  destination: url.origin,
+                  url: url.href,
+                },
+                ctx.signal,
+              )
+              .catch(() => false),
+            ctx.signal,
+          )
         : false;
       if (consent !== true) throw fail(`uploading to ${url.origin} (not the server's own origin) was not allowed`);
     }
@@ -253,16 +346,23 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
     };
     try {
       await uploadMultipart({
-        url: url.href, method: method, files, signal: ctx.signal, policy: await destinationPolicyFor(ctx.serverOrigin),
+        url: url.href,
+        method: method,
+        files,
+        signal: ctx.signal,
+        policy: await destinationPolicyFor(ctx.serverOrigin),
         ...(sameOrigin && ctx.authHeader ? { authorization: ctx.authHeader } : {}),
         onBytes: (sent) => report(sent),
       });
     } catch (e) {
       throw fail((e as Error).message);
     }
-    report(files.reduce((n, f) => n + f.size, 0), true);
+    report(
+      files.reduce((n, f) => n + f.size, 0),
+      true,
+    );
     await sending;
-    log.info(`Uploaded ${names} for "${key}" to ${url.origin}${sameOrigin ? '' : ' (with the user\'s consent, without the MCP token)'}.`);
+    log.info(`Uploaded ${names} for "${key}" to ${url.origin}${sameOrigin ? '' : " (with the user's consent, without the MCP token)"}.`);
   }
 
   async function urlMode(params: ElicitRequestParamsLoose, ctx: ElicitationContext): Promise<ElicitResultLoose> {
@@ -272,12 +372,21 @@ export function createElicitationHandler(ui: ElicitationUi, options: Elicitation
       ui.notify?.(`${ctx.server} asked you to open a link, but ${described}; it was declined.`, 'warning');
       return { action: 'decline' };
     }
-    const answer = await untilAborted(ui.url({
-      server: ctx.server, message: String(params.message ?? ''), url: String(params.url), domain: described.domain,
-      warnings: described.warnings,
-      ...(described.domainUnicode ? { domainUnicode: described.domainUnicode } : {}),
-      ...(typeof params.elicitationId === 'string' ? { elicitationId: params.elicitationId } : {}),
-    }, ctx.signal), ctx.signal);
+    const answer = await untilAborted(
+      ui.url(
+        {
+          server: ctx.server,
+          message: String(params.message ?? ''),
+          url: String(params.url),
+          domain: described.domain,
+          warnings: described.warnings,
+          ...(described.domainUnicode ? { domainUnicode: described.domainUnicode } : {}),
+          ...(typeof params.elicitationId === 'string' ? { elicitationId: params.elicitationId } : {}),
+        },
+        ctx.signal,
+      ),
+      ctx.signal,
+    );
     return { action: answer === 'aborted' ? 'cancel' : answer };
   }
 
@@ -296,7 +405,10 @@ function fieldLabel(model: FormModel, id: string): string {
   const walk = (fields: FormModel['fields']): string | undefined => {
     for (const f of fields) {
       if (f.id === id) return f.label;
-      if (f.kind === 'object') { const hit = walk(f.fields); if (hit) return hit; }
+      if (f.kind === 'object') {
+        const hit = walk(f.fields);
+        if (hit) return hit;
+      }
     }
     return undefined;
   };
@@ -304,5 +416,9 @@ function fieldLabel(model: FormModel, id: string): string {
 }
 
 function originOf(url: unknown): string {
-  try { return new URL(String(url)).origin; } catch { return 'an invalid upload address'; }
+  try {
+    return new URL(String(url)).origin;
+  } catch {
+    return 'an invalid upload address';
+  }
 }

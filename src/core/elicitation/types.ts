@@ -25,9 +25,7 @@ export interface FormElicitationRequest {
 }
 
 /** The user's answer. `files` maps a file field's name to the local paths picked for it. */
-export type FormAnswer =
-  | { action: 'accept'; values: FormValues; files?: Record<string, string[]> }
-  | { action: 'decline' | 'cancel' };
+export type FormAnswer = { action: 'accept'; values: FormValues; files?: Record<string, string[]> } | { action: 'decline' | 'cancel' };
 
 export interface UrlElicitationRequest {
   server: string;

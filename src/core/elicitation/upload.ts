@@ -24,8 +24,11 @@ export interface UploadOptions {
 export async function uploadMultipart(opts: UploadOptions): Promise<void> {
   const body = multipartBody(opts.files.map((file) => ({ name: 'file', file })));
   await streamUpload({
-    url: opts.url, method: opts.method, segments: body.segments, signal: opts.signal,
-    policy: opts.policy ?? await destinationPolicyFor(undefined),
+    url: opts.url,
+    method: opts.method,
+    segments: body.segments,
+    signal: opts.signal,
+    policy: opts.policy ?? (await destinationPolicyFor(undefined)),
     headers: { 'Content-Type': body.contentType, ...(opts.authorization ? { Authorization: opts.authorization } : {}) },
     ...(opts.onBytes ? { onBytes: opts.onBytes } : {}),
   });

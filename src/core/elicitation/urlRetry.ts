@@ -34,8 +34,11 @@ export interface UrlRetryOptions<O extends CallOptions = CallOptions> {
 /** How long a required URL may take to be reported done before the call gives up: 10 minutes. */
 export const URL_COMPLETION_TIMEOUT_MS = 600_000;
 
-
-interface UrlElicitation { url: string; message: string; elicitationId?: string }
+interface UrlElicitation {
+  url: string;
+  message: string;
+  elicitationId?: string;
+}
 
 /** The URL elicitations carried by a -32042 error, or undefined for any other error. */
 export function urlElicitationsOf(error: unknown): UrlElicitation[] | undefined {
@@ -54,7 +57,11 @@ export function urlElicitationsOf(error: unknown): UrlElicitation[] | undefined 
 
 /** Calls a tool; on -32042 offers each URL, waits for completion (or manual retry), then retries. */
 export async function callToolWithUrlElicitation<R, O extends CallOptions = CallOptions>(
-  conn: UrlRetryConnection<R, O>, name: string, args: Record<string, unknown>, ui: ElicitationUi, opts: UrlRetryOptions<O>,
+  conn: UrlRetryConnection<R, O>,
+  name: string,
+  args: Record<string, unknown>,
+  ui: ElicitationUi,
+  opts: UrlRetryOptions<O>,
 ): Promise<R> {
   const maxRounds = opts.maxRounds ?? 3;
   const total = opts.totalTimeoutMs;
@@ -72,7 +79,10 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
     const call = (left !== undefined ? { ...opts.call, timeoutMs: Math.min(opts.call?.timeoutMs ?? left, left) } : opts.call) as O | undefined;
     const completed = new Set<string>();
     let onComplete: (() => void) | undefined;
-    const sub = conn.onDidCompleteElicitation?.((id) => { completed.add(id); onComplete?.(); });
+    const sub = conn.onDidCompleteElicitation?.((id) => {
+      completed.add(id);
+      onComplete?.();
+    });
     try {
       try {
         return await conn.callTool(name, args, call);
@@ -84,7 +94,11 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
           const described = describeUrl(el.url);
           if (typeof described === 'string') throw new UrlElicitationIncompleteError(`${conn.name} needs a URL to be visited, but ${described}.`);
           const request: UrlElicitationRequest = {
-            server: conn.name, message: el.message, url: el.url, domain: described.domain, warnings: described.warnings,
+            server: conn.name,
+            message: el.message,
+            url: el.url,
+            domain: described.domain,
+            warnings: described.warnings,
             ...(described.domainUnicode ? { domainUnicode: described.domainUnicode } : {}),
             ...(el.elicitationId ? { elicitationId: el.elicitationId } : {}),
           };
@@ -92,16 +106,29 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
           if (callerSignal?.aborted) throw cancelled();
           if (deadline?.aborted) throw outOfTime();
           if (answer !== 'accept') {
-            throw new UrlElicitationIncompleteError(`${conn.name} needs you to open ${el.url} before "${name}" can run; you ${answer === 'decline' ? 'declined' : 'cancelled'}.`);
+            throw new UrlElicitationIncompleteError(
+              `${conn.name} needs you to open ${el.url} before "${name}" can run; you ${answer === 'decline' ? 'declined' : 'cancelled'}.`,
+            );
           }
           opts.log.info(`Waiting for ${conn.name} to report that ${described.domain} is done${el.elicitationId ? ` (${el.elicitationId})` : ''}.`);
-          const outcome = await waitForCompletion(el, request, completed, (f) => { onComplete = f; }, signal, opts);
+          const outcome = await waitForCompletion(
+            el,
+            request,
+            completed,
+            (f) => {
+              onComplete = f;
+            },
+            signal,
+            opts,
+          );
           if (outcome === 'cancel' && callerSignal?.aborted) throw cancelled();
           if (outcome === 'cancel' && deadline?.aborted) throw outOfTime();
           if (outcome !== 'done') {
-            throw new UrlElicitationIncompleteError(outcome === 'timeout'
-              ? `${conn.name} did not report ${described.domain} as done within ${Math.round((opts.completionTimeoutMs ?? URL_COMPLETION_TIMEOUT_MS) / 1000)} s.`
-              : `Waiting for ${described.domain} was cancelled.`);
+            throw new UrlElicitationIncompleteError(
+              outcome === 'timeout'
+                ? `${conn.name} did not report ${described.domain} as done within ${Math.round((opts.completionTimeoutMs ?? URL_COMPLETION_TIMEOUT_MS) / 1000)} s.`
+                : `Waiting for ${described.domain} was cancelled.`,
+            );
           }
         }
         opts.log.info(`Retrying "${name}" on ${conn.name}.`);
@@ -113,18 +140,32 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
 }
 
 function waitForCompletion(
-  el: UrlElicitation, request: UrlElicitationRequest, completed: Set<string>, setWaker: (f: () => void) => void,
-  signal: AbortSignal, opts: UrlRetryOptions<CallOptions>,
+  el: UrlElicitation,
+  request: UrlElicitationRequest,
+  completed: Set<string>,
+  setWaker: (f: () => void) => void,
+  signal: AbortSignal,
+  opts: UrlRetryOptions<CallOptions>,
 ): Promise<'done' | 'timeout' | 'cancel'> {
   return new Promise((resolve) => {
     const stop = new AbortController();
-    const finish = (r: 'done' | 'timeout' | 'cancel') => { clearTimeout(timer); stop.abort(); signal.removeEventListener('abort', onAbort); resolve(r); };
-    const check = () => { if (el.elicitationId && completed.has(el.elicitationId)) finish('done'); };
+    const finish = (r: 'done' | 'timeout' | 'cancel') => {
+      clearTimeout(timer);
+      stop.abort();
+      signal.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
+    const check = () => {
+      if (el.elicitationId && completed.has(el.elicitationId)) finish('done');
+    };
     const onAbort = () => finish('cancel');
     const timer = setTimeout(() => finish('timeout'), opts.completionTimeoutMs ?? URL_COMPLETION_TIMEOUT_MS);
     signal.addEventListener('abort', onAbort, { once: true });
     setWaker(check);
     check();
-    opts.waitForRetry?.(request, stop.signal).then((r) => finish(r === 'retry' ? 'done' : 'cancel'), () => undefined);
+    opts.waitForRetry?.(request, stop.signal).then(
+      (r) => finish(r === 'retry' ? 'done' : 'cancel'),
+      () => undefined,
+    );
   });
 }

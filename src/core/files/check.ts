@@ -35,9 +35,7 @@ export interface CheckedFile {
   headerSha256: string;
 }
 
-export type FileCheck =
-  | { ok: true; file: CheckedFile; warnings: string[] }
-  | { ok: false; reason: string };
+export type FileCheck = { ok: true; file: CheckedFile; warnings: string[] } | { ok: false; reason: string };
 
 const HEADER_BYTES = 4100;
 // Files up to this size are read in one call; larger ones in pieces of it (one giant read measured slower).
@@ -73,7 +71,12 @@ export function decideType(fileName: string, header: Uint8Array): TypeVerdict {
   const looked = mimeTable().lookup(fileName);
   const extensionType = looked ? looked.toLowerCase() : undefined;
   const ext = extname(fileName).slice(1).toLowerCase();
-  let candidates = header.length > 0 ? signatureTable().filetypeinfo(header).filter((c) => c.mime) : [];
+  let candidates =
+    header.length > 0
+      ? signatureTable()
+          .filetypeinfo(header)
+          .filter((c) => c.mime)
+      : [];
   // Short signatures match text by chance: "BMW sales" starts like a bitmap, "ID3 tags" like an MP3.
   if (candidates.length > 0 && readsAsText(header)) candidates = candidates.filter((c) => TEXT_SIGNATURES.has((c.mime as string).toLowerCase()));
   if (candidates.length === 0) return { mediaType: extensionType ?? 'application/octet-stream', extensionType };
@@ -106,7 +109,7 @@ export function sendsInline(slot: FileSlot): boolean {
 export function effectiveLimit(slot: FileSlot, limits: InlineLimits): { bytes: number; because: string } {
   if (!sendsInline(slot) || mayUpload(slot, limits)) {
     return slot.maxSize === undefined
-      ? limitOf(Number.POSITIVE_INFINITY, () => sendsInline(slot) ? 'an uploaded file has no inline limit' : 'a file passed by path has no inline limit')
+      ? limitOf(Number.POSITIVE_INFINITY, () => (sendsInline(slot) ? 'an uploaded file has no inline limit' : 'a file passed by path has no inline limit'))
       : limitOf(slot.maxSize, () => `this tool accepts at most ${describeSize(slot.maxSize!)}`);
   }
   if (slot.maxSize !== undefined && slot.maxSize <= limits.ceilingBytes) {
@@ -114,14 +117,22 @@ export function effectiveLimit(slot: FileSlot, limits: InlineLimits): { bytes: n
   }
   // A SEP-1306 field is uploaded, not sent inline: its ceiling is the host's upload limit, which says so itself.
   if (slot.origin === 'binary-elicitation') return limitOf(limits.ceilingBytes, () => limits.ceilingReason);
-  return limitOf(limits.ceilingBytes, () =>
-    `at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server (${limits.ceilingReason})`
-    + (limits.noUploadReason && takesFileUri(slot) ? `, and ${limits.noUploadReason}` : ''));
+  return limitOf(
+    limits.ceilingBytes,
+    () =>
+      `at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server (${limits.ceilingReason})` +
+      (limits.noUploadReason && takesFileUri(slot) ? `, and ${limits.noUploadReason}` : ''),
+  );
 }
 
 /** `because` is written only when read: most limits are never reported, and the number formatting costs more than the check. */
 function limitOf(bytes: number, because: () => string): { bytes: number; because: string } {
-  return { bytes, get because() { return because(); } };
+  return {
+    bytes,
+    get because() {
+      return because();
+    },
+  };
 }
 
 function describeSize(n: number): string {
@@ -213,7 +224,14 @@ export async function checkFile(path: string, slot: FileSlot, limits: InlineLimi
     warnings.push(`${slot.label}: ${name} is ${formatBytes(stats.size)}; the tool declares no size limit, so the server may refuse it`);
   }
   const file: CheckedFile = {
-    path, name, size: stats.size, argument: slot.label, inline, mediaType: verdict.mediaType, mtimeMs: stats.mtimeMs, headerSha256: sha256(header),
+    path,
+    name,
+    size: stats.size,
+    argument: slot.label,
+    inline,
+    mediaType: verdict.mediaType,
+    mtimeMs: stats.mtimeMs,
+    headerSha256: sha256(header),
   };
   if (upload) file.upload = true;
   if (verdict.extensionType) file.extensionType = verdict.extensionType;
@@ -261,12 +279,7 @@ export async function readCheckedBytes(file: CheckedFile, slot: FileSlot, limits
 }
 
 /** The checked file as a `data:` URI (legacy `;name=` only when asked). */
-export async function readCheckedFile(
-  file: CheckedFile,
-  slot: FileSlot,
-  limits: InlineLimits,
-  options: { legacyName?: boolean } = {},
-): Promise<string> {
+export async function readCheckedFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, options: { legacyName?: boolean } = {}): Promise<string> {
   const bytes = await readCheckedBytes(file, slot, limits);
   return encodeDataUri(bytes, file.mediaType, options.legacyName ? { name: file.name } : undefined);
 }
@@ -282,8 +295,7 @@ export function checkTotalSize(files: readonly CheckedFile[], limits: InlineLimi
   if (sent.length < 2 || total <= limits.ceilingBytes) return undefined;
   const byArgument = new Map<string, string[]>();
   for (const f of sent) byArgument.set(f.argument, [...(byArgument.get(f.argument) ?? []), f.name]);
-  const names = byArgument.size === 1
-    ? sent.map((f) => f.name).join(', ')
-    : [...byArgument].map(([argument, list]) => `${argument}: ${list.join(', ')}`).join('; ');
+  const names =
+    byArgument.size === 1 ? sent.map((f) => f.name).join(', ') : [...byArgument].map(([argument, list]) => `${argument}: ${list.join(', ')}`).join('; ');
   return `${[...byArgument.keys()].join(', ')}: ${sent.length} files (${names}) add up to ${describeSize(total)}; at most ${describeSize(limits.ceilingBytes)} can be sent inline to a${limits.transport === 'stdio' ? ' stdio' : 'n HTTP'} server in one call (${limits.ceilingReason})`;
 }

@@ -36,9 +36,7 @@ export function parseDataUri(uri: string): ParsedDataUri | DataUriError {
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1];
     return {
       ok: false,
-      reason: scheme
-        ? `uses the ${scheme.toLowerCase()}: scheme; only data: URIs are accepted (nothing is fetched or read)`
-        : 'is not a data: URI',
+      reason: scheme ? `uses the ${scheme.toLowerCase()}: scheme; only data: URIs are accepted (nothing is fetched or read)` : 'is not a data: URI',
     };
   }
   const comma = uri.indexOf(',', 5);

@@ -69,10 +69,7 @@ export async function pathInsideRoots(slot: FileSlot, path: string, roots: strin
   return real;
 }
 
-export type FileOutputSource =
-  | { kind: 'content'; base64: string; size: number }
-  | { kind: 'path'; path: string }
-  | { kind: 's3'; url: string };
+export type FileOutputSource = { kind: 'content'; base64: string; size: number } | { kind: 'path'; path: string } | { kind: 's3'; url: string };
 
 /** A FileOutput object found in a tool result. */
 export interface FileOutput {
@@ -146,8 +143,7 @@ function walk(value: unknown, path: string[], depth: number, schema: SchemaPlace
     return [];
   }
   const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-  return entries.flatMap(([k, v]) =>
-    walk(v, [...path, k], depth + 1, schema && { root: schema.root, at: childSchema(schema.root, schema.at, value, k) }));
+  return entries.flatMap(([k, v]) => walk(v, [...path, k], depth + 1, schema && { root: schema.root, at: childSchema(schema.root, schema.at, value, k) }));
 }
 
 /**

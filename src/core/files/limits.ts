@@ -53,22 +53,22 @@ function positive(value: number | undefined, fallback: number): number {
 
 export function inlineLimitsFor(transport: TransportKind, overrides: InlineLimitOverrides = {}): InlineLimits {
   const warnAboveBytes = positive(overrides.warnAboveBytes, DEFAULT_WARN_ABOVE_BYTES);
-  const upload = overrides.transfer === undefined || overrides.transfer === false
-    ? undefined
-    // Unset, the line is the transport's ceiling: a file that fits inline goes inline, so a server without
-    // files/authorizeUpload (every server before SEP-2631) still gets every file it could get before.
-    : { upload: overrides.transfer.inlineUpToBytes === undefined ? {} : { inlineUpToBytes: positive(overrides.transfer.inlineUpToBytes, Number.POSITIVE_INFINITY) } };
+  const upload =
+    overrides.transfer === undefined || overrides.transfer === false
+      ? undefined
+      : // Unset, the line is the transport's ceiling: a file that fits inline goes inline, so a server without
+        // files/authorizeUpload (every server before SEP-2631) still gets every file it could get before.
+        {
+          upload:
+            overrides.transfer.inlineUpToBytes === undefined ? {} : { inlineUpToBytes: positive(overrides.transfer.inlineUpToBytes, Number.POSITIVE_INFINITY) },
+        };
   if (transport === 'stdio') {
     const ceilingBytes = positive(overrides.stdioMaxBytes, DEFAULT_STDIO_MAX_BYTES);
-    const reason = overrides.stdioMaxBytes
-      ? 'the configured stdio limit'
-      : "the MCP SDK's stdio transport drops messages over 10 MiB";
+    const reason = overrides.stdioMaxBytes ? 'the configured stdio limit' : "the MCP SDK's stdio transport drops messages over 10 MiB";
     return { transport, ceilingBytes, ceilingReason: reason, warnAboveBytes, ...upload };
   }
   const ceilingBytes = positive(overrides.httpMaxBytes, DEFAULT_HTTP_MAX_BYTES);
-  const reason = overrides.httpMaxBytes
-    ? 'the configured HTTP limit'
-    : 'HTTP servers built on the MCP SDK refuse request bodies over 4 MiB';
+  const reason = overrides.httpMaxBytes ? 'the configured HTTP limit' : 'HTTP servers built on the MCP SDK refuse request bodies over 4 MiB';
   return { transport, ceilingBytes, ceilingReason: reason, warnAboveBytes, ...upload };
 }
 

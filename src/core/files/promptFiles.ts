@@ -37,10 +37,10 @@ export function restorePromptFileArguments<T extends { arguments?: unknown; _met
   const { [SHIELD_KEY]: _kept, ...rest } = meta;
   const args = Array.isArray(prompt.arguments)
     ? prompt.arguments.map((a: unknown) => {
-      const fields = isObject(a) && typeof a.name === 'string' ? kept[a.name] : undefined;
-      // Only the file fields come back (a server's own `_meta` under this key can set nothing else).
-      return isObject(a) && isObject(fields) ? { ...a, ...Object.fromEntries(FILE_FIELDS.filter((k) => k in fields).map((k) => [k, fields[k]])) } : a;
-    })
+        const fields = isObject(a) && typeof a.name === 'string' ? kept[a.name] : undefined;
+        // Only the file fields come back (a server's own `_meta` under this key can set nothing else).
+        return isObject(a) && isObject(fields) ? { ...a, ...Object.fromEntries(FILE_FIELDS.filter((k) => k in fields).map((k) => [k, fields[k]])) } : a;
+      })
     : prompt.arguments;
   const out = { ...prompt, arguments: args };
   if (Object.keys(rest).length) out._meta = rest;

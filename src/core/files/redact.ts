@@ -32,7 +32,10 @@ function nextMatch(text: string, pattern: RegExp): (from: number) => number {
   };
 }
 
-interface Finders { comma: (from: number) => number; lineEnd: (from: number) => number }
+interface Finders {
+  comma: (from: number) => number;
+  lineEnd: (from: number) => number;
+}
 
 function finders(text: string): Finders {
   return { comma: nextMatch(text, /,/g), lineEnd: nextMatch(text, /[\r\n]/g) };
@@ -43,12 +46,17 @@ export function decodedSize(payload: string, base64: boolean): number {
   if (base64) {
     let len = payload.length;
     let pad = 0;
-    while (len > 0 && payload.charCodeAt(len - 1) === 61 /* = */) { len--; pad++; }
+    while (len > 0 && payload.charCodeAt(len - 1) === 61 /* = */) {
+      len--;
+      pad++;
+    }
     return Math.floor(((len + pad) * 3) / 4) - pad;
   }
   let n = 0;
   for (let i = 0; i < payload.length; i++) {
-    if (payload.charCodeAt(i) === 37 /* % */) { i += 2; }
+    if (payload.charCodeAt(i) === 37 /* % */) {
+      i += 2;
+    }
     n++;
   }
   return n;
@@ -103,7 +111,12 @@ function unescaped(payload: string, times: number): string {
  * Undefined when no header (type, parameters, comma) comes before `limit`: not a data URI.
  */
 function redactedUri(
-  text: string, from: number, limit: number, fillsString: boolean, unescapes: number, find: Finders,
+  text: string,
+  from: number,
+  limit: number,
+  fillsString: boolean,
+  unescapes: number,
+  find: Finders,
 ): { text: string; end: number } | undefined {
   const comma = find.comma(from);
   if (comma >= limit || (!fillsString && find.lineEnd(from) < comma)) return undefined;
@@ -129,7 +142,7 @@ function redactUris(text: string): string {
   DATA.lastIndex = 0;
   for (let match = DATA.exec(text); match; match = DATA.exec(text)) {
     const start = match.index;
-    const quoted = start > 0 && text.charCodeAt(start - 1) === 34 /* " */;
+    const quoted = start > 0 && text.charCodeAt(start - 1) === 34; /* " */
     const depth = quoted ? quoteDepth(backslashesBefore(text, start - 1)) : 0;
     const limit = quoted ? stringEnd(text, DATA.lastIndex, depth) : text.length;
     const uri = redactedUri(text, DATA.lastIndex, limit, quoted, quoted ? depth + 1 : 0, find);

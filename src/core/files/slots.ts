@@ -11,14 +11,7 @@ import { isObject } from '../../shared/json';
 import { resolveRef } from '../schemaRefs';
 import { readTransferModes, type TransferMode } from './transfer/protocol';
 
-export type FileSlotOrigin =
-  | 'x-mcp-file'
-  | 'x-mcp-file-on-array'
-  | 'mcpFile'
-  | 'inputFiles'
-  | 'requestedFiles'
-  | 'file-input-object'
-  | 'binary-elicitation';
+export type FileSlotOrigin = 'x-mcp-file' | 'x-mcp-file-on-array' | 'mcpFile' | 'inputFiles' | 'requestedFiles' | 'file-input-object' | 'binary-elicitation';
 
 export type FileInputMode = 'content' | 'path' | 's3';
 
@@ -85,7 +78,7 @@ interface Descriptor {
 
 /** Validates a `{accept?, maxSize?}` descriptor; returns the problem as text when it is malformed. */
 function readDescriptor(value: unknown): Descriptor | string {
-  if (!isObject(value)) return `is ${Array.isArray(value) ? 'an array' : JSON.stringify(value)?.slice(0, 40) ?? typeof value}, not an object`;
+  if (!isObject(value)) return `is ${Array.isArray(value) ? 'an array' : (JSON.stringify(value)?.slice(0, 40) ?? typeof value)}, not an object`;
   const out: Descriptor = {};
   if (value.accept !== undefined) {
     if (!Array.isArray(value.accept) || !value.accept.every((a) => typeof a === 'string')) {
@@ -106,7 +99,7 @@ function readDescriptor(value: unknown): Descriptor | string {
 }
 
 function followRefs(root: unknown, schema: unknown): unknown {
-  return isObject(schema) ? resolveRef(root, schema) ?? schema : schema;
+  return isObject(schema) ? (resolveRef(root, schema) ?? schema) : schema;
 }
 
 /**
@@ -130,7 +123,10 @@ class Scanner {
   readonly warnings: string[] = [];
   private readonly seenRefs = new Set<string>();
 
-  constructor(private readonly root: unknown, private readonly subject: string) {}
+  constructor(
+    private readonly root: unknown,
+    private readonly subject: string,
+  ) {}
 
   warn(message: string): void {
     this.warnings.push(`${this.subject}: ${message}`);
@@ -168,11 +164,16 @@ class Scanner {
         this.slots.push({ ...common, multiple: false, ...descriptor, origin: keyword });
       } else if (hasType(prop, 'array') && isUriString(items)) {
         this.slots.push({
-          ...common, multiple: true, ...arrayBounds(prop), ...descriptor,
+          ...common,
+          multiple: true,
+          ...arrayBounds(prop),
+          ...descriptor,
           origin: keyword === 'mcpFile' ? 'mcpFile' : 'x-mcp-file-on-array',
         });
         if (keyword === 'x-mcp-file') {
-          this.warn(`property ${quote(path)}: x-mcp-file on the array itself is deprecated (an older draft's placement; the current draft puts it on "items"); still filled as a list of files.`);
+          this.warn(
+            `property ${quote(path)}: x-mcp-file on the array itself is deprecated (an older draft's placement; the current draft puts it on "items"); still filled as a list of files.`,
+          );
         }
       } else {
         this.ignored(path, required, `${keyword} is only valid on {"type": "string", "format": "uri"}`);
@@ -210,9 +211,7 @@ class Scanner {
   }
 
   ignored(path: string[], required: boolean, why: string): void {
-    const tail = required
-      ? ' It is required, so the tool may not be usable without typing a value by hand.'
-      : '';
+    const tail = required ? ' It is required, so the tool may not be usable without typing a value by hand.' : '';
     this.warn(`property ${quote(path)}: ${why}; shown as an ordinary field.${tail}`);
   }
 

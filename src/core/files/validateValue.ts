@@ -7,11 +7,7 @@ import { parseDataUri, type ParsedDataUri } from './dataUri';
 
 export type DataUriValueCheck = { ok: true; parsed: ParsedDataUri } | { ok: false; reason: string };
 
-export function checkDataUriValue(
-  argument: string,
-  value: unknown,
-  descriptor: { accept?: readonly string[]; maxSize?: number },
-): DataUriValueCheck {
+export function checkDataUriValue(argument: string, value: unknown, descriptor: { accept?: readonly string[]; maxSize?: number }): DataUriValueCheck {
   if (typeof value !== 'string') return { ok: false, reason: `Argument '${argument}' must be a data: URI string.` };
   const parsed = parseDataUri(value);
   if (!parsed.ok) return { ok: false, reason: `Argument '${argument}' ${parsed.reason}.` };

@@ -1,9 +1,7 @@
 // Schema -> FormModel. Servers are untrusted: any schema must yield a usable form, never a crash.
 // Depth, field counts and text lengths are bounded; text is copied as text.
 
-import type {
-  EnumOption, FieldBase, FileField, FormField, FormModel, JsonField, JsonValue,
-} from '../../shared/formModel';
+import type { EnumOption, FieldBase, FileField, FormField, FormModel, JsonField, JsonValue } from '../../shared/formModel';
 import { compileSchema, uncheckedPatterns } from './validate';
 import type { FileSlot } from '../files/slots';
 import { promptArgumentFileSchema } from '../files/promptFiles';
@@ -80,8 +78,7 @@ function optionLabel(value: JsonValue): string {
 
 function enumOptions(schema: Schema, ctx: BuildContext): EnumOption[] | undefined {
   if (!Array.isArray(schema.enum) || schema.enum.length === 0) return undefined;
-  const names = Array.isArray(schema.enumNames) && schema.enumNames.length === schema.enum.length
-    ? schema.enumNames : undefined;
+  const names = Array.isArray(schema.enumNames) && schema.enumNames.length === schema.enum.length ? schema.enumNames : undefined;
   if (schema.enum.length > FORM_LIMITS.optionsPerField) {
     ctx.warnings.push(`Only the first ${FORM_LIMITS.optionsPerField} of ${schema.enum.length} choices are shown.`);
   }
@@ -101,14 +98,15 @@ function isSimpleBranch(b: unknown): boolean {
   return t.length === 1 && ['string', 'number', 'integer', 'boolean', 'object', 'array'].includes(t[0]!);
 }
 
-function fieldFor(
-  raw: unknown, key: string, path: string[], required: boolean, depth: number, ctx: BuildContext,
-): FormField {
+function fieldFor(raw: unknown, key: string, path: string[], required: boolean, depth: number, ctx: BuildContext): FormField {
   ctx.fieldCount++;
   const id = pointer(path);
   const schemaIn = isObject(raw) ? raw : {};
   const base: FieldBase = {
-    id, path, required, nullable: false,
+    id,
+    path,
+    required,
+    nullable: false,
     label: boundedText(schemaIn.title, FORM_LIMITS.labelChars, 'title', ctx) ?? key,
   };
   const description = boundedText(schemaIn.description, FORM_LIMITS.descriptionChars, 'description', ctx);
@@ -137,7 +135,9 @@ function fieldFor(
     ctx.filePaths.push(path);
     const accept = slot?.accept ?? (Array.isArray(schema.accept) ? schema.accept.filter((a): a is string => typeof a === 'string') : []);
     const field: FileField = {
-      ...base, kind: 'file', accept,
+      ...base,
+      kind: 'file',
+      accept,
       multiple: slot ? slot.multiple === true : schema.multiple === true,
       transfer: slot && slot.origin !== 'binary-elicitation' ? 'inline' : 'upload',
     };
@@ -148,7 +148,10 @@ function fieldFor(
   }
 
   let types = typesOf(schema);
-  if (types.includes('null')) { base.nullable = true; types = types.filter((t) => t !== 'null'); }
+  if (types.includes('null')) {
+    base.nullable = true;
+    types = types.filter((t) => t !== 'null');
+  }
 
   const union = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (union) {
@@ -160,7 +163,12 @@ function fieldFor(
       const { oneOf: _o, anyOf: _a, ...rest } = schema;
       const merged = fieldFor({ ...rest, ...branches[0] }, key, path, required, depth, ctx);
       ctx.fieldCount--;
-      return { ...merged, nullable: merged.nullable || base.nullable, label: base.label, ...(base.description !== undefined ? { description: base.description } : {}) };
+      return {
+        ...merged,
+        nullable: merged.nullable || base.nullable,
+        label: base.label,
+        ...(base.description !== undefined ? { description: base.description } : {}),
+      };
     }
     if (branches.length > 0 && branches.length <= 10 && branches.every(isSimpleBranch) && types.length === 0) {
       const variants = branches.map((b, i) => {
@@ -186,7 +194,8 @@ function fieldFor(
   switch (types[0]) {
     case 'string': {
       const f = { ...base, kind: 'string' as const };
-      const min = count(schema.minLength); const max = count(schema.maxLength);
+      const min = count(schema.minLength);
+      const max = count(schema.maxLength);
       return {
         ...f,
         ...(min !== undefined ? { minLength: min } : {}),
@@ -215,11 +224,11 @@ function fieldFor(
     }
     case 'array': {
       const items = isObject(schema.items) ? resolveRef(ctx.root, schema.items, FORM_LIMITS.refHops) : undefined;
-      const minItems = count(schema.minItems); const maxItems = count(schema.maxItems);
+      const minItems = count(schema.minItems);
+      const maxItems = count(schema.maxItems);
       const bounds = { ...(minItems !== undefined ? { minItems } : {}), ...(maxItems !== undefined ? { maxItems } : {}) };
       if (items) {
-        const choices = enumOptions(items, ctx)
-          ?? constOptions(Array.isArray(items.anyOf) ? items.anyOf : Array.isArray(items.oneOf) ? items.oneOf : [], ctx);
+        const choices = enumOptions(items, ctx) ?? constOptions(Array.isArray(items.anyOf) ? items.anyOf : Array.isArray(items.oneOf) ? items.oneOf : [], ctx);
         if (choices) return { ...base, ...bounds, kind: 'multiEnum', options: choices };
         const itemTypes = typesOf(items).filter((t) => t !== 'null');
         if (itemTypes.length === 1 && ['string', 'number', 'integer', 'boolean'].includes(itemTypes[0]!)) {
@@ -272,7 +281,10 @@ function withoutFileFields(schema: Schema, paths: string[][]): Schema {
 export function buildForm(schema: unknown, fileSlots: readonly FormFileSlot[] = []): FormModel {
   const root: Schema = isObject(schema) ? schema : {};
   const ctx: BuildContext = {
-    root, warnings: [], fieldCount: 0, filePaths: [],
+    root,
+    warnings: [],
+    fieldCount: 0,
+    filePaths: [],
     slots: new Map(fileSlots.map((s) => [pointer(s.path), s])),
   };
   if (!isObject(schema)) ctx.warnings.push('The server sent no usable schema; the form is empty.');

@@ -16,9 +16,14 @@ function configure<T extends Ajv>(ajv: T, addFormats: (ajv: Ajv) => unknown): T 
 }
 
 /** Why a valid JavaScript pattern is not run: the linear-time engine cannot express it. */
-const UNCHECKED_WHY = 'the host runs a server\'s patterns only on a linear-time engine, which cannot express this one (lookaround, a backreference, or a repeat count over 1000)';
+const UNCHECKED_WHY =
+  "the host runs a server's patterns only on a linear-time engine, which cannot express this one (lookaround, a backreference, or a repeat count over 1000)";
 
-interface PatternTest { test(value: string): boolean; unchecked: boolean; toString(): string }
+interface PatternTest {
+  test(value: string): boolean;
+  unchecked: boolean;
+  toString(): string;
+}
 const patterns = new Map<string, PatternTest>();
 /** What the patterns of the current `checkValue` may still read (undefined outside one). */
 let patternBudget: { left: number; exhausted: boolean } | undefined;
@@ -54,7 +59,10 @@ function patternTest(pattern: string, flags: string, key: string): PatternTest {
     return {
       test: (value) => {
         if (patternBudget) {
-          if (value.length > patternBudget.left) { patternBudget.exhausted = true; return true; }
+          if (value.length > patternBudget.left) {
+            patternBudget.exhausted = true;
+            return true;
+          }
           patternBudget.left -= value.length;
         }
         return re.test(value);
@@ -87,7 +95,10 @@ function withJsMeaning(pattern: string): string {
       else out += c + next;
       continue;
     }
-    if (c === '.' && !inClass) { out += '[^\\n\\r\\x{2028}\\x{2029}]'; continue; }
+    if (c === '.' && !inClass) {
+      out += '[^\\n\\r\\x{2028}\\x{2029}]';
+      continue;
+    }
     if (c === '[' && !inClass) inClass = true;
     else if (c === ']' && inClass) inClass = false;
     out += c;
@@ -97,7 +108,11 @@ function withJsMeaning(pattern: string): string {
 
 // addUsedSchema:false lets two schemas share an `$id` (servers reuse them freely).
 const options = {
-  strict: false, allErrors: true, validateSchema: false, addUsedSchema: false, logger: false,
+  strict: false,
+  allErrors: true,
+  validateSchema: false,
+  addUsedSchema: false,
+  logger: false,
   code: { regExp: serverPattern },
 } as const;
 
@@ -215,7 +230,11 @@ function withRunnablePatternKeys(schema: unknown): unknown {
     let next = withRunnablePatternKeys(child);
     if (key === 'patternProperties' && typeof next === 'object' && next !== null && !Array.isArray(next)) {
       const kept = Object.entries(next).filter(([pattern]) => {
-        try { return !serverPattern(pattern, 'u').unchecked; } catch { return true; }  // an invalid one fails the compile, as before
+        try {
+          return !serverPattern(pattern, 'u').unchecked;
+        } catch {
+          return true;
+        } // an invalid one fails the compile, as before
       });
       if (kept.length !== Object.keys(next).length) {
         next = Object.fromEntries(kept);
@@ -244,24 +263,42 @@ const FORMAT_NAMES: Record<string, string> = {
 export function describeAjvError(err: ErrorObject): string {
   const p = err.params as Record<string, unknown>;
   switch (err.keyword) {
-    case 'required': return 'Required.';
-    case 'type': return `Must be ${/^[aeiou]/.test(String(p.type)) ? 'an' : 'a'} ${String(p.type)}.`;
-    case 'minLength': return `Must be at least ${String(p.limit)} characters long.`;
-    case 'maxLength': return `Must be at most ${String(p.limit)} characters long.`;
-    case 'minimum': return `Must be at least ${String(p.limit)}.`;
-    case 'maximum': return `Must be at most ${String(p.limit)}.`;
-    case 'exclusiveMinimum': return `Must be greater than ${String(p.limit)}.`;
-    case 'exclusiveMaximum': return `Must be less than ${String(p.limit)}.`;
-    case 'multipleOf': return `Must be a multiple of ${String(p.multipleOf)}.`;
-    case 'minItems': return `Choose at least ${String(p.limit)}.`;
-    case 'maxItems': return `Choose at most ${String(p.limit)}.`;
-    case 'uniqueItems': return 'Each entry must be different.';
-    case 'format': return `Must be ${FORMAT_NAMES[String(p.format)] ?? `in the format ${String(p.format)}`}.`;
-    case 'enum': return 'Must be one of the listed choices.';
-    case 'const': return 'Must be the fixed value.';
-    case 'pattern': return `Must match the pattern ${String(p.pattern)}.`;
-    case 'additionalProperties': return `Unexpected property "${String(p.additionalProperty)}".`;
-    default: return `${(err.message ?? 'is not valid').replace(/^must/, 'Must')}.`;
+    case 'required':
+      return 'Required.';
+    case 'type':
+      return `Must be ${/^[aeiou]/.test(String(p.type)) ? 'an' : 'a'} ${String(p.type)}.`;
+    case 'minLength':
+      return `Must be at least ${String(p.limit)} characters long.`;
+    case 'maxLength':
+      return `Must be at most ${String(p.limit)} characters long.`;
+    case 'minimum':
+      return `Must be at least ${String(p.limit)}.`;
+    case 'maximum':
+      return `Must be at most ${String(p.limit)}.`;
+    case 'exclusiveMinimum':
+      return `Must be greater than ${String(p.limit)}.`;
+    case 'exclusiveMaximum':
+      return `Must be less than ${String(p.limit)}.`;
+    case 'multipleOf':
+      return `Must be a multiple of ${String(p.multipleOf)}.`;
+    case 'minItems':
+      return `Choose at least ${String(p.limit)}.`;
+    case 'maxItems':
+      return `Choose at most ${String(p.limit)}.`;
+    case 'uniqueItems':
+      return 'Each entry must be different.';
+    case 'format':
+      return `Must be ${FORMAT_NAMES[String(p.format)] ?? `in the format ${String(p.format)}`}.`;
+    case 'enum':
+      return 'Must be one of the listed choices.';
+    case 'const':
+      return 'Must be the fixed value.';
+    case 'pattern':
+      return `Must match the pattern ${String(p.pattern)}.`;
+    case 'additionalProperties':
+      return `Unexpected property "${String(p.additionalProperty)}".`;
+    default:
+      return `${(err.message ?? 'is not valid').replace(/^must/, 'Must')}.`;
   }
 }
 

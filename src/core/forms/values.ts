@@ -30,7 +30,10 @@ function coerce(field: FormField, value: unknown, errors: FieldErrors): Coerced 
       const text = value.trim();
       if (text === '') return ABSENT;
       const n = Number(text);
-      if (!Number.isFinite(n)) { errors[field.id] ??= `Must be ${field.kind === 'integer' ? 'a whole number' : 'a number'}.`; return value; }
+      if (!Number.isFinite(n)) {
+        errors[field.id] ??= `Must be ${field.kind === 'integer' ? 'a whole number' : 'a number'}.`;
+        return value;
+      }
       return n;
     }
     case 'boolean':
@@ -158,13 +161,15 @@ export function validateForm(model: FormModel, values: FormValues): FieldErrors 
   const validate = model.validationUnavailable ? undefined : compileSchema(model.validationSchema);
   if (validate && typeof validate !== 'string') {
     for (const err of checkValue(validate, payload).errors) {
-      const path = err.keyword === 'required'
-        ? `${err.instancePath}${pointer([String((err.params as { missingProperty: unknown }).missingProperty)])}`
-        : err.instancePath;
+      const path =
+        err.keyword === 'required' ? `${err.instancePath}${pointer([String((err.params as { missingProperty: unknown }).missingProperty)])}` : err.instancePath;
       const id = fieldIdFor(path, ids);
       const item = path !== id && path.startsWith(id + '/') ? `Entry ${Number(path.slice(id.length + 1).split('/')[0]) + 1}: ` : '';
       // oneOf/anyOf report one error per failing branch; the summary keyword says it better.
-      if (['oneOf', 'anyOf'].includes(err.keyword)) { errors[id] = describeAjvError(err); continue; }
+      if (['oneOf', 'anyOf'].includes(err.keyword)) {
+        errors[id] = describeAjvError(err);
+        continue;
+      }
       errors[id] ??= item + describeAjvError(err);
     }
   }

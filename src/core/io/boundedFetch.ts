@@ -6,7 +6,10 @@ import { HostError } from '../errors';
 /** A server's message went over the size limit; what was read is dropped and the transfer stopped. */
 export class MessageTooLargeError extends HostError {
   static override readonly brand: string = 'MessageTooLargeError';
-  constructor(readonly limitBytes: number, what: string) {
+  constructor(
+    readonly limitBytes: number,
+    what: string,
+  ) {
     super(`the server sent ${what} over ${formatBytes(limitBytes)}, the message size limit`);
   }
 }
@@ -35,12 +38,17 @@ export function boundedFetch(bounds: FetchBounds, base: Fetch = fetch): Fetch {
     if (!response.body) return response;
     const isEventStream = /^\s*text\/event-stream/i.test(response.headers.get('content-type') ?? '');
     const declared = Number(response.headers.get('content-length') ?? NaN);
-    const tooLarge = (e: MessageTooLargeError) => { bounds.onTooLarge?.(e); return e; };
+    const tooLarge = (e: MessageTooLargeError) => {
+      bounds.onTooLarge?.(e);
+      return e;
+    };
     if (!isEventStream && declared > bounds.maxMessageBytes) {
       await response.body.cancel().catch(() => undefined);
       throw tooLarge(new MessageTooLargeError(bounds.maxMessageBytes, `an answer of ${formatBytes(declared)},`));
     }
-    const body = response.body.pipeThrough(isEventStream ? eventCap(bounds.maxMessageBytes, tooLarge, bounds.eventData) : totalCap(bounds.maxMessageBytes, tooLarge));
+    const body = response.body.pipeThrough(
+      isEventStream ? eventCap(bounds.maxMessageBytes, tooLarge, bounds.eventData) : totalCap(bounds.maxMessageBytes, tooLarge),
+    );
     const capped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     // The SDK reads where a redirect came from; a new Response has no URL of its own.
     Object.defineProperty(capped, 'url', { value: response.url });
@@ -79,7 +87,10 @@ function eventCap(max: number, tooLarge: OnTooLarge, eventData?: FetchBounds['ev
       for (let i = 0; i < chunk.length; i++) {
         const b = chunk[i]!;
         if (b === 10 || b === 13) {
-          if (b === 10 && afterCr) { afterCr = false; continue; }   // the LF of a CRLF
+          if (b === 10 && afterCr) {
+            afterCr = false;
+            continue;
+          } // the LF of a CRLF
           afterCr = b === 13;
           if (atLineStart) {
             // A blank line: the event is complete (a CR may still be followed by its LF, which goes with the next).
@@ -160,6 +171,9 @@ function fieldValue(line: Uint8Array): Uint8Array {
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }

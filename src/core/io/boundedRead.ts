@@ -8,7 +8,11 @@ import { HostError } from '../errors';
 /** A file the host would not read: not a regular file, too large, or unreadable. The message names the file. */
 export class FileReadError extends HostError {
   static override readonly brand: string = 'FileReadError';
-  constructor(message: string, readonly path: string, readonly code?: string) {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly code?: string,
+  ) {
     super(message);
   }
 }
@@ -31,7 +35,7 @@ export async function openRegularFile(path: string, what = 'the file'): Promise<
     handle = await open(path, OPEN_FLAGS);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new FileReadError(`cannot read ${what} ${path} (${code === 'ENOENT' ? 'it does not exist' : code ?? (e as Error).message})`, path, code);
+    throw new FileReadError(`cannot read ${what} ${path} (${code === 'ENOENT' ? 'it does not exist' : (code ?? (e as Error).message)})`, path, code);
   }
   try {
     const stats = await handle.stat();
@@ -88,7 +92,7 @@ export function readBoundedTextSync(path: string, maxBytes: number, what = 'the 
     fd = openSync(path, OPEN_FLAGS);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new FileReadError(`cannot read ${what} ${path} (${code === 'ENOENT' ? 'it does not exist' : code ?? (e as Error).message})`, path, code);
+    throw new FileReadError(`cannot read ${what} ${path} (${code === 'ENOENT' ? 'it does not exist' : (code ?? (e as Error).message)})`, path, code);
   }
   try {
     const stats = fstatSync(fd);

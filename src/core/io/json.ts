@@ -11,7 +11,11 @@ export function lineColumns(text: string, offsets: readonly number[]): Array<{ l
   let pos = 0;
   for (const { offset, i } of order) {
     const end = Math.min(offset, text.length);
-    for (; pos < end; pos++) if (text.charCodeAt(pos) === 10) { line++; lineStart = pos + 1; }
+    for (; pos < end; pos++)
+      if (text.charCodeAt(pos) === 10) {
+        line++;
+        lineStart = pos + 1;
+      }
     out[i] = { line, column: offset - lineStart + 1 };
   }
   return out;
@@ -37,8 +41,13 @@ export function tooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH, comments = fa
       if (depth > 0) depth--;
     } else if (comments && c === 0x2f /* / */) {
       const next = text.charCodeAt(i + 1);
-      if (next === 0x2f) { const nl = text.indexOf('\n', i); i = nl === -1 ? text.length : nl; }
-      else if (next === 0x2a /* * */) { const end = text.indexOf('*/', i + 2); i = end === -1 ? text.length : end + 1; }
+      if (next === 0x2f) {
+        const nl = text.indexOf('\n', i);
+        i = nl === -1 ? text.length : nl;
+      } else if (next === 0x2a /* * */) {
+        const end = text.indexOf('*/', i + 2);
+        i = end === -1 ? text.length : end + 1;
+      }
     }
   }
   return undefined;
@@ -80,11 +89,20 @@ export interface JsonShape {
 export function jsonShape(value: unknown, maxDepth: number, maxValues = Infinity): JsonShape {
   const shape: JsonShape = { tooDeep: false, tooMany: false, values: 0, cut: false };
   const walk = (v: unknown, depth: number): boolean => {
-    if (++shape.values > maxValues) { shape.tooMany = true; return false; }
+    if (++shape.values > maxValues) {
+      shape.tooMany = true;
+      return false;
+    }
     // Only where `cutDeep` puts it: the marker anywhere else is a server's text.
-    if (typeof v === 'string') { if (depth === maxDepth && v === CUT_MARKER) shape.cut = true; return true; }
+    if (typeof v === 'string') {
+      if (depth === maxDepth && v === CUT_MARKER) shape.cut = true;
+      return true;
+    }
     if (typeof v !== 'object' || v === null) return true;
-    if (depth >= maxDepth) { shape.tooDeep = true; return false; }
+    if (depth >= maxDepth) {
+      shape.tooDeep = true;
+      return false;
+    }
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (!walk(child, depth + 1)) return false;
     return true;
   };
@@ -104,7 +122,8 @@ export function cutDeep(value: unknown, maxDepth = MAX_SERVER_JSON_DEPTH): { val
     if (depth >= maxDepth) return CUT_MARKER;
     if (Array.isArray(v)) return v.map((child) => copy(child, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, child] of Object.entries(v)) Object.defineProperty(out, k, { value: copy(child, depth + 1), enumerable: true, writable: true, configurable: true });
+    for (const [k, child] of Object.entries(v))
+      Object.defineProperty(out, k, { value: copy(child, depth + 1), enumerable: true, writable: true, configurable: true });
     return out;
   };
   return { value: copy(value, 0), cut: true };

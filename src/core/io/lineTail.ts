@@ -7,7 +7,10 @@ export class BoundedLines {
   private tail = '';
   private dropped = 0;
 
-  constructor(private readonly onLine: (line: string) => void, private readonly maxChars = STDERR_LINE_MAX_CHARS) {}
+  constructor(
+    private readonly onLine: (line: string) => void,
+    private readonly maxChars = STDERR_LINE_MAX_CHARS,
+  ) {}
 
   push(chunk: string): void {
     let start = 0;

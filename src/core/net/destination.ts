@@ -55,8 +55,11 @@ export interface DestinationPolicy {
 }
 
 const KIND_WORDS: Record<AddressKind, string> = {
-  public: 'a public address', loopback: 'this machine (loopback)', private: 'a private network address',
-  'link-local': 'a link-local address', unspecified: 'an unspecified address',
+  public: 'a public address',
+  loopback: 'this machine (loopback)',
+  private: 'a private network address',
+  'link-local': 'a link-local address',
+  unspecified: 'an unspecified address',
 };
 
 function resolveAll(hostname: string): Promise<LookupAddress[]> {
@@ -100,10 +103,16 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 export function guardedLookup(policy: DestinationPolicy) {
   return (hostname: string, options: LookupOneOptions & { all?: boolean }, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (e, addresses) => {
-      if (e) { callback(e, ''); return; }
+      if (e) {
+        callback(e, '');
+        return;
+      }
       for (const a of addresses) {
         const why = refuseAddress(a.address, policy);
-        if (why) { callback(new DestinationRefusedError(why), ''); return; }
+        if (why) {
+          callback(new DestinationRefusedError(why), '');
+          return;
+        }
       }
       if (options.all) callback(null, addresses);
       else callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -117,7 +126,11 @@ export function guardedLookup(policy: DestinationPolicy) {
  */
 export async function checkDestination(raw: string, policy: DestinationPolicy): Promise<{ url: URL } | { refused: string }> {
   let url: URL;
-  try { url = new URL(raw); } catch { return { refused: 'the server gave an address that is not a valid URL' }; }
+  try {
+    url = new URL(raw);
+  } catch {
+    return { refused: 'the server gave an address that is not a valid URL' };
+  }
   const insecure = refuseInsecureUrl(url);
   if (insecure) return { refused: insecure };
   if (url.username || url.password) return { refused: `${url.origin} carries a user name or password in the URL` };

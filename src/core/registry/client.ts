@@ -24,7 +24,12 @@ export const REGISTRY_LIMITS = {
 
 export class RegistryError extends HostError {
   static override readonly brand: string = 'RegistryError';
-  constructor(message: string, readonly status?: number) { super(message); }
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -58,7 +63,10 @@ export class RegistryClient {
   private readonly maxAnswerBytes: number;
   private readonly maxPageEntries: number;
 
-  constructor(baseUrl: string, private readonly options: RegistryClientOptions = {}) {
+  constructor(
+    baseUrl: string,
+    private readonly options: RegistryClientOptions = {},
+  ) {
     this.baseUrl = registryBaseUrl(baseUrl);
     this.timeoutMs = options.timeoutMs ?? REGISTRY_LIMITS.timeoutMs;
     this.maxAnswerBytes = options.maxAnswerBytes ?? REGISTRY_LIMITS.maxAnswerBytes;
@@ -115,7 +123,9 @@ export class RegistryClient {
       if (e instanceof MessageTooLargeError || (e instanceof Error && e.cause instanceof MessageTooLargeError)) {
         throw new RegistryError(`the registry ${where} sent an answer over ${formatBytes(this.maxAnswerBytes)}, the limit; nothing of it was used`);
       }
-      throw new RegistryError(`cannot reach the registry ${where}: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`);
+      throw new RegistryError(
+        `cannot reach the registry ${where}: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`,
+      );
     }
   }
 }
@@ -141,7 +151,12 @@ export class RegistryPager {
   private pages = 0;
   private finished = false;
 
-  constructor(private readonly client: RegistryClient, private readonly search: string, private readonly maxPages = REGISTRY_LIMITS.maxPages, private readonly limit?: number) {}
+  constructor(
+    private readonly client: RegistryClient,
+    private readonly search: string,
+    private readonly maxPages = REGISTRY_LIMITS.maxPages,
+    private readonly limit?: number,
+  ) {}
 
   get done(): boolean {
     return this.finished;
@@ -149,15 +164,22 @@ export class RegistryPager {
 
   async next(): Promise<RegistryPage> {
     if (this.finished) return { entries: [], skipped: [] };
-    if (this.pages >= this.maxPages) throw new RegistryError(`the registry ${this.client.baseUrl} has more than ${this.maxPages} pages for this search; narrow it`);
-    const page = await this.client.listServers({ search: this.search, ...(this.cursor ? { cursor: this.cursor } : {}), ...(this.limit ? { limit: this.limit } : {}) });
+    if (this.pages >= this.maxPages)
+      throw new RegistryError(`the registry ${this.client.baseUrl} has more than ${this.maxPages} pages for this search; narrow it`);
+    const page = await this.client.listServers({
+      search: this.search,
+      ...(this.cursor ? { cursor: this.cursor } : {}),
+      ...(this.limit ? { limit: this.limit } : {}),
+    });
     this.pages++;
     if (page.nextCursor === undefined) {
       this.finished = true;
     } else {
       if (this.seen.has(page.nextCursor) || page.nextCursor === this.cursor) {
         this.finished = true;
-        throw new RegistryError(`the registry ${this.client.baseUrl} gave the cursor "${page.nextCursor.slice(0, 80)}" again after ${this.pages} pages; paging stopped (it would loop)`);
+        throw new RegistryError(
+          `the registry ${this.client.baseUrl} gave the cursor "${page.nextCursor.slice(0, 80)}" again after ${this.pages} pages; paging stopped (it would loop)`,
+        );
       }
       this.seen.add(page.nextCursor);
       this.cursor = page.nextCursor;

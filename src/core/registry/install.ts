@@ -21,8 +21,7 @@ export interface InstallTarget {
 }
 
 export type McpJsonEntry =
-  | { type: 'stdio'; command: string; args: string[]; env?: Record<string, string> }
-  | { type: 'http' | 'sse'; url: string; headers?: Record<string, string> };
+  { type: 'stdio'; command: string; args: string[]; env?: Record<string, string> } | { type: 'http' | 'sse'; url: string; headers?: Record<string, string> };
 
 /** A value the user chooses, named by `key` (the form's property, the CLI's `--arg`/`--env` name). */
 export interface InstallField {
@@ -53,13 +52,31 @@ export function installTargets(server: RegistryServer): InstallTarget[] {
   const targets: InstallTarget[] = server.packages.map((p, index) => {
     const kind = KNOWN[p.registryType];
     const label = `${p.registryType} ${packageVersionLabel(p)}`;
-    if (!kind) return { kind: 'unsupported', label, index, from: 'package', unsupported: `the package registry "${p.registryType}" is not one the host can run (npm, pypi, oci, nuget, mcpb)` };
+    if (!kind)
+      return {
+        kind: 'unsupported',
+        label,
+        index,
+        from: 'package',
+        unsupported: `the package registry "${p.registryType}" is not one the host can run (npm, pypi, oci, nuget, mcpb)`,
+      };
     if (kind === 'mcpb') {
-      const problem = p.fileSha256 === undefined ? 'the MCP Bundle has no fileSha256, so it cannot be checked before it is unpacked'
-        : !/^https:\/\//.test(p.identifier) && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(p.identifier) ? `the MCP Bundle's identifier is not an https URL: ${p.identifier}` : undefined;
+      const problem =
+        p.fileSha256 === undefined
+          ? 'the MCP Bundle has no fileSha256, so it cannot be checked before it is unpacked'
+          : !/^https:\/\//.test(p.identifier) && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(p.identifier)
+            ? `the MCP Bundle's identifier is not an https URL: ${p.identifier}`
+            : undefined;
       if (problem) return { kind: 'unsupported', label, index, from: 'package', unsupported: problem };
     }
-    if (p.transport.type !== 'stdio') return { kind: 'unsupported', label, index, from: 'package', unsupported: `the package runs as a local ${p.transport.type} server, which the host does not start yet` };
+    if (p.transport.type !== 'stdio')
+      return {
+        kind: 'unsupported',
+        label,
+        index,
+        from: 'package',
+        unsupported: `the package runs as a local ${p.transport.type} server, which the host does not start yet`,
+      };
     return { kind, label, index, from: 'package' };
   });
   server.remotes.forEach((r, index) => targets.push({ kind: 'remote', label: `remote ${r.type} ${r.url ?? ''}`, index, from: 'remote' }));
@@ -149,13 +166,15 @@ function argumentLabel(a: RegistryArgument, i: number): { base: string; label: s
 /** The plan to install one target of a server: its fields, form schema and entry builder. */
 export function planInstall(server: RegistryServer, target: InstallTarget): InstallPlan {
   if (target.unsupported) throw new InstallError(`cannot install ${target.label}: ${target.unsupported}`);
-  if (target.kind === 'mcpb') throw new InstallError(`${target.label} is an MCP Bundle: it is downloaded, checked and unpacked (core/bundles), not run as a package`);
+  if (target.kind === 'mcpb')
+    throw new InstallError(`${target.label} is an MCP Bundle: it is downloaded, checked and unpacked (core/bundles), not run as a package`);
   const c: Collected = { fields: [], taken: new Set(), slug: suggestedServerName(server) };
   type ArgPieces = { arg: RegistryArgument; value: Piece }[];
-  const args = (list: RegistryArgument[]): ArgPieces => list.map((arg, i) => {
-    const { base, label } = argumentLabel(arg, i);
-    return { arg, value: piece(c, 'argument', base, label, arg) };
-  });
+  const args = (list: RegistryArgument[]): ArgPieces =>
+    list.map((arg, i) => {
+      const { base, label } = argumentLabel(arg, i);
+      return { arg, value: piece(c, 'argument', base, label, arg) };
+    });
   const keyValues = (kind: 'env' | 'header', list: RegistryKeyValue[]) => list.map((kv) => ({ name: kv.name, value: piece(c, kind, kv.name, kv.name, kv) }));
 
   let build: (text: (p: Piece) => string | undefined) => McpJsonEntry;
@@ -166,7 +185,10 @@ export function planInstall(server: RegistryServer, target: InstallTarget): Inst
     build = (text) => {
       const entry: McpJsonEntry = { type: remote.type === 'sse' ? 'sse' : 'http', url: text(url)! };
       const h: Record<string, string> = {};
-      for (const { name, value } of headers) { const t = text(value); if (t !== undefined) h[name] = t; }
+      for (const { name, value } of headers) {
+        const t = text(value);
+        if (t !== undefined) h[name] = t;
+      }
       if (Object.keys(h).length) entry.headers = h;
       return entry;
     };
@@ -180,15 +202,19 @@ export function planInstall(server: RegistryServer, target: InstallTarget): Inst
     if (kind === 'oci' && !image) throw new InstallError(`the image ${p.identifier} has no tag, digest or exact version, so it cannot be pinned`);
     const version = kind === 'oci' ? '' : pinnedVersion(p);
     build = (text) => {
-      const words = (list: ArgPieces): string[] => list.flatMap(({ arg, value }) => {
-        const t = text(value);
-        if (t === undefined) return [];
-        return arg.type === 'named' ? [arg.name!, ...(t === '' ? [] : [t])] : [t];
-      });
+      const words = (list: ArgPieces): string[] =>
+        list.flatMap(({ arg, value }) => {
+          const t = text(value);
+          if (t === undefined) return [];
+          return arg.type === 'named' ? [arg.name!, ...(t === '' ? [] : [t])] : [t];
+        });
       const rt = words(runtime);
       const pa = words(pkgArgs);
       const envValues: Record<string, string> = {};
-      for (const { name, value } of env) { const t = text(value); if (t !== undefined) envValues[name] = t; }
+      for (const { name, value } of env) {
+        const t = text(value);
+        if (t !== undefined) envValues[name] = t;
+      }
       let command: string;
       let argv: string[];
       switch (kind) {
@@ -216,7 +242,11 @@ export function planInstall(server: RegistryServer, target: InstallTarget): Inst
 
   const fields = c.fields;
   return {
-    server, target, fields, suggestedName: c.slug, schema: formSchema(fields),
+    server,
+    target,
+    fields,
+    suggestedName: c.slug,
+    schema: formSchema(fields),
     build(values) {
       const problems: string[] = [];
       const valueOf = (f: InstallField): string | undefined => {
@@ -224,7 +254,8 @@ export function planInstall(server: RegistryServer, target: InstallTarget): Inst
         if (f.secret) {
           if (given !== undefined && given !== '') {
             const s = String(given);
-            if (!/^\$\{(env|input):[^}]+\}$/.test(s)) problems.push(`${f.label} is a secret: give it as \${env:NAME} or \${input:ID} (or leave it to be asked at the first start), never its value`);
+            if (!/^\$\{(env|input):[^}]+\}$/.test(s))
+              problems.push(`${f.label} is a secret: give it as \${env:NAME} or \${input:ID} (or leave it to be asked at the first start), never its value`);
             return s;
           }
           // An optional secret gets its input too: the user may leave it empty at the first start.
@@ -252,9 +283,14 @@ export function planInstall(server: RegistryServer, target: InstallTarget): Inst
       };
       const entry = build(text);
       if (problems.length) throw new InstallError(problems.join('; '));
-      const inputs: InputDefinition[] = fields.filter((f) => f.secret && resolved.get(f) === `\${input:${f.inputId}}`).map((f) => ({
-        id: f.inputId!, type: 'promptString', password: true, description: `${f.label} of ${server.name}${f.input.description ? `: ${f.input.description}` : ''}`,
-      }));
+      const inputs: InputDefinition[] = fields
+        .filter((f) => f.secret && resolved.get(f) === `\${input:${f.inputId}}`)
+        .map((f) => ({
+          id: f.inputId!,
+          type: 'promptString',
+          password: true,
+          description: `${f.label} of ${server.name}${f.input.description ? `: ${f.input.description}` : ''}`,
+        }));
       return { entry, inputs };
     },
   };
@@ -280,12 +316,19 @@ function formSchema(fields: InstallField[]): Record<string, unknown> {
     if (f.secret) continue;
     const i = f.input;
     const type = i.format === 'number' ? 'number' : i.format === 'boolean' ? 'boolean' : 'string';
-    const description = [i.description, i.format === 'filepath' ? 'A path on this computer.' : undefined, i.placeholder ? `For example: ${i.placeholder}` : undefined,
-      f.kind === 'env' ? 'Environment variable.' : f.kind === 'header' ? 'HTTP header.' : undefined].filter(Boolean).join(' ');
+    const description = [
+      i.description,
+      i.format === 'filepath' ? 'A path on this computer.' : undefined,
+      i.placeholder ? `For example: ${i.placeholder}` : undefined,
+      f.kind === 'env' ? 'Environment variable.' : f.kind === 'header' ? 'HTTP header.' : undefined,
+    ]
+      .filter(Boolean)
+      .join(' ');
     const prop: Record<string, unknown> = { type, title: f.label };
     if (description) prop.description = description;
     if (i.choices) prop.enum = i.choices;
-    if (i.default !== undefined) prop.default = type === 'number' && Number.isFinite(Number(i.default)) ? Number(i.default) : type === 'boolean' ? i.default === 'true' : i.default;
+    if (i.default !== undefined)
+      prop.default = type === 'number' && Number.isFinite(Number(i.default)) ? Number(i.default) : type === 'boolean' ? i.default === 'true' : i.default;
     properties[f.key] = prop;
     if (i.isRequired && i.default === undefined) required.push(f.key);
   }

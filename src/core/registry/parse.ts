@@ -2,7 +2,13 @@
 // fields are ignored, and the counts are bounded (a page of a million packages is not a page).
 import { isObject } from '../../shared/json';
 import type {
-  RegistryArgument, RegistryEntry, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryPage, RegistryServer,
+  RegistryArgument,
+  RegistryEntry,
+  RegistryInput,
+  RegistryKeyValue,
+  RegistryPackage,
+  RegistryPage,
+  RegistryServer,
   RegistryTransport,
 } from './types';
 import { HostError } from '../errors';
@@ -130,9 +136,15 @@ function pkg(raw: unknown, where: string): RegistryPackage {
     registryType: str(o.registryType, `${where}.registryType`, true),
     identifier: str(o.identifier, `${where}.identifier`, true),
     transport: o.transport === undefined ? { type: 'stdio' } : transport(o.transport, `${where}.transport`),
-    runtimeArguments: list(o.runtimeArguments, `${where}.runtimeArguments`, SERVER_JSON_LIMITS.inputs).map((a, i) => argument(a, `${where}.runtimeArguments[${i}]`)),
-    packageArguments: list(o.packageArguments, `${where}.packageArguments`, SERVER_JSON_LIMITS.inputs).map((a, i) => argument(a, `${where}.packageArguments[${i}]`)),
-    environmentVariables: list(o.environmentVariables, `${where}.environmentVariables`, SERVER_JSON_LIMITS.inputs).map((e, i) => keyValue(e, `${where}.environmentVariables[${i}]`)),
+    runtimeArguments: list(o.runtimeArguments, `${where}.runtimeArguments`, SERVER_JSON_LIMITS.inputs).map((a, i) =>
+      argument(a, `${where}.runtimeArguments[${i}]`),
+    ),
+    packageArguments: list(o.packageArguments, `${where}.packageArguments`, SERVER_JSON_LIMITS.inputs).map((a, i) =>
+      argument(a, `${where}.packageArguments[${i}]`),
+    ),
+    environmentVariables: list(o.environmentVariables, `${where}.environmentVariables`, SERVER_JSON_LIMITS.inputs).map((e, i) =>
+      keyValue(e, `${where}.environmentVariables[${i}]`),
+    ),
   };
   for (const key of ['registryBaseUrl', 'version', 'fileSha256', 'runtimeHint'] as const) {
     const v = str(o[key], `${where}.${key}`);
@@ -192,7 +204,7 @@ export function parseServerResponse(raw: unknown, where = 'answer'): RegistryEnt
 /** A `ServerList` page: invalid entries are left out (and named), a page that is not a list is refused. */
 export function parseServerList(raw: unknown, maxEntries: number): RegistryPage {
   const o = object(raw, 'the answer');
-  const servers = list(o.servers, 'the answer\'s servers', maxEntries);
+  const servers = list(o.servers, "the answer's servers", maxEntries);
   const page: RegistryPage = { entries: [], skipped: [] };
   servers.forEach((s, i) => {
     try {
@@ -203,7 +215,7 @@ export function parseServerList(raw: unknown, maxEntries: number): RegistryPage 
     }
   });
   if (isObject(o.metadata)) {
-    const next = str(o.metadata.nextCursor, 'the answer\'s metadata.nextCursor');
+    const next = str(o.metadata.nextCursor, "the answer's metadata.nextCursor");
     if (next) page.nextCursor = next;
   }
   return page;

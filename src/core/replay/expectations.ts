@@ -24,7 +24,8 @@ const SHOWN = 160;
 /** What a result shows the expectations: its outcome, structured content and text. */
 export function observedOf(result: Pick<CallToolResult, 'isError' | 'content' | 'structuredContent'>, durationMs: number): Observed {
   const text = (Array.isArray(result.content) ? result.content : [])
-    .flatMap((c) => (c.type === 'text' && typeof c.text === 'string' ? [c.text] : [])).join('\n');
+    .flatMap((c) => (c.type === 'text' && typeof c.text === 'string' ? [c.text] : []))
+    .join('\n');
   return {
     isError: result.isError === true,
     ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
@@ -43,12 +44,13 @@ export function expectationsOf(observed: Observed): Expectations {
 
 /** A value in one line, cut. */
 export function shown(value: unknown): string {
-  const text = value === undefined ? 'nothing' : typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = value === undefined ? 'nothing' : typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   const safe = redactDataUris(text);
   return safe.length > SHOWN ? `${safe.slice(0, SHOWN)}… (${safe.length} characters)` : safe;
 }
 
-const place = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
+const place = (path: string, key: string | number) =>
+  typeof key === 'number' ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
 /** The first place where `actual` is not `expected`, or undefined when they are equal. */
 export function firstDifference(expected: unknown, actual: unknown, path: string): string | undefined {
@@ -68,7 +70,7 @@ export function firstDifference(expected: unknown, actual: unknown, path: string
     const extra = Object.keys(actual).find((k) => !(k in expected));
     return extra === undefined ? undefined : `${place(path, extra)}: expected nothing, got ${shown(actual[extra])}`;
   }
-  return Object.is(expected, actual) || (expected === actual) ? undefined : `${path}: expected ${shown(expected)}, got ${shown(actual)}`;
+  return Object.is(expected, actual) || expected === actual ? undefined : `${path}: expected ${shown(expected)}, got ${shown(actual)}`;
 }
 
 /**
@@ -122,7 +124,8 @@ export function checkExpectations(expect: Expectations | undefined, observed: Ob
   const out: string[] = [];
   if (expect.outcome) {
     const got = observed.isError ? 'toolError' : 'success';
-    if (got !== expect.outcome) out.push(`outcome: expected ${expect.outcome}, got ${got}${observed.isError && observed.text ? ` (${shown(observed.text)})` : ''}`);
+    if (got !== expect.outcome)
+      out.push(`outcome: expected ${expect.outcome}, got ${got}${observed.isError && observed.text ? ` (${shown(observed.text)})` : ''}`);
   }
   const structured = expect.structuredContent;
   if (structured) {

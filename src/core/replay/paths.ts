@@ -26,4 +26,3 @@ export function toSavedPath(base: string, path: string): string {
   const rel = relative(base, path);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : path;
 }
-

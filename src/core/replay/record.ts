@@ -87,15 +87,21 @@ function mapStrings(value: unknown, mask: (s: string) => string): unknown {
  * The arguments as kept: file slots and secret fields taken out (their labels in `secrets`), data: URIs
  * redacted, a value holding one of the host's secrets (`maskSecretsIn` changes it) shown masked.
  */
-export function keptArguments(tool: Tool, payload: Record<string, unknown>, slots: readonly FileSlot[], form: FormModel | undefined,
-  maskSecretsIn: (text: string) => string): Pick<RunRecord, 'arguments' | 'argumentsNote' | 'secrets'> {
+export function keptArguments(
+  tool: Tool,
+  payload: Record<string, unknown>,
+  slots: readonly FileSlot[],
+  form: FormModel | undefined,
+  maskSecretsIn: (text: string) => string,
+): Pick<RunRecord, 'arguments' | 'argumentsNote' | 'secrets'> {
   const copy = structuredClone(payload);
   for (const slot of slots) deleteAtPath(copy, slot.path);
   const secrets: string[] = [];
   for (const path of secretPaths((form ?? buildForm(tool.inputSchema)).fields)) if (deleteAtPath(copy, path)) secrets.push(path.join('.'));
   const kept = redactValue(mapStrings(copy, maskSecretsIn)) as Record<string, unknown>;
   const size = Buffer.byteLength(JSON.stringify(kept), 'utf8');
-  if (size > RECORD_LIMITS.argumentsBytes) return { argumentsNote: `the arguments (${size} bytes of JSON) are over the ${RECORD_LIMITS.argumentsBytes / KiB} KiB kept`, secrets };
+  if (size > RECORD_LIMITS.argumentsBytes)
+    return { argumentsNote: `the arguments (${size} bytes of JSON) are over the ${RECORD_LIMITS.argumentsBytes / KiB} KiB kept`, secrets };
   return { arguments: kept, secrets };
 }
 
@@ -108,7 +114,12 @@ export function withSecretsLeftOut<R extends Pick<RunRecord, 'arguments' | 'secr
 }
 
 /** Why a file is not the one recorded (gone, another size, other bytes), or undefined when it is the same. */
-export async function fileChangedSince(path: string, recorded: { size?: number; sha256?: string }, label: string, signal?: AbortSignal): Promise<string | undefined> {
+export async function fileChangedSince(
+  path: string,
+  recorded: { size?: number; sha256?: string },
+  label: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   const name = basename(path);
   let size: number;
   try {
@@ -119,7 +130,9 @@ export async function fileChangedSince(path: string, recorded: { size?: number; 
   if (recorded.size !== undefined && size !== recorded.size) return `${label}: ${name} changed since it was recorded: ${recorded.size} bytes then, ${size} now`;
   if (recorded.sha256 === undefined) return undefined;
   const now = await fileSha256({ path, name, size }, signal);
-  return now === recorded.sha256 ? undefined : `${label}: ${name} changed since it was recorded: sha-256 ${recorded.sha256.slice(0, 12)}… then, ${now.slice(0, 12)}… now`;
+  return now === recorded.sha256
+    ? undefined
+    : `${label}: ${name} changed since it was recorded: sha-256 ${recorded.sha256.slice(0, 12)}… then, ${now.slice(0, 12)}… now`;
 }
 
 /** The chosen files as recorded: path, size, type and sha-256 (read once, streamed; never kept). */
@@ -146,7 +159,11 @@ export function newRecord(fields: Omit<RunRecord, 'id'>): RunRecord {
   const { arguments: _arguments, ...rest } = record;
   const cut = (name: string) => name.slice(0, RECORD_LIMITS.nameChars);
   return {
-    ...rest, server: cut(rest.server), tool: cut(rest.tool), files: [], secrets: rest.secrets.slice(0, RECORD_LIMITS.secretLabels).map(cut),
+    ...rest,
+    server: cut(rest.server),
+    tool: cut(rest.tool),
+    files: [],
+    secrets: rest.secrets.slice(0, RECORD_LIMITS.secretLabels).map(cut),
     argumentsNote: `the run's record (${bytes} bytes of JSON${record.files.length ? `, ${record.files.length} files` : ''}) is over the ${RECORD_LIMITS.recordBytes / KiB} KiB kept of a run; its arguments and files are not kept`,
   };
 }
@@ -163,7 +180,9 @@ export function savedCallOf(record: Pick<RunRecord, 'server' | 'tool' | 'argumen
     (files[f.argument] ??= []).push({ path: toSavedPath(base, f.path), sha256: f.sha256, size: f.size, mediaType: f.mediaType });
   }
   return {
-    name, server: record.server, tool: record.tool,
+    name,
+    server: record.server,
+    tool: record.tool,
     ...(record.arguments && Object.keys(record.arguments).length ? { arguments: record.arguments } : {}),
     ...(record.files.length ? { files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, v.length === 1 ? v[0]! : v])) } : {}),
     ...(record.secrets.length ? { secrets: Object.fromEntries(record.secrets.map((s) => [s, `env:${secretEnvName(s)}`])) } : {}),
@@ -179,7 +198,10 @@ export function shellWord(word: string): string {
  * The `mcp-host call` command that makes the same call (files as --file, secrets as --secret ARG=env:NAME).
  * Throws when the run's arguments were not kept (a command without them would make another call).
  */
-export function mcpHostCommand(record: Pick<RunRecord, 'server' | 'tool' | 'arguments' | 'argumentsNote' | 'files' | 'secrets'>, opts: { config?: string; base?: string } = {}): string {
+export function mcpHostCommand(
+  record: Pick<RunRecord, 'server' | 'tool' | 'arguments' | 'argumentsNote' | 'files' | 'secrets'>,
+  opts: { config?: string; base?: string } = {},
+): string {
   if (!record.arguments) throw new Error(`This run cannot be copied as a command: ${record.argumentsNote ?? 'its arguments were not kept'}.`);
   const words = ['mcp-host', 'call', record.tool, '--server', record.server];
   if (opts.config) words.push('--config', opts.config);

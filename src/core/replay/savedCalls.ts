@@ -15,7 +15,6 @@ import { HostError } from '../errors';
 export { savedCallsSchema };
 export { SAVED_CALLS_FILE, resolveSavedPath, savedCallsBase, toSavedPath } from './paths';
 
-
 export const SAVED_CALLS_LIMITS = {
   /** The most a saved-calls file may hold. */
   fileBytes: 4 * MiB,
@@ -59,7 +58,10 @@ export interface SavedCallsFile {
 /** A saved-calls file that is not valid: the file, and each problem with its place. */
 export class SavedCallsError extends HostError {
   static override readonly brand: string = 'SavedCallsError';
-  constructor(readonly file: string, readonly problems: string[]) {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
     super(`${file} is not a valid saved-calls file:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
 }
@@ -67,7 +69,8 @@ export class SavedCallsError extends HostError {
 /** Every file argument of a call as SavedFile entries, by label, in order. */
 export function savedFilesOf(call: SavedCall): Array<{ label: string; files: SavedFile[] }> {
   return Object.entries(call.files ?? {}).map(([label, given]) => ({
-    label, files: [given].flat().map((f) => (typeof f === 'string' ? { path: f } : f)),
+    label,
+    files: [given].flat().map((f) => (typeof f === 'string' ? { path: f } : f)),
   }));
 }
 
@@ -79,8 +82,14 @@ export function parseSavedCalls(text: string, file: string): SavedCallsFile {
   const errors: ParseError[] = [];
   const value = (text.trim() === '' ? { calls: [] } : parse(text, errors, { allowTrailingComma: true })) as unknown;
   if (errors.length > 0) {
-    const places = lineColumns(text, errors.map((e) => e.offset));
-    throw new SavedCallsError(file, errors.slice(0, 10).map((e, i) => `line ${places[i]!.line}, column ${places[i]!.column}: ${printParseErrorCode(e.error)}`));
+    const places = lineColumns(
+      text,
+      errors.map((e) => e.offset),
+    );
+    throw new SavedCallsError(
+      file,
+      errors.slice(0, 10).map((e, i) => `line ${places[i]!.line}, column ${places[i]!.column}: ${printParseErrorCode(e.error)}`),
+    );
   }
   const validate = compileSchema(savedCallsSchema);
   if (typeof validate === 'string') throw new Error(`the saved-calls schema: ${validate}`);
@@ -118,7 +127,10 @@ const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' 
  */
 export function appendSavedCall(text: string, file: string, call: SavedCall): { text: string; name: string } {
   const existing = parseSavedCalls(text, file);
-  const name = uniqueCallName(call.name, existing.calls.map((c) => c.name));
+  const name = uniqueCallName(
+    call.name,
+    existing.calls.map((c) => c.name),
+  );
   let out = text.trim() === '' ? '{\n  "version": 1,\n  "calls": []\n}\n' : text;
   if (!(parse(out, [], { allowTrailingComma: true }) as { calls?: unknown }).calls) out = applyEdits(out, modify(out, ['calls'], [], FORMAT));
   out = applyEdits(out, modify(out, ['calls', -1], { ...call, name }, { ...FORMAT, isArrayInsertion: true }));

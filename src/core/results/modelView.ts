@@ -35,7 +35,13 @@ export class KeptPart {
   readonly chars: number;
   private starts?: Uint32Array | number[];
 
-  constructor(readonly id: string, readonly kind: KeptPartKind, text: string, readonly mimeType?: string, readonly uri?: string) {
+  constructor(
+    readonly id: string,
+    readonly kind: KeptPartKind,
+    text: string,
+    readonly mimeType?: string,
+    readonly uri?: string,
+  ) {
     this.bytes = Buffer.from(text, 'utf8');
     this.chars = text.length;
   }
@@ -89,7 +95,13 @@ export function readableParts(result: ResultLike): KeptPartInput[] {
     if (block.type === 'text' && typeof block.text === 'string') parts.push({ id, kind: 'text', text: block.text });
     const r = block.type === 'resource' && isObject(block.resource) ? block.resource : undefined;
     if (r && typeof r.text === 'string') {
-      parts.push({ id, kind: 'resourceText', text: r.text, ...(typeof r.mimeType === 'string' ? { mimeType: r.mimeType } : {}), ...(typeof r.uri === 'string' ? { uri: r.uri } : {}) });
+      parts.push({
+        id,
+        kind: 'resourceText',
+        text: r.text,
+        ...(typeof r.mimeType === 'string' ? { mimeType: r.mimeType } : {}),
+        ...(typeof r.uri === 'string' ? { uri: r.uri } : {}),
+      });
     }
   });
   if (result?.structuredContent !== undefined) {
@@ -132,7 +144,10 @@ export class KeptResults {
 
   get(handle: string): KeptResult | undefined {
     const entry = this.kept.get(handle);
-    if (entry) { this.kept.delete(handle); this.kept.set(handle, entry); }
+    if (entry) {
+      this.kept.delete(handle);
+      this.kept.set(handle, entry);
+    }
     return entry;
   }
 
@@ -177,9 +192,7 @@ export function parseResultPartPath(path: string): { handle: string; part: strin
 
 // ---- range reads ----
 
-export type RangeRequest =
-  | { unit: 'lines'; start: number; end?: number }
-  | { unit: 'bytes'; start: number; end?: number };
+export type RangeRequest = { unit: 'lines'; start: number; end?: number } | { unit: 'bytes'; start: number; end?: number };
 
 export interface RangeRead {
   /** Exactly the original's bytes from `start` (inclusive) to `end` (exclusive), decoded. */
@@ -233,7 +246,16 @@ export function readRange(part: KeptPart, range: RangeRequest, maxBytes: number)
     // A range inside one character still returns that whole character.
     if (end <= start && wantedEnd > start) end = charStartAfter(bytes, start);
     const cut = end < wantedEnd && wantedEnd - start > maxBytes ? `at most ${maxBytes} bytes are returned at once` : undefined;
-    return { text: bytes.toString('utf8', start, end), unit: 'bytes', start, end, byteStart: start, byteEnd: end, total: bytes.length, ...(cut ? { cut } : {}) };
+    return {
+      text: bytes.toString('utf8', start, end),
+      unit: 'bytes',
+      start,
+      end,
+      byteStart: start,
+      byteEnd: end,
+      total: bytes.length,
+      ...(cut ? { cut } : {}),
+    };
   }
   checkedInteger('startLine', range.start, 1);
   checkedInteger('endLine', range.end, 1);
@@ -249,11 +271,26 @@ export function readRange(part: KeptPart, range: RangeRequest, maxBytes: number)
   if (end < range.start && lines > 0) {
     // One line longer than a read: its head, and the byte offset to go on from.
     const head = readRange(part, { unit: 'bytes', start: byteStart, end: lineEnd(range.start) }, maxBytes);
-    return { ...head, unit: 'lines', start: range.start, end: range.start, cut: `line ${range.start} alone is longer than ${maxBytes} bytes: this is its head (bytes ${head.byteStart}-${head.byteEnd}); read on by bytes from ${head.byteEnd}` };
+    return {
+      ...head,
+      unit: 'lines',
+      start: range.start,
+      end: range.start,
+      cut: `line ${range.start} alone is longer than ${maxBytes} bytes: this is its head (bytes ${head.byteStart}-${head.byteEnd}); read on by bytes from ${head.byteEnd}`,
+    };
   }
   const byteEnd = lines === 0 ? 0 : lineEnd(end);
   const cut = end < last ? `at most ${maxBytes} bytes are returned at once` : undefined;
-  return { text: bytes.toString('utf8', byteStart, byteEnd), unit: 'lines', start: range.start, end, byteStart, byteEnd, total: lines, ...(cut ? { cut } : {}) };
+  return {
+    text: bytes.toString('utf8', byteStart, byteEnd),
+    unit: 'lines',
+    start: range.start,
+    end,
+    byteStart,
+    byteEnd,
+    total: lines,
+    ...(cut ? { cut } : {}),
+  };
 }
 
 // ---- previews ----

@@ -28,7 +28,11 @@ export function safeFileName(wanted: string, fallback = 'output'): string {
   return /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i.test(base) || base === '' ? `${fallback}${base ? '_' + base : ''}` : base;
 }
 
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * The absolute path to save `item` under in `dir` (inside the workspace): the wanted (or suggested)
@@ -97,25 +101,37 @@ export interface DownloadOptions {
 export async function downloadToFile(rawUrl: string, target: string, opts: DownloadOptions): Promise<number> {
   if (opts.consent !== true) throw new Error('Download refused: the user has not agreed to download this file.');
   let url: URL;
-  try { url = new URL(rawUrl); } catch { throw new Error('Download refused: the server gave an invalid URL.'); }
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new Error('Download refused: the server gave an invalid URL.');
+  }
   const insecure = refuseInsecureUrl(url);
   if (insecure) throw new Error(`Download refused: ${insecure}.`);
   if (await exists(target)) throw new Error(`EEXIST: ${basename(target)} exists; nothing was overwritten`);
   await removeStaleParts(dirname(target));
   const temp = partPathFor(target);
   const out = createWriteStream(temp, { flags: 'wx' });
-  await new Promise<void>((res, rej) => { out.once('open', () => res()); out.once('error', rej); });
+  await new Promise<void>((res, rej) => {
+    out.once('open', () => res());
+    out.once('error', rej);
+  });
   let written = 0;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const stop = linkAbort(opts.signal);
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; stop.abort(); }, timeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, timeoutMs);
   const limitName = opts.maxBytesName ? `, ${opts.maxBytesName}` : '';
   try {
     await new Promise<void>((res, rej) => {
-      stop.signal.addEventListener('abort', () => rej(new Error(timedOut
-        ? `Download stopped: it did not finish within ${seconds(timeoutMs)} (${written} bytes arrived).`
-        : 'Download cancelled.')), { once: true });
+      stop.signal.addEventListener(
+        'abort',
+        () => rej(new Error(timedOut ? `Download stopped: it did not finish within ${seconds(timeoutMs)} (${written} bytes arrived).` : 'Download cancelled.')),
+        { once: true },
+      );
       const req = (url.protocol === 'https:' ? https : http).get(url, { signal: stop.signal }, (response) => {
         const status = response.statusCode ?? 0;
         if (status < 200 || status >= 300) {
@@ -136,7 +152,10 @@ export async function downloadToFile(rawUrl: string, target: string, opts: Downl
             rej(new Error(`Download stopped: more than ${opts.maxBytes} bytes arrived (the limit${limitName}).`));
             return;
           }
-          if (!out.write(chunk)) { response.pause(); out.once('drain', () => response.resume()); }
+          if (!out.write(chunk)) {
+            response.pause();
+            out.once('drain', () => response.resume());
+          }
         });
         response.on('end', () => res());
         response.on('error', rej);

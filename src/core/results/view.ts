@@ -33,9 +33,7 @@ export interface ToolLike {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function capText(text: string): { text: string; truncated?: { totalChars: number } } {
-  return text.length <= RESULT_LIMITS.textChars
-    ? { text }
-    : { text: text.slice(0, RESULT_LIMITS.textChars), truncated: { totalChars: text.length } };
+  return text.length <= RESULT_LIMITS.textChars ? { text } : { text: text.slice(0, RESULT_LIMITS.textChars), truncated: { totalChars: text.length } };
 }
 
 function annotationsOf(block: Record<string, unknown>): ContentAnnotations | undefined {
@@ -60,7 +58,10 @@ function extensionFor(mimeType: string | undefined): string {
 
 function nameFromUri(uri: string | undefined): string | undefined {
   if (!uri) return undefined;
-  const last = uri.split(/[/\\?#]/).filter(Boolean).pop();
+  const last = uri
+    .split(/[/\\?#]/)
+    .filter(Boolean)
+    .pop();
   return last && !last.includes(':') ? last : undefined;
 }
 
@@ -93,7 +94,10 @@ function blockView(block: unknown, index: number): ResultItem {
     case 'resource_link': {
       const uri = str(block.uri) ?? '';
       const item: ResultItem = { kind: 'resourceLink', uri, name: str(block.name) ?? nameFromUri(uri) ?? uri };
-      for (const k of ['title', 'description', 'mimeType'] as const) { const v = str(block[k]); if (v !== undefined) item[k] = capText(v).text; }
+      for (const k of ['title', 'description', 'mimeType'] as const) {
+        const v = str(block[k]);
+        if (v !== undefined) item[k] = capText(v).text;
+      }
       if (typeof block.size === 'number') item.size = block.size;
       return withAnn(item);
     }
@@ -129,13 +133,22 @@ function blockView(block: unknown, index: number): ResultItem {
 function fileItem(file: FileValue, ref: string, index: number): ResultItem {
   const name = file.name ?? nameFromUri(file.uri) ?? `file-${index + 1}${extensionFor(file.mimeType)}`;
   const save: SaveItem = {
-    ref, name, source: 'file', fileUri: file.uri,
-    ...(file.mimeType ? { mimeType: file.mimeType } : {}), ...(file.size !== undefined ? { size: file.size } : {}),
+    ref,
+    name,
+    source: 'file',
+    fileUri: file.uri,
+    ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+    ...(file.size !== undefined ? { size: file.size } : {}),
     ...(file.digest ? { digest: file.digest } : {}),
   };
   return {
-    kind: 'file', name: capText(name).text.slice(0, 300), uri: file.uri.slice(0, 2000), digest: file.digest !== undefined,
-    ...(file.mimeType ? { mimeType: file.mimeType.slice(0, 200) } : {}), ...(file.size !== undefined ? { size: file.size } : {}), save,
+    kind: 'file',
+    name: capText(name).text.slice(0, 300),
+    uri: file.uri.slice(0, 2000),
+    digest: file.digest !== undefined,
+    ...(file.mimeType ? { mimeType: file.mimeType.slice(0, 200) } : {}),
+    ...(file.size !== undefined ? { size: file.size } : {}),
+    save,
   };
 }
 
@@ -143,15 +156,21 @@ function saveForFileOutput(out: FileOutput): SaveItem {
   const base = { ref: `structured${pointer(out.path)}`, name: out.filename, ...(out.mimeType ? { mimeType: out.mimeType } : {}) };
   const size = out.sizeBytes !== undefined ? { size: out.sizeBytes } : {};
   switch (out.source.kind) {
-    case 'content': return { ...base, source: 'inline', size: out.source.size };
-    case 'path': return { ...base, ...size, source: 'path', path: out.source.path };
-    case 's3': return { ...base, ...size, source: 'url', url: out.source.url };
+    case 'content':
+      return { ...base, source: 'inline', size: out.source.size };
+    case 'path':
+      return { ...base, ...size, source: 'path', path: out.source.path };
+    case 's3':
+      return { ...base, ...size, source: 'url', url: out.source.url };
   }
 }
 
 function structuredAt(structured: unknown, ref: string): FileOutput | undefined {
   let v = structured;
-  const path = ref.split('/').slice(1).map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = ref
+    .split('/')
+    .slice(1)
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
   for (const key of path) v = Array.isArray(v) ? v[Number(key)] : isObject(v) ? getOwn(v, key) : undefined;
   return fileOutputAt(v);
 }
@@ -196,11 +215,17 @@ const CUT_NOTE = `The structured content nests more than ${MAX_SERVER_JSON_DEPTH
 export function toResultView(result: ResultLike, tool?: ToolLike): ResultView {
   const blocks = Array.isArray(result?.content) ? result.content : [];
   const warnings: string[] = [];
-  if (result && result.content !== undefined && !Array.isArray(result.content)) warnings.push('The result\'s content is not a list; it was ignored.');
+  if (result && result.content !== undefined && !Array.isArray(result.content)) warnings.push("The result's content is not a list; it was ignored.");
   if (blocks.length > RESULT_LIMITS.blocks) warnings.push(`Only the first ${RESULT_LIMITS.blocks} of ${blocks.length} content blocks are shown.`);
   const items = blocks.slice(0, RESULT_LIMITS.blocks).map(blockView);
   for (const save of findFileOutputs(result?.structuredContent, tool?.outputSchema).slice(0, 1000).map(saveForFileOutput)) {
-    items.push({ kind: 'fileOutput', name: save.name, ...(save.mimeType ? { mimeType: save.mimeType } : {}), ...(save.size !== undefined ? { size: save.size } : {}), save });
+    items.push({
+      kind: 'fileOutput',
+      name: save.name,
+      ...(save.mimeType ? { mimeType: save.mimeType } : {}),
+      ...(save.size !== undefined ? { size: save.size } : {}),
+      save,
+    });
   }
   // A file the content already shows (a `file` block) is not listed again for its structured copy.
   const shown = new Set(items.flatMap((i) => (i.kind === 'file' ? [i.uri] : [])));
@@ -210,7 +235,8 @@ export function toResultView(result: ResultLike, tool?: ToolLike): ResultView {
   }
   for (const item of items) {
     if ('truncated' in item && item.truncated && item.kind === 'text') warnings.push(`A text of ${item.truncated.totalChars} characters is shown in part.`);
-    if ('tooLargeToPreview' in item && item.tooLargeToPreview) warnings.push(`A ${item.kind} of ${item.size} bytes is too large to preview; save it to view it.`);
+    if ('tooLargeToPreview' in item && item.tooLargeToPreview)
+      warnings.push(`A ${item.kind} of ${item.size} bytes is too large to preview; save it to view it.`);
   }
   const view: ResultView = {
     isError: result?.isError === true,
@@ -244,11 +270,7 @@ export function resourceContentsView(read: { contents?: unknown[] }): ResultItem
   return contents.map((resource, i) => blockView({ type: 'resource', resource }, i));
 }
 
-export type SaveSource =
-  | { kind: 'bytes'; bytes: Buffer }
-  | { kind: 'path'; path: string }
-  | { kind: 'url'; url: string }
-  | { kind: 'file'; file: FileValue };
+export type SaveSource = { kind: 'bytes'; bytes: Buffer } | { kind: 'path'; path: string } | { kind: 'url'; url: string } | { kind: 'file'; file: FileValue };
 
 /** What a save item stands for, read from the original result (the view keeps no full bytes). */
 export function resolveSave(result: ResultLike, save: SaveItem): SaveSource {
@@ -287,14 +309,23 @@ export function resolveSave(result: ResultLike, save: SaveItem): SaveSource {
 export function maskView(view: ResultView, mask: (text: string) => string): ResultView {
   const items = view.items.map((item): ResultItem => {
     switch (item.kind) {
-      case 'text': case 'resourceText': return { ...item, text: mask(item.text) };
-      case 'resourceLink': return {
-        ...item, name: mask(item.name),
-        ...(item.title !== undefined ? { title: mask(item.title) } : {}), ...(item.description !== undefined ? { description: mask(item.description) } : {}),
-      };
-      case 'fileOutput': case 'file': return { ...item, name: mask(item.name) };
-      case 'unknown': return { ...item, json: mask(item.json) };
-      default: return item;
+      case 'text':
+      case 'resourceText':
+        return { ...item, text: mask(item.text) };
+      case 'resourceLink':
+        return {
+          ...item,
+          name: mask(item.name),
+          ...(item.title !== undefined ? { title: mask(item.title) } : {}),
+          ...(item.description !== undefined ? { description: mask(item.description) } : {}),
+        };
+      case 'fileOutput':
+      case 'file':
+        return { ...item, name: mask(item.name) };
+      case 'unknown':
+        return { ...item, json: mask(item.json) };
+      default:
+        return item;
     }
   });
   const structured = view.structured && {

@@ -15,13 +15,19 @@ interface ChosenFile {
 export type AddOutcome = { ok: true; files: FileSummary[] } | { ok: false; reason: string };
 
 /** Checked files of one slot, in the order chosen. */
-export interface SlotFiles { slot: FileSlot; files: CheckedFile[] }
+export interface SlotFiles {
+  slot: FileSlot;
+  files: CheckedFile[];
+}
 
 export class FileChoices {
   private readonly chosen = new Map<string, ChosenFile[]>();
   private readonly slotsById: Map<string, FileSlot>;
 
-  constructor(slots: readonly FileSlot[], readonly limits: (slot: FileSlot) => InlineLimits) {
+  constructor(
+    slots: readonly FileSlot[],
+    readonly limits: (slot: FileSlot) => InlineLimits,
+  ) {
     this.slotsById = new Map(slots.map((s) => [pointer(s.path), s]));
   }
 
@@ -80,7 +86,10 @@ export class FileChoices {
 
   /** Sets a slot's files, already checked by the caller (the CLI checks every --file before refusing any). */
   put(slot: FileSlot, files: readonly CheckedFile[]): void {
-    this.chosen.set(pointer(slot.path), files.map((file) => ({ file, warnings: [] })));
+    this.chosen.set(
+      pointer(slot.path),
+      files.map((file) => ({ file, warnings: [] })),
+    );
   }
 
   remove(field: string, index: number): FileSummary[] {

@@ -120,11 +120,19 @@ export function argumentsOf(input: RunInput): Record<string, unknown> {
  * naming the argument; a failed upload (the store's answer) throws TransferFailedError;
  * the run's own signal or the upload reporter's aborted throws CallCancelledError.
  */
-export async function encodeFileSlots(args: Record<string, unknown>, slots: readonly SlotFiles[],
-  limits: (slot: FileSlot) => InlineLimits, settings: EncodeSettings, log?: Logger,
-  progress?: { reporter?: UploadReporter; signal?: AbortSignal; uploads?: AuthorizedUploads }): Promise<void> {
+export async function encodeFileSlots(
+  args: Record<string, unknown>,
+  slots: readonly SlotFiles[],
+  limits: (slot: FileSlot) => InlineLimits,
+  settings: EncodeSettings,
+  log?: Logger,
+  progress?: { reporter?: UploadReporter; signal?: AbortSignal; uploads?: AuthorizedUploads },
+): Promise<void> {
   if (slots.length === 0) return;
-  const together = checkTotalSize(slots.flatMap((s) => s.files), limits(slots[0]!.slot));
+  const together = checkTotalSize(
+    slots.flatMap((s) => s.files),
+    limits(slots[0]!.slot),
+  );
   if (together) throw new InputRefusedError(together, slots[0]!.slot.label);
   for (const { slot, files } of slots) {
     const values: unknown[] = [];
@@ -134,7 +142,8 @@ export async function encodeFileSlots(args: Record<string, unknown>, slots: read
       } catch (e) {
         if (e instanceof InputRefusedError) throw e;
         // The run's Cancel or the upload notification's: either way the user stopped it, and the tool is not called.
-        if (progress?.signal?.aborted || progress?.reporter?.signal?.aborted) throw new CallCancelledError(`${slot.label}: sending ${file.name} was cancelled`, { cause: e });
+        if (progress?.signal?.aborted || progress?.reporter?.signal?.aborted)
+          throw new CallCancelledError(`${slot.label}: sending ${file.name} was cancelled`, { cause: e });
         if (file.upload) throw new TransferFailedError(`${slot.label}: ${file.name}: ${(e as Error).message}`);
         throw new InputRefusedError((e as Error).message, slot.label);
       }
@@ -148,8 +157,13 @@ export async function encodeFileSlots(args: Record<string, unknown>, slots: read
   }
 }
 
-async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits, settings: EncodeSettings,
-  progress?: { reporter?: UploadReporter; signal?: AbortSignal; uploads?: AuthorizedUploads }): Promise<unknown> {
+async function encodeFile(
+  file: CheckedFile,
+  slot: FileSlot,
+  limits: InlineLimits,
+  settings: EncodeSettings,
+  progress?: { reporter?: UploadReporter; signal?: AbortSignal; uploads?: AuthorizedUploads },
+): Promise<unknown> {
   if (slot.origin !== 'file-input-object') {
     const signal = progress?.reporter?.signal ?? progress?.signal;
     const reporter = progress?.reporter;
@@ -172,14 +186,25 @@ async function encodeFile(file: CheckedFile, slot: FileSlot, limits: InlineLimit
  * Step 3: calls the tool; a 2025-11-25 server may refuse with -32042 until a URL is visited: offered, then
  * retried. Output is not validated here (resultViewOf does, keeping the raw value beside the errors).
  */
-export function callWithUrlRetry(connection: RunConnection, tool: Tool, args: Record<string, unknown>, hooks: RunHooks,
-  secureArguments?: Record<string, unknown>): Promise<CallToolResult> {
+export function callWithUrlRetry(
+  connection: RunConnection,
+  tool: Tool,
+  args: Record<string, unknown>,
+  hooks: RunHooks,
+  secureArguments?: Record<string, unknown>,
+): Promise<CallToolResult> {
   const caller = hooks.callTool
     ? { name: connection.name, onDidCompleteElicitation: connection.onDidCompleteElicitation?.bind(connection), callTool: hooks.callTool }
     : connection;
   return callToolWithUrlElicitation<CallToolResult, ToolCallOptions>(caller, tool.name, args, hooks.elicitation, {
     log: connection.log,
-    call: { signal: hooks.signal, onProgress: hooks.onProgress, timeoutMs: hooks.timeoutMs, validateOutput: false, ...(secureArguments ? { secureArguments } : {}) },
+    call: {
+      signal: hooks.signal,
+      onProgress: hooks.onProgress,
+      timeoutMs: hooks.timeoutMs,
+      validateOutput: false,
+      ...(secureArguments ? { secureArguments } : {}),
+    },
     waitForRetry: hooks.waitForRetry,
     ...(hooks.totalTimeoutMs !== undefined ? { totalTimeoutMs: hooks.totalTimeoutMs } : {}),
   });
@@ -192,8 +217,13 @@ export function resultViewOf(connection: RunConnection, tool: Tool, result: Call
 }
 
 /** Step 2 with the caller's upload progress: the files that go by upload are announced first. */
-async function encodeFiles(args: Record<string, unknown>, files: FileChoices, authorized: AuthorizedUploads | undefined,
-  hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal'>, log: Logger): Promise<void> {
+async function encodeFiles(
+  args: Record<string, unknown>,
+  files: FileChoices,
+  authorized: AuthorizedUploads | undefined,
+  hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal'>,
+  log: Logger,
+): Promise<void> {
   const slots = files.entries();
   const uploads = slots.flatMap((e) => e.files.filter((f) => f.upload));
   const reporter = uploads.length && hooks.uploadProgress ? await hooks.uploadProgress(uploads, hooks.signal) : undefined;
@@ -208,8 +238,11 @@ async function encodeFiles(args: Record<string, unknown>, files: FileChoices, au
  * Steps 1 and 2 together: the arguments as they will be sent, files encoded (for a caller that sends them its own
  * way, e.g. the CLI's task calls). Form values are checked first (ArgumentsRefusedError).
  */
-export async function preparedArguments(connection: RunConnection, request: ToolRunRequest,
-  hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal' | 'checkEncoded'>): Promise<Record<string, unknown>> {
+export async function preparedArguments(
+  connection: RunConnection,
+  request: ToolRunRequest,
+  hooks: Pick<RunHooks, 'encode' | 'uploadProgress' | 'signal' | 'checkEncoded'>,
+): Promise<Record<string, unknown>> {
   if ('form' in request.input) {
     const errors = checkValues(request.input.form, request.input.values, request.files);
     if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);
@@ -234,14 +267,24 @@ export async function runTool(connection: RunConnection, request: ToolRunRequest
  * each file's path, size, type and sha-256 (read before the call; the call refuses a file changed since), the
  * outcome and how long it took.
  */
-export async function recordRun<T extends { result: CallToolResult } | undefined>(connection: RunConnection, request: ToolRunRequest,
-  recorder: RunRecorder, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+export async function recordRun<T extends { result: CallToolResult } | undefined>(
+  connection: RunConnection,
+  request: ToolRunRequest,
+  recorder: RunRecorder,
+  signal: AbortSignal | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
   const at = Date.now();
   const started = performance.now();
   const slots = request.files?.entries() ?? [];
   const files = await recordedFiles(slots, signal);
-  const kept = keptArguments(request.tool, argumentsOf(request.input), slots.map((s) => s.slot), 'form' in request.input ? request.input.form : undefined,
-    (text) => connection.log.maskSecretsIn(text));
+  const kept = keptArguments(
+    request.tool,
+    argumentsOf(request.input),
+    slots.map((s) => s.slot),
+    'form' in request.input ? request.input.form : undefined,
+    (text) => connection.log.maskSecretsIn(text),
+  );
   const base = { at, server: connection.name, tool: request.tool.name, by: recorder.by, ...kept, files };
   try {
     const outcome = await run();
@@ -254,7 +297,9 @@ export async function recordRun<T extends { result: CallToolResult } | undefined
     return outcome;
   } catch (e) {
     const cancelled = e instanceof CallCancelledError;
-    recorder.keep(newRecord({ ...base, outcome: cancelled ? 'cancelled' : 'failed', error: (e as Error)?.message ?? String(e), durationMs: performance.now() - started }));
+    recorder.keep(
+      newRecord({ ...base, outcome: cancelled ? 'cancelled' : 'failed', error: (e as Error)?.message ?? String(e), durationMs: performance.now() - started }),
+    );
     throw e;
   }
 }
@@ -272,8 +317,12 @@ async function runToolOnce(connection: RunConnection, request: ToolRunRequest, h
  * chosen for its file arguments are checked first, then read once and sent inline as data: URIs (a prompt
  * argument is a string); the arguments are dropped once dispatched.
  */
-export async function runPrompt(connection: RunConnection, name: string, input: RunInput,
-  hooks: Pick<RunHooks, 'signal' | 'timeoutMs'> & { files?: FileChoices; encode?: EncodeSettings }): Promise<RunOutcome & { answer: GetPromptResult }> {
+export async function runPrompt(
+  connection: RunConnection,
+  name: string,
+  input: RunInput,
+  hooks: Pick<RunHooks, 'signal' | 'timeoutMs'> & { files?: FileChoices; encode?: EncodeSettings },
+): Promise<RunOutcome & { answer: GetPromptResult }> {
   if ('form' in input) {
     const errors = checkValues(input.form, input.values, hooks.files);
     if (Object.keys(errors).length > 0) throw new ArgumentsRefusedError(errors);

@@ -12,10 +12,17 @@ import type { CheckedFile, FileSlot } from '../files';
 import type { SlotFiles } from './fileChoices';
 import type { InlineLimits } from '../files/limits';
 
-export interface AuthorizedUploadEntry { slot: FileSlot; file: CheckedFile; prepared: PreparedUpload }
+export interface AuthorizedUploadEntry {
+  slot: FileSlot;
+  file: CheckedFile;
+  prepared: PreparedUpload;
+}
 
 export class AuthorizedUploads {
-  constructor(readonly entries: readonly AuthorizedUploadEntry[], private readonly uploader: FileUploader | undefined) {}
+  constructor(
+    readonly entries: readonly AuthorizedUploadEntry[],
+    private readonly uploader: FileUploader | undefined,
+  ) {}
 
   /** The authorized upload of a file of this run (the same CheckedFile object). */
   get(file: CheckedFile): PreparedUpload | undefined {
@@ -50,19 +57,33 @@ export class AuthorizedUploads {
  * not support uploads, or refused the file) throws InputRefusedError naming the argument; the signal aborted,
  * CallCancelledError; anything else a TransferFailedError. Undefined when no file goes by upload.
  */
-export async function authorizeUploads(slots: readonly SlotFiles[], limits: (slot: FileSlot) => InlineLimits,
-  uploader: FileUploader | undefined, signal?: AbortSignal, onDigestBytes?: (file: CheckedFile, read: number) => void): Promise<AuthorizedUploads | undefined> {
+export async function authorizeUploads(
+  slots: readonly SlotFiles[],
+  limits: (slot: FileSlot) => InlineLimits,
+  uploader: FileUploader | undefined,
+  signal?: AbortSignal,
+  onDigestBytes?: (file: CheckedFile, read: number) => void,
+): Promise<AuthorizedUploads | undefined> {
   const uploads = slots.flatMap(({ slot, files }) => files.filter((f) => f.upload).map((file) => ({ slot, file })));
   if (uploads.length === 0) return undefined;
-  const together = checkTotalSize(slots.flatMap((s) => s.files), limits(slots[0]!.slot));
+  const together = checkTotalSize(
+    slots.flatMap((s) => s.files),
+    limits(slots[0]!.slot),
+  );
   if (together) throw new InputRefusedError(together, slots[0]!.slot.label);
   const entries: AuthorizedUploadEntry[] = [];
   try {
     for (const { slot, file } of uploads) {
       try {
-        entries.push({ slot, file, prepared: await authorizeCheckedFile(file, slot, limits(slot), {
-          uploader, ...(signal ? { signal } : {}), ...(onDigestBytes ? { onDigestBytes: (read: number) => onDigestBytes(file, read) } : {}),
-        }) });
+        entries.push({
+          slot,
+          file,
+          prepared: await authorizeCheckedFile(file, slot, limits(slot), {
+            uploader,
+            ...(signal ? { signal } : {}),
+            ...(onDigestBytes ? { onDigestBytes: (read: number) => onDigestBytes(file, read) } : {}),
+          }),
+        });
       } catch (e) {
         if (e instanceof InputRefusedError) throw e;
         if (signal?.aborted) throw new CallCancelledError(`${slot.label}: authorizing the upload of ${file.name} was cancelled`, { cause: e });

@@ -14,7 +14,13 @@ export interface SamplingRequest {
   [key: string]: unknown;
 }
 
-export interface SamplingResult { role: 'assistant'; content: unknown; model: string; stopReason?: string; [key: string]: unknown }
+export interface SamplingResult {
+  role: 'assistant';
+  content: unknown;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
 
 /** `requester`: who asks on the server's behalf when it is not the server itself (an app of it, named so). */
 export type SamplingHandler = (request: SamplingRequest, ctx: { server: string; signal: AbortSignal; requester?: string }) => Promise<SamplingResult>;
@@ -45,7 +51,8 @@ export function samplingRequestProblem(request: SamplingRequest): string | undef
     return `maxTokens ${request.maxTokens} is outside what the host allows (1 to ${SAMPLING_LIMITS.maxTokens})`;
   }
   for (const [i, message] of request.messages.entries()) {
-    if (message.role !== 'user' && message.role !== 'assistant') return `message ${i + 1} has role ${JSON.stringify(message.role).slice(0, 40)}, not user or assistant`;
+    if (message.role !== 'user' && message.role !== 'assistant')
+      return `message ${i + 1} has role ${JSON.stringify(message.role).slice(0, 40)}, not user or assistant`;
     for (const block of Array.isArray(message.content) ? message.content : [message.content]) {
       const type = (block as { type?: unknown } | null)?.type;
       if (typeof type !== 'string' || !CONTENT_TYPES.has(type)) {
@@ -88,7 +95,8 @@ export function samplingToolsProblem(request: SamplingRequest): string | undefin
       if (message.role !== 'user') return `message ${i + 1} has tool_result but is not the user's`;
       if (results.length !== blocks.length) return `message ${i + 1} mixes tool_result with other content`;
       for (const r of results) {
-        if (!asked.has(String(r.toolUseId))) return `message ${i + 1} answers tool use ${JSON.stringify(r.toolUseId).slice(0, 60)}, which the message before did not ask for`;
+        if (!asked.has(String(r.toolUseId)))
+          return `message ${i + 1} answers tool use ${JSON.stringify(r.toolUseId).slice(0, 60)}, which the message before did not ask for`;
       }
     }
     asked = new Set(uses.map((u) => String(u.id)));
@@ -102,7 +110,12 @@ export function contentBlocks(content: unknown): Record<string, unknown>[] {
 }
 
 /** A model as the host can offer it to the user. */
-export interface ModelChoice { id: string; name: string; family: string; vendor: string }
+export interface ModelChoice {
+  id: string;
+  name: string;
+  family: string;
+  vendor: string;
+}
 
 /**
  * The model to preselect: the first of the server's hints (in its order) that a model's name, family or id
@@ -121,7 +134,11 @@ export function preferredModel(models: readonly ModelChoice[], preferences: unkn
 }
 
 /** A tool call the model made, as the spec's `tool_use` block. */
-export interface SampledToolUse { id: string; name: string; input: Record<string, unknown> }
+export interface SampledToolUse {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
 
 /** The answer returned to the server: text, or the model's tool calls (stopReason `toolUse`). */
 export function samplingResult(answer: { text: string; toolUses: SampledToolUse[]; model: string; truncated?: boolean }): SamplingResult {
@@ -137,5 +154,7 @@ export function samplingResult(answer: { text: string; toolUses: SampledToolUse[
 
 /** A handler that declines every request, saying why (the CLI without --sampling-command). */
 export function decliningSamplingHandler(why: string): SamplingHandler {
-  return async () => { throw new SamplingDeclinedError(why); };
+  return async () => {
+    throw new SamplingDeclinedError(why);
+  };
 }

@@ -21,7 +21,9 @@ export const SAMPLING_QUEUE_LIMITS = {
 // Thrown by the extension's queue and recognised by the connection, a bundle of its own: see core/errors.
 export { SamplingQueueFullError };
 
-interface Waiting { start: () => void }
+interface Waiting {
+  start: () => void;
+}
 
 /** One server's sampling requests: `run` waits for a turn (or refuses), then runs the work. */
 export class SamplingQueue {
@@ -45,10 +47,17 @@ export class SamplingQueue {
       this.running++;
     } else {
       if (this.waiting.length >= this.limits.waiting) {
-        throw new SamplingQueueFullError(`"${server}" already has ${this.running} sampling ${this.running === 1 ? 'request' : 'requests'} being answered and ${this.waiting.length} waiting, the most the host holds (${this.limits.running} at a time, ${this.limits.waiting} waiting); ask again once they are answered`);
+        throw new SamplingQueueFullError(
+          `"${server}" already has ${this.running} sampling ${this.running === 1 ? 'request' : 'requests'} being answered and ${this.waiting.length} waiting, the most the host holds (${this.limits.running} at a time, ${this.limits.waiting} waiting); ask again once they are answered`,
+        );
       }
       await new Promise<void>((resolve, reject) => {
-        const entry: Waiting = { start: () => { signal.removeEventListener('abort', onAbort); resolve(); } };
+        const entry: Waiting = {
+          start: () => {
+            signal.removeEventListener('abort', onAbort);
+            resolve();
+          },
+        };
         const onAbort = (): void => {
           const at = this.waiting.indexOf(entry);
           if (at >= 0) this.waiting.splice(at, 1);

@@ -15,8 +15,15 @@ import { SERVICE_MAX_LINE_CHARS, type ServiceMessage, type ServiceRequest } from
 
 /** What each platform needs on PATH, and the package that has it (as the prerequisites step installs them). */
 const NEEDS: Partial<Record<NodeJS.Platform, Array<[string, string]>>> = {
-  linux: [['bwrap', 'bubblewrap'], ['socat', 'socat'], ['rg', 'ripgrep']],
-  darwin: [['sandbox-exec', 'sandbox-exec (part of macOS)'], ['rg', 'ripgrep']],
+  linux: [
+    ['bwrap', 'bubblewrap'],
+    ['socat', 'socat'],
+    ['rg', 'ripgrep'],
+  ],
+  darwin: [
+    ['sandbox-exec', 'sandbox-exec (part of macOS)'],
+    ['rg', 'ripgrep'],
+  ],
 };
 
 /** How long the service may take to start and answer one wrap. */
@@ -42,11 +49,15 @@ function serviceArgs(): string[] {
     if (!existsSync(bundled)) throw new ServerStartError(`the sandbox service is missing (${bundled})`);
     return [bundled];
   }
-  const loader = 'tsx';   // a name esbuild leaves alone: the bundle never takes this path
+  const loader = 'tsx'; // a name esbuild leaves alone: the bundle never takes this path
   return ['--import', pathToFileURL(require.resolve(loader)).href, join(__dirname, 'service.ts')];
 }
 
-interface Waiting { resolve(shell: string): void; reject(e: Error): void; timer: NodeJS.Timeout }
+interface Waiting {
+  resolve(shell: string): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout;
+}
 
 /** One running service: its requests waiting for an answer, and who is told of each server's refusals. */
 class SandboxService {
@@ -57,14 +68,21 @@ class SandboxService {
   private idleTimer?: NodeJS.Timeout;
   private ended?: string;
 
-  constructor(private readonly child: ChildProcessWithoutNullStreams, private readonly onEnd: () => void) {
+  constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly onEnd: () => void,
+  ) {
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (text: string) => this.read(text));
     child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text: string) => { this.stderr = (this.stderr + text).slice(-STDERR_KEPT_CHARS); });
+    child.stderr.on('data', (text: string) => {
+      this.stderr = (this.stderr + text).slice(-STDERR_KEPT_CHARS);
+    });
     child.stdin.on('error', () => undefined);
     child.once('error', (e) => this.end(e.message));
-    child.once('exit', (code, signal) => this.end(`the sandbox service exited (${signal ?? `code ${code}`})${this.stderr.trim() ? `: ${this.stderr.trim()}` : ''}`));
+    child.once('exit', (code, signal) =>
+      this.end(`the sandbox service exited (${signal ?? `code ${code}`})${this.stderr.trim() ? `: ${this.stderr.trim()}` : ''}`),
+    );
     // The service never keeps the host running: it ends when the host's end closes its stdin.
     child.unref();
     for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
@@ -104,15 +122,28 @@ class SandboxService {
     if (this.pending.length > SERVICE_MAX_LINE_CHARS) this.pending = '';
     for (const line of lines) {
       let m: ServiceMessage;
-      try { m = JSON.parse(line) as ServiceMessage; } catch { continue; }
-      if ('failed' in m) { this.end(`the sandbox could not start: ${m.failed}`); continue; }
-      if ('refused' in m) { this.reporters.get(m.id)?.(m.refused); continue; }
+      try {
+        m = JSON.parse(line) as ServiceMessage;
+      } catch {
+        continue;
+      }
+      if ('failed' in m) {
+        this.end(`the sandbox could not start: ${m.failed}`);
+        continue;
+      }
+      if ('refused' in m) {
+        this.reporters.get(m.id)?.(m.refused);
+        continue;
+      }
       const w = this.waiting.get(m.id);
       if (!w) continue;
       this.waiting.delete(m.id);
       clearTimeout(w.timer);
       if ('shell' in m) w.resolve(m.shell);
-      else { this.reporters.delete(m.id); w.reject(new Error(m.error)); }
+      else {
+        this.reporters.delete(m.id);
+        w.reject(new Error(m.error));
+      }
     }
   }
 
@@ -120,7 +151,10 @@ class SandboxService {
     if (this.ended) return;
     this.ended = why;
     clearTimeout(this.idleTimer);
-    for (const w of this.waiting.values()) { clearTimeout(w.timer); w.reject(new Error(why)); }
+    for (const w of this.waiting.values()) {
+      clearTimeout(w.timer);
+      w.reject(new Error(why));
+    }
     this.waiting.clear();
     this.onEnd();
     if (this.child.exitCode === null) this.child.stdin.end();
@@ -132,7 +166,9 @@ let nextWrap = 1;
 
 /** What a service's runtime reads of its environment: the programs it runs, the home it expands, the proxy it goes through. */
 function serviceKey(network: SandboxPolicy['network'], env: Record<string, string>): string {
-  const read = Object.entries(env).filter(([k]) => k === 'PATH' || k === 'HOME' || k === 'TMPDIR' || /proxy/i.test(k)).sort();
+  const read = Object.entries(env)
+    .filter(([k]) => k === 'PATH' || k === 'HOME' || k === 'TMPDIR' || /proxy/i.test(k))
+    .sort();
   return JSON.stringify([network, read]);
 }
 
@@ -143,9 +179,12 @@ function serviceFor(network: SandboxPolicy['network'], env: Record<string, strin
   const electron = process.versions.electron !== undefined && env.ELECTRON_RUN_AS_NODE === undefined;
   const child = spawn(process.execPath, [...serviceArgs(), JSON.stringify(network)], {
     env: electron ? { ...env, ELECTRON_RUN_AS_NODE: '1', MCP_HOST_SANDBOX_UNSET_ELECTRON: '1' } : env,
-    stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
   });
-  const service = new SandboxService(child, () => { if (services.get(key) === service) services.delete(key); });
+  const service = new SandboxService(child, () => {
+    if (services.get(key) === service) services.delete(key);
+  });
   services.set(key, service);
   return service;
 }
@@ -163,15 +202,18 @@ export interface SandboxedLaunch {
  * what is missing. The server keeps its own environment and working folder. `onRefused` is told each `host:port`
  * the sandbox's proxy refused the server, until release().
  */
-export async function sandboxedLaunch(server: ResolvedStdioServer & { sandbox: NonNullable<ResolvedStdioServer['sandbox']> },
-  onRefused: (target: string) => void): Promise<SandboxedLaunch> {
+export async function sandboxedLaunch(
+  server: ResolvedStdioServer & { sandbox: NonNullable<ResolvedStdioServer['sandbox']> },
+  onRefused: (target: string) => void,
+): Promise<SandboxedLaunch> {
   const reason = sandboxUnavailableReason(server.env);
   if (reason) throw new ServerStartError(`server "${server.name}" is sandboxed and cannot start: ${reason}`);
   const service = serviceFor(server.sandbox.network, server.env);
   const id = nextWrap++;
-  const shell = await service.wrap(
-    { op: 'wrap', id, cwd: server.cwd ?? process.cwd(), filesystem: server.sandbox.filesystem, command: [server.command, ...server.args] },
-    onRefused,
-  ).catch((e: Error) => { throw new ServerStartError(`server "${server.name}" is sandboxed and cannot start: ${e.message}`); });
+  const shell = await service
+    .wrap({ op: 'wrap', id, cwd: server.cwd ?? process.cwd(), filesystem: server.sandbox.filesystem, command: [server.command, ...server.args] }, onRefused)
+    .catch((e: Error) => {
+      throw new ServerStartError(`server "${server.name}" is sandboxed and cannot start: ${e.message}`);
+    });
   return { command: '/bin/sh', args: ['-c', shell], env: server.env, release: () => service.release(id) };
 }

@@ -17,14 +17,22 @@ export const DEFAULT_ALLOW_WRITE = ['~/.npm'];
 
 /** The registries a launcher downloads the server from, by the launcher's name. */
 const LAUNCHER_REGISTRIES: Record<string, readonly string[]> = {
-  npx: ['registry.npmjs.org'], npm: ['registry.npmjs.org'], pnpm: ['registry.npmjs.org'], pnpx: ['registry.npmjs.org'],
-  yarn: ['registry.npmjs.org', 'registry.yarnpkg.com'], bunx: ['registry.npmjs.org'],
-  uvx: ['pypi.org', 'files.pythonhosted.org'], uv: ['pypi.org', 'files.pythonhosted.org'], pipx: ['pypi.org', 'files.pythonhosted.org'],
+  npx: ['registry.npmjs.org'],
+  npm: ['registry.npmjs.org'],
+  pnpm: ['registry.npmjs.org'],
+  pnpx: ['registry.npmjs.org'],
+  yarn: ['registry.npmjs.org', 'registry.yarnpkg.com'],
+  bunx: ['registry.npmjs.org'],
+  uvx: ['pypi.org', 'files.pythonhosted.org'],
+  uv: ['pypi.org', 'files.pythonhosted.org'],
+  pipx: ['pypi.org', 'files.pythonhosted.org'],
 };
 
 /** The domains the launcher `command` needs (none for a command that is not a known launcher). */
 export function launcherDomains(command: string): readonly string[] {
-  const name = basename(command).replace(/\.(cmd|exe)$/i, '').toLowerCase();
+  const name = basename(command)
+    .replace(/\.(cmd|exe)$/i, '')
+    .toLowerCase();
   return Object.hasOwn(LAUNCHER_REGISTRIES, name) ? LAUNCHER_REGISTRIES[name]! : [];
 }
 
@@ -40,9 +48,15 @@ const unique = (list: string[]) => [...new Set(list)];
  * The policy of a server run as `command` in `cwd`, with `home` as its home folder (the HOME of its environment)
  * and `sub` substituting the variables of the configuration (`${workspaceFolder}`…) in each entry.
  */
-export function sandboxPolicy(config: SandboxConfig | undefined, o: {
-  command: string; cwd: string; home?: string; sub?: (s: string) => string;
-}): SandboxPolicy {
+export function sandboxPolicy(
+  config: SandboxConfig | undefined,
+  o: {
+    command: string;
+    cwd: string;
+    home?: string;
+    sub?: (s: string) => string;
+  },
+): SandboxPolicy {
   const home = o.home ?? homedir();
   const sub = o.sub ?? ((s: string) => s);
   const paths = (list: readonly string[] | undefined) => (list ?? []).map((p) => absolutePath(sub(p), home, o.cwd));

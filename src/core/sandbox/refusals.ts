@@ -18,7 +18,11 @@ export interface SandboxRefusal {
   reportedBy: 'sandbox' | 'server';
 }
 
-export interface SandboxAllowEntry { section: SandboxSection; key: SandboxListKey; value: string }
+export interface SandboxAllowEntry {
+  section: SandboxSection;
+  key: SandboxListKey;
+  value: string;
+}
 
 /** `sandbox.filesystem.allowWrite: "/path"`, the way the entry is shown. */
 export function describeAllowEntry(e: SandboxAllowEntry): string {

@@ -60,7 +60,9 @@ async function main(argv: string[]): Promise<void> {
     // (the mount points the runtime made for its wraps; none is needed once no server starts or runs)
     if (servers.size === 0) SandboxManager.cleanupAfterCommand();
   };
-  process.on('exit', () => { for (const s of servers.values()) rmSync(s.temp, { recursive: true, force: true }); });
+  process.on('exit', () => {
+    for (const s of servers.values()) rmSync(s.temp, { recursive: true, force: true });
+  });
 
   const store = SandboxManager.getSandboxViolationStore();
   let seen = store.getTotalCount();
@@ -83,8 +85,13 @@ async function main(argv: string[]): Promise<void> {
       // server CLAUDE_CODE_TMPDIR as its TMPDIR: both are read as the wrap starts (wraps run one at a time).
       process.chdir(r.cwd);
       process.env.CLAUDE_CODE_TMPDIR = temp;
-      const shell = await SandboxManager.wrapWithSandbox(r.command.map(shellWord).join(' '), undefined,
-        { filesystem: { ...r.filesystem, allowWrite: [...r.filesystem.allowWrite, temp] } }, undefined, { commandId: proxyId });
+      const shell = await SandboxManager.wrapWithSandbox(
+        r.command.map(shellWord).join(' '),
+        undefined,
+        { filesystem: { ...r.filesystem, allowWrite: [...r.filesystem.allowWrite, temp] } },
+        undefined,
+        { commandId: proxyId },
+      );
       servers.set(r.id, { proxyId, temp });
       byProxyId.set(proxyId, r.id);
       send({ id: r.id, shell });
@@ -103,14 +110,24 @@ async function main(argv: string[]): Promise<void> {
     else if (r.op === 'wrap') queue = queue.then(() => wrap(r));
   });
   // The host has gone: the proxy and its bridges go with the service (the runtime's own exit handler).
-  lines.on('close', () => { void queue.then(() => process.exit(0)); });
+  lines.on('close', () => {
+    void queue.then(() => process.exit(0));
+  });
 }
 
 /** The bundle's seccomp helper (dist/vendor/seccomp/ARCH) may have lost its executable bit in a .vsix's zip. */
 function ensureSeccompHelperRuns(): void {
   const helper = join(__dirname, 'vendor', 'seccomp', process.arch, 'apply-seccomp');
   if (!__filename.endsWith('.js') || !existsSync(helper)) return;
-  try { accessSync(helper, constants.X_OK); } catch { try { chmodSync(helper, 0o755); } catch { /* the runtime then says it cannot use it */ } }
+  try {
+    accessSync(helper, constants.X_OK);
+  } catch {
+    try {
+      chmodSync(helper, 0o755);
+    } catch {
+      /* the runtime then says it cannot use it */
+    }
+  }
 }
 
 if (require.main === module) {

@@ -21,7 +21,6 @@ export function secureValueProblems(tool: unknown, values: SecureArguments): str
   return Object.entries(validateForm(form, values)).map(([id, message]) => `${id.replace(/^\//, '') || 'secure values'}: ${message}`);
 }
 
-
 /**
  * The schema of the secure values' section of a form: the tool's `secureInputSchema` without the values the
  * configuration sets (mcp.json), and with each remembered value optional ("kept; leave empty to keep it"). No
@@ -33,7 +32,10 @@ export function secureSectionSchema(tool: unknown, kept: ReadonlySet<string>, co
   const properties: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (configured.has(name)) continue;
-    if (!kept.has(name) || typeof property !== 'object' || property === null) { properties[name] = property; continue; }
+    if (!kept.has(name) || typeof property !== 'object' || property === null) {
+      properties[name] = property;
+      continue;
+    }
     const own = (property as { description?: unknown }).description;
     const text = typeof own === 'string' && own.trim() ? `${own.trim().replace(/[.!?:]$/, '')}. ` : '';
     const { default: _default, ...rest } = property as Record<string, unknown>;

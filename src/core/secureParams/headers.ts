@@ -36,8 +36,12 @@ export function secureParamHeaders(tool: unknown, secureArguments: SecureArgumen
  * now on (its trace shows every message). Undefined for a tool without a secure schema. The SDK re-sends both on
  * every `input_required` retry (it spreads the first request's params and keeps its headers).
  */
-export function secureCall(tool: unknown, values: SecureArguments | undefined, log: Logger, modern: boolean):
-  { params: { secureArguments: SecureArguments }; options: { headers?: Record<string, string> } } | undefined {
+export function secureCall(
+  tool: unknown,
+  values: SecureArguments | undefined,
+  log: Logger,
+  modern: boolean,
+): { params: { secureArguments: SecureArguments }; options: { headers?: Record<string, string> } } | undefined {
   if (!takesSecureValues(tool)) return undefined;
   const secureArguments = secureArgumentsFor(tool, values ?? {});
   log.maskSecrets(secureValueStrings(secureArguments, new Set(secretPropertyNames(tool))));

@@ -28,7 +28,7 @@ export const INVALID_PARAMS = -32602;
 /** The tool's secure schema, when it declares one (a tool the listing refused never gets here). */
 export function secureInputSchemaOf(tool: unknown): SecureInputSchema | undefined {
   const schema = isObject(tool) ? tool.secureInputSchema : undefined;
-  return isObject(schema) && schema.type === 'object' ? schema as SecureInputSchema : undefined;
+  return isObject(schema) && schema.type === 'object' ? (schema as SecureInputSchema) : undefined;
 }
 
 /** The property names of a schema's top level. */
@@ -83,7 +83,10 @@ export function secureToolProblem(tool: unknown): string | undefined {
   const model = new Set(propertyNames(tool.inputSchema));
   const overlap = propertyNames(schema).filter((name) => model.has(name));
   if (overlap.length > 0) {
-    const names = overlap.slice(0, 5).map((n) => `"${n.slice(0, 100)}"`).join(', ');
+    const names = overlap
+      .slice(0, 5)
+      .map((n) => `"${n.slice(0, 100)}"`)
+      .join(', ');
     return `its secureInputSchema and inputSchema both declare ${names}: a value the host binds must not be one a model can set (SEP-3221)`;
   }
   const seen = new Map<string, string>();
@@ -92,7 +95,8 @@ export function secureToolProblem(tool: unknown): string | undefined {
     const property = (schema.properties as Record<string, unknown>)[name] as Record<string, unknown>;
     const where = `secure property "${name.slice(0, 100)}"`;
     if (header === '' || !HEADER_TOKEN.test(header)) return `the x-mcp-header of its ${where} is not an HTTP header token (SEP-2243)`;
-    if (!['string', 'integer', 'boolean'].includes(String(property.type))) return `the x-mcp-header of its ${where} is on a ${String(property.type ?? 'untyped')} property; only string, integer and boolean properties may carry one (SEP-2243)`;
+    if (!['string', 'integer', 'boolean'].includes(String(property.type)))
+      return `the x-mcp-header of its ${where} is on a ${String(property.type ?? 'untyped')} property; only string, integer and boolean properties may carry one (SEP-2243)`;
     const prior = seen.get(header.toLowerCase());
     if (prior !== undefined) return `the x-mcp-header "${header.slice(0, 100)}" of its ${where} is declared more than once (SEP-2243)`;
     seen.set(header.toLowerCase(), header);
@@ -146,18 +150,27 @@ function typesOf(property: unknown): string[] {
 /** What `text` spells as a value of a JSON Schema type (numbers read as the form engine reads them), if anything. */
 function readAs(text: string, type: string): { value: unknown } | undefined {
   switch (type) {
-    case 'integer': case 'number': {
+    case 'integer':
+    case 'number': {
       const n = Number(text);
       return Number.isFinite(n) && (type === 'number' || Number.isInteger(n)) ? { value: n } : undefined;
     }
-    case 'boolean': return text === 'true' || text === 'false' ? { value: text === 'true' } : undefined;
-    case 'null': return text === 'null' ? { value: null } : undefined;
-    case 'object': case 'array': {
+    case 'boolean':
+      return text === 'true' || text === 'false' ? { value: text === 'true' } : undefined;
+    case 'null':
+      return text === 'null' ? { value: null } : undefined;
+    case 'object':
+    case 'array': {
       let read: unknown;
-      try { read = JSON.parse(text); } catch { return undefined; }
+      try {
+        read = JSON.parse(text);
+      } catch {
+        return undefined;
+      }
       return (type === 'array' ? Array.isArray(read) : isObject(read)) ? { value: read } : undefined;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -222,7 +235,10 @@ export function secureValueStrings(values: SecureArguments | undefined, secret: 
     if (typeof v === 'number' && Number.isFinite(v)) out.push(String(v));
   }
   const walk = (v: unknown, depth: number): void => {
-    if (typeof v === 'string') { if (v !== '') out.push(v); return; }
+    if (typeof v === 'string') {
+      if (v !== '') out.push(v);
+      return;
+    }
     if (depth > 8) return;
     if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
     else if (isObject(v)) for (const x of Object.values(v)) walk(x, depth + 1);
@@ -238,7 +254,10 @@ export function secureValueStrings(values: SecureArguments | undefined, secret: 
 export function secureArgumentsRefusal(e: unknown, tool: string, server: string): unknown {
   if (!(e instanceof ServerRequestError) || e.code !== INVALID_PARAMS) return e;
   const said = e.message.replace(/^tool "[^"]*" failed: /, '');
-  return new ServerRequestError(`the server "${server}" refused the secure values the host sends for "${tool}" (${said}). `
-    + 'This is the host\'s configuration, not the tool\'s: check them (MCP: Edit Secure Values…, mcp-host --secure-arg, or "secureArguments" in mcp.json)',
-  e.code, e.data);
+  return new ServerRequestError(
+    `the server "${server}" refused the secure values the host sends for "${tool}" (${said}). ` +
+      'This is the host\'s configuration, not the tool\'s: check them (MCP: Edit Secure Values…, mcp-host --secure-arg, or "secureArguments" in mcp.json)',
+    e.code,
+    e.data,
+  );
 }

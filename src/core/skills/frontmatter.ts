@@ -20,7 +20,9 @@ export function frontmatterBlock(markdown: string): string | undefined {
 export function parseFrontmatter(markdown: string): Record<string, unknown> {
   const block = frontmatterBlock(markdown);
   if (block === undefined) throw new FrontmatterError('it does not begin with a "---" frontmatter block');
-  const lines = block.split(/\r?\n/).map((text, i) => ({ text: text.replace(/\s+$/, ''), line: i + 2 }))
+  const lines = block
+    .split(/\r?\n/)
+    .map((text, i) => ({ text: text.replace(/\s+$/, ''), line: i + 2 }))
     .filter((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
   const at = { i: 0 };
   const value = readBlock(lines, at, 0);
@@ -29,7 +31,10 @@ export function parseFrontmatter(markdown: string): Record<string, unknown> {
   return value;
 }
 
-interface Line { text: string; line: number }
+interface Line {
+  text: string;
+  line: number;
+}
 
 function indentOf(text: string): number {
   const width = /^( *)/.exec(text)![1]!.length;
@@ -89,7 +94,11 @@ function scalar(raw: string, line: number): unknown {
   const s = quoted ? quoted[1]! : raw.replace(/\s+#.*$/, '').trim();
   if (s.startsWith('"')) {
     if (!/^"(?:[^"\\]|\\.)*"$/.test(s)) throw new FrontmatterError(`line ${line}: an unterminated string`);
-    try { return JSON.parse(s); } catch { throw new FrontmatterError(`line ${line}: a string with an escape this reader does not read`); }
+    try {
+      return JSON.parse(s);
+    } catch {
+      throw new FrontmatterError(`line ${line}: a string with an escape this reader does not read`);
+    }
   }
   if (s.startsWith("'")) {
     if (!/^'(?:[^']|'')*'$/.test(s)) throw new FrontmatterError(`line ${line}: an unterminated string`);
@@ -97,10 +106,12 @@ function scalar(raw: string, line: number): unknown {
   }
   if (s.startsWith('[') && s.endsWith(']')) {
     const inner = s.slice(1, -1).trim();
-    return inner === '' ? [] : inner.split(',').map((part) => {
-      if (/[[\]{}]/.test(part)) throw new FrontmatterError(`line ${line}: a nested flow value`);
-      return scalar(part, line);
-    });
+    return inner === ''
+      ? []
+      : inner.split(',').map((part) => {
+          if (/[[\]{}]/.test(part)) throw new FrontmatterError(`line ${line}: a nested flow value`);
+          return scalar(part, line);
+        });
   }
   if (/^[&*!|>{[%@`]/.test(s)) throw new FrontmatterError(`line ${line}: YAML this host does not read (${s.slice(0, 20)})`);
   if (s === 'null' || s === '~' || s === 'Null' || s === 'NULL') return null;

@@ -42,7 +42,11 @@ export interface SkillsConnection {
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult>;
 }
 
-export interface SkillFile { uri: string; digest: string; size: number }
+export interface SkillFile {
+  uri: string;
+  digest: string;
+  size: number;
+}
 
 export interface SkillEntry {
   /** The URI of the skill's SKILL.md: with the server, its identity. */
@@ -81,7 +85,6 @@ function requireSkills(connection: SkillsConnection): { directoryRead: boolean }
   if (!support) throw new SkillError(`"${connection.name}" does not serve skills (it did not declare ${SKILLS_EXTENSION_ID})`);
   return support;
 }
-
 
 const AnyObject = schemaOf((v) => {
   if (!isObject(v)) throw new Error('the result is not an object');
@@ -128,13 +131,26 @@ export function parseSkillEntry(value: unknown): SkillEntry | undefined {
     const files: SkillFile[] = [];
     const root = `${uri.slice(0, -'SKILL.md'.length)}`;
     for (const r of value.resources) {
-      if (!isObject(r) || typeof r.uri !== 'string' || typeof r.digest !== 'string' || typeof r.size !== 'number'
-        || !Number.isSafeInteger(r.size) || r.size < 0 || !/^sha256:[0-9a-f]{64}$/.test(r.digest)) {
+      if (
+        !isObject(r) ||
+        typeof r.uri !== 'string' ||
+        typeof r.digest !== 'string' ||
+        typeof r.size !== 'number' ||
+        !Number.isSafeInteger(r.size) ||
+        r.size < 0 ||
+        !/^sha256:[0-9a-f]{64}$/.test(r.digest)
+      ) {
         problems.push('a file of it lacks a uri, a sha256 digest or a size');
         break;
       }
-      if (r.uri !== uri && !r.uri.startsWith(root)) { problems.push(`the file ${short(r.uri)} is outside the skill`); break; }
-      if (files.some((f) => f.uri === r.uri)) { problems.push(`the file ${short(r.uri)} is listed twice`); break; }
+      if (r.uri !== uri && !r.uri.startsWith(root)) {
+        problems.push(`the file ${short(r.uri)} is outside the skill`);
+        break;
+      }
+      if (files.some((f) => f.uri === r.uri)) {
+        problems.push(`the file ${short(r.uri)} is listed twice`);
+        break;
+      }
       files.push({ uri: r.uri, digest: r.digest, size: r.size });
     }
     const total = files.reduce((n, f) => n + f.size, 0);
@@ -193,8 +209,18 @@ export function findSkill(skills: readonly SkillEntry[], wanted: string): SkillE
   if (byPath.length === 1) return byPath[0]!;
   const byName = skills.filter((s) => s.name === wanted);
   if (byName.length === 1) return byName[0]!;
-  if (byName.length > 1) throw new SkillError(`${byName.length} skills are named "${short(wanted)}": give one of their paths (${byName.map((s) => s.path).join(', ')})`);
-  throw new SkillError(`no skill "${short(wanted)}"${skills.length ? ` (skills: ${skills.slice(0, 20).map((s) => displayName(s, skills)).join(', ')}${skills.length > 20 ? ', …' : ''})` : ''}`);
+  if (byName.length > 1)
+    throw new SkillError(`${byName.length} skills are named "${short(wanted)}": give one of their paths (${byName.map((s) => s.path).join(', ')})`);
+  throw new SkillError(
+    `no skill "${short(wanted)}"${
+      skills.length
+        ? ` (skills: ${skills
+            .slice(0, 20)
+            .map((s) => displayName(s, skills))
+            .join(', ')}${skills.length > 20 ? ', …' : ''})`
+        : ''
+    }`,
+  );
 }
 
 /** The name to show: the name, or the path when another listed skill has the same name. */
@@ -221,12 +247,20 @@ export async function loadSkill(connection: SkillsConnection, entry: SkillEntry,
     frontmatter = parseFrontmatter(content.text ?? '');
   } catch (e) {
     const why = e instanceof FrontmatterError ? e.message : String(e);
-    throw new SkillError(`skill ${short(entry.path)} of "${connection.name}" was not loaded: its SKILL.md frontmatter cannot be compared with the listing (${why})`);
+    throw new SkillError(
+      `skill ${short(entry.path)} of "${connection.name}" was not loaded: its SKILL.md frontmatter cannot be compared with the listing (${why})`,
+    );
   }
-  const fields = [...new Set([...Object.keys(frontmatter), ...Object.keys(entry.frontmatter)])]
-    .filter((k) => !isDeepStrictEqual(frontmatter[k] ?? null, entry.frontmatter[k] ?? null));
+  const fields = [...new Set([...Object.keys(frontmatter), ...Object.keys(entry.frontmatter)])].filter(
+    (k) => !isDeepStrictEqual(frontmatter[k] ?? null, entry.frontmatter[k] ?? null),
+  );
   if (fields.length) {
-    throw new SkillError(`skill ${short(entry.path)} of "${connection.name}" was not loaded: its SKILL.md frontmatter differs from the listing in ${fields.slice(0, 10).map((f) => `"${short(f)}"`).join(', ')}`);
+    throw new SkillError(
+      `skill ${short(entry.path)} of "${connection.name}" was not loaded: its SKILL.md frontmatter differs from the listing in ${fields
+        .slice(0, 10)
+        .map((f) => `"${short(f)}"`)
+        .join(', ')}`,
+    );
   }
   return content;
 }
@@ -259,7 +293,8 @@ async function readListed(connection: SkillsConnection, entry: SkillEntry, uri: 
     if (item.text.length > limit) throw sizeError(connection, entry, uri, listed, `more than ${limit} bytes`);
     bytes = Buffer.from(item.text, 'utf8');
   } else if ('blob' in item && typeof item.blob === 'string') {
-    if (Math.floor(item.blob.length * 3 / 4) > limit + 3) throw sizeError(connection, entry, uri, listed, `about ${Math.floor(item.blob.length * 3 / 4)} bytes`);
+    if (Math.floor((item.blob.length * 3) / 4) > limit + 3)
+      throw sizeError(connection, entry, uri, listed, `about ${Math.floor((item.blob.length * 3) / 4)} bytes`);
     bytes = Buffer.from(item.blob, 'base64');
   } else {
     throw new SkillError(`"${connection.name}" answered resources/read for ${short(uri)} with neither text nor blob`);
@@ -268,7 +303,9 @@ async function readListed(connection: SkillsConnection, entry: SkillEntry, uri: 
   if (listed) {
     const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
     if (digest !== listed.digest) {
-      throw new SkillError(`${short(uri)} of skill ${short(entry.path)} ("${connection.name}") does not match its listed sha-256 digest; it was not used (the skill changed: refresh it)`);
+      throw new SkillError(
+        `${short(uri)} of skill ${short(entry.path)} ("${connection.name}") does not match its listed sha-256 digest; it was not used (the skill changed: refresh it)`,
+      );
     }
   }
   const text = bytes.toString('utf8');
@@ -277,12 +314,17 @@ async function readListed(connection: SkillsConnection, entry: SkillEntry, uri: 
 }
 
 function sizeError(connection: SkillsConnection, entry: SkillEntry, uri: string, listed: SkillFile | undefined, got: string): SkillError {
-  return new SkillError(listed
-    ? `${short(uri)} of skill ${short(entry.path)} ("${connection.name}") is ${got}, not the ${listed.size} bytes listed; it was not used (the skill changed: refresh it)`
-    : `${short(uri)} of skill ${short(entry.path)} ("${connection.name}") is ${got}, over the ${SKILL_LIMITS.totalBytesPerSkill}-byte limit of a skill; it was not used`);
+  return new SkillError(
+    listed
+      ? `${short(uri)} of skill ${short(entry.path)} ("${connection.name}") is ${got}, not the ${listed.size} bytes listed; it was not used (the skill changed: refresh it)`
+      : `${short(uri)} of skill ${short(entry.path)} ("${connection.name}") is ${got}, over the ${SKILL_LIMITS.totalBytesPerSkill}-byte limit of a skill; it was not used`,
+  );
 }
 
-export interface DirectoryListing { resources: Resource[]; cut?: string }
+export interface DirectoryListing {
+  resources: Resource[];
+  cut?: string;
+}
 
 /** `resources/directory/read` to its last page (bounded), only when the server declared `directoryRead`. */
 export async function readSkillDirectory(connection: SkillsConnection, uri: string, opts: CallOptions = {}): Promise<DirectoryListing> {
@@ -298,7 +340,8 @@ export async function readSkillDirectory(connection: SkillsConnection, uri: stri
       if (resources.length >= SKILL_LIMITS.directoryEntries) return { resources, cut: `stopped at ${SKILL_LIMITS.directoryEntries} entries` };
       if (isObject(r) && typeof r.uri === 'string') {
         resources.push({
-          uri: r.uri.slice(0, SKILL_LIMITS.textChars), name: typeof r.name === 'string' ? r.name.slice(0, SKILL_LIMITS.textChars) : r.uri.slice(0, SKILL_LIMITS.textChars),
+          uri: r.uri.slice(0, SKILL_LIMITS.textChars),
+          name: typeof r.name === 'string' ? r.name.slice(0, SKILL_LIMITS.textChars) : r.uri.slice(0, SKILL_LIMITS.textChars),
           ...(typeof r.mimeType === 'string' ? { mimeType: r.mimeType.slice(0, 200) } : {}),
           ...(typeof r.size === 'number' ? { size: r.size } : {}),
         });

@@ -42,11 +42,18 @@ export interface TaskInfo {
 export interface TaskConnection {
   readonly name: string;
   readonly state: { kind: string; era?: string };
-  readonly serverCapabilities: {
-    tasks?: { requests?: { tools?: { call?: unknown } }; cancel?: unknown };
-    extensions?: Record<string, unknown>;
-  } | undefined;
-  request<T>(method: string, params: Record<string, unknown>, schema: StandardSchemaV1<unknown, T>, opts?: CallOptions & { headers?: Record<string, string> }): Promise<T>;
+  readonly serverCapabilities:
+    | {
+        tasks?: { requests?: { tools?: { call?: unknown } }; cancel?: unknown };
+        extensions?: Record<string, unknown>;
+      }
+    | undefined;
+  request<T>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: StandardSchemaV1<unknown, T>,
+    opts?: CallOptions & { headers?: Record<string, string> },
+  ): Promise<T>;
   /** The listed tools (a tool's `secureInputSchema` says which secure values a task call carries) and the log that masks them. */
   readonly tools?: readonly { name: string }[];
   readonly log?: Logger;
@@ -76,25 +83,37 @@ export function parseTask(raw: unknown): TaskInfo {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   return {
-    taskId: t.taskId, status: t.status, statusMessage: str(t.statusMessage)?.slice(0, 2000), createdAt: str(t.createdAt),
+    taskId: t.taskId,
+    status: t.status,
+    statusMessage: str(t.statusMessage)?.slice(0, 2000),
+    createdAt: str(t.createdAt),
     lastUpdatedAt: str(t.lastUpdatedAt),
     // 2026-07-28 names them ttlMs / pollIntervalMs.
-    ttl: t.ttl === null || t.ttlMs === null ? null : num(t.ttl) ?? num(t.ttlMs), pollInterval: num(t.pollInterval) ?? num(t.pollIntervalMs),
+    ttl: t.ttl === null || t.ttlMs === null ? null : (num(t.ttl) ?? num(t.ttlMs)),
+    pollInterval: num(t.pollInterval) ?? num(t.pollIntervalMs),
   };
 }
 
 /** A 2026-07-28 task as `tasks/get` and `notifications/tasks` carry it: the result, error or questions inline. */
-interface DetailedTask { info: TaskInfo; result?: Record<string, unknown>; error?: { code?: number; message: string; data?: unknown }; inputRequests?: Record<string, unknown> }
+interface DetailedTask {
+  info: TaskInfo;
+  result?: Record<string, unknown>;
+  error?: { code?: number; message: string; data?: unknown };
+  inputRequests?: Record<string, unknown>;
+}
 
 function parseDetailedTask(raw: unknown): DetailedTask {
   const info = parseTask(raw);
   const t = raw as Record<string, unknown>;
   const error = isObject(t.error)
-    ? { code: typeof t.error.code === 'number' ? t.error.code : undefined, message: typeof t.error.message === 'string' ? t.error.message.slice(0, 2000) : 'no message', data: t.error.data }
+    ? {
+        code: typeof t.error.code === 'number' ? t.error.code : undefined,
+        message: typeof t.error.message === 'string' ? t.error.message.slice(0, 2000) : 'no message',
+        data: t.error.data,
+      }
     : undefined;
   return { info, result: isObject(t.result) ? t.result : undefined, error, inputRequests: isObject(t.inputRequests) ? t.inputRequests : undefined };
 }
-
 
 const TaskSchema = schemaOf(parseTask);
 const DetailedTaskSchema = schemaOf(parseDetailedTask);
@@ -133,7 +152,11 @@ export function serverRunsToolTasks(connection: Pick<TaskConnection, 'serverCapa
  * so. 2026-07-28: the server decides per call, so every call offers the extension unless `optional` is false (then
  * only a call the server refuses without it is repeated as a task: see `needsTasksExtension`).
  */
-export function callsAsTask(connection: Pick<TaskConnection, 'serverCapabilities' | 'state'>, tool: Pick<Tool, 'execution'> | undefined, optional = true): boolean {
+export function callsAsTask(
+  connection: Pick<TaskConnection, 'serverCapabilities' | 'state'>,
+  tool: Pick<Tool, 'execution'> | undefined,
+  optional = true,
+): boolean {
   const wire = taskWireOf(connection);
   if (wire === 'extension') return optional;
   const support = taskSupportOf(tool);
@@ -154,7 +177,6 @@ export function isTerminal(status: string): boolean {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
 
-
 export interface TaskCallOptions extends CallOptions {
   /** Called with the task as soon as the server created it, and with each new status. */
   onStatus?: (task: TaskInfo) => void;
@@ -169,21 +191,37 @@ export interface TaskCallOptions extends CallOptions {
   secureArguments?: Record<string, unknown>;
 }
 
-export interface TaskCallOutcome { task?: TaskInfo; result?: CallToolResult }
+export interface TaskCallOutcome {
+  task?: TaskInfo;
+  result?: CallToolResult;
+}
 
 /**
  * Calls a tool as a task. A server that answers at once (no task) gives its result straight away. With `wait`
  * (the default) the task is followed to its end and its result returned; the caller's signal cancels it.
  */
-export async function callToolAsTask(connection: TaskConnection, name: string, args: Record<string, unknown>,
-  opts: TaskCallOptions = {}): Promise<TaskCallOutcome> {
+export async function callToolAsTask(
+  connection: TaskConnection,
+  name: string,
+  args: Record<string, unknown>,
+  opts: TaskCallOptions = {},
+): Promise<TaskCallOutcome> {
   const startedAt = Date.now();
   const wire = taskWireOf(connection);
   // 2026-07-28: no task parameter; the request offers the extension (the connection's capabilities) and the server decides.
-  const secure = secureCall(connection.tools?.find((t) => t.name === name), opts.secureArguments, connection.log ?? silentLogger, wire === 'extension');
-  const params = wire === 'extension' ? { name, arguments: args, ...secure?.params } : { name, arguments: args, ...secure?.params, task: { ttl: TASK_REQUESTED_TTL_MS } };
-  const created = await connection.request('tools/call', params, CallOrTaskResult, { signal: opts.signal, timeoutMs: opts.timeoutMs, ...secure?.options })
-    .catch((e: unknown) => { throw secure ? secureArgumentsRefusal(e, name, connection.name) : e; });
+  const secure = secureCall(
+    connection.tools?.find((t) => t.name === name),
+    opts.secureArguments,
+    connection.log ?? silentLogger,
+    wire === 'extension',
+  );
+  const params =
+    wire === 'extension' ? { name, arguments: args, ...secure?.params } : { name, arguments: args, ...secure?.params, task: { ttl: TASK_REQUESTED_TTL_MS } };
+  const created = await connection
+    .request('tools/call', params, CallOrTaskResult, { signal: opts.signal, timeoutMs: opts.timeoutMs, ...secure?.options })
+    .catch((e: unknown) => {
+      throw secure ? secureArgumentsRefusal(e, name, connection.name) : e;
+    });
   if (!created.task) return { result: created.result };
   const task = created.task;
   opts.onStatus?.(task);
@@ -209,8 +247,13 @@ class FollowBound {
   private readonly deadline: number;
   private readonly expiredError: () => CallTimeoutError;
 
-  constructor(private readonly connection: TaskConnection, private readonly taskId: string, task: TaskInfo,
-    private readonly opts: TaskCallOptions, startedAt: number) {
+  constructor(
+    private readonly connection: TaskConnection,
+    private readonly taskId: string,
+    task: TaskInfo,
+    private readonly opts: TaskCallOptions,
+    startedAt: number,
+  ) {
     const now = Date.now();
     // The server's clock may differ from the host's (or lie): its creation time is taken between the call and now.
     const createdAt = Math.min(Math.max(Date.parse(task.createdAt ?? '') || now, Math.min(startedAt, now)), now);
@@ -222,7 +265,9 @@ class FollowBound {
       ? () => new CallTimeoutError(`${what} did not finish within ${opts.waitMs} ms (the call's time limit); it was cancelled`, opts.waitMs!)
       : () => new CallTimeoutError(`${what} did not finish within its ttl (${Math.round(ttl / 1000)} s); it was cancelled`, ttl);
     this.timer = setTimeout(() => this.expiry.abort(), Math.max(0, this.deadline - now));
-    this.stateSubscription = connection.onDidChangeState?.((state) => { if (state.kind !== 'running') this.stopped.abort(); });
+    this.stateSubscription = connection.onDidChangeState?.((state) => {
+      if (state.kind !== 'running') this.stopped.abort();
+    });
     this.signal = AbortSignal.any([...(opts.signal ? [opts.signal] : []), this.expiry.signal, this.stopped.signal]);
   }
 
@@ -262,10 +307,23 @@ async function sendCancel(connection: TaskConnection, taskId: string): Promise<v
 function pollDelay(task: TaskInfo, signal: AbortSignal, setWake: (wake: (() => void) | undefined) => void): Promise<void> {
   const interval = Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, task.pollInterval ?? 1000));
   return new Promise<void>((resolve, reject) => {
-    if (signal.aborted) { reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); return; }
-    const onAbort = () => { clearTimeout(timer); reject(new CallCancelledError(`task ${task.taskId} was cancelled`)); };
-    const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, interval);
-    setWake(() => { clearTimeout(timer); signal.removeEventListener('abort', onAbort); resolve(); });
+    if (signal.aborted) {
+      reject(new CallCancelledError(`task ${task.taskId} was cancelled`));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CallCancelledError(`task ${task.taskId} was cancelled`));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, interval);
+    setWake(() => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
     signal.addEventListener('abort', onAbort, { once: true });
   }).finally(() => setWake(undefined));
 }
@@ -282,18 +340,30 @@ export async function followTask(connection: TaskConnection, first: TaskInfo, op
   const report = (next: TaskInfo): void => {
     task = next;
     const key = `${next.status}\u0000${next.statusMessage ?? ''}`;
-    if (key !== lastReported) { lastReported = key; opts.onStatus?.(next); }
+    if (key !== lastReported) {
+      lastReported = key;
+      opts.onStatus?.(next);
+    }
   };
   let wake: (() => void) | undefined;
   const subscription = connection.onDidUpdateTask((raw) => {
     let update: TaskInfo;
-    try { update = parseTask(raw); } catch { return; }
-    if (update.taskId === taskId) { report(update); wake?.(); }
+    try {
+      update = parseTask(raw);
+    } catch {
+      return;
+    }
+    if (update.taskId === taskId) {
+      report(update);
+      wake?.();
+    }
   });
   const bound = new FollowBound(connection, taskId, first, opts, startedAt);
   try {
     while (!isTerminal(task.status) && task.status !== 'input_required') {
-      await pollDelay(task, bound.signal, (w) => { wake = w; });
+      await pollDelay(task, bound.signal, (w) => {
+        wake = w;
+      });
       if (isTerminal(task.status) || task.status === 'input_required') break;
       report(await getTask(connection, taskId, { signal: bound.signal, timeoutMs: opts.timeoutMs }));
     }
@@ -322,13 +392,23 @@ async function followExtensionTask(connection: TaskConnection, first: TaskInfo, 
   const report = (next: DetailedTask): void => {
     current = next;
     const key = `${next.info.status}\u0000${next.info.statusMessage ?? ''}`;
-    if (key !== lastReported) { lastReported = key; opts.onStatus?.(next.info); }
+    if (key !== lastReported) {
+      lastReported = key;
+      opts.onStatus?.(next.info);
+    }
   };
   let wake: (() => void) | undefined;
   const subscription = connection.onDidUpdateTask((raw) => {
     let update: DetailedTask;
-    try { update = parseDetailedTask(raw); } catch { return; }
-    if (update.info.taskId === taskId) { report(update); wake?.(); }
+    try {
+      update = parseDetailedTask(raw);
+    } catch {
+      return;
+    }
+    if (update.info.taskId === taskId) {
+      report(update);
+      wake?.();
+    }
   });
   const bound = new FollowBound(connection, taskId, first, opts, startedAt);
   const requestOpts = { signal: bound.signal, timeoutMs: opts.timeoutMs };
@@ -341,11 +421,17 @@ async function followExtensionTask(connection: TaskConnection, first: TaskInfo, 
       }
       if (info.status === 'failed') {
         const error = current.error;
-        throw new ServerRequestError(`task ${taskId} of "${connection.name}" failed: ${error?.message ?? info.statusMessage ?? 'no reason given'}`, error?.code, error?.data);
+        throw new ServerRequestError(
+          `task ${taskId} of "${connection.name}" failed: ${error?.message ?? info.statusMessage ?? 'no reason given'}`,
+          error?.code,
+          error?.data,
+        );
       }
       if (info.status === 'cancelled') throw new CallCancelledError(`task ${taskId} was cancelled${info.statusMessage ? `: ${info.statusMessage}` : ''}`);
       if (info.status === 'input_required' && current.inputRequests) {
-        const fresh = Object.entries(current.inputRequests).filter(([key]) => !answered.has(key)).slice(0, MAX_INPUT_REQUESTS_PER_POLL);
+        const fresh = Object.entries(current.inputRequests)
+          .filter(([key]) => !answered.has(key))
+          .slice(0, MAX_INPUT_REQUESTS_PER_POLL);
         if (fresh.length > 0) {
           const inputResponses: Record<string, unknown> = {};
           for (const [key, request] of fresh) {
@@ -353,14 +439,17 @@ async function followExtensionTask(connection: TaskConnection, first: TaskInfo, 
             inputResponses[key] = await connection.answerInputRequest(String(r.method), r.params, bound.signal);
             answered.add(key);
           }
-          await connection.request('tasks/update', { taskId, inputResponses }, AnyObject, requestOpts)
-            .catch((e: unknown) => { throw unknownTask(e, taskId, connection.name); });
+          await connection.request('tasks/update', { taskId, inputResponses }, AnyObject, requestOpts).catch((e: unknown) => {
+            throw unknownTask(e, taskId, connection.name);
+          });
           // The answer is taken eventually: poll at once rather than after a whole interval.
           report(await getDetailedTask(connection, taskId, requestOpts));
           continue;
         }
       }
-      await pollDelay(info, bound.signal, (w) => { wake = w; });
+      await pollDelay(info, bound.signal, (w) => {
+        wake = w;
+      });
       if (isTerminal(current.info.status)) continue;
       report(await getDetailedTask(connection, taskId, requestOpts));
     }
@@ -386,7 +475,9 @@ class TaskAnswerMismatchError extends ServerRequestError {
 function checkSameTask(connection: TaskConnection, method: string, asked: string, answered: unknown): void {
   if (answered === asked) return;
   const about = typeof answered === 'string' ? `task ${JSON.stringify(answered.slice(0, 200))}` : 'no task';
-  throw new TaskAnswerMismatchError(`"${connection.name}" broke the protocol: asked ${method} for task ${JSON.stringify(asked.slice(0, 200))}, it answered about ${about}; the answer was not used`);
+  throw new TaskAnswerMismatchError(
+    `"${connection.name}" broke the protocol: asked ${method} for task ${JSON.stringify(asked.slice(0, 200))}, it answered about ${about}; the answer was not used`,
+  );
 }
 
 /** The 2025-11-25 `_meta` key that ties a message to its task. */
@@ -432,7 +523,9 @@ export async function taskResult(connection: TaskConnection, taskId: string, opt
 export async function cancelTask(connection: TaskConnection, taskId: string, opts: CallOptions = {}): Promise<TaskInfo> {
   const o = { signal: opts.signal, timeoutMs: opts.timeoutMs };
   if (taskWireOf(connection) === 'extension') {
-    await connection.request('tasks/cancel', { taskId }, AnyObject, o).catch((e: unknown) => { throw unknownTask(e, taskId, connection.name); });
+    await connection.request('tasks/cancel', { taskId }, AnyObject, o).catch((e: unknown) => {
+      throw unknownTask(e, taskId, connection.name);
+    });
     return getTask(connection, taskId, o);
   }
   const task = await connection.request('tasks/cancel', { taskId }, TaskSchema, o).catch((e: unknown) => {

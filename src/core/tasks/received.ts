@@ -59,19 +59,43 @@ export class ReceivedTasks {
     if (this.tasks.size >= RECEIVED_TASK_LIMITS.maxTasks) {
       throw new ProtocolError(INVALID_PARAMS, `the host already runs ${RECEIVED_TASK_LIMITS.maxTasks} tasks for this server; answer or cancel some first`);
     }
-    const ttl = typeof requestedTtl === 'number' && Number.isFinite(requestedTtl) && requestedTtl > 0
-      ? Math.min(requestedTtl, RECEIVED_TASK_LIMITS.maxTtlMs) : RECEIVED_TASK_LIMITS.defaultTtlMs;
+    const ttl =
+      typeof requestedTtl === 'number' && Number.isFinite(requestedTtl) && requestedTtl > 0
+        ? Math.min(requestedTtl, RECEIVED_TASK_LIMITS.maxTtlMs)
+        : RECEIVED_TASK_LIMITS.defaultTtlMs;
     const now = new Date().toISOString();
     const taskId = `host-task-${++this.next}-${Date.now().toString(36)}`;
     const abort = new AbortController();
-    const ended = new Promise<{ error: unknown }>((resolve) => abort.signal.addEventListener('abort', () =>
-      resolve({ error: new ProtocolError(INVALID_PARAMS, `Task ${taskId} ended before its answer: ${task.info.statusMessage ?? 'cancelled'}`) }), { once: true }));
-    const info = { taskId, status: 'working', statusMessage: `answering ${method}`, createdAt: now, lastUpdatedAt: now, ttl, pollInterval: RECEIVED_TASK_LIMITS.pollIntervalMs };
+    const ended = new Promise<{ error: unknown }>((resolve) =>
+      abort.signal.addEventListener(
+        'abort',
+        () => resolve({ error: new ProtocolError(INVALID_PARAMS, `Task ${taskId} ended before its answer: ${task.info.statusMessage ?? 'cancelled'}`) }),
+        { once: true },
+      ),
+    );
+    const info = {
+      taskId,
+      status: 'working',
+      statusMessage: `answering ${method}`,
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl,
+      pollInterval: RECEIVED_TASK_LIMITS.pollIntervalMs,
+    };
     const task: ReceivedTask = {
-      info, method, abort, ended,
+      info,
+      method,
+      abort,
+      ended,
       outcome: (async () => run(abort.signal))().then(
-        (result) => { this.settle(task, abort.signal.aborted ? 'cancelled' : 'completed'); return { result }; },
-        (error: unknown) => { this.settle(task, abort.signal.aborted ? 'cancelled' : 'failed', error); return { error }; },
+        (result) => {
+          this.settle(task, abort.signal.aborted ? 'cancelled' : 'completed');
+          return { result };
+        },
+        (error: unknown) => {
+          this.settle(task, abort.signal.aborted ? 'cancelled' : 'failed', error);
+          return { error };
+        },
       ),
       // Past its ttl a task is dropped; one still running is cancelled first.
       expiry: setTimeout(() => this.expire(taskId), ttl),
@@ -124,15 +148,18 @@ export class ReceivedTasks {
 
   private find(taskId: unknown): ReceivedTask {
     const task = typeof taskId === 'string' ? this.tasks.get(taskId) : undefined;
-    if (!task) throw new ProtocolError(INVALID_PARAMS, `Unknown task ${JSON.stringify(taskId ?? null).slice(0, 100)}: the host has no such task (finished tasks are kept for their ttl)`);
+    if (!task)
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        `Unknown task ${JSON.stringify(taskId ?? null).slice(0, 100)}: the host has no such task (finished tasks are kept for their ttl)`,
+      );
     return task;
   }
 
   private settle(task: ReceivedTask, status: 'completed' | 'failed' | 'cancelled', error?: unknown): void {
     if (['completed', 'failed', 'cancelled'].includes(task.info.status)) return;
     task.info.status = status;
-    task.info.statusMessage = status === 'failed' ? errorText(error).slice(0, 2000)
-      : status === 'cancelled' ? 'cancelled' : undefined;
+    task.info.statusMessage = status === 'failed' ? errorText(error).slice(0, 2000) : status === 'cancelled' ? 'cancelled' : undefined;
     task.info.lastUpdatedAt = new Date().toISOString();
     this.onChange({ ...task.info }, task.method);
   }
@@ -161,16 +188,26 @@ export class ReceivedTasks {
 
 /** What the host's side of a connection needs to serve the server's task requests. */
 interface TaskServingClient {
-  setRequestHandler(method: string, schemas: { params: StandardSchemaV1 }, handler: (params: Record<string, unknown>) => Promise<Record<string, unknown>>): void;
+  setRequestHandler(
+    method: string,
+    schemas: { params: StandardSchemaV1 },
+    handler: (params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  ): void;
 }
 
 const ANY_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
-  '~standard': { version: 1, vendor: 'mcp-host', validate: (value: unknown) => ({ value: (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown> }) },
+  '~standard': {
+    version: 1,
+    vendor: 'mcp-host',
+    validate: (value: unknown) => ({ value: (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown> }),
+  },
 };
 
 /** Serves `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` from a new store of received tasks. */
 export function serveReceivedTasks(client: TaskServingClient, log: Logger): ReceivedTasks {
-  const store = new ReceivedTasks((task, method) => log.info(`task ${task.taskId} (${method}, received as a task): ${task.status}${task.statusMessage ? ` — ${task.statusMessage}` : ''}`));
+  const store = new ReceivedTasks((task, method) =>
+    log.info(`task ${task.taskId} (${method}, received as a task): ${task.status}${task.statusMessage ? ` — ${task.statusMessage}` : ''}`),
+  );
   client.setRequestHandler('tasks/get', { params: ANY_PARAMS }, async (p) => ({ ...store.get(p.taskId) }));
   client.setRequestHandler('tasks/result', { params: ANY_PARAMS }, (p) => store.result(p.taskId));
   client.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, async (p) => ({ ...store.cancel(p.taskId) }));

@@ -8,7 +8,15 @@
 
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { boundedAgentResultParts, describeAgentFiles, modelFacingSchema, planAgentCall, type AgentCallPlan, type AgentPart, type WorkspaceFolderRules } from '../../core/agents';
+import {
+  boundedAgentResultParts,
+  describeAgentFiles,
+  modelFacingSchema,
+  planAgentCall,
+  type AgentCallPlan,
+  type AgentPart,
+  type WorkspaceFolderRules,
+} from '../../core/agents';
 import type { ServerConnection } from '../../core/connection';
 import { errorText } from '../../core/errors';
 import { authorizeUploads, runTool, type AuthorizedUploads } from '../../core/run';
@@ -41,10 +49,18 @@ interface CallInput {
 
 /** The open workspace folders on disk, each with the `files.exclude` globs that are on for it. */
 export function workspaceFolderRules(): WorkspaceFolderRules[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => {
-    const exclude = vscode.workspace.getConfiguration('files', f.uri).get<Record<string, unknown>>('exclude', {});
-    return { root: f.uri.fsPath, name: f.name, excludes: Object.entries(exclude ?? {}).filter(([, on]) => on === true).map(([glob]) => glob) };
-  });
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => {
+      const exclude = vscode.workspace.getConfiguration('files', f.uri).get<Record<string, unknown>>('exclude', {});
+      return {
+        root: f.uri.fsPath,
+        name: f.name,
+        excludes: Object.entries(exclude ?? {})
+          .filter(([, on]) => on === true)
+          .map(([glob]) => glob),
+      };
+    });
 }
 
 /** The model-facing description of one server's tools. */
@@ -53,7 +69,8 @@ function describeTools(server: string, connection: ServerConnection): unknown[] 
   return connection.tools.map((tool) => {
     const facing = modelFacingSchema(tool, limits);
     return {
-      server, tool: tool.name,
+      server,
+      tool: tool.name,
       ...(tool.title ? { title: tool.title } : {}),
       ...(tool.description ? { description: tool.description } : {}),
       inputSchema: facing.inputSchema,
@@ -66,10 +83,13 @@ function describeTools(server: string, connection: ServerConnection): unknown[] 
 /** Result parts as VS Code's API has them: data parts only where the running editor offers them. */
 function toolResult(parts: readonly AgentPart[]): vscode.LanguageModelToolResult {
   const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }).LanguageModelDataPart;
-  return new vscode.LanguageModelToolResult(parts.map((p) =>
-    p.kind === 'data' && DataPart
-      ? new DataPart(Buffer.from(p.base64, 'base64'), p.mimeType)
-      : new vscode.LanguageModelTextPart(p.kind === 'text' ? p.text : `[${p.mimeType} data]`)) as vscode.LanguageModelTextPart[]);
+  return new vscode.LanguageModelToolResult(
+    parts.map((p) =>
+      p.kind === 'data' && DataPart
+        ? new DataPart(Buffer.from(p.base64, 'base64'), p.mimeType)
+        : new vscode.LanguageModelTextPart(p.kind === 'text' ? p.text : `[${p.mimeType} data]`),
+    ) as vscode.LanguageModelTextPart[],
+  );
 }
 
 export class AgentTools implements vscode.Disposable {
@@ -114,7 +134,8 @@ export class AgentTools implements vscode.Disposable {
 
   /** Running servers' tools; a stopped server is started only when named (starting may ask for its inputs). */
   private async list(only: string | undefined, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    if (only !== undefined && (this.excluded(only) || !this.manager.get(only))) throw new Error(this.excluded(only) ?? `There is no MCP server named "${only}".`);
+    if (only !== undefined && (this.excluded(only) || !this.manager.get(only)))
+      throw new Error(this.excluded(only) ?? `There is no MCP server named "${only}".`);
     const servers = this.manager.list().filter((s) => !this.excluded(s.name) && (only === undefined || s.name === only));
     const tools: unknown[] = [];
     const notRunning: string[] = [];
@@ -131,8 +152,11 @@ export class AgentTools implements vscode.Disposable {
     }
     const text = JSON.stringify({ tools, ...(notRunning.length ? { stoppedServers: notRunning } : {}) }, null, 1);
     const hint = notRunning.length ? ` To list a stopped server's tools, call ${LIST_TOOL} with {"server": name}; that starts it.` : '';
-    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(
-      `Call a tool with ${CALL_TOOL} {server, tool, arguments}. A file argument takes the path of a file in the workspace; the host reads and sends the file.${hint}\n${text}`)]);
+    return new vscode.LanguageModelToolResult([
+      new vscode.LanguageModelTextPart(
+        `Call a tool with ${CALL_TOOL} {server, tool, arguments}. A file argument takes the path of a file in the workspace; the host reads and sends the file.${hint}\n${text}`,
+      ),
+    ]);
   }
 
   private async resolve(input: CallInput | undefined): Promise<{ server: string; connection: ServerConnection; tool: Tool }> {
@@ -154,7 +178,10 @@ export class AgentTools implements vscode.Disposable {
     // SEP-3221: a model never sets a secure value (the host fills them from what the person set).
     const secureNamed = modelArgumentsProblem(tool, input?.arguments);
     if (secureNamed) throw new Error(`Refused, nothing was sent to "${server}": ${secureNamed}.`);
-    const checked = await planAgentCall(tool, input?.arguments ?? {}, { folders: workspaceFolderRules(), limits: () => connection.files.limitsFor(inlineLimitsFromSettings(transport)) });
+    const checked = await planAgentCall(tool, input?.arguments ?? {}, {
+      folders: workspaceFolderRules(),
+      limits: () => connection.files.limitsFor(inlineLimitsFromSettings(transport)),
+    });
     if (!checked.ok) throw new Error(`Refused, nothing was sent to "${server}": ${checked.reason}`);
     return { server, connection, plan: checked.plan };
   }
@@ -181,7 +208,11 @@ export class AgentTools implements vscode.Disposable {
     let text = files.length
       ? `Send ${files.length === 1 ? 'this file' : `these ${files.length} files`} to the tool "${plan.tool.name}" on the MCP server "${server}":\n${files.map((f) => `\n• ${f}`).join('')}`
       : `Run the tool "${plan.tool.name}" on the MCP server "${server}".`;
-    if (uploads) text += `\n\nUploaded before the call, to the host the server named:\n${uploads.lines().map((l) => `\n• ${l}`).join('')}`;
+    if (uploads)
+      text += `\n\nUploaded before the call, to the host the server named:\n${uploads
+        .lines()
+        .map((l) => `\n• ${l}`)
+        .join('')}`;
     const args = JSON.stringify(plan.values);
     if (args !== '{}') text += `\n\nArguments: ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args}`;
     const secure = securePropertyNames(plan.tool);
@@ -198,7 +229,10 @@ export class AgentTools implements vscode.Disposable {
 
   private remember(input: unknown, plan: AgentCallPlan, uploads: AuthorizedUploads | undefined): void {
     const now = Date.now();
-    const drop = (key: string) => { this.pending.get(key)?.uploads?.abandon(); this.pending.delete(key); };
+    const drop = (key: string) => {
+      this.pending.get(key)?.uploads?.abandon();
+      this.pending.delete(key);
+    };
     for (const [key, p] of this.pending) if (now - p.at > PLAN_TTL_MS || this.pending.size >= MAX_PENDING_PLANS) drop(key);
     drop(JSON.stringify(input));
     this.pending.set(JSON.stringify(input), { plan, ...(uploads ? { uploads } : {}), at: now });
@@ -215,14 +249,18 @@ export class AgentTools implements vscode.Disposable {
     const uploads = plan === confirmed?.plan ? confirmed.uploads : undefined;
     if (plan !== confirmed?.plan) confirmed?.uploads?.abandon();
     if (plan === fresh && fresh.described.length > 0) {
-      throw new Error(`Refused, nothing was sent to "${server}": the user did not confirm these files (the arguments changed after the confirmation, or it expired). Call the tool again.`);
+      throw new Error(
+        `Refused, nothing was sent to "${server}": the user did not confirm these files (the arguments changed after the confirmation, or it expired). Call the tool again.`,
+      );
     }
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
       const { result, view } = await this.run(connection, plan, abort.signal, uploads);
       const { parts, kept } = boundedAgentResultParts(result, view, {
-        media: true, maxChars: readAgentSettings().maxResultCharacters, readTool: READ_RESULT_TOOL,
+        media: true,
+        maxChars: readAgentSettings().maxResultCharacters,
+        readTool: READ_RESULT_TOOL,
         keep: (readable) => this.results.keep(`${plan.tool.name} on "${server}"`, readable),
       });
       // A long text kept for range reads is read there (and opened as a document), not offered as a file.
@@ -248,9 +286,17 @@ export class AgentTools implements vscode.Disposable {
     const hooks = this.window.runHooks('agent');
     // The model's call is completed with the secure values the person set (or stopped, saying what to set).
     const secureArguments = await hooks.secureArguments(connection, tool);
-    return runTool(connection, {
-      tool, input: { form: plan.form, values: plan.values }, files: plan.files, ...(uploads ? { uploads } : {}), ...(secureArguments ? { secureArguments } : {}),
-    }, hooks.forCall(connection, tool, { signal }));
+    return runTool(
+      connection,
+      {
+        tool,
+        input: { form: plan.form, values: plan.values },
+        files: plan.files,
+        ...(uploads ? { uploads } : {}),
+        ...(secureArguments ? { secureArguments } : {}),
+      },
+      hooks.forCall(connection, tool, { signal }),
+    );
   }
 
   /** File outputs are saved only when the user says so; the model is told where they went, or that they did not. */
@@ -264,13 +310,22 @@ export class AgentTools implements vscode.Disposable {
       cancelled = token.onCancellationRequested(() => resolve(undefined));
     });
     const choice = await Promise.race([
-      vscode.window.showInformationMessage(`"${oneLine(toolName)}" on "${server}" returned ${one ? 'a file' : `${saves.length} files`}: ${names}. Save to the workspace?`, SAVE_CHOICE),
+      vscode.window.showInformationMessage(
+        `"${oneLine(toolName)}" on "${server}" returned ${one ? 'a file' : `${saves.length} files`}: ${names}. Save to the workspace?`,
+        SAVE_CHOICE,
+      ),
       unanswered,
-    ]).finally(() => { clearTimeout(timer); cancelled?.dispose(); });
+    ]).finally(() => {
+      clearTimeout(timer);
+      cancelled?.dispose();
+    });
     if (choice !== SAVE_CHOICE) return `The tool returned ${names}; the user did not save ${one ? 'it' : 'them'}, so nothing was written to the workspace.`;
     const lines: string[] = [];
     for (const save of saves) {
-      if (token.isCancellationRequested) { lines.push(`The user did not save ${save.name}.`); continue; }
+      if (token.isCancellationRequested) {
+        lines.push(`The user did not save ${save.name}.`);
+        continue;
+      }
       lines.push(await this.saveOne(server, result, save));
     }
     return lines.join('\n');
@@ -297,10 +352,19 @@ export function registerAgentTools(context: vscode.ExtensionContext, window: Con
   const update = (): void => {
     const on = readAgentSettings().enabled && typeof vscode.lm?.registerTool === 'function';
     if (on && !registration) registration = tools.register();
-    if (!on && registration) { registration.dispose(); registration = undefined; }
+    if (!on && registration) {
+      registration.dispose();
+      registration = undefined;
+    }
   };
   update();
-  context.subscriptions.push(tools, tools.results.register(), { dispose: () => registration?.dispose() },
-    vscode.workspace.onDidChangeConfiguration((e) => { if (affectsSetting(e, 'agents.enabled')) update(); }));
+  context.subscriptions.push(
+    tools,
+    tools.results.register(),
+    { dispose: () => registration?.dispose() },
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affectsSetting(e, 'agents.enabled')) update();
+    }),
+  );
   return tools;
 }

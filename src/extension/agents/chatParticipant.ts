@@ -46,8 +46,10 @@ function typedText(request: vscode.ChatRequest): string {
 export class McpChatParticipant {
   private readonly manager: ServerManager;
 
-  constructor(private readonly window: Container,
-    private readonly skills?: { forChat(typed: string): Promise<{ text: string; document?: vscode.Uri }> }) {
+  constructor(
+    private readonly window: Container,
+    private readonly skills?: { forChat(typed: string): Promise<{ text: string; document?: vscode.Uri }> },
+  ) {
     this.manager = window.manager;
   }
 
@@ -62,8 +64,9 @@ export class McpChatParticipant {
         stream.markdown(plain(answer.text));
         return {};
       }
-      stream.markdown(plain(
-        'Use /tools to list the MCP tools, or /run <tool> [on <server>] with #file references to open a tool with those files in its file arguments.'));
+      stream.markdown(
+        plain('Use /tools to list the MCP tools, or /run <tool> [on <server>] with #file references to open a tool with those files in its file arguments.'),
+      );
     } catch (e) {
       stream.markdown(plain(`MCP: ${errorText(e)}`));
     }
@@ -83,7 +86,10 @@ export class McpChatParticipant {
 
   private servers(): string[] {
     const excluded = readAgentSettings().excludedServers;
-    return this.manager.list().map((s) => s.name).filter((n) => !excluded.includes(n));
+    return this.manager
+      .list()
+      .map((s) => s.name)
+      .filter((n) => !excluded.includes(n));
   }
 
   /** Running servers' tools; a stopped server is started when named (`/tools <server>`), as starting may ask for its inputs. */
@@ -107,7 +113,10 @@ export class McpChatParticipant {
         md += `${server}: not available (${errorText(e)})\n`;
         continue;
       }
-      if (!connection) { stopped.push(server); continue; }
+      if (!connection) {
+        stopped.push(server);
+        continue;
+      }
       md += `${server}:\n`;
       for (const tool of connection.tools) {
         const files = findFileSlots(tool).slots.map((s) => s.label);
@@ -162,8 +171,11 @@ export class McpChatParticipant {
   }
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, window: Container,
-  skills?: ConstructorParameters<typeof McpChatParticipant>[1]): McpChatParticipant {
+export function registerChatParticipant(
+  context: vscode.ExtensionContext,
+  window: Container,
+  skills?: ConstructorParameters<typeof McpChatParticipant>[1],
+): McpChatParticipant {
   const handler = new McpChatParticipant(window, skills);
   if (typeof vscode.chat?.createChatParticipant !== 'function') return handler;
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler.handle);

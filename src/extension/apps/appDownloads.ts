@@ -12,7 +12,10 @@ import { saveResultItem } from '../resultActions';
 export class AppDownloads {
   private busy = false;
 
-  constructor(private readonly app: { server: string; tool: string }, private readonly connect: () => Promise<ServerConnection>) {}
+  constructor(
+    private readonly app: { server: string; tool: string },
+    private readonly connect: () => Promise<ServerConnection>,
+  ) {}
 
   /** The number of files saved; 0 when the person said no or backed out of every dialog. */
   async request(contents: unknown): Promise<{ saved: number }> {
@@ -27,7 +30,9 @@ export class AppDownloads {
       const list = plan.items.map(describeAppDownload);
       const choice = await vscode.window.showInformationMessage(
         `The app of "${oneLine(this.app.tool)}" (${this.app.server}) offers ${list.length === 1 ? 'a file' : `${list.length} files`} to save.`,
-        { modal: true, detail: `${list.join('\n')}\n\nYou choose where each one is saved.` }, 'Save…');
+        { modal: true, detail: `${list.join('\n')}\n\nYou choose where each one is saved.` },
+        'Save…',
+      );
       if (choice !== 'Save…') return { saved: 0 };
       let saved = 0;
       for (const item of plan.items) if (await this.save(item)) saved++;
@@ -47,11 +52,19 @@ export class AppDownloads {
     for (const [i, view] of resourceContentsView(read).entries()) {
       // Blobs and files (SEP-2631: verified download) come with a save item; a text the view keeps whole does not.
       const resource = read.contents?.[i];
-      const save = 'save' in view && view.save ? view.save
-        : resource && 'text' in resource && typeof resource.text === 'string'
-          ? { ref: `content/${i}`, name: i === 0 ? item.name : `${item.name}-${i + 1}`, source: 'inline' as const, size: Buffer.byteLength(resource.text, 'utf8'), ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) }
-          : undefined;
-      if (save && await saveResultItem(result, save, () => Promise.resolve(connection))) saved = true;
+      const save =
+        'save' in view && view.save
+          ? view.save
+          : resource && 'text' in resource && typeof resource.text === 'string'
+            ? {
+                ref: `content/${i}`,
+                name: i === 0 ? item.name : `${item.name}-${i + 1}`,
+                source: 'inline' as const,
+                size: Buffer.byteLength(resource.text, 'utf8'),
+                ...(resource.mimeType ? { mimeType: resource.mimeType } : {}),
+              }
+            : undefined;
+      if (save && (await saveResultItem(result, save, () => Promise.resolve(connection)))) saved = true;
     }
     return saved;
   }

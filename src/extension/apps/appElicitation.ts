@@ -43,13 +43,15 @@ export function withAppQuestions(native: ElicitationHandler, deps: AppQuestionDe
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
+  });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 async function askApp(uri: string, params: ElicitRequestParamsLoose, ctx: ElicitationContext, deps: AppQuestionDeps): Promise<Outcome> {
   const connection = deps.connection();
-  if (!connection || !ConnectionState.isRunning(connection.state)) return { fallback: 'the server\'s connection is not ready to read it.' };
+  if (!connection || !ConnectionState.isRunning(connection.state)) return { fallback: "the server's connection is not ready to read it." };
   let app: AppResource;
   const started = Date.now();
   try {
@@ -65,8 +67,13 @@ async function askApp(uri: string, params: ElicitRequestParamsLoose, ctx: Elicit
   return answer;
 }
 
-function showAppQuestion(app: AppResource, params: ElicitRequestParamsLoose, ctx: ElicitationContext, deps: AppQuestionDeps,
-  startTimeoutMs: number): Promise<Outcome> {
+function showAppQuestion(
+  app: AppResource,
+  params: ElicitRequestParamsLoose,
+  ctx: ElicitationContext,
+  deps: AppQuestionDeps,
+  startTimeoutMs: number,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     let settled = false;
     const panel = McpPanel.create({
@@ -75,12 +82,17 @@ function showAppQuestion(app: AppResource, params: ElicitRequestParamsLoose, ctx
       extensionUri: deps.extensionUri,
       appFrames: true,
       init: (): AppElicitationInit => ({
-        kind: 'elicitation', mode: 'app',
+        kind: 'elicitation',
+        mode: 'app',
         heading: { title: `${ctx.server} asks`, server: ctx.server },
         message: String(params.message ?? ''),
         app: {
-          uri: app.uri, document: appDocument(app.html, app.csp, panel.appNonce), permissionsAsked: app.permissionsAsked,
-          warnings: app.warnings, locale: vscode.env.language, prefersBorder: app.prefersBorder,
+          uri: app.uri,
+          document: appDocument(app.html, app.csp, panel.appNonce),
+          permissionsAsked: app.permissionsAsked,
+          warnings: app.warnings,
+          locale: vscode.env.language,
+          prefersBorder: app.prefersBorder,
         },
         question: params,
         startTimeoutMs,

@@ -7,7 +7,14 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, CreateMessageResult, Tool } from '@modelcontextprotocol/client';
 import {
-  appDocument, AppResourceWatch, appResourceCacheOf, callableByApp, readCachedApp, toolAppUri, type AppResource, type AppResourceCache,
+  appDocument,
+  AppResourceWatch,
+  appResourceCacheOf,
+  callableByApp,
+  readCachedApp,
+  toolAppUri,
+  type AppResource,
+  type AppResourceCache,
 } from '../../core/apps';
 import type { ServerConnection } from '../../core/connection';
 import { checkDataUriValue, describeDataUri, findFileSlots, getAtPath } from '../../core/files';
@@ -48,8 +55,12 @@ export class ToolPanelApps extends Disposable {
   private sampling: SamplingHandler | undefined;
   private watchedConnection: ServerConnection | undefined;
 
-  constructor(private readonly panel: McpPanel, private readonly context: ToolPanelAppsContext, private readonly server: string,
-    private readonly tool: Tool) {
+  constructor(
+    private readonly panel: McpPanel,
+    private readonly context: ToolPanelAppsContext,
+    private readonly server: string,
+    private readonly tool: Tool,
+  ) {
     super();
     this.register(panel.onRequest('appCallTool', (p) => this.callTool(p.name, p.arguments)));
     this.register(panel.onRequest('appReadResource', async (p) => (await this.connection()).readResource(p.uri)));
@@ -60,10 +71,12 @@ export class ToolPanelApps extends Disposable {
     this.register(panel.onRequest('appMessage', (p) => this.offerToChat(p.text)));
     this.register(panel.onRequest('appSampling', (p) => this.sample(p)));
     this.register(panel.onRequest('appModelContext', (p) => this.keepModelContext(p.callId, p.text)));
-    this.register(toDisposable(() => {
-      this.stopWatching();
-      if (this.fullscreen) void this.setFullscreen(false);
-    }));
+    this.register(
+      toDisposable(() => {
+        this.stopWatching();
+        if (this.fullscreen) void this.setFullscreen(false);
+      }),
+    );
   }
 
   /** As the panel opens: the app is read and loaded ahead (hidden) when its server runs; a failure waits for Run. */
@@ -85,9 +98,15 @@ export class ToolPanelApps extends Disposable {
 
   private standbyOf(app: AppResource): AppStandby {
     return {
-      uri: app.uri, document: appDocument(app.html, app.csp, this.panel.appNonce),
-      permissionsAsked: app.permissionsAsked, warnings: app.warnings, locale: vscode.env.language, prefersBorder: app.prefersBorder,
-      ...(app.permissionsAsked.includes('clipboardWrite') && this.context.appClipboardAnswers.get(clipboardKey(this.server, app.uri)) ? { clipboardWrite: true } : {}),
+      uri: app.uri,
+      document: appDocument(app.html, app.csp, this.panel.appNonce),
+      permissionsAsked: app.permissionsAsked,
+      warnings: app.warnings,
+      locale: vscode.env.language,
+      prefersBorder: app.prefersBorder,
+      ...(app.permissionsAsked.includes('clipboardWrite') && this.context.appClipboardAnswers.get(clipboardKey(this.server, app.uri))
+        ? { clipboardWrite: true }
+        : {}),
     };
   }
 
@@ -95,9 +114,11 @@ export class ToolPanelApps extends Disposable {
   private async askClipboard(app: AppResource): Promise<void> {
     const key = clipboardKey(this.server, app.uri);
     if (!app.permissionsAsked.includes('clipboardWrite') || this.context.appClipboardAnswers.has(key)) return;
-    const choice = await vscode.window.showWarningMessage(`The app ${app.uri} of "${this.tool.name}" (${this.server}) asks to write to your clipboard.`,
+    const choice = await vscode.window.showWarningMessage(
+      `The app ${app.uri} of "${this.tool.name}" (${this.server}) asks to write to your clipboard.`,
       { modal: true, detail: 'Allowed, it can replace what you copied whenever it runs, until VS Code restarts. Its other requests are unchanged.' },
-      'Allow');
+      'Allow',
+    );
     this.context.appClipboardAnswers.set(key, choice === 'Allow');
   }
 
@@ -221,12 +242,18 @@ export class ToolPanelApps extends Disposable {
       const what = files.length > 0 ? `send ${files.length === 1 ? 'a file' : `${files.length} files`} to` : 'run';
       const choice = await vscode.window.showWarningMessage(
         `The app of "${this.tool.name}" wants to ${what} the tool "${name}" on "${this.server}".`,
-        { modal: true, detail: files.length ? files.join('\n') : undefined }, files.length ? 'Send' : 'Run');
+        { modal: true, detail: files.length ? files.join('\n') : undefined },
+        files.length ? 'Send' : 'Run',
+      );
       if (choice === undefined) throw new Error('The user declined the call.');
     }
     const hooks = this.context.runHooks('app');
     const secureArguments = await hooks.secureArguments(connection, tool);
-    const { result } = await runTool(connection, { tool, input: { json: args }, ...(secureArguments ? { secureArguments } : {}) }, hooks.forCall(connection, tool));
+    const { result } = await runTool(
+      connection,
+      { tool, input: { json: args }, ...(secureArguments ? { secureArguments } : {}) },
+      hooks.forCall(connection, tool),
+    );
     return result;
   }
 
@@ -234,11 +261,17 @@ export class ToolPanelApps extends Disposable {
   private async openLink(url: string): Promise<{ opened: boolean }> {
     if (url.length > MAX_LINK_CHARS) throw new Error(`The link is ${url.length} characters long; at most ${MAX_LINK_CHARS} are opened.`);
     let parsed: URL;
-    try { parsed = new URL(url); } catch { throw new Error('The link is not a valid URL.'); }
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error('The link is not a valid URL.');
+    }
     if (!LINK_SCHEMES.has(parsed.protocol)) throw new Error(`${parsed.protocol} links are not opened; only https, http and mailto.`);
     const choice = await vscode.window.showWarningMessage(
       `The app of "${this.tool.name}" (${this.server}) wants to open a link in your browser.`,
-      { modal: true, detail: parsed.href }, 'Open Link');
+      { modal: true, detail: parsed.href },
+      'Open Link',
+    );
     if (choice !== 'Open Link') return { opened: false };
     return { opened: await vscode.env.openExternal(vscode.Uri.parse(parsed.href, true)) };
   }
@@ -254,8 +287,11 @@ export class ToolPanelApps extends Disposable {
    */
   private async offerToChat(text: string): Promise<{ sent: boolean }> {
     const shown = text.length > MAX_CHAT_MESSAGE_CHARS ? `${text.slice(0, MAX_CHAT_MESSAGE_CHARS)}…` : text;
-    const choice = await vscode.window.showWarningMessage(`${this.appName} (${this.server}) offers a message for chat.`,
-      { modal: true, detail: shown }, 'Put in Chat');
+    const choice = await vscode.window.showWarningMessage(
+      `${this.appName} (${this.server}) offers a message for chat.`,
+      { modal: true, detail: shown },
+      'Put in Chat',
+    );
     if (choice !== 'Put in Chat') return { sent: false };
     try {
       await vscode.commands.executeCommand('workbench.action.chat.open', { query: shown, isPartialQuery: true });
@@ -288,7 +324,7 @@ export class ToolPanelApps extends Disposable {
     const stop = this.panel.onDidDispose(() => abort.abort());
     try {
       // The host's own answer (samplingPanel): a text block from the model the person approved.
-      return await this.sampling(request, { server: this.server, signal: abort.signal, requester: this.appName }) as CreateMessageResult;
+      return (await this.sampling(request, { server: this.server, signal: abort.signal, requester: this.appName })) as CreateMessageResult;
     } finally {
       stop.dispose();
     }
@@ -318,4 +354,3 @@ export class ToolPanelApps extends Disposable {
     }
   }
 }
-

@@ -9,8 +9,21 @@ import { readFile } from 'node:fs/promises';
 import { findFileSlots } from '../../core/files';
 import { pointer } from '../../core/forms/build';
 import {
-  appendSavedCall, checkExpectations, expectationsOf, fileChangedSince, isCutResult, mcpHostCommand, observedOf, readSavedCalls, resolveSavedPath,
-  savedCallOf, SAVED_CALLS_FILE, savedFilesOf, writeSavedCalls, type RunRecord, type SavedCall,
+  appendSavedCall,
+  checkExpectations,
+  expectationsOf,
+  fileChangedSince,
+  isCutResult,
+  mcpHostCommand,
+  observedOf,
+  readSavedCalls,
+  resolveSavedPath,
+  savedCallOf,
+  SAVED_CALLS_FILE,
+  savedFilesOf,
+  writeSavedCalls,
+  type RunRecord,
+  type SavedCall,
 } from '../../core/replay';
 import { setAtPath } from '../../core/files';
 import type { RunPanel, RunPanelContext } from '../runPanel';
@@ -37,8 +50,13 @@ function folderOf(path: string): vscode.WorkspaceFolder | undefined {
  * A tool's panel filled with arguments and files: each file must be the one recorded (same size and sha-256),
  * or it is refused, naming what changed; then checked again as it is chosen, and confirmed when run.
  */
-async function openFilled(deps: ReplayDeps, server: string, toolName: string, args: Record<string, unknown>,
-  files: ReadonlyArray<{ argument: string; path: string; size?: number; sha256?: string }>): Promise<RunPanel> {
+async function openFilled(
+  deps: ReplayDeps,
+  server: string,
+  toolName: string,
+  args: Record<string, unknown>,
+  files: ReadonlyArray<{ argument: string; path: string; size?: number; sha256?: string }>,
+): Promise<RunPanel> {
   const connection = await deps.panels.manager.start(server);
   const tool = connection.tools.find((t) => t.name === toolName);
   if (!tool) throw new Error(`The server "${server}" has no tool named "${toolName}".`);
@@ -49,15 +67,25 @@ async function openFilled(deps: ReplayDeps, server: string, toolName: string, ar
     if (!slot) throw new Error(`${f.argument} is not a file argument of ${toolName} any more.`);
     const changed = await fileChangedSince(f.path, f, f.argument);
     if (changed) throw new Error(`${changed}. It is not sent; choose it again in the panel if the new file is meant.`);
-    byField.set(pointer(slot.path), [...byField.get(pointer(slot.path)) ?? [], f.path]);
+    byField.set(pointer(slot.path), [...(byField.get(pointer(slot.path)) ?? []), f.path]);
   }
-  return deps.showFilled(deps.panels, server, tool, args, [...byField].map(([field, paths]) => ({ field, paths })));
+  return deps.showFilled(
+    deps.panels,
+    server,
+    tool,
+    args,
+    [...byField].map(([field, paths]) => ({ field, paths })),
+  );
 }
 
 async function appendToSavedCalls(call: SavedCall, folder: vscode.WorkspaceFolder): Promise<string> {
   const file = savedCallsFileOf(folder);
   let text = '';
-  try { text = await readFile(file, 'utf8'); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e; }
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
   const { text: next, name } = appendSavedCall(text, file, call);
   await vscode.workspace.fs.createDirectory(vscode.Uri.file(join(folder.uri.fsPath, '.vscode')));
   await writeSavedCalls(file, next);
@@ -68,10 +96,12 @@ async function appendToSavedCalls(call: SavedCall, folder: vscode.WorkspaceFolde
 export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args: never[]) => unknown> {
   const { history, tree } = deps;
   const handlers: Record<string, (...args: never[]) => unknown> = {};
-  const register = (id: string, run: (...args: never[]) => unknown) => { handlers[id] = run; };
+  const register = (id: string, run: (...args: never[]) => unknown) => {
+    handlers[id] = run;
+  };
   const runOf = (node?: ReplayNode) => {
     const run = node?.kind === 'run' ? history.get(node.id) : undefined;
-    if (!run) throw new Error('Choose a run in the MCP view\'s History.');
+    if (!run) throw new Error("Choose a run in the MCP view's History.");
     return run;
   };
   register('mcpHost.runAgain', async (node?: ReplayNode) => {
@@ -84,7 +114,8 @@ export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args
   register('mcpHost.showRunResult', async (node?: ReplayNode) => {
     const run = runOf(node);
     const result = history.result(run.id);
-    if (result === undefined) throw new Error(run.error ? `This run has no result: ${run.error}` : 'This run\'s result is no longer kept (the newest runs\' are).');
+    if (result === undefined)
+      throw new Error(run.error ? `This run has no result: ${run.error}` : "This run's result is no longer kept (the newest runs' are).");
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content: result }), { preview: true });
   });
   register('mcpHost.copyRunCommand', async (node?: ReplayNode) => {
@@ -102,8 +133,8 @@ export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args
     const call = savedCallOf(run, folder.uri.fsPath);
     if (expect) {
       const result = history.result(run.id);
-      if (result === undefined) throw new Error('This run\'s result is no longer kept; run it again, then Expect This Result.');
-      if (isCutResult(result)) throw new Error('This run\'s result was too large to keep whole; write its expectations in the file by hand.');
+      if (result === undefined) throw new Error("This run's result is no longer kept; run it again, then Expect This Result.");
+      if (isCutResult(result)) throw new Error("This run's result was too large to keep whole; write its expectations in the file by hand.");
       call.expect = expectationsOf(observedOf(JSON.parse(result) as CallToolResult, run.durationMs));
     }
     const name = await appendToSavedCalls(call, folder);
@@ -121,11 +152,17 @@ export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args
     const base = folder?.uri.fsPath ?? join(file, '..', '..');
     const args = structuredClone(call.arguments ?? {});
     for (const [label, source] of Object.entries(call.secrets ?? {})) {
-      const value = await vscode.window.showInputBox({ prompt: `${call.name}: ${label} (${source} on the command line)`, password: true, ignoreFocusOut: true });
+      const value = await vscode.window.showInputBox({
+        prompt: `${call.name}: ${label} (${source} on the command line)`,
+        password: true,
+        ignoreFocusOut: true,
+      });
       if (value === undefined) return undefined;
       setAtPath(args, label.split('.'), value);
     }
-    const files = savedFilesOf(call).flatMap(({ label, files: list }) => list.map((f) => ({ argument: label, ...f, path: resolveSavedPath(base, f.path, label) })));
+    const files = savedFilesOf(call).flatMap(({ label, files: list }) =>
+      list.map((f) => ({ argument: label, ...f, path: resolveSavedPath(base, f.path, label) })),
+    );
     const panel = await openFilled(deps, call.server, call.tool, args, files);
     const outcome = await panel.runFilled();
     if (!outcome) return undefined;
@@ -139,7 +176,9 @@ export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error('Open a folder first.');
     const file = vscode.Uri.file(savedCallsFileOf(folder));
-    try { await vscode.workspace.fs.stat(file); } catch {
+    try {
+      await vscode.workspace.fs.stat(file);
+    } catch {
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(join(folder.uri.fsPath, '.vscode')));
       await writeSavedCalls(file.fsPath, '{\n  "version": 1,\n  "calls": []\n}\n');
     }

@@ -12,8 +12,14 @@ import type { RunHistory } from './runHistory';
 
 /** The commands of the rows (package.json contributes them; replayCommands.ts does them). */
 export const REPLAY_COMMANDS = [
-  'mcpHost.runAgain', 'mcpHost.showRunResult', 'mcpHost.copyRunCommand', 'mcpHost.saveCall', 'mcpHost.expectThisResult',
-  'mcpHost.runSavedCall', 'mcpHost.openSavedCalls', 'mcpHost.clearHistory',
+  'mcpHost.runAgain',
+  'mcpHost.showRunResult',
+  'mcpHost.copyRunCommand',
+  'mcpHost.saveCall',
+  'mcpHost.expectThisResult',
+  'mcpHost.runSavedCall',
+  'mcpHost.openSavedCalls',
+  'mcpHost.clearHistory',
 ] as const;
 
 /** The commands of the rows, loaded on first use. */
@@ -46,9 +52,16 @@ export class ReplayTree implements vscode.Disposable {
   constructor(private readonly history: RunHistory) {
     this.subscriptions.push(history.onDidChange(() => this.changed.fire()));
     const watcher = vscode.workspace.createFileSystemWatcher(`**/.vscode/${SAVED_CALLS_FILE}`);
-    const changed = () => { if (this.savedRead) void this.reload(); };
-    this.subscriptions.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed),
-      vscode.workspace.onDidChangeWorkspaceFolders(changed));
+    const changed = () => {
+      if (this.savedRead) void this.reload();
+    };
+    this.subscriptions.push(
+      watcher,
+      watcher.onDidChange(changed),
+      watcher.onDidCreate(changed),
+      watcher.onDidDelete(changed),
+      vscode.workspace.onDidChangeWorkspaceFolders(changed),
+    );
   }
 
   /** Reads every workspace folder's saved calls again. */
@@ -75,13 +88,21 @@ export class ReplayTree implements vscode.Disposable {
   children(node: ReplayNode): ReplayNode[] {
     const runs = this.history.runs();
     switch (node.kind) {
-      case 'history': return [...new Set(runs.map((r) => r.server))].map((server) => ({ kind: 'historyServer', server }));
-      case 'historyServer': return [...new Set(runs.filter((r) => r.server === node.server).map((r) => r.tool))].map((tool) => ({ kind: 'historyTool', server: node.server, tool }));
-      case 'historyTool': return runs.filter((r) => r.server === node.server && r.tool === node.tool).map((r) => ({ kind: 'run', id: r.id }));
+      case 'history':
+        return [...new Set(runs.map((r) => r.server))].map((server) => ({ kind: 'historyServer', server }));
+      case 'historyServer':
+        return [...new Set(runs.filter((r) => r.server === node.server).map((r) => r.tool))].map((tool) => ({
+          kind: 'historyTool',
+          server: node.server,
+          tool,
+        }));
+      case 'historyTool':
+        return runs.filter((r) => r.server === node.server && r.tool === node.tool).map((r) => ({ kind: 'run', id: r.id }));
       case 'savedCalls':
         if (!this.savedRead) void this.reload();
         return this.saved.flatMap(({ file, calls }) => calls.map((call): ReplayNode => ({ kind: 'savedCall', file, call })));
-      default: return [];
+      default:
+        return [];
     }
   }
 
@@ -162,4 +183,3 @@ function runTooltip(run: RunRecord): string {
   if (run.error) lines.push(run.error);
   return lines.join('\n');
 }
-

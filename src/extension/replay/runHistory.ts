@@ -33,16 +33,23 @@ export class RunHistory implements vscode.Disposable {
 
   /** How a caller's runs are kept: `by` says who asked (the person, or an agent). */
   recorder(by: RunCaller): RunRecorder {
-    return { by, keep: (record, result) => { void this.add(record, result); } };
+    return {
+      by,
+      keep: (record, result) => {
+        void this.add(record, result);
+      },
+    };
   }
 
   add(record: RunRecord, result?: CallToolResult): Promise<void> {
-    this.adding = this.adding.catch(() => undefined).then(async () => {
-      const next = withRun({ runs: this.runs(), results: this.state.get<Record<string, string>>(RESULTS_KEY) ?? {} }, record, result);
-      await this.state.update(RUNS_KEY, next.runs);
-      await this.state.update(RESULTS_KEY, next.results);
-      this.changed.fire();
-    });
+    this.adding = this.adding
+      .catch(() => undefined)
+      .then(async () => {
+        const next = withRun({ runs: this.runs(), results: this.state.get<Record<string, string>>(RESULTS_KEY) ?? {} }, record, result);
+        await this.state.update(RUNS_KEY, next.runs);
+        await this.state.update(RESULTS_KEY, next.results);
+        this.changed.fire();
+      });
     return this.adding;
   }
 

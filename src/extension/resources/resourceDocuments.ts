@@ -60,10 +60,17 @@ export function resourceText(read: ReadResourceResult): string {
     return `${header}[binary ${c.mimeType ?? 'content'}, about ${formatBytes(size)}: use Read Resource in the MCP view to save it]`;
   });
   const text = parts.join('\n');
-  return text.length > RESOURCE_TEXT_MAX_CHARS ? `${text.slice(0, RESOURCE_TEXT_MAX_CHARS)}\n[… ${text.length - RESOURCE_TEXT_MAX_CHARS} more characters not shown]` : text;
+  return text.length > RESOURCE_TEXT_MAX_CHARS
+    ? `${text.slice(0, RESOURCE_TEXT_MAX_CHARS)}\n[… ${text.length - RESOURCE_TEXT_MAX_CHARS} more characters not shown]`
+    : text;
 }
 
-interface Watched { server: string; uri: string; connection?: ServerConnection; subscription?: Promise<IDisposable | undefined> }
+interface Watched {
+  server: string;
+  uri: string;
+  connection?: ServerConnection;
+  subscription?: Promise<IDisposable | undefined>;
+}
 
 /** The window's `mcp-host-resource:` documents (one, created by the container on first use). */
 export class ResourceDocuments extends Disposable implements vscode.FileSystemProvider, vscode.Disposable {
@@ -88,13 +95,16 @@ export class ResourceDocuments extends Disposable implements vscode.FileSystemPr
         const target = doc ?? vscode.window.activeTextEditor?.document.uri;
         if (target?.scheme === RESOURCE_SCHEME) this.changedResource(target);
       }),
-    ]) this.register(subscription);
-    this.register(toDisposable(() => {
-      for (const watched of this.watched.values()) void watched.subscription?.then((s) => s?.dispose());
-      this.watched.clear();
-      for (const listener of this.listening.values()) listener.dispose();
-      this.listening.clear();
-    }));
+    ])
+      this.register(subscription);
+    this.register(
+      toDisposable(() => {
+        for (const watched of this.watched.values()) void watched.subscription?.then((s) => s?.dispose());
+        this.watched.clear();
+        for (const listener of this.listening.values()) listener.dispose();
+        this.listening.clear();
+      }),
+    );
   }
 
   // A read-only file system: the editor reloads on `onDidChangeFile` like any file changed on disk.
@@ -104,7 +114,7 @@ export class ResourceDocuments extends Disposable implements vscode.FileSystemPr
     const key = doc.toString();
     const seeded = this.seeded.get(key);
     this.seeded.delete(key);
-    const read = seeded ?? await (await this.manager.start(target.server)).readResource(target.uri);
+    const read = seeded ?? (await (await this.manager.start(target.server)).readResource(target.uri));
     const bytes = resourceBytes(read);
     this.sizes.set(key, { size: bytes.byteLength, mtime: Date.now() });
     return bytes;
@@ -116,12 +126,24 @@ export class ResourceDocuments extends Disposable implements vscode.FileSystemPr
     return { type: vscode.FileType.File, ctime: 0, mtime: known?.mtime ?? Date.now(), size: known?.size ?? 0, permissions: vscode.FilePermission.Readonly };
   }
 
-  watch(): vscode.Disposable { return new vscode.Disposable(() => undefined); }
-  readDirectory(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
-  createDirectory(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
-  writeFile(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
-  delete(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
-  rename(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  readDirectory(): never {
+    throw vscode.FileSystemError.NoPermissions('MCP resources are read-only');
+  }
+  createDirectory(): never {
+    throw vscode.FileSystemError.NoPermissions('MCP resources are read-only');
+  }
+  writeFile(): never {
+    throw vscode.FileSystemError.NoPermissions('MCP resources are read-only');
+  }
+  delete(): never {
+    throw vscode.FileSystemError.NoPermissions('MCP resources are read-only');
+  }
+  rename(): never {
+    throw vscode.FileSystemError.NoPermissions('MCP resources are read-only');
+  }
 
   private changedResource(doc: vscode.Uri): void {
     this.sizes.set(doc.toString(), { size: this.sizes.get(doc.toString())?.size ?? 0, mtime: Date.now() });
@@ -191,11 +213,14 @@ export class ResourceDocuments extends Disposable implements vscode.FileSystemPr
 
   private listen(connection: ServerConnection): void {
     if (this.listening.has(connection)) return;
-    this.listening.set(connection, connection.onDidUpdateResource((uri) => {
-      for (const [key, watched] of this.watched) {
-        if (watched.connection === connection && watched.uri === uri) this.changedResource(vscode.Uri.parse(key));
-      }
-    }));
+    this.listening.set(
+      connection,
+      connection.onDidUpdateResource((uri) => {
+        for (const [key, watched] of this.watched) {
+          if (watched.connection === connection && watched.uri === uri) this.changedResource(vscode.Uri.parse(key));
+        }
+      }),
+    );
   }
 }
 

@@ -7,7 +7,11 @@ import { connectionBundle } from '../connectionBundle';
 import type { ResourceDocuments } from './resourceDocuments';
 
 /** A template opened in the tool panel, with its variables (read once, when it is opened). */
-export interface TemplateSubject { kind: 'template'; template: ResourceTemplate; variables: string[] }
+export interface TemplateSubject {
+  kind: 'template';
+  template: ResourceTemplate;
+  variables: string[];
+}
 
 function uriTemplate(template: string) {
   const { UriTemplate } = connectionBundle();
@@ -30,8 +34,13 @@ export function expandTemplate(template: ResourceTemplate, values: Record<string
 }
 
 /** Reads the resource the filled template names, opens it in its editor, and returns it as a panel result. */
-export async function readTemplate(documents: ResourceDocuments, connection: ServerConnection, subject: TemplateSubject, values: Record<string, string>,
-  signal: AbortSignal): Promise<{ result: ResultLike; view: ResultView }> {
+export async function readTemplate(
+  documents: ResourceDocuments,
+  connection: ServerConnection,
+  subject: TemplateSubject,
+  values: Record<string, string>,
+  signal: AbortSignal,
+): Promise<{ result: ResultLike; view: ResultView }> {
   const uri = expandTemplate(subject.template, values);
   const read = await connection.readResource(uri, { signal });
   if ((read.contents ?? []).some((c) => 'text' in c)) await documents.open(connection.name, uri, read);

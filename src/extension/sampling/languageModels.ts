@@ -88,16 +88,22 @@ export function chatMessages(request: SamplingRequest, edits: RequestEdits = {})
           return new DataPart(new Uint8Array(Buffer.from(String(block.data), 'base64')), mimeType) as unknown as vscode.LanguageModelTextPart;
         }
         case 'tool_use':
-          return new vscode.LanguageModelToolCallPart(String(block.id), String(block.name), (block.input ?? {}));
+          return new vscode.LanguageModelToolCallPart(String(block.id), String(block.name), block.input ?? {});
         case 'tool_result':
-          return new vscode.LanguageModelToolResultPart(String(block.toolUseId), contentBlocks(block.content).map((c) =>
-            new vscode.LanguageModelTextPart(c.type === 'text' ? String(c.text ?? '') : `[${String(c.type)} content]`)));
+          return new vscode.LanguageModelToolResultPart(
+            String(block.toolUseId),
+            contentBlocks(block.content).map((c) => new vscode.LanguageModelTextPart(c.type === 'text' ? String(c.text ?? '') : `[${String(c.type)} content]`)),
+          );
         default:
           return new vscode.LanguageModelTextPart('');
       }
     });
-    messages.push(new vscode.LanguageModelChatMessage(
-      message.role === 'assistant' ? vscode.LanguageModelChatMessageRole.Assistant : vscode.LanguageModelChatMessageRole.User, parts));
+    messages.push(
+      new vscode.LanguageModelChatMessage(
+        message.role === 'assistant' ? vscode.LanguageModelChatMessageRole.Assistant : vscode.LanguageModelChatMessageRole.User,
+        parts,
+      ),
+    );
   });
   return messages;
 }
@@ -125,15 +131,22 @@ export async function askModel(
   const cancel = new vscode.CancellationTokenSource();
   const forward = o.token.onCancellationRequested(() => cancel.cancel());
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; cancel.cancel(); }, ANSWER_TIMEOUT_MS);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    cancel.cancel();
+  }, ANSWER_TIMEOUT_MS);
   const maxChars = Math.min(ANSWER_MAX_CHARS, request.maxTokens * CHARS_PER_TOKEN);
   const answer: ModelAnswer = { text: '', toolUses: [], truncated: false };
   try {
-    const response = await model.sendRequest(chatMessages(request, o.edits), {
-      justification: `${o.server} asks for a language model's answer (MCP sampling).`,
-      modelOptions: { maxTokens: request.maxTokens, ...(typeof request.temperature === 'number' ? { temperature: request.temperature } : {}) },
-      ...chatTools(request),
-    }, cancel.token);
+    const response = await model.sendRequest(
+      chatMessages(request, o.edits),
+      {
+        justification: `${o.server} asks for a language model's answer (MCP sampling).`,
+        modelOptions: { maxTokens: request.maxTokens, ...(typeof request.temperature === 'number' ? { temperature: request.temperature } : {}) },
+        ...chatTools(request),
+      },
+      cancel.token,
+    );
     for await (const part of response.stream) {
       if (part instanceof vscode.LanguageModelTextPart) {
         answer.text += part.value;
@@ -145,7 +158,10 @@ export async function askModel(
         answer.toolUses.push({ id: part.callId, name: part.name, input: part.input as Record<string, unknown> });
       }
       o.onProgress({ ...answer, toolUses: [...answer.toolUses] });
-      if (answer.truncated) { cancel.cancel(); break; }
+      if (answer.truncated) {
+        cancel.cancel();
+        break;
+      }
       if (cancel.token.isCancellationRequested) break;
     }
     if (timedOut) throw new Error(`the model gave no complete answer within ${ANSWER_TIMEOUT_MS / 60_000} minutes`);

@@ -9,8 +9,13 @@ import { setting } from '../settings';
 import type { Logger } from '../../core/log';
 import { errorText } from '../../core/errors';
 import {
-  contentBlocks, preferredModel, SamplingDeclinedError, samplingResult,
-  type SamplingHandler, type SamplingRequest, type SamplingResult,
+  contentBlocks,
+  preferredModel,
+  SamplingDeclinedError,
+  samplingResult,
+  type SamplingHandler,
+  type SamplingRequest,
+  type SamplingResult,
 } from '../../core/sampling';
 import { queuedSamplingHandler, SAMPLING_QUEUE_LIMITS } from '../../core/sampling/queue';
 import type { SamplingAnswer, SamplingBlock, SamplingPanelInit, SamplingStage } from '../../shared/protocol';
@@ -57,9 +62,16 @@ export function samplingHandlerFor(extensionUri: vscode.Uri, log: Logger): Sampl
         token.dispose();
       }
     }
-        // An app's request opens beside its panel: the app keeps running (a hidden webview would reload it).
-    return new SamplingSession(extensionUri, log, request, ctx.requester ? `${ctx.requester} of ${ctx.server}` : ctx.server, models, preselected,
-      ctx.requester ? vscode.ViewColumn.Beside : undefined).run(ctx.signal);
+    // An app's request opens beside its panel: the app keeps running (a hidden webview would reload it).
+    return new SamplingSession(
+      extensionUri,
+      log,
+      request,
+      ctx.requester ? `${ctx.requester} of ${ctx.server}` : ctx.server,
+      models,
+      preselected,
+      ctx.requester ? vscode.ViewColumn.Beside : undefined,
+    ).run(ctx.signal);
   }, SAMPLING_QUEUE_LIMITS.panel);
 }
 
@@ -146,7 +158,10 @@ class SamplingSession {
         onProgress: (answer) => {
           this.answer = answer;
           const now = Date.now();
-          if (now - lastPost >= PROGRESS_INTERVAL_MS) { lastPost = now; post(false); }
+          if (now - lastPost >= PROGRESS_INTERVAL_MS) {
+            lastPost = now;
+            post(false);
+          }
         },
       });
     } catch (e) {
@@ -181,7 +196,8 @@ class SamplingSession {
         const tool = t as { name: string; description?: unknown };
         return { name: tool.name, description: typeof tool.description === 'string' ? tool.description : undefined };
       }),
-      toolChoice: typeof (r.toolChoice as { mode?: unknown } | undefined)?.mode === 'string' ? `toolChoice ${(r.toolChoice as { mode: string }).mode}` : undefined,
+      toolChoice:
+        typeof (r.toolChoice as { mode?: unknown } | undefined)?.mode === 'string' ? `toolChoice ${(r.toolChoice as { mode: string }).mode}` : undefined,
       models: this.models.map((m) => ({ id: m.id, label: modelLabel(m) })),
       model: this.chosen.id,
       stage: this.stage,
@@ -205,8 +221,12 @@ function blockView(block: Record<string, unknown>): SamplingBlock {
       return { kind: 'toolUse', id: String(block.id), name: String(block.name), input: JSON.stringify(block.input ?? {}) };
     case 'tool_result':
       return {
-        kind: 'toolResult', toolUseId: String(block.toolUseId), isError: block.isError === true,
-        text: contentBlocks(block.content).map((c) => (c.type === 'text' ? String(c.text ?? '') : `[${String(c.type)}]`)).join('\n'),
+        kind: 'toolResult',
+        toolUseId: String(block.toolUseId),
+        isError: block.isError === true,
+        text: contentBlocks(block.content)
+          .map((c) => (c.type === 'text' ? String(c.text ?? '') : `[${String(c.type)}]`))
+          .join('\n'),
       };
     default:
       return { kind: 'text', text: `[${String(block.type)}]` };
@@ -217,7 +237,9 @@ function blockView(block: Record<string, unknown>): SamplingBlock {
 function preferenceLines(preferences: unknown): string[] {
   const p = (preferences ?? {}) as { hints?: unknown; costPriority?: unknown; speedPriority?: unknown; intelligencePriority?: unknown };
   const hints = (Array.isArray(p.hints) ? p.hints : [])
-    .map((h) => (h as { name?: unknown } | null)?.name).filter((n): n is string => typeof n === 'string').slice(0, 20);
+    .map((h) => (h as { name?: unknown } | null)?.name)
+    .filter((n): n is string => typeof n === 'string')
+    .slice(0, 20);
   const lines = hints.length ? [`Hints: ${hints.join(', ')}`] : [];
   for (const key of ['intelligencePriority', 'speedPriority', 'costPriority'] as const) {
     if (typeof p[key] === 'number') lines.push(`${key.replace('Priority', '')} priority: ${p[key]}`);
@@ -229,5 +251,11 @@ function preferenceLines(preferences: unknown): string[] {
 function tokenOf(signal: AbortSignal): { token: vscode.CancellationToken; dispose(): void } {
   const source = new vscode.CancellationTokenSource();
   const link = onAbort(signal, () => source.cancel());
-  return { token: source.token, dispose: () => { link.dispose(); source.dispose(); } };
+  return {
+    token: source.token,
+    dispose: () => {
+      link.dispose();
+      source.dispose();
+    },
+  };
 }

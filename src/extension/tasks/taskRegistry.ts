@@ -38,7 +38,11 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
   constructor(private readonly manager: ServerManager) {
     super();
     this.register(manager.onDidChange(() => this.noteLostConnections()));
-    this.register(vscode.commands.registerCommand('mcpHost.cancelTask', (task?: TrackedTask) => { if (task) this.cancel(task.key); }));
+    this.register(
+      vscode.commands.registerCommand('mcpHost.cancelTask', (task?: TrackedTask) => {
+        if (task) this.cancel(task.key);
+      }),
+    );
   }
 
   list(): TrackedTask[] {
@@ -54,9 +58,14 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
    * says so; otherwise a plain call (one a 2026-07-28 server refuses without a task is made again as a task).
    * `onStatus` gets each status of a task (for the panel's progress line).
    */
-  async callTool(connection: ServerConnection, tool: Tool, args: Record<string, unknown>, opts: ToolCallOptions & {
-    onStatus?: (task: TaskInfo) => void;
-  }): Promise<CallToolResult> {
+  async callTool(
+    connection: ServerConnection,
+    tool: Tool,
+    args: Record<string, unknown>,
+    opts: ToolCallOptions & {
+      onStatus?: (task: TaskInfo) => void;
+    },
+  ): Promise<CallToolResult> {
     if (!callsAsTask(connection, tool, readSettings().optionalToolsAsTasks)) {
       try {
         return await connection.callTool(tool.name, args, opts);
@@ -70,7 +79,9 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
     const signal = opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal;
     try {
       const out = await callToolAsTask(connection, tool.name, args, {
-        signal, timeoutMs: opts.timeoutMs, ...(opts.secureArguments ? { secureArguments: opts.secureArguments } : {}),
+        signal,
+        timeoutMs: opts.timeoutMs,
+        ...(opts.secureArguments ? { secureArguments: opts.secureArguments } : {}),
         onStatus: (task) => {
           tracked ??= this.track(connection, tool.name, task, abort);
           tracked.status = task.status;
@@ -105,8 +116,15 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
 
   private track(connection: ServerConnection, tool: string, task: TaskInfo, abort: AbortController): TrackedTask {
     const tracked: TrackedTask = {
-      key: `${connection.name}\u0000${task.taskId}`, server: connection.name, tool, taskId: task.taskId,
-      status: task.status, statusMessage: task.statusMessage, startedAt: Date.now(), abort, connection,
+      key: `${connection.name}\u0000${task.taskId}`,
+      server: connection.name,
+      tool,
+      taskId: task.taskId,
+      status: task.status,
+      statusMessage: task.statusMessage,
+      startedAt: Date.now(),
+      abort,
+      connection,
     };
     this.tasks.set(tracked.key, tracked);
     const finished = this.list().filter((t) => t.endedAt !== undefined);
@@ -132,5 +150,4 @@ export class TaskRegistry extends Disposable implements vscode.Disposable {
     const current = this.manager.get(task.server)?.connection;
     return current !== task.connection || !ConnectionState.isRunning(current.state);
   }
-
 }

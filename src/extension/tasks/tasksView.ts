@@ -11,7 +11,11 @@ function elapsed(task: TrackedTask, now: number): string {
 }
 
 const ICONS: Record<string, string> = {
-  working: 'sync~spin', input_required: 'question', completed: 'pass', failed: 'error', cancelled: 'circle-slash',
+  working: 'sync~spin',
+  input_required: 'question',
+  completed: 'pass',
+  failed: 'error',
+  cancelled: 'circle-slash',
 };
 
 export class TasksTreeProvider extends Disposable implements vscode.TreeDataProvider<TrackedTask>, vscode.Disposable {
@@ -22,7 +26,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     super();
     this.register(registry.onDidChange(() => this.changed.fire(undefined)));
     // Elapsed times of running tasks move on.
-    const ticker = setInterval(() => { if (registry.list().some((t) => t.endedAt === undefined)) this.changed.fire(undefined); }, 1000);
+    const ticker = setInterval(() => {
+      if (registry.list().some((t) => t.endedAt === undefined)) this.changed.fire(undefined);
+    }, 1000);
     this.register(toDisposable(() => clearInterval(ticker)));
   }
 
@@ -35,8 +41,15 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     item.id = task.key;
     const running = task.endedAt === undefined;
     item.description = `${oneLine(task.status)}${task.statusMessage ? ` — ${oneLine(task.statusMessage.slice(0, 120))}` : ''} · ${elapsed(task, Date.now())}`;
-    item.tooltip = [`Task ${task.taskId}`, `Status: ${task.status}`, task.statusMessage, `Started ${new Date(task.startedAt).toLocaleTimeString()}`,
-      `Elapsed ${elapsed(task, Date.now())}`].filter(Boolean).join('\n');
+    item.tooltip = [
+      `Task ${task.taskId}`,
+      `Status: ${task.status}`,
+      task.statusMessage,
+      `Started ${new Date(task.startedAt).toLocaleTimeString()}`,
+      `Elapsed ${elapsed(task, Date.now())}`,
+    ]
+      .filter(Boolean)
+      .join('\n');
     item.iconPath = new vscode.ThemeIcon(ICONS[task.status] ?? 'circle-outline');
     item.contextValue = running ? 'mcpTask.running' : 'mcpTask.done';
     item.accessibilityInformation = { label: `${task.tool} on ${task.server}, ${task.status}${task.statusMessage ? `, ${task.statusMessage}` : ''}` };

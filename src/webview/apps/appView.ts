@@ -12,9 +12,12 @@ import { appBridgeLibrary } from './bridgeLibrary';
 import { hostContext, type DisplayMode } from './hostContext';
 import { HOST_VERSION } from '../../shared/version';
 
-export type AppRequest = <M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile' | 'appMessage'
-  | 'appModelContext' | 'appSampling'>(
-  method: M, params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
+export type AppRequest = <
+  M extends 'appCallTool' | 'appReadResource' | 'appOpenLink' | 'appDisplayMode' | 'appDownloadFile' | 'appMessage' | 'appModelContext' | 'appSampling',
+>(
+  method: M,
+  params: RequestMap[M]['params'],
+) => Promise<RequestMap[M]['result']>;
 
 export const APP_LIMITS = {
   minHeight: 48,
@@ -107,11 +110,20 @@ export class AppView {
   private early: unknown[] | undefined = [];
   private replaying = false;
 
-  constructor(readonly frame: AppFrame, private readonly request: AppRequest, private readonly onFullscreen: (on: boolean) => void,
-    private onClosed: () => void, options: { standby?: boolean; question?: AppQuestion } = {}) {
+  constructor(
+    readonly frame: AppFrame,
+    private readonly request: AppRequest,
+    private readonly onFullscreen: (on: boolean) => void,
+    private onClosed: () => void,
+    options: { standby?: boolean; question?: AppQuestion } = {},
+  ) {
     this.standby = options.standby === true;
     this.question = options.question;
-    this.shown = this.standby ? new Promise((resolve) => { this.release = resolve; }) : Promise.resolve();
+    this.shown = this.standby
+      ? new Promise((resolve) => {
+          this.release = resolve;
+        })
+      : Promise.resolve();
     this.iframe = h('iframe', {
       className: 'app-frame',
       attrs: {
@@ -137,10 +149,15 @@ export class AppView {
     if (refused.length) warnings.push(`The app asked for ${refused.join(', ')}; not granted here.`);
     // A standby carries no call and no state for anyone to find: it is not shown.
     const attrs = this.standby ? { 'aria-hidden': 'true', inert: '' } : { 'data-call-id': frame.callId, 'data-app-state': 'starting' };
-    this.element = h('section', { className: `app${frame.prefersBorder === false ? ' borderless' : ''}${this.standby ? ' standby' : ''}`, attrs: { 'aria-label': 'App', ...attrs } },
+    this.element = h(
+      'section',
+      { className: `app${frame.prefersBorder === false ? ' borderless' : ''}${this.standby ? ' standby' : ''}`, attrs: { 'aria-label': 'App', ...attrs } },
       h('div', { className: 'app-header' }, icon('window'), ' ', h('span', { className: 'app-uri' }, frame.uri), this.exitFullscreen, close),
       ...warnings.map((w) => h('div', { className: 'warning' }, icon('warning'), ' ', w)),
-      this.frameBox, this.statusLine, this.notes);
+      this.frameBox,
+      this.statusLine,
+      this.notes,
+    );
   }
 
   /**
@@ -163,8 +180,11 @@ export class AppView {
     if (this.closed) return;
     if (!lib) return this.cutOff('The app bridge is not loaded in this panel.');
     const { AppBridge, PostMessageTransport } = lib;
-    const capabilities = this.question ? QUESTION_HOST_CAPABILITIES
-      : this.frame.clipboardWrite ? { ...HOST_CAPABILITIES, sandbox: { permissions: { clipboardWrite: {} } } } : HOST_CAPABILITIES;
+    const capabilities = this.question
+      ? QUESTION_HOST_CAPABILITIES
+      : this.frame.clipboardWrite
+        ? { ...HOST_CAPABILITIES, sandbox: { permissions: { clipboardWrite: {} } } }
+        : HOST_CAPABILITIES;
     const bridge = new AppBridge(null, HOST_INFO, capabilities, { hostContext: this.context() });
     this.bridge = bridge;
     bridge.oninitialized = () => {
@@ -177,7 +197,8 @@ export class AppView {
     };
     bridge.onrequestteardown = () => void this.teardown('The app closed itself.');
     bridge.onerror = () => {
-      if (++this.malformed > APP_LIMITS.malformedMessages) this.cutOff(`The app sent more than ${APP_LIMITS.malformedMessages} malformed messages and was stopped.`);
+      if (++this.malformed > APP_LIMITS.malformedMessages)
+        this.cutOff(`The app sent more than ${APP_LIMITS.malformedMessages} malformed messages and was stopped.`);
     };
     this.transport = new PostMessageTransport(this.appWindow, this.appWindow);
     // A question's app is answered nothing but the question.
@@ -222,7 +243,8 @@ export class AppView {
       const text = parts.join('\n');
       // Kept (bounded) by the host for the @mcp participant's next turn; each update replaces the app's last.
       const { kept } = await this.request('appModelContext', { callId: this.frame.callId, text });
-      if (kept) this.note(text ? 'Context the app offers a model, kept for the next turn of @mcp in chat' : 'The app withdrew the context it offered a model', text);
+      if (kept)
+        this.note(text ? 'Context the app offers a model, kept for the next turn of @mcp in chat' : 'The app withdrew the context it offered a model', text);
       return {};
     };
     bridge.onrequestdisplaymode = async ({ mode }) => {
@@ -266,7 +288,7 @@ export class AppView {
     }
     performance.mark('mcp-host:app-question-asked');
     bridge.request({ method: 'elicitation/create', params: question.params }, ANY_RESULT, { timeout: QUESTION_ANSWER_MS }).then(
-      (result) => settle(() => question.answered(result && typeof result === 'object' ? result as Record<string, unknown> : {})),
+      (result) => settle(() => question.answered(result && typeof result === 'object' ? (result as Record<string, unknown>) : {})),
       (e: unknown) => settle(() => question.failed(`The app could not answer: ${e instanceof Error ? e.message : String(e)}`)),
     );
   }
@@ -298,7 +320,9 @@ export class AppView {
     this.updateContext();
   }
 
-  get isStandby(): boolean { return this.standby; }
+  get isStandby(): boolean {
+    return this.standby;
+  }
 
   /**
    * A hidden app runs code nobody watches: while it waits, it must keep answering pings (apps built on the
@@ -308,19 +332,36 @@ export class AppView {
   private pingWhileStandby(bridge: AppBridge): void {
     let waiting = false;
     const ping = () => {
-      if (!this.standby || this.state !== 'running') { clearInterval(this.pingTimer); return; }
+      if (!this.standby || this.state !== 'running') {
+        clearInterval(this.pingTimer);
+        return;
+      }
       if (waiting) return;
       waiting = true;
-      bridge.request({ method: 'ping' }, { timeout: APP_LIMITS.standbyPingTimeoutMs }).then(() => { this.answered = true; }, (e: unknown) => {
-        if ((e as { code?: unknown })?.code === 'REQUEST_TIMEOUT') { if (this.standby) this.close('', false); } else this.answered = true;
-      }).finally(() => { waiting = false; });
+      bridge
+        .request({ method: 'ping' }, { timeout: APP_LIMITS.standbyPingTimeoutMs })
+        .then(
+          () => {
+            this.answered = true;
+          },
+          (e: unknown) => {
+            if ((e as { code?: unknown })?.code === 'REQUEST_TIMEOUT') {
+              if (this.standby) this.close('', false);
+            } else this.answered = true;
+          },
+        )
+        .finally(() => {
+          waiting = false;
+        });
     };
     ping();
     this.pingTimer = setInterval(ping, APP_LIMITS.standbyPingMs);
   }
 
   /** A standby that completed its handshake and answered a ping: fit to be shown for a run. */
-  get ready(): boolean { return this.standby && this.state === 'running' && this.answered; }
+  get ready(): boolean {
+    return this.standby && this.state === 'running' && this.answered;
+  }
 
   /** The tool's input once the app is initialised and shown, then the call's outcome if it is known. */
   private deliverInput(): void {
@@ -361,8 +402,12 @@ export class AppView {
     void (list === 'tools' ? bridge.sendToolListChanged() : bridge.sendResourceListChanged()).catch(() => undefined);
   }
 
-  get running(): boolean { return this.state === 'running'; }
-  get closed(): boolean { return this.state === 'closed'; }
+  get running(): boolean {
+    return this.state === 'running';
+  }
+  get closed(): boolean {
+    return this.state === 'closed';
+  }
 
   /** The theme, size or display mode changed: the app is told (only what changed is sent). */
   updateContext(): void {
@@ -417,14 +462,20 @@ export class AppView {
    */
   private readonly guard = (event: MessageEvent): void => {
     if (!this.appWindow || event.source !== this.appWindow || this.replaying) return;
-    if (this.state === 'closed') { event.stopImmediatePropagation(); return; }
+    if (this.state === 'closed') {
+      event.stopImmediatePropagation();
+      return;
+    }
     if (this.question && this.state === 'starting') {
       const m = event.data as { method?: unknown; params?: { appCapabilities?: { elicitation?: unknown } } } | null;
       const declared = m?.method === 'ui/initialize' ? m.params?.appCapabilities?.elicitation : undefined;
       if (declared && typeof declared === 'object') this.answersQuestions = true;
     }
     const now = performance.now();
-    if (now - this.windowStart > 1000) { this.windowStart = now; this.messagesInWindow = 0; }
+    if (now - this.windowStart > 1000) {
+      this.windowStart = now;
+      this.messagesInWindow = 0;
+    }
     if (++this.messagesInWindow > APP_LIMITS.messagesPerSecond) {
       event.stopImmediatePropagation();
       this.cutOff(`The app sent more than ${APP_LIMITS.messagesPerSecond} messages in a second and was stopped.`);
@@ -464,7 +515,8 @@ export class AppView {
 
   private context() {
     return hostContext({
-      locale: this.frame.locale, displayMode: this.displayMode,
+      locale: this.frame.locale,
+      displayMode: this.displayMode,
       // A question's app stays in its panel; a tool's app may go full screen. Picture-in-picture is not offered:
       // a webview cannot float over the editor.
       availableDisplayModes: this.question ? ['inline'] : ['inline', 'fullscreen'],
@@ -483,6 +535,9 @@ export class AppView {
 /** Content blocks as plain text: text as it is, anything else named by its type. */
 function contentText(content: unknown): string {
   if (!Array.isArray(content)) return '';
-  return content.map((block: { type?: unknown; text?: unknown }) =>
-    block?.type === 'text' && typeof block.text === 'string' ? block.text : `[${String(block?.type ?? 'unknown')} content]`).join('\n');
+  return content
+    .map((block: { type?: unknown; text?: unknown }) =>
+      block?.type === 'text' && typeof block.text === 'string' ? block.text : `[${String(block?.type ?? 'unknown')} content]`,
+    )
+    .join('\n');
 }

@@ -32,7 +32,7 @@ export type DisplayMode = 'inline' | 'fullscreen';
 
 export function themeKind(): 'light' | 'dark' {
   const c = document.body.classList;
-  return c.contains('vscode-dark') || c.contains('vscode-high-contrast') && !c.contains('vscode-high-contrast-light') ? 'dark' : 'light';
+  return c.contains('vscode-dark') || (c.contains('vscode-high-contrast') && !c.contains('vscode-high-contrast-light')) ? 'dark' : 'light';
 }
 
 export function styleVariables(): Record<string, string> {
@@ -45,7 +45,13 @@ export function styleVariables(): Record<string, string> {
   return out;
 }
 
-export function hostContext(o: { locale: string; displayMode: DisplayMode; availableDisplayModes: DisplayMode[]; width: number; maxHeight: number }): McpUiHostContext {
+export function hostContext(o: {
+  locale: string;
+  displayMode: DisplayMode;
+  availableDisplayModes: DisplayMode[];
+  width: number;
+  maxHeight: number;
+}): McpUiHostContext {
   return {
     theme: themeKind(),
     styles: { variables: styleVariables() as NonNullable<McpUiHostContext['styles']>['variables'] },

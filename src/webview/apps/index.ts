@@ -22,7 +22,10 @@ export class AppArea {
   private contextTimer: ReturnType<typeof setTimeout> | undefined;
   private renewing = 0;
 
-  constructor(private readonly request: AppRequest, private readonly onClosed: (callId: string) => void) {
+  constructor(
+    private readonly request: AppRequest,
+    private readonly onClosed: (callId: string) => void,
+  ) {
     // VS Code's theme is in the body's classes and the root's style: a change reaches the app.
     const observer = new MutationObserver(() => this.contextChanged());
     observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
@@ -94,7 +97,8 @@ export class AppArea {
       cancelIdleCallback(this.renewing);
       this.renewing = requestIdleCallback(() => this.renewStandby(), { timeout: 2000 });
     };
-    if (current && !current.closed) void current.teardown(reloaded ? 'The server updated the app; it was reloaded.' : 'Replaced by a newer result.').finally(mount);
+    if (current && !current.closed)
+      void current.teardown(reloaded ? 'The server updated the app; it was reloaded.' : 'Replaced by a newer result.').finally(mount);
     else mount();
   }
 
@@ -147,8 +151,13 @@ export class AppArea {
     this.standby = undefined;
     if (old) void old.teardown('', false);
     if (!frame) return;
-    const view = new AppView({ ...frame, callId: '', toolInput: {} }, this.request,
-      (on) => document.body.classList.toggle('app-fullscreen', on), () => undefined, { standby: true });
+    const view = new AppView(
+      { ...frame, callId: '', toolInput: {} },
+      this.request,
+      (on) => document.body.classList.toggle('app-fullscreen', on),
+      () => undefined,
+      { standby: true },
+    );
     this.standby = view;
     this.element.append(view.element);
     void view.start();

@@ -12,7 +12,10 @@ export function activate(): void {
   if (!file) return;
   // the file exists from now on: the harness tells a quiet host from one nobody watched
   appendFileSync(file, '');
-  stop = watchHostProcess(() => 'the scenario', (problem) => appendFileSync(file, `${JSON.stringify(problem)}\n`));
+  stop = watchHostProcess(
+    () => 'the scenario',
+    (problem) => appendFileSync(file, `${JSON.stringify(problem)}\n`),
+  );
 }
 
 export function deactivate(): void {

@@ -24,7 +24,7 @@ function describe(reason: unknown): string {
 
 function safeString(value: unknown): string {
   try {
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     return String(value);
   }

@@ -30,6 +30,9 @@ export async function withTestModel(extensionRoot) {
   await buildTestModel();
   await buildTestAccounts();
   return developmentFolder(extensionRoot, 'dev-extensions', {
-    'mcp-host': extensionRoot, 'test-model': testModelDir, 'test-accounts': testAccountsDir, 'host-watch': await buildHostWatch(),
+    'mcp-host': extensionRoot,
+    'test-model': testModelDir,
+    'test-accounts': testAccountsDir,
+    'host-watch': await buildHostWatch(),
   });
 }

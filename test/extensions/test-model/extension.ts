@@ -18,10 +18,7 @@ import * as vscode from 'vscode';
 
 export const VENDOR = 'mcp-host-test';
 
-const MODELS: vscode.LanguageModelChatInformation[] = [
-  model('test-echo', 'Test Echo'),
-  model('test-echo-mini', 'Test Echo Mini'),
-];
+const MODELS: vscode.LanguageModelChatInformation[] = [model('test-echo', 'Test Echo'), model('test-echo-mini', 'Test Echo Mini')];
 
 function model(id: string, name: string): vscode.LanguageModelChatInformation {
   return {
@@ -56,7 +53,12 @@ export function activate(context: vscode.ExtensionContext): void {
       try {
         const input = match[2] ? (JSON.parse(match[2]) as object) : {};
         const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
-        void vscode.window.showInformationMessage(`invokeTool ${name} returned: ${result.content.filter(isText).map((t) => t.value).join(' ')}`);
+        void vscode.window.showInformationMessage(
+          `invokeTool ${name} returned: ${result.content
+            .filter(isText)
+            .map((t) => t.value)
+            .join(' ')}`,
+        );
       } catch (e) {
         void vscode.window.showErrorMessage(`invokeTool ${name} failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
       }
@@ -114,7 +116,13 @@ function messageText(message: vscode.LanguageModelChatRequestMessage): string {
 function toolResults(message: vscode.LanguageModelChatRequestMessage): { callId: string; text: string }[] {
   return message.content
     .filter((p): p is { callId: string; content: unknown[] } => typeof p === 'object' && p !== null && 'callId' in p && 'content' in p)
-    .map((p) => ({ callId: p.callId, text: p.content.filter(isText).map((t) => t.value).join('') }));
+    .map((p) => ({
+      callId: p.callId,
+      text: p.content
+        .filter(isText)
+        .map((t) => t.value)
+        .join(''),
+    }));
 }
 
 function isText(part: unknown): part is { value: string } {

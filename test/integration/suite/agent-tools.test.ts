@@ -14,7 +14,10 @@ const recordFile = () => join(workspaceRoot().fsPath, '../../../.artifacts/integ
 
 async function recorded(): Promise<Record<string, unknown>[]> {
   const text = await fsp.readFile(recordFile(), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -48,17 +51,23 @@ describe('files for agents (language model tools)', function () {
     const names = vscode.lm.tools.map((t) => t.name);
     assert.ok(names.includes('mcpHost_listTools') && names.includes('mcpHost_callTool'), names.join(', '));
     const contributes = vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON.contributes as {
-      languageModelTools: { name: string; toolReferenceName: string }[]; languageModelToolSets: { name: string; tools: string[] }[];
+      languageModelTools: { name: string; toolReferenceName: string }[];
+      languageModelToolSets: { name: string; tools: string[] }[];
     };
     const set = contributes.languageModelToolSets.find((s) => s.name === 'mcpHost');
     // A tool set lists tools by their reference names.
-    assert.deepEqual(set?.tools, contributes.languageModelTools.map((t) => t.toolReferenceName));
+    assert.deepEqual(
+      set?.tools,
+      contributes.languageModelTools.map((t) => t.toolReferenceName),
+    );
   });
 
   it('list the tools with file arguments as workspace paths', async () => {
     const result = await vscode.lm.invokeTool('mcpHost_listTools', { input: { server: SERVER }, toolInvocationToken: undefined });
     const text = textOf(result);
-    const listed = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { tools: { tool: string; inputSchema: { properties: Record<string, { type: string; description: string; format?: string }> } }[] };
+    const listed = JSON.parse(text.slice(text.indexOf('\n') + 1)) as {
+      tools: { tool: string; inputSchema: { properties: Record<string, { type: string; description: string; format?: string }> } }[];
+    };
     const describe = listed.tools.find((t) => t.tool === 'describe_file');
     assert.ok(describe, text);
     const file = describe.inputSchema.properties.file!;
@@ -102,7 +111,12 @@ describe('files for agents (language model tools)', function () {
     } finally {
       await agents.update('enabled', undefined, vscode.ConfigurationTarget.Global);
     }
-    await waitFor('the tools registered again', () => Promise.resolve(call({ file: '../x' })).then(() => undefined, (e: Error) => /contains "\.\."/.test(e.message) || undefined));
+    await waitFor('the tools registered again', () =>
+      Promise.resolve(call({ file: '../x' })).then(
+        () => undefined,
+        (e: Error) => /contains "\.\."/.test(e.message) || undefined,
+      ),
+    );
     assert.deepEqual(await recorded(), [], 'the server received no call');
   });
 
@@ -112,7 +126,10 @@ describe('files for agents (language model tools)', function () {
     const result = await call({ file: 'photo.png' });
     const asked = (await api()).agents.lastConfirmation();
     assert.equal(asked?.title, `Run "describe_file" on "${SERVER}" with 1 file?`);
-    assert.match(asked?.message ?? '', /Send this file to the tool "describe_file" on the MCP server "demo-recorded":\n\n• photo\.png \(image\/png, 7 KiB\) as 'file'/);
+    assert.match(
+      asked?.message ?? '',
+      /Send this file to the tool "describe_file" on the MCP server "demo-recorded":\n\n• photo\.png \(image\/png, 7 KiB\) as 'file'/,
+    );
     const text = textOf(result);
     assert.match(text, /Type: image\/png/);
     assert.match(text, /7214 bytes/);
@@ -138,10 +155,12 @@ describe('files for agents: an agent request on the test model', function () {
   it('makes the model call the bridge, which sends the workspace image, and reads the result back', async () => {
     const [model] = await vscode.lm.selectChatModels({ vendor: 'mcp-host-test', family: 'test-echo' });
     assert.ok(model, 'the test model is registered');
-    const tools: vscode.LanguageModelChatTool[] = vscode.lm.tools.filter((t) => t.name.startsWith('mcpHost_'))
+    const tools: vscode.LanguageModelChatTool[] = vscode.lm.tools
+      .filter((t) => t.name.startsWith('mcpHost_'))
       .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
     const ask = vscode.LanguageModelChatMessage.User(
-      `Describe photo.png: call mcpHost_callTool ${JSON.stringify({ server: SERVER, tool: 'describe_file', arguments: { file: 'photo.png' } })}`);
+      `Describe photo.png: call mcpHost_callTool ${JSON.stringify({ server: SERVER, tool: 'describe_file', arguments: { file: 'photo.png' } })}`,
+    );
     const messages = [ask];
     let answer = '';
     for (let turn = 0; turn < 3; turn++) {
@@ -183,24 +202,29 @@ describe('files for agents: the @mcp chat participant', function () {
     const request = { command, prompt, references, toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
     let text = '';
     const stream = {
-      markdown: (v: string | vscode.MarkdownString) => { text += typeof v === 'string' ? v : v.value; },
+      markdown: (v: string | vscode.MarkdownString) => {
+        text += typeof v === 'string' ? v : v.value;
+      },
       progress: () => undefined,
     } as unknown as vscode.ChatResponseStream;
     await (await api()).agents.participant(request, { history: [] } as unknown as vscode.ChatContext, stream, new vscode.CancellationTokenSource().token);
     return text.replace(/\\(.)/g, '$1');
   }
 
-  it('/tools lists a named server\'s tools with their file arguments', async () => {
+  it("/tools lists a named server's tools with their file arguments", async () => {
     const text = await chat('tools', SERVER);
     assert.match(text, /describe_file \(files: file\)/);
     assert.match(text, /compare_images \(files: images\)/);
   });
 
-  it('/run opens the tool\'s panel with the referenced file in its file argument; an unfit file is refused', async () => {
+  it("/run opens the tool's panel with the referenced file in its file argument; an unfit file is refused", async () => {
     const text = await chat('run', `describe_file on ${SERVER} #file:photo.png`, ['photo.png']);
     assert.match(text, /Opened describe_file on demo-recorded with file: photo\.png\. Check the form and press Run/);
     const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
-    await waitFor(`a "Describe a file (demo-recorded)" tab (tabs: ${labels().join(', ')})`, () => labels().some((l) => l.includes('Describe a file (demo-recorded)')) || undefined);
+    await waitFor(
+      `a "Describe a file (demo-recorded)" tab (tabs: ${labels().join(', ')})`,
+      () => labels().some((l) => l.includes('Describe a file (demo-recorded)')) || undefined,
+    );
     const refused = await chat('run', `attach_note on ${SERVER}`, ['large-photo.png']);
     assert.match(refused, /Refused \(the panel says why\): attachment: large-photo\.png/);
     assert.deepEqual(await recorded(), [], 'nothing is sent before the user presses Run');
@@ -257,7 +281,7 @@ describe('files for agents: file outputs', function () {
     dialogs.length = 0;
     const text = textOf(await exportReport());
     assert.deepEqual(asked, [`"export_report" on "${SERVER}" returned 2 files: Agent-report.csv, Agent-report.csv. Save to the workspace? [Save…]`]);
-    assert.deepEqual(dialogs, [], 'no save dialog without the user\'s say');
+    assert.deepEqual(dialogs, [], "no save dialog without the user's say");
     assert.match(text, /Generated Agent-report\.csv \(3 rows, 55 bytes\)\./);
     assert.match(text, /The tool returned Agent-report\.csv, Agent-report\.csv; the user did not save them, so nothing was written to the workspace\./);
     assert.deepEqual(await workspaceListing(), before, 'no file was written');
@@ -301,12 +325,18 @@ describe('large results for agents', function () {
   it('come back as a bounded preview and a handle; range reads through the handle return exactly the original bytes', async () => {
     const listing = async () => (await fsp.readdir(workspaceRoot().fsPath, { recursive: true })).map(String).sort();
     const before = await listing();
-    const result = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message } }, toolInvocationToken: undefined });
+    const result = await vscode.lm.invokeTool('mcpHost_callTool', {
+      input: { server: 'everything', tool: 'echo', arguments: { message } },
+      toolInvocationToken: undefined,
+    });
     const preview = textOf(result);
     assert.ok(preview.length <= 20_000, `the preview has ${preview.length} characters`);
     const handle = /kept as handle "(r\d+)"/.exec(preview)?.[1];
     assert.ok(handle, preview.slice(0, 500));
-    assert.match(preview, new RegExp(`\\[part 1: text, ${original.length.toLocaleString('en-US')} characters, [\\d.]+ KiB, 4,000 lines\\]\\nEcho: line 0 \u00e9\u20ac\ud83d\ude00`));
+    assert.match(
+      preview,
+      new RegExp(`\\[part 1: text, ${original.length.toLocaleString('en-US')} characters, [\\d.]+ KiB, 4,000 lines\\]\\nEcho: line 0 \u00e9\u20ac\ud83d\ude00`),
+    );
     assert.ok(preview.includes('line 3999 \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587'), 'the tail is shown');
 
     // A range starting inside the first emoji and ending inside a CJK character.
@@ -327,7 +357,10 @@ describe('large results for agents', function () {
       at = Number(/bytes \d+-(\d+) of/.exec(r.header)?.[1]);
     }
     assert.deepEqual(Buffer.concat(chunks), bytes);
-    assert.equal((await read({ handle, startLine: 2, endLine: 3 })).text, 'line 1 \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587\nline 2 \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587\n');
+    assert.equal(
+      (await read({ handle, startLine: 2, endLine: 3 })).text,
+      'line 1 \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587\nline 2 \u00e9\u20ac\ud83d\ude00 \u4e2d\u6587\n',
+    );
 
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`mcp-result:/${handle}/part-1.txt`));
     assert.equal(doc.getText(), original);
@@ -353,12 +386,19 @@ describe('large results for agents', function () {
       return Promise.resolve(items.find((i) => i.label === 'Part 1'));
     }) as unknown as typeof window.showQuickPick;
     try {
-      const result = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message: big } }, toolInvocationToken: undefined });
+      const result = await vscode.lm.invokeTool('mcpHost_callTool', {
+        input: { server: 'everything', tool: 'echo', arguments: { message: big } },
+        toolInvocationToken: undefined,
+      });
       const preview = textOf(result);
       assert.ok(preview.length <= 20_000, `the preview has ${preview.length} characters`);
       const handle = /kept as handle "(r\d+)"/.exec(preview)?.[1];
       assert.ok(handle);
-      assert.deepEqual(asked.filter((m) => m.includes('Save to the workspace?')), [], 'the kept text is not offered as a file');
+      assert.deepEqual(
+        asked.filter((m) => m.includes('Save to the workspace?')),
+        [],
+        'the kept text is not offered as a file',
+      );
       const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('mcpHost.openAgentResult');
       assert.ok(offered.includes(`${handle}: echo on "everything"`) && offered.includes('What the model was given'), offered.join(' | '));
       assert.equal(editor?.document.uri.toString(), `mcp-result:/${handle}/part-1.txt`);

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { api, waitFor, workspaceFile, workspaceRoot } from './helpers';
 import { fixtureArgv } from '../../fixtures/servers';
 
-describe('an agent\'s upload is authorized before its confirmation', () => {
+describe("an agent's upload is authorized before its confirmation", () => {
   let store: ChildProcess;
   let storeDir: string;
   let storeHost: string;
@@ -25,11 +25,16 @@ describe('an agent\'s upload is authorized before its confirmation', () => {
     const repo = join(workspaceRoot().fsPath, '../../..');
     storeDir = mkdtempSync(join(tmpdir(), 'agent-upload-store-'));
     store = spawn('node', fixtureArgv('object-store.ts'), {
-      cwd: repo, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: storeDir },
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TMPDIR: storeDir },
     });
     const line = await new Promise<string>((resolve, reject) => {
       let seen = '';
-      store.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });
+      store.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        seen += d;
+        if (seen.includes('\n')) resolve(seen);
+      });
       store.once('exit', (c) => reject(new Error(`object-store exited ${c}`)));
     });
     const port = /listening (\d+)/.exec(line)![1];
@@ -38,10 +43,18 @@ describe('an agent\'s upload is authorized before its confirmation', () => {
     const userConfig = host.paths.userConfig.fsPath;
     savedUserConfig = await readFile(userConfig, 'utf8').catch(() => undefined);
     await mkdir(dirname(userConfig), { recursive: true });
-    await writeFile(userConfig, JSON.stringify({ servers: { 'agent-transfer': {
-      type: 'stdio', command: 'node',
-      args: [...fixtureArgv('transfer-server.ts'), '--era', '2025', '--store', `http://${storeHost}`],
-    } } }));
+    await writeFile(
+      userConfig,
+      JSON.stringify({
+        servers: {
+          'agent-transfer': {
+            type: 'stdio',
+            command: 'node',
+            args: [...fixtureArgv('transfer-server.ts'), '--era', '2025', '--store', `http://${storeHost}`],
+          },
+        },
+      }),
+    );
     await host.servers.reload();
     await waitFor('the transfer server listed', () => host.servers.list().some((s) => s.name === 'agent-transfer'));
     writeFileSync(workspaceFile(fileName), bytes);
@@ -63,10 +76,16 @@ describe('an agent\'s upload is authorized before its confirmation', () => {
     this.timeout(90_000);
     // The test workbench answers VS Code's confirmation itself (yes); what it asked is checked here.
     const result = await vscode.lm.invokeTool('mcpHost_callTool', {
-      input: { server: 'agent-transfer', tool: 'inspect_upload', arguments: { doc: fileName } }, toolInvocationToken: undefined,
+      input: { server: 'agent-transfer', tool: 'inspect_upload', arguments: { doc: fileName } },
+      toolInvocationToken: undefined,
     });
     const asked = (await api()).agents.lastConfirmation();
-    assert.match(asked?.message ?? '', new RegExp(`Uploaded before the call, to the host the server named:\\n\\n• doc: agent-upload\\.bin \\(195 KiB\\) uploaded to ${storeHost.replace(/\./g, '\\.')}`));
+    assert.match(
+      asked?.message ?? '',
+      new RegExp(
+        `Uploaded before the call, to the host the server named:\\n\\n• doc: agent-upload\\.bin \\(195 KiB\\) uploaded to ${storeHost.replace(/\./g, '\\.')}`,
+      ),
+    );
     const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('\n');
     const got = JSON.parse(/\{.*"sha256".*\}/s.exec(text)![0]) as { via: string; size: number; sha256: string };
     assert.equal(got.size, bytes.length);

@@ -18,14 +18,24 @@ describe('MCP Apps marks', () => {
 
   before(async () => {
     const host = await api();
-    runningBefore = new Set(host.servers.list().filter((s) => s.state.kind === 'running').map((s) => s.name));
+    runningBefore = new Set(
+      host.servers
+        .list()
+        .filter((s) => s.state.kind === 'running')
+        .map((s) => s.name),
+    );
     userConfig = host.paths.userConfig.fsPath;
     savedUserConfig = await fsp.readFile(userConfig, 'utf8').catch(() => undefined);
     const repo = join(workspaceRoot().fsPath, '../../..');
     await fsp.mkdir(dirname(userConfig), { recursive: true });
-    await fsp.writeFile(userConfig, JSON.stringify({ servers: {
-      apps: { type: 'stdio', command: 'node', args: fixtureArgv('apps-server.ts'), cwd: repo },
-    } }));
+    await fsp.writeFile(
+      userConfig,
+      JSON.stringify({
+        servers: {
+          apps: { type: 'stdio', command: 'node', args: fixtureArgv('apps-server.ts'), cwd: repo },
+        },
+      }),
+    );
     await host.servers.reload();
     await waitFor('the apps server listed', () => host.servers.list().some((s) => s.name === 'apps'));
     await host.servers.start('apps');
@@ -70,7 +80,10 @@ describe('MCP Apps marks', () => {
       assert.equal(row.contextValue, 'mcpTool', name);
     }
     assert.equal(byLabel.has('report'), false, 'the app-only tool is not offered');
-    assert.ok(host.servers.tools('apps').some((t) => t.name === 'report'), 'the server does list it');
+    assert.ok(
+      host.servers.tools('apps').some((t) => t.name === 'report'),
+      'the server does list it',
+    );
     assert.equal(host.tree.item(toolsGroup).description, String(rows.length));
   });
 
@@ -87,7 +100,7 @@ describe('MCP Apps marks', () => {
     let running: Thenable<unknown> | undefined;
     try {
       running = vscode.commands.executeCommand('mcpHost.runTool');
-      const rows = await waitFor('the apps server\'s rows', () => {
+      const rows = await waitFor("the apps server's rows", () => {
         const items = pick?.items.filter((i) => i.description === 'apps') ?? [];
         return items.some((i) => label(i)?.includes('show_polite')) ? items : undefined;
       });

@@ -19,7 +19,8 @@ describe('bounded against a hostile HTTP server', function () {
   let base = '';
   let userConfig = '';
   let savedUserConfig: string | undefined;
-  const received = async () => ((await (await fetch(`${base}/_received`)).json()) as { received: Array<{ method: string; path: string }>; sent: Record<string, number> });
+  const received = async () =>
+    (await (await fetch(`${base}/_received`)).json()) as { received: Array<{ method: string; path: string }>; sent: Record<string, number> };
 
   before(async () => {
     ({ base, fixture } = await startHostileHttpServer());
@@ -27,11 +28,16 @@ describe('bounded against a hostile HTTP server', function () {
     userConfig = host.paths.userConfig.fsPath;
     savedUserConfig = await fsp.readFile(userConfig, 'utf8').catch(() => undefined);
     await fsp.mkdir(dirname(userConfig), { recursive: true });
-    await fsp.writeFile(userConfig, JSON.stringify({ servers: {
-      'no-delete': { type: 'http', url: `${base}/no-delete/mcp` },
-      'huge-answer': { type: 'http', url: `${base}/huge-body/mcp` },
-      deep: { type: 'http', url: `${base}/deep/mcp` },
-    } }));
+    await fsp.writeFile(
+      userConfig,
+      JSON.stringify({
+        servers: {
+          'no-delete': { type: 'http', url: `${base}/no-delete/mcp` },
+          'huge-answer': { type: 'http', url: `${base}/huge-body/mcp` },
+          deep: { type: 'http', url: `${base}/deep/mcp` },
+        },
+      }),
+    );
     await host.servers.reload();
     await waitFor('the hostile servers listed', () => host.servers.list().some((s) => s.name === 'huge-answer'));
   });
@@ -56,7 +62,10 @@ describe('bounded against a hostile HTTP server', function () {
     const restartMs = Date.now() - started;
     assert.equal(host.servers.list().find((s) => s.name === 'no-delete')?.state.kind, 'running');
     assert.ok(restartMs < 15_000, `the restart took ${restartMs} ms`);
-    assert.deepEqual(host.servers.tools('no-delete').map((t) => t.name), ['echo']);
+    assert.deepEqual(
+      host.servers.tools('no-delete').map((t) => t.name),
+      ['echo'],
+    );
 
     started = Date.now();
     await host.servers.stop('no-delete');
@@ -70,12 +79,18 @@ describe('bounded against a hostile HTTP server', function () {
     const host = await api();
     await host.servers.start('deep');
     assert.equal(host.servers.list().find((s) => s.name === 'deep')?.state.kind, 'running');
-    assert.deepEqual(host.servers.tools('deep').map((t) => t.name), ['echo']);
+    assert.deepEqual(
+      host.servers.tools('deep').map((t) => t.name),
+      ['echo'],
+    );
     const server = host.tree.children().find((n) => n.kind === 'server' && n.server === 'deep');
     assert.ok(server);
     const [toolsGroup] = host.tree.children(server);
     const items = host.tree.children(toolsGroup).map((n) => host.tree.item(n));
-    assert.deepEqual(items.map((i) => i.contextValue), ['mcpTool', 'mcpRefusedTool']);
+    assert.deepEqual(
+      items.map((i) => i.contextValue),
+      ['mcpTool', 'mcpRefusedTool'],
+    );
     assert.equal(items[1]!.label, 'deep');
     assert.equal(items[1]!.description, 'not offered');
     assert.match(String(items[1]!.tooltip), /^deep is not offered: its definition nests more than 512 levels deep, the host's limit$/);
@@ -112,14 +127,19 @@ describe('bounded against a hostile HTTP server', function () {
       }
     })();
     try {
-      await assert.rejects(host.callTool('huge-answer', 'echo', {}), /the server sent an answer over 32 MiB, the message size limit; the connection was closed/);
+      await assert.rejects(
+        host.callTool('huge-answer', 'echo', {}),
+        /the server sent an answer over 32 MiB, the message size limit; the connection was closed/,
+      );
     } finally {
       calling = false;
       clearInterval(sampler);
       await responsiveness;
     }
     const growth = peak - base;
-    console.log(`huge answer: RSS grew by ${(growth / MB).toFixed(0)} MB, event loop lag at most ${worstLag} ms, ${roundTrips} command round trips (slowest ${slowestRoundTrip} ms)`);
+    console.log(
+      `huge answer: RSS grew by ${(growth / MB).toFixed(0)} MB, event loop lag at most ${worstLag} ms, ${roundTrips} command round trips (slowest ${slowestRoundTrip} ms)`,
+    );
     assert.ok(growth < 400 * MB, `the extension host grew by ${(growth / MB).toFixed(0)} MB`);
     assert.ok(worstLag < 3000, `the extension host's event loop stalled for ${worstLag} ms`);
     assert.ok(roundTrips > 0 && slowestRoundTrip < 5000, `slowest command round trip ${slowestRoundTrip} ms`);

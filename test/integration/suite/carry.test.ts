@@ -44,9 +44,11 @@ describe('servers of other apps', () => {
   });
 
   it('each source has its own application-scoped setting, off by default', () => {
-    const properties = (vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as {
-      contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } };
-    }).contributes.configuration.properties;
+    const properties = (
+      vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as {
+        contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } };
+      }
+    ).contributes.configuration.properties;
     for (const source of ['claudeDesktop', 'claudeCode', 'cursor', 'windsurf', 'copilotCli', 'codex']) {
       assert.equal(properties[`mcpHost.discovery.${source}`]?.scope, 'application', source);
       assert.equal(properties[`mcpHost.discovery.${source}`]?.default, false, source);

@@ -44,10 +44,14 @@ describe('client features', () => {
     assert.equal(started.isError, false);
     try {
       // One message at once, then one every 5 s at a random level; those below the channel's level (info) are not sent.
-      const log = await waitFor('a simulated log message in the channel', async () => {
-        const text = await logOf('everything');
-        return /\[server\] (Info|Notice|Warning|Error|Critical|Alert|Emergency)[- ]level/i.test(text) ? text : undefined;
-      }, 40_000);
+      const log = await waitFor(
+        'a simulated log message in the channel',
+        async () => {
+          const text = await logOf('everything');
+          return /\[server\] (Info|Notice|Warning|Error|Critical|Alert|Emergency)[- ]level/i.test(text) ? text : undefined;
+        },
+        40_000,
+      );
       assert.match(log, /asked the server for log messages from info up/);
       assert.doesNotMatch(log, /Debug-level message/, 'debug messages were not asked for');
     } finally {
@@ -79,8 +83,9 @@ describe('resources in editors', () => {
     await host.servers.start('everything');
     const uri = 'demo://resource/dynamic/text/1';
     await vscode.commands.executeCommand('mcpHost.readResource', 'everything', uri);
-    const doc = await waitFor('the resource document', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-host-resource'
-      && Buffer.from(d.uri.query, 'base64url').toString().includes(uri)));
+    const doc = await waitFor('the resource document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-host-resource' && Buffer.from(d.uri.query, 'base64url').toString().includes(uri)),
+    );
     assert.equal(vscode.window.activeTextEditor?.document, doc, 'shown in the editor');
     assert.match(doc.getText(), /Resource 1/);
     await waitFor('the subscription', async () => ((await logOf('everything')).includes(`subscribed to ${uri}`) ? true : undefined));
@@ -111,7 +116,10 @@ describe('tasks', () => {
     }, 100);
     const view = await pending.finally(() => clearInterval(watcher));
     assert.match(view.items.map((i) => (i.kind === 'text' ? i.text : '')).join(''), /# Research Report: tides/);
-    assert.ok([...seen].some((d) => /^working — (Gathering sources|Analyzing content)/.test(d)), [...seen].join(' | '));
+    assert.ok(
+      [...seen].some((d) => /^working — (Gathering sources|Analyzing content)/.test(d)),
+      [...seen].join(' | '),
+    );
     const [done] = host.tasks();
     assert.equal(done!.status, 'completed');
     assert.equal(host.tasksView.item(done!).contextValue, 'mcpTask.done');
@@ -155,7 +163,10 @@ describe('tasks of a 2026-07-28 server (Tasks extension)', () => {
     }, 50);
     const view = await host.callTool('tasks-2026', 'research', { topic: 'tides' }).finally(() => clearInterval(watcher));
     assert.match(view.items.map((i) => (i.kind === 'text' ? i.text : '')).join(''), /# Research Report: tides/);
-    assert.ok([...seen].some((d) => /^working — (Gathering sources|Analyzing content)/.test(d)), [...seen].join(' | '));
+    assert.ok(
+      [...seen].some((d) => /^working — (Gathering sources|Analyzing content)/.test(d)),
+      [...seen].join(' | '),
+    );
     assert.equal(host.tasks().find((t) => t.server === 'tasks-2026')?.status, 'completed');
 
     const pending = host.callTool('tasks-2026', 'research', { topic: 'storms' });

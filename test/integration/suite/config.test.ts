@@ -29,7 +29,7 @@ describe('configuration', () => {
     assert.ok(!host.servers.list().some((s) => s.name === 'added-later'), 'the server is gone once the file is restored');
   });
 
-  it("the exclude of \"From workspace…\" keeps the user's files.exclude in force in the real findFiles", async () => {
+  it('the exclude of "From workspace…" keeps the user\'s files.exclude in force in the real findFiles', async () => {
     const found = (await vscode.workspace.findFiles('**/*', workspaceExclude({ '**/notes.txt': true }))).map((u) => u.path.split('/').pop());
     assert.ok(found.includes('photo.png'), `found: ${found.join(', ')}`);
     assert.ok(!found.includes('notes.txt'), `found: ${found.join(', ')}`);

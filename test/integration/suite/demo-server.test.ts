@@ -10,7 +10,10 @@ describe('the demo server', () => {
     await host.servers.start('demo');
     const state = host.servers.list().find((s) => s.name === 'demo')?.state;
     assert.equal(state?.kind, 'running');
-    const tools = host.servers.tools('demo').map((t) => t.name).sort();
+    const tools = host.servers
+      .tools('demo')
+      .map((t) => t.name)
+      .sort();
     assert.deepEqual(tools, ['attach_note', 'compare_images', 'describe_file', 'export_report', 'receipt_from_photo', 'slow_count']);
   });
 
@@ -26,9 +29,8 @@ describe('the demo server', () => {
 
   it('refuses a file larger than the slot allows, naming the limit, before calling the tool', async () => {
     const host = await api();
-    await assert.rejects(
-      host.callTool('demo', 'attach_note', { note: 'too big' }, { attachment: [workspaceFile('large-photo.png')] }),
-      (e: Error) => /64 KiB|65,?536/.test(e.message),
+    await assert.rejects(host.callTool('demo', 'attach_note', { note: 'too big' }, { attachment: [workspaceFile('large-photo.png')] }), (e: Error) =>
+      /64 KiB|65,?536/.test(e.message),
     );
   });
 

@@ -47,7 +47,10 @@ describe('dev mode', () => {
   async function runs(v: string): Promise<boolean> {
     const host = await api();
     if (host.servers.list().find((s) => s.name === SERVER)?.state.kind !== 'running') return false;
-    return version().then((text) => text.startsWith(`version ${v} `), () => false);
+    return version().then(
+      (text) => text.startsWith(`version ${v} `),
+      () => false,
+    );
   }
 
   /** Writes the server's source with another VERSION. */
@@ -77,7 +80,10 @@ describe('dev mode', () => {
     const recorder = await recordStates();
     try {
       const waiting = host.callTool(SERVER, 'wait', { seconds: 30 });
-      const outcome = waiting.then(() => 'answered', (e: Error) => e.message);
+      const outcome = waiting.then(
+        () => 'answered',
+        (e: Error) => e.message,
+      );
       await new Promise((r) => setTimeout(r, 500));
       const edited = Date.now();
       await editSource('v2');
@@ -160,7 +166,9 @@ describe('dev mode', () => {
 
       const call = host.callTool('dev-debugged', 'version', {});
       const stop = await waitFor('the breakpoint hit', () => stops[0], 30_000);
-      const trace = await stop.session.customRequest('stackTrace', { threadId: stop.threadId, levels: 1 }) as { stackFrames: Array<{ name: string; line: number; source?: { path?: string } }> };
+      const trace = (await stop.session.customRequest('stackTrace', { threadId: stop.threadId, levels: 1 })) as {
+        stackFrames: Array<{ name: string; line: number; source?: { path?: string } }>;
+      };
       const top = trace.stackFrames[0]!;
       assert.equal(top.name, 'versionTool');
       assert.equal(top.line, line + 1);

@@ -45,7 +45,10 @@ export async function startHostileHttpServer(): Promise<{ base: string; fixture:
   const fixture = spawn('node', fixtureArgv('hostile-http-server.ts'), { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    fixture.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });
+    fixture.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      seen += d;
+      if (seen.includes('\n')) resolve(seen);
+    });
     fixture.once('exit', (c) => reject(new Error(`hostile-http-server exited ${c}`)));
   });
   return { base: `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`, fixture };

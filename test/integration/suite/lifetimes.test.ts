@@ -17,7 +17,6 @@ function demoServerPids(): Set<number> {
   return pids;
 }
 
-
 /** The TCP sockets this extension host listens on (from /proc: its descriptors matched with the kernel's tables). */
 function listeningSockets(): number {
   const inodes = new Set<string>();
@@ -25,11 +24,16 @@ function listeningSockets(): number {
     try {
       const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`))?.[1];
       if (inode) inodes.add(inode);
-    } catch { /* closed meanwhile */ }
+    } catch {
+      /* closed meanwhile */
+    }
   }
   let count = 0;
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    const rows = readFileSync(table, 'utf8').split('\n').slice(1).map((row) => row.trim().split(/\s+/));
+    const rows = readFileSync(table, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((row) => row.trim().split(/\s+/));
     // column 3: the state (0A = LISTEN), column 9: the socket's inode
     count += rows.filter((row) => row[3] === '0A' && inodes.has(row[9] ?? '')).length;
   }
@@ -50,7 +54,10 @@ describe('owned lifetimes', () => {
   /** Servers not running before this test: stopped after it (the quick pick starts every server it can). */
   let stoppedBefore: string[] = [];
   before(async () => {
-    stoppedBefore = (await api()).servers.list().filter((s) => s.state.kind !== 'running').map((s) => s.name);
+    stoppedBefore = (await api()).servers
+      .list()
+      .filter((s) => s.state.kind !== 'running')
+      .map((s) => s.name);
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -66,7 +73,9 @@ describe('owned lifetimes', () => {
     // Other servers of the workspace run the same script: only the processes started from here on are demo's.
     const others = demoServerPids();
     const started = new Set<number>();
-    const noteStarted = (): void => { for (const pid of demoServerPids()) if (!others.has(pid)) started.add(pid); };
+    const noteStarted = (): void => {
+      for (const pid of demoServerPids()) if (!others.has(pid)) started.add(pid);
+    };
     await host.servers.start('demo');
     noteStarted();
     // One panel and one quick pick first: what lives as long as a connection is in the baseline, and so are the
@@ -104,11 +113,16 @@ describe('owned lifetimes', () => {
 
     await host.servers.stop('demo');
     // Looked up in the process table again, not by PID alone: a busy machine reuses PIDs within the minute.
-    const leftOver = () => { const now = demoServerPids(); return [...started].filter((pid) => now.has(pid)); };
+    const leftOver = () => {
+      const now = demoServerPids();
+      return [...started].filter((pid) => now.has(pid));
+    };
     // A stop ends stdin, then SIGTERM and SIGKILL a grace period apart: generous on a loaded machine.
-    const left = await waitFor('every demo process started here gone', () => (leftOver().length ? undefined : true), 60_000)
-      .catch(() => leftOver());
-    const states = host.servers.list().map((s) => `${s.name}: ${s.state.kind}`).join(', ');
+    const left = await waitFor('every demo process started here gone', () => (leftOver().length ? undefined : true), 60_000).catch(() => leftOver());
+    const states = host.servers
+      .list()
+      .map((s) => `${s.name}: ${s.state.kind}`)
+      .join(', ');
     assert.equal(left, true, `processes left: ${String(left)} (${states})`);
   });
 

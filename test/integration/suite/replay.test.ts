@@ -20,7 +20,10 @@ describe('the History of runs', function () {
     await vscode.commands.executeCommand('mcpHost.clearHistory');
     await fsp.copyFile(workspaceFile('photo.png'), copy);
     await host.callTool('demo', 'describe_file', {}, { file: [copy] });
-    await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'demo', tool: 'describe_file', arguments: { file: 'notes.txt' } }, toolInvocationToken: undefined });
+    await vscode.lm.invokeTool('mcpHost_callTool', {
+      input: { server: 'demo', tool: 'describe_file', arguments: { file: 'notes.txt' } },
+      toolInvocationToken: undefined,
+    });
 
     const child = (node: ServerTreeNode | undefined, kind: string) => host.tree.children(node).find((n) => n.kind === kind);
     const runs = await waitFor('two runs in the History', () => {

@@ -31,13 +31,23 @@ function storedObjects(dir: string): string[] {
 
 /** The files opened without saving (the extension's per-window folders in the temporary directory). */
 function openedFiles(): string[] {
-  return readdirSync(tmpdir()).filter((d) => d.startsWith('mcp-host-opened-'))
-    .flatMap((d) => { try { return readdirSync(join(tmpdir(), d)).map((f) => join(tmpdir(), d, f)); } catch { return []; } });
+  return readdirSync(tmpdir())
+    .filter((d) => d.startsWith('mcp-host-opened-'))
+    .flatMap((d) => {
+      try {
+        return readdirSync(join(tmpdir(), d)).map((f) => join(tmpdir(), d, f));
+      } catch {
+        return [];
+      }
+    });
 }
 
 function tabUris(): string[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri)
-    .filter((u): u is vscode.Uri => u !== undefined).map((u) => u.toString());
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .map((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri)
+    .filter((u): u is vscode.Uri => u !== undefined)
+    .map((u) => u.toString());
 }
 
 describe('a resource that is a file', () => {
@@ -59,11 +69,16 @@ describe('a resource that is a file', () => {
     storeDir = mkdtempSync(join(tmpdir(), 'resource-file-store-'));
     saveDir = mkdtempSync(join(tmpdir(), 'resource-file-saved-'));
     store = spawn('node', fixtureArgv('object-store.ts'), {
-      cwd: repo, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: storeDir },
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TMPDIR: storeDir },
     });
     const line = await new Promise<string>((resolve, reject) => {
       let seen = '';
-      store.stdout!.setEncoding('utf8').on('data', (d: string) => { seen += d; if (seen.includes('\n')) resolve(seen); });
+      store.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        seen += d;
+        if (seen.includes('\n')) resolve(seen);
+      });
       store.once('exit', (c) => reject(new Error(`object-store exited ${c}`)));
     });
     // The transfer fixture as a server of the user's own configuration, with this store's address.
@@ -71,10 +86,18 @@ describe('a resource that is a file', () => {
     const userConfig = host.paths.userConfig.fsPath;
     savedUserConfig = await readFile(userConfig, 'utf8').catch(() => undefined);
     await mkdir(dirname(userConfig), { recursive: true });
-    await writeFile(userConfig, JSON.stringify({ servers: { transfer: {
-      type: 'stdio', command: 'node',
-      args: [...fixtureArgv('transfer-server.ts'), '--era', '2025', '--store', `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`],
-    } } }));
+    await writeFile(
+      userConfig,
+      JSON.stringify({
+        servers: {
+          transfer: {
+            type: 'stdio',
+            command: 'node',
+            args: [...fixtureArgv('transfer-server.ts'), '--era', '2025', '--store', `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}`],
+          },
+        },
+      }),
+    );
     await host.servers.reload();
     await waitFor('the transfer server listed', () => host.servers.list().some((s) => s.name === 'transfer'));
     window.showInformationMessage = ((message: string, ...items: unknown[]) => {
@@ -134,7 +157,11 @@ describe('a resource that is a file', () => {
     assert.equal(errors.length, 1, `one error is shown (${JSON.stringify(errors)})`);
     assert.match(errors[0]!, /sha-256/);
     assert.deepEqual(tabUris(), tabsBefore, 'no editor opened for the corrupted file');
-    assert.deepEqual(openedFiles().filter((f) => f.includes('broken')), [], 'nothing is left of the corrupted download');
+    assert.deepEqual(
+      openedFiles().filter((f) => f.includes('broken')),
+      [],
+      'nothing is left of the corrupted download',
+    );
   });
 
   it('Save… writes the verified download where the dialog says; a corrupted one leaves nothing there', async function () {

@@ -20,18 +20,21 @@ describe('restarts on changes', () => {
   const configFile = () => vscode.Uri.joinPath(workspaceRoot(), '.vscode/mcp.json').fsPath;
   after(async () => (await api()).servers.stop('demo'));
 
-  it("restarts a running server with its new definition when its entry in mcp.json changes", async () => {
+  it('restarts a running server with its new definition when its entry in mcp.json changes', async () => {
     const host = await api();
     await host.servers.start('demo');
     const original = await fsp.readFile(configFile(), 'utf8');
     const recorder = await recordStates();
     try {
-      const changed = original.replace('"args": ["${workspaceFolder}/../../../dist/demo-server.js"]\n    },',
-        '"args": ["${workspaceFolder}/../../../dist/demo-server.js"],\n      "env": { "DEMO_MARK": "changed" }\n    },');
+      const changed = original.replace(
+        '"args": ["${workspaceFolder}/../../../dist/demo-server.js"]\n    },',
+        '"args": ["${workspaceFolder}/../../../dist/demo-server.js"],\n      "env": { "DEMO_MARK": "changed" }\n    },',
+      );
       assert.notEqual(changed, original);
       await fsp.writeFile(configFile(), changed);
-      const demo = await waitFor('demo running with the new env', () => host.servers.list()
-        .find((s) => s.name === 'demo' && s.state.kind === 'running' && stdioEnv(s.definition).DEMO_MARK === 'changed'));
+      const demo = await waitFor('demo running with the new env', () =>
+        host.servers.list().find((s) => s.name === 'demo' && s.state.kind === 'running' && stdioEnv(s.definition).DEMO_MARK === 'changed'),
+      );
       assert.ok(demo);
       assert.deepEqual(recorder.states.slice(-2), ['starting', 'running'], `states: ${recorder.states.join(' -> ')}`);
       assert.equal(host.servers.tools('demo').length, 6);
@@ -40,8 +43,9 @@ describe('restarts on changes', () => {
       await fsp.writeFile(configFile(), original);
       await host.servers.reload();
     }
-    await waitFor('demo running with its original definition', () => host.servers.list()
-      .find((s) => s.name === 'demo' && s.state.kind === 'running' && stdioEnv(s.definition).DEMO_MARK === undefined));
+    await waitFor('demo running with its original definition', () =>
+      host.servers.list().find((s) => s.name === 'demo' && s.state.kind === 'running' && stdioEnv(s.definition).DEMO_MARK === undefined),
+    );
   });
 
   it('restarts running servers when a setting their connection uses changes', async () => {

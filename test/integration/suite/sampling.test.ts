@@ -59,8 +59,14 @@ describe('sampling', () => {
 
     it("passes images to the model as data and preselects the model the server's hints name", async () => {
       const { isError, text } = await sample({
-        messages: [user([{ type: 'text', text: 'look: ' }, { type: 'image', mimeType: 'image/png', data: readFileSync(workspaceFile('photo.png')).toString('base64') }])],
-        maxTokens: 50, modelPreferences: { hints: [{ name: 'claude' }, { name: 'MINI' }] },
+        messages: [
+          user([
+            { type: 'text', text: 'look: ' },
+            { type: 'image', mimeType: 'image/png', data: readFileSync(workspaceFile('photo.png')).toString('base64') },
+          ]),
+        ],
+        maxTokens: 50,
+        modelPreferences: { hints: [{ name: 'claude' }, { name: 'MINI' }] },
       });
       assert.equal(isError, false, text);
       const answer = JSON.parse(text);
@@ -82,7 +88,8 @@ describe('sampling', () => {
 
       const second = await sample({
         messages: [ask, { role: 'assistant', content: [use] }, user([{ type: 'tool_result', toolUseId: use.id, content: [{ type: 'text', text: 'rain' }] }])],
-        maxTokens: 50, tools,
+        maxTokens: 50,
+        tools,
       });
       assert.equal(JSON.parse(second.text).content.text, `Tool ${use.id} returned: rain`);
     });

@@ -15,7 +15,10 @@ const recordFile = () => join(workspaceRoot().fsPath, '../../../.artifacts/integ
 
 async function recorded(): Promise<Record<string, unknown>[]> {
   const text = await fsp.readFile(recordFile(), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -40,12 +43,12 @@ describe('secure parameters for agents (SEP-3221)', function () {
     await host.servers.stop(SERVER);
   });
 
-  it('the model\'s schema holds no secure property, and the clashing tool is not offered', async () => {
+  it("the model's schema holds no secure property, and the clashing tool is not offered", async () => {
     const result = await vscode.lm.invokeTool('mcpHost_listTools', { input: { server: SERVER }, toolInvocationToken: undefined });
     const text = textOf(result);
     const listed = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { tools: { tool: string; inputSchema: Record<string, unknown> }[] };
     assert.deepEqual(listed.tools.map((t) => t.tool).sort(), ['confirm', 'connect', 'plain', 'query', 'report']);
-    assert.deepEqual(Object.keys((listed.tools.find((t) => t.tool === 'query')!.inputSchema.properties as object)), ['sql']);
+    assert.deepEqual(Object.keys(listed.tools.find((t) => t.tool === 'query')!.inputSchema.properties as object), ['sql']);
     assert.doesNotMatch(text, /secureInputSchema|tenant|api_key|region|x-mcp-header|"port"|"pin"/);
   });
 
@@ -59,19 +62,24 @@ describe('secure parameters for agents (SEP-3221)', function () {
   });
 
   it('without the values the call stops and tells the person what to set; nothing is sent', async () => {
-    await assert.rejects(Promise.resolve(call('query', { sql: 'select 1' })), (e: Error) =>
-      /needs secure values that only the user sets, and some are not set yet/.test(e.message) && /MCP: Edit Secure Values…/.test(e.message)
-      && !/tenant|api_key/.test(e.message));
+    await assert.rejects(
+      Promise.resolve(call('query', { sql: 'select 1' })),
+      (e: Error) =>
+        /needs secure values that only the user sets, and some are not set yet/.test(e.message) &&
+        /MCP: Edit Secure Values…/.test(e.message) &&
+        !/tenant|api_key/.test(e.message),
+    );
     assert.equal((await recorded()).length, 0);
   });
 
   it('a model naming a secure property is refused', async () => {
     await assert.rejects(Promise.resolve(call('query', { sql: 'select 1', tenant: 'db-executive-payroll' })), (e: Error) =>
-      /"tenant" is a value the host sets for this tool, not arguments/.test(e.message));
+      /"tenant" is a value the host sets for this tool, not arguments/.test(e.message),
+    );
     assert.equal((await recorded()).length, 0);
   });
 
-  it('the model\'s call carries the remembered values and the configured one; they stay out of settings and the result', async () => {
+  it("the model's call carries the remembered values and the configured one; they stay out of settings and the result", async () => {
     const host = await api();
     await host.secureValues.set(SERVER, 'query', { tenant: TENANT, api_key: KEY });
     assert.equal(await host.secureValues.storedIn(SERVER, 'api_key'), 'secrets');
@@ -84,8 +92,13 @@ describe('secure parameters for agents (SEP-3221)', function () {
     const settings = JSON.stringify(vscode.workspace.getConfiguration('mcpHost'));
     assert.doesNotMatch(settings + result, new RegExp(`${TENANT}|${KEY}`));
     // nor any log of the host (the server's channel has logged the call)
-    const logs = (await fsp.readdir(host.paths.logFolder.fsPath, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-    assert.ok(logs.some((f) => f.includes(SERVER)), logs.join(', '));
+    const logs = (await fsp.readdir(host.paths.logFolder.fsPath, { withFileTypes: true, recursive: true }))
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+    assert.ok(
+      logs.some((f) => f.includes(SERVER)),
+      logs.join(', '),
+    );
     for (const file of logs) assert.doesNotMatch(await fsp.readFile(file, 'utf8'), new RegExp(`${TENANT}|${KEY}`), file);
   });
 
@@ -97,7 +110,9 @@ describe('secure parameters for agents (SEP-3221)', function () {
     const result = textOf(await call('connect', {}));
     assert.match(result, /connected on port 8443, verbose/);
     assert.deepEqual((await recorded()).at(-1)!.secureArguments, { port: 8443, pin: PIN, verbose: true });
-    const logs = (await fsp.readdir(host.paths.logFolder.fsPath, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    const logs = (await fsp.readdir(host.paths.logFolder.fsPath, { withFileTypes: true, recursive: true }))
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
     for (const file of logs) assert.doesNotMatch(await fsp.readFile(file, 'utf8'), new RegExp(String(PIN)), file);
   });
 });
@@ -105,7 +120,7 @@ describe('secure parameters for agents (SEP-3221)', function () {
 // An MCP App's tools/call goes through the window's run pipeline like every other caller's: a tool with a
 // secureInputSchema gets the values the person set (remembered) and the configuration's, never the app's.
 // Against the same fixture with its app tool, from the user's mcp.json.
-describe('secure parameters for an MCP App\'s tool calls (SEP-3221)', function () {
+describe("secure parameters for an MCP App's tool calls (SEP-3221)", function () {
   this.timeout(60_000);
   const APP_SERVER = 'secure-app';
   let userConfig: string;
@@ -118,10 +133,21 @@ describe('secure parameters for an MCP App\'s tool calls (SEP-3221)', function (
     savedUserConfig = await fsp.readFile(userConfig, 'utf8').catch(() => undefined);
     const repo = join(workspaceRoot().fsPath, '../../..');
     await fsp.mkdir(dirname(userConfig), { recursive: true });
-    await fsp.writeFile(userConfig, JSON.stringify({ servers: { [APP_SERVER]: {
-      type: 'stdio', command: 'node', args: ['--import', 'tsx', join(repo, 'test/fixtures/secure-era2026-server.ts')], cwd: repo,
-      env: { SECURE_FIXTURE_APP: '1', SECURE_FIXTURE_RECORD: recordFile() }, secureArguments: { region: 'eu' },
-    } } }));
+    await fsp.writeFile(
+      userConfig,
+      JSON.stringify({
+        servers: {
+          [APP_SERVER]: {
+            type: 'stdio',
+            command: 'node',
+            args: ['--import', 'tsx', join(repo, 'test/fixtures/secure-era2026-server.ts')],
+            cwd: repo,
+            env: { SECURE_FIXTURE_APP: '1', SECURE_FIXTURE_RECORD: recordFile() },
+            secureArguments: { region: 'eu' },
+          },
+        },
+      }),
+    );
     await host.servers.reload();
     await waitFor('the server with the app listed', () => host.servers.list().some((s) => s.name === APP_SERVER));
     await host.secureValues.forget(APP_SERVER, ['tenant', 'api_key', 'region']);
@@ -135,14 +161,16 @@ describe('secure parameters for an MCP App\'s tool calls (SEP-3221)', function (
     await host.servers.reload();
   });
 
-  it('without the values the app\'s call stops, telling the person what to set; nothing is sent', async () => {
+  it("without the values the app's call stops, telling the person what to set; nothing is sent", async () => {
     const host = await api();
-    await assert.rejects(host.appCallTool(APP_SERVER, 'dashboard', 'query', { sql: 'select 3' }), (e: Error) =>
-      /needs secure values that only the user sets/.test(e.message) && /MCP: Edit Secure Values…/.test(e.message));
+    await assert.rejects(
+      host.appCallTool(APP_SERVER, 'dashboard', 'query', { sql: 'select 3' }),
+      (e: Error) => /needs secure values that only the user sets/.test(e.message) && /MCP: Edit Secure Values…/.test(e.message),
+    );
     assert.equal((await recorded()).length, 0);
   });
 
-  it('the app\'s call carries the remembered values and the configured one', async () => {
+  it("the app's call carries the remembered values and the configured one", async () => {
     const host = await api();
     await host.secureValues.set(APP_SERVER, 'query', { tenant: TENANT, api_key: KEY });
     const result = await host.appCallTool(APP_SERVER, 'dashboard', 'query', { sql: 'select 4' });

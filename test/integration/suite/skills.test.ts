@@ -13,20 +13,26 @@ const recordFile = () => join(workspaceRoot().fsPath, '../../../.artifacts/integ
 
 async function reads(): Promise<string[]> {
   const text = await fsp.readFile(recordFile(), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method: string; params?: { uri?: string } })
-    .filter((m) => m.method === 'resources/read').map((m) => m.params?.uri ?? '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { method: string; params?: { uri?: string } })
+    .filter((m) => m.method === 'resources/read')
+    .map((m) => m.params?.uri ?? '');
 }
 
 describe('skills served over MCP', function () {
   this.timeout(60_000);
 
-  before(async () => { await fsp.rm(recordFile(), { force: true }); });
+  before(async () => {
+    await fsp.rm(recordFile(), { force: true });
+  });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await (await api()).servers.stop(SERVER);
   });
 
-  it('the MCP view lists a server\'s skills when expanded (paths where names collide), reading no file', async () => {
+  it("the MCP view lists a server's skills when expanded (paths where names collide), reading no file", async () => {
     const host = await api();
     await host.servers.start(SERVER);
     const server = host.tree.children().find((n) => n.kind === 'server' && n.server === SERVER);
@@ -46,7 +52,9 @@ describe('skills served over MCP', function () {
 
   it('opening a skill shows its verified SKILL.md read-only, reading only that file', async () => {
     await vscode.commands.executeCommand('mcpHost.openSkill', SERVER, 'skill://pdf-processing/SKILL.md');
-    const editor = await waitFor('the skill\'s editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-host-skill' ? vscode.window.activeTextEditor : undefined));
+    const editor = await waitFor("the skill's editor", () =>
+      vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-host-skill' ? vscode.window.activeTextEditor : undefined,
+    );
     assert.match(editor.document.getText(), /^---\nname: pdf-processing\n/);
     assert.equal(editor.document.languageId, 'markdown');
     assert.match(editor.document.uri.path, /\/skills\/pdf-processing\/SKILL\.md$/);
@@ -69,8 +77,12 @@ describe('skills served over MCP', function () {
       const request = { command: 'skill', prompt, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
       let text = '';
       const stream = {
-        markdown: (v: string | vscode.MarkdownString) => { text += typeof v === 'string' ? v : v.value; },
-        reference: (r: unknown) => { references.push(r); },
+        markdown: (v: string | vscode.MarkdownString) => {
+          text += typeof v === 'string' ? v : v.value;
+        },
+        reference: (r: unknown) => {
+          references.push(r);
+        },
         progress: () => undefined,
       } as unknown as vscode.ChatResponseStream;
       await (await api()).agents.participant(request, { history: [] } as unknown as vscode.ChatContext, stream, new vscode.CancellationTokenSource().token);

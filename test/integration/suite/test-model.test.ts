@@ -27,7 +27,13 @@ describe('test model', () => {
 
   it('is found by vscode.lm.selectChatModels() and echoes the last user message, streamed in parts', async () => {
     const all = await vscode.lm.selectChatModels();
-    assert.deepEqual(all.filter((m) => m.vendor === 'mcp-host-test').map((m) => m.name).sort(), ['Test Echo', 'Test Echo Mini']);
+    assert.deepEqual(
+      all
+        .filter((m) => m.vendor === 'mcp-host-test')
+        .map((m) => m.name)
+        .sort(),
+      ['Test Echo', 'Test Echo Mini'],
+    );
     const model = await testModel();
     const response = await model.sendRequest([
       vscode.LanguageModelChatMessage.User('an earlier message'),
@@ -53,9 +59,7 @@ describe('test model', () => {
         [
           vscode.LanguageModelChatMessage.User('please call get-sum {"a": 1, "b": 2}'),
           vscode.LanguageModelChatMessage.Assistant([first.calls[0]!]),
-          vscode.LanguageModelChatMessage.User([
-            new vscode.LanguageModelToolResultPart(first.calls[0]!.callId, [new vscode.LanguageModelTextPart('3')]),
-          ]),
+          vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(first.calls[0]!.callId, [new vscode.LanguageModelTextPart('3')])]),
         ],
         { tools },
       ),

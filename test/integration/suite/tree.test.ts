@@ -30,7 +30,10 @@ describe("the Servers view's tree", () => {
     assert.equal(serverItem.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
 
     const groups = host.tree.children(server);
-    assert.deepEqual(groups.map((g) => host.tree.item(g).contextValue), ['mcpGroup.tools', 'mcpGroup.prompts', 'mcpGroup.resources']);
+    assert.deepEqual(
+      groups.map((g) => host.tree.item(g).contextValue),
+      ['mcpGroup.tools', 'mcpGroup.prompts', 'mcpGroup.resources'],
+    );
     const [prompt] = host.tree.children(groups[1]).map((n) => host.tree.item(n));
     assert.equal(prompt?.contextValue, 'mcpPrompt');
     assert.equal(label(prompt!), 'Try the demo');

@@ -31,9 +31,14 @@ describe('workspace trust', () => {
 
   it("a workspace's own settings cannot turn on autoStart or trustWorkspaceServers", async () => {
     const settingsFile = workspaceFile('.vscode/settings.json');
-    await fsp.writeFile(settingsFile, JSON.stringify({
-      'mcpHost.autoStart': true, 'mcpHost.trustWorkspaceServers': true, 'mcpHost.requestTimeoutSeconds': 77,
-    }));
+    await fsp.writeFile(
+      settingsFile,
+      JSON.stringify({
+        'mcpHost.autoStart': true,
+        'mcpHost.trustWorkspaceServers': true,
+        'mcpHost.requestTimeoutSeconds': 77,
+      }),
+    );
     try {
       // The window-scoped setting shows the file was read; the application-scoped ones are ignored.
       await waitFor('the workspace settings', () => config().inspect('requestTimeoutSeconds')?.workspaceValue === 77 || undefined);
@@ -47,10 +52,14 @@ describe('workspace trust', () => {
   });
 
   it('autoStart, confirmEveryCall and trustWorkspaceServers are application settings; the size ceilings machine settings', () => {
-    const properties = (vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as {
-      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
-    }).contributes.configuration.properties;
-    for (const key of ['mcpHost.autoStart', 'mcpHost.confirmEveryCall', 'mcpHost.trustWorkspaceServers']) assert.equal(properties[key]?.scope, 'application', key);
-    for (const key of ['mcpHost.files.stdioMaxBytes', 'mcpHost.files.httpMaxBytes', 'mcpHost.elicitation.binaryUploads']) assert.equal(properties[key]?.scope, 'machine', key);
+    const properties = (
+      vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as {
+        contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+      }
+    ).contributes.configuration.properties;
+    for (const key of ['mcpHost.autoStart', 'mcpHost.confirmEveryCall', 'mcpHost.trustWorkspaceServers'])
+      assert.equal(properties[key]?.scope, 'application', key);
+    for (const key of ['mcpHost.files.stdioMaxBytes', 'mcpHost.files.httpMaxBytes', 'mcpHost.elicitation.binaryUploads'])
+      assert.equal(properties[key]?.scope, 'machine', key);
   });
 });

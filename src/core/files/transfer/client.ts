@@ -10,8 +10,16 @@ import type { CheckedFile } from '../check';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadDeadlineMs, FILE_OUTPUT_MAX_BYTES, formatBytes, withoutUploads, type InlineLimits } from '../limits';
 import { downloadVerified, fileSha256, multipartBody, streamUpload, TransferHttpError } from './http';
 import {
-  AUTHORIZE_DOWNLOAD, AUTHORIZE_UPLOAD, declaresUploads, isExpired,
-  type AuthorizedFile, type AuthorizedUpload, type AuthorizeUploadParams, type FileValue, type RefusalData, type TransferDescriptor,
+  AUTHORIZE_DOWNLOAD,
+  AUTHORIZE_UPLOAD,
+  declaresUploads,
+  isExpired,
+  type AuthorizedFile,
+  type AuthorizedUpload,
+  type AuthorizeUploadParams,
+  type FileValue,
+  type RefusalData,
+  type TransferDescriptor,
 } from './protocol';
 import { AuthorizedFileSchema, AuthorizedUploadSchema } from './schemas';
 import { HostError } from '../../errors';
@@ -42,7 +50,13 @@ export class TransferUnsupportedError extends HostError {
 export class TransferRefusedError extends HostError {
   static override readonly brand: string = 'TransferRefusedError';
   readonly transferError = 'refused';
-  constructor(message: string, readonly code: number | undefined, readonly data: RefusalData | undefined) { super(message); }
+  constructor(
+    message: string,
+    readonly code: number | undefined,
+    readonly data: RefusalData | undefined,
+  ) {
+    super(message);
+  }
 }
 
 /** An authorized upload, ready to send: the user may be shown `destination` before any byte leaves. */
@@ -58,7 +72,11 @@ export interface PreparedUpload {
   foreign: boolean;
 }
 
-export interface UploadProgress { onBytes?: (sent: number) => void; signal?: AbortSignal; onDestination?: (host: string) => void }
+export interface UploadProgress {
+  onBytes?: (sent: number) => void;
+  signal?: AbortSignal;
+  onDestination?: (host: string) => void;
+}
 
 function errorCode(e: unknown): number | undefined {
   const code = (e as { code?: unknown })?.code;
@@ -91,7 +109,10 @@ export class FileTransfers {
   /** false once the server answered -32601 to authorizeUpload: later files are refused without asking again. */
   private uploadSupported: boolean | undefined;
 
-  constructor(private readonly conn: TransferConnection, readonly enabled: boolean) {}
+  constructor(
+    private readonly conn: TransferConnection,
+    readonly enabled: boolean,
+  ) {}
 
   private policy(): Promise<DestinationPolicy> {
     this.policyPromise ??= destinationPolicyFor(this.conn.serverUrl);
@@ -111,7 +132,11 @@ export class FileTransfers {
       const data = (e as { data?: unknown }).data as RefusalData | undefined;
       const reason = describeRefusalData(data);
       const message = (e as Error).message.replace(/^.*?failed: /, '');
-      throw new TransferRefusedError(`${this.conn.name} refused ${method}${code !== undefined ? ` (${code})` : ''}: ${message}${reason && !message.includes(data!.reason!) ? `; ${reason}` : ''}`, code, data);
+      throw new TransferRefusedError(
+        `${this.conn.name} refused ${method}${code !== undefined ? ` (${code})` : ''}: ${message}${reason && !message.includes(data!.reason!) ? `; ${reason}` : ''}`,
+        code,
+        data,
+      );
     }
   }
 
@@ -147,7 +172,9 @@ export class FileTransfers {
   }
 
   /** Whether the server is known not to support uploads (it answered -32601). */
-  get uploadUnsupported(): boolean { return this.uploadSupported === false; }
+  get uploadUnsupported(): boolean {
+    return this.uploadSupported === false;
+  }
 
   /**
    * Digests the file (one streaming pass, reported by `onDigestBytes`, stopped by `signal`) and asks the server
@@ -165,7 +192,11 @@ export class FileTransfers {
 
   private prepared(file: CheckedFile, digest: string, authorized: AuthorizedUpload): PreparedUpload {
     let destination: string;
-    try { destination = new URL(authorized.upload.url).origin; } catch { destination = 'an invalid upload address'; }
+    try {
+      destination = new URL(authorized.upload.url).origin;
+    } catch {
+      destination = 'an invalid upload address';
+    }
     return { file, digest, authorized, destination, host: hostOf(authorized.upload.url), foreign: destination !== this.serverOrigin() };
   }
 
@@ -175,16 +206,20 @@ export class FileTransfers {
    */
   abandonUpload(prepared: PreparedUpload): void {
     const expires = prepared.authorized.upload.expiresAt;
-    this.conn.log.info(`the upload of ${prepared.file.name} to ${prepared.host} was not confirmed: nothing was sent; `
-      + `its authorization (${prepared.authorized.file.uri}) is left unused${expires ? ` and expires at ${expires}` : ''}`);
+    this.conn.log.info(
+      `the upload of ${prepared.file.name} to ${prepared.host} was not confirmed: nothing was sent; ` +
+        `its authorization (${prepared.authorized.file.uri}) is left unused${expires ? ` and expires at ${expires}` : ''}`,
+    );
   }
 
   /** A re-authorization may not move the bytes to an origin the user was not shown. */
   private reauthorized(before: PreparedUpload, authorized: AuthorizedUpload): PreparedUpload {
     const next = this.prepared(before.file, before.digest, authorized);
     if (next.destination !== before.destination) {
-      throw new Error(`${this.conn.name} authorized the upload of ${before.file.name} again, but to ${next.host} instead of ${before.host}, `
-        + 'the host that was confirmed; nothing was sent');
+      throw new Error(
+        `${this.conn.name} authorized the upload of ${before.file.name} again, but to ${next.host} instead of ${before.host}, ` +
+          'the host that was confirmed; nothing was sent',
+      );
     }
     return next;
   }
@@ -207,7 +242,8 @@ export class FileTransfers {
         await this.send(current.file, current.authorized.upload, opts);
         break;
       } catch (e) {
-        const expiredNow = e instanceof TransferHttpError && (e.status === 400 || e.status === 403) && (isExpired(descriptor, Date.now(), 0) || /expired/i.test(e.bodyText));
+        const expiredNow =
+          e instanceof TransferHttpError && (e.status === 400 || e.status === 403) && (isExpired(descriptor, Date.now(), 0) || /expired/i.test(e.bodyText));
         if (!expiredNow || attempt > 1) throw e;
         this.conn.log.info(`the store refused the upload of ${current.file.name} as expired; authorizing again`);
         current = this.reauthorized(current, await this.authorizeUpload(current.file, current.digest, opts.signal));
@@ -236,8 +272,13 @@ export class FileTransfers {
       if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = file.mediaType;
     }
     await streamUpload({
-      url: descriptor.url, method, headers, segments, policy: await this.policy(),
-      signal: opts.signal ?? new AbortController().signal, ...(opts.onBytes ? { onBytes: opts.onBytes } : {}),
+      url: descriptor.url,
+      method,
+      headers,
+      segments,
+      policy: await this.policy(),
+      signal: opts.signal ?? new AbortController().signal,
+      ...(opts.onBytes ? { onBytes: opts.onBytes } : {}),
     });
   }
 
@@ -269,13 +310,18 @@ export class FileTransfers {
       throw new Error(`the download descriptor asks for ${descriptor.transport} ${descriptor.method}; only https GET is supported`);
     }
     const expected = { ...(file.size !== undefined ? { size: file.size } : {}), ...(file.digest ? { digest: file.digest } : {}) };
-    const maxBytes = file.size !== undefined ? FILE_OUTPUT_MAX_BYTES : opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+    const maxBytes = file.size !== undefined ? FILE_OUTPUT_MAX_BYTES : (opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES);
     const result = await downloadVerified({
-      url: descriptor.url, ...(descriptor.headers ? { headers: descriptor.headers } : {}), target, expected,
-      maxBytes, maxBytesName: file.size !== undefined ? 'the largest file output saved' : opts.maxBytesName ?? 'the download limit for a file of no stated size',
+      url: descriptor.url,
+      ...(descriptor.headers ? { headers: descriptor.headers } : {}),
+      target,
+      expected,
+      maxBytes,
+      maxBytesName: file.size !== undefined ? 'the largest file output saved' : (opts.maxBytesName ?? 'the download limit for a file of no stated size'),
       deadlineMs: downloadDeadlineMs(opts.timeoutMs ?? this.conn.requestTimeoutMs, file.size),
       policy: await this.policy(),
-      ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onBytes ? { onBytes: opts.onBytes } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onBytes ? { onBytes: opts.onBytes } : {}),
     });
     this.conn.log.info(`saved ${value.name ?? value.uri} (${formatBytes(result.bytes)}${file.digest ? ', sha-256 verified' : ', no digest given'})`);
     return { bytes: result.bytes };
@@ -283,7 +329,11 @@ export class FileTransfers {
 }
 
 function hostOf(url: string): string {
-  try { return new URL(url).host; } catch { return 'an invalid address'; }
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an invalid address';
+  }
 }
 
 /** The size and digest the result itself stated: they must hold whatever the authorization says. */

@@ -37,14 +37,22 @@ export interface EncodeOptions {
  * Authorizes the upload of a checked file that goes by upload (digest, then files/authorizeUpload); nothing of
  * its content leaves. Refusals the user can act on become InputRefusedError, as in encodeCheckedFile.
  */
-export async function authorizeCheckedFile(file: CheckedFile, slot: FileSlot, limits: InlineLimits,
-  opts: { uploader?: FileUploader; signal?: AbortSignal; onDigestBytes?: (read: number) => void }): Promise<PreparedUpload> {
+export async function authorizeCheckedFile(
+  file: CheckedFile,
+  slot: FileSlot,
+  limits: InlineLimits,
+  opts: { uploader?: FileUploader; signal?: AbortSignal; onDigestBytes?: (read: number) => void },
+): Promise<PreparedUpload> {
   const uploader = requireUploader(file, slot, opts.uploader);
   // What the tool accepts (its maxSize) is checked again from the size the check saw, before the file is digested.
   const limit = effectiveLimit(slot, limits);
-  if (file.size > limit.bytes) throw new InputRefusedError(`${slot.label}: ${file.name} is ${formatBytes(file.size)} (${file.size} bytes); ${limit.because}`, slot.label);
+  if (file.size > limit.bytes)
+    throw new InputRefusedError(`${slot.label}: ${file.name} is ${formatBytes(file.size)} (${file.size} bytes); ${limit.because}`, slot.label);
   try {
-    return await uploader.prepareUpload(file, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onDigestBytes ? { onDigestBytes: opts.onDigestBytes } : {}) });
+    return await uploader.prepareUpload(file, {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onDigestBytes ? { onDigestBytes: opts.onDigestBytes } : {}),
+    });
   } catch (e) {
     throw uploadRefusal(e, file, slot, limits);
   }
@@ -58,9 +66,10 @@ export async function encodeCheckedFile(file: CheckedFile, slot: FileSlot, limit
   if (!file.upload) return readCheckedFile(file, slot, limits, { legacyName: opts.legacyName });
   const uploader = requireUploader(file, slot, opts.uploader);
   try {
-    const prepared = opts.prepared ?? await uploader.prepareUpload(file, opts.signal ? { signal: opts.signal } : {});
+    const prepared = opts.prepared ?? (await uploader.prepareUpload(file, opts.signal ? { signal: opts.signal } : {}));
     return await uploader.sendUpload(prepared, {
-      ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onUploadBytes ? { onBytes: opts.onUploadBytes } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onUploadBytes ? { onBytes: opts.onUploadBytes } : {}),
       ...(opts.onDestination ? { onDestination: opts.onDestination } : {}),
     });
   } catch (e) {
@@ -78,9 +87,12 @@ function uploadRefusal(e: unknown, file: CheckedFile, slot: FileSlot, limits: In
   const kind = (e as { transferError?: string }).transferError;
   const message = (e as Error).message;
   if (kind === 'unsupported') {
-    return new InputRefusedError(slot.transferModes && !slot.transferModes.includes('inline')
-      ? `${slot.label}: ${file.name}: this tool takes files only by out-of-band upload, and ${message}`
-      : `${slot.label}: ${file.name} ${inlineRefusal(file.size, limits)}, and ${message}`, slot.label);
+    return new InputRefusedError(
+      slot.transferModes && !slot.transferModes.includes('inline')
+        ? `${slot.label}: ${file.name}: this tool takes files only by out-of-band upload, and ${message}`
+        : `${slot.label}: ${file.name} ${inlineRefusal(file.size, limits)}, and ${message}`,
+      slot.label,
+    );
   }
   if (kind === 'refused') return new InputRefusedError(`${slot.label}: ${file.name}: ${message}`, slot.label);
   return e;

@@ -52,12 +52,23 @@ export async function fileSha256(file: Pick<CheckedFile, 'path' | 'name' | 'size
 /** An HTTP answer outside 2xx, described for the user: status and the first words of the body. */
 export class TransferHttpError extends HostError {
   static override readonly brand: string = 'TransferHttpError';
-  constructor(readonly status: number, readonly bodyText: string, message: string) { super(message); }
+  constructor(
+    readonly status: number,
+    readonly bodyText: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The first line of an error body, readable: an XML error (S3) is reduced to its text, control characters dropped. */
 export function describeErrorBody(body: string): string {
-  const text = body.replace(/<\?xml[^>]*\?>/g, '').replace(/<[^>]+>/g, ' ').replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = body
+    .replace(/<\?xml[^>]*\?>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
@@ -113,33 +124,53 @@ export async function streamUpload(opts: StreamUploadOptions): Promise<void> {
   const length = opts.segments.reduce((n, s) => n + (Buffer.isBuffer(s) ? s.length : s.file.size), 0);
   await new Promise<void>((resolve, reject) => {
     let settled = false;
-    const fail = (e: Error) => { if (!settled) { settled = true; reject(e); } };
-    const req = (url.protocol === 'https:' ? https : http).request(url, {
-      method: opts.method,
-      signal: opts.signal,
-      lookup: guardedLookup(opts.policy) as never,
-      headers: { ...withoutOwnHeaders(opts.headers), 'Content-Length': String(length) },
-    }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 200 && status < 300) {
-        res.resume();
-        res.on('end', () => { if (!settled) { settled = true; resolve(); } });
-        return;
+    const fail = (e: Error) => {
+      if (!settled) {
+        settled = true;
+        reject(e);
       }
-      void readSome(res).then((body) => fail(statusError('the upload endpoint', url.origin, status, body)));
-    });
+    };
+    const req = (url.protocol === 'https:' ? https : http).request(
+      url,
+      {
+        method: opts.method,
+        signal: opts.signal,
+        lookup: guardedLookup(opts.policy) as never,
+        headers: { ...withoutOwnHeaders(opts.headers), 'Content-Length': String(length) },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) {
+          res.resume();
+          res.on('end', () => {
+            if (!settled) {
+              settled = true;
+              resolve();
+            }
+          });
+          return;
+        }
+        void readSome(res).then((body) => fail(statusError('the upload endpoint', url.origin, status, body)));
+      },
+    );
     req.on('error', (e) => {
       if (opts.signal.aborted) fail(new Error('the upload was cancelled'));
       else if (e instanceof DestinationRefusedError) fail(new DestinationRefusedError(`upload refused: ${e.message}`));
       else fail(new Error(`the upload to ${url.origin} failed: ${e.message}`));
     });
 
-    const write = (data: Buffer) => new Promise<void>((done, bad) => { req.write(data, (e) => (e ? bad(e) : done())); });
+    const write = (data: Buffer) =>
+      new Promise<void>((done, bad) => {
+        req.write(data, (e) => (e ? bad(e) : done()));
+      });
     const writeAll = async (): Promise<void> => {
       const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
       let sent = 0;
       for (const segment of opts.segments) {
-        if (Buffer.isBuffer(segment)) { await write(segment); continue; }
+        if (Buffer.isBuffer(segment)) {
+          await write(segment);
+          continue;
+        }
         const file = segment.file;
         const { handle } = await openRegularFile(file.path);
         try {
@@ -161,7 +192,10 @@ export async function streamUpload(opts: StreamUploadOptions): Promise<void> {
       }
       req.end();
     };
-    writeAll().catch((e: Error) => { req.destroy(); fail(opts.signal.aborted ? new Error('the upload was cancelled') : e); });
+    writeAll().catch((e: Error) => {
+      req.destroy();
+      fail(opts.signal.aborted ? new Error('the upload was cancelled') : e);
+    });
   });
 }
 
@@ -170,7 +204,11 @@ function dispositionValue(name: string): string {
   return name.replace(/[\r\n]/g, ' ').replace(/["\\]/g, (c) => `\\${c}`);
 }
 
-export interface MultipartPart { name: string; value?: string; file?: CheckedFile }
+export interface MultipartPart {
+  name: string;
+  value?: string;
+  file?: CheckedFile;
+}
 
 /**
  * A multipart/form-data body in the given order (text fields, then the file part, as presigned POST policies
@@ -181,8 +219,8 @@ export function multipartBody(parts: MultipartPart[]): { contentType: string; se
   const segments: BodySegment[] = [];
   for (const part of parts) {
     const head = part.file
-      ? `--${boundary}\r\nContent-Disposition: form-data; name="${dispositionValue(part.name)}"; filename="${dispositionValue(part.file.name)}"\r\n`
-        + `Content-Type: ${part.file.mediaType.replace(/[\r\n]/g, '')}\r\n\r\n`
+      ? `--${boundary}\r\nContent-Disposition: form-data; name="${dispositionValue(part.name)}"; filename="${dispositionValue(part.file.name)}"\r\n` +
+        `Content-Type: ${part.file.mediaType.replace(/[\r\n]/g, '')}\r\n\r\n`
       : `--${boundary}\r\nContent-Disposition: form-data; name="${dispositionValue(part.name)}"\r\n\r\n`;
     segments.push(Buffer.from(head, 'utf8'));
     if (part.file) segments.push({ file: part.file });
@@ -239,7 +277,11 @@ function processAlive(pid: number): boolean {
  */
 export async function removeStaleParts(dir: string): Promise<number> {
   let names: string[];
-  try { names = await readdir(dir); } catch { return 0; }
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
   let removed = 0;
   for (const name of names) {
     const match = PART_FILE.exec(name);
@@ -249,7 +291,9 @@ export async function removeStaleParts(dir: string): Promise<number> {
       if (!(await lstat(path)).isFile()) continue;
       await unlink(path);
       removed++;
-    } catch { /* gone meanwhile, or not ours to delete */ }
+    } catch {
+      /* gone meanwhile, or not ours to delete */
+    }
   }
   return removed;
 }
@@ -278,57 +322,93 @@ export async function downloadVerified(opts: VerifiedDownloadOptions): Promise<{
     throw new VerificationError(`the server's digest uses ${digest.algorithm}; only sha-256 can be verified`);
   }
   const limit = Math.min(opts.maxBytes, opts.expected.size ?? Number.POSITIVE_INFINITY);
-  const overLimit = (what: string) => new VerificationError(`${what}, over ${formatBytes(opts.maxBytes)} (${opts.maxBytes} bytes, ${opts.maxBytesName ?? 'the limit'})`);
+  const overLimit = (what: string) =>
+    new VerificationError(`${what}, over ${formatBytes(opts.maxBytes)} (${opts.maxBytes} bytes, ${opts.maxBytesName ?? 'the limit'})`);
   await removeStaleParts(dirname(opts.target));
   const temp = partPathFor(opts.target);
   const out = createWriteStream(temp, { flags: 'wx' });
-  await new Promise<void>((res, rej) => { out.once('open', () => res()); out.once('error', rej); });
+  await new Promise<void>((res, rej) => {
+    out.once('open', () => res());
+    out.once('error', rej);
+  });
   const hash = createHash('sha256');
   let received = 0;
   // One signal ends the request for either reason: the caller's cancel, or the deadline.
   const stop = linkAbort(opts.signal);
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; stop.abort(); }, opts.deadlineMs);
-  const deadlineError = () => new DownloadTimeoutError(`the download did not finish within ${seconds(opts.deadlineMs)} (${received} bytes arrived`
-    + `${opts.expected.size !== undefined ? ` of ${opts.expected.size}` : ', no size stated'}); its deadline is the request timeout`
-    + `${opts.expected.size !== undefined ? ' plus a second per MiB of the stated size' : ''}`);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, opts.deadlineMs);
+  const deadlineError = () =>
+    new DownloadTimeoutError(
+      `the download did not finish within ${seconds(opts.deadlineMs)} (${received} bytes arrived` +
+        `${opts.expected.size !== undefined ? ` of ${opts.expected.size}` : ', no size stated'}); its deadline is the request timeout` +
+        `${opts.expected.size !== undefined ? ' plus a second per MiB of the stated size' : ''}`,
+    );
   try {
     await new Promise<void>((resolve, reject) => {
       stop.signal.addEventListener('abort', () => reject(timedOut ? deadlineError() : new Error('the download was cancelled')), { once: true });
-      const req = (url.protocol === 'https:' ? https : http).get(url, {
-        signal: stop.signal, headers: withoutOwnHeaders(opts.headers ?? {}), lookup: guardedLookup(opts.policy) as never,
-      }, (res) => {
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) {
-          void readSome(res).then((body) => reject(statusError('the download from', url.origin, status, body)));
-          return;
-        }
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > limit) {
-          res.destroy();
-          reject(new VerificationError(opts.expected.size !== undefined && declared > opts.expected.size
-            ? `size mismatch: the download is ${declared} bytes, the server said ${opts.expected.size}`
-            : overLimit(`the file is ${declared} bytes`).message));
-          return;
-        }
-        res.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > limit) {
-            res.destroy();
-            reject(new VerificationError(opts.expected.size !== undefined && received > opts.expected.size
-              ? `size mismatch: more than the ${opts.expected.size} bytes the server said arrived`
-              : overLimit(`more bytes arrived than may be saved for a file of no stated size`).message));
+      const req = (url.protocol === 'https:' ? https : http).get(
+        url,
+        {
+          signal: stop.signal,
+          headers: withoutOwnHeaders(opts.headers ?? {}),
+          lookup: guardedLookup(opts.policy) as never,
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) {
+            void readSome(res).then((body) => reject(statusError('the download from', url.origin, status, body)));
             return;
           }
-          hash.update(chunk);
-          opts.onBytes?.(received);
-          if (!out.write(chunk)) { res.pause(); out.once('drain', () => res.resume()); }
-        });
-        res.on('end', () => resolve());
-        res.on('error', reject);
-      });
-      req.on('error', (e) => reject(timedOut ? deadlineError() : opts.signal?.aborted ? new Error('the download was cancelled')
-        : e instanceof DestinationRefusedError ? new DestinationRefusedError(`download refused: ${e.message}`) : e));
+          const declared = Number(res.headers['content-length']);
+          if (Number.isFinite(declared) && declared > limit) {
+            res.destroy();
+            reject(
+              new VerificationError(
+                opts.expected.size !== undefined && declared > opts.expected.size
+                  ? `size mismatch: the download is ${declared} bytes, the server said ${opts.expected.size}`
+                  : overLimit(`the file is ${declared} bytes`).message,
+              ),
+            );
+            return;
+          }
+          res.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > limit) {
+              res.destroy();
+              reject(
+                new VerificationError(
+                  opts.expected.size !== undefined && received > opts.expected.size
+                    ? `size mismatch: more than the ${opts.expected.size} bytes the server said arrived`
+                    : overLimit(`more bytes arrived than may be saved for a file of no stated size`).message,
+                ),
+              );
+              return;
+            }
+            hash.update(chunk);
+            opts.onBytes?.(received);
+            if (!out.write(chunk)) {
+              res.pause();
+              out.once('drain', () => res.resume());
+            }
+          });
+          res.on('end', () => resolve());
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (e) =>
+        reject(
+          timedOut
+            ? deadlineError()
+            : opts.signal?.aborted
+              ? new Error('the download was cancelled')
+              : e instanceof DestinationRefusedError
+                ? new DestinationRefusedError(`download refused: ${e.message}`)
+                : e,
+        ),
+      );
     });
     await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
     const sha256 = digestText(hash.digest());

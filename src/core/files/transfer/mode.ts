@@ -37,7 +37,9 @@ export type TransferPlan = { mode: TransferMode } | { refused: string };
 export function planTransfer(slot: FileSlot, size: number, limits: InlineLimits): TransferPlan {
   const modes = usableModes(slot, limits);
   if (modes.length === 0) {
-    return { refused: `this tool takes this file only by out-of-band upload (SEP-2631 transferModes ["upload"]), and ${limits.noUploadReason ?? 'the host\'s file transfer is turned off'}` };
+    return {
+      refused: `this tool takes this file only by out-of-band upload (SEP-2631 transferModes ["upload"]), and ${limits.noUploadReason ?? "the host's file transfer is turned off"}`,
+    };
   }
   if (!modes.includes('upload')) return { mode: 'inline' };
   if (!modes.includes('inline')) return { mode: 'upload' };

@@ -4,7 +4,6 @@
 import type { FileValue } from './protocol';
 import { isObject } from '../../../shared/json';
 
-
 const FILE_VALUE_KEYS = new Set(['uri', 'name', 'mimeType', 'size', 'digest', '_meta']);
 
 /**
@@ -29,7 +28,9 @@ export function asFileValue(v: unknown): FileValue | undefined {
 
 /** The FileValue of a `{type: "file", file}` content block. */
 export function fileOfBlock(block: unknown): FileValue | undefined {
-  return isObject(block) && block.type === 'file' ? asFileValue(block.file) ?? (isObject(block.file) && typeof block.file.uri === 'string' && block.file.uri ? { uri: block.file.uri } : undefined) : undefined;
+  return isObject(block) && block.type === 'file'
+    ? (asFileValue(block.file) ?? (isObject(block.file) && typeof block.file.uri === 'string' && block.file.uri ? { uri: block.file.uri } : undefined))
+    : undefined;
 }
 
 /** Every FileValue in structured content, with its JSON path (at most `limit`, depth-bounded). */
@@ -38,7 +39,10 @@ export function findFileValues(structured: unknown, limit = 1000): Array<{ path:
   const walk = (v: unknown, path: string[], depth: number): void => {
     if (found.length >= limit || depth > 32) return;
     const file = asFileValue(v);
-    if (file) { found.push({ path, file }); return; }
+    if (file) {
+      found.push({ path, file });
+      return;
+    }
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, String(i)], depth + 1));
     else if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, [...path, k], depth + 1);
   };
@@ -52,7 +56,14 @@ export function fileOfResourceContents(item: unknown): FileValue | undefined {
   if (typeof item.text === 'string' || typeof item.blob === 'string') return undefined;
   const file: FileValue = { uri: item.content.uri };
   // The resource URI's last path segment, its query and fragment left out.
-  const name = typeof item.uri === 'string' ? item.uri.replace(/[?#].*$/s, '').split(/[/\\]/).filter(Boolean).pop() : undefined;
+  const name =
+    typeof item.uri === 'string'
+      ? item.uri
+          .replace(/[?#].*$/s, '')
+          .split(/[/\\]/)
+          .filter(Boolean)
+          .pop()
+      : undefined;
   if (name && !name.includes(':')) file.name = name;
   if (typeof item.mimeType === 'string') file.mimeType = item.mimeType;
   const more = asFileValue({ ...item.content, name: file.name ?? 'file' });

@@ -47,7 +47,10 @@ export function readTransferModes(value: unknown): TransferMode[] | undefined | 
   return [...new Set(known)];
 }
 
-export interface FileDigest { algorithm: string; value: string }
+export interface FileDigest {
+  algorithm: string;
+  value: string;
+}
 
 /** A file named by a file URI, with optional display and integrity metadata. */
 export interface FileValue {
@@ -69,8 +72,13 @@ export interface TransferDescriptor {
 }
 
 /** The answer to files/authorizeDownload, and the parent shape of authorizeUpload's. */
-export interface AuthorizedFile { file: FileValue; download?: TransferDescriptor }
-export interface AuthorizedUpload extends AuthorizedFile { upload: TransferDescriptor }
+export interface AuthorizedFile {
+  file: FileValue;
+  download?: TransferDescriptor;
+}
+export interface AuthorizedUpload extends AuthorizedFile {
+  upload: TransferDescriptor;
+}
 
 export interface AuthorizeUploadParams {
   name: string;
@@ -80,7 +88,11 @@ export interface AuthorizeUploadParams {
 }
 
 /** `data` of a -32602 refusal, e.g. `{reason: "maxSizeExceeded", maxSize, actualSize}`. */
-export interface RefusalData { reason?: string; maxSize?: number; actualSize?: number }
+export interface RefusalData {
+  reason?: string;
+  maxSize?: number;
+  actualSize?: number;
+}
 
 /** A descriptor's expiry has passed (with a little slack for clocks and the time the request takes). */
 export function isExpired(descriptor: { expiresAt?: string }, now = Date.now(), slackMs = 5_000): boolean {
@@ -117,9 +129,9 @@ export function shieldDraftShapes(result: unknown): void {
     for (const message of result.messages) if (isObject(message)) message.content = shieldBlock(message.content);
   }
   if (Array.isArray(result.contents)) {
-    result.contents = result.contents.map((item) => (isFileResourceContents(item)
-      ? { uri: typeof item.uri === 'string' ? item.uri : '', text: '', _meta: { [SHIELD_KEY]: item } }
-      : item));
+    result.contents = result.contents.map((item) =>
+      isFileResourceContents(item) ? { uri: typeof item.uri === 'string' ? item.uri : '', text: '', _meta: { [SHIELD_KEY]: item } } : item,
+    );
   }
 }
 
