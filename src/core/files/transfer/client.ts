@@ -37,19 +37,14 @@ export interface TransferConnection {
   readonly requestTimeoutMs?: number;
 }
 
-// Each error says what it is in `transferError`: the extension's copy of this module lives in another bundle,
-// so `instanceof` cannot be used across it.
-
 /** The server does not implement the method (-32601), or transfer is turned off. */
 export class TransferUnsupportedError extends HostError {
   static override readonly brand: string = 'TransferUnsupportedError';
-  readonly transferError = 'unsupported';
 }
 
 /** The server refused the file (-32602 and the like), with its machine-readable reason when it gave one. */
 export class TransferRefusedError extends HostError {
   static override readonly brand: string = 'TransferRefusedError';
-  readonly transferError = 'refused';
   constructor(
     message: string,
     readonly code: number | undefined,

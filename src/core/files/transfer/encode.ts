@@ -7,7 +7,7 @@ import { InputRefusedError } from '../../errors';
 import { effectiveLimit, readCheckedFile, type CheckedFile } from '../check';
 import { formatBytes, type InlineLimits } from '../limits';
 import type { FileSlot } from '../slots';
-import type { PreparedUpload, UploadProgress } from './client';
+import { TransferRefusedError, TransferUnsupportedError, type PreparedUpload, type UploadProgress } from './client';
 import { inlineRefusal } from './mode';
 
 /** What encoding needs of a connection's transfer client (FileTransfers). */
@@ -84,9 +84,8 @@ function requireUploader(file: CheckedFile, slot: FileSlot, uploader: FileUpload
 
 /** A transfer error as the user should see it: unsupported and refused ones name the argument and the limit. */
 function uploadRefusal(e: unknown, file: CheckedFile, slot: FileSlot, limits: InlineLimits): unknown {
-  const kind = (e as { transferError?: string }).transferError;
   const message = (e as Error).message;
-  if (kind === 'unsupported') {
+  if (e instanceof TransferUnsupportedError) {
     return new InputRefusedError(
       slot.transferModes && !slot.transferModes.includes('inline')
         ? `${slot.label}: ${file.name}: this tool takes files only by out-of-band upload, and ${message}`
@@ -94,6 +93,6 @@ function uploadRefusal(e: unknown, file: CheckedFile, slot: FileSlot, limits: In
       slot.label,
     );
   }
-  if (kind === 'refused') return new InputRefusedError(`${slot.label}: ${file.name}: ${message}`, slot.label);
+  if (e instanceof TransferRefusedError) return new InputRefusedError(`${slot.label}: ${file.name}: ${message}`, slot.label);
   return e;
 }
