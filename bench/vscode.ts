@@ -1,7 +1,7 @@
 // `npm run bench` (VS Code part): the size of each bundle as shipped (a production build), and the
 // extension's activation time inside a real extension host (code-server), median of several fresh
 // extension hosts, against an empty extension activated in the same hosts. The extension loads its code with a V8
-// code cache written after an activation without one (src/extension/codeCache.ts): the hosts take turns, one
+// code cache written after an activation without one (src/extension/activation/codeCache.ts): the hosts take turns, one
 // without the cache (the first activation after an install or update), the next with it (every later window).
 // Goals: the extension's code (extension, connection, libraries, replay and carry bundles) <= 1.5 MB minified, activation
 // <= 50 ms, and the extension's own cost (its activation minus the empty extension's, medians) <= 15 ms, with the
@@ -109,7 +109,7 @@ function disturbance(h: HostReport): string | undefined {
   return during.length > 0 ? during.join('; ') : undefined;
 }
 
-/** MCP Host's `activation` (src/extension/extension.ts), as the extension host printed it. */
+/** MCP Host's `activation` (src/extension/activation/extension.ts), as the extension host printed it. */
 interface ActivationReport {
   codeCache: string;
   codeCacheBytes: number;

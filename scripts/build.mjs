@@ -19,7 +19,7 @@ const common = { bundle: true, minify: production, sourcemap: !production, logLe
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
 // The extension loads its MCP connection (the MCP SDK and zod, most of the code) from a bundle of its
 // own on the first server start, so activation parses only what it uses. `core/connection/bundle` is
-// required on demand in the extension (src/extension/connectionBundle.ts); it becomes `require('./connection.js')`.
+// required on demand in the extension (src/extension/activation/connectionBundle.ts); it becomes `require('./connection.js')`.
 const connectionOnDemand = {
   name: 'connection-on-demand',
   setup(build) {
@@ -47,7 +47,7 @@ const replayOnDemand = {
   },
 };
 // Bringing servers in and out (the registry browser, MCP Bundles, other apps' configurations) is a bundle of its own
-// too (src/extension/carryCommands.ts, required on first use by carryOnDemand.ts).
+// too (src/extension/carry/carryCommands.ts, required on first use by carryOnDemand.ts).
 const carryOnDemand = {
   name: 'carry-on-demand',
   setup(build) {
@@ -80,17 +80,17 @@ const zodEnglishOnly = {
   },
 };
 const builds = [
-  // The extension's entry: it loads dist/main.js, the extension, with a code cache (src/extension/codeCache.ts).
-  { ...node, entryPoints: ['src/extension/start.ts'], outfile: 'dist/extension.js' },
+  // The extension's entry: it loads dist/main.js, the extension, with a code cache (src/extension/activation/codeCache.ts).
+  { ...node, entryPoints: ['src/extension/activation/start.ts'], outfile: 'dist/extension.js' },
   {
     ...node,
-    entryPoints: ['src/extension/extension.ts'],
+    entryPoints: ['src/extension/activation/extension.ts'],
     outfile: 'dist/main.js',
     plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand],
   },
   {
     ...node,
-    entryPoints: ['src/extension/carryCommands.ts'],
+    entryPoints: ['src/extension/carry/carryCommands.ts'],
     outfile: 'dist/carry.js',
     plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand],
   },

@@ -11,7 +11,7 @@ import { appDocument } from '../../src/core/apps/document.js';
 import { EMPTY_CSP } from '../../src/core/apps/csp.js';
 import { buildForm } from '../../src/core/forms/index.js';
 import type { HostNotification, PanelInit, ResultView } from '../../src/shared/protocol.js';
-import { webviewHtml } from '../../src/extension/webviewHtml.js';
+import { webviewHtml } from '../../src/extension/panels/webviewHtml.js';
 import { root } from './workbench.mjs';
 
 const ORIGIN = 'http://webview.test';

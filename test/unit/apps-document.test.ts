@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { appDocument, readAppCsp } from '../../src/core/apps';
-import { contentSecurityPolicy } from '../../src/extension/webviewHtml';
+import { contentSecurityPolicy } from '../../src/extension/panels/webviewHtml';
 import { repoRoot } from '../fixtures/servers';
 
 const none = readAppCsp(undefined).csp;

@@ -1,4 +1,4 @@
-// The extension's entry loads its bundle with a V8 code cache (src/extension/codeCache.ts): the cache is taken on
+// The extension's entry loads its bundle with a V8 code cache (src/extension/activation/codeCache.ts): the cache is taken on
 // the next load, never for a changed bundle (even one of the same length, which V8 itself would accept), and a
 // damaged or unwritable cache only costs the speed-up. Each load runs in a process of its own, as each extension
 // host does: within one process V8 would reuse its in-memory compilation and never look at the cache.

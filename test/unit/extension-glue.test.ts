@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { acceptedExtensions, byRecency, confirmationDetail, openDialogFilters, workspaceExclude, workspaceGlob } from '../../src/extension/fileFilters';
-import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName } from '../../src/extension/configEdits';
-import { describeState, entryLabel, serverContextValue, statusBarText, toolLabel } from '../../src/extension/serverDescriptions';
+import { acceptedExtensions, byRecency, confirmationDetail, openDialogFilters, workspaceExclude, workspaceGlob } from '../../src/extension/panels/fileFilters';
+import { addServerToConfig, serverNamesIn, splitCommandLine, suggestServerName, uniqueServerName } from '../../src/extension/servers/configEdits';
+import { describeState, entryLabel, serverContextValue, statusBarText, toolLabel } from '../../src/extension/servers/serverDescriptions';
 import { oneLine } from '../../src/shared/format';
-import { inputsSchema } from '../../src/extension/serverInputsSchema';
+import { inputsSchema } from '../../src/extension/servers/serverInputsSchema';
 
 test('accept lists become extension lists for the pickers', () => {
   assert.deepEqual(acceptedExtensions(['image/png', '.JPG']), ['jpg', 'png']);

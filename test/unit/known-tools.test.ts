@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KNOWN_TOOLS_KEY, KNOWN_TOOLS_LIMITS, KnownTools, toKnownTools, withKnownTools } from '../../src/extension/knownTools';
-import { describeNotStarted, describeStartQuestions, statusBarText } from '../../src/extension/serverDescriptions';
+import { KNOWN_TOOLS_KEY, KNOWN_TOOLS_LIMITS, KnownTools, toKnownTools, withKnownTools } from '../../src/extension/servers/knownTools';
+import { describeNotStarted, describeStartQuestions, statusBarText } from '../../src/extension/servers/serverDescriptions';
 
 /** A Memento as VS Code keeps it: values stored as JSON. */
 class JsonMemento {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildForm, defaultValues } from '../../src/core/forms';
-import { contentSecurityPolicy, webviewHtml } from '../../src/extension/webviewHtml';
+import { contentSecurityPolicy, webviewHtml } from '../../src/extension/panels/webviewHtml';
 import { describeFile, describeFileSlot, fromLocalDateTimeInput, percent, toLocalDateTimeInput } from '../../src/webview/format';
 import { clientErrors, fileFields, getAt, setAt, withoutSecrets } from '../../src/webview/values';
 import { parseInline, parseMarkdown } from '../../src/webview/markdown';

@@ -1,5 +1,5 @@
 // The entry of the connection bundle (dist/connection.js), which the extension requires on the first server start
-// (src/extension/connectionBundle.ts): the connection, and what must come from the same copy of the code.
+// (src/extension/activation/connectionBundle.ts): the connection, and what must come from the same copy of the code.
 export { ServerConnection } from './serverConnection';
 // Resource templates are expanded with the SDK's RFC 6570 implementation, which this bundle carries.
 export { UriTemplate } from '@modelcontextprotocol/client';

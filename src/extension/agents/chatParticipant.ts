@@ -12,9 +12,9 @@ import { assignReferencedFiles, parseRunTarget } from '../../core/agents';
 import { findFileSlots } from '../../core/files';
 import { pointer } from '../../core/forms';
 import { errorText } from '../../core/errors';
-import { RunPanel } from '../runPanel';
-import type { Container } from '../container';
-import { serverState, type ServerManager } from '../serverManager';
+import { RunPanel } from '../panels/runPanel';
+import type { Container } from '../activation/container';
+import { serverState, type ServerManager } from '../servers/serverManager';
 import { readAgentSettings } from '../settings';
 import { ConnectionState } from '../../core/connection/types';
 

@@ -7,7 +7,7 @@ import { appDownloadItems, describeAppDownload, type AppDownloadItem } from '../
 import type { ServerConnection } from '../../core/connection';
 import { resourceContentsView } from '../../core/results';
 import { oneLine } from '../../shared/format';
-import { saveResultItem } from '../resultActions';
+import { saveResultItem } from '../panels/resultActions';
 
 export class AppDownloads {
   private busy = false;

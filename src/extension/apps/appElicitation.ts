@@ -9,9 +9,9 @@ import type { ElicitationContext, ElicitationHandler, ElicitRequestParamsLoose, 
 import { errorText } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { AppElicitationInit } from '../../shared/protocol';
-import type { WebviewElicitationUi } from '../elicitationUi';
-import { markQuestionAnswered } from '../walkthrough';
-import { McpPanel } from '../webviewPanel';
+import type { WebviewElicitationUi } from '../panels/elicitationUi';
+import { markQuestionAnswered } from '../activation/walkthrough';
+import { McpPanel } from '../panels/webviewPanel';
 import { ConnectionState } from '../../core/connection/types';
 
 /** The longest a question's app panel stays open waiting for an answer. */

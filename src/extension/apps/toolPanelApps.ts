@@ -21,9 +21,9 @@ import { checkDataUriValue, describeDataUri, findFileSlots, getAtPath } from '..
 import type { AppFrame, AppStandby } from '../../shared/protocol';
 import { runTool } from '../../core/run';
 import { AppDownloads } from './appDownloads';
-import type { Container } from '../container';
+import type { Container } from '../activation/container';
 import { readSettings } from '../settings';
-import type { McpPanel } from '../webviewPanel';
+import type { McpPanel } from '../panels/webviewPanel';
 import { errorText } from '../../core/errors';
 import { samplingRequestProblem, type SamplingHandler, type SamplingRequest } from '../../core/sampling';
 import { samplingHandlerFor } from '../sampling/samplingPanel';

@@ -26,7 +26,7 @@ import {
   type SavedCall,
 } from '../../core/replay';
 import { setAtPath } from '../../core/files';
-import type { RunPanel, RunPanelContext } from '../runPanel';
+import type { RunPanel, RunPanelContext } from '../panels/runPanel';
 import type { RunHistory } from './runHistory';
 import { savedCallsFileOf, type ReplayNode, type ReplayTree } from './replayTree';
 

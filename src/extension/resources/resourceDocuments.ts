@@ -9,7 +9,7 @@ import type { ServerConnection } from '../../core/connection';
 import { Disposable, toDisposable, type IDisposable } from '../../core/events';
 import { formatBytes } from '../../core/files';
 import { safeFileName } from '../../core/results';
-import type { ServerManager } from '../serverManager';
+import type { ServerManager } from '../servers/serverManager';
 import { errorText } from '../../core/errors';
 import { ConnectionState } from '../../core/connection/types';
 

@@ -3,7 +3,7 @@
 import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../../core/connection';
 import { toResultView, type ResultLike, type ResultView } from '../../core/results';
-import { connectionBundle } from '../connectionBundle';
+import { connectionBundle } from '../activation/connectionBundle';
 import type { ResourceDocuments } from './resourceDocuments';
 
 /** A template opened in the tool panel, with its variables (read once, when it is opened). */

@@ -19,7 +19,7 @@ import {
 } from '../../core/sampling';
 import { queuedSamplingHandler, SAMPLING_QUEUE_LIMITS } from '../../core/sampling/queue';
 import type { SamplingAnswer, SamplingBlock, SamplingPanelInit, SamplingStage } from '../../shared/protocol';
-import { McpPanel } from '../webviewPanel';
+import { McpPanel } from '../panels/webviewPanel';
 import { askModel, availableModels, modelChoice, modelErrorText, modelLabel, NO_MODEL_MESSAGE, type ModelAnswer, type RequestEdits } from './languageModels';
 import { onAbort } from '../../core/events';
 

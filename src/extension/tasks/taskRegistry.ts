@@ -7,7 +7,7 @@ import type { ServerConnection, ToolCallOptions } from '../../core/connection';
 import { NotRunningError, ServerCrashedError } from '../../core/errors';
 import { Disposable } from '../../core/events';
 import { callsAsTask, callToolAsTask, isTerminal, needsTasksExtension, type TaskInfo } from '../../core/tasks';
-import type { ServerManager } from '../serverManager';
+import type { ServerManager } from '../servers/serverManager';
 import { readSettings } from '../settings';
 import { ConnectionState } from '../../core/connection/types';
 

@@ -6,7 +6,7 @@ import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge
 export type AppBridgeLibrary = Pick<typeof AppBridgeModule, 'AppBridge' | 'PostMessageTransport'>;
 
 const LOADED_EVENT = 'mcp-host:app-bridge-loaded';
-/** The script element's marker (src/extension/webviewHtml.ts): a panel without it shows no app. */
+/** The script element's marker (src/extension/panels/webviewHtml.ts): a panel without it shows no app. */
 export const APP_BRIDGE_SCRIPT_ATTRIBUTE = 'data-app-bridge';
 
 type WithBridge = { mcpHostAppBridge?: AppBridgeLibrary };

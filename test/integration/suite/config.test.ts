@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
-import { workspaceExclude } from '../../../src/extension/fileFilters';
+import { workspaceExclude } from '../../../src/extension/panels/fileFilters';
 import { api, waitFor, workspaceRoot } from './helpers';
 
 describe('configuration', () => {

@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import { findFileSlots } from '../../../src/core/files';
 import { pointer } from '../../../src/core/forms';
 import { FileChoices } from '../../../src/core/run';
-import { handleFileMessage } from '../../../src/extension/fileSelections';
+import { handleFileMessage } from '../../../src/extension/panels/fileSelections';
 import { inlineLimitsFromSettings } from '../../../src/extension/settings';
-import type { McpPanel } from '../../../src/extension/webviewPanel';
+import type { McpPanel } from '../../../src/extension/panels/webviewPanel';
 import type { HostNotification } from '../../../src/shared/protocol';
 import { waitFor, workspaceFile } from './helpers';
 

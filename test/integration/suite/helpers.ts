@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { McpHostApi } from '../../../src/extension/extension';
+import type { McpHostApi } from '../../../src/extension/activation/extension';
 import { fixtureArgv } from '../../fixtures/servers';
 
 export const EXTENSION_ID = 'mcp-host.mcp-host';

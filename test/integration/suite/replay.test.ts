@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { api, waitFor, workspaceFile } from './helpers';
-import type { ServerTreeNode } from '../../../src/extension/serversView';
+import type { ServerTreeNode } from '../../../src/extension/servers/serversView';
 
 describe('the History of runs', function () {
   this.timeout(60_000);
