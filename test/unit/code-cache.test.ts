@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
-const codeCache = join(__dirname, '..', '..', 'src', 'extension', 'codeCache.ts');
+const codeCache = join(__dirname, '..', '..', 'src', 'extension', 'activation', 'codeCache.ts');
 
 interface Load {
   fromCache: boolean;

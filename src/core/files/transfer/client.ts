@@ -22,7 +22,9 @@ import {
   type TransferDescriptor,
 } from './protocol';
 import { AuthorizedFileSchema, AuthorizedUploadSchema } from './schemas';
-import { HostError } from '../../errors';
+import { TransferRefusedError, TransferUnsupportedError } from './errors';
+
+export { TransferRefusedError, TransferUnsupportedError };
 
 /** What the transfer client needs of a connection (a ServerConnection). */
 export interface TransferConnection {
@@ -35,23 +37,6 @@ export interface TransferConnection {
   readonly serverFilesCapability?: unknown;
   /** The connection's request timeout: a download's deadline starts from it. */
   readonly requestTimeoutMs?: number;
-}
-
-/** The server does not implement the method (-32601), or transfer is turned off. */
-export class TransferUnsupportedError extends HostError {
-  static override readonly brand: string = 'TransferUnsupportedError';
-}
-
-/** The server refused the file (-32602 and the like), with its machine-readable reason when it gave one. */
-export class TransferRefusedError extends HostError {
-  static override readonly brand: string = 'TransferRefusedError';
-  constructor(
-    message: string,
-    readonly code: number | undefined,
-    readonly data: RefusalData | undefined,
-  ) {
-    super(message);
-  }
 }
 
 /** An authorized upload, ready to send: the user may be shown `destination` before any byte leaves. */

@@ -7,7 +7,8 @@ import { InputRefusedError } from '../../errors';
 import { effectiveLimit, readCheckedFile, type CheckedFile } from '../check';
 import { formatBytes, type InlineLimits } from '../limits';
 import type { FileSlot } from '../slots';
-import { TransferRefusedError, TransferUnsupportedError, type PreparedUpload, type UploadProgress } from './client';
+import type { PreparedUpload, UploadProgress } from './client';
+import { TransferRefusedError, TransferUnsupportedError } from './errors';
 import { inlineRefusal } from './mode';
 
 /** What encoding needs of a connection's transfer client (FileTransfers). */
