@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { runToolFromPalette } from './steps.mjs';
+import { dialog, runToolFromPalette } from './steps.mjs';
 import { root, withWorkbench } from './workbench.mjs';
 
 const example = (name: string) => ({
@@ -45,6 +45,11 @@ test('MCP Apps examples from npm: three.js, sheet music and a workspace PDF rend
     const pdf = await runToolFromPalette(wb, 'Display PDF', 'pdf');
     await pdf.getByLabel('url').fill(join(wb.folder, 'report.pdf'));
     await pdf.getByRole('button', { name: 'Run' }).click();
+    // Its app declares clipboardWrite (copying text out of the PDF): the person is asked first, and allows it.
+    const clipboardAsk = dialog(wb);
+    await clipboardAsk.waitFor({ timeout: 30_000 });
+    assert.match(await clipboardAsk.innerText(), /The app ui:\/\/pdf-viewer\/mcp-app\.html of "display_pdf" \(pdf\) asks to write to your clipboard/);
+    await clipboardAsk.getByRole('button', { name: 'Allow' }).click();
     await pdf.locator('section.app[data-app-state="running"]').waitFor({ timeout: 30_000 });
     const viewer = appFrame(pdf);
     const shown = viewer.locator('#text-layer', { hasText: 'MCP Host sample report' });
