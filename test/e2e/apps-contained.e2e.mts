@@ -4,13 +4,13 @@
 // with the text result kept; an app its server updates is reloaded in place, and told of list changes; and the
 // budget allocator example from npm renders.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
-import { dialog, newestResult, runToolFromPalette } from './steps.mjs';
+import { appsFixtureRecord, dialog, newestResult, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, withWorkbench } from './workbench.mjs';
 
 const budgetEntry = join(root, 'node_modules/@modelcontextprotocol/server-budget-allocator/dist/index.js');
@@ -43,16 +43,7 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
     await withWorkbench('apps-contained', { servers }, async (wb) => {
       const popups: Page[] = [];
       wb.browser.on('page', (p) => popups.push(p));
-      const records = () =>
-        readFileSync(record, 'utf8')
-          .trim()
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Record<string, unknown>);
-      const reports = () =>
-        records()
-          .filter((r) => typeof r.tool === 'string')
-          .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
+      const { records, reports } = appsFixtureRecord(record);
 
       // 1. An app that never initialises is closed with a note.
       const silent = await runToolFromPalette(wb, 'show_silent', 'apps');

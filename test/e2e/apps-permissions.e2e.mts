@@ -2,12 +2,12 @@
 // person allowed it (asked once a session; the host's capabilities say so only then), and a cancelled call's app is
 // told why and closes itself (tool-cancelled, request-teardown, then ui/resource-teardown).
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { dialog, runToolFromPalette } from './steps.mjs';
+import { appsFixtureRecord, dialog, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, withWorkbench } from './workbench.mjs';
 
 function appFrame(panel: FrameLocator): FrameLocator {
@@ -19,16 +19,7 @@ test("MCP Apps permissions and endings: clipboardWrite only once allowed; a canc
   writeFileSync(record, '');
   const servers = { apps: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('apps-server')], env: { APPS_FIXTURE_RECORD: record } } };
   await withWorkbench('apps-permissions', { servers }, async (wb) => {
-    const records = () =>
-      readFileSync(record, 'utf8')
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const reports = () =>
-      records()
-        .filter((r) => typeof r.tool === 'string')
-        .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
+    const { reports } = appsFixtureRecord(record);
     // 1. An app that asks to write to the clipboard: asked at its first run (not again); allowed, its frame may
     //     write and the host's capabilities say so. The same app at another URI, declined: it cannot, nor is told it may.
     const clip = await runToolFromPalette(wb, 'show_clipboard', 'apps');

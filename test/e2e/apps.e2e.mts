@@ -3,12 +3,12 @@
 // sends is shown (and offered to chat after consent), a theme switch reaches it; a well-behaved app gets its
 // context, a looping one can be closed. (Apps that misbehave, and the budget allocator example: apps-contained.)
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
-import { dialog, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import { appsFixtureRecord, dialog, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, withWorkbench } from './workbench.mjs';
 
 const vanillaEntry = join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
@@ -102,16 +102,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
 
       // 7. A well-behaved app gets the tool's input and result and the host context; malformed messages and an
       //    unknown method do not break it; fullscreen maximises the panel; a newer result tears it down first.
-      const records = () =>
-        readFileSync(record, 'utf8')
-          .trim()
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Record<string, unknown>);
-      const reports = () =>
-        records()
-          .filter((r) => typeof r.tool === 'string')
-          .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
+      const { reports } = appsFixtureRecord(record);
       const polite = await runToolFromPalette(wb, 'show_polite', 'apps');
       await polite.getByLabel('note').fill('hi');
       await polite.getByRole('button', { name: 'Run' }).click();

@@ -1,5 +1,6 @@
 // Steps a user takes in the workbench, shared by the scenarios (and by the packaged-.vsix test).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import type { FrameLocator, Locator } from 'playwright-core';
 import type { Workbench } from './workbench.mjs';
 
@@ -164,4 +165,25 @@ export async function acceptSaveDialog(wb: Workbench, expectedName: string): Pro
   // the new file shows up in the Explorer (the "Saved …" message goes to the notification centre)
   await wb.explorerItem(expectedName).waitFor({ timeout: 15_000 });
   await wb.shot(`saved-${expectedName}`);
+}
+
+/**
+ * What the apps fixture server recorded in `file` (APPS_FIXTURE_RECORD, a JSON line each): every line, and the
+ * reports its apps made through their tool calls.
+ */
+export function appsFixtureRecord(file: string): {
+  records: () => Record<string, unknown>[];
+  reports: () => { tool: string; arguments: { findings?: Record<string, unknown> } }[];
+} {
+  const records = () =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const reports = () =>
+    records()
+      .filter((r) => typeof r.tool === 'string')
+      .map((r) => r as { tool: string; arguments: { findings?: Record<string, unknown> } });
+  return { records, reports };
 }
