@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseSavedCalls } from '../../src/core/replay/savedCalls.js';
-import { answerDialog, describePngFromWorkspace, newestResult, runAndSend } from './steps.mjs';
+import { answerDialog, describePngFromWorkspace, inReplacedPanel, newestResult, runAndSend } from './steps.mjs';
 import type { Locator } from 'playwright-core';
 import { root, withWorkbench, type Workbench } from './workbench.mjs';
 
@@ -58,8 +58,8 @@ test('History, Run Again, Save Call, an expectation edited with completion, run 
       await wb.shot('history');
 
       // ── Run Again: the form filled, the file checked again, and the run confirmed again ──
-      await run.click();
-      let panel = wb.webview();
+      // Run Again replaces the tool's open panel, which shows the same chosen file: only the new one is waited for.
+      let panel = await inReplacedPanel(wb, () => run.click());
       await panel.getByRole('list', { name: 'Chosen files for File' }).getByText('photo.png').waitFor({ timeout: 30_000 });
       await wb.shot('run-again-filled');
       assert.match(await runAndSend(wb, panel, { confirmation: /photo\.png/ }), /64 × 48 pixels/);

@@ -46,6 +46,18 @@ export async function openQuickPick(
   }
 }
 
+/**
+ * Does `action`, which replaces the visible webview panel with a new one (Run Again disposes the tool's open panel
+ * and opens it filled), and returns the new panel once the old one's frame is gone: the old one may show the same
+ * form, and a click on it would be lost with it.
+ */
+export async function inReplacedPanel(wb: Workbench, action: () => Promise<void>): Promise<FrameLocator> {
+  const old = await wb.page.locator('iframe.webview.ready').filter({ visible: true }).first().elementHandle({ timeout: 15_000 });
+  await action();
+  await old.waitForElementState('hidden', { timeout: 30_000 });
+  return wb.webview();
+}
+
 /** MCP: Run Tool… from the palette, then the tool's row. */
 export async function runToolFromPalette(wb: Workbench, toolTitle: string, server = 'demo'): Promise<FrameLocator> {
   const row = wb.quickPickRow(toolTitle).filter({ hasText: server }).first();

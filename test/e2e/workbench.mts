@@ -5,7 +5,7 @@
 // it followed: the host watch extension (test/extensions/host-watch), loaded beside MCP Host (or installed beside
 // the .vsix), records them.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -299,7 +299,10 @@ export class Workbench {
   async close(failed = false): Promise<void> {
     const c0 = Date.now();
     this.timing.body = c0 - this.opened;
-    if (failed) await this.shot('failure').catch(() => {});
+    if (failed) {
+      await this.shot('failure').catch(() => {});
+      await this.reportFailure().catch((e: unknown) => process.stderr.write(`failure report of "${this.scenario}" incomplete: ${String(e)}\n`));
+    }
     // A short scenario on a busy machine can end before the extension host has started the host watch: it is given
     // a moment, so that "never started" means it did not start, not that it had not yet.
     for (const end = Date.now() + 20_000; !existsSync(problemsFile(this.artifacts)) && Date.now() < end;) await this.page.waitForTimeout(250);
@@ -319,6 +322,34 @@ export class Workbench {
     else throw new Error(text);
   }
 
+  /**
+   * What a failed run leaves for whoever reads only the test output (a CI log): the text of the visible webview and
+   * of the notifications, and the end of the extension's own logs (its output channels, as VS Code writes them),
+   * which are also copied next to the screenshots.
+   */
+  private async reportFailure(): Promise<void> {
+    const lines: string[] = [`── what "${this.scenario}" showed when it failed ──`];
+    const panelText = await this.webview()
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch(() => undefined);
+    if (panelText !== undefined) lines.push('visible webview:', ...tail(panelText, FAILURE_TAIL_LINES));
+    const toasts = await this.page
+      .locator('.notification-toast')
+      .allInnerTexts()
+      .catch(() => []);
+    if (toasts.length) lines.push('notifications:', ...toasts.map((t) => `  ${t.replace(/\s+/g, ' ')}`));
+    const logs = join(this.artifacts, 'logs');
+    for (const file of extensionLogs(this.server.userDataDir)) {
+      // exthost1, exthost2 (after a reload), …
+      const name = `${basename(dirname(dirname(file)))} ${basename(file)}`;
+      mkdirSync(logs, { recursive: true });
+      cpSync(file, join(logs, name));
+      lines.push(`log ${name}:`, ...tail(readFileSync(file, 'utf8'), FAILURE_TAIL_LINES));
+    }
+    process.stderr.write(`${lines.join('\n')}\n`);
+  }
+
   /** What the host watch recorded, each named with the step it followed (or that it never started). */
   hostProblems(): string[] {
     const file = problemsFile(this.artifacts);
@@ -332,6 +363,25 @@ export class Workbench {
         return formatProblem({ ...problem, during: step ? `the step after screenshot ${step.name}` : 'the start, before the first screenshot' });
       });
   }
+}
+
+/** Lines of each text a failure report shows (the end of it). */
+const FAILURE_TAIL_LINES = 40;
+
+function tail(text: string, count: number): string[] {
+  return text
+    .split('\n')
+    .slice(-count)
+    .map((l) => `  ${l.slice(0, 400)}`);
+}
+
+/** The extension's output channels as the extension host logs them (logs/<session>/exthost<N>/mcp-host.mcp-host/*.log). */
+function extensionLogs(userDataDir: string): string[] {
+  const logs = join(userDataDir, 'logs');
+  if (!existsSync(logs)) return [];
+  return readdirSync(logs, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.log') && basename(e.parentPath) === 'mcp-host.mcp-host')
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /** Where the host watch of a scenario writes (a JSON line per problem), kept with its screenshots. */
