@@ -182,7 +182,11 @@ export async function actOnServer(manager: ServerManager, extensionUri: vscode.U
   }
   const action =
     given ??
-    (await vscode.window.showInformationMessage(`${server.title ?? server.name} ${server.version}`, { modal: true, detail: details(entry, targets) }, ...actions));
+    (await vscode.window.showInformationMessage(
+      `${server.title ?? server.name} ${server.version}`,
+      { modal: true, detail: details(entry, targets) },
+      ...actions,
+    ));
   if (action === OPEN_REPOSITORY) return openRepository(server);
   if (action !== INSTALL && action !== INSTALL_WORKSPACE) return;
   await install(manager, extensionUri, entry, runnable, action === INSTALL_WORKSPACE ? manager.workspaceConfigUris[0]! : manager.userConfigUri);
