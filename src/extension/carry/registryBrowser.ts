@@ -41,7 +41,7 @@ interface EntryItem extends vscode.QuickPickItem {
 }
 
 /** A registry's text in a quick pick row: shown as written (no `$(icon)` rendering), cut short. */
-export function plain(text: string, max = 200): string {
+function plain(text: string, max = 200): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
   return cut.replace(/\$\(/g, '\\$(');
 }
@@ -135,9 +135,9 @@ function details(entry: RegistryEntry, targets: InstallTarget[]): string {
     .join('\n');
 }
 
-export const INSTALL = 'Install';
-export const INSTALL_WORKSPACE = 'Install in Workspace';
-export const OPEN_REPOSITORY = 'Open Repository';
+const INSTALL = 'Install';
+const INSTALL_WORKSPACE = 'Install in Workspace';
+const OPEN_REPOSITORY = 'Open Repository';
 export type RegistryAction = typeof INSTALL | typeof INSTALL_WORKSPACE | typeof OPEN_REPOSITORY;
 
 export async function browseServers(manager: ServerManager, extensionUri: vscode.Uri): Promise<void> {

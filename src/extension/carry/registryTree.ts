@@ -42,6 +42,8 @@ function serverItem(node: Extract<RegistryNode, { kind: 'server' }>): vscode.Tre
   item.description = [cut(server.version, 40), deprecated ? 'deprecated' : undefined, cut(installKinds(server).join(', ') || 'nothing to install')]
     .filter(Boolean)
     .join(' · ');
+  // Read out as the row shows it (a string tooltip would be read instead).
+  item.accessibilityInformation = { label: `${String(item.label)}, ${item.description}` };
   item.tooltip = [
     `${server.name} ${server.version}`,
     deprecated ? `Deprecated${statusMessage ? `: ${statusMessage}` : ''}` : undefined,

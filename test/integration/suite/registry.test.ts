@@ -84,6 +84,7 @@ describe("the MCP view's registry section", () => {
     const hostedItem = host.registryView.item(hosted);
     assert.equal(hostedItem.label, 'Hosted (io.example/hosted)');
     assert.equal(hostedItem.description, '3.2.0 · remote');
+    assert.equal(hostedItem.accessibilityInformation?.label, 'Hosted (io.example/hosted), 3.2.0 · remote');
     assert.match(String(hostedItem.tooltip), /A hosted server with an API token/);
     assert.deepEqual(
       (await host.registryView.children(hosted)).map((r) => (r.kind === 'detail' ? r.label : r.kind)),
