@@ -1,6 +1,7 @@
-// MCP: Browse Servers… against our registry fixture: search as you type, the server's details, Install in
-// Workspace, its package argument chosen in the form, the command line shown before writing, then the trust
-// question before the first start (npx fetches the pinned package), and a tool of the installed server run.
+// The MCP view's registry section, then MCP: Browse Servers… against our registry fixture: search as you type,
+// the server's details, Install in Workspace, its package argument chosen in the form, the command line shown
+// before writing, then the trust question before the first start (npx fetches the pinned package), and a tool of
+// the installed server run.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,13 @@ test('browse the registry, install a server in the workspace with its argument f
   const registry = await startRegistryFixture();
   try {
     await withWorkbench('registry-install', { settings: { 'mcpHost.registry.url': registry.url(), 'mcpHost.trustWorkspaceServers': false } }, async (wb) => {
+      // The MCP view's registry section: read once it is expanded, its first page shown.
+      await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
+      await wb.page.locator('.pane-header', { hasText: 'MCP Registry' }).click();
+      const section = wb.page.getByRole('tree', { name: 'MCP Registry' });
+      await section.getByRole('treeitem', { name: /^io\.example\/bundle, 1\.0\.0 · mcpb$/ }).waitFor({ timeout: 30_000 });
+      await wb.shot('registry-section');
+
       await wb.runCommand('MCP: Browse Servers…');
       const input = wb.quickInput.locator('.quick-input-box input');
       await wb.quickPickRow('io.example/filler-01').first().waitFor({ timeout: 30_000 });
@@ -102,12 +110,16 @@ test('browse the registry, install a server in the workspace with its argument f
   }
 });
 
-test('with VS Code\'s chat.mcp.access "none" the gallery is gone from the palette', async () => {
+test('with VS Code\'s chat.mcp.access "none" the gallery is gone from the palette and the MCP view', async () => {
   await withWorkbench('registry-access-none', { settings: { 'chat.mcp.access': 'none' } }, async (wb) => {
     await wb.openPalette('MCP: Add Server…');
     await wb.quickInput.locator('.quick-input-box input').fill('>MCP: Browse Servers');
     await wb.page.waitForTimeout(1000);
     await wb.shot('palette-without-browse');
     assert.equal(await wb.quickPickRow('MCP: Browse Servers…').count(), 0);
+    await wb.page.keyboard.press('Escape');
+    await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
+    await wb.page.locator('.pane-header', { hasText: 'Servers' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await wb.page.locator('.pane-header', { hasText: 'MCP Registry' }).count(), 0, 'no registry section');
   });
 });

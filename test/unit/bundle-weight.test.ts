@@ -33,6 +33,7 @@ test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv (with re2js) and
     // Bringing servers in and out (registry browser, bundle install, import, export) loads with its commands' first use.
     assert.ok(extension.includes('require("./carry.js")'), 'the carry bundle is required on demand');
     assert.ok(!extension.includes('mcpHost.registryInstall'), 'the registry browser is not in dist/main.js');
+    assert.ok(!extension.includes('mcpRegistryServer'), "the MCP view's registry section is not in dist/main.js (its rows load with carry.js)");
     for (const [what, marker] of [
       ['the MCP SDK', 'server/discover'],
       ['zod', 'ZodError'],

@@ -273,6 +273,16 @@ describe('hostile bundles are refused before anything is written outside a tempo
   });
 });
 
+/** Where Windsurf keeps its servers under a home folder. */
+function windsurfConfig(home: string): string {
+  return join(home, '.codeium', 'windsurf', 'mcp_config.json');
+}
+
+/** Windsurf's file cut short: not valid JSON. */
+function breakWindsurf(home: string): void {
+  writeFileSync(windsurfConfig(home), '{ "mcpServers": { "broken": ');
+}
+
 /** A fake home with each app's config, and a workspace folder with the project files. */
 function fakeHome(): { home: string; work: string } {
   const home = tempDir('mcp-carry-home-');
@@ -313,7 +323,15 @@ function fakeHome(): { home: string; work: string } {
     JSON.stringify({ mcpServers: { search: { url: 'https://search.example.com/mcp', headers: { 'X-Team': 'blue' } } } }),
   );
   write(join(work, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { lint: { command: 'node', args: ['${workspaceFolder}/lint.js'] } } }));
-  write(join(home, '.codeium', 'windsurf', 'mcp_config.json'), '{ "mcpServers": { "broken": ');
+  write(
+    windsurfConfig(home),
+    JSON.stringify({
+      mcpServers: {
+        notes: { command: 'npx', args: ['-y', 'notes-mcp@1.2.0'], env: { NOTES_DIR: '/srv/notes' } },
+        'docs-remote': { serverUrl: 'https://docs.example.com/mcp', headers: { 'X-Team': 'red' } },
+      },
+    }),
+  );
   write(
     join(home, '.copilot', 'mcp-config.json'),
     JSON.stringify({ mcpServers: { playwright: { type: 'local', command: 'npx', args: ['@playwright/mcp@0.0.40'], tools: ['*'] } } }),
@@ -348,13 +366,31 @@ describe('discovery of servers configured for other apps', () => {
     assert.deepEqual(names('claudeDesktop'), ['github:stdio']);
     assert.deepEqual(names('claudeCode'), ['user-tool:stdio', 'local-db:http', 'project-api:sse']);
     assert.deepEqual(names('cursor'), ['search:http', 'lint:stdio']);
-    assert.deepEqual(names('windsurf'), []);
-    assert.equal(by.windsurf!.problems.length, 1);
-    assert.match(by.windsurf!.problems[0]!, /mcp_config\.json: not valid JSON/);
+    assert.deepEqual(names('windsurf'), ['notes:stdio', 'docs-remote:http']);
     assert.deepEqual(names('copilotCli'), ['playwright:stdio']);
     assert.deepEqual(names('codex'), ['docs:stdio', 'remote:http']);
-    for (const id of ['claudeDesktop', 'claudeCode', 'cursor', 'copilotCli', 'codex']) assert.deepEqual(by[id]!.problems, [], id);
+    for (const id of ['claudeDesktop', 'claudeCode', 'cursor', 'windsurf', 'copilotCli', 'codex']) assert.deepEqual(by[id]!.problems, [], id);
     const def = (id: string, name: string) => by[id]!.servers.find((s) => s.definition.name === name)!.definition;
+    // Windsurf's `serverUrl` is the URL of a remote; its stdio entry is read as written.
+    const windsurfRemote = def('windsurf', 'docs-remote');
+    assert.equal(windsurfRemote.type, 'http');
+    assert.equal((windsurfRemote as { url: string }).url, 'https://docs.example.com/mcp');
+    assert.deepEqual((windsurfRemote as { headers: unknown }).headers, { 'X-Team': 'red' });
+    assert.equal(windsurfRemote.file, windsurfConfig(home));
+    const windsurfLocal = def('windsurf', 'notes') as { command: string; args: string[]; env: Record<string, string>; file: string };
+    assert.deepEqual([windsurfLocal.command, windsurfLocal.args, windsurfLocal.env], ['npx', ['-y', 'notes-mcp@1.2.0'], { NOTES_DIR: '/srv/notes' }]);
+    assert.deepEqual(by.windsurf!.files, [windsurfConfig(home)]);
+
+    // Windsurf's file broken: a message for Windsurf alone, every other source read as before.
+    breakWindsurf(home);
+    const again = Object.fromEntries((await discoverServers({ home, platform: 'linux', env: {}, workspaceFolders: [work] })).map((r) => [r.source, r]));
+    assert.deepEqual(again.windsurf!.servers, []);
+    assert.equal(again.windsurf!.problems.length, 1);
+    assert.match(again.windsurf!.problems[0]!, /mcp_config\.json: not valid JSON/);
+    for (const id of ['claudeDesktop', 'claudeCode', 'cursor', 'copilotCli', 'codex']) {
+      assert.deepEqual(again[id]!.problems, [], id);
+      assert.deepEqual(again[id]!.servers, by[id]!.servers, id);
+    }
     assert.deepEqual((def('claudeCode', 'local-db') as { headers: unknown }).headers, { Authorization: 'Bearer ${env:DB_TOKEN}' });
     assert.deepEqual((def('claudeCode', 'project-api') as { headers: unknown }).headers, { 'X-Api-Key': '${env:API_KEY}' });
     assert.deepEqual((def('codex', 'remote') as { headers: unknown }).headers, { Authorization: 'Bearer ${env:REMOTE_TOKEN}' });
@@ -379,6 +415,7 @@ describe('discovery of servers configured for other apps', () => {
 
   test('the CLI lists them; import writes secrets as password inputs, never in clear', async () => {
     const { home, work } = fakeHome();
+    breakWindsurf(home);
     const listed = await runCli(['discover'], { HOME: home }, work);
     assert.equal(listed.code, 0, listed.err);
     assert.match(listed.out, /^Claude Desktop \(claudeDesktop\)\n {2}github\tstdio\tnpx -y @modelcontextprotocol\/server-github@0\.6\.2$/m);

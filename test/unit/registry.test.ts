@@ -191,6 +191,35 @@ describe('mcp-host registry', () => {
     assert.match(r.out, /--arg X-Region=…  X-Region: Data region \(optional, default eu, one of eu, us\)/);
   });
 
+  test('show --json: the registry entry as parsed (server.json and its status), nothing else on stdout', async () => {
+    const r = await runCli(['registry', 'show', 'io.example/old-tool', '--registry', registry.url(), '--json']);
+    assert.equal(r.code, 0, r.err);
+    const entry = JSON.parse(r.out) as RegistryEntry;
+    assert.equal(entry.status, 'deprecated');
+    assert.equal(entry.statusMessage, 'Use io.example/new-tool');
+    assert.equal(entry.isLatest, true);
+    assert.equal(entry.server.name, 'io.example/old-tool');
+    assert.equal(entry.server.version, '0.9.0');
+    assert.deepEqual(
+      entry.server.packages.map((p) => [p.registryType, p.identifier, p.version, p.transport.type]),
+      [['npm', '@example/old-tool', '0.9.0', 'stdio']],
+    );
+    assert.deepEqual(entry.server.remotes, []);
+    const hosted = JSON.parse((await runCli(['registry', 'show', 'io.example/hosted', '--registry', registry.url(), '--json'])).out) as RegistryEntry;
+    assert.equal(hosted.status, 'active');
+    assert.deepEqual(
+      hosted.server.remotes.map((rm) => [rm.type, rm.url, rm.headers?.map((h) => h.name)]),
+      [
+        ['streamable-http', 'https://mcp.example.com/{tenant}/mcp', ['Authorization', 'X-Region']],
+        ['sse', 'https://mcp.example.com/sse', undefined],
+      ],
+    );
+    const missing = await runCli(['registry', 'show', 'io.example/none', '--registry', registry.url(), '--json']);
+    assert.notEqual(missing.code, 0);
+    assert.equal(missing.out, '');
+    assert.match(missing.err, /"io.example\/none" was not found/);
+  });
+
   test("install npm: npx -y with the version pinned, the file's comments kept", async () => {
     const file = configFile();
     const r = await runCli(['registry', 'install', 'io.github.modelcontextprotocol/everything', '--registry', registry.url(), '--config', file]);

@@ -11,7 +11,7 @@ import type { ResultView } from '../../core/results';
 import { liveCount } from '../../core/events';
 import { FileChoices, runTool } from '../../core/run';
 import type { CachedLoad, CodeCacheVerdict } from './codeCache';
-import { registerCarryCommands } from '../carry/carryOnDemand';
+import { registerCarryCommands, registerRegistryView, type RegistryView } from '../carry/carryOnDemand';
 import { registerCommands } from './commands';
 import { Container } from './container';
 import { DiscoveredServers } from '../servers/discoveredServers';
@@ -63,6 +63,8 @@ export interface McpHostApi {
     children(node?: ServerTreeNode): ServerTreeNode[];
     item(node: ServerTreeNode): vscode.TreeItem;
   };
+  /** The MCP view's registry section, as the view gets it: the first ask reads the registry's first page. */
+  registryView: RegistryView;
   /** Where the server log channels are written (one file per channel), the user's mcp.json, and the code cache (none without local storage). */
   paths: { logFolder: vscode.Uri; userConfig: vscode.Uri; codeCache: string | undefined };
   /** Opens (or reveals) the Run Tool panel of a tool. */
@@ -165,6 +167,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   );
   registerCommands(context, container, replayTree);
   registerCarryCommands(context, manager, discovered);
+  const registryView = registerRegistryView(context, manager);
   registerWalkthrough(context);
   context.subscriptions.push(registerSecureValueCommands(container));
   const agentTools = registerAgentTools(context, container);
@@ -173,7 +176,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
   const participant = registerChatParticipant(context, container, skills);
   await manager.reload();
 
-  const api = createApi(container, tree, taskRows, { tools: agentTools, participant }, load.codeCacheDir);
+  const api = createApi(container, tree, taskRows, registryView, { tools: agentTools, participant }, load.codeCacheDir);
   const activatedAt = performance.now();
   const cpuAtEnd = process.cpuUsage();
   const cpuMs = (from: NodeJS.CpuUsage, to: NodeJS.CpuUsage) => (to.user - from.user + to.system - from.system) / 1000;
@@ -201,6 +204,7 @@ function createApi(
   container: Container,
   tree: ServersTreeProvider,
   taskRows: TasksTreeProvider,
+  registryView: RegistryView,
   agents: { tools: AgentTools; participant: McpChatParticipant },
   codeCache: string | undefined,
 ): McpHostApi {
@@ -242,6 +246,7 @@ function createApi(
       children: (node) => tree.getChildren(node),
       item: (node) => tree.getTreeItem(node),
     },
+    registryView,
     paths: { logFolder: context.logUri, userConfig: manager.userConfigUri, codeCache },
     async callTool(serverName, toolName, args, files = {}) {
       const connection = await manager.start(serverName);

@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import type { DiscoveredServers } from '../servers/discoveredServers';
 import type { ServerManager } from '../servers/serverManager';
+import { trackGalleryPolicy } from './registryPolicy';
+import type { RegistryNode, RegistryTree } from './registryTree';
 
 type CarryCommands = typeof import('./carryCommands');
 
@@ -35,4 +37,53 @@ export function registerCarryCommands(context: vscode.ExtensionContext, manager:
   register('mcpHost.importServer', (arg?: unknown) => carryCommands().importDiscovered(manager, discovered, serverOf(arg)));
   register('mcpHost.exportServers', (arg?: unknown) => carryCommands().exportServers(manager, serverOf(arg)));
   register('mcpHost.refreshDiscovered', () => manager.reload());
+}
+
+/** The registry section as the view (and the integration tests) read it. */
+export interface RegistryView {
+  children(node?: RegistryNode): Promise<RegistryNode[]>;
+  item(node: RegistryNode): vscode.TreeItem;
+}
+
+/**
+ * The MCP view's registry section. Its provider (registryTree.ts) is in the carry bundle, loaded when VS Code
+ * first asks for the section's rows: when it is expanded (it starts collapsed), never at activation.
+ */
+export function registerRegistryView(context: vscode.ExtensionContext, manager: ServerManager): RegistryView {
+  const changed = new vscode.EventEmitter<RegistryNode | undefined>();
+  let tree: RegistryTree | undefined;
+  const loaded = (): RegistryTree => {
+    if (!tree) {
+      tree = new (carryCommands().RegistryTree)(manager, context.extensionUri);
+      tree.onDidChangeTreeData((node) => changed.fire(node));
+    }
+    return tree;
+  };
+  const view: RegistryView = { children: (node) => loaded().getChildren(node), item: (node) => loaded().getTreeItem(node) };
+  const run = (id: string, action: (node: unknown) => Promise<void> | void): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async (node: unknown) => {
+      try {
+        await action(node);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`MCP: ${(e as Error).message}`);
+      }
+    });
+  context.subscriptions.push(
+    changed,
+    { dispose: () => tree?.dispose() },
+    trackGalleryPolicy(),
+    vscode.window.createTreeView<RegistryNode>('mcpHost.registry', {
+      treeDataProvider: { onDidChangeTreeData: changed.event, getChildren: view.children, getTreeItem: view.item },
+    }),
+    // Searching is the browser's: it searches as you type.
+    run('mcpHost.registry.search', async () => {
+      await vscode.commands.executeCommand('mcpHost.browseServers');
+    }),
+    run('mcpHost.registry.loadMore', () => loaded().loadMore()),
+    run('mcpHost.registry.refresh', () => tree?.refresh()),
+    run('mcpHost.registry.install', (node) => loaded().act(node, 'Install')),
+    run('mcpHost.registry.installInWorkspace', (node) => loaded().act(node, 'Install in Workspace')),
+    run('mcpHost.registry.openRepository', (node) => loaded().act(node, 'Open Repository')),
+  );
+  return view;
 }

@@ -1,6 +1,7 @@
 // MCP: Browse Servers…: search an MCP Registry as you type (debounced, one page at a time with "Load more"),
 // read a server's details, then Install (user configuration) or Install in Workspace: the package's values asked
 // with the form, the exact command line shown before anything is written, the entry written keeping comments.
+// The MCP view's registry section (registryTree.ts) installs through the same actOnServer.
 import * as vscode from 'vscode';
 import { setting } from '../settings';
 import { serverNamesIn, uniqueServerName } from '../../core/config';
@@ -23,6 +24,7 @@ import {
 import { carryModules } from '../../core/carryOnDemand';
 import { afterWrite, installOpenedBundle, writeServerEntry } from './carry';
 import { showFormDialog } from '../panels/formDialog';
+import { galleryAllowed, galleryOffReason } from './registryPolicy';
 import type { ServerManager } from '../servers/serverManager';
 
 /** Quiet time after the last key before the registry is asked. */
@@ -31,11 +33,6 @@ const SEARCH_DEBOUNCE_MS = 300;
 /** The registry URL: only from user or machine settings (the setting is application-scoped). */
 export function registryUrl(): string {
   return setting('registry.url') || DEFAULT_REGISTRY_URL;
-}
-
-/** VS Code's own MCP access policy, when set: `none` turns the gallery off. */
-export function galleryAllowed(): boolean {
-  return vscode.workspace.getConfiguration('chat.mcp').get<string>('access') !== 'none';
 }
 
 interface EntryItem extends vscode.QuickPickItem {
@@ -141,17 +138,33 @@ function details(entry: RegistryEntry, targets: InstallTarget[]): string {
 const INSTALL = 'Install';
 const INSTALL_WORKSPACE = 'Install in Workspace';
 const OPEN_REPOSITORY = 'Open Repository';
+export type RegistryAction = typeof INSTALL | typeof INSTALL_WORKSPACE | typeof OPEN_REPOSITORY;
 
 export async function browseServers(manager: ServerManager, extensionUri: vscode.Uri): Promise<void> {
   if (!galleryAllowed()) {
-    void vscode.window.showInformationMessage('Browsing MCP servers is turned off by the setting chat.mcp.access ("none").');
+    void vscode.window.showInformationMessage(galleryOffReason());
     return;
   }
-  const url = registryUrl();
-  const chosen = await pickServer(url);
-  if (!chosen) return;
+  const chosen = await pickServer(registryUrl());
+  if (chosen) await actOnServer(manager, extensionUri, chosen);
+}
+
+/** Opens a server's repository (https only: the link is the registry's text). */
+export async function openRepository(server: RegistryEntry['server']): Promise<void> {
+  if (!server.repository) throw new InstallError(`${server.name} names no repository`);
+  const repo = vscode.Uri.parse(server.repository.url);
+  if (repo.scheme !== 'https') throw new InstallError(`the repository of ${server.name} is not an https link: ${server.repository.url}`);
+  await vscode.env.openExternal(repo);
+}
+
+/**
+ * A server chosen in a list (the browser's, or the MCP view's registry section): its whole server.json asked for
+ * by name, then `given` done, or the action chosen in a modal with the server's details.
+ */
+export async function actOnServer(manager: ServerManager, extensionUri: vscode.Uri, chosen: RegistryEntry, given?: RegistryAction): Promise<void> {
+  if (given === OPEN_REPOSITORY) return openRepository(chosen.server);
   // The list holds the latest version; its full server.json is asked for by name.
-  const entry = await new RegistryClient(url).getServer(chosen.server.name, chosen.server.version);
+  const entry = await new RegistryClient(registryUrl()).getServer(chosen.server.name, chosen.server.version);
   const server = entry.server;
   if (entry.status === 'deleted') throw new InstallError(`${server.name} ${server.version} was deleted from the registry`);
   const targets = installTargets(server);
@@ -160,16 +173,21 @@ export async function browseServers(manager: ServerManager, extensionUri: vscode
     ...(runnable.length ? [INSTALL, ...(manager.workspaceConfigUris.length ? [INSTALL_WORKSPACE] : [])] : []),
     ...(server.repository ? [OPEN_REPOSITORY] : []),
   ];
-  const action = await vscode.window.showInformationMessage(
-    `${server.title ?? server.name} ${server.version}`,
-    { modal: true, detail: details(entry, targets) },
-    ...actions,
-  );
-  if (action === OPEN_REPOSITORY && server.repository) {
-    const repo = vscode.Uri.parse(server.repository.url);
-    if (repo.scheme === 'https') await vscode.env.openExternal(repo);
-    return;
+  if (given && !actions.includes(given)) {
+    throw new InstallError(
+      runnable.length === 0
+        ? `${server.name} ${server.version} has no package or remote this host can install`
+        : `${server.name} cannot be installed in the workspace: no folder is open`,
+    );
   }
+  const action =
+    given ??
+    (await vscode.window.showInformationMessage(
+      `${server.title ?? server.name} ${server.version}`,
+      { modal: true, detail: details(entry, targets) },
+      ...actions,
+    ));
+  if (action === OPEN_REPOSITORY) return openRepository(server);
   if (action !== INSTALL && action !== INSTALL_WORKSPACE) return;
   await install(manager, extensionUri, entry, runnable, action === INSTALL_WORKSPACE ? manager.workspaceConfigUris[0]! : manager.userConfigUri);
 }
@@ -221,7 +239,11 @@ async function install(manager: ServerManager, extensionUri: vscode.Uri, entry: 
     `Add "${key}" to ${where}?`,
     {
       modal: true,
-      detail: `${entry.status === 'deprecated' ? 'This server is deprecated.\n' : ''}It runs:\n${describeEntry(built.entry)}${built.inputs.length ? `\n\nAsked at the first start (kept as secrets): ${built.inputs.map((i) => i.id).join(', ')}` : ''}`,
+      detail:
+        `${entry.status === 'deprecated' ? 'This server is deprecated.\n' : ''}It runs:\n${describeEntry(built.entry)}` +
+        `${built.inputs.length ? `\n\nAsked at the first start (kept as secrets): ${built.inputs.map((i) => i.id).join(', ')}` : ''}` +
+        // The only question before it runs: servers of the user's own configuration are not asked about at their start.
+        `${file.toString() === manager.userConfigUri.toString() ? '\n\nIn your user configuration it starts without another question.' : ''}`,
     },
     'Add Server',
   );
