@@ -4,6 +4,7 @@
 // The MCP view's registry section (registryTree.ts) installs through the same actOnServer.
 import * as vscode from 'vscode';
 import { setting } from '../settings';
+import { oneLine } from '../../shared/format';
 import { serverNamesIn, uniqueServerName } from '../../core/config';
 import { errorText } from '../../core/errors';
 import { buildForm, defaultValues, toPayload } from '../../core/forms';
@@ -41,9 +42,15 @@ interface EntryItem extends vscode.QuickPickItem {
 }
 
 /** A registry's text in a quick pick row: shown as written (no `$(icon)` rendering), cut short. */
+/** A registry's text on one line (its line breaks shown escaped), cut short: shown as written. */
+export function registryText(text: string, max = 200): string {
+  const line = oneLine(text);
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** A registry's text in a quick pick, which would draw `$(name)` as an icon. */
 function plain(text: string, max = 200): string {
-  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return cut.replace(/\$\(/g, '\\$(');
+  return registryText(text, max).replace(/\$\(/g, '\\$(');
 }
 
 function entryItem(entry: RegistryEntry): EntryItem {

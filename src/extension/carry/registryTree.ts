@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { affectsSetting } from '../settings';
 import { errorText } from '../../core/errors';
 import { installKinds, installTargets, RegistryClient, RegistryPager, type RegistryEntry } from '../../core/registry';
-import { actOnServer, registryUrl, type RegistryAction } from './registryBrowser';
+import { actOnServer, registryText, registryUrl, type RegistryAction } from './registryBrowser';
 import { galleryAllowed } from './registryPolicy';
 import type { ServerManager } from '../servers/serverManager';
 
@@ -29,17 +29,16 @@ interface Listing {
   loading?: Promise<void>;
 }
 
-/** A registry's text in a row: shown as written, cut short. */
-function cut(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
 function serverItem(node: Extract<RegistryNode, { kind: 'server' }>): vscode.TreeItem {
   const { server, status, statusMessage } = node.entry;
   const deprecated = status === 'deprecated';
-  const item = new vscode.TreeItem(cut(server.title ? `${server.title} (${server.name})` : server.name), vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(registryText(server.title ? `${server.title} (${server.name})` : server.name), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
-  item.description = [cut(server.version, 40), deprecated ? 'deprecated' : undefined, cut(installKinds(server).join(', ') || 'nothing to install')]
+  item.description = [
+    registryText(server.version, 40),
+    deprecated ? 'deprecated' : undefined,
+    registryText(installKinds(server).join(', ') || 'nothing to install'),
+  ]
     .filter(Boolean)
     .join(' · ');
   // Read out as the row shows it (a string tooltip would be read instead).
@@ -47,7 +46,7 @@ function serverItem(node: Extract<RegistryNode, { kind: 'server' }>): vscode.Tre
   item.tooltip = [
     `${server.name} ${server.version}`,
     deprecated ? `Deprecated${statusMessage ? `: ${statusMessage}` : ''}` : undefined,
-    cut(server.description, 1000),
+    registryText(server.description, 1000),
     server.repository ? `Repository: ${server.repository.url}` : undefined,
   ]
     .filter(Boolean)
@@ -64,9 +63,9 @@ function detailRows(node: Extract<RegistryNode, { kind: 'server' }>): RegistryNo
   const row = (key: string, label: string, icon: string, description?: string): RegistryNode => ({
     kind: 'detail',
     id: `${node.id}/${key}`,
-    label: cut(label),
+    label: registryText(label),
     icon,
-    ...(description ? { description: cut(description) } : {}),
+    ...(description ? { description: registryText(description) } : {}),
   });
   return [
     ...(server.description ? [row('description', server.description, 'info')] : []),
@@ -129,7 +128,7 @@ export class RegistryTree implements vscode.TreeDataProvider<RegistryNode>, vsco
       }
       case 'message': {
         const item = new vscode.TreeItem(node.error ? 'The registry could not be read' : node.text, vscode.TreeItemCollapsibleState.None);
-        if (node.error) item.description = cut(node.text);
+        if (node.error) item.description = registryText(node.text);
         item.tooltip = node.text;
         item.iconPath = new vscode.ThemeIcon(node.error ? 'error' : 'info');
         return item;
