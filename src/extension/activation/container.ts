@@ -14,11 +14,14 @@ import { RunPanels } from '../panels/runPanel';
 import { runHooksFor, type RunCallerKind, type WindowRunHooks } from '../panels/runHooks';
 import { AppModelContexts } from '../../core/apps';
 import { SecureValues } from '../servers/secureValues';
+import { SandboxRefusals } from '../servers/sandboxRefusals';
 import { ServerInputs } from '../servers/serverInputs';
-import { killStdioServersOnExit, ServerManager } from '../servers/serverManager';
+import { killStdioServersOnExit, ServerManager, type ServerServices } from '../servers/serverManager';
+import { ServerTrust } from '../servers/serverTrust';
+import { SignInService } from '../servers/signIn';
 import { TaskRegistry } from '../tasks/taskRegistry';
 
-export class Container extends Disposable {
+export class Container extends Disposable implements ServerServices {
   /** The configured servers and their connections. */
   readonly manager: ServerManager;
   /** The tool panels open now and each tool's results of this session. */
@@ -31,14 +34,17 @@ export class Container extends Disposable {
   private secure?: SecureValues;
   private taskRegistry?: TaskRegistry;
   private resources?: ResourceDocuments;
+  private inputs?: ServerInputs;
+  private trust?: ServerTrust;
+  private signInService?: SignInService;
+  private refusals?: SandboxRefusals;
   private openedFolder?: Promise<string>;
   private openedFolderPath?: string;
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
-    const inputs = new ServerInputs(context, (problem) => this.manager.hostLog.warn(`inputs panel: ${problem}`));
     this.manager = this.register(
-      new ServerManager(context, inputs, (server, log) =>
+      new ServerManager(context, this, (server, log) =>
         elicitationHandlerFor(context.extensionUri, server, log, () => this.manager.get(server.name)?.connection),
       ),
     );
@@ -63,6 +69,35 @@ export class Container extends Disposable {
 
   get extensionUri(): vscode.Uri {
     return this.context.extensionUri;
+  }
+
+  /** Values of the `${input:…}` variables of the configuration (secrets in SecretStorage). */
+  get serverInputs(): ServerInputs {
+    return (this.inputs ??= new ServerInputs(this.context, (problem) => this.manager.hostLog.warn(`inputs panel: ${problem}`)));
+  }
+
+  /** Whether a workspace server may start, and the question before its first start (the workspace's answers). */
+  get serverTrust(): ServerTrust {
+    return (this.trust ??= new ServerTrust(
+      this.context.workspaceState,
+      () => this.manager.userConfigUri.fsPath,
+      // The user chose to run it sandboxed: its entry says so now, and it starts from the file.
+      (name) =>
+        void this.manager
+          .reload()
+          .then(() => this.manager.start(name))
+          .catch((e: unknown) => this.manager.reportStartFailure(name, e)),
+    ));
+  }
+
+  /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
+  get signIn(): SignInService {
+    return (this.signInService ??= new SignInService(this.context.secrets));
+  }
+
+  /** What sandboxed servers were refused this session (the Servers view lists them), and **Allow**. */
+  get sandboxRefusals(): SandboxRefusals {
+    return (this.refusals ??= this.register(new SandboxRefusals(this.manager, (from, to) => this.serverTrust.carry(from, to))));
   }
 
   /** The History of tool runs (the workspace's storage). */

@@ -150,7 +150,7 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
 
   const discovered = new DiscoveredServers(manager);
   const replayTree = new ReplayTree(container.runHistory);
-  const tree = new ServersTreeProvider(manager, discovered, replayTree);
+  const tree = new ServersTreeProvider(manager, container, discovered, replayTree);
   const taskRows = new TasksTreeProvider(container.tasks);
   // The resource documents' file system provider serves the tabs restored with the window.
   void container.resourceDocuments;
@@ -281,9 +281,9 @@ function createApi(
     agents: { lastConfirmation: () => agents.tools.lastConfirmation, participant: agents.participant.handle },
     lifetimes: () => ({ ...manager.lifetimes(), runPanels: liveCount(RunPanel), webviewPanels: liveCount(McpPanel) }),
     inputs: {
-      set: (name, id, value) => manager.inputs.set(request(name), id, value),
-      storedIn: (name, id) => manager.inputs.storedIn(request(name), id),
-      clear: (name) => manager.inputs.clear(request(name)),
+      set: (name, id, value) => container.serverInputs.set(request(name), id, value),
+      storedIn: (name, id) => container.serverInputs.storedIn(request(name), id),
+      clear: (name) => container.serverInputs.clear(request(name)),
     },
     secureValues: {
       storedIn: (server, name) => container.secureValues.storedIn(server, name),
