@@ -18,7 +18,7 @@ import type { KnownTool } from '../servers/knownTools';
 import { serverState, type ManagedServer, type ServerManager } from '../servers/serverManager';
 import type { ServerTreeNode } from '../servers/serversView';
 import { inlineLimitsFromSettings } from '../settings';
-import { RunPanel } from '../panels/runPanel';
+import { ToolPanel } from '../panels/toolPanel';
 import { REPLAY_COMMANDS, replayCommands, type ReplayTree } from '../replay/replayTree';
 import type { Container } from './container';
 import { errorText } from '../../core/errors';
@@ -53,19 +53,19 @@ export function registerCommands(context: vscode.ExtensionContext, container: Co
       panels: container,
       history: container.runHistory,
       tree: replayTree,
-      showFilled: RunPanel.showFilled.bind(RunPanel),
-      activePanel: () => container.runPanels.active(),
+      showFilled: ToolPanel.showFilled.bind(ToolPanel),
+      activePanel: () => container.toolPanels.active(),
     };
     for (const id of REPLAY_COMMANDS) register(id, (...args: never[]) => (handlers ??= replayCommands().replayCommandHandlers(deps))[id]!(...args));
   }
 
   register('mcpHost.runTool', async (serverArg?: ServerArg, toolName?: string) => {
     const chosen = await givenOrPicked(manager, TOOLS, serverArg, toolName);
-    if (chosen) await RunPanel.show(container, chosen.server, chosen.entry);
+    if (chosen) await ToolPanel.show(container, chosen.server, chosen.entry);
   });
   register('mcpHost.getPrompt', async (serverArg?: ServerArg, promptName?: string) => {
     const chosen = await givenOrPicked(manager, PROMPTS, serverArg, promptName);
-    if (chosen) await RunPanel.showPrompt(container, chosen.server, chosen.entry);
+    if (chosen) await ToolPanel.showPrompt(container, chosen.server, chosen.entry);
   });
 
   register('mcpHost.startServer', async (arg?: ServerArg) => {
@@ -118,7 +118,7 @@ export function registerCommands(context: vscode.ExtensionContext, container: Co
   register('mcpHost.openResourceTemplate', async (server?: string, uriTemplate?: string) => {
     const template = server ? manager.get(server)?.connection?.resourceTemplates.find((t) => t.uriTemplate === uriTemplate) : undefined;
     if (!server || !template) return;
-    await RunPanel.showTemplate(container, server, { kind: 'template', template, variables: templateVariables(template) });
+    await ToolPanel.showTemplate(container, server, { kind: 'template', template, variables: templateVariables(template) });
   });
 
   register('mcpHost.openWorkspaceConfig', async () => {
@@ -499,7 +499,7 @@ async function runToolWithFile(manager: ServerManager, container: Container, pat
     await runToolWithFile(manager, container, path);
     return;
   }
-  await RunPanel.show(container, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
+  await ToolPanel.show(container, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
 }
 
 /**

@@ -10,7 +10,7 @@ import { Disposable, toDisposable } from '../../core/events';
 import { elicitationHandlerFor } from '../panels/elicitationUi';
 import { ResourceDocuments } from '../resources/resourceDocuments';
 import { RunHistory } from '../replay/runHistory';
-import { RunPanels } from '../panels/runPanel';
+import { ToolPanels } from '../panels/toolPanel';
 import { runHooksFor, type RunCallerKind, type WindowRunHooks } from '../panels/runHooks';
 import { AppModelContexts } from '../../core/apps';
 import { SecureValues } from '../servers/secureValues';
@@ -25,14 +25,14 @@ export class Container extends Disposable implements ServerServices {
   /** The configured servers and their connections. */
   readonly manager: ServerManager;
   /** The tool panels open now and each tool's results of this session. */
-  readonly runPanels: RunPanels;
+  readonly toolPanels: ToolPanels;
   /** Apps' answers to a clipboardWrite permission, per server and app URI: asked once a session. */
   readonly appClipboardAnswers = new Map<string, boolean>();
   /** What apps offered as model context (ui/update-model-context), kept for @mcp's next turn. */
   readonly appModelContexts = new AppModelContexts();
   private history?: RunHistory;
   private secure?: SecureValues;
-  private taskRegistry?: TaskRegistry;
+  private registry?: TaskRegistry;
   private resources?: ResourceDocuments;
   private inputs?: ServerInputs;
   private trust?: ServerTrust;
@@ -50,7 +50,7 @@ export class Container extends Disposable implements ServerServices {
     );
     // The window's process hooks: stdio servers a shutdown left are killed when the host exits or the window goes.
     this.register(killStdioServersOnExit());
-    this.runPanels = this.register(new RunPanels());
+    this.toolPanels = this.register(new ToolPanels());
     this.register(
       toDisposable(() => {
         // Files opened without saving go with the window (an editor still showing one keeps its text); removed at
@@ -111,8 +111,8 @@ export class Container extends Disposable implements ServerServices {
   }
 
   /** Every task-augmented call of this window. */
-  get tasks(): TaskRegistry {
-    return (this.taskRegistry ??= this.register(new TaskRegistry(this.manager)));
+  get taskRegistry(): TaskRegistry {
+    return (this.registry ??= this.register(new TaskRegistry(this.manager)));
   }
 
   /** The read-only `mcp-host-resource:` documents (the file system provider is registered with it). */
