@@ -276,7 +276,7 @@ function createApi(
       const tool = (await manager.start(serverName)).tools.find((t) => t.name === appTool);
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${appTool}".`);
       const panel = await ToolPanel.show(container, serverName, tool);
-      return panel.panel.request('appCallTool', { name, arguments: args });
+      return panel.webview.request('appCallTool', { name, arguments: args });
     },
     agents: { lastConfirmation: () => agents.tools.lastConfirmation, participant: agents.participant.handle },
     lifetimes: () => ({ ...manager.lifetimes(), toolPanels: liveCount(ToolPanel), webviewPanels: liveCount(WebviewHost) }),

@@ -78,7 +78,7 @@ export class ToolPanels implements vscode.Disposable {
 
   /** The tool panel in front, if one is. */
   active(): ToolPanel | undefined {
-    return [...this.open.values()].find((p) => p.panel.panel.active && p.subject.kind === 'tool');
+    return [...this.open.values()].find((p) => p.webview.panel.active && p.subject.kind === 'tool');
   }
 
   /**
@@ -91,7 +91,7 @@ export class ToolPanels implements vscode.Disposable {
     const results = this.resultsOf(key);
     results.entries.unshift(entry);
     results.raw.set(entry.id, result);
-    this.open.get(key)?.panel.post({ type: 'result', callId: entry.id, view, agent });
+    this.open.get(key)?.webview.post({ type: 'result', callId: entry.id, view, agent });
   }
 
   /** Closes every open tool panel (the window is going away). */
@@ -133,7 +133,7 @@ export class ToolPanel extends Disposable {
     for (const { field, paths } of files) {
       const outcome = await panel.files.add(field, paths);
       if (!outcome.ok) throw new Error(outcome.reason);
-      panel.panel.post({ type: 'fileSelected', field, files: outcome.files });
+      panel.webview.post({ type: 'fileSelected', field, files: outcome.files });
     }
     return panel;
   }
@@ -167,11 +167,11 @@ export class ToolPanel extends Disposable {
     if (!panel) {
       panel = new ToolPanel(context, server, subject, context.toolPanels.resultsOf(key), key);
     } else {
-      panel.panel.reveal();
+      panel.webview.reveal();
     }
     if (prefill) {
       const outcome = await panel.files.add(prefill.field, prefill.paths);
-      panel.panel.post(
+      panel.webview.post(
         outcome.ok
           ? { type: 'fileSelected', field: prefill.field, files: outcome.files }
           : { type: 'fileRefused', field: prefill.field, reason: outcome.reason },
@@ -180,7 +180,7 @@ export class ToolPanel extends Disposable {
     return panel;
   }
 
-  readonly panel: WebviewHost;
+  readonly webview: WebviewHost;
   readonly model: FormModel;
   readonly files: FileChoices;
   private values: FormValues;
@@ -221,7 +221,7 @@ export class ToolPanel extends Disposable {
       const limits = inlineLimitsFromSettings(transport());
       return context.manager.get(server)?.connection?.files.limitsFor(limits) ?? limits;
     });
-    this.panel = this.register(
+    this.webview = this.register(
       WebviewHost.create({
         // Named when the panel served tools only, and kept: menus and users' keybindings match on it (activeWebviewPanelId).
         viewType: 'mcpHost.tool',
@@ -233,22 +233,22 @@ export class ToolPanel extends Disposable {
       }),
     );
     // Closing the panel closes what it holds; a call under way is cancelled unless it runs as a task.
-    this.register(this.panel.onDidDispose(() => this.dispose()));
+    this.register(this.webview.onDidDispose(() => this.dispose()));
     this.register(
       toDisposable(() => {
         if (!this.running?.task) this.running?.abort.abort();
       }),
     );
     if (subject.kind === 'tool' && toolAppUri(subject.tool)) {
-      this.apps = this.register(new ToolPanelApps(this.panel, context, server, subject.tool));
+      this.apps = this.register(new ToolPanelApps(this.webview, context, server, subject.tool));
       void this.apps.prepare();
     }
     if (subject.kind === 'tool') void this.refreshSecure(false);
-    this.register(this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
+    this.register(this.webview.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
     const ref = completionRefOf(subject);
-    if (ref) this.register(this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
+    if (ref) this.register(this.webview.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
     this.register(
-      this.panel.onMessage((message) => {
+      this.webview.onMessage((message) => {
         this.handle(message).catch((e: unknown) => {
           this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
           void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
@@ -282,7 +282,7 @@ export class ToolPanel extends Disposable {
     if (this.subject.kind !== 'tool') return;
     const before = JSON.stringify(this.secure);
     this.secure = await this.context.secureValues.section(this.server, this.subject.tool, this.context.manager.get(this.server)?.connection);
-    if ((post || before !== JSON.stringify(this.secure)) && !this.isDisposed) this.panel.post({ type: 'init', panel: this.init() });
+    if ((post || before !== JSON.stringify(this.secure)) && !this.isDisposed) this.webview.post({ type: 'init', panel: this.init() });
   }
 
   private problem(message: string): void {
@@ -296,7 +296,7 @@ export class ToolPanel extends Disposable {
         return;
       case 'pickFile':
       case 'removeFile':
-        return handleFileMessage(this.panel, this.files, message);
+        return handleFileMessage(this.webview, this.files, message);
       case 'submit':
         this.values = message.values;
         await this.run(message.values, message.secureValues);
@@ -329,7 +329,7 @@ export class ToolPanel extends Disposable {
         ? await this.context.secureValues.fromSection(this.server, this.subject.tool, await this.context.manager.start(this.server), typedSecure)
         : undefined;
     if (secure && 'errors' in secure) Object.assign(errors, secure.errors);
-    this.panel.post({ type: 'validation', errors });
+    this.webview.post({ type: 'validation', errors });
     if (Object.keys(errors).length > 0) return undefined;
     const secureArguments = secure && 'values' in secure ? secure.values : undefined;
     if (typedSecure && Object.values(typedSecure).some((v) => v !== '' && v !== undefined)) await this.refreshSecure(true);
@@ -340,8 +340,8 @@ export class ToolPanel extends Disposable {
     const callId = randomUUID();
     const abort = new AbortController();
     this.running = { callId, abort };
-    this.panel.post({ type: 'callStarted', callId });
-    const progress = this.runResources.add(throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p })));
+    this.webview.post({ type: 'callStarted', callId });
+    const progress = this.runResources.add(throttledProgress((p) => this.webview.post({ type: 'progress', callId, ...p })));
     try {
       const connection = await this.context.manager.start(this.server);
       let uploads: AuthorizedUploads | undefined;
@@ -349,7 +349,7 @@ export class ToolPanel extends Disposable {
         uploads = await authorizeWithProgress(this.files, connection, abort.signal);
         if (!(await this.confirm(uploads))) {
           uploads?.abandon();
-          this.panel.post({ type: 'callEnded', callId, outcome: 'cancelled' });
+          this.webview.post({ type: 'callEnded', callId, outcome: 'cancelled' });
           return undefined;
         }
       }
@@ -362,15 +362,15 @@ export class ToolPanel extends Disposable {
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
       this.results.entries.unshift(entry);
       this.results.raw.set(callId, result);
-      this.panel.post({ type: 'result', callId, view: entry.view });
-      this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
+      this.webview.post({ type: 'result', callId, view: entry.view });
+      this.webview.post({ type: 'callEnded', callId, outcome: 'done' });
       this.apps?.finish(callId, { result: result as CallToolResult });
       return { result, view, durationMs };
     } catch (e) {
       progress.flush();
       const cancelled = e instanceof CallCancelledError;
       this.apps?.finish(callId, { reason: cancelled ? 'The call was cancelled.' : errorText(e) });
-      this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
+      this.webview.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
       return undefined;
     } finally {
       this.runResources.delete(progress);
