@@ -29,7 +29,7 @@ export interface FileSummary {
 /** Files chosen so far, by field path. */
 export type ChosenFiles = Record<string, FileSummary[]>;
 
-/** One tool call's result as the panel keeps it (newest first in `RunPanelInit.results`). */
+/** One tool call's result as the panel keeps it (newest first in `ToolPanelInit.results`). */
 export interface ResultEntry {
   /** The callId that produced it; `saveOutput.resultId` refers to it. */
   id: string;
@@ -84,7 +84,7 @@ export interface AppFrame extends AppStandby {
   toolResult?: Record<string, unknown>;
 }
 
-export interface RunPanelInit {
+export interface ToolPanelInit {
   kind: 'run';
   heading: PanelHeading;
   form: FormModel;
@@ -207,10 +207,10 @@ export interface SamplingPanelInit {
   answer?: SamplingAnswer;
 }
 
-export type PanelInit = RunPanelInit | FormElicitationInit | UrlElicitationInit | AppElicitationInit | InputsPanelInit | SamplingPanelInit;
+export type PanelInit = ToolPanelInit | FormElicitationInit | UrlElicitationInit | AppElicitationInit | InputsPanelInit | SamplingPanelInit;
 
 /** The panels that show a form. */
-export type FormPanelInit = RunPanelInit | FormElicitationInit | InputsPanelInit;
+export type FormPanelInit = ToolPanelInit | FormElicitationInit | InputsPanelInit;
 
 /** The panel's form, by its kind (a URL elicitation has none). */
 export function formPanel(panel: PanelInit): FormPanelInit | undefined {

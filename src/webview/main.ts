@@ -14,7 +14,7 @@ import {
   type PanelInit,
   type PersistedState,
   type ResultEntry,
-  type RunPanelInit,
+  type ToolPanelInit,
 } from '../shared/protocol';
 import { AppArea } from './apps';
 import { AppView } from './apps/appView';
@@ -406,7 +406,7 @@ class App {
     },
   };
 
-  private renderResults(results: RunPanelInit['results']): void {
+  private renderResults(results: ToolPanelInit['results']): void {
     replaceChildren(this.results, results.length ? h('h2', {}, 'Results') : null, ...results.map((r) => renderResult(r, this.resultActions)));
   }
 

@@ -18,7 +18,7 @@ import type { KnownTool } from '../servers/knownTools';
 import { serverState, type ManagedServer, type ServerManager } from '../servers/serverManager';
 import type { ServerTreeNode } from '../servers/serversView';
 import { inlineLimitsFromSettings } from '../settings';
-import { RunPanel, type RunPanelContext } from '../panels/runPanel';
+import { ToolPanel } from '../panels/toolPanel';
 import { REPLAY_COMMANDS, replayCommands, type ReplayTree } from '../replay/replayTree';
 import type { Container } from './container';
 import { errorText } from '../../core/errors';
@@ -31,8 +31,8 @@ const EXPLORER_START_WAIT_MS = 15_000;
 
 type ServerArg = string | ServerTreeNode | undefined;
 
-export function registerCommands(context: vscode.ExtensionContext, panels: Container, replayTree?: ReplayTree): void {
-  const { manager } = panels;
+export function registerCommands(context: vscode.ExtensionContext, container: Container, replayTree?: ReplayTree): void {
+  const { manager } = container;
   const register = (id: string, run: (...args: never[]) => unknown): void => {
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: never[]) => {
@@ -50,22 +50,22 @@ export function registerCommands(context: vscode.ExtensionContext, panels: Conta
   if (replayTree) {
     let handlers: Record<string, (...args: never[]) => unknown> | undefined;
     const deps = {
-      panels,
-      history: panels.runHistory,
+      panels: container,
+      history: container.runHistory,
       tree: replayTree,
-      showFilled: RunPanel.showFilled.bind(RunPanel),
-      activePanel: () => panels.runPanels.active(),
+      showFilled: ToolPanel.showFilled.bind(ToolPanel),
+      activePanel: () => container.toolPanels.active(),
     };
     for (const id of REPLAY_COMMANDS) register(id, (...args: never[]) => (handlers ??= replayCommands().replayCommandHandlers(deps))[id]!(...args));
   }
 
   register('mcpHost.runTool', async (serverArg?: ServerArg, toolName?: string) => {
     const chosen = await givenOrPicked(manager, TOOLS, serverArg, toolName);
-    if (chosen) await RunPanel.show(panels, chosen.server, chosen.entry);
+    if (chosen) await ToolPanel.show(container, chosen.server, chosen.entry);
   });
   register('mcpHost.getPrompt', async (serverArg?: ServerArg, promptName?: string) => {
     const chosen = await givenOrPicked(manager, PROMPTS, serverArg, promptName);
-    if (chosen) await RunPanel.showPrompt(panels, chosen.server, chosen.entry);
+    if (chosen) await ToolPanel.showPrompt(container, chosen.server, chosen.entry);
   });
 
   register('mcpHost.startServer', async (arg?: ServerArg) => {
@@ -81,7 +81,7 @@ export function registerCommands(context: vscode.ExtensionContext, panels: Conta
     if (name) await manager.restart(name).catch((e) => manager.reportStartFailure(name, e));
   });
   register('mcpHost.allowSandboxRefusal', async (node?: ServerTreeNode) => {
-    if (node?.kind === 'sandboxRefusal') await manager.sandboxRefusals.allow(node.server, node.refusal);
+    if (node?.kind === 'sandboxRefusal') await container.sandboxRefusals.allow(node.server, node.refusal);
   });
   register('mcpHost.showOutput', async (arg?: ServerArg) => {
     const name = serverNameOf(arg) ?? (await pickServer(manager, 'Show the output of which MCP server?'));
@@ -93,7 +93,7 @@ export function registerCommands(context: vscode.ExtensionContext, panels: Conta
       (await pickServer(
         manager,
         'Edit the inputs of which MCP server?',
-        (s) => manager.inputs.uses({ server: s.definition, declared: s.declaredInputs }),
+        (s) => container.serverInputs.uses({ server: s.definition, declared: s.declaredInputs }),
         'No configured MCP server uses ${input:…} variables.',
       ));
     if (name) await manager.editInputs(name);
@@ -113,12 +113,12 @@ export function registerCommands(context: vscode.ExtensionContext, panels: Conta
     );
   });
   register('mcpHost.readResource', async (server?: string, uri?: string) => {
-    if (server && uri) await readResourceInEditor(panels, server, uri);
+    if (server && uri) await readResourceInEditor(container, server, uri);
   });
   register('mcpHost.openResourceTemplate', async (server?: string, uriTemplate?: string) => {
     const template = server ? manager.get(server)?.connection?.resourceTemplates.find((t) => t.uriTemplate === uriTemplate) : undefined;
     if (!server || !template) return;
-    await RunPanel.showTemplate(panels, server, { kind: 'template', template, variables: templateVariables(template) });
+    await ToolPanel.showTemplate(container, server, { kind: 'template', template, variables: templateVariables(template) });
   });
 
   register('mcpHost.openWorkspaceConfig', async () => {
@@ -138,7 +138,7 @@ export function registerCommands(context: vscode.ExtensionContext, panels: Conta
       void vscode.window.showInformationMessage('Run MCP Tool with This File… works on files on this machine.');
       return;
     }
-    await runToolWithFile(manager, panels, target.fsPath);
+    await runToolWithFile(manager, container, target.fsPath);
   });
 }
 
@@ -452,7 +452,7 @@ interface HeldBack {
  * Servers that would ask something are not started from a context menu by themselves: they are named, with why,
  * and a button (or a row) starts them through their questions, then the tools that take the file are offered.
  */
-async function runToolWithFile(manager: ServerManager, panels: RunPanelContext, path: string): Promise<void> {
+async function runToolWithFile(manager: ServerManager, container: Container, path: string): Promise<void> {
   let found = await findToolsForFile(manager, path);
   while (found.compatible.length === 0) {
     const chosen = await offerToStart(found.heldBack, found.refusals, basename(path));
@@ -496,10 +496,10 @@ async function runToolWithFile(manager: ServerManager, panels: RunPanelContext, 
       manager.reportStartFailure(picked.server, e);
       return;
     }
-    await runToolWithFile(manager, panels, path);
+    await runToolWithFile(manager, container, path);
     return;
   }
-  await RunPanel.show(panels, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
+  await ToolPanel.show(container, picked.server, picked.tool, { field: pointer(picked.slot.path), paths: [path] });
 }
 
 /**

@@ -10,41 +10,47 @@ import { Disposable, toDisposable } from '../../core/events';
 import { elicitationHandlerFor } from '../panels/elicitationUi';
 import { ResourceDocuments } from '../resources/resourceDocuments';
 import { RunHistory } from '../replay/runHistory';
-import { RunPanels } from '../panels/runPanel';
+import { ToolPanels } from '../panels/toolPanel';
 import { runHooksFor, type RunCallerKind, type WindowRunHooks } from '../panels/runHooks';
 import { AppModelContexts } from '../../core/apps';
 import { SecureValues } from '../servers/secureValues';
+import { SandboxRefusals } from '../servers/sandboxRefusals';
 import { ServerInputs } from '../servers/serverInputs';
-import { killStdioServersOnExit, ServerManager } from '../servers/serverManager';
+import { killStdioServersOnExit, ServerManager, type ServerServices } from '../servers/serverManager';
+import { ServerTrust } from '../servers/serverTrust';
+import { SignInService } from '../servers/signIn';
 import { TaskRegistry } from '../tasks/taskRegistry';
 
-export class Container extends Disposable {
+export class Container extends Disposable implements ServerServices {
   /** The configured servers and their connections. */
   readonly manager: ServerManager;
   /** The tool panels open now and each tool's results of this session. */
-  readonly runPanels: RunPanels;
+  readonly toolPanels: ToolPanels;
   /** Apps' answers to a clipboardWrite permission, per server and app URI: asked once a session. */
   readonly appClipboardAnswers = new Map<string, boolean>();
   /** What apps offered as model context (ui/update-model-context), kept for @mcp's next turn. */
   readonly appModelContexts = new AppModelContexts();
   private history?: RunHistory;
   private secure?: SecureValues;
-  private taskRegistry?: TaskRegistry;
+  private registry?: TaskRegistry;
   private resources?: ResourceDocuments;
+  private inputs?: ServerInputs;
+  private trust?: ServerTrust;
+  private signInService?: SignInService;
+  private refusals?: SandboxRefusals;
   private openedFolder?: Promise<string>;
   private openedFolderPath?: string;
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
-    const inputs = new ServerInputs(context, (problem) => this.manager.hostLog.warn(`inputs panel: ${problem}`));
     this.manager = this.register(
-      new ServerManager(context, inputs, (server, log) =>
+      new ServerManager(context, this, (server, log) =>
         elicitationHandlerFor(context.extensionUri, server, log, () => this.manager.get(server.name)?.connection),
       ),
     );
     // The window's process hooks: stdio servers a shutdown left are killed when the host exits or the window goes.
     this.register(killStdioServersOnExit());
-    this.runPanels = this.register(new RunPanels());
+    this.toolPanels = this.register(new ToolPanels());
     this.register(
       toDisposable(() => {
         // Files opened without saving go with the window (an editor still showing one keeps its text); removed at
@@ -65,6 +71,35 @@ export class Container extends Disposable {
     return this.context.extensionUri;
   }
 
+  /** Values of the `${input:…}` variables of the configuration (secrets in SecretStorage). */
+  get serverInputs(): ServerInputs {
+    return (this.inputs ??= new ServerInputs(this.context, (problem) => this.manager.hostLog.warn(`inputs panel: ${problem}`)));
+  }
+
+  /** Whether a workspace server may start, and the question before its first start (the workspace's answers). */
+  get serverTrust(): ServerTrust {
+    return (this.trust ??= new ServerTrust(
+      this.context.workspaceState,
+      () => this.manager.userConfigUri.fsPath,
+      // The user chose to run it sandboxed: its entry says so now, and it starts from the file.
+      (name) =>
+        void this.manager
+          .reload()
+          .then(() => this.manager.start(name))
+          .catch((e: unknown) => this.manager.reportStartFailure(name, e)),
+    ));
+  }
+
+  /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
+  get signIn(): SignInService {
+    return (this.signInService ??= new SignInService(this.context.secrets));
+  }
+
+  /** What sandboxed servers were refused this session (the Servers view lists them), and **Allow**. */
+  get sandboxRefusals(): SandboxRefusals {
+    return (this.refusals ??= this.register(new SandboxRefusals(this.manager, (from, to) => this.serverTrust.carry(from, to))));
+  }
+
   /** The History of tool runs (the workspace's storage). */
   get runHistory(): RunHistory {
     return (this.history ??= this.register(new RunHistory(this.context.workspaceState)));
@@ -76,8 +111,8 @@ export class Container extends Disposable {
   }
 
   /** Every task-augmented call of this window. */
-  get tasks(): TaskRegistry {
-    return (this.taskRegistry ??= this.register(new TaskRegistry(this.manager)));
+  get taskRegistry(): TaskRegistry {
+    return (this.registry ??= this.register(new TaskRegistry(this.manager)));
   }
 
   /** The read-only `mcp-host-resource:` documents (the file system provider is registered with it). */

@@ -21,8 +21,8 @@ import { serverState } from '../servers/serverManager';
 import { createStatusBarItem, ServersTreeProvider, type ServerTreeNode } from '../servers/serversView';
 import { SkillsFeature } from '../servers/skills';
 import { inlineLimitsFromSettings } from '../settings';
-import { RunPanel } from '../panels/runPanel';
-import { McpPanel } from '../panels/webviewPanel';
+import { ToolPanel } from '../panels/toolPanel';
+import { WebviewHost } from '../panels/webviewHost';
 import { registerWalkthrough } from './walkthrough';
 import { ReplayTree } from '../replay/replayTree';
 import { registerAgentTools, type AgentTools } from '../agents/agentTools';
@@ -52,7 +52,7 @@ export interface McpHostApi {
     reload(): Promise<void>;
   };
   /**
-   * Calls a tool the way the Run Tool panel does, without the panel: arguments merged over the schema's defaults
+   * Calls a tool the way the tool panel does, without the panel: arguments merged over the schema's defaults
    * and validated against the form,
    * files (by slot label, e.g. `image` or `doc.attachment`) checked, read and encoded by the extension.
    * No confirmation is shown. Starts the server if needed.
@@ -67,7 +67,7 @@ export interface McpHostApi {
   registryView: RegistryView;
   /** Where the server log channels are written (one file per channel), the user's mcp.json, and the code cache (none without local storage). */
   paths: { logFolder: vscode.Uri; userConfig: vscode.Uri; codeCache: string | undefined };
-  /** Opens (or reveals) the Run Tool panel of a tool. */
+  /** Opens (or reveals) the tool panel of a tool. */
   openTool(server: string, tool: string): Promise<void>;
   /**
    * An MCP App's tools/call as the webview's app bridge relays it: to `name` on `server`, from the app of the tool
@@ -83,9 +83,9 @@ export interface McpHostApi {
   };
   /**
    * What the lifetime test reads: listeners on the manager's change event and on each server's connection, the
-   * connections not disposed yet, and the run panels and webview panels alive.
+   * connections not disposed yet, and the tool panels and webview hosts alive.
    */
-  lifetimes(): { changeListeners: number; connections: number; connectionListeners: Record<string, number>; runPanels: number; webviewPanels: number };
+  lifetimes(): { changeListeners: number; connections: number; connectionListeners: Record<string, number>; toolPanels: number; webviewPanels: number };
   inputs: {
     /** Stores an input's value (a password input's in SecretStorage) so starting the server asks nothing. */
     set(server: string, id: string, value: string): Promise<void>;
@@ -152,8 +152,8 @@ export async function activate(context: vscode.ExtensionContext, load: BundleLoa
 
   const discovered = new DiscoveredServers(manager);
   const replayTree = new ReplayTree(container.runHistory);
-  const tree = new ServersTreeProvider(manager, discovered, replayTree);
-  const taskRows = new TasksTreeProvider(container.tasks);
+  const tree = new ServersTreeProvider(manager, container, discovered, replayTree);
+  const taskRows = new TasksTreeProvider(container.taskRegistry);
   // The resource documents' file system provider serves the tabs restored with the window.
   void container.resourceDocuments;
   context.subscriptions.push(
@@ -227,7 +227,7 @@ function createApi(
       activateMs: 0,
       cpu: { loadMs: 0, activateMs: 0 },
     },
-    tasks: () => container.tasks.list(),
+    tasks: () => container.taskRegistry.list(),
     tasksView: { children: () => taskRows.getChildren(), item: (task) => taskRows.getTreeItem(task) },
     servers: {
       list: () => manager.list().map((s) => ({ name: s.name, state: serverState(s), definition: s.definition })),
@@ -275,20 +275,20 @@ function createApi(
       const connection = await manager.start(serverName);
       const tool = connection.tools.find((t) => t.name === toolName);
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${toolName}".`);
-      await RunPanel.show(container, serverName, tool);
+      await ToolPanel.show(container, serverName, tool);
     },
     async appCallTool(serverName, appTool, name, args) {
       const tool = (await manager.start(serverName)).tools.find((t) => t.name === appTool);
       if (!tool) throw new Error(`The server "${serverName}" has no tool named "${appTool}".`);
-      const panel = await RunPanel.show(container, serverName, tool);
-      return panel.panel.request('appCallTool', { name, arguments: args });
+      const panel = await ToolPanel.show(container, serverName, tool);
+      return panel.webview.request('appCallTool', { name, arguments: args });
     },
     agents: { lastConfirmation: () => agents.tools.lastConfirmation, participant: agents.participant.handle },
-    lifetimes: () => ({ ...manager.lifetimes(), runPanels: liveCount(RunPanel), webviewPanels: liveCount(McpPanel) }),
+    lifetimes: () => ({ ...manager.lifetimes(), toolPanels: liveCount(ToolPanel), webviewPanels: liveCount(WebviewHost) }),
     inputs: {
-      set: (name, id, value) => manager.inputs.set(request(name), id, value),
-      storedIn: (name, id) => manager.inputs.storedIn(request(name), id),
-      clear: (name) => manager.inputs.clear(request(name)),
+      set: (name, id, value) => container.serverInputs.set(request(name), id, value),
+      storedIn: (name, id) => container.serverInputs.storedIn(request(name), id),
+      clear: (name) => container.serverInputs.clear(request(name)),
     },
     secureValues: {
       storedIn: (server, name) => container.secureValues.storedIn(server, name),

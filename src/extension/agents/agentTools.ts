@@ -270,7 +270,7 @@ export class AgentTools implements vscode.Disposable {
       const modelText = parts.map((p) => (p.kind === 'text' ? p.text : `[${p.mimeType} data]`)).join('\n');
       if (kept) kept.modelText = modelText;
       // The person sees the whole result in the tool's panel, marked with what the model was given.
-      this.window.runPanels.addAgentResult(server, plan.tool, result, view, { whole: !kept, modelText, ...(kept ? { handle: kept.handle } : {}) });
+      this.window.toolPanels.addAgentResult(server, plan.tool, result, view, { whole: !kept, modelText, ...(kept ? { handle: kept.handle } : {}) });
       return toolResult(parts);
     } catch (e) {
       if (abort.signal.aborted) throw new vscode.CancellationError();

@@ -12,7 +12,7 @@ import { assignReferencedFiles, parseRunTarget } from '../../core/agents';
 import { findFileSlots } from '../../core/files';
 import { pointer } from '../../core/forms';
 import { errorText } from '../../core/errors';
-import { RunPanel } from '../panels/runPanel';
+import { ToolPanel } from '../panels/toolPanel';
 import type { Container } from '../activation/container';
 import { serverState, type ServerManager } from '../servers/serverManager';
 import { readAgentSettings } from '../settings';
@@ -153,12 +153,12 @@ export class McpChatParticipant {
     const { server, tool } = found;
     const files = referencedFiles(request);
     const { filled, unused } = assignReferencedFiles(findFileSlots(tool).slots, files);
-    let panel = await RunPanel.show(this.window, server, tool);
+    let panel = await ToolPanel.show(this.window, server, tool);
     const named: string[] = [];
     const refused: string[] = [];
     for (const { slot, files: uris } of filled) {
       const field = pointer(slot.path);
-      panel = await RunPanel.show(this.window, server, tool, { field, paths: uris.map((u) => u.fsPath) });
+      panel = await ToolPanel.show(this.window, server, tool, { field, paths: uris.map((u) => u.fsPath) });
       const list = `${slot.label}: ${uris.map((u) => vscode.workspace.asRelativePath(u)).join(', ')}`;
       (panel.files.summaries()[field]?.length ? named : refused).push(list);
     }

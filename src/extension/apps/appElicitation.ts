@@ -11,7 +11,7 @@ import type { Logger } from '../../core/log';
 import type { AppElicitationInit } from '../../shared/protocol';
 import type { WebviewElicitationUi } from '../panels/elicitationUi';
 import { markQuestionAnswered } from '../activation/walkthrough';
-import { McpPanel } from '../panels/webviewPanel';
+import { WebviewHost } from '../panels/webviewHost';
 import { ConnectionState } from '../../core/connection/types';
 
 /** The longest a question's app panel stays open waiting for an answer. */
@@ -76,7 +76,7 @@ function showAppQuestion(
 ): Promise<Outcome> {
   return new Promise((resolve) => {
     let settled = false;
-    const panel = McpPanel.create({
+    const panel = WebviewHost.create({
       viewType: 'mcpHost.elicitation',
       title: `MCP: ${ctx.server} asks`,
       extensionUri: deps.extensionUri,

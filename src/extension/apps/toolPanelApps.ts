@@ -23,7 +23,7 @@ import { runTool } from '../../core/run';
 import { AppDownloads } from './appDownloads';
 import type { Container } from '../activation/container';
 import { readSettings } from '../settings';
-import type { McpPanel } from '../panels/webviewPanel';
+import type { WebviewHost } from '../panels/webviewHost';
 import { errorText } from '../../core/errors';
 import { samplingRequestProblem, type SamplingHandler, type SamplingRequest } from '../../core/sampling';
 import { samplingHandlerFor } from '../sampling/samplingPanel';
@@ -40,7 +40,7 @@ const clipboardKey = (server: string, uri: string): string => `${server}\u0000${
 /** What an app reaches of the window (container.ts). */
 export type ToolPanelAppsContext = Pick<Container, 'manager' | 'extensionUri' | 'runHooks' | 'appClipboardAnswers' | 'appModelContexts'>;
 
-/** Owned by its run panel: the request handlers it answers, and leaving full screen when the panel closes. */
+/** Owned by its tool panel: the request handlers it answers, and leaving full screen when the panel closes. */
 export class ToolPanelApps extends Disposable {
   /** The app shown (the newest call's), sent again with every `init`. */
   current: AppFrame | undefined;
@@ -56,7 +56,7 @@ export class ToolPanelApps extends Disposable {
   private watchedConnection: ServerConnection | undefined;
 
   constructor(
-    private readonly panel: McpPanel,
+    private readonly panel: WebviewHost,
     private readonly context: ToolPanelAppsContext,
     private readonly server: string,
     private readonly tool: Tool,

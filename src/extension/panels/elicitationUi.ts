@@ -23,7 +23,7 @@ import type { AnswerAction } from '../../shared/protocol';
 import { showFormDialog } from './formDialog';
 import { inlineLimitsFromSettings } from '../settings';
 import { markQuestionAnswered } from '../activation/walkthrough';
-import { McpPanel } from './webviewPanel';
+import { WebviewHost } from './webviewHost';
 
 function fileFields(fields: readonly FormField[]): FileField[] {
   return fields.flatMap((f) => (f.kind === 'file' ? [f] : f.kind === 'object' ? fileFields(f.fields) : []));
@@ -46,7 +46,7 @@ function slotOf(field: FileField): FileSlot {
 
 /** An accepted form, open until its answer is sent: it shows SEP-1306 upload progress. */
 interface AnsweredForm {
-  panel: McpPanel;
+  panel: WebviewHost;
   /** Upload fields in the order the core uploads them (form order), with their total bytes. */
   fields: { id: string; bytes: number }[];
 }
@@ -78,7 +78,7 @@ export class WebviewElicitationUi implements ElicitationUi {
       if (paths?.length) await files.add(field.id, paths);
     }
     const heading = { title: `${request.server} asks`, server: request.server };
-    let panel: McpPanel | undefined;
+    let panel: WebviewHost | undefined;
     const answer = await showFormDialog({
       viewType: 'mcpHost.elicitation',
       title: `MCP: ${request.server} asks`,
@@ -113,7 +113,7 @@ export class WebviewElicitationUi implements ElicitationUi {
   url(request: UrlElicitationRequest, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'> {
     return new Promise((resolve) => {
       let settled = false;
-      const panel = McpPanel.create({
+      const panel = WebviewHost.create({
         viewType: 'mcpHost.elicitation',
         title: `MCP: ${request.server} asks you to open a link`,
         extensionUri: this.extensionUri,

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { describeAccept, formatBytes, type FileSlot } from '../../core/files';
 import type { AuthorizedUploads, FileChoices } from '../../core/run';
 import type { FileSource, WebviewNotification } from '../../shared/protocol';
-import type { McpPanel } from './webviewPanel';
+import type { WebviewHost } from './webviewHost';
 import { byRecency, confirmationDetail, openDialogFilters, workspaceExclude, workspaceGlob } from './fileFilters';
 
 /** The modal confirmation's detail text for the files chosen. */
@@ -113,11 +113,11 @@ async function pickFromWorkspace(slot: FileSlot, limitBytes: number): Promise<st
 }
 
 /** Panels with a picker open. */
-const busyPanels = new WeakSet<McpPanel>();
+const busyPanels = new WeakSet<WebviewHost>();
 
 /** Answers a panel's `pickFile` / `removeFile`: runs the picker, checks, and posts the summaries or the refusal. */
 export async function handleFileMessage(
-  panel: McpPanel,
+  panel: WebviewHost,
   files: FileChoices,
   message: Extract<WebviewNotification, { type: 'pickFile' | 'removeFile' }>,
 ): Promise<void> {

@@ -4,7 +4,7 @@ import { completionContext, type CompletionRef } from '../../shared/completion';
 import type { ServerConnection } from '../../core/connection';
 import type { FormModel } from '../../core/forms';
 import type { RequestParams, RequestResult } from '../../shared/protocol';
-import type { PanelSubject } from './runPanel';
+import type { PanelSubject } from './toolPanel';
 import { ConnectionState } from '../../core/connection/types';
 
 /** What the server completes for this subject; tools have no completions. */

@@ -7,7 +7,7 @@ import type { FieldErrors, FormModel, FormValues } from '../../core/forms';
 import { checkValues, type FileChoices } from '../../core/run';
 import type { AnswerAction, PanelInit, WebviewNotification } from '../../shared/protocol';
 import { handleFileMessage } from './fileSelections';
-import { McpPanel } from './webviewPanel';
+import { WebviewHost } from './webviewHost';
 import { errorText } from '../../core/errors';
 
 export type FormAnswer = { action: 'accept'; values: FormValues } | { action: 'decline' | 'cancel' };
@@ -30,7 +30,7 @@ export interface FormDialogOptions {
   signal?: AbortSignal;
   onProblem?: (message: string) => void;
   /** The panel once it exists (e.g. to post upload progress). */
-  onPanel?: (panel: McpPanel) => void;
+  onPanel?: (panel: WebviewHost) => void;
   /** Leave the panel open after an accept (the caller shows upload progress in it, then disposes it). */
   keepOpenOnAccept?: boolean;
 }
@@ -39,7 +39,7 @@ export function showFormDialog(options: FormDialogOptions): Promise<FormAnswer> 
   return new Promise<FormAnswer>((resolve) => {
     let values = options.values;
     let settled = false;
-    const panel = McpPanel.create({
+    const panel = WebviewHost.create({
       viewType: options.viewType,
       title: options.title,
       extensionUri: options.extensionUri,

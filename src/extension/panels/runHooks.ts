@@ -42,7 +42,7 @@ export function runHooksFor(container: Container, caller: RunCallerKind): Window
         encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
         // A tool that must run as a task goes through the window's tasks (shown in the Tasks view).
         callTool: (_name, args, options) =>
-          container.tasks.callTool(connection, tool, args, { ...options, ...(onTaskStatus ? { onStatus: onTaskStatus } : {}) }),
+          container.taskRegistry.callTool(connection, tool, args, { ...options, ...(onTaskStatus ? { onStatus: onTaskStatus } : {}) }),
         ...(caller === 'app' ? {} : { record: container.runHistory.recorder(caller) }),
         uploadProgress: async (uploads, outer) => {
           const progress = await startUploadProgress(uploads, outer);

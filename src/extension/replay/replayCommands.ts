@@ -26,7 +26,7 @@ import {
   type SavedCall,
 } from '../../core/replay';
 import { setAtPath } from '../../core/files';
-import type { RunPanel, RunPanelContext } from '../panels/runPanel';
+import type { ToolPanel, ToolPanelContext } from '../panels/toolPanel';
 import type { RunHistory } from './runHistory';
 import { savedCallsFileOf, type ReplayNode, type ReplayTree } from './replayTree';
 
@@ -34,11 +34,11 @@ export { readSavedCalls };
 
 /** What the commands use of the extension (its live objects, from main.js). */
 export interface ReplayDeps {
-  panels: RunPanelContext;
+  panels: ToolPanelContext;
   history: RunHistory;
   tree: ReplayTree;
-  showFilled: typeof RunPanel.showFilled;
-  activePanel: () => RunPanel | undefined;
+  showFilled: typeof ToolPanel.showFilled;
+  activePanel: () => ToolPanel | undefined;
 }
 
 /** The workspace folder a path is in (the first folder when it is in none). */
@@ -56,7 +56,7 @@ async function openFilled(
   toolName: string,
   args: Record<string, unknown>,
   files: ReadonlyArray<{ argument: string; path: string; size?: number; sha256?: string }>,
-): Promise<RunPanel> {
+): Promise<ToolPanel> {
   const connection = await deps.panels.manager.start(server);
   const tool = connection.tools.find((t) => t.name === toolName);
   if (!tool) throw new Error(`The server "${server}" has no tool named "${toolName}".`);
@@ -189,7 +189,7 @@ export function replayCommandHandlers(deps: ReplayDeps): Record<string, (...args
 }
 
 /** The newest run of the tool panel in front (Save Call… in its title bar), else the newest run. */
-function latestRun(history: RunHistory, activePanel: () => RunPanel | undefined): ReplayNode | undefined {
+function latestRun(history: RunHistory, activePanel: () => ToolPanel | undefined): ReplayNode | undefined {
   const panel = activePanel();
   const tool = panel?.subject.kind === 'tool' ? panel.subject.tool.name : undefined;
   const run = history.runs().find((r) => !panel || (r.server === panel.server && r.tool === tool));

@@ -19,7 +19,7 @@ import {
 } from '../../core/sampling';
 import { queuedSamplingHandler, SAMPLING_QUEUE_LIMITS } from '../../core/sampling/queue';
 import type { SamplingAnswer, SamplingBlock, SamplingPanelInit, SamplingStage } from '../../shared/protocol';
-import { McpPanel } from '../panels/webviewPanel';
+import { WebviewHost } from '../panels/webviewHost';
 import { askModel, availableModels, modelChoice, modelErrorText, modelLabel, NO_MODEL_MESSAGE, type ModelAnswer, type RequestEdits } from './languageModels';
 import { onAbort } from '../../core/events';
 
@@ -100,7 +100,7 @@ class SamplingSession {
   run(signal: AbortSignal): Promise<SamplingResult> {
     return new Promise<SamplingResult>((resolve, reject) => {
       let settled = false;
-      const panel = McpPanel.create({
+      const panel = WebviewHost.create({
         viewType: 'mcpHost.sampling',
         title: `MCP: ${this.server} asks a model`,
         extensionUri: this.extensionUri,
@@ -144,7 +144,7 @@ class SamplingSession {
     });
   }
 
-  private async ask(panel: McpPanel, edits: RequestEdits): Promise<void> {
+  private async ask(panel: WebviewHost, edits: RequestEdits): Promise<void> {
     this.stage = 'answering';
     this.log.info(`sampling approved, asking ${modelLabel(this.chosen)}`);
     let lastPost = 0;

@@ -16,7 +16,6 @@ export interface SandboxHost {
   reload(): Promise<void>;
   start(name: string): Promise<unknown>;
   reportStartFailure(name: string, error: unknown): void;
-  readonly trust: { carry(from: ServerDefinition, to: ServerDefinition): Promise<void> };
 }
 
 /** Most refusals kept per server for the view (each one is also in the server's log). */
@@ -27,7 +26,11 @@ export class SandboxRefusals implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly host: SandboxHost) {}
+  constructor(
+    private readonly host: SandboxHost,
+    /** `to` is trusted when `from` was (serverTrust.ts). */
+    private readonly carryTrust: (from: ServerDefinition, to: ServerDefinition) => Promise<void>,
+  ) {}
 
   of(server: string): readonly SandboxRefusal[] {
     return this.byServer.get(server) ?? [];
@@ -69,7 +72,7 @@ export class SandboxRefusals implements vscode.Disposable {
     const updated = addSandboxEntry(text, server, section, key, value);
     const next = parseMcpConfig(updated, file).servers.find((s) => s.name === server);
     // The user's trust in the definition holds for the same definition with the entry they allowed.
-    if (next) await this.host.trust.carry(managed.definition, next);
+    if (next) await this.carryTrust(managed.definition, next);
     await vscode.workspace.fs.writeFile(vscode.Uri.file(file), Buffer.from(updated, 'utf8'));
     managed.channel.info(`[sandbox] allowed: added ${describeAllowEntry(refusal.allow)} to ${file}; restarting`);
     const list = this.byServer.get(server)?.filter((r) => r !== refusal);

@@ -21,15 +21,15 @@ import { ConnectionState } from '../../core/connection/types';
 import { Disposable, DisposableStore, Emitter, toDisposable, type Event, type IDisposable } from '../../core/events';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../../core/files';
 import { Logger, type LogLevel } from '../../core/log';
-import { ServerInputs } from './serverInputs';
+import type { ServerInputs } from './serverInputs';
 import { mcpLevelOfChannel } from './serverLogLevel';
-import { definitionHash, ServerNotTrustedError, ServerTrust } from './serverTrust';
-import { SandboxRefusals } from './sandboxRefusals';
+import { definitionHash, ServerNotTrustedError, type ServerTrust } from './serverTrust';
+import type { SandboxRefusals } from './sandboxRefusals';
 import { KnownTools, type KnownTool } from './knownTools';
 import type { StartQuestions } from './serverDescriptions';
 import { offeredToUser } from '../../core/apps';
 import { samplingHandlerFor } from '../sampling/samplingPanel';
-import { SignInService } from './signIn';
+import type { SignInService } from './signIn';
 import { affectsSetting, CONNECTION_SETTINGS, readSettings } from '../settings';
 import { connectionBundle, loadedConnectionBundle } from '../activation/connectionBundle';
 import { debugLaunchFor, watchForRestart } from './devMode';
@@ -65,6 +65,21 @@ export function serverState(server: ManagedServer): ConnectionState {
 function definitionKey(def: ServerDefinition, declared: InputDefinition[]): string {
   const used = new Set(inputIdsUsedBy(def));
   return JSON.stringify([def, declared.filter((i) => used.has(i.id))]);
+}
+
+/**
+ * The window's services a server's start and the Servers view use, owned by the window's composition root
+ * (container.ts), which builds each on first use.
+ */
+export interface ServerServices {
+  /** Values of the `${input:…}` variables of the configuration. */
+  readonly serverInputs: ServerInputs;
+  /** Whether a workspace server may start, and the question before its first start. */
+  readonly serverTrust: ServerTrust;
+  /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
+  readonly signIn: SignInService;
+  /** What sandboxed servers were refused this session, and **Allow**. */
+  readonly sandboxRefusals: SandboxRefusals;
 }
 
 /** How long `deactivate` may take to stop every server: well under the time VS Code gives it. */
@@ -134,36 +149,21 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   private readonly starting = new Map<string, Promise<ServerConnection>>();
   private errors: ConfigError[] = [];
   private reloading: Promise<void> = Promise.resolve();
-  readonly trust: ServerTrust;
   /** The tools each definition was seen to offer (global state), named in Run Tool… before the server starts. */
   private readonly knownTools: KnownTools;
   /** Fires when a server is added, removed or changes state, or its lists change. */
   readonly onDidChange: Event<void> = this.changed.event;
-  /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
-  readonly signIn: SignInService;
-  /** What sandboxed servers were refused this session, and **Allow**. */
-  readonly sandboxRefusals: SandboxRefusals;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
-    readonly inputs: ServerInputs,
+    /** Read when used, not here: the container builds each service on first use. */
+    private readonly services: ServerServices,
     /** The elicitation handler of one server (it depends on the server's transport). */
     private readonly elicitationFor: (server: ResolvedServer, log: Logger) => ElicitationHandler,
   ) {
     super();
     this.eraCache = new GlobalStateEraCache(context.globalState);
-    this.trust = new ServerTrust(
-      context.workspaceState,
-      () => this.userConfigUri.fsPath,
-      (name) =>
-        void this.reload()
-          .then(() => this.start(name))
-          .catch((e: unknown) => this.reportStartFailure(name, e)),
-    );
     this.knownTools = new KnownTools(context.globalState);
-    this.signIn = new SignInService(context.secrets);
-    this.sandboxRefusals = this.register(new SandboxRefusals(this));
-    this.register(this.sandboxRefusals.onDidChange(() => this.changed.fire()));
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
     const userWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, USER_CONFIG_NAME));
     for (const w of [watcher, userWatcher]) {
@@ -215,16 +215,16 @@ export class ServerManager extends Disposable implements vscode.Disposable {
 
   /** Stopped servers that start only after the trust question (or, in Restricted Mode, not at all). */
   waitingForTrust(): ManagedServer[] {
-    return this.list().filter((s) => serverState(s).kind === 'stopped' && !this.trust.isTrusted(s.definition));
+    return this.list().filter((s) => serverState(s).kind === 'stopped' && !this.services.serverTrust.isTrusted(s.definition));
   }
 
   /** What starting the server will ask the user, or why it cannot start in this window. */
   async startQuestions(server: ManagedServer): Promise<StartQuestions> {
-    const trusted = this.trust.isTrusted(server.definition);
+    const trusted = this.services.serverTrust.isTrusted(server.definition);
     return {
       trust: !trusted && vscode.workspace.isTrusted,
       restricted: !trusted && !vscode.workspace.isTrusted,
-      inputs: !(await this.inputs.allStored({ server: server.definition, declared: server.declaredInputs })),
+      inputs: !(await this.services.serverInputs.allStored({ server: server.definition, declared: server.declaredInputs })),
     };
   }
 
@@ -286,7 +286,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
       // A server in dev mode starts with the window, and when its entry is added or changed.
       const devStart = created.has(name) && server.definition.dev !== undefined;
       if (!restarts.includes(name) && !autoStart && !devStart) continue;
-      if (!vscode.workspace.isTrusted && !this.trust.isUserLevel(server.definition)) {
+      if (!vscode.workspace.isTrusted && !this.services.serverTrust.isUserLevel(server.definition)) {
         server.log.info('not started: the workspace is in Restricted Mode');
         continue;
       }
@@ -412,7 +412,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     if (this.shuttingDown) throw new Error('the window is closing');
     const server = this.requireServer(name);
     if (ConnectionState.isRunning(server.connection?.state)) return server.connection;
-    await this.trust.ensureTrusted(server.definition);
+    await this.services.serverTrust.ensureTrusted(server.definition);
     if (!server.connection) server.connection = await this.createConnection(server);
     await server.connection.start();
     return server.connection;
@@ -420,7 +420,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
 
   private async createConnection(server: ManagedServer): Promise<ServerConnection> {
     const request = { server: server.definition, declared: server.declaredInputs };
-    const values = await this.inputs.valuesFor(request, this.context.extensionUri);
+    const values = await this.services.serverInputs.valuesFor(request, this.context.extensionUri);
     if (!values) {
       server.setupError = 'its inputs were not given (run MCP: Edit Server Inputs, then start it)';
       this.changed.fire();
@@ -450,7 +450,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     resolved = launch.server;
     const settings = readSettings();
     const { ServerConnection } = connectionBundle();
-    const oauth = await this.signIn.providerFor(resolved, server.log);
+    const oauth = await this.services.signIn.providerFor(resolved, server.log);
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,
@@ -489,7 +489,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
         if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
         previous = state.kind;
         if (ConnectionState.isRunning(state) && resolved.transport !== 'stdio') {
-          void this.signIn.account(resolved.url).then((s) => {
+          void this.services.signIn.account(resolved.url).then((s) => {
             server.signedInAs = s.signedIn ? (s.account ?? 'you') : undefined;
             this.changed.fire();
           });
@@ -503,7 +503,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
         this.changed.fire();
       }),
     );
-    owned.add(connection.onSandboxRefusal((refusal) => this.sandboxRefusals.report(server.name, refusal)));
+    owned.add(connection.onSandboxRefusal((refusal) => this.services.sandboxRefusals.report(server.name, refusal)));
     return connection;
   }
 
@@ -541,7 +541,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     if (!target) return false;
     await server.connection?.stop();
     server.signedInAs = undefined;
-    const had = await this.signIn.signOut(target);
+    const had = await this.services.signIn.signOut(target);
     this.changed.fire();
     return had;
   }
@@ -583,7 +583,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   /** Asks for the server's inputs again (all of them); a running server restarts with the new values. */
   async editInputs(name: string): Promise<void> {
     const server = this.requireServer(name);
-    const values = await this.inputs.valuesFor({ server: server.definition, declared: server.declaredInputs }, this.context.extensionUri, true);
+    const values = await this.services.serverInputs.valuesFor({ server: server.definition, declared: server.declaredInputs }, this.context.extensionUri, true);
     if (!values) return;
     const wasRunning = server.connection && ['running', 'starting'].includes(server.connection.state.kind);
     await this.disposeConnection(server);

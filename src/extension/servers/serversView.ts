@@ -7,7 +7,7 @@ import type { ConfigError } from '../../core/config';
 import { Disposable } from '../../core/events';
 import { findFileSlots } from '../../core/files';
 import { describeState, serverContextValue, entryLabel, statusBarText, toolLabel } from './serverDescriptions';
-import { serverState, type ServerManager } from './serverManager';
+import { serverState, type ServerManager, type ServerServices } from './serverManager';
 import { servesSkills, skillsOf } from './skills';
 import { displayName, type SkillEntry } from '../../core/skills';
 import type { ServerConnection } from '../../core/connection';
@@ -38,9 +38,8 @@ export type ServerTreeNode =
 
 const GROUP_LABELS = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Resource Templates' } as const;
 
-function sandboxRefusalNodes(manager: ServerManager, server: string): ServerTreeNode[] {
-  return manager.sandboxRefusals.of(server).map((refusal) => ({ kind: 'sandboxRefusal', server, refusal }));
-}
+/** What the view shows beside each server's state: its trust, whether it uses inputs, what its sandbox refused. */
+export type ServersViewServices = Pick<ServerServices, 'serverTrust' | 'serverInputs' | 'sandboxRefusals'>;
 
 export class ServersTreeProvider extends Disposable implements vscode.TreeDataProvider<ServerTreeNode> {
   private readonly changed = this.register(new vscode.EventEmitter<ServerTreeNode | undefined>());
@@ -49,11 +48,13 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
 
   constructor(
     private readonly manager: ServerManager,
+    private readonly services: ServersViewServices,
     private readonly discovered?: DiscoveredServers,
     private readonly replay?: ReplayTree,
   ) {
     super();
     this.register(manager.onDidChange(() => this.changed.fire(undefined)));
+    this.register(services.sandboxRefusals.onDidChange(() => this.changed.fire(undefined)));
     if (replay) this.register(replay.onDidChange(() => this.changed.fire(undefined)));
   }
 
@@ -87,7 +88,9 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     if (isReplayNode(node)) return this.replay?.children(node) ?? [];
     const connection = 'server' in node ? this.manager.get(node.server)?.connection : undefined;
     if (node.kind === 'server') {
-      const refused = sandboxRefusalNodes(this.manager, node.server);
+      const refused = this.services.sandboxRefusals
+        .of(node.server)
+        .map((refusal): ServerTreeNode => ({ kind: 'sandboxRefusal', server: node.server, refusal }));
       if (!ConnectionState.isRunning(connection?.state)) return refused;
       const groups: ServerTreeNode[] = [{ kind: 'group', server: node.server, group: 'tools' }];
       if (connection.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
@@ -249,7 +252,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     const server = this.manager.get(name);
     const state = server ? serverState(server) : { kind: 'stopped' as const };
     const look = describeState(state, server?.signedInAs);
-    if (server && state.kind === 'stopped' && !this.manager.trust.isTrusted(server.definition)) {
+    if (server && state.kind === 'stopped' && !this.services.serverTrust.isTrusted(server.definition)) {
       look.description = vscode.workspace.isTrusted ? 'needs your trust' : 'Restricted Mode';
       look.tooltip = vscode.workspace.isTrusted
         ? 'Not started: asks for your trust before its first start'
@@ -260,7 +263,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
       look.description = `${look.description} · sandboxed`;
       look.tooltip = `${look.tooltip}\nRuns in the sandbox`;
     }
-    const refused = server ? this.manager.sandboxRefusals.of(name).length > 0 : false;
+    const refused = server ? this.services.sandboxRefusals.of(name).length > 0 : false;
     const item = new vscode.TreeItem(
       name,
       ConnectionState.isRunning(state)
@@ -277,7 +280,7 @@ export class ServersTreeProvider extends Disposable implements vscode.TreeDataPr
     item.tooltip = [look.tooltip, target, def ? vscode.workspace.asRelativePath(def.file) : ''].filter(Boolean).join('\n');
     // Without this, screen readers announce the tooltip, which lacks the server's name.
     item.accessibilityInformation = { label: `${name}, ${look.description}` };
-    const usesInputs = server ? this.manager.inputs.uses({ server: server.definition, declared: server.declaredInputs }) : false;
+    const usesInputs = server ? this.services.serverInputs.uses({ server: server.definition, declared: server.declaredInputs }) : false;
     item.contextValue = `${serverContextValue(state, usesInputs, server?.definition.type !== 'stdio')}${this.discovered?.isDiscovered(name) ? '.discovered' : ''}`;
     return item;
   }

@@ -42,7 +42,7 @@ describe('the demo server', () => {
     );
   });
 
-  it('opens the Run Tool panel of a tool as an editor tab', async () => {
+  it('opens the tool panel of a tool as an editor tab', async () => {
     const host = await api();
     await host.openTool('demo', 'describe_file');
     const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));

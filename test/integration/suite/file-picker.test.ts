@@ -5,7 +5,7 @@ import { pointer } from '../../../src/core/forms';
 import { FileChoices } from '../../../src/core/run';
 import { handleFileMessage } from '../../../src/extension/panels/fileSelections';
 import { inlineLimitsFromSettings } from '../../../src/extension/settings';
-import type { McpPanel } from '../../../src/extension/panels/webviewPanel';
+import type { WebviewHost } from '../../../src/extension/panels/webviewHost';
 import type { HostNotification } from '../../../src/shared/protocol';
 import { waitFor, workspaceFile } from './helpers';
 
@@ -25,7 +25,7 @@ describe('file pickers', () => {
       post: (m: HostNotification) => {
         posted.push(m);
       },
-    } as unknown as McpPanel;
+    } as unknown as WebviewHost;
 
     let firstSettled = false;
     const first = handleFileMessage(panel, files, { type: 'pickFile', field, source: 'workspace' }).finally(() => {

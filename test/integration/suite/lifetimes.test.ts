@@ -65,7 +65,7 @@ describe('owned lifetimes', () => {
     await Promise.all(stoppedBefore.map((name) => host.servers.stop(name).catch(() => undefined)));
   });
 
-  it('50 run panels opened and closed and a server started and stopped 50 times leave no listener, panel, connection or process', async function () {
+  it('50 tool panels opened and closed and a server started and stopped 50 times leave no listener, panel, connection or process', async function () {
     this.timeout(600_000);
     const host = await api();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -82,7 +82,7 @@ describe('owned lifetimes', () => {
     // servers the quick pick starts in the background.
     await host.openTool('demo', 'describe_file');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await waitFor('the first panel disposed', () => host.lifetimes().runPanels === 0);
+    await waitFor('the first panel disposed', () => host.lifetimes().toolPanels === 0);
     await openAndCloseRunToolPick(host.lifetimes().changeListeners);
     await waitFor('no server starting', () => host.servers.list().every((s) => s.state.kind !== 'starting'), 60_000);
     const baseline = host.lifetimes();
@@ -91,9 +91,9 @@ describe('owned lifetimes', () => {
 
     for (let i = 0; i < 50; i++) {
       await host.openTool('demo', i % 2 ? 'describe_file' : 'receipt_from_photo');
-      await waitFor(`panel ${i} open`, () => host.lifetimes().runPanels === 1);
+      await waitFor(`panel ${i} open`, () => host.lifetimes().toolPanels === 1);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      await waitFor(`panel ${i} disposed`, () => host.lifetimes().runPanels === 0 && host.lifetimes().webviewPanels === 0);
+      await waitFor(`panel ${i} disposed`, () => host.lifetimes().toolPanels === 0 && host.lifetimes().webviewPanels === 0);
       if (i % 10 === 0) await openAndCloseRunToolPick(baseline.changeListeners);
     }
     assert.deepEqual(host.lifetimes(), baseline, 'after 50 panels');

@@ -42,11 +42,11 @@ describe('the History of runs', function () {
     assert.equal(await vscode.env.clipboard.readText(), command);
 
     // Changed since it was run: Run Again opens no panel.
-    const panels = host.lifetimes().runPanels;
+    const panels = host.lifetimes().toolPanels;
     const bytes = await fsp.readFile(copy);
     bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff;
     await fsp.writeFile(copy, bytes);
     assert.equal(await vscode.commands.executeCommand('mcpHost.runAgain', runs[1]), undefined);
-    assert.equal(host.lifetimes().runPanels, panels);
+    assert.equal(host.lifetimes().toolPanels, panels);
   });
 });

@@ -1,6 +1,7 @@
-// The panel that runs one tool: its form (file slots included), Run/Cancel, progress, and the
-// session's results, newest first (kept when the panel closes). One panel per (server, tool); opening it again reveals it.
-// A prompt gets the same panel: its arguments are the form, its messages the result.
+// The tool panel: one tool's form (file slots included), Run/Cancel, progress, and the session's results, newest
+// first (kept when the panel closes). One panel per (server, tool); opening it again reveals it. Prompts and resource
+// templates get the same panel: a prompt's arguments are the form and its messages the result; a template's
+// variables are the form and the resource they name is read and opened.
 
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -13,7 +14,7 @@ import { findFileSlots } from '../../core/files';
 import { buildForm, defaultValues, promptArgumentsSchema, promptAsTool, toPayload, type FormModel, type FormValues } from '../../core/forms';
 import type { ResultLike } from '../../core/results';
 import { authorizeUploads, checkValues, FileChoices, runPrompt, runTool, type AuthorizedUploads, type RunOutcome } from '../../core/run';
-import type { AgentGiven, ResultEntry, ResultView, RunPanelInit, SecureSection, WebviewNotification } from '../../shared/protocol';
+import type { AgentGiven, ResultEntry, ResultView, ToolPanelInit, SecureSection, WebviewNotification } from '../../shared/protocol';
 import { takesSecureValues } from '../../core/secureParams';
 import { ToolPanelApps } from '../apps/toolPanelApps';
 import { filesConfirmationDetail, handleFileMessage } from './fileSelections';
@@ -24,14 +25,14 @@ import { digestProgressReporter } from './uploadProgress';
 import { entryLabel, toolLabel } from '../servers/serverDescriptions';
 import type { ServerManager } from '../servers/serverManager';
 import { encodeSettings, inlineLimitsFromSettings, readSettings } from '../settings';
-import { McpPanel } from './webviewPanel';
+import { WebviewHost } from './webviewHost';
 import type { Container } from '../activation/container';
 import { CallCancelledError, errorText } from '../../core/errors';
 import { Disposable, DisposableStore, linkAbort, toDisposable } from '../../core/events';
 import { oneLine } from '../../shared/format';
 
 /** What a panel reaches of the window: its services (container.ts). */
-export type RunPanelContext = Container;
+export type ToolPanelContext = Container;
 
 /** Progress is forwarded at most this often; a burst of notifications must not flood the webview. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -65,8 +66,8 @@ function subjectDescription(subject: PanelSubject): string | undefined {
 }
 
 /** The window's tool panels: the open ones by (server, kind, name), and each one's results of this session. */
-export class RunPanels implements vscode.Disposable {
-  readonly open = new Map<string, RunPanel>();
+export class ToolPanels implements vscode.Disposable {
+  readonly open = new Map<string, ToolPanel>();
   readonly sessionResults = new Map<string, SessionResults>();
 
   resultsOf(key: string): SessionResults {
@@ -76,8 +77,8 @@ export class RunPanels implements vscode.Disposable {
   }
 
   /** The tool panel in front, if one is. */
-  active(): RunPanel | undefined {
-    return [...this.open.values()].find((p) => p.panel.panel.active && p.subject.kind === 'tool');
+  active(): ToolPanel | undefined {
+    return [...this.open.values()].find((p) => p.webview.panel.active && p.subject.kind === 'tool');
   }
 
   /**
@@ -90,10 +91,10 @@ export class RunPanels implements vscode.Disposable {
     const results = this.resultsOf(key);
     results.entries.unshift(entry);
     results.raw.set(entry.id, result);
-    this.open.get(key)?.panel.post({ type: 'result', callId: entry.id, view, agent });
+    this.open.get(key)?.webview.post({ type: 'result', callId: entry.id, view, agent });
   }
 
-  /** Closes every open run panel (the window is going away). */
+  /** Closes every open tool panel (the window is going away). */
   dispose(): void {
     for (const panel of [...this.open.values()]) panel.dispose();
   }
@@ -103,11 +104,14 @@ function panelKey(server: string, subject: PanelSubject): string {
   return JSON.stringify([server, subject.kind, subjectName(subject)]);
 }
 
-/** Owns its webview panel, its app, the handlers it registers and each run's progress timer; closing the panel disposes it. */
-export class RunPanel extends Disposable {
+/**
+ * The panel of one tool, prompt or resource template. Owns its webview host, its app, the handlers it registers and
+ * each run's progress timer; closing the panel disposes it.
+ */
+export class ToolPanel extends Disposable {
   /** Opens (or reveals) the tool's panel; `prefill` puts files into a slot first (Explorer "Run MCP Tool with This File…"). */
-  static show(context: RunPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<RunPanel> {
-    return RunPanel.showSubject(context, server, { kind: 'tool', tool }, prefill);
+  static show(context: ToolPanelContext, server: string, tool: Tool, prefill?: { field: string; paths: string[] }): Promise<ToolPanel> {
+    return ToolPanel.showSubject(context, server, { kind: 'tool', tool }, prefill);
   }
 
   /**
@@ -115,21 +119,21 @@ export class RunPanel extends Disposable {
    * Run Again from the History, a saved call. A panel already open is replaced unless a call runs in it.
    */
   static async showFilled(
-    context: RunPanelContext,
+    context: ToolPanelContext,
     server: string,
     tool: Tool,
     values: FormValues,
     files: ReadonlyArray<{ field: string; paths: string[] }>,
-  ): Promise<RunPanel> {
-    const open = context.runPanels.open.get(panelKey(server, { kind: 'tool', tool }));
+  ): Promise<ToolPanel> {
+    const open = context.toolPanels.open.get(panelKey(server, { kind: 'tool', tool }));
     if (open?.running) throw new Error(`${tool.name} is still running; cancel it or wait for its result.`);
     open?.dispose();
-    const panel = await RunPanel.show(context, server, tool);
+    const panel = await ToolPanel.show(context, server, tool);
     panel.values = { ...panel.values, ...structuredClone(values) };
     for (const { field, paths } of files) {
       const outcome = await panel.files.add(field, paths);
       if (!outcome.ok) throw new Error(outcome.reason);
-      panel.panel.post({ type: 'fileSelected', field, files: outcome.files });
+      panel.webview.post({ type: 'fileSelected', field, files: outcome.files });
     }
     return panel;
   }
@@ -143,31 +147,31 @@ export class RunPanel extends Disposable {
   }
 
   /** Opens (or reveals) a prompt's panel. */
-  static showPrompt(context: RunPanelContext, server: string, prompt: Prompt): Promise<RunPanel> {
-    return RunPanel.showSubject(context, server, { kind: 'prompt', prompt });
+  static showPrompt(context: ToolPanelContext, server: string, prompt: Prompt): Promise<ToolPanel> {
+    return ToolPanel.showSubject(context, server, { kind: 'prompt', prompt });
   }
 
   /** Opens (or reveals) a resource template's panel. */
-  static showTemplate(context: RunPanelContext, server: string, subject: TemplateSubject): Promise<RunPanel> {
-    return RunPanel.showSubject(context, server, subject);
+  static showTemplate(context: ToolPanelContext, server: string, subject: TemplateSubject): Promise<ToolPanel> {
+    return ToolPanel.showSubject(context, server, subject);
   }
 
   private static async showSubject(
-    context: RunPanelContext,
+    context: ToolPanelContext,
     server: string,
     subject: PanelSubject,
     prefill?: { field: string; paths: string[] },
-  ): Promise<RunPanel> {
+  ): Promise<ToolPanel> {
     const key = panelKey(server, subject);
-    let panel = context.runPanels.open.get(key);
+    let panel = context.toolPanels.open.get(key);
     if (!panel) {
-      panel = new RunPanel(context, server, subject, context.runPanels.resultsOf(key), key);
+      panel = new ToolPanel(context, server, subject, context.toolPanels.resultsOf(key), key);
     } else {
-      panel.panel.reveal();
+      panel.webview.reveal();
     }
     if (prefill) {
       const outcome = await panel.files.add(prefill.field, prefill.paths);
-      panel.panel.post(
+      panel.webview.post(
         outcome.ok
           ? { type: 'fileSelected', field: prefill.field, files: outcome.files }
           : { type: 'fileRefused', field: prefill.field, reason: outcome.reason },
@@ -176,7 +180,7 @@ export class RunPanel extends Disposable {
     return panel;
   }
 
-  readonly panel: McpPanel;
+  readonly webview: WebviewHost;
   readonly model: FormModel;
   readonly files: FileChoices;
   private values: FormValues;
@@ -190,14 +194,14 @@ export class RunPanel extends Disposable {
   private readonly runResources = this.register(new DisposableStore());
 
   private constructor(
-    private readonly context: RunPanelContext,
+    private readonly context: ToolPanelContext,
     readonly server: string,
     readonly subject: PanelSubject,
     private readonly results: SessionResults,
     key: string,
   ) {
     super();
-    const open = context.runPanels.open;
+    const open = context.toolPanels.open;
     open.set(key, this);
     this.register(
       toDisposable(() => {
@@ -217,8 +221,9 @@ export class RunPanel extends Disposable {
       const limits = inlineLimitsFromSettings(transport());
       return context.manager.get(server)?.connection?.files.limitsFor(limits) ?? limits;
     });
-    this.panel = this.register(
-      McpPanel.create({
+    this.webview = this.register(
+      WebviewHost.create({
+        // Named when the panel served tools only, and kept: menus and users' keybindings match on it (activeWebviewPanelId).
         viewType: 'mcpHost.tool',
         title: `${subjectTitle(subject)} (${server})`,
         extensionUri: context.extensionUri,
@@ -228,22 +233,22 @@ export class RunPanel extends Disposable {
       }),
     );
     // Closing the panel closes what it holds; a call under way is cancelled unless it runs as a task.
-    this.register(this.panel.onDidDispose(() => this.dispose()));
+    this.register(this.webview.onDidDispose(() => this.dispose()));
     this.register(
       toDisposable(() => {
         if (!this.running?.task) this.running?.abort.abort();
       }),
     );
     if (subject.kind === 'tool' && toolAppUri(subject.tool)) {
-      this.apps = this.register(new ToolPanelApps(this.panel, context, server, subject.tool));
+      this.apps = this.register(new ToolPanelApps(this.webview, context, server, subject.tool));
       void this.apps.prepare();
     }
     if (subject.kind === 'tool') void this.refreshSecure(false);
-    this.register(this.panel.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
+    this.register(this.webview.onRequest('validate', ({ values }) => ({ errors: checkValues(this.model, values, this.files) })));
     const ref = completionRefOf(subject);
-    if (ref) this.register(this.panel.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
+    if (ref) this.register(this.webview.onRequest('complete', (params) => completeFormField(context.manager.get(server)?.connection, ref, this.model, params)));
     this.register(
-      this.panel.onMessage((message) => {
+      this.webview.onMessage((message) => {
         this.handle(message).catch((e: unknown) => {
           this.problem(`handling '${message.type}' failed: ${errorText(e)}`);
           void vscode.window.showErrorMessage(`MCP: ${errorText(e)}`);
@@ -252,7 +257,7 @@ export class RunPanel extends Disposable {
     );
   }
 
-  private init(): RunPanelInit {
+  private init(): ToolPanelInit {
     return {
       kind: 'run',
       heading: {
@@ -277,7 +282,7 @@ export class RunPanel extends Disposable {
     if (this.subject.kind !== 'tool') return;
     const before = JSON.stringify(this.secure);
     this.secure = await this.context.secureValues.section(this.server, this.subject.tool, this.context.manager.get(this.server)?.connection);
-    if ((post || before !== JSON.stringify(this.secure)) && !this.isDisposed) this.panel.post({ type: 'init', panel: this.init() });
+    if ((post || before !== JSON.stringify(this.secure)) && !this.isDisposed) this.webview.post({ type: 'init', panel: this.init() });
   }
 
   private problem(message: string): void {
@@ -291,7 +296,7 @@ export class RunPanel extends Disposable {
         return;
       case 'pickFile':
       case 'removeFile':
-        return handleFileMessage(this.panel, this.files, message);
+        return handleFileMessage(this.webview, this.files, message);
       case 'submit':
         this.values = message.values;
         await this.run(message.values, message.secureValues);
@@ -324,7 +329,7 @@ export class RunPanel extends Disposable {
         ? await this.context.secureValues.fromSection(this.server, this.subject.tool, await this.context.manager.start(this.server), typedSecure)
         : undefined;
     if (secure && 'errors' in secure) Object.assign(errors, secure.errors);
-    this.panel.post({ type: 'validation', errors });
+    this.webview.post({ type: 'validation', errors });
     if (Object.keys(errors).length > 0) return undefined;
     const secureArguments = secure && 'values' in secure ? secure.values : undefined;
     if (typedSecure && Object.values(typedSecure).some((v) => v !== '' && v !== undefined)) await this.refreshSecure(true);
@@ -335,8 +340,8 @@ export class RunPanel extends Disposable {
     const callId = randomUUID();
     const abort = new AbortController();
     this.running = { callId, abort };
-    this.panel.post({ type: 'callStarted', callId });
-    const progress = this.runResources.add(throttledProgress((p) => this.panel.post({ type: 'progress', callId, ...p })));
+    this.webview.post({ type: 'callStarted', callId });
+    const progress = this.runResources.add(throttledProgress((p) => this.webview.post({ type: 'progress', callId, ...p })));
     try {
       const connection = await this.context.manager.start(this.server);
       let uploads: AuthorizedUploads | undefined;
@@ -344,7 +349,7 @@ export class RunPanel extends Disposable {
         uploads = await authorizeWithProgress(this.files, connection, abort.signal);
         if (!(await this.confirm(uploads))) {
           uploads?.abandon();
-          this.panel.post({ type: 'callEnded', callId, outcome: 'cancelled' });
+          this.webview.post({ type: 'callEnded', callId, outcome: 'cancelled' });
           return undefined;
         }
       }
@@ -357,15 +362,15 @@ export class RunPanel extends Disposable {
       const entry: ResultEntry = { id: callId, at: Date.now(), view };
       this.results.entries.unshift(entry);
       this.results.raw.set(callId, result);
-      this.panel.post({ type: 'result', callId, view: entry.view });
-      this.panel.post({ type: 'callEnded', callId, outcome: 'done' });
+      this.webview.post({ type: 'result', callId, view: entry.view });
+      this.webview.post({ type: 'callEnded', callId, outcome: 'done' });
       this.apps?.finish(callId, { result: result as CallToolResult });
       return { result, view, durationMs };
     } catch (e) {
       progress.flush();
       const cancelled = e instanceof CallCancelledError;
       this.apps?.finish(callId, { reason: cancelled ? 'The call was cancelled.' : errorText(e) });
-      this.panel.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
+      this.webview.post({ type: 'callEnded', callId, outcome: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : errorText(e) });
       return undefined;
     } finally {
       this.runResources.delete(progress);

@@ -1,5 +1,5 @@
-// The host side of one webview panel running the app in media/webview.js.
-// It owns the HTML (strict CSP, per-render nonce, resources only from media/), the ready
+// A generic, typed host of one webview panel running the app in media/webview.js (the tool panel, elicitation,
+// inputs and sampling panels each hold one). It owns the HTML (strict CSP, per-render nonce, resources only from media/), the ready
 // handshake (nothing is posted before the webview says `ready`; messages wait in a queue),
 // validation of every incoming message, and request/response correlation.
 
@@ -21,7 +21,7 @@ import { Disposable } from '../../core/events';
 import { webviewHtml } from './webviewHtml';
 import { errorText } from '../../core/errors';
 
-export interface McpPanelOptions {
+export interface WebviewHostOptions {
   /** Builds the `init` message; called on every `ready` (first load and each reload after the panel was hidden). */
   init: () => PanelInit;
   /** Receives messages that failed validation or handlers that threw; nothing is logged otherwise. */
@@ -30,7 +30,7 @@ export interface McpPanelOptions {
   appFrames?: boolean;
 }
 
-export interface CreatePanelOptions extends McpPanelOptions {
+export interface CreatePanelOptions extends WebviewHostOptions {
   viewType: string;
   title: string;
   extensionUri: vscode.Uri;
@@ -43,24 +43,24 @@ type AnyRequestHandler = (params: unknown) => unknown;
 
 /**
  * Owns its webview panel and every listener on it: closing the panel (the user, or `dispose`) disposes the
- * McpPanel, its owners' `onDidDispose` handlers first.
+ * WebviewHost, its owners' `onDidDispose` handlers first.
  */
-export class McpPanel extends Disposable implements vscode.Disposable {
+export class WebviewHost extends Disposable implements vscode.Disposable {
   /** Opens a new panel in the editor area. */
-  static create(options: CreatePanelOptions): McpPanel {
+  static create(options: CreatePanelOptions): WebviewHost {
     const panel = vscode.window.createWebviewPanel(
       options.viewType,
       options.title,
       { viewColumn: options.column ?? vscode.ViewColumn.Active, preserveFocus: options.preserveFocus },
-      McpPanel.webviewOptions(options.extensionUri),
+      WebviewHost.webviewOptions(options.extensionUri),
     );
-    return new McpPanel(panel, options.extensionUri, options);
+    return new WebviewHost(panel, options.extensionUri, options);
   }
 
   /** Takes over a panel VS Code restored (from a `WebviewPanelSerializer`). */
-  static adopt(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, options: McpPanelOptions): McpPanel {
-    panel.webview.options = McpPanel.webviewOptions(extensionUri);
-    return new McpPanel(panel, extensionUri, options);
+  static adopt(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, options: WebviewHostOptions): WebviewHost {
+    panel.webview.options = WebviewHost.webviewOptions(extensionUri);
+    return new WebviewHost(panel, extensionUri, options);
   }
 
   static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -84,7 +84,7 @@ export class McpPanel extends Disposable implements vscode.Disposable {
   private constructor(
     readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
-    private readonly options: McpPanelOptions,
+    private readonly options: WebviewHostOptions,
   ) {
     super();
     // Disposed last: the listeners below go first, so closing it here calls nothing of this object again.
