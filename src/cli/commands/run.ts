@@ -152,7 +152,7 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
     // SEP-3221 secure values come from the server's entry in the mcp.json, as `call` takes them; never from the file.
     const secureArguments = await cliSecureArguments(tool, server.secureArguments, {}, { env: io.env, cwd: base });
     const inUse = connection.transportInUse ?? server.transport;
-    const settings: FileOptionSettings = { uploader: connection.files, workspaceRoots: [base], ...(io.interrupt ? { signal: io.interrupt } : {}) };
+    const settings: FileOptionSettings = { uploader: connection.transfers, workspaceRoots: [base], ...(io.interrupt ? { signal: io.interrupt } : {}) };
     const files = await fileOptionChoices(tool, args, specs, inUse, log, settings);
     const startedAt = performance.now();
     // A tool that runs as a task is followed to its end as `call` follows it; --timeout bounds the whole wait.
