@@ -92,6 +92,20 @@ test('a store disposes the rest when one child throws, and `delete` disposes one
   assert.equal(store.size, 0);
 });
 
+test('an owner takes no child whose dispose() returns a promise (it would be disposed without being awaited)', () => {
+  class AsyncTeardown {
+    async dispose(): Promise<void> {}
+  }
+  const store = new DisposableStore();
+  // @ts-expect-error dispose() returns a promise
+  store.add(new AsyncTeardown());
+  // @ts-expect-error dispose() returns a promise
+  store.add({ dispose: async () => undefined });
+  store.add({ dispose: (): void => undefined });
+  store.add({ dispose: (): number => 1 });
+  store.dispose();
+});
+
 test('a linked signal follows its outer one and takes its listener off it when disposed or aborted', () => {
   const outer = new AbortController();
   const links = Array.from({ length: 100 }, () => linkAbort(outer.signal, (o) => `outer: ${String(o.reason)}`));
