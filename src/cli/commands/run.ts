@@ -127,7 +127,7 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
   try {
     const server = await resolveTarget({ command: 'run', positional: [], given: [], server: call.server, config }, quiet);
     const cli = await openConnection(server, { timeoutMs: a.timeoutMs }, quiet);
-    stop = () => cli.connection.stop();
+    stop = () => cli.stop();
     const { connection, log } = cli;
     mask = (text) => log.maskSecretsIn(text);
     if (!connection.tools.some((t) => t.name === call.tool)) await connection.refreshTools().catch(() => undefined);
