@@ -66,7 +66,7 @@ async function connect(storeUrl: string): Promise<ServerConnection> {
 async function hostUpload(conn: ServerConnection, path: string): Promise<string> {
   const check = await checkFile(path, slot, limits);
   if (!check.ok) throw new Error(check.reason);
-  return conn.files.uploadFile(check.file);
+  return conn.transfers.uploadFile(check.file);
 }
 
 const Descriptor = z.looseObject({
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
     const bare: number[] = [];
     for (let i = 0; i < 6; i++) {
       const sides: Array<[number[], (t: string) => Promise<unknown>]> = [
-        [host, (t) => conn.files.saveFile(file, t, { maxBytes: 1024 * MiB })],
+        [host, (t) => conn.transfers.saveFile(file, t, { maxBytes: 1024 * MiB })],
         [bare, (t) => bareDownload(conn, file.uri, t)],
       ];
       if (i % 2) sides.reverse();

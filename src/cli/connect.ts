@@ -32,6 +32,8 @@ export interface CliConnection {
   /** stdout and stderr with the host's own secrets masked in whatever is written (a server may echo them). */
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** Stops the server and closes the sign-in's redirect receiver; resolves once both are gone. */
+  stop(): Promise<void>;
 }
 
 export function makeLogger(o: { verbose?: boolean }, io: CliIo): Logger {
@@ -92,12 +94,18 @@ export async function openConnection(server: ResolvedServer, o: CliConnectionOpt
   });
   printServerLog(connection, o.logLevel, stderr);
   printSandboxRefusals(connection, stderr);
+  const stop = async (): Promise<void> => {
+    await connection.stop();
+    await oauth?.stop();
+    connection.dispose();
+  };
   try {
     await connection.start();
   } catch (e) {
+    await stop();
     throw new CliError(`cannot start server "${server.name}": ${log.maskSecretsIn((e as Error).message)}`, EXIT.server);
   }
-  return { connection, log, elicitation, elicitationDeclared, store, stdout, stderr };
+  return { connection, log, elicitation, elicitationDeclared, store, stdout, stderr, stop };
 }
 
 /**
@@ -111,6 +119,6 @@ export async function withConnection(cli: CliConnection, work: () => Promise<num
   } catch (e) {
     code = report(e, cli, (text) => cli.log.maskSecretsIn(text));
   }
-  await cli.connection.stop();
+  await cli.stop();
   return code;
 }

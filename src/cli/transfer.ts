@@ -174,7 +174,7 @@ export async function saveResourceFile(
   const source = resolveSave({}, item.save!);
   if (source.kind !== 'file') throw new TransferFailedError(`${oneLine(item.name)} is not a file to download`);
   try {
-    await connection.files.saveFile(source.file, target, saveOptions(limits, signal));
+    await connection.transfers.saveFile(source.file, target, saveOptions(limits, signal));
   } catch (e) {
     throw saveFailure(item.name, e, signal);
   }
@@ -205,7 +205,7 @@ export async function saveFileOutputs(
     if (source.kind !== 'file') continue;
     const target = await planSave(item.save!, folder);
     try {
-      await connection.files.saveFile(source.file, target, saveOptions(limits, signal));
+      await connection.transfers.saveFile(source.file, target, saveOptions(limits, signal));
     } catch (e) {
       throw saveFailure(item.name, e, signal);
     }

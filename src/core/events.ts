@@ -5,6 +5,20 @@ export interface IDisposable {
   dispose(): void;
 }
 
+/**
+ * `T`, unless its `dispose()` returns a promise: an owner disposes its children synchronously and waits for
+ * none of them, so asynchronous teardown is a `stop()` its owner awaits first. (The lint rule no-misused-promises
+ * catches an async `dispose` in a class that implements IDisposable, or an async function given to
+ * `toDisposable`; this catches one handed to an owner.)
+ */
+export type SyncDisposable<T extends IDisposable> = T extends { dispose(): infer R }
+  ? [R] extends [never]
+    ? unknown
+    : R extends PromiseLike<unknown>
+      ? { 'dispose() returns a promise: make it synchronous, and end the work to await in stop()': never }
+      : unknown
+  : unknown;
+
 /** Subscribes a listener; disposing the result unsubscribes it. */
 export type Event<T> = (listener: (value: T) => void) => IDisposable;
 
@@ -71,7 +85,7 @@ export class DisposableStore implements IDisposable {
     return this.items.size;
   }
 
-  add<T extends IDisposable>(item: T): T {
+  add<T extends IDisposable>(item: T & SyncDisposable<T>): T {
     if (this.disposed) disposeQuietly(item);
     else this.items.add(item);
     return item;
@@ -120,7 +134,7 @@ export abstract class Disposable implements IDisposable {
     return this.owned.isDisposed;
   }
 
-  protected register<T extends IDisposable>(child: T): T {
+  protected register<T extends IDisposable>(child: T & SyncDisposable<T>): T {
     return this.owned.add(child);
   }
 

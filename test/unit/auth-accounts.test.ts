@@ -120,7 +120,7 @@ describe('signing in with an account', () => {
       await body({ connection, store, opened, logged });
     } finally {
       await connection.stop();
-      await oauth.dispose();
+      await oauth.stop();
     }
   }
 

@@ -291,7 +291,7 @@ describe('loopback redirect receiver', () => {
   before(async () => {
     receiver = await LoopbackRedirect.start();
   });
-  after(() => receiver.dispose());
+  after(() => receiver.stop());
 
   test('listens on 127.0.0.1, refuses a redirect with the wrong state, and times out', async () => {
     assert.match(receiver.redirectUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
@@ -362,7 +362,8 @@ describe('an authorization server that names an endpoint no browser or fetch may
       redirect: async () => ({
         redirectUrl: 'http://127.0.0.1:1/callback',
         waitForRedirect: () => new Promise(() => undefined),
-        dispose: async () => undefined,
+        stop: async () => undefined,
+        dispose: () => undefined,
       }),
     });
     await provider.prepare();

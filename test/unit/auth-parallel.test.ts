@@ -59,7 +59,7 @@ test('requests that all get a 401 at once share one sign-in: one question, one b
     assert.deepEqual(connection.tools.map((t) => t.name).sort(), ['admin_report', 'echo_token', 'whoami']);
   } finally {
     await connection.stop();
-    await oauth.dispose();
+    await oauth.stop();
   }
 });
 
@@ -108,7 +108,7 @@ test('every list is listed again after the sign-in it needed, resource templates
     );
   } finally {
     await connection.stop();
-    await oauth.dispose();
+    await oauth.stop();
     await fixture.stop();
   }
 });

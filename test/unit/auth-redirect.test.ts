@@ -35,7 +35,12 @@ async function providerWith(registered: string, redirectUrl: string, refreshToke
   const tokens = refreshToken ? { access_token: 'expired', token_type: 'Bearer', refresh_token: refreshToken } : undefined;
   await store.set(authStoreKey(SERVER_URL), JSON.stringify({ issuers: { [ISSUER]: { client, ...(tokens ? { tokens } : {}) } }, lastIssuer: ISSUER }));
   const ports: Array<number | undefined> = [];
-  const receiver: RedirectReceiver = { redirectUrl, waitForRedirect: () => new Promise(() => undefined), dispose: async () => undefined };
+  const receiver: RedirectReceiver = {
+    redirectUrl,
+    waitForRedirect: () => new Promise(() => undefined),
+    stop: async () => undefined,
+    dispose: () => undefined,
+  };
   const provider = new HostOAuthProvider({
     server: 'notes',
     serverUrl: SERVER_URL,

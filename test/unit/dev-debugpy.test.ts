@@ -127,7 +127,10 @@ test(
     const launched = debugLaunch(server, { type: 'debugpy' }, port);
     assert.deepEqual(launched.args, ['-m', 'debugpy', '--connect', `127.0.0.1:${port}`, '--wait-for-client', pythonServer]);
     const connection = new ServerConnection(launched, { log: new Logger(() => undefined), stopGraceMs: 1000, connectTimeoutMs: 120_000 });
-    cleanups.push(() => connection.dispose());
+    cleanups.push(async () => {
+      await connection.stop();
+      connection.dispose();
+    });
     const started = connection.start();
 
     // The debuggee has connected: breakpoints are set and the configuration is done, as VS Code does.

@@ -195,6 +195,7 @@ test('a call in flight when the host restarts its server ends saying so', async 
     await c.stop();
     await assert.rejects(second, (e: Error) => e instanceof CallCancelledError);
   } finally {
-    await c.dispose();
+    await c.stop();
+    c.dispose();
   }
 });

@@ -426,13 +426,13 @@ describe('the core over Streamable HTTP', () => {
       const limits = inlineLimitsFor('http', { transfer: {} });
       const check = await checkFile(file.path, slot, limits);
       assert.ok(check.ok && check.file.upload);
-      const uri = await conn.files.uploadFile(check.file, {});
+      const uri = await conn.transfers.uploadFile(check.file, {});
       const result = await conn.callTool('inspect_upload', { doc: uri });
       assert.equal(JSON.parse((result.content[0] as { text: string }).text).sha256, file.sha256);
 
       const abort = new AbortController();
       await assert.rejects(
-        conn.files.uploadFile(check.file, {
+        conn.transfers.uploadFile(check.file, {
           signal: abort.signal,
           onBytes: (n) => {
             if (n > MiB) abort.abort();
@@ -447,20 +447,27 @@ describe('the core over Streamable HTTP', () => {
       // authorizing an upload, or sending one.
       const isCancel = (e: Error) => e instanceof CallCancelledError && /cancelled/.test(e.message);
       await assert.rejects(
-        authorizeUploads([{ slot, files: [check.file] }], () => limits, conn.files, AbortSignal.abort()),
+        authorizeUploads([{ slot, files: [check.file] }], () => limits, conn.transfers, AbortSignal.abort()),
         isCancel,
       );
       const run = new AbortController();
       await assert.rejects(
-        encodeFileSlots({}, [{ slot, files: [check.file] }], () => limits, { workspaceRoots: [], serverIsLocalStdio: false, uploader: conn.files }, undefined, {
-          signal: run.signal,
-          reporter: {
-            report: (_f, sent) => {
-              if (sent > MiB) run.abort();
+        encodeFileSlots(
+          {},
+          [{ slot, files: [check.file] }],
+          () => limits,
+          { workspaceRoots: [], serverIsLocalStdio: false, uploader: conn.transfers },
+          undefined,
+          {
+            signal: run.signal,
+            reporter: {
+              report: (_f, sent) => {
+                if (sent > MiB) run.abort();
+              },
+              done: () => undefined,
             },
-            done: () => undefined,
           },
-        }),
+        ),
         isCancel,
       );
 
@@ -470,9 +477,9 @@ describe('the core over Streamable HTTP', () => {
       const item = view.items.find((i) => i.kind === 'file');
       assert.ok(item && item.kind === 'file' && item.digest && item.size === 1000);
       const target = join(dir, 'from-http.bin');
-      assert.deepEqual(await conn.files.saveFile({ uri: item.uri, size: 1000, digest: item.save!.digest! }, target, { maxBytes: MiB }), { bytes: 1000 });
+      assert.deepEqual(await conn.transfers.saveFile({ uri: item.uri, size: 1000, digest: item.save!.digest! }, target, { maxBytes: MiB }), { bytes: 1000 });
       await assert.rejects(
-        conn.files.saveFile({ uri: 'mcp-file://transfer-fixture/nope', name: 'x' }, join(dir, 'nope.bin'), { maxBytes: MiB }),
+        conn.transfers.saveFile({ uri: 'mcp-file://transfer-fixture/nope', name: 'x' }, join(dir, 'nope.bin'), { maxBytes: MiB }),
         /unknown or expired file URI/,
       );
     } finally {
@@ -493,7 +500,7 @@ describe('the files capability', () => {
       });
       await conn.start();
       try {
-        return { declared: conn.serverFilesCapability, refusal: conn.files.uploadRefusal };
+        return { declared: conn.serverFilesCapability, refusal: conn.transfers.uploadRefusal };
       } finally {
         await conn.stop();
       }

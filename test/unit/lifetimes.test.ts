@@ -1,12 +1,18 @@
 // Owned lifetimes (src/core/events.ts): children disposed newest first and once, a late child disposed at once,
 // listener counts that tests can trust, live counts per class. A connection's session: a stop ends every request
 // of the server being answered (sent plainly or as a task), its received tasks and the calls that offered tasks.
+// `dispose()` is synchronous and ends what it owns on its own (a server process, a listening port, a sign-in);
+// `stop()` is the teardown to await.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
+import { connect } from 'node:net';
 import { z } from 'zod';
 import { Disposable, DisposableStore, Emitter, linkAbort, liveCount, onAbort, toDisposable } from '../../src/core/events';
-import { NotRunningError, ServerConnection } from '../../src/core/connection';
+import { CallCancelledError, NotRunningError, ServerConnection } from '../../src/core/connection';
+import { SHUTDOWN_GRACE_MS } from '../../src/core/connection/stdioTransport';
+import { HostOAuthProvider, LoopbackRedirect, MemoryTokenStore } from '../../src/core/auth';
+import { SignInCancelledError } from '../../src/core/auth/types';
 import { Logger } from '../../src/core/log';
 import { callToolAsTask } from '../../src/core/tasks';
 import { everythingStdio, stdioFixture } from '../fixtures/servers';
@@ -86,6 +92,20 @@ test('a store disposes the rest when one child throws, and `delete` disposes one
   assert.equal(store.size, 0);
 });
 
+test('an owner takes no child whose dispose() returns a promise (it would be disposed without being awaited)', () => {
+  class AsyncTeardown {
+    async dispose(): Promise<void> {}
+  }
+  const store = new DisposableStore();
+  // @ts-expect-error dispose() returns a promise
+  store.add(new AsyncTeardown());
+  // @ts-expect-error dispose() returns a promise
+  store.add({ dispose: async () => undefined });
+  store.add({ dispose: (): void => undefined });
+  store.add({ dispose: (): number => 1 });
+  store.dispose();
+});
+
 test('a linked signal follows its outer one and takes its listener off it when disposed or aborted', () => {
   const outer = new AbortController();
   const links = Array.from({ length: 100 }, () => linkAbort(outer.signal, (o) => `outer: ${String(o.reason)}`));
@@ -158,7 +178,8 @@ test('a stop ends the sampling requests of the session, sent plainly and as a ta
     await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
     assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
   } finally {
-    await c.dispose();
+    await c.stop();
+    c.dispose();
   }
   assert.equal(c.listenerCount, 0);
 });
@@ -192,7 +213,8 @@ test('a crash ends the session as a stop does: its sampling requests, received t
     await until('the handlers to settle', () => c.openWork.answering === 0, 2000);
     assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
   } finally {
-    await c.dispose();
+    await c.stop();
+    c.dispose();
   }
 });
 
@@ -206,7 +228,8 @@ test("requests that share a caller's signal leave no listener on it, and none is
     assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
     assert.equal(c.openWork.requests, 0);
   } finally {
-    await c.dispose();
+    await c.stop();
+    c.dispose();
   }
 });
 
@@ -221,7 +244,8 @@ test('a stop forgets the tool calls in flight that offered the Tasks extension (
     assert.ok((await pending) instanceof Error, 'the call ended with the session');
     assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
   } finally {
-    await c.dispose();
+    await c.stop();
+    c.dispose();
   }
 });
 
@@ -246,6 +270,204 @@ test("a stop ends a 2026-07-28 task's question being answered, and the following
     assert.ok(error instanceof NotRunningError && /stopped while its task [\w-]+ ran \(stopped\)/.test(error.message), String(error));
     assert.equal(c.listenerCount, 0, 'the following let go of the connection');
   } finally {
-    await c.dispose();
+    await c.stop();
+    c.dispose();
   }
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function pidOf(c: ServerConnection): number {
+  return (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
+}
+
+/** Whether a TCP connection to the port of `url` on 127.0.0.1 is refused. */
+function refusesConnections(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+/** `promise`, or a failure naming `what` after `ms`. */
+async function within<T>(what: string, promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs `body`, then fails if a promise was rejected with nobody to handle it meanwhile (or on the next turns). */
+async function withoutUnhandledRejections(body: () => Promise<void>): Promise<void> {
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', record);
+  try {
+    await body();
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  } finally {
+    process.off('unhandledRejection', record);
+  }
+  assert.deepEqual(unhandled.map(String), [], 'no rejection is left unhandled');
+}
+
+test('dispose() alone ends a stdio server that ignores stdin and SIGTERM, fails the call in flight at once, and drops every listener', async () => {
+  await withoutUnhandledRejections(async () => {
+    const c = new ServerConnection(stdioFixture('sigterm-ignoring-server.ts'), { log: new Logger(() => undefined, 'error'), stopGraceMs: 30_000 });
+    await c.start();
+    const pid = pidOf(c);
+    c.onDidChangeState(() => undefined);
+    const hanging = c.callTool('hang', {}).catch((e: unknown) => e);
+    await until('the call to be sent', () => c.openWork.requests === 1);
+    c.dispose();
+    assert.equal(c.listenerCount, 0, 'the listeners are dropped at once');
+    const error = await hanging;
+    assert.ok(error instanceof CallCancelledError && /the server was stopped/.test(error.message), String(error));
+    assert.equal(isAlive(pid), true, 'the call failed without waiting for the process to end');
+    // The host-going-away sequence (stdin end, SIGTERM, SIGKILL, SHUTDOWN_GRACE_MS apart), not the 30 s stop grace.
+    await until('the server process to be gone', () => !isAlive(pid), 3 * SHUTDOWN_GRACE_MS + 5000);
+    await until('the session to end', () => c.openWork.sessions === 0, 5000);
+    assert.deepEqual(c.openWork, { sessions: 0, answering: 0, receivedTasks: 0, taskOfferingCalls: 0, requests: 0 });
+    c.dispose();
+    await assert.rejects(c.start(), /shutting down/, 'a disposed connection starts no server');
+  });
+});
+
+test("dispose() alone ends the session's received tasks and the server's requests being answered", async () => {
+  await withoutUnhandledRejections(async () => {
+    const signals: AbortSignal[] = [];
+    const c = new ServerConnection(everythingStdio(), {
+      log: new Logger(() => undefined, 'error'),
+      stopGraceMs: 1000,
+      capabilities: { taskRequests: true },
+      sampling: (_request, ctx) =>
+        new Promise((_resolve, reject) => {
+          signals.push(ctx.signal);
+          ctx.signal.addEventListener('abort', () => reject(new Error('ended by the signal')), { once: true });
+        }),
+    });
+    await c.start();
+    const pid = pidOf(c);
+    const plain = c.callTool('trigger-sampling-request', { prompt: 'plain' }).catch((e: unknown) => e);
+    const asTask = c.callTool('trigger-sampling-request-async', { prompt: 'as a task' }).catch((e: unknown) => e);
+    await until('both sampling requests', () => signals.length === 2 && c.openWork.receivedTasks === 1);
+    c.dispose();
+    assert.equal(c.openWork.receivedTasks, 0, 'the received task is ended at once');
+    assert.equal(signals[1]!.aborted, true, 'the request sent as a task is ended at once');
+    assert.ok((await plain) instanceof CallCancelledError);
+    assert.ok((await asTask) instanceof CallCancelledError);
+    await until('the server process to be gone', () => !isAlive(pid), 3 * SHUTDOWN_GRACE_MS + 5000);
+    await until('the handlers and the session to end', () => c.openWork.answering === 0 && c.openWork.sessions === 0, 5000);
+    assert.equal(signals[0]!.aborted, true, 'the plain request ends with the connection');
+  });
+});
+
+test('stop() resolves once the server process exited; dispose() after it does nothing more', async () => {
+  await withoutUnhandledRejections(async () => {
+    const lines: string[] = [];
+    const c = new ServerConnection(stdioFixture('sigterm-ignoring-server.ts', ['--exit-on-sigterm']), {
+      log: new Logger((_level, message) => lines.push(message), 'info'),
+      stopGraceMs: 300,
+    });
+    await c.start();
+    const pid = pidOf(c);
+    await c.stop();
+    assert.equal(isAlive(pid), false, 'the process exited before stop() resolved');
+    assert.equal(c.state.kind, 'stopped');
+    const logged = lines.length;
+    c.dispose();
+    c.dispose();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(lines.slice(logged), [], 'nothing was stopped again');
+    assert.equal(c.state.kind, 'stopped');
+  });
+});
+
+test("the loopback receiver's dispose() ends the sign-in waiting there and closes the port and the browser's connection", async () => {
+  await withoutUnhandledRejections(async () => {
+    const receiver = await LoopbackRedirect.start();
+    const waiting = receiver.waitForRedirect('state', 60_000).catch((e: unknown) => e);
+    // A browser's connection in the middle of a request: a plain close would wait for it.
+    const browser = connect(Number(new URL(receiver.redirectUrl).port), '127.0.0.1');
+    await new Promise((resolve) => browser.once('connect', resolve));
+    browser.write('GET /callback?state=state HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const browserClosed = new Promise((resolve) => browser.once('close', resolve));
+    browser.on('error', () => undefined);
+    receiver.dispose();
+    assert.ok((await waiting) instanceof SignInCancelledError);
+    assert.equal(await refusesConnections(receiver.redirectUrl), true, 'the port no longer accepts connections');
+    await within("the browser's connection to be closed", browserClosed, 5000);
+    receiver.dispose();
+    await receiver.stop();
+  });
+});
+
+test("the loopback receiver's stop() resolves once closed, and a dispose() after it does nothing", async () => {
+  const receiver = await LoopbackRedirect.start();
+  await fetch(receiver.redirectUrl);
+  await receiver.stop();
+  assert.equal(await refusesConnections(receiver.redirectUrl), true);
+  receiver.dispose();
+  await receiver.stop();
+});
+
+test("the sign-in provider's dispose() gives up the sign-in under way and closes its receiver; none is started after", async () => {
+  await withoutUnhandledRejections(async () => {
+    const opened: URL[] = [];
+    const provider = new HostOAuthProvider({
+      server: 'notes',
+      serverUrl: 'http://127.0.0.1:9/mcp',
+      store: new MemoryTokenStore(),
+      log: new Logger(() => undefined, 'error'),
+      ui: {
+        openAuthorization: async ({ authorizationUrl }) => {
+          opened.push(authorizationUrl);
+        },
+      },
+    });
+    await provider.prepare();
+    const redirectUrl = provider.redirectUrl!;
+    assert.equal(await refusesConnections(redirectUrl), false, 'the receiver listens');
+    await provider.redirectToAuthorization(new URL('http://127.0.0.1:9/authorize?response_type=code&client_id=c&state=s'));
+    assert.equal(opened.length, 1);
+    const signIn = provider.pendingSignIn().catch((e: unknown) => e);
+    provider.dispose();
+    assert.ok((await signIn) instanceof SignInCancelledError, 'the sign-in under way is given up');
+    assert.equal(await refusesConnections(redirectUrl), true, 'the port no longer accepts connections');
+    await provider.prepare();
+    assert.notEqual(provider.redirectUrl, redirectUrl, 'no receiver is started after dispose');
+    provider.dispose();
+    await provider.stop();
+  });
+});
+
+test("the sign-in provider's stop() resolves once its receiver is closed", async () => {
+  const provider = new HostOAuthProvider({
+    server: 'notes',
+    serverUrl: 'http://127.0.0.1:9/mcp',
+    store: new MemoryTokenStore(),
+    log: new Logger(() => undefined, 'error'),
+    ui: { openAuthorization: async () => undefined },
+  });
+  await provider.prepare();
+  const redirectUrl = provider.redirectUrl!;
+  await provider.stop();
+  assert.equal(await refusesConnections(redirectUrl), true);
+  provider.dispose();
 });

@@ -133,7 +133,10 @@ describe('prompt file arguments against the validating server', () => {
     );
     await connection.start();
   });
-  after(() => connection.dispose());
+  after(async () => {
+    await connection.stop();
+    connection.dispose();
+  });
 
   const choicesFor = async (name: string, picks: Record<string, string[]>) => {
     const prompt = connection.prompts.find((p) => p.name === name)!;

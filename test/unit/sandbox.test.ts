@@ -87,7 +87,10 @@ describe('a sandboxed stdio server', () => {
     c.onSandboxRefusal((r) => refusals.push(r));
     await c.start();
   });
-  after(() => c.dispose());
+  after(async () => {
+    await c.stop();
+    c.dispose();
+  });
   const refusalOf = async (target: string) => {
     for (let i = 0; i < 50 && !refusals.some((r) => r.target === target); i++) await new Promise((r) => setTimeout(r, 100));
     return refusals.find((r) => r.target === target);
@@ -200,7 +203,8 @@ describe('a sandboxed stdio server', () => {
         'the first server is not told of it',
       );
     } finally {
-      await c2.dispose();
+      await c2.stop();
+      c2.dispose();
     }
   });
 });
@@ -211,7 +215,10 @@ describe('the same server unsandboxed', () => {
     c = new ServerConnection(await resolved(configText(allowed.port, false)), { log: new Logger(() => undefined), stopGraceMs: 1000 });
     await c.start();
   });
-  after(() => c.dispose());
+  after(async () => {
+    await c.stop();
+    c.dispose();
+  });
 
   test('reads, writes and connects where the sandbox refused', async () => {
     assert.equal(text(await c.callTool('read', { path: idRsa })), 'PRIVATE KEY');
@@ -228,7 +235,8 @@ describe('where the sandbox cannot run', () => {
     const server = await resolved(configText(allowed.port, true));
     const c = new ServerConnection({ ...server, env: { ...server.env, PATH: '/nonexistent' } }, { log: new Logger(() => undefined), stopGraceMs: 1000 });
     await assert.rejects(c.start(), (e: Error) => e instanceof ServerStartError && /bwrap \(bubblewrap\)/.test(e.message) && /cannot start/.test(e.message));
-    await c.dispose();
+    await c.stop();
+    c.dispose();
   });
 
   test('the reason names the platform or each missing program', () => {
@@ -312,7 +320,8 @@ describe('a reference server from npm, launched with npx, sandboxed', () => {
       const r = await c.callTool('echo', { message: 'sandboxed' });
       assert.match(text(r), /sandboxed/);
     } finally {
-      await c.dispose();
+      await c.stop();
+      c.dispose();
     }
   });
 });

@@ -46,7 +46,7 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
     const secureArguments = await cliSecureArguments(tool, server.secureArguments, a, io);
     const fileSettings: FileOptionSettings = {
       limits: { transfer },
-      uploader: connection.files,
+      uploader: connection.transfers,
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       uploadProgress: (name, size) => uploadProgressLine(stderr, io.interactive, name, size),
     };
@@ -86,7 +86,7 @@ export async function callCommand(a: ParsedArgs, io: CliIo): Promise<number> {
       };
     // Uploads are authorized first, so where their bytes go is shown (and, on a terminal, asked) before any leave.
     const digesting = digestProgressLines(stderr, io.interactive);
-    const uploads = await authorizeUploads(files.entries(), files.limits, connection.files, io.interrupt, digesting.onDigestBytes).finally(() =>
+    const uploads = await authorizeUploads(files.entries(), files.limits, connection.transfers, io.interrupt, digesting.onDigestBytes).finally(() =>
       digesting.done(),
     );
     if (uploads && !(await confirmUploads(uploads, io, server.name, io.interrupt))) {

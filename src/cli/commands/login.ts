@@ -13,7 +13,7 @@ export async function loginCommand(a: ParsedArgs, io: CliIo): Promise<number> {
   const store = tokenStoreFor(a, io.env);
   await forgetTokens(store, server.url);
   const cli = await openConnection(server, a, io, { store });
-  await cli.connection.stop();
+  await cli.stop();
   cli.stdout.write(`${await describeSignIn(store, server)}\n`);
   return EXIT.ok;
 }

@@ -127,7 +127,7 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
   try {
     const server = await resolveTarget({ command: 'run', positional: [], given: [], server: call.server, config }, quiet);
     const cli = await openConnection(server, { timeoutMs: a.timeoutMs }, quiet);
-    stop = () => cli.connection.stop();
+    stop = () => cli.stop();
     const { connection, log } = cli;
     mask = (text) => log.maskSecretsIn(text);
     if (!connection.tools.some((t) => t.name === call.tool)) await connection.refreshTools().catch(() => undefined);
@@ -152,7 +152,7 @@ async function runSavedCall(call: SavedCall, { a, io, config, base }: RunContext
     // SEP-3221 secure values come from the server's entry in the mcp.json, as `call` takes them; never from the file.
     const secureArguments = await cliSecureArguments(tool, server.secureArguments, {}, { env: io.env, cwd: base });
     const inUse = connection.transportInUse ?? server.transport;
-    const settings: FileOptionSettings = { uploader: connection.files, workspaceRoots: [base], ...(io.interrupt ? { signal: io.interrupt } : {}) };
+    const settings: FileOptionSettings = { uploader: connection.transfers, workspaceRoots: [base], ...(io.interrupt ? { signal: io.interrupt } : {}) };
     const files = await fileOptionChoices(tool, args, specs, inUse, log, settings);
     const startedAt = performance.now();
     // A tool that runs as a task is followed to its end as `call` follows it; --timeout bounds the whole wait.

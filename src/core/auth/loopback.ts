@@ -18,10 +18,11 @@ interface Waiter {
 
 /**
  * Listens on 127.0.0.1 (a system-chosen port, or `preferredPort` when free) for `GET /callback`.
- * The listener does not keep the process alive; `dispose()` closes it.
+ * The listener does not keep the process alive; `dispose()` closes it, `stop()` also waits until it is closed.
  */
 export class LoopbackRedirect implements RedirectReceiver {
   private waiter?: Waiter;
+  private closed?: Promise<void>;
 
   private constructor(
     private readonly server: Server,
@@ -122,9 +123,18 @@ export class LoopbackRedirect implements RedirectReceiver {
     });
   }
 
-  async dispose(): Promise<void> {
+  /** Ends the sign-in waiting here and closes the listener; resolves once it is closed. */
+  stop(): Promise<void> {
+    this.dispose();
+    return this.closed!;
+  }
+
+  /** Ends the sign-in waiting here, stops listening and closes the browser's connections (kept alive or not). */
+  dispose(): void {
+    if (this.closed) return;
     this.waiter?.reject(new SignInCancelledError('the sign-in was cancelled'));
     this.waiter = undefined;
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
   }
 }

@@ -101,6 +101,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
   /** The MCP server answered a refusal with a DPoP challenge: it takes DPoP-bound tokens. */
   private dpopChallenged = false;
   private receiver?: RedirectReceiver;
+  /** `stop` or `dispose` was called: no redirect receiver is started any more. */
+  private ended = false;
   private verifier?: string;
   private expectedState?: string;
   private discovery?: OAuthDiscoveryState;
@@ -194,15 +196,32 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   /** Starts the redirect receiver when this host can sign in interactively (before the first connect). */
   async prepare(): Promise<void> {
-    if (!this.interactive || !this.options.ui || this.receiver) return;
+    if (!this.interactive || !this.options.ui || this.receiver || this.ended) return;
     const registered = ((await this.storedClient()) as { redirect_uris?: string[] } | undefined)?.redirect_uris?.[0];
-    this.receiver = await (this.options.redirect ?? LoopbackRedirect.start)(loopbackPort(registered));
+    const receiver = await (this.options.redirect ?? LoopbackRedirect.start)(loopbackPort(registered));
+    // Ended while the receiver was being started: it is closed at once, not kept by a provider nobody uses.
+    if (this.ended) receiver.dispose();
+    else this.receiver = receiver;
   }
 
-  async dispose(): Promise<void> {
+  /** Gives up a sign-in under way and closes the redirect receiver; resolves once it is closed. */
+  async stop(): Promise<void> {
+    const r = this.end();
+    await r?.stop();
+  }
+
+  /** Gives up a sign-in under way and closes the redirect receiver, without waiting. */
+  dispose(): void {
+    this.end()?.dispose();
+  }
+
+  /** No receiver is started from here on; the one there was is handed to the caller to close. */
+  private end(): RedirectReceiver | undefined {
+    this.ended = true;
+    this.cancelPendingSignIn();
     const r = this.receiver;
     this.receiver = undefined;
-    await r?.dispose();
+    return r;
   }
 
   get redirectUrl(): string | undefined {

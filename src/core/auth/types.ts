@@ -59,7 +59,10 @@ export interface RedirectReceiver {
   readonly redirectUrl: string;
   /** Resolves with the query of the redirect that carries `state`; rejects on a wrong state or timeout. */
   waitForRedirect(state: string, timeoutMs: number, signal?: AbortSignal): Promise<URLSearchParams>;
-  dispose(): Promise<void>;
+  /** Stops receiving and resolves once closed. */
+  stop(): Promise<void>;
+  /** Stops receiving, without waiting. */
+  dispose(): void;
 }
 
 /**

@@ -38,7 +38,7 @@ import {
   ServerStoppedError,
   shortErrorText,
 } from '../errors';
-import { Emitter, linkAbort, type IDisposable } from '../events';
+import { Emitter, linkAbort, type IDisposable, type LinkedAbort } from '../events';
 import { answerInTask, declaredCapabilities, installFeatures, type FeatureHost } from './features';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
@@ -147,8 +147,8 @@ export class ServerConnection {
   private readonly sessions = new Set<ConnectionSession>();
   /** The server's sampling and elicitation requests whose answer is under way. */
   private answeringRequests = 0;
-  /** The host's requests to the server in flight (`send`). */
-  private openRequests = 0;
+  /** The host's requests to the server in flight (`send`), each cancellable on its own. */
+  private readonly openRequests = new Set<LinkedAbort>();
   private transportKind?: TransportKind;
   /** Per list: the newest refresh (a later one wins), and the one in flight (tools calls wait for it). */
   private readonly refreshes: Partial<Record<ServerList, { generation: number; running?: Promise<void> }>> = {};
@@ -156,8 +156,9 @@ export class ServerConnection {
   private stopping = false;
   /** Why the host stopped the server, when it said (a dev-mode restart): requests in flight end with it. */
   private stopReason?: string;
-  /** `shutdown` was called: nothing starts any more. */
+  /** `shutdown` or `dispose` was called: nothing starts any more. */
   private shutDown = false;
+  private disposed = false;
   /** The URL answered Streamable HTTP with a 4xx and spoke legacy SSE; later starts go straight to SSE. */
   private fellBackToSse = false;
   /** A 2025-03-26-era server (no resource metadata) whose authorization server's metadata names another issuer. */
@@ -272,7 +273,7 @@ export class ServerConnection {
       server: this.server,
       log: this.log,
       options: this.options,
-      uploader: () => (this.files.enabled ? this.files : undefined),
+      uploader: () => (this.transfers.enabled ? this.transfers : undefined),
       answering: (work) => this.answering(work),
       serverLogged: (params) => this.onServerLog(params),
       resourceUpdated: (uri) => this.resourceUpdatedEmitter.fire(uri),
@@ -747,18 +748,18 @@ export class ServerConnection {
     session = this.requireSession(),
   ): Promise<T> {
     const timeout = opts.timeoutMs ?? how.timeoutMs ?? this.requestTimeoutMs;
-    const cancel = opts.signal ? linkAbort(opts.signal, cancelReason) : undefined;
-    const o = { signal: cancel?.signal, timeout };
-    this.openRequests++;
+    const cancel = linkAbort(opts.signal, cancelReason);
+    const o = { signal: cancel.signal, timeout };
+    this.openRequests.add(cancel);
     try {
       return await (how.signIn ? this.withSignIn(() => request(session.client, o)) : request(session.client, o));
     } catch (e) {
-      // The SDK reports an abort with the timeout code too; the caller's signal tells them apart.
-      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !opts.signal?.aborted;
+      // The SDK reports an abort (the caller's, or `dispose`) with the timeout code too; the signal tells them apart.
+      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !cancel.signal.aborted;
       throw this.requestError(e, what, opts.signal, timedOut ? timeout : undefined);
     } finally {
-      this.openRequests--;
-      cancel?.dispose();
+      this.openRequests.delete(cancel);
+      cancel.dispose();
     }
   }
 
@@ -915,11 +916,11 @@ export class ServerConnection {
     return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
-  private _files?: FileTransfers;
+  private _transfers?: FileTransfers;
   /** SEP-2631 out-of-band upload and download for this server (enabled when the `files` capability is declared). */
-  get files(): FileTransfers {
-    this._files ??= new FileTransfers(this, this.options.capabilities?.files === true);
-    return this._files;
+  get transfers(): FileTransfers {
+    this._transfers ??= new FileTransfers(this, this.options.capabilities?.files === true);
+    return this._transfers;
   }
 
   /** What the server declared it can do, once running. */
@@ -987,7 +988,7 @@ export class ServerConnection {
       receivedTasks += session.receivedTaskCount;
       taskOfferingCalls += session.taskOfferingCallCount;
     }
-    return { sessions: this.sessions.size, answering: this.answeringRequests, receivedTasks, taskOfferingCalls, requests: this.openRequests };
+    return { sessions: this.sessions.size, answering: this.answeringRequests, receivedTasks, taskOfferingCalls, requests: this.openRequests.size };
   }
 
   /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
@@ -1003,9 +1004,21 @@ export class ServerConnection {
     ].reduce((n, e) => n + e.listenerCount, 0);
   }
 
-  /** Stops the server and drops every listener. */
-  async dispose(): Promise<void> {
-    await this.stop();
+  /**
+   * Ends the connection at once, without waiting: nothing starts any more, a sign-in under way is given up, the
+   * host's requests in flight fail, the session's work ends (the server's tasks, its HTTP requests), the server
+   * is stopped as for a host going away (`shutdown`: a stdio process group gets SIGTERM, then SIGKILL, within
+   * about 3 × SHUTDOWN_GRACE_MS), and every listener is dropped. A caller that needs the server gone awaits
+   * `stop()` first. Once is enough: a second call, or one after `stop()`, does nothing more.
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.shutDown = true;
+    this.stopping = true;
+    this.options.oauth?.cancelPendingSignIn?.();
+    for (const request of this.openRequests) request.abort(`the connection to server "${this.name}" was disposed`);
+    this.shutdown().catch((e: unknown) => this.log.debug(`stopping after dispose: ${shortErrorText(e)}`));
     this.stateEmitter.dispose();
     this.listsEmitter.dispose();
     this.elicitationCompleteEmitter.dispose();

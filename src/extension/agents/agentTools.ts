@@ -65,7 +65,7 @@ export function workspaceFolderRules(): WorkspaceFolderRules[] {
 
 /** The model-facing description of one server's tools. */
 function describeTools(server: string, connection: ServerConnection): unknown[] {
-  const limits = connection.files.limitsFor(inlineLimitsFromSettings(connection.transportInUse ?? connection.server.transport));
+  const limits = connection.transfers.limitsFor(inlineLimitsFromSettings(connection.transportInUse ?? connection.server.transport));
   return connection.tools.map((tool) => {
     const facing = modelFacingSchema(tool, limits);
     return {
@@ -180,7 +180,7 @@ export class AgentTools implements vscode.Disposable {
     if (secureNamed) throw new Error(`Refused, nothing was sent to "${server}": ${secureNamed}.`);
     const checked = await planAgentCall(tool, input?.arguments ?? {}, {
       folders: workspaceFolderRules(),
-      limits: () => connection.files.limitsFor(inlineLimitsFromSettings(transport)),
+      limits: () => connection.transfers.limitsFor(inlineLimitsFromSettings(transport)),
     });
     if (!checked.ok) throw new Error(`Refused, nothing was sent to "${server}": ${checked.reason}`);
     return { server, connection, plan: checked.plan };
@@ -198,7 +198,7 @@ export class AgentTools implements vscode.Disposable {
     // Files that go by upload are authorized first, so the question names the host their bytes go to.
     let uploads: AuthorizedUploads | undefined;
     try {
-      uploads = await authorizeUploads(plan.files.entries(), plan.files.limits, connection.files);
+      uploads = await authorizeUploads(plan.files.entries(), plan.files.limits, connection.transfers);
     } catch (e) {
       return { invocationMessage: `MCP: Refused, nothing was sent to "${server}": ${errorText(e)}` };
     }

@@ -145,7 +145,7 @@ async function downloadWithProgress(file: FileValue, item: SaveItem, target: str
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       let reported = 0;
-      await connection.files.saveFile(file, target, {
+      await connection.transfers.saveFile(file, target, {
         maxBytes: readSettings().maxDownloadBytes,
         maxBytesName: MAX_DOWNLOAD_SETTING,
         signal: abort.signal,

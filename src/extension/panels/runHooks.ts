@@ -39,7 +39,7 @@ export function runHooksFor(container: Container, caller: RunCallerKind): Window
         ...hooks,
         elicitation: new WebviewElicitationUi(container.extensionUri, connection.server.transport, connection.log),
         timeoutMs: readSettings().requestTimeoutMs || undefined,
-        encode: { ...encodeSettings(connection.server.transport), uploader: connection.files },
+        encode: { ...encodeSettings(connection.server.transport), uploader: connection.transfers },
         // A tool that must run as a task goes through the window's tasks (shown in the Tasks view).
         callTool: (_name, args, options) =>
           container.taskRegistry.callTool(connection, tool, args, { ...options, ...(onTaskStatus ? { onStatus: onTaskStatus } : {}) }),

@@ -219,7 +219,7 @@ export class ToolPanel extends Disposable {
     // A running server that takes no uploads (no `files` capability) gets limits without them: refused from stat.
     this.files = new FileChoices(scan.slots, () => {
       const limits = inlineLimitsFromSettings(transport());
-      return context.manager.get(server)?.connection?.files.limitsFor(limits) ?? limits;
+      return context.manager.get(server)?.connection?.transfers.limitsFor(limits) ?? limits;
     });
     this.webview = this.register(
       WebviewHost.create({
@@ -459,7 +459,7 @@ function authorizeWithProgress(files: FileChoices, connection: ServerConnection,
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
       const abort = linkAbort(outer);
       const cancelled = token.onCancellationRequested(() => abort.abort());
-      return authorizeUploads(files.entries(), files.limits, connection.files, abort.signal, digestProgressReporter(uploads, progress)).finally(() => {
+      return authorizeUploads(files.entries(), files.limits, connection.transfers, abort.signal, digestProgressReporter(uploads, progress)).finally(() => {
         abort.dispose();
         cancelled.dispose();
       });

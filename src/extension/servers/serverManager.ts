@@ -388,7 +388,8 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     server.connection = undefined;
     this.connections.get(connection)?.dispose();
     this.connections.delete(connection);
-    await connection.dispose().catch(() => undefined);
+    await connection.stop().catch(() => undefined);
+    connection.dispose();
     this.changed.fire();
   }
 
@@ -475,7 +476,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     const owned = new DisposableStore();
     this.connections.set(connection, owned);
     // The sign-in's redirect receiver (a loopback listener) serves every start of this connection, and ends with it.
-    if (oauth) owned.add(toDisposable(() => void oauth.dispose().catch(() => undefined)));
+    if (oauth) owned.add(oauth);
     let previous = connection.state.kind;
     const rememberTools = (): void => {
       if (!ConnectionState.isRunning(connection.state)) return;

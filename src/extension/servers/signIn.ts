@@ -106,10 +106,11 @@ export async function externalLoopback(preferredPort?: number): Promise<Redirect
     return {
       redirectUrl: external,
       waitForRedirect: (state, timeoutMs, signal) => loopback.waitForRedirect(state, timeoutMs, signal),
+      stop: () => loopback.stop(),
       dispose: () => loopback.dispose(),
     };
   } catch (e) {
-    await loopback.dispose();
+    loopback.dispose();
     throw e;
   }
 }
