@@ -76,14 +76,14 @@ export function registerRegistryView(context: vscode.ExtensionContext, manager: 
       treeDataProvider: { onDidChangeTreeData: changed.event, getChildren: view.children, getTreeItem: view.item },
     }),
     // Searching is the browser's: it searches as you type.
-    run('mcpHost.registry.search', async () => {
+    run('mcpHost.searchRegistry', async () => {
       await vscode.commands.executeCommand('mcpHost.browseServers');
     }),
-    run('mcpHost.registry.loadMore', () => loaded().loadMore()),
-    run('mcpHost.registry.refresh', () => tree?.refresh()),
-    run('mcpHost.registry.install', (node) => loaded().act(node, 'Install')),
-    run('mcpHost.registry.installInWorkspace', (node) => loaded().act(node, 'Install in Workspace')),
-    run('mcpHost.registry.openRepository', (node) => loaded().act(node, 'Open Repository')),
+    run('mcpHost.loadMoreFromRegistry', () => loaded().loadMore()),
+    run('mcpHost.refreshRegistry', () => tree?.refresh()),
+    run('mcpHost.installFromRegistry', (node) => loaded().act(node, 'Install')),
+    run('mcpHost.installFromRegistryInWorkspace', (node) => loaded().act(node, 'Install in Workspace')),
+    run('mcpHost.openRegistryRepository', (node) => loaded().act(node, 'Open Repository')),
   );
   return view;
 }

@@ -122,7 +122,7 @@ export class RegistryTree implements vscode.TreeDataProvider<RegistryNode>, vsco
       case 'more': {
         const item = new vscode.TreeItem(node.retry ? 'Try again' : 'Load more…', vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon(node.retry ? 'refresh' : 'more');
-        item.command = { command: 'mcpHost.registry.loadMore', title: 'Load more' };
+        item.command = { command: 'mcpHost.loadMoreFromRegistry', title: 'Load more' };
         item.contextValue = 'mcpRegistryMore';
         return item;
       }

@@ -119,7 +119,7 @@ describe("the MCP view's registry section", () => {
     const host = await api();
     const old = servers(await host.registryView.children()).find((r) => r.entry.server.name === 'io.example/old-tool')!;
     user = standIn((q) => (q.kind === 'warning' && q.message.startsWith('Add "old-tool"') ? 'Add Server' : undefined));
-    await vscode.commands.executeCommand('mcpHost.registry.install', old);
+    await vscode.commands.executeCommand('mcpHost.installFromRegistry', old);
     assert.deepEqual(
       user.asked.filter((q) => q.kind === 'error'),
       [],
