@@ -35,6 +35,9 @@ function run(cmd, args, env = {}) {
 
 // a scenario that hangs fails after this long instead of holding up the run
 const E2E_TEST_TIMEOUT_MS = 4 * 60_000;
+// the same for a unit test file or test (Node bounds each file by it too; the longest file takes a few minutes on two
+// busy cores)
+const UNIT_TEST_TIMEOUT_MS = 10 * 60_000;
 // scenario files run at once (each with its own code-server, extension host and Chromium)
 const E2E_CONCURRENCY = Number(process.env.MCP_HOST_E2E_CONCURRENCY ?? 2);
 const grepArgs = grep ? ['--test-name-pattern', grep] : [];
@@ -42,9 +45,13 @@ const stageRunners = {
   // Three files at a time on two cores: much of a file's time is spent waiting on its servers (starts, sign-in bounds,
   // simulated work), which a third file fills.
   unit: () =>
-    run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', ...testFiles(join(root, 'test/unit'), '.test.ts')], {
-      MCP_HOST_FIXTURE_BUNDLES: fixtureBundles,
-    }),
+    run(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-concurrency=3', `--test-timeout=${UNIT_TEST_TIMEOUT_MS}`, ...testFiles(join(root, 'test/unit'), '.test.ts')],
+      {
+        MCP_HOST_FIXTURE_BUNDLES: fixtureBundles,
+      },
+    ),
   integration: () => run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])], { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }),
   e2e: () =>
     run(process.execPath, [
