@@ -21,7 +21,7 @@ import {
   type ElicitRequestParamsLoose,
 } from '../../src/core/connection';
 import { Logger, SECRET_MASK, type LogLevel } from '../../src/core/log';
-import { everythingStdio, repoRoot, startEverythingHttp, stdioFixture, fixtureArgv } from '../fixtures/servers';
+import { everythingStdio, isAlive, repoRoot, startEverythingHttp, stdioFixture, fixtureArgv } from '../fixtures/servers';
 
 function recordingLog(level: LogLevel = 'debug') {
   const lines: string[] = [];
@@ -40,15 +40,6 @@ function text(result: { content?: unknown[] }): string {
 
 const fileSchemaOf = (p: ElicitRequestParamsLoose) =>
   (p.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties.photo!['x-mcp-file'];
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('a 2025-era server over stdio', () => {
   const seen: ElicitRequestParamsLoose[] = [];

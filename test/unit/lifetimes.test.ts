@@ -15,7 +15,7 @@ import { HostOAuthProvider, LoopbackRedirect, MemoryTokenStore } from '../../src
 import { SignInCancelledError } from '../../src/core/auth/types';
 import { Logger } from '../../src/core/log';
 import { callToolAsTask } from '../../src/core/tasks';
-import { everythingStdio, stdioFixture } from '../fixtures/servers';
+import { everythingStdio, isAlive, stdioFixture, stdioPidOf } from '../fixtures/servers';
 
 class Owner extends Disposable {
   constructor(
@@ -275,19 +275,6 @@ test("a stop ends a 2026-07-28 task's question being answered, and the following
   }
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function pidOf(c: ServerConnection): number {
-  return (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
-}
-
 /** Whether a TCP connection to the port of `url` on 127.0.0.1 is refused. */
 function refusesConnections(url: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -331,7 +318,7 @@ test('dispose() alone ends a stdio server that ignores stdin and SIGTERM, fails 
   await withoutUnhandledRejections(async () => {
     const c = new ServerConnection(stdioFixture('sigterm-ignoring-server.ts'), { log: new Logger(() => undefined, 'error'), stopGraceMs: 30_000 });
     await c.start();
-    const pid = pidOf(c);
+    const pid = stdioPidOf(c);
     c.onDidChangeState(() => undefined);
     const hanging = c.callTool('hang', {}).catch((e: unknown) => e);
     await until('the call to be sent', () => c.openWork.requests === 1);
@@ -363,7 +350,7 @@ test("dispose() alone ends the session's received tasks and the server's request
         }),
     });
     await c.start();
-    const pid = pidOf(c);
+    const pid = stdioPidOf(c);
     const plain = c.callTool('trigger-sampling-request', { prompt: 'plain' }).catch((e: unknown) => e);
     const asTask = c.callTool('trigger-sampling-request-async', { prompt: 'as a task' }).catch((e: unknown) => e);
     await until('both sampling requests', () => signals.length === 2 && c.openWork.receivedTasks === 1);
@@ -386,7 +373,7 @@ test('stop() resolves once the server process exited; dispose() after it does no
       stopGraceMs: 300,
     });
     await c.start();
-    const pid = pidOf(c);
+    const pid = stdioPidOf(c);
     await c.stop();
     assert.equal(isAlive(pid), false, 'the process exited before stop() resolved');
     assert.equal(c.state.kind, 'stopped');

@@ -8,20 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ServerConnection, stopAllStdioServers } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
-import { cliArgv, httpServer, repoRoot, startHttpFixture, stdioFixture, fixtureArgv } from '../fixtures/servers';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function pidOf(c: ServerConnection): number {
-  return (c as unknown as { attempt: { transport: { pid: number } } }).attempt.transport.pid;
-}
+import { cliArgv, httpServer, isAlive, repoRoot, startHttpFixture, stdioFixture, stdioPidOf, fixtureArgv } from '../fixtures/servers';
 
 /** A log whose sink throws once `closed` is set, as a VS Code output channel does after shutdown began. */
 function closingLog() {
@@ -37,7 +24,7 @@ test('shutdown() stops a server that ignores stdin and SIGTERM within 3 × the g
   const { state, log } = closingLog();
   const c = new ServerConnection(stdioFixture('sigterm-ignoring-server.ts'), { log, stopGraceMs: 5000 });
   await c.start();
-  const pid = pidOf(c);
+  const pid = stdioPidOf(c);
   state.closed = true;
   const started = Date.now();
   await c.shutdown(300);
@@ -52,7 +39,7 @@ test('shutdown() hurries a stop already under way (its 5 s grace cut to the shut
   const { log } = closingLog();
   const c = new ServerConnection(stdioFixture('sigterm-ignoring-server.ts', ['--exit-on-sigterm']), { log, stopGraceMs: 5000 });
   await c.start();
-  const pid = pidOf(c);
+  const pid = stdioPidOf(c);
   const started = Date.now();
   const slowStop = c.stop();
   await new Promise((r) => setTimeout(r, 100));
@@ -76,7 +63,7 @@ test('shutdown() during a start that waits on a silent server ends the process a
   const c = new ServerConnection(silent, { log, connectTimeoutMs: 60_000, stopGraceMs: 5000 });
   const starting = c.start();
   await new Promise((r) => setTimeout(r, 500));
-  const pid = pidOf(c);
+  const pid = stdioPidOf(c);
   const started = Date.now();
   await c.shutdown(300);
   await assert.rejects(starting);
@@ -111,7 +98,7 @@ test('stopAllStdioServers() stops every live server process, whoever owns it', a
   const a = new ServerConnection(stdioFixture('sigterm-ignoring-server.ts'), { log });
   const b = new ServerConnection(stdioFixture('sigterm-ignoring-server.ts', ['--exit-on-sigterm']), { log });
   await Promise.all([a.start(), b.start()]);
-  const pids = [pidOf(a), pidOf(b)];
+  const pids = [stdioPidOf(a), stdioPidOf(b)];
   await stopAllStdioServers(200);
   assert.deepEqual(pids.map(isAlive), [false, false]);
   await Promise.all([a.stop(), b.stop()]);
