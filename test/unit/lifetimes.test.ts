@@ -5,7 +5,7 @@
 // `stop()` is the teardown to await.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getEventListeners } from 'node:events';
+import { getEventListeners, setMaxListeners } from 'node:events';
 import { connect } from 'node:net';
 import { z } from 'zod';
 import { Disposable, DisposableStore, Emitter, linkAbort, liveCount, onAbort, toDisposable } from '../../src/core/events';
@@ -108,6 +108,7 @@ test('an owner takes no child whose dispose() returns a promise (it would be dis
 
 test('a linked signal follows its outer one and takes its listener off it when disposed or aborted', () => {
   const outer = new AbortController();
+  setMaxListeners(0, outer.signal); // a hundred links on purpose
   const links = Array.from({ length: 100 }, () => linkAbort(outer.signal, (o) => `outer: ${String(o.reason)}`));
   assert.equal(getEventListeners(outer.signal, 'abort').length, 100);
   for (const link of links.slice(0, 60)) link.dispose();

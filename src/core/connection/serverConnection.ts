@@ -17,6 +17,7 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { FileTransfers } from '../files/transfer/client';
 import { filesCapabilityOf, restoreDraftShapes, shieldDraftShapes, withFilesCapability } from '../files/transfer/protocol';
@@ -38,7 +39,7 @@ import {
   ServerStoppedError,
   shortErrorText,
 } from '../errors';
-import { Emitter, linkAbort, type IDisposable, type LinkedAbort } from '../events';
+import { Emitter, linkAbort, onAbort, type IDisposable } from '../events';
 import { answerInTask, declaredCapabilities, installFeatures, type FeatureHost } from './features';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { tapTransport } from './transportTap';
@@ -147,8 +148,17 @@ export class ServerConnection {
   private readonly sessions = new Set<ConnectionSession>();
   /** The server's sampling and elicitation requests whose answer is under way. */
   private answeringRequests = 0;
-  /** The host's requests to the server in flight (`send`), each cancellable on its own. */
-  private readonly openRequests = new Set<LinkedAbort>();
+  /** The host's requests to the server in flight (`send`). */
+  private openRequests = 0;
+  /**
+   * Aborted by `dispose`: every request in flight is sent with this signal (or one linked to it) and fails at once.
+   * Each request in flight listens to it, so it has no listener limit.
+   */
+  private readonly disposal = (() => {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    return controller;
+  })();
   private transportKind?: TransportKind;
   /** Per list: the newest refresh (a later one wins), and the one in flight (tools calls wait for it). */
   private readonly refreshes: Partial<Record<ServerList, { generation: number; running?: Promise<void> }>> = {};
@@ -748,18 +758,21 @@ export class ServerConnection {
     session = this.requireSession(),
   ): Promise<T> {
     const timeout = opts.timeoutMs ?? how.timeoutMs ?? this.requestTimeoutMs;
-    const cancel = linkAbort(opts.signal, cancelReason);
-    const o = { signal: cancel.signal, timeout };
-    this.openRequests.add(cancel);
+    // Without a signal of the caller's, the connection's own is enough (no controller per request on the hot path).
+    const cancel = opts.signal ? linkAbort(opts.signal, cancelReason) : undefined;
+    const disposed = cancel && onAbort(this.disposal.signal, (d) => cancel.abort(d.reason));
+    const o = { signal: cancel?.signal ?? this.disposal.signal, timeout };
+    this.openRequests++;
     try {
       return await (how.signIn ? this.withSignIn(() => request(session.client, o)) : request(session.client, o));
     } catch (e) {
       // The SDK reports an abort (the caller's, or `dispose`) with the timeout code too; the signal tells them apart.
-      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !cancel.signal.aborted;
+      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !o.signal.aborted;
       throw this.requestError(e, what, opts.signal, timedOut ? timeout : undefined);
     } finally {
-      this.openRequests.delete(cancel);
-      cancel.dispose();
+      this.openRequests--;
+      disposed?.dispose();
+      cancel?.dispose();
     }
   }
 
@@ -988,7 +1001,7 @@ export class ServerConnection {
       receivedTasks += session.receivedTaskCount;
       taskOfferingCalls += session.taskOfferingCallCount;
     }
-    return { sessions: this.sessions.size, answering: this.answeringRequests, receivedTasks, taskOfferingCalls, requests: this.openRequests.size };
+    return { sessions: this.sessions.size, answering: this.answeringRequests, receivedTasks, taskOfferingCalls, requests: this.openRequests };
   }
 
   /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
@@ -1017,7 +1030,7 @@ export class ServerConnection {
     this.shutDown = true;
     this.stopping = true;
     this.options.oauth?.cancelPendingSignIn?.();
-    for (const request of this.openRequests) request.abort(`the connection to server "${this.name}" was disposed`);
+    this.disposal.abort(`the connection to server "${this.name}" was disposed`);
     this.shutdown().catch((e: unknown) => this.log.debug(`stopping after dispose: ${shortErrorText(e)}`));
     this.stateEmitter.dispose();
     this.listsEmitter.dispose();
