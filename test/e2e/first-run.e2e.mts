@@ -35,6 +35,9 @@ test('first run: the welcome view adds a server to .vscode/mcp.json; the walkthr
     await wb.page.keyboard.press('Enter');
     const serverRow = wb.page.getByRole('tree', { name: 'Servers' }).getByRole('treeitem', { name: /^demo, / });
     await serverRow.waitFor({ timeout: 30_000 });
+    // Add Server… then shows the file it wrote; its editor takes the focus (a palette opened before would close,
+    // and the palette's Enter below would go into the file).
+    await wb.page.locator('.tabs-container .tab.active', { hasText: 'mcp.json' }).waitFor({ timeout: 15_000 });
     await wb.shot('server-added');
     const written = parse(readFileSync(config, 'utf8')) as { servers: Record<string, unknown> };
     assert.deepEqual(written.servers, { demo: { type: 'stdio', command: 'node', args: [demoServer] } });

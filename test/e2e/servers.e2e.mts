@@ -122,6 +122,8 @@ test('servers: Add Server… writes mcp.json, the status bar counts and opens th
     await wb.shot('add-server-name');
     await wb.page.keyboard.press('Enter');
     await serverRow(wb, 'added-demo').waitFor({ timeout: 30_000 });
+    // then the file it wrote is shown, and its editor takes the focus (before any palette below opens)
+    await wb.page.locator('.tabs-container .tab.active', { hasText: 'mcp.json' }).waitFor({ timeout: 15_000 });
     await wb.shot('server-added');
     const written = readFileSync(config, 'utf8');
     assert.ok(written.includes('// Servers of this workspace: keep this comment.'), `comment kept in:\n${written}`);
