@@ -111,8 +111,17 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
     for (const m of await reloadedMessages()) assert.ok(!m.includes(TENANT) && !m.includes(KEY), 'a message to the webview holds a secure value');
 
     // ── edited later: MCP: Edit Secure Values… replaces the tenant; the key is kept ──
-    await wb.runCommand('MCP: Edit Secure Values…');
-    await wb.pick('secure');
+    // A quick pick closes when focus moves away (the tool panel that just ran can take it a moment later): one
+    // that closed before its row was clicked is opened again.
+    for (let attempt = 1; ; attempt++) {
+      await wb.runCommand('MCP: Edit Secure Values…');
+      try {
+        await wb.quickPickRow('secure').first().click({ timeout: 10_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 3 || (await wb.quickInput.isVisible())) throw e;
+      }
+    }
     const editor = wb.webview();
     await editor.getByRole('heading', { level: 1, name: 'Secure values for secure' }).waitFor({ timeout: 30_000 });
     assert.equal(await editor.getByLabel('Tenant').inputValue(), '', 'the kept value is not shown');
