@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { newestResult, runToolFromPalette } from './steps.mjs';
+import { newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, withWorkbench, type Workbench } from './workbench.mjs';
 
 const TENANT = 'tenant-e2e-41b7c9';
@@ -111,17 +111,8 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
     for (const m of await reloadedMessages()) assert.ok(!m.includes(TENANT) && !m.includes(KEY), 'a message to the webview holds a secure value');
 
     // ── edited later: MCP: Edit Secure Values… replaces the tenant; the key is kept ──
-    // A quick pick closes when focus moves away (the tool panel that just ran can take it a moment later): one
-    // that closed before its row was clicked is opened again.
-    for (let attempt = 1; ; attempt++) {
-      await wb.runCommand('MCP: Edit Secure Values…');
-      try {
-        await wb.quickPickRow('secure').first().click({ timeout: 10_000 });
-        break;
-      } catch (e) {
-        if (attempt >= 3 || (await wb.quickInput.isVisible())) throw e;
-      }
-    }
+    // (the tool panel that just ran can take the focus a moment later, closing the pick: openQuickPick opens it again)
+    await openQuickPick(wb, 'MCP: Edit Secure Values…', undefined, 'secure', wb.quickPickRow('secure').first(), {});
     const editor = wb.webview();
     await editor.getByRole('heading', { level: 1, name: 'Secure values for secure' }).waitFor({ timeout: 30_000 });
     assert.equal(await editor.getByLabel('Tenant').inputValue(), '', 'the kept value is not shown');

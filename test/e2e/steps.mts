@@ -5,7 +5,7 @@ import type { FrameLocator, Locator } from 'playwright-core';
 import type { Workbench } from './workbench.mjs';
 
 /**
- * Runs a palette command that opens the quick pick titled `title`, types `filter` into it (its list can be
+ * Runs a palette command that opens the quick pick titled `title` (or one without a title), types `filter` into it (its list can be
  * longer than it shows) and waits for `row` (servers start on demand). A quick pick closes when focus moves
  * away, as when a panel that just closed hands focus to the next editor a moment later: one that closed
  * before its row came (or, with `choose`, before its row was clicked) is opened again.
@@ -13,7 +13,7 @@ import type { Workbench } from './workbench.mjs';
 export async function openQuickPick(
   wb: Workbench,
   command: string,
-  title: string,
+  title: string | undefined,
   filter: string,
   row: Locator,
   choose?: { beforeClick?: () => Promise<unknown> },
@@ -22,7 +22,7 @@ export async function openQuickPick(
     await wb.runCommand(command);
     try {
       // (after an app's flood of messages the renderer can take a while to show it)
-      await wb.quickInput.locator('.quick-input-title', { hasText: title }).waitFor({ timeout: 30_000 });
+      if (title) await wb.quickInput.locator('.quick-input-title', { hasText: title }).waitFor({ timeout: 30_000 });
       await wb.quickInput.locator('.quick-input-box input').fill(filter, { timeout: 5_000 });
       await row.waitFor({ timeout: 30_000 });
       if (choose) {
