@@ -4,7 +4,9 @@
 //   e2e          Playwright in the real workbench (test/e2e/*.e2e.mts), screenshots in .artifacts/e2e
 //   vsix         packages the extension and runs the first scenario against the installed .vsix
 // `npm test -- unit e2e` runs only the named stages; `--grep <text>` filters integration and e2e tests.
-import { spawnSync } from 'node:child_process';
+// The unit and integration stages run side by side: the unit stage leaves about a third of two cores idle while its
+// tests wait on their servers, and the integration stage (one extension host running its suite) fits in it.
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +30,23 @@ function testFiles(dir, suffix) {
   return out.sort();
 }
 
-function run(cmd, args, env = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  return r.status ?? 1;
+/**
+ * Runs a command to its end and resolves with its exit code. Its output goes to this terminal as it comes, or, with
+ * `held`, into that array (to be printed in one piece once a stage running beside it has printed its own).
+ */
+function run(cmd, args, env = {}, held = undefined) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    if (held) {
+      child.stdout.on('data', (d) => held.push(d));
+      child.stderr.on('data', (d) => held.push(d));
+    }
+    child.on('error', (e) => {
+      console.error(`${cmd}: ${e.message}`);
+      resolve(1);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
 }
 
 // a scenario that hangs fails after this long instead of holding up the run
@@ -52,7 +68,8 @@ const stageRunners = {
         MCP_HOST_FIXTURE_BUNDLES: fixtureBundles,
       },
     ),
-  integration: () => run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])], { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }),
+  integration: (held) =>
+    run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])], { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }, held),
   e2e: () =>
     run(process.execPath, [
       '--import',
@@ -64,9 +81,9 @@ const stageRunners = {
       ...grepArgs,
       ...testFiles(join(root, 'test/e2e'), '.e2e.mts').filter((f) => !f.endsWith('vsix.e2e.mts')),
     ]),
-  vsix: () => {
+  vsix: async () => {
     // the package as users get it: a production build, then vsce (in a staging folder)
-    const packaged = run(process.execPath, ['scripts/package.mjs', '--out', vsixForTests]);
+    const packaged = await run(process.execPath, ['scripts/package.mjs', '--out', vsixForTests]);
     if (packaged !== 0) return packaged;
     return run(process.execPath, ['--import', 'tsx', '--test', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', 'test/e2e/vsix.e2e.mts'], {
       MCP_HOST_TEST_VSIX: vsixForTests,
@@ -80,7 +97,7 @@ const { ensurePrerequisites } = await import('./prerequisites.mjs');
 await ensurePrerequisites({ workbench: stages.some((s) => s !== 'unit') });
 
 const results = [];
-const build = run(process.execPath, ['scripts/build.mjs']);
+const build = await run(process.execPath, ['scripts/build.mjs']);
 if (build !== 0) {
   console.error('build failed');
   process.exit(1);
@@ -88,11 +105,28 @@ if (build !== 0) {
 // Once for both stages that start the fixture servers from these bundles.
 const { buildFixtureBundles } = await import('./fixture-bundles.mjs');
 const fixtureBundles = stages.includes('unit') || stages.includes('integration') ? await buildFixtureBundles() : undefined;
-for (const stage of stages) {
+/** Runs a stage, printing its output as it comes, or holding it in `held`; records its result. */
+async function runStage(stage, held) {
   const started = Date.now();
-  console.log(`\n=== ${stage} ===`);
-  const code = await stageRunners[stage]();
-  results.push({ stage, code, seconds: (Date.now() - started) / 1000 });
+  if (!held) console.log(`\n=== ${stage} ===`);
+  const code = await stageRunners[stage](held);
+  return { stage, code, seconds: (Date.now() - started) / 1000 };
+}
+
+const besideUnit = stages.includes('unit') && stages.includes('integration') ? 'integration' : undefined;
+for (const stage of stages) {
+  if (stage === besideUnit) continue;
+  if (stage === 'unit' && besideUnit) {
+    const held = [];
+    const beside = runStage(besideUnit, held);
+    results.push(await runStage('unit'));
+    console.log(`\n=== ${besideUnit} (ran beside unit) ===`);
+    const result = await beside;
+    process.stdout.write(Buffer.concat(held));
+    results.push(result);
+    continue;
+  }
+  results.push(await runStage(stage));
 }
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.code === 0 ? 'pass' : 'FAIL'}  ${r.stage.padEnd(12)} ${r.seconds.toFixed(1)} s`);

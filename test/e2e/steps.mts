@@ -129,6 +129,8 @@ export async function answerDialog(wb: Workbench, button: string): Promise<void>
  * Run → the confirmation (its text checked against `confirmation`, when given) → Send → the newest result's text.
  */
 export async function runAndSend(wb: Workbench, panel: FrameLocator, opts: { confirmation?: RegExp; timeoutMs?: number } = {}): Promise<string> {
+  // a tool's panel opened again in the same session already shows that session's earlier results
+  const earlier = await results(panel).count();
   await panel.getByRole('button', { name: 'Run' }).click();
   if (opts.confirmation) {
     const box = dialog(wb);
@@ -136,15 +138,21 @@ export async function runAndSend(wb: Workbench, panel: FrameLocator, opts: { con
     assert.match(await box.innerText(), opts.confirmation);
   }
   await answerDialog(wb, 'Send');
-  const result = newestResult(panel);
-  await result.waitFor({ timeout: opts.timeoutMs ?? 30_000 });
+  await results(panel)
+    .nth(earlier)
+    .waitFor({ timeout: opts.timeoutMs ?? 30_000 });
   await wb.shot('result');
-  return result.innerText();
+  return newestResult(panel).innerText();
+}
+
+/** The results in the tool panel, newest first. */
+export function results(panel: FrameLocator): Locator {
+  return panel.getByRole('region', { name: 'Results' }).locator('article.result');
 }
 
 /** The newest result in the tool panel. */
 export function newestResult(panel: FrameLocator): Locator {
-  return panel.getByRole('region', { name: 'Results' }).locator('article.result').first();
+  return results(panel).first();
 }
 
 /**

@@ -1,6 +1,7 @@
-// The end-to-end harness: a fresh code-server and headless Chromium per scenario (started side by side), the
+// The end-to-end harness: a fresh code-server and headless Chromium per window (started side by side), the
 // extension loaded either from this folder (development) or from an installed .vsix, a fresh copy of the demo
-// workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png.
+// workspace, and a screenshot of every step in .artifacts/e2e/<scenario>/NN-step.png. A window is a scenario's own
+// (`withWorkbench`), or shared by scenarios that need the same one and run in it in turn (`scenariosInOneWorkbench`).
 // An unhandled rejection or uncaught exception in the extension host fails the scenario, named with the step
 // it followed: the host watch extension (test/extensions/host-watch), loaded beside MCP Host (or installed beside
 // the .vsix), records them.
@@ -8,6 +9,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { installExtension, openBrowserContext, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
@@ -77,19 +79,33 @@ export class Workbench {
   /** Milliseconds of each phase (opening, the scenario's own steps, closing), kept as timing.json with the screenshots. */
   private timing: Record<string, number> = {};
   private opened = 0;
+  /** The scenario running now, and where its screenshots go (a shared window runs several, one after another). */
+  private current: { scenario: string; artifacts: string };
 
   private constructor(
-    readonly scenario: string,
+    /** The window's name: its scenario's, or its group's when scenarios share it. */
+    readonly name: string,
     readonly page: Page,
     readonly browser: BrowserContext,
     readonly server: CodeServer,
     readonly folder: string,
-    readonly artifacts: string,
+    /** The window's own files (code-server's log, the browser console, timing, the host watch's problems). */
+    private readonly windowArtifacts: string,
     private readonly payload: [string, string][] | undefined,
     private readonly installedExtensionsDir: string | undefined,
   ) {
+    this.current = { scenario: name, artifacts: windowArtifacts };
     page.on('console', (m) => this.log.push(`[${m.type()}] ${m.text()}`));
     page.on('pageerror', (e) => this.log.push(`[pageerror] ${e.message}`));
+  }
+
+  get scenario(): string {
+    return this.current.scenario;
+  }
+
+  /** Where the running scenario's screenshots and files go: .artifacts/e2e/<scenario>. */
+  get artifacts(): string {
+    return this.current.artifacts;
   }
 
   static async open(scenario: string, options: WorkbenchOptions = {}): Promise<Workbench> {
@@ -106,9 +122,7 @@ export class Workbench {
     let server: CodeServer | undefined;
     let browser: BrowserContext | undefined;
     try {
-      const artifacts = join(root, '.artifacts/e2e', scenario);
-      rmSync(artifacts, { recursive: true, force: true });
-      mkdirSync(artifacts, { recursive: true });
+      const artifacts = freshArtifacts(scenario);
       const folder = makeWorkspace(options);
 
       const hostWatch = await buildHostWatch();
@@ -198,6 +212,7 @@ export class Workbench {
     const step = `${String(this.step).padStart(2, '0')}-${name}`;
     this.steps.push({ at: Date.now(), name: step });
     const file = join(this.artifacts, `${step}.png`);
+    if (this.scenario !== this.name) this.steps.at(-1)!.name = `${this.scenario} ${step}`;
     await this.page.screenshot({ path: file });
     return file;
   }
@@ -296,28 +311,59 @@ export class Workbench {
    * Closes the workbench; then fails (unless the scenario failed already: its own error comes first) when the
    * extension host had an unhandled rejection or an uncaught exception meanwhile.
    */
+  /** Scenarios this window has run (`runScenario`), and whether one of them failed (its report is made). */
+  private scenariosRun = 0;
+  private failureReported = false;
+
+  /**
+   * Runs one of the scenarios sharing this window, from a window with no editor, quick input, dialog or notification
+   * open, its screenshots in its own folder; a failure leaves its last screenshot and what the window showed.
+   */
+  async runScenario(scenario: string, body: (wb: Workbench) => Promise<void>): Promise<void> {
+    this.current = { scenario, artifacts: freshArtifacts(scenario) };
+    this.step = 0;
+    if (this.scenariosRun++ > 0) await this.tidy();
+    try {
+      await body(this);
+    } catch (e) {
+      this.failureReported = true;
+      await this.shot('failure').catch(() => {});
+      await this.reportFailure().catch((r: unknown) => process.stderr.write(`failure report of "${scenario}" incomplete: ${String(r)}\n`));
+      throw e;
+    }
+  }
+
+  /** Closes what a scenario left open that the next one would trip over. */
+  private async tidy(): Promise<void> {
+    for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
+    await this.runCommand('Notifications: Clear All Notifications');
+    await this.runCommand('View: Close All Editors');
+    await this.page.locator('.tabs-container .tab').first().waitFor({ state: 'detached', timeout: 15_000 });
+  }
+
   async close(failed = false): Promise<void> {
     const c0 = Date.now();
     this.timing.body = c0 - this.opened;
-    if (failed) {
+    failed ||= this.failureReported;
+    if (failed && !this.failureReported) {
       await this.shot('failure').catch(() => {});
       await this.reportFailure().catch((e: unknown) => process.stderr.write(`failure report of "${this.scenario}" incomplete: ${String(e)}\n`));
     }
     // A short scenario on a busy machine can end before the extension host has started the host watch: it is given
     // a moment, so that "never started" means it did not start, not that it had not yet.
-    for (const end = Date.now() + 20_000; !existsSync(problemsFile(this.artifacts)) && Date.now() < end;) await this.page.waitForTimeout(250);
+    for (const end = Date.now() + 20_000; !existsSync(problemsFile(this.windowArtifacts)) && Date.now() < end;) await this.page.waitForTimeout(250);
     const c1 = Date.now();
-    writeFileSync(join(this.artifacts, 'console.log'), this.log.join('\n'));
+    writeFileSync(join(this.windowArtifacts, 'console.log'), this.log.join('\n'));
     await Promise.all([this.browser.close(), this.server.stop()]);
     Object.assign(this.timing, { watchWait: c1 - c0, close: Date.now() - c0 });
-    writeFileSync(join(this.artifacts, 'timing.json'), JSON.stringify(this.timing));
-    console.log(`timing ${this.scenario}: ${JSON.stringify(this.timing)}`);
+    writeFileSync(join(this.windowArtifacts, 'timing.json'), JSON.stringify(this.timing));
+    console.log(`timing ${this.name}: ${JSON.stringify(this.timing)}`);
     rmSync(madeIn(this.folder), { recursive: true, force: true });
     for (const clone of this.clones) rmSync(clone, { recursive: true, force: true });
     if (this.installedExtensionsDir) rmSync(this.installedExtensionsDir, { recursive: true, force: true });
     const problems = this.hostProblems();
     if (problems.length === 0) return;
-    const text = `the extension host of scenario "${this.scenario}": ${problems.join('\n')}`;
+    const text = `the extension host of ${this.name === this.scenario ? 'scenario' : 'the window of'} "${this.name}": ${problems.join('\n')}`;
     if (failed) process.stderr.write(`${text}\n`);
     else throw new Error(text);
   }
@@ -352,7 +398,7 @@ export class Workbench {
 
   /** What the host watch recorded, each named with the step it followed (or that it never started). */
   hostProblems(): string[] {
-    const file = problemsFile(this.artifacts);
+    const file = problemsFile(this.windowArtifacts);
     if (!existsSync(file)) return [`the host watch never started (no ${file}): nothing of the extension host was watched`];
     return readFileSync(file, 'utf8')
       .split('\n')
@@ -382,6 +428,14 @@ function extensionLogs(userDataDir: string): string[] {
   return readdirSync(logs, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.log') && basename(e.parentPath) === 'mcp-host.mcp-host')
     .map((e) => join(e.parentPath, e.name));
+}
+
+/** An empty .artifacts/e2e/<name>. */
+function freshArtifacts(name: string): string {
+  const artifacts = join(root, '.artifacts/e2e', name);
+  rmSync(artifacts, { recursive: true, force: true });
+  mkdirSync(artifacts, { recursive: true });
+  return artifacts;
 }
 
 /** Where the host watch of a scenario writes (a JSON line per problem), kept with its screenshots. */
@@ -433,4 +487,36 @@ export async function withWorkbench(scenario: string, options: WorkbenchOptions,
   } finally {
     await wb.close(failed);
   }
+}
+
+/** A scenario of `scenariosInOneWorkbench`: its test's title, its name (its screenshots' folder) and its steps. */
+export interface SharedScenario {
+  title: string;
+  scenario: string;
+  body: (wb: Workbench) => Promise<void>;
+}
+
+/**
+ * Scenarios that need the same window and nothing new of its session run in one window, in turn, as a person goes
+ * from one task to the next: opening a window and letting it settle costs about 15 s of CPU, more than many a
+ * scenario's own steps. Each starts with no editor, quick input or notification open; what the ones before left in
+ * the session stays (a server running, the session's results). The window's name is its artifacts folder (its logs
+ * and timing); the whole file is bounded by the stage's per-file limit, so a group stays well inside it.
+ */
+export function scenariosInOneWorkbench(name: string, options: WorkbenchOptions, scenarios: SharedScenario[]): void {
+  void describe(name, () => {
+    let wb: Workbench | undefined;
+    before(async () => {
+      wb = await Workbench.open(name, options);
+    });
+    after(async () => {
+      await wb?.close();
+    });
+    for (const { title, scenario, body } of scenarios) {
+      void test(title, async () => {
+        if (!wb) throw new Error(`the window "${name}" did not open`);
+        await wb.runScenario(scenario, body);
+      });
+    }
+  });
 }
