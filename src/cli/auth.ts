@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import {
   FileTokenStore,
   forgetServer,
-  HostOAuthProvider,
+  HostOAuthClientProvider,
   MemoryTokenStore,
   defaultTokenFile,
   readAuthRecord,
@@ -145,14 +145,14 @@ export function cliSignInUi(env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStrea
 const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
 
 /** The provider for an HTTP server (none for stdio, or when the config sends its own Authorization header). */
-export async function cliOAuthProvider(
+export async function cliOAuthClientProvider(
   server: ResolvedServer,
   auth: CliAuthArgs,
   io: { env: NodeJS.ProcessEnv; cwd: string; stderr: NodeJS.WritableStream; interactive: boolean },
   log: Logger,
   store: TokenStore,
   forceInteractive = false,
-): Promise<HostOAuthProvider | undefined> {
+): Promise<HostOAuthClientProvider | undefined> {
   if (server.transport === 'stdio') return undefined;
   if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
   const interactive = forceInteractive || !!auth.signIn || io.interactive;
@@ -162,7 +162,7 @@ export async function cliOAuthProvider(
   const settings = flags.clientId
     ? flags
     : { ...flags, ...definedOnly(configured), ...definedOnly({ scope: flags.scope, clientMetadataUrl: flags.clientMetadataUrl }) };
-  return new HostOAuthProvider({
+  return new HostOAuthClientProvider({
     server: server.name,
     serverUrl: server.url,
     store,

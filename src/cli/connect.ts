@@ -7,7 +7,7 @@ import { ServerConnection } from '../core/connection';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../core/elicitation';
 import { Logger, type LogLevel } from '../core/log';
 import type { TokenStore } from '../core/auth';
-import { cliOAuthProvider, tokenStoreFor } from './auth';
+import { cliOAuthClientProvider, tokenStoreFor } from './auth';
 import { cliFeatureOptions, printServerLog } from './clientFeatures';
 import { printSandboxRefusals } from './sandbox';
 import { createCliElicitationHandler, type CliElicitationHandler } from './elicit';
@@ -78,7 +78,7 @@ export async function openConnection(server: ResolvedServer, o: CliConnectionOpt
   // Elicitation is declared only when it can be answered: an --elicit choice, or a terminal to ask on.
   const elicitationDeclared = o.elicit !== undefined || io.interactive;
   const store = login?.store ?? tokenStoreFor(o, io.env);
-  const oauth = await cliOAuthProvider(server, o, io, log, store, !!login);
+  const oauth = await cliOAuthClientProvider(server, o, io, log, store, !!login);
   const connection = new ServerConnection(server, {
     log,
     elicitation: elicitationDeclared ? elicitation : undefined,

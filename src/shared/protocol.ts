@@ -13,10 +13,10 @@ import type { CallToolResult, CreateMessageResult, ReadResourceResult } from '@m
 export type { FieldErrors, FormField, FormModel, FormValues, JsonValue, ResultItem, ResultView, SaveItem };
 
 /**
- * `run`: a tool's or a prompt's form and results; `elicitation`: a server's question; `inputs`: a server's ${input:…} values;
- * `sampling`: a server asking for a language model's answer.
+ * `tool`: the tool panel, a tool's (or a prompt's, a resource template's) form and results; `elicitation`: a server's
+ * question; `inputs`: a server's ${input:…} values; `sampling`: a server asking for a language model's answer.
  */
-export type PanelKind = 'run' | 'elicitation' | 'inputs' | 'sampling';
+export type PanelKind = 'tool' | 'elicitation' | 'inputs' | 'sampling';
 
 /** What the webview may know about a chosen file: never its bytes or its path. */
 export interface FileSummary {
@@ -85,7 +85,7 @@ export interface AppFrame extends AppStandby {
 }
 
 export interface ToolPanelInit {
-  kind: 'run';
+  kind: 'tool';
   heading: PanelHeading;
   form: FormModel;
   values: FormValues;
@@ -215,7 +215,7 @@ export type FormPanelInit = ToolPanelInit | FormElicitationInit | InputsPanelIni
 /** The panel's form, by its kind (a URL elicitation has none). */
 export function formPanel(panel: PanelInit): FormPanelInit | undefined {
   switch (panel.kind) {
-    case 'run':
+    case 'tool':
     case 'inputs':
       return panel;
     case 'elicitation':
@@ -379,7 +379,7 @@ function isFieldErrors(x: unknown): x is FieldErrors {
 const ANSWER_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
 const FILE_SOURCES: readonly string[] = ['workspace', 'browse'];
 const OUTCOMES: readonly string[] = ['done', 'cancelled', 'failed'];
-const PANEL_KINDS: readonly string[] = ['run', 'elicitation', 'inputs', 'sampling'];
+const PANEL_KINDS: readonly string[] = ['tool', 'elicitation', 'inputs', 'sampling'];
 const SAMPLING_STAGES: readonly string[] = ['ask', 'answering', 'review', 'sent'];
 
 const WEBVIEW_NOTIFICATION_GUARDS: MessageGuards<WebviewNotificationFields> = {
@@ -459,9 +459,18 @@ export function isHostMessage(x: unknown): x is HostMessage {
   return passes(HOST_NOTIFICATION_GUARDS, x.type, x);
 }
 
-/** For a WebviewPanelSerializer: the state VS Code hands back is whatever the webview last saved. */
-export function isPersistedState(x: unknown): x is PersistedState {
-  return isObject(x) && isObject(x.panel) && isString(x.panel.kind) && PANEL_KINDS.includes(x.panel.kind) && isObject(x.panel.heading);
+/** The tool panel's kind in states saved before it was named `tool`. */
+const SAVED_TOOL_PANEL_KIND = 'run';
+
+/**
+ * The webview's saved state as it restores (VS Code hands back whatever the webview last saved, possibly by an
+ * earlier version), or undefined when it is not one: a tool panel saved with its earlier kind restores as a tool panel.
+ */
+export function restoredState(x: unknown): PersistedState | undefined {
+  if (!isObject(x) || !isObject(x.panel) || !isObject(x.panel.heading)) return undefined;
+  const kind = x.panel.kind === SAVED_TOOL_PANEL_KIND ? 'tool' : x.panel.kind;
+  if (!isString(kind) || !PANEL_KINDS.includes(kind)) return undefined;
+  return { ...x, panel: { ...x.panel, kind } } as unknown as PersistedState;
 }
 
 export function isResponseTo<M extends RequestMethod>(message: HostMessage, method: M, id: number): message is Extract<HostResponse, { method: M }> {

@@ -3,7 +3,7 @@
 
 import {
   isHostMessage,
-  isPersistedState,
+  restoredState,
   type HostNotification,
   type HostResponse,
   type PersistedState,
@@ -64,8 +64,7 @@ export class Bridge {
   }
 
   get state(): PersistedState | undefined {
-    const state = this.api.getState();
-    return isPersistedState(state) ? state : undefined;
+    return restoredState(this.api.getState());
   }
 
   set state(state: PersistedState) {

@@ -86,7 +86,7 @@ class App {
     if (!state) return;
     const { panel } = state;
     // An app's document is not kept: the host sends it again with `init`.
-    const kept = panel.kind === 'run' && (panel.app || panel.appStandby) ? { ...panel, app: undefined, appStandby: undefined } : panel;
+    const kept = panel.kind === 'tool' && (panel.app || panel.appStandby) ? { ...panel, app: undefined, appStandby: undefined } : panel;
     const form = formPanel(kept);
     this.bridge.state = form ? { ...state, panel: { ...form, values: withoutSecrets(form.form.fields, form.values) } } : { ...state, panel: kept };
   }
@@ -176,12 +176,12 @@ class App {
     const previous = this.restoring ? this.panel : undefined;
     this.restoring = false;
     if (previous && samePanel(previous, panel) && 'values' in previous && 'values' in panel) panel.values = { ...panel.values, ...previous.values };
-    if (previous && previous.kind === 'run' && panel.kind === 'run' && samePanel(previous, panel)) {
+    if (previous && previous.kind === 'tool' && panel.kind === 'tool' && samePanel(previous, panel)) {
       const ids = new Set(panel.results.map((r) => r.id));
       panel.results = [...panel.results, ...previous.results.filter((r) => !ids.has(r.id))].sort((a, b) => b.at - a.at);
     }
     const markdown = this.state && samePanel(this.state.panel, panel) ? this.state.markdown : undefined;
-    this.state = { panel, runningCallId: panel.kind === 'run' ? panel.runningCallId : undefined, markdown };
+    this.state = { panel, runningCallId: panel.kind === 'tool' ? panel.runningCallId : undefined, markdown };
     this.touched.clear();
     this.showAllErrors = false;
     this.hostErrors = {};
@@ -236,19 +236,19 @@ class App {
         changed: (id) => this.changed(id),
         pickFile: (field, source) => this.bridge.send({ type: 'pickFile', field, source }),
         removeFile: (field, index) => this.bridge.send({ type: 'removeFile', field, index }),
-        suggest: panel.kind === 'run' && panel.completions ? (field, value) => this.suggest(field, value) : undefined,
+        suggest: panel.kind === 'tool' && panel.completions ? (field, value) => this.suggest(field, value) : undefined,
       });
       parts.push(this.form.element);
-      if (panel.kind === 'run' && panel.secure) parts.push(this.secureSection(panel.secure.form));
+      if (panel.kind === 'tool' && panel.secure) parts.push(this.secureSection(panel.secure.form));
       parts.push(this.actions(panel));
     }
-    if (panel.kind === 'run') parts.push(this.toolStatus(), this.apps.element, this.results);
+    if (panel.kind === 'tool') parts.push(this.toolStatus(), this.apps.element, this.results);
     replaceChildren(this.root, ...parts);
     // For `npm run bench`: the panel's content is on screen (a question's form, or its app's frame).
     performance.mark('mcp-host:panel-rendered');
     void question?.start();
     if ('answered' in panel && panel.answered) this.answered('Sending…');
-    if (panel.kind === 'run') {
+    if (panel.kind === 'tool') {
       if (panel.appStandby) this.apps.prepare(panel.appStandby);
       if (panel.app) this.apps.show(panel.app);
       this.renderResults(panel.results);
@@ -270,7 +270,7 @@ class App {
 
   private actions(panel: PanelInit): HTMLElement {
     const bar = h('div', { className: 'actions' });
-    if (panel.kind === 'run') {
+    if (panel.kind === 'tool') {
       this.runButton = this.button('Run', () => this.submit(), { primary: true, iconName: 'play' });
       this.primary = () => this.submit();
       bar.append(this.runButton, h('span', { className: 'hint' }, 'Ctrl+Enter runs'));
@@ -382,7 +382,7 @@ class App {
 
   private addResult(entry: ResultEntry): void {
     const panel = this.panel;
-    if (panel?.kind !== 'run') return;
+    if (panel?.kind !== 'tool') return;
     const replaced = panel.results.some((r) => r.id === entry.id);
     panel.results = [entry, ...panel.results.filter((r) => r.id !== entry.id)];
     // Prepend rather than re-render: earlier results keep their expanded/Markdown state.
@@ -420,7 +420,7 @@ class App {
     const panel = this.panel;
     const form = panel && formPanel(panel);
     if (!form) return {};
-    const secure = panel.kind === 'run' && panel.secure ? clientErrors(panel.secure.form, this.secureValues, {}) : {};
+    const secure = panel.kind === 'tool' && panel.secure ? clientErrors(panel.secure.form, this.secureValues, {}) : {};
     return {
       ...clientErrors(form.form, form.values, chosenFilesOf(form) ?? {}),
       ...Object.fromEntries(Object.entries(secure).map(([id, m]) => [`${SECURE_FIELD_PREFIX}${id}`, m])),
@@ -519,7 +519,7 @@ class App {
 
   private submit(): void {
     const panel = this.panel;
-    if (panel?.kind !== 'run' || this.state?.runningCallId !== undefined) return;
+    if (panel?.kind !== 'tool' || this.state?.runningCallId !== undefined) return;
     if (!this.checkBeforeSending()) return;
     this.status.textContent = '';
     performance.mark('mcp-host:submit');
@@ -528,7 +528,7 @@ class App {
 
   private answer(action: AnswerAction): void {
     const panel = this.panel;
-    if (!panel || panel.kind === 'run') return;
+    if (!panel || panel.kind === 'tool') return;
     if (action === 'accept' && 'values' in panel) {
       if (!this.checkBeforeSending()) return;
       this.bridge.send({ type: 'answer', action, values: panel.values });
@@ -559,13 +559,13 @@ class App {
 }
 
 function newestFailed(panel: PanelInit | undefined): boolean {
-  const newest = panel?.kind === 'run' ? panel.results[0] : undefined;
+  const newest = panel?.kind === 'tool' ? panel.results[0] : undefined;
   return newest !== undefined && (newest.view.isError || failedValidation(newest.view));
 }
 
 /** What the status region says when a call ends with a result (screen readers announce it). */
 function resultAnnouncement(panel: PanelInit | undefined): string {
-  const newest = panel?.kind === 'run' ? panel.results[0] : undefined;
+  const newest = panel?.kind === 'tool' ? panel.results[0] : undefined;
   if (!newest) return 'Done.';
   if (newest.view.isError) return 'The tool returned an error; see Results.';
   return failedValidation(newest.view) ? "The result failed the tool's output schema; see Results." : 'New result; see Results.';

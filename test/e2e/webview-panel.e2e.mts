@@ -25,8 +25,11 @@ after(async () => {
   await browser.close();
 });
 
-/** Opens the panel page; the script is served after `scriptDelayMs` (a slow first load); `apps`: it may show MCP Apps. */
-async function openPanel(scriptDelayMs = 0, apps = false): Promise<Page> {
+/**
+ * Opens the panel page; the script is served after `scriptDelayMs` (a slow first load); `apps`: it may show MCP Apps;
+ * `savedState`: what VS Code hands back as the webview's state (the panel was hidden, or the window reloaded).
+ */
+async function openPanel(scriptDelayMs = 0, apps = false, savedState?: unknown): Promise<Page> {
   const page = await browser.newPage();
   const html = webviewHtml({
     cspSource: ORIGIN,
@@ -51,8 +54,9 @@ async function openPanel(scriptDelayMs = 0, apps = false): Promise<Page> {
   // A string, not a function: the test runner's transpiler would add helpers the page does not have.
   await page.addInitScript(`{
     const sent = [];
-    let state;
+    let state = ${JSON.stringify(savedState ?? null)} ?? undefined;
     window.sent = sent;
+    window.savedState = () => state;
     window.acquireVsCodeApi = () => ({ postMessage: (m) => sent.push(m), getState: () => state, setState: (s) => { state = s; } });
   }`);
   await page.goto(`${ORIGIN}/`, { waitUntil: 'commit' });
@@ -78,10 +82,10 @@ async function started(page: Page): Promise<void> {
 
 const heading = { title: 'Describe a file', server: 'demo' };
 
-function toolInit(overrides: Partial<Extract<PanelInit, { kind: 'run' }>> = {}): PanelInit {
+function toolInit(overrides: Partial<Extract<PanelInit, { kind: 'tool' }>> = {}): PanelInit {
   const schema = { type: 'object', properties: { file: { type: 'string', format: 'uri', 'x-mcp-file': { accept: ['image/png'], maxSize: 10 } } } };
   const form = buildForm(schema, [{ path: ['file'], multiple: false, accept: ['image/png'], maxSize: 10 }]);
-  return { kind: 'run', heading, form, values: {}, files: {}, results: [], ...overrides };
+  return { kind: 'tool', heading, form, values: {}, files: {}, results: [], ...overrides };
 }
 
 test('the panel says "Loading…" at once, before its script has loaded, and the form replaces it', async () => {
@@ -132,6 +136,38 @@ test('a result whose structured content breaks the output schema is marked faile
   const status = page.locator('.tool-status [role="status"]');
   assert.equal(await status.innerText(), "The result failed the tool's output schema; see Results.");
   assert.match((await status.getAttribute('class')) ?? '', /\berror\b/);
+  await page.close();
+});
+
+test('a tool panel state saved by the previous version (kind "run") restores as a tool panel: its typed value and results stay after init', async () => {
+  const view: ResultView = { isError: false, items: [{ kind: 'text', text: 'described before the reload' }], saves: [], warnings: [] };
+  const form = buildForm({ type: 'object', properties: { note: { type: 'string' } } });
+  const results = [{ id: 'c-old', at: 1_700_000_000_000, view }];
+  const tool: Extract<PanelInit, { kind: 'tool' }> = { kind: 'tool', heading, form, values: { note: 'typed before the reload' }, files: {}, results };
+  const page = await openPanel(0, false, { panel: { ...tool, kind: 'run' } });
+  await started(page);
+  // Shown from the saved state alone, before the host's init.
+  await page.locator('body[data-panel="tool"]').waitFor({ timeout: 10_000 });
+  await page.getByRole('button', { name: 'Run' }).waitFor();
+  assert.equal(await page.getByLabel('note', { exact: true }).inputValue(), 'typed before the reload');
+  await page.locator('article[data-call-id="c-old"]').waitFor();
+  // The host's init (values from its own state, no results of this page's): the typed value and the result stay.
+  await post(page, { type: 'init', panel: { ...tool, values: { note: '' }, results: [] } });
+  await page.getByRole('button', { name: 'Run' }).waitFor();
+  assert.equal(await page.getByLabel('note', { exact: true }).inputValue(), 'typed before the reload');
+  assert.equal(await page.locator('article[data-call-id="c-old"]').count(), 1, 'the result kept before the reload is still shown');
+  const saved = (await page.evaluate('window.savedState()')) as { panel: PanelInit };
+  assert.equal(saved.panel.kind, 'tool', 'saved again with the new kind');
+  await page.close();
+});
+
+test('a saved state of an unknown panel kind is not restored: the panel waits for the host', async () => {
+  const page = await openPanel(0, false, { panel: { ...toolInit(), kind: 'runs' } });
+  await started(page);
+  assert.equal(await page.getByText('Loading…').count(), 1);
+  assert.equal(await page.getByRole('button', { name: 'Run' }).count(), 0);
+  await post(page, { type: 'init', panel: toolInit() });
+  await page.getByRole('button', { name: 'Run' }).waitFor();
   await page.close();
 });
 

@@ -5,14 +5,20 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import {
   authStoreKey,
-  HostOAuthProvider,
+  HostOAuthClientProvider,
   MemoryTokenStore,
   SignInCancelledError,
   signInStatus,
   type ServerAuthRecord,
   type SignInUi,
 } from '../../src/core/auth';
-import { accountProviderFor, authorizationServerMatches, type AccountProvider, type AccountSession, type AccountSessions } from '../../src/core/auth/accounts';
+import {
+  accountProviderFor,
+  authorizationServerMatches,
+  type AccountProvider,
+  type AccountSession,
+  type AccountSessions,
+} from '../../src/core/auth/accountSignIn';
 import { ServerConnection } from '../../src/core/connection/serverConnection';
 import { Logger } from '../../src/core/log';
 import { httpServer, startHttpFixture, type RunningHttpServer } from '../fixtures/servers';
@@ -114,7 +120,7 @@ describe('signing in with an account', () => {
     };
     const logged: string[] = [];
     const log = new Logger((line) => logged.push(line), 'debug');
-    const oauth = new HostOAuthProvider({ server: 'accounts', serverUrl: fixture.url, store, ui, log, accounts });
+    const oauth = new HostOAuthClientProvider({ server: 'accounts', serverUrl: fixture.url, store, ui, log, accounts });
     const connection = new ServerConnection(httpServer('accounts', fixture.url), { log, oauth, requestTimeoutMs: 30_000 });
     try {
       await body({ connection, store, opened, logged });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
-import { authStoreKey, FileTokenStore, HostOAuthProvider, LoopbackRedirect, MemoryTokenStore } from '../../src/core/auth';
+import { authStoreKey, FileTokenStore, HostOAuthClientProvider, LoopbackRedirectReceiver, MemoryTokenStore } from '../../src/core/auth';
 import { Logger } from '../../src/core/log';
 import { repoRoot } from '../fixtures/servers';
 
@@ -287,9 +287,9 @@ describe('an authorization server that refuses the scope asked for (invalid_scop
 });
 
 describe('loopback redirect receiver', () => {
-  let receiver: LoopbackRedirect;
+  let receiver: LoopbackRedirectReceiver;
   before(async () => {
-    receiver = await LoopbackRedirect.start();
+    receiver = await LoopbackRedirectReceiver.start();
   });
   after(() => receiver.stop());
 
@@ -349,7 +349,7 @@ describe('an authorization server that names an endpoint no browser or fetch may
 
   test('the same check in the provider the extension uses: openAuthorization is never called', async () => {
     const opened: URL[] = [];
-    const provider = new HostOAuthProvider({
+    const provider = new HostOAuthClientProvider({
       server: 'notes',
       serverUrl: 'https://mcp.example.com/mcp',
       store: new MemoryTokenStore(),

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { authStoreKey, HostOAuthProvider, MemoryTokenStore, type ServerAuthRecord, type SignInUi } from '../../src/core/auth';
+import { authStoreKey, HostOAuthClientProvider, MemoryTokenStore, type ServerAuthRecord, type SignInUi } from '../../src/core/auth';
 import { ServerConnection } from '../../src/core/connection/serverConnection';
 import { Logger } from '../../src/core/log';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauthFixture';
@@ -32,7 +32,7 @@ test('requests that all get a 401 at once share one sign-in: one question, one b
     },
   };
   const log = new Logger(() => undefined, 'error');
-  const oauth = new HostOAuthProvider({ server: 'notes', serverUrl: as.url, store, ui, log });
+  const oauth = new HostOAuthClientProvider({ server: 'notes', serverUrl: as.url, store, ui, log });
   const connection = new ServerConnection(httpServer('notes', as.url), { log, oauth, requestTimeoutMs: 60_000 });
   try {
     await connection.start();
@@ -77,7 +77,7 @@ test('every list is listed again after the sign-in it needed, resource templates
     },
   };
   const log = new Logger(() => undefined, 'error');
-  const oauth = new HostOAuthProvider({ server: 'notes', serverUrl: fixture.url, store, ui, log });
+  const oauth = new HostOAuthClientProvider({ server: 'notes', serverUrl: fixture.url, store, ui, log });
   const connection = new ServerConnection(httpServer('notes', fixture.url), { log, oauth, requestTimeoutMs: 60_000 });
   try {
     await connection.start();

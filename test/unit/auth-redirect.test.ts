@@ -6,13 +6,13 @@ import { test } from 'node:test';
 import {
   authStoreKey,
   challengesDpop,
-  HostOAuthProvider,
+  HostOAuthClientProvider,
   MemoryTokenStore,
   redirectRegistered,
   SignInCancelledError,
   type RedirectReceiver,
 } from '../../src/core/auth';
-import { signInKind } from '../../src/core/connection/signIn';
+import { signInKind } from '../../src/core/connection/signInErrors';
 import { HostError } from '../../src/core/errors';
 import { Logger } from '../../src/core/log';
 
@@ -41,7 +41,7 @@ async function providerWith(registered: string, redirectUrl: string, refreshToke
     stop: async () => undefined,
     dispose: () => undefined,
   };
-  const provider = new HostOAuthProvider({
+  const provider = new HostOAuthClientProvider({
     server: 'notes',
     serverUrl: SERVER_URL,
     store,
@@ -99,7 +99,7 @@ test('DPoP-bound tokens only where the MCP server takes them, whatever the autho
     dpop_signing_alg_values_supported: ['ES256'],
   };
   const session = async (resourceMetadata: Record<string, unknown>, challenge?: string) => {
-    const provider = new HostOAuthProvider({
+    const provider = new HostOAuthClientProvider({
       server: 'notes',
       serverUrl: SERVER_URL,
       store: new MemoryTokenStore(),

@@ -67,11 +67,11 @@ test('every error class of src/ is a HostError with a brand of its own, its name
 });
 
 type ErrorsModule = typeof import('../../src/core/errors');
-type SignInModule = typeof import('../../src/core/connection/signIn');
+type SignInErrorsModule = typeof import('../../src/core/connection/signInErrors');
 type AuthTypesModule = typeof import('../../src/core/auth/types');
 
 /** Separate minified bundles, as in the extension: each has its own copy of the classes, under other names. */
-function bundles(): { a: ErrorsModule; b: ErrorsModule; signIn: SignInModule; auth: AuthTypesModule; cleanup: () => void } {
+function bundles(): { a: ErrorsModule; b: ErrorsModule; signInErrors: SignInErrorsModule; auth: AuthTypesModule; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-errors-'));
   const build = (entry: string, out: string) =>
     esbuild.buildSync({
@@ -86,13 +86,13 @@ function bundles(): { a: ErrorsModule; b: ErrorsModule; signIn: SignInModule; au
     });
   build('src/core/errors.ts', 'a.js');
   build('src/core/errors.ts', 'b.js');
-  build('src/core/connection/signIn.ts', 'signIn.js');
+  build('src/core/connection/signInErrors.ts', 'signInErrors.js');
   build('src/core/auth/types.ts', 'auth.js');
   /* eslint-disable @typescript-eslint/no-require-imports -- the bundles just built */
   return {
     a: require(join(dir, 'a.js')) as ErrorsModule,
     b: require(join(dir, 'b.js')) as ErrorsModule,
-    signIn: require(join(dir, 'signIn.js')) as SignInModule,
+    signInErrors: require(join(dir, 'signInErrors.js')) as SignInErrorsModule,
     auth: require(join(dir, 'auth.js')) as AuthTypesModule,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
@@ -100,7 +100,7 @@ function bundles(): { a: ErrorsModule; b: ErrorsModule; signIn: SignInModule; au
 }
 
 test("an error of one bundle is recognised by another bundle's class, by its brand alone", () => {
-  const { a, b, signIn, auth, cleanup } = bundles();
+  const { a, b, signInErrors, auth, cleanup } = bundles();
   try {
     assert.notEqual(a.ServerRequestError, b.ServerRequestError, 'two copies of the class');
     const refused = new a.ServerRequestError('refused', -32602);
@@ -112,10 +112,10 @@ test("an error of one bundle is recognised by another bundle's class, by its bra
     assert.equal(new a.InputRefusedError('x') instanceof b.ArgumentsRefusedError, false, 'a base class is not its subclass');
     assert.ok(new b.CallCancelledError('stopped') instanceof b.CallCancelledError, 'the same bundle: by prototype too');
 
-    assert.equal(signIn.signInKind(new auth.SignInCancelledError('no')), 'cancelled');
-    assert.equal(signIn.signInKind(new auth.SignInTimedOutError('late')), 'cancelled');
-    assert.equal(signIn.signInKind(new Error('wrapped', { cause: new auth.SignInRequiredError('sign in') })), 'required');
-    assert.equal(signIn.signInKind(Object.assign(new Error('x'), { name: 'SignInFailedError' })), undefined, 'a name is not a brand');
+    assert.equal(signInErrors.signInKind(new auth.SignInCancelledError('no')), 'cancelled');
+    assert.equal(signInErrors.signInKind(new auth.SignInTimedOutError('late')), 'cancelled');
+    assert.equal(signInErrors.signInKind(new Error('wrapped', { cause: new auth.SignInRequiredError('sign in') })), 'required');
+    assert.equal(signInErrors.signInKind(Object.assign(new Error('x'), { name: 'SignInFailedError' })), undefined, 'a name is not a brand');
   } finally {
     cleanup();
   }

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { Disposable, DisposableStore, Emitter, linkAbort, liveCount, onAbort, toDisposable } from '../../src/core/events';
 import { CallCancelledError, NotRunningError, ServerConnection } from '../../src/core/connection';
 import { SHUTDOWN_GRACE_MS } from '../../src/core/connection/stdioTransport';
-import { HostOAuthProvider, LoopbackRedirect, MemoryTokenStore } from '../../src/core/auth';
+import { HostOAuthClientProvider, LoopbackRedirectReceiver, MemoryTokenStore } from '../../src/core/auth';
 import { SignInCancelledError } from '../../src/core/auth/types';
 import { Logger } from '../../src/core/log';
 import { callToolAsTask } from '../../src/core/tasks';
@@ -389,7 +389,7 @@ test('stop() resolves once the server process exited; dispose() after it does no
 
 test("the loopback receiver's dispose() ends the sign-in waiting there and closes the port and the browser's connection", async () => {
   await withoutUnhandledRejections(async () => {
-    const receiver = await LoopbackRedirect.start();
+    const receiver = await LoopbackRedirectReceiver.start();
     const waiting = receiver.waitForRedirect('state', 60_000).catch((e: unknown) => e);
     // A browser's connection in the middle of a request: a plain close would wait for it.
     const browser = connect(Number(new URL(receiver.redirectUrl).port), '127.0.0.1');
@@ -407,7 +407,7 @@ test("the loopback receiver's dispose() ends the sign-in waiting there and close
 });
 
 test("the loopback receiver's stop() resolves once closed, and a dispose() after it does nothing", async () => {
-  const receiver = await LoopbackRedirect.start();
+  const receiver = await LoopbackRedirectReceiver.start();
   await fetch(receiver.redirectUrl);
   await receiver.stop();
   assert.equal(await refusesConnections(receiver.redirectUrl), true);
@@ -418,7 +418,7 @@ test("the loopback receiver's stop() resolves once closed, and a dispose() after
 test("the sign-in provider's dispose() gives up the sign-in under way and closes its receiver; none is started after", async () => {
   await withoutUnhandledRejections(async () => {
     const opened: URL[] = [];
-    const provider = new HostOAuthProvider({
+    const provider = new HostOAuthClientProvider({
       server: 'notes',
       serverUrl: 'http://127.0.0.1:9/mcp',
       store: new MemoryTokenStore(),
@@ -446,7 +446,7 @@ test("the sign-in provider's dispose() gives up the sign-in under way and closes
 });
 
 test("the sign-in provider's stop() resolves once its receiver is closed", async () => {
-  const provider = new HostOAuthProvider({
+  const provider = new HostOAuthClientProvider({
     server: 'notes',
     serverUrl: 'http://127.0.0.1:9/mcp',
     store: new MemoryTokenStore(),

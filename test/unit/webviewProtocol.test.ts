@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isHostMessage, isPersistedState, isResponseTo, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../src/shared/protocol';
+import {
+  formPanel,
+  isHostMessage,
+  isResponseTo,
+  isWebviewMessage,
+  restoredState,
+  type HostMessage,
+  type PersistedState,
+  type WebviewMessage,
+} from '../../src/shared/protocol';
 
 test('every webview -> host message shape passes the guard', () => {
   const messages: WebviewMessage[] = [
@@ -89,9 +98,49 @@ test('a file reaches the webview as a summary of a few dozen bytes, whatever its
   assert.ok(JSON.stringify(message).length < 200);
 });
 
-test('a restored panel state is recognised; anything else is not', () => {
+test('a saved panel state restores as it was saved; anything else does not restore', () => {
   const panel = { kind: 'inputs', heading: { title: 't', server: 's' }, form: { fields: [], validationSchema: {}, warnings: [] }, values: {} };
-  assert.ok(isPersistedState({ panel }));
-  assert.equal(isPersistedState({ panel: { kind: 'x', heading: {} } }), false);
-  assert.equal(isPersistedState(undefined), false);
+  assert.deepEqual(restoredState({ panel }), { panel });
+  assert.equal(restoredState({ panel: { kind: 'x', heading: {} } }), undefined);
+  assert.equal(restoredState({ panel: { heading: {} } }), undefined);
+  assert.equal(restoredState({ panel: { kind: 'tool' } }), undefined, 'a panel without its heading');
+  assert.equal(restoredState(undefined), undefined);
+  assert.equal(restoredState('{"panel":{"kind":"tool","heading":{}}}'), undefined);
+});
+
+/** A tool panel's state as the previous version saved it (VS Code hands it back as JSON): its kind was `run`. */
+const savedByPreviousVersion = `{
+  "panel": {
+    "kind": "run",
+    "heading": { "title": "echo", "server": "everything", "description": "Echoes back the input" },
+    "form": { "fields": [], "validationSchema": { "type": "object" }, "warnings": [] },
+    "values": { "message": "hello" },
+    "files": {},
+    "results": [{ "id": "c1", "at": 1700000000000, "view": { "isError": false, "items": [{ "kind": "text", "text": "Echo: hello" }], "saves": [], "warnings": [] } }]
+  },
+  "markdown": ["c1/0"]
+}`;
+
+test('a tool panel saved with the earlier kind "run" restores as a tool panel, everything else it kept unchanged', () => {
+  const saved = JSON.parse(savedByPreviousVersion) as { panel: Record<string, unknown>; markdown: string[] };
+  const restored = restoredState(saved);
+  assert.ok(restored, 'the old state restores');
+  assert.equal(restored.panel.kind, 'tool');
+  const { kind: _old, ...kept } = saved.panel;
+  const { kind: _new, ...restoredKept } = restored.panel;
+  assert.deepEqual(restoredKept, kept);
+  assert.deepEqual(restored.markdown, ['c1/0']);
+  assert.equal(formPanel(restored.panel), restored.panel, 'the restored panel shows its form as a tool panel does');
+  assert.equal(saved.panel.kind, 'run', 'the state handed back is not changed in place');
+  // Saved again, it is saved with the new kind and restores the same.
+  const savedAgain: PersistedState = JSON.parse(JSON.stringify(restored)) as PersistedState;
+  assert.deepEqual(restoredState(savedAgain), restored);
+});
+
+test('a saved state of an unknown panel kind is still refused, "run" only stands for the tool panel', () => {
+  const heading = { title: 't', server: 's' };
+  for (const kind of ['Run', 'runs', ' run', 'tools', 'toolPanel', 'mcpHost.tool', '', 1, null]) {
+    assert.equal(restoredState({ panel: { kind, heading } }), undefined, `kind ${JSON.stringify(kind)}`);
+  }
+  assert.equal(restoredState({ panel: { kind: 'run' } }), undefined, 'an old tool panel without its heading');
 });

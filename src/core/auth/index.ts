@@ -1,7 +1,7 @@
 export * from './types';
-export { LoopbackRedirect } from './loopback';
-export { accountOf } from './account';
-export { HostOAuthProvider, type HostOAuthProviderOptions, SIGN_IN_TIMEOUT_MS, challengesDpop, describeDuration } from './provider';
+export { LoopbackRedirectReceiver } from './loopbackRedirectReceiver';
+export { accountOf } from './tokenClaims';
+export { HostOAuthClientProvider, type HostOAuthClientProviderOptions, SIGN_IN_TIMEOUT_MS, challengesDpop, describeDuration } from './hostOAuthClientProvider';
 export { redirectRegistered } from './redirects';
 export { checkAuthorizationUrl, UnsafeAuthorizationUrlError } from './urls';
 export { checkClientMetadataDocument, forgetClientMetadataVerdicts, MAX_CLIENT_METADATA_BYTES } from './clientMetadata';

@@ -1,6 +1,6 @@
 // A server's stored sign-in state, read and forgotten without the MCP SDK: the extension reads it (who is signed
 // in, sign out) without loading the SDK, which comes with the connection bundle on the first server start.
-import { accountOf } from './account';
+import { accountOf } from './tokenClaims';
 import type { ServerAuthRecord, TokenStore } from './types';
 
 /** The storage key of one server's sign-in state. */

@@ -1,5 +1,5 @@
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
-import type { AccountChoice } from './accounts';
+import type { AccountChoice } from './accountSignIn';
 import { HostError } from '../errors';
 
 /**

@@ -6,4 +6,4 @@ export { UriTemplate } from '@modelcontextprotocol/client';
 // The process-wide list of stdio servers: a second copy of stdioTransport would hold a second, empty list.
 export { killRemainingStdioServers, stopAllStdioServers } from './stdioTransport';
 // The extension's sign-in provider runs the SDK's OAuth client, so activation need not load the SDK.
-export { HostOAuthProvider } from '../auth/provider';
+export { HostOAuthClientProvider } from '../auth/hostOAuthClientProvider';

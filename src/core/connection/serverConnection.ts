@@ -46,7 +46,7 @@ import { tapTransport } from './transportTap';
 import { boundNesting, type RefusedTool } from './nesting';
 import { structuredOutputProblem } from '../results/view';
 import { formatServerLog, hostLevelOf, isMcpLogLevel, type McpLogLevel } from './serverLog';
-import { signInFailure, signInKind } from './signIn';
+import { signInFailure, signInKind } from './signInErrors';
 import { SHUTDOWN_GRACE_MS, StdioProcessTransport } from './stdioTransport';
 import type { SandboxRefusal } from '../sandbox/refusals';
 import { emptyLists, LIST_KINDS, LISTS, type Listed } from './lists';

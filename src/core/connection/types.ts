@@ -127,14 +127,14 @@ export interface ConnectionOptions {
   maxMessageBytes?: number;
   /** stdio stop: wait this long after closing stdin before SIGTERM, and again before SIGKILL (default 5 s). */
   stopGraceMs?: number;
-  /** HTTP servers: sign in with OAuth when the server asks (`HostOAuthProvider` from core/auth). */
-  oauth?: SignInProvider;
+  /** HTTP servers: sign in with OAuth when the server asks (`HostOAuthClientProvider` from core/auth). */
+  oauth?: ConnectionOAuthClientProvider;
   /** stdio servers: each line the server writes to stderr, after it is logged (dev mode reads the debugger's port there). */
   onStderrLine?: (line: string) => void;
 }
 
-/** The OAuth provider a connection signs in with: the SDK's provider contract plus the browser round trip's result. */
-export interface SignInProvider extends OAuthClientProvider {
+/** The OAuth client provider a connection signs in with: the SDK's provider contract plus the browser round trip's result. */
+export interface ConnectionOAuthClientProvider extends OAuthClientProvider {
   /** Called before each connect (starts the redirect receiver). */
   prepare?(): Promise<void>;
   /** Gives up a browser sign-in nobody will wait for (the start failed, or the connection stopped). */

@@ -18,7 +18,7 @@ import { SandboxRefusals } from '../servers/sandboxRefusals';
 import { ServerInputs } from '../servers/serverInputs';
 import { killStdioServersOnExit, ServerManager, type ServerServices } from '../servers/serverManager';
 import { ServerTrust } from '../servers/serverTrust';
-import { SignInService } from '../servers/signIn';
+import { ServerSignIns } from '../servers/serverSignIns';
 import { TaskRegistry } from '../tasks/taskRegistry';
 
 export class Container extends Disposable implements ServerServices {
@@ -36,7 +36,7 @@ export class Container extends Disposable implements ServerServices {
   private resources?: ResourceDocuments;
   private inputs?: ServerInputs;
   private trust?: ServerTrust;
-  private signInService?: SignInService;
+  private signIns?: ServerSignIns;
   private refusals?: SandboxRefusals;
   private openedFolder?: Promise<string>;
   private openedFolderPath?: string;
@@ -90,9 +90,9 @@ export class Container extends Disposable implements ServerServices {
     ));
   }
 
-  /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
-  get signIn(): SignInService {
-    return (this.signInService ??= new SignInService(this.context.secrets));
+  /** The servers' OAuth sign-ins: their state (SecretStorage) and the client provider each HTTP server signs in with. */
+  get serverSignIns(): ServerSignIns {
+    return (this.signIns ??= new ServerSignIns(this.context.secrets));
   }
 
   /** What sandboxed servers were refused this session (the Servers view lists them), and **Allow**. */

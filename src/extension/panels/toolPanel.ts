@@ -259,7 +259,7 @@ export class ToolPanel extends Disposable {
 
   private init(): ToolPanelInit {
     return {
-      kind: 'run',
+      kind: 'tool',
       heading: {
         title: subjectTitle(this.subject),
         server: this.server,

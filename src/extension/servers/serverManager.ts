@@ -29,7 +29,7 @@ import { KnownTools, type KnownTool } from './knownTools';
 import type { StartQuestions } from './serverDescriptions';
 import { offeredToUser } from '../../core/apps';
 import { samplingHandlerFor } from '../sampling/samplingPanel';
-import type { SignInService } from './signIn';
+import type { ServerSignIns } from './serverSignIns';
 import { affectsSetting, CONNECTION_SETTINGS, readSettings } from '../settings';
 import { connectionBundle, loadedConnectionBundle } from '../activation/connectionBundle';
 import { debugLaunchFor, watchForRestart } from './devMode';
@@ -76,8 +76,8 @@ export interface ServerServices {
   readonly serverInputs: ServerInputs;
   /** Whether a workspace server may start, and the question before its first start. */
   readonly serverTrust: ServerTrust;
-  /** OAuth sign-in state (SecretStorage) and the provider each HTTP server signs in with. */
-  readonly signIn: SignInService;
+  /** The servers' OAuth sign-ins: their state (SecretStorage) and the client provider each HTTP server signs in with. */
+  readonly serverSignIns: ServerSignIns;
   /** What sandboxed servers were refused this session, and **Allow**. */
   readonly sandboxRefusals: SandboxRefusals;
 }
@@ -451,7 +451,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     resolved = launch.server;
     const settings = readSettings();
     const { ServerConnection } = connectionBundle();
-    const oauth = await this.services.signIn.providerFor(resolved, server.log);
+    const oauth = await this.services.serverSignIns.clientProviderFor(resolved, server.log);
     const connection = new ServerConnection(resolved, {
       log: server.log,
       roots: workspaceRoots,
@@ -490,7 +490,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
         if (state.kind === 'crashed' && previous !== 'crashed') void this.reportCrash(server, state.reason);
         previous = state.kind;
         if (ConnectionState.isRunning(state) && resolved.transport !== 'stdio') {
-          void this.services.signIn.account(resolved.url).then((s) => {
+          void this.services.serverSignIns.status(resolved.url).then((s) => {
             server.signedInAs = s.signedIn ? (s.account ?? 'you') : undefined;
             this.changed.fire();
           });
@@ -542,7 +542,7 @@ export class ServerManager extends Disposable implements vscode.Disposable {
     if (!target) return false;
     await server.connection?.stop();
     server.signedInAs = undefined;
-    const had = await this.services.signIn.signOut(target);
+    const had = await this.services.serverSignIns.signOut(target);
     this.changed.fire();
     return had;
   }

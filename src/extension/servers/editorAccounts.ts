@@ -4,7 +4,7 @@
 // `mcpHost.oauth.accountProviders` setting), the user's choice, and sessions from vscode.authentication.
 import * as vscode from 'vscode';
 import { setting } from '../settings';
-import type { AccountProvider, AccountSession, AccountSessionMode, AccountSessions } from '../../core/auth/accounts';
+import type { AccountProvider, AccountSession, AccountSessionMode, AccountSessions } from '../../core/auth/accountSignIn';
 import { SignInCancelledError } from '../../core/auth/types';
 
 interface AuthenticationContribution {

@@ -21,10 +21,10 @@ import {
   UnauthorizedError,
   extractWWWAuthenticateParams,
 } from '@modelcontextprotocol/client';
-import { AccountSignIn, type AccountSessions, type Challenge } from './accounts';
+import { AccountSignIn, type AccountSessions, type Challenge } from './accountSignIn';
 import type { Logger } from '../log';
-import { LoopbackRedirect } from './loopback';
-import { accountOf } from './account';
+import { LoopbackRedirectReceiver } from './loopbackRedirectReceiver';
+import { accountOf } from './tokenClaims';
 import { importDpopKey, newDpopKey, type StoredDpopKey } from './dpopKeys';
 import { authStoreKey, forgetServer, readAuthRecord } from './records';
 import { checkClientMetadataDocument } from './clientMetadata';
@@ -73,7 +73,7 @@ export function challengesDpop(header: string | null): boolean {
   return /(?:^|,)\s*dpop(?=\s|,|$)/i.test(header.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
 }
 
-export interface HostOAuthProviderOptions {
+export interface HostOAuthClientProviderOptions {
   /** The server's name, for messages. */
   server: string;
   serverUrl: string;
@@ -92,7 +92,7 @@ export interface HostOAuthProviderOptions {
   accounts?: AccountSessions;
 }
 
-export class HostOAuthProvider implements OAuthClientProvider {
+export class HostOAuthClientProvider implements OAuthClientProvider {
   readonly addClientAuthentication?: AddClientAuthentication;
   /** The client metadata document URL, once this run found it serving this client's document. */
   private servedMetadataUrl?: string;
@@ -126,7 +126,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   /** A stored registration was given up in this flow after the authorization server refused its scope. */
   private registeredAgainForScope = false;
 
-  constructor(private readonly options: HostOAuthProviderOptions) {
+  constructor(private readonly options: HostOAuthClientProviderOptions) {
     this.settings = options.settings ?? {};
     const s = this.settings;
     if (s.privateKeyPem) {
@@ -198,7 +198,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   async prepare(): Promise<void> {
     if (!this.interactive || !this.options.ui || this.receiver || this.ended) return;
     const registered = ((await this.storedClient()) as { redirect_uris?: string[] } | undefined)?.redirect_uris?.[0];
-    const receiver = await (this.options.redirect ?? LoopbackRedirect.start)(loopbackPort(registered));
+    const receiver = await (this.options.redirect ?? LoopbackRedirectReceiver.start)(loopbackPort(registered));
     // Ended while the receiver was being started: it is closed at once, not kept by a provider nobody uses.
     if (this.ended) receiver.dispose();
     else this.receiver = receiver;

@@ -20,7 +20,7 @@ interface Waiter {
  * Listens on 127.0.0.1 (a system-chosen port, or `preferredPort` when free) for `GET /callback`.
  * The listener does not keep the process alive; `dispose()` closes it, `stop()` also waits until it is closed.
  */
-export class LoopbackRedirect implements RedirectReceiver {
+export class LoopbackRedirectReceiver implements RedirectReceiver {
   private waiter?: Waiter;
   private closed?: Promise<void>;
 
@@ -29,7 +29,7 @@ export class LoopbackRedirect implements RedirectReceiver {
     readonly redirectUrl: string,
   ) {}
 
-  static async start(preferredPort?: number): Promise<LoopbackRedirect> {
+  static async start(preferredPort?: number): Promise<LoopbackRedirectReceiver> {
     const server = createServer();
     server.maxHeadersCount = 50;
     const listen = (port: number) =>
@@ -48,7 +48,7 @@ export class LoopbackRedirect implements RedirectReceiver {
     }
     server.unref();
     const port = (server.address() as AddressInfo).port;
-    const receiver = new LoopbackRedirect(server, `http://127.0.0.1:${port}${CALLBACK_PATH}`);
+    const receiver = new LoopbackRedirectReceiver(server, `http://127.0.0.1:${port}${CALLBACK_PATH}`);
     server.on('request', (req, res) => receiver.onRequest(req.url ?? '', res));
     return receiver;
   }

@@ -4,18 +4,19 @@
 // the browser runs (vscode.env.asExternalUri).
 import * as vscode from 'vscode';
 import { setting } from '../settings';
-// Not '../core/auth' as a whole: its OAuth provider needs the MCP SDK, which is loaded with the connection bundle.
-import { LoopbackRedirect } from '../../core/auth/loopback';
-import type { HostOAuthProvider } from '../../core/auth/provider';
+// Not '../core/auth' as a whole: its OAuth client provider needs the MCP SDK, which is loaded with the connection bundle.
+import { LoopbackRedirectReceiver } from '../../core/auth/loopbackRedirectReceiver';
+import type { HostOAuthClientProvider } from '../../core/auth/hostOAuthClientProvider';
 import { forgetServer, signInStatus } from '../../core/auth/records';
 import { checkAuthorizationUrl } from '../../core/auth/urls';
 import { SignInCancelledError, type RedirectReceiver, type SignInUi, type TokenStore } from '../../core/auth/types';
 import type { ResolvedServer } from '../../core/config';
 import type { Logger } from '../../core/log';
-import { editorAccounts } from './accounts';
+import { editorAccounts } from './editorAccounts';
 import { connectionBundle } from '../activation/connectionBundle';
 
-export class SignInService {
+/** The window's OAuth sign-ins of its HTTP servers: one token store (SecretStorage) and a client provider per server start. */
+export class ServerSignIns {
   readonly store: TokenStore;
 
   constructor(secrets: vscode.SecretStorage) {
@@ -30,14 +31,14 @@ export class SignInService {
     };
   }
 
-  /** The OAuth provider of an HTTP server; none for stdio or when its config sends its own Authorization header. */
-  async providerFor(server: ResolvedServer, log: Logger): Promise<HostOAuthProvider | undefined> {
+  /** The OAuth client provider of an HTTP server; none for stdio or when its config sends its own Authorization header. */
+  async clientProviderFor(server: ResolvedServer, log: Logger): Promise<HostOAuthClientProvider | undefined> {
     if (server.transport === 'stdio') return undefined;
     if (Object.keys(server.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
-    const { HostOAuthProvider } = connectionBundle();
+    const { HostOAuthClientProvider } = connectionBundle();
     // Set by whoever publishes this client's metadata document; used only once it serves that document.
     const clientMetadataUrl = setting('oauth.clientMetadataUrl') || undefined;
-    return new HostOAuthProvider({
+    return new HostOAuthClientProvider({
       server: server.name,
       serverUrl: server.url,
       store: this.store,
@@ -52,7 +53,8 @@ export class SignInService {
     });
   }
 
-  async account(url: string): Promise<{ signedIn: boolean; account?: string }> {
+  /** Whether the server at `url` is signed in, and as whom (from what is stored; nothing is sent). */
+  async status(url: string): Promise<{ signedIn: boolean; account?: string }> {
     return signInStatus(this.store, url).catch(() => ({ signedIn: false }));
   }
 
@@ -99,7 +101,7 @@ const consentingUi: SignInUi = {
  * (remote windows), code-server's proxy (`…/proxy/<port>/callback`).
  */
 export async function externalLoopback(preferredPort?: number): Promise<RedirectReceiver> {
-  const loopback = await LoopbackRedirect.start(preferredPort);
+  const loopback = await LoopbackRedirectReceiver.start(preferredPort);
   try {
     const external = (await vscode.env.asExternalUri(vscode.Uri.parse(loopback.redirectUrl, true))).toString(true);
     if (external === loopback.redirectUrl) return loopback;
