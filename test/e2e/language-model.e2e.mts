@@ -1,0 +1,221 @@
+// What a language model does through the host, in one window with the test model, run in turn (see
+// `scenariosInOneWorkbench`).
+//
+// The confirmation a chat agent's call of mcpHost_callTool gets outside a chat session (vscode.lm.invokeTool without a
+// toolInvocationToken): VS Code's own modal dialog, with the title and text the extension prepared. Cancel: the
+// extension's tool is never invoked, the server receives nothing, and the caller gets VS Code's cancellation. Yes: the
+// workspace image reaches describe_file. The call is made by the test model extension's "Invoke a Language Model
+// Tool" command, as an agent would; the demo server runs behind the recording proxy.
+//
+// Sampling through VS Code's language models: server-everything's trigger-sampling-request opens the
+// approval panel (server, system prompt, message, maxTokens, the test model preselected), Approve streams the
+// test model's answer into it, Send answer returns it to the server; a second request is edited before the
+// model sees it and its answer before the server gets it; a third is declined. A request with an image and an
+// audio clip (test/fixtures/sampling-server.ts) shows both, decoded by the panel under its CSP.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { dialog, newestResult, runToolFromPalette } from './steps.mjs';
+import { demoServer, fixtureServer, root, scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
+
+const CALL = `mcpHost_callTool ${JSON.stringify({ server: 'recorded', tool: 'describe_file', arguments: { file: 'photo.png' } })}`;
+
+function notice(wb: Workbench, text: string) {
+  return wb.page.locator('.notifications-center .notification-list-item', { hasText: text });
+}
+
+const everythingEntry = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const TOOL = 'Trigger Sampling Request Tool';
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/** 0.1 s of silence: a WAV of 8 kHz, 8-bit mono samples. */
+function silentWav(): Buffer {
+  const samples = 800;
+  const wav = Buffer.alloc(44 + samples, 128);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(8000, 28);
+  wav.writeUInt16LE(1, 32);
+  wav.writeUInt16LE(8, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples, 40);
+  return wav;
+}
+
+async function toolResult(wb: Workbench, pattern: RegExp): Promise<string> {
+  await wb.page
+    .locator('.tabs-container .tab', { hasText: `${TOOL} (everything)` })
+    .first()
+    .click();
+  const result = newestResult(wb.webview()).filter({ hasText: pattern });
+  await result.waitFor({ timeout: 30_000 });
+  return result.innerText();
+}
+
+const records = mkdtempSync(join(tmpdir(), 'agent-confirm-'));
+after(() => rmSync(records, { recursive: true, force: true }));
+const recordFile = join(records, 'calls.jsonl');
+const calls = () => (existsSync(recordFile) ? readFileSync(recordFile, 'utf8').split('\n').filter(Boolean) : []);
+const servers = {
+  recorded: {
+    type: 'stdio' as const,
+    command: 'node',
+    args: [await fixtureServer('recording-proxy')],
+    env: { RECORDING_PROXY_SCRIPT: demoServer, RECORDING_PROXY_FILE: recordFile },
+  },
+  everything: { type: 'stdio' as const, command: 'node', args: [everythingEntry, 'stdio'] },
+  mediafixture: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('sampling-server')] },
+};
+
+async function agentConfirm(wb: Workbench): Promise<void> {
+  await wb.runCommand('Test Model: Invoke a Language Model Tool');
+  await wb.answerQuickInput(CALL);
+  const box = dialog(wb);
+  await box.waitFor({ timeout: 60_000 });
+  const asked = await box.innerText();
+  assert.match(asked, /Run "describe_file" on "recorded" with 1 file\?/);
+  assert.match(asked, /photo\.png \(image\/png, 7 KiB\)/);
+  await wb.shot('agent-confirmation');
+  await box.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await box.waitFor({ state: 'hidden' });
+
+  // toasts stay hidden in this headless window, so the outcome is read in the notification centre
+  await wb.runCommand('Notifications: Show Notifications');
+  const declined = notice(wb, 'invokeTool mcpHost_callTool failed');
+  await declined.waitFor({ timeout: 15_000 });
+  assert.match(await declined.innerText(), /Canceled/);
+  assert.deepEqual(calls(), [], 'the server received nothing');
+  await wb.shot('agent-declined');
+
+  await wb.runCommand('Test Model: Invoke a Language Model Tool');
+  await wb.answerQuickInput(CALL);
+  await box.waitFor({ timeout: 30_000 });
+  await box.getByRole('button', { name: 'Yes', exact: true }).click();
+  await box.waitFor({ state: 'hidden' });
+  const sent = notice(wb, 'invokeTool mcpHost_callTool returned');
+  await sent.waitFor({ timeout: 30_000 });
+  assert.match(await sent.innerText(), /Type: image\/png/);
+  assert.equal(calls().length, 1, 'the confirmed call reached the server once');
+  await wb.shot('agent-confirmed');
+}
+
+async function sampling(wb: Workbench): Promise<void> {
+  const prompt = 'tides [slow] rise and fall twice a day along most coasts of the world';
+  const tool = await runToolFromPalette(wb, TOOL, 'everything');
+  await tool.getByRole('textbox', { name: 'prompt', exact: true }).fill(prompt);
+  await tool.getByRole('button', { name: 'Run' }).click();
+
+  const panel = wb.webview();
+  const approve = panel.getByRole('button', { name: 'Approve' });
+  await approve.waitFor({ timeout: 30_000 });
+  assert.equal(await panel.getByRole('heading', { level: 1 }).innerText(), 'everything asks a language model');
+  assert.match(await panel.locator('.system-prompt').innerText(), /You are a helpful test server\./);
+  assert.equal(await panel.locator('.sampling-message .text-block').innerText(), `Resource trigger-sampling-request context: ${prompt}`);
+  assert.equal(await panel.getByLabel('Max tokens').innerText(), '100');
+  const model = panel.getByRole('combobox', { name: 'Model' });
+  assert.match(await model.locator('option:checked').innerText(), /Test Echo.* \(mcp-host-test\)/);
+  await model.selectOption({ label: 'Test Echo (mcp-host-test)' });
+  await wb.shot('sampling-request');
+
+  await approve.click();
+  // [slow]: the test model streams three words every 400 ms, so the panel shows the answer growing.
+  await panel.getByText('The model is answering…').waitFor({ timeout: 30_000 });
+  const answer = panel.getByRole('textbox', { name: 'Answer text' });
+  await panel.locator('textarea.answer-text').waitFor({ timeout: 30_000 });
+  const partial = await answer.inputValue();
+  await wb.shot('sampling-streaming');
+  const send = panel.getByRole('button', { name: 'Send answer' });
+  await send.waitFor({ timeout: 30_000 });
+  const expected = `test-echo: Resource trigger-sampling-request context: ${prompt}`;
+  assert.equal(await answer.inputValue(), expected);
+  assert.ok(expected.startsWith(partial) && partial.length < expected.length, `streamed: first "${partial}"`);
+  await wb.shot('sampling-answer');
+  await send.click();
+
+  const result = await toolResult(wb, /LLM sampling result/);
+  assert.ok(result.includes(`"text": "${expected}"`), result);
+  assert.match(result, /"model": "test-echo"/);
+  await wb.shot('sampling-result');
+
+  // Edit: the message is changed before the model sees it, and the answer before the server gets it.
+  await wb.webview().getByRole('button', { name: 'Run' }).click();
+  const edited = wb.webview();
+  await edited.getByRole('button', { name: 'Edit' }).click();
+  await edited.getByRole('textbox', { name: 'Message 1', exact: true }).fill('what makes the tides?');
+  await wb.shot('sampling-edit');
+  await edited.getByRole('button', { name: 'Approve' }).click();
+  const editedAnswer = edited.getByRole('textbox', { name: 'Answer text' });
+  await edited.getByRole('button', { name: 'Send answer' }).waitFor({ timeout: 30_000 });
+  assert.equal(await editedAnswer.inputValue(), 'test-echo: what makes the tides?');
+  await editedAnswer.fill('The moon, mostly.');
+  await edited.getByRole('button', { name: 'Send answer' }).click();
+  assert.match(await toolResult(wb, /The moon, mostly\./), /"text": "The moon, mostly\."/);
+
+  // A declined request is an error to the server that says so.
+  await wb.webview().getByRole('button', { name: 'Run' }).click();
+  const again = wb.webview();
+  await again.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 30_000 });
+  await again.getByRole('button', { name: 'Decline' }).click();
+  const declined = await toolResult(wb, /User rejected sampling request/);
+  assert.match(declined, /User rejected sampling request: the user declined it/);
+  await wb.shot('sampling-declined');
+
+  // Media: the image and the audio clip the server sends are shown, and they decode.
+  const media = await runToolFromPalette(wb, 'sample', 'mediafixture');
+  const params = {
+    maxTokens: 50,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'what is in this picture and this recording?' },
+          { type: 'image', mimeType: 'image/png', data: PNG },
+          { type: 'audio', mimeType: 'audio/wav', data: silentWav().toString('base64') },
+        ],
+      },
+    ],
+  };
+  await media.getByRole('textbox', { name: 'params', exact: true }).fill(JSON.stringify(params));
+  await media.getByRole('button', { name: 'Run' }).click();
+  const asked = wb.webview();
+  await asked.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 30_000 });
+  const image = asked.getByRole('img', { name: 'image (image/png, 68 bytes)' });
+  await image.waitFor({ timeout: 10_000 });
+  await asked.locator('img.sampling-media').evaluate((img: HTMLImageElement) => img.decode());
+  assert.equal(await asked.locator('img.sampling-media').evaluate((img: HTMLImageElement) => img.naturalWidth), 1);
+  const audio = asked.locator('audio.sampling-media');
+  assert.equal(await audio.getAttribute('aria-label'), 'audio (audio/wav, 844 bytes)');
+  const duration = await audio.evaluate(
+    (a: HTMLAudioElement) =>
+      new Promise<number>((resolve, reject) => {
+        if (a.readyState >= 1) resolve(a.duration);
+        a.addEventListener('loadedmetadata', () => resolve(a.duration));
+        a.addEventListener('error', () => reject(new Error(`audio error ${a.error?.code}`)));
+        setTimeout(() => reject(new Error('no audio metadata within 10 s')), 10_000);
+      }),
+  );
+  assert.ok(Math.abs(duration - 0.1) < 0.01, `duration ${duration}`);
+  await wb.shot('sampling-media');
+  await asked.getByRole('button', { name: 'Decline' }).click();
+}
+
+scenariosInOneWorkbench('language-model', { servers, testModel: true }, [
+  {
+    title: "an agent's tool call outside chat: VS Code's dialog names the file, the tool and the server; Cancel sends nothing, Yes sends the file",
+    scenario: 'agent-confirm',
+    body: agentConfirm,
+  },
+  {
+    title: 'sampling: the approval panel shows the request, the streamed answer is approved and returned; Edit changes both; a decline is reported',
+    scenario: 'sampling',
+    body: sampling,
+  },
+]);
