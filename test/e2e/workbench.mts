@@ -317,7 +317,8 @@ export class Workbench {
 
   /**
    * Runs one of the scenarios sharing this window, from a window with no editor, quick input, dialog or notification
-   * open, its screenshots in its own folder; a failure leaves its last screenshot and what the window showed.
+   * open and the Explorer shown, its screenshots in its own folder; a failure leaves its last screenshot and what the
+   * window showed.
    */
   async runScenario(scenario: string, body: (wb: Workbench) => Promise<void>): Promise<void> {
     this.current = { scenario, artifacts: freshArtifacts(scenario) };
@@ -333,12 +334,14 @@ export class Workbench {
     }
   }
 
-  /** Closes what a scenario left open that the next one would trip over. */
+  /** Closes what a scenario left open that the next one would trip over, and shows the Explorer as a new window does. */
   private async tidy(): Promise<void> {
     for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
     await this.runCommand('Notifications: Clear All Notifications');
     await this.runCommand('View: Close All Editors');
     await this.page.locator('.tabs-container .tab').first().waitFor({ state: 'detached', timeout: 15_000 });
+    await this.runCommand('View: Show Explorer');
+    await this.page.locator('.explorer-folders-view').first().waitFor({ timeout: 15_000 });
   }
 
   async close(failed = false): Promise<void> {
@@ -499,8 +502,8 @@ export interface SharedScenario {
 /**
  * Scenarios that need the same window and nothing new of its session run in one window, in turn, as a person goes
  * from one task to the next: opening a window and letting it settle costs about 15 s of CPU, more than many a
- * scenario's own steps. Each starts with no editor, quick input or notification open; what the ones before left in
- * the session stays (a server running, the session's results). The window's name is its artifacts folder (its logs
+ * scenario's own steps. Each starts with no editor, quick input or notification open and the Explorer shown; what the
+ * ones before left in the session stays (a server running, the session's results). The window's name is its artifacts folder (its logs
  * and timing); the whole file is bounded by the stage's per-file limit, so a group stays well inside it.
  */
 export function scenariosInOneWorkbench(name: string, options: WorkbenchOptions, scenarios: SharedScenario[]): void {
