@@ -85,6 +85,12 @@ test("the extension's bundles carry each library once and none of what is never 
       assert.ok(bundle.includes('require("./main.js").sharedModules'), `dist/${name}.js takes the modules it shares with dist/main.js from it`);
       assert.ok(!bundle.includes('CloseBraceExpected'), `dist/${name}.js carries a copy of the JSONC parser dist/main.js has`);
     }
+    // esbuild escapes other characters in strings, not in regular expressions: one there makes Node decode the whole
+    // bundle to two-byte text (twice the memory, slower to decode and to scan) instead of one-byte
+    for (const name of shipped) {
+      const at = text(name).search(/[\u0080-\uffff]/);
+      assert.equal(at, -1, `dist/${name}.js holds a character other than ASCII: ${JSON.stringify(text(name).slice(Math.max(0, at - 40), at + 10))}`);
+    }
     const total = shipped.reduce((sum, name) => sum + statSync(join(dir, `dist/${name}.js`)).size, 0);
     assert.ok(total <= 1.5 * 1024 * 1024, `the extension's bundles are ${total} bytes together, over 1.5 MiB`);
   } finally {
