@@ -127,11 +127,33 @@ const SHARED_WITH_MAIN = [
   'src/extension/panels/formDialog',
   'src/extension/settingDefaults',
 ];
+const sharedPath = (m) => (m.startsWith('src/') ? join(root, m) : m);
+// What each shared module exports, as esbuild reads it: main.js hands the values over in plain objects (all are
+// functions, classes and constants). Namespace objects (`import * as`) would add a getter per export, each created on
+// every activation and kept in the code cache.
+const { outputs: sharedOutputs } = (
+  await esbuild.build({
+    entryPoints: SHARED_WITH_MAIN.map((m, i) => ({ in: sharedPath(m), out: `shared${i}` })),
+    outdir: 'shared-exports',
+    bundle: true,
+    external: ['*'],
+    format: 'esm',
+    platform: 'node',
+    mainFields: node.mainFields,
+    write: false,
+    metafile: true,
+    absWorkingDir: root,
+    logLevel: 'error',
+  })
+).metafile;
+const sharedExports = SHARED_WITH_MAIN.map((_, i) => sharedOutputs[`shared-exports/shared${i}.js`].exports);
 const mainWithSharedModules = {
   contents: [
     "export * from './extension';",
-    ...SHARED_WITH_MAIN.map((m, i) => `import * as shared${i} from ${JSON.stringify(m.startsWith('src/') ? join(root, m) : m)};`),
-    `export const sharedModules = { ${SHARED_WITH_MAIN.map((m, i) => `${JSON.stringify(m)}: shared${i}`).join(', ')} };`,
+    ...SHARED_WITH_MAIN.map(
+      (m, i) => `import { ${sharedExports[i].map((name, j) => `${name} as s${i}_${j}`).join(', ')} } from ${JSON.stringify(sharedPath(m))};`,
+    ),
+    `export const sharedModules = { ${SHARED_WITH_MAIN.map((m, i) => `${JSON.stringify(m)}: { ${sharedExports[i].map((name, j) => `${name}: s${i}_${j}`).join(', ')} }`).join(', ')} };`,
   ].join('\n'),
   resolveDir: join(root, 'src/extension/activation'),
   sourcefile: 'src/extension/activation/main.ts',
