@@ -3,7 +3,7 @@
 // extension hosts, against an empty extension activated in the same hosts. The extension loads its code with a V8
 // code cache written after an activation without one (src/extension/activation/codeCache.ts): the hosts take turns, one
 // without the cache (the first activation after an install or update), the next with it (every later window).
-// Goals: the extension's code (extension, connection, libraries, replay and carry bundles) <= 1.5 MB minified, activation
+// Goals: the extension's code (entry, extension, connection, libraries, replay and carry bundles) <= 1.5 MiB minified, activation
 // <= 50 ms, and the extension's own cost (its activation minus the empty extension's, medians) <= 15 ms, with the
 // code cache and without it. The CPU time of both activations is reported too (on a loaded machine it separates
 // the extension's own work from waiting better than the wall clock), with a goal of <= 15 ms with the cache.
@@ -266,13 +266,13 @@ async function main(): Promise<void> {
       console.log(`  ${name.padEnd(10)} ${kb(size).padStart(10)}  (gzip ${kb(gz)})${role}`);
     }
     // The goal is for the extension's code as a whole, whichever file it loads from.
-    const extensionTotal = ['extension', 'connection', 'libraries', 'replay', 'carry'].reduce((sum, name) => sum + statSync(bundles[name]!).size, 0);
+    const extensionTotal = ['entry', 'extension', 'connection', 'libraries', 'replay', 'carry'].reduce((sum, name) => sum + statSync(bundles[name]!).size, 0);
     reportGoal({
-      name: 'bundle: extension + connection + libraries + replay + carry, minified',
+      name: 'bundle: entry + extension + connection + libraries + replay + carry, minified',
       value: extensionTotal / 1024,
       goal: SIZE_GOAL / 1024,
       unit: 'KB',
-      detail: `parsed on activation: ${kb(statSync(bundles.extension!).size)}`,
+      detail: `parsed on activation: ${kb(statSync(bundles.entry!).size + statSync(bundles.extension!).size)} (entry and extension)`,
     });
 
     // Timed by asking for the activation: `onStartupFinished` would run it on its own before the timer starts.

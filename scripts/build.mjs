@@ -1,7 +1,7 @@
 // Bundles the extension, the CLI (both CJS for Node 20) and the webview app (browser IIFE) with esbuild.
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,8 +66,8 @@ const vscodeImportedOnce = {
     build.onLoad({ filter: /.*/, namespace: 'vscode-imported-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
-// The app bridge's bundle carries zod for the MCP SDK's Protocol; zod's `locales` namespace (error messages in ~50
-// languages, most of the bundle's bytes) is kept whole by the SDK's `import * as z`. Only English is used (zod's
+// The connection and app bridge bundles carry zod for the MCP SDK; zod's `locales` namespace (error messages in ~50
+// languages, about 250 KB minified) is kept whole by the SDK's `import * as z`. Only English is used (zod's
 // default, set by zod itself from locales/en.js): the namespace is cut down to it.
 const zodEnglishOnly = {
   name: 'zod-english-only',
@@ -79,12 +79,115 @@ const zodEnglishOnly = {
     }));
   },
 };
+// The MCP SDK's Node shims make a copy of Ajv that the SDK carries (~150 KB minified) every Client's default JSON Schema
+// validator; the host gives each Client its own (Ajv from dist/libraries.js), so the shims are the host's
+// (src/core/connection/sdkShims.ts), which bring no second Ajv.
+const sdkShimsOfTheHost = {
+  name: 'sdk-shims-of-the-host',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: join(root, 'src/core/connection/sdkShims.ts') }));
+  },
+};
+// mime-types reads mime-db's `extensions` and `source` (which type an extension maps to) and `charset`; the table
+// of types with none of these, and every type's `compressible`, are more than half of its bytes and never read.
+const mimeDbAsRead = {
+  name: 'mime-db-as-read',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]mime-db[\\/]db\.json$/ }, (args) => {
+      const read = {};
+      for (const [type, { source, charset, extensions }] of Object.entries(JSON.parse(readFileSync(args.path, 'utf8')))) {
+        if (extensions || charset) read[type] = { source, charset, extensions };
+      }
+      return { contents: JSON.stringify(read), loader: 'json' };
+    });
+  },
+};
+// dist/replay.js and dist/carry.js are loaded by dist/main.js only, and much of what they use is in it already: the
+// JSONC parser, the forms, the file slots, the webview panels. Those modules are taken from main.js (its
+// `sharedModules`, required back from the module cache, see src/extension/activation/codeCache.ts) instead of being
+// copied into each bundle: one copy shipped, and one instance of each (its state, its classes) in the extension.
+const SHARED_WITH_MAIN = [
+  'jsonc-parser',
+  'src/core/errors',
+  'src/core/events',
+  'src/core/forms/build',
+  'src/core/forms/validate',
+  'src/core/forms/values',
+  'src/core/files/slots',
+  'src/core/files/redact',
+  'src/core/io/boundedRead',
+  'src/core/io/json',
+  'src/core/config/edit',
+  'src/core/schemaRefs',
+  'src/shared/format',
+  'src/extension/panels/webviewHost',
+  'src/extension/panels/webviewHtml',
+  'src/extension/panels/fileSelections',
+  'src/extension/panels/fileFilters',
+  'src/extension/panels/formDialog',
+  'src/extension/settingDefaults',
+];
+const sharedPath = (m) => (m.startsWith('src/') ? join(root, m) : m);
+// What each shared module exports, as esbuild reads it: main.js hands the values over in plain objects (all are
+// functions, classes and constants). Namespace objects (`import * as`) would add a getter per export, each created on
+// every activation and kept in the code cache.
+const { outputs: sharedOutputs } = (
+  await esbuild.build({
+    entryPoints: SHARED_WITH_MAIN.map((m, i) => ({ in: sharedPath(m), out: `shared${i}` })),
+    outdir: 'shared-exports',
+    bundle: true,
+    external: ['*'],
+    format: 'esm',
+    platform: 'node',
+    mainFields: node.mainFields,
+    write: false,
+    metafile: true,
+    absWorkingDir: root,
+    logLevel: 'error',
+  })
+).metafile;
+const sharedExports = SHARED_WITH_MAIN.map((_, i) => sharedOutputs[`shared-exports/shared${i}.js`].exports);
+const mainWithSharedModules = {
+  contents: [
+    "export * from './extension';",
+    ...SHARED_WITH_MAIN.map(
+      (m, i) => `import { ${sharedExports[i].map((name, j) => `${name} as s${i}_${j}`).join(', ')} } from ${JSON.stringify(sharedPath(m))};`,
+    ),
+    `export const sharedModules = { ${SHARED_WITH_MAIN.map((m, i) => `${JSON.stringify(m)}: { ${sharedExports[i].map((name, j) => `${name}: s${i}_${j}`).join(', ')} }`).join(', ')} };`,
+  ].join('\n'),
+  resolveDir: join(root, 'src/extension/activation'),
+  sourcefile: 'src/extension/activation/main.ts',
+  loader: 'ts',
+};
+const takenFromMain = {
+  name: 'taken-from-main',
+  setup(build) {
+    const sharedKey = (args) => {
+      if (SHARED_WITH_MAIN.includes(args.path)) return args.path;
+      if (!args.path.startsWith('.') || args.importer.includes('node_modules')) return undefined;
+      const key = relative(root, resolve(args.resolveDir, args.path))
+        .replaceAll('\\', '/')
+        .replace(/\.[jt]s$/, '');
+      return SHARED_WITH_MAIN.includes(key) ? key : undefined;
+    };
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (args.namespace === 'taken-from-main') return { path: './main.js', external: true };
+      if (args.kind !== 'import-statement' && args.kind !== 'require-call') return undefined;
+      const key = sharedKey(args);
+      return key ? { path: key, namespace: 'taken-from-main' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'taken-from-main' }, (args) => ({
+      contents: `module.exports = require('./main.js').sharedModules[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+  },
+};
 const builds = [
   // The extension's entry: it loads dist/main.js, the extension, with a code cache (src/extension/activation/codeCache.ts).
   { ...node, entryPoints: ['src/extension/activation/start.ts'], outfile: 'dist/extension.js' },
   {
     ...node,
-    entryPoints: ['src/extension/activation/extension.ts'],
+    stdin: mainWithSharedModules,
     outfile: 'dist/main.js',
     plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand],
   },
@@ -92,16 +195,21 @@ const builds = [
     ...node,
     entryPoints: ['src/extension/carry/carryCommands.ts'],
     outfile: 'dist/carry.js',
-    plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand],
+    plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, carryOnDemand, takenFromMain],
   },
   {
     ...node,
     entryPoints: ['src/extension/replay/replayCommands.ts'],
     outfile: 'dist/replay.js',
-    plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand],
+    plugins: [vscodeImportedOnce, connectionOnDemand, librariesOnDemand, replayOnDemand, takenFromMain],
   },
-  { ...node, entryPoints: ['src/core/connection/bundle.ts'], outfile: 'dist/connection.js', plugins: [librariesOnDemand] },
-  { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js' },
+  {
+    ...node,
+    entryPoints: ['src/core/connection/bundle.ts'],
+    outfile: 'dist/connection.js',
+    plugins: [librariesOnDemand, sdkShimsOfTheHost, zodEnglishOnly],
+  },
+  { ...node, entryPoints: ['src/core/libraries.ts'], outfile: 'dist/libraries.js', plugins: [mimeDbAsRead] },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
   // The sandbox service of sandboxed servers (src/core/sandbox/service.ts). The sandbox runtime is an ES module that

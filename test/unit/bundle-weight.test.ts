@@ -62,3 +62,38 @@ test('the extension bundle loads the MCP SDK, zod, mime-db, Ajv (with re2js) and
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// What the extension ships (its entry, main.js and the four on-demand bundles) is bounded as a whole, so moving code
+// from one bundle to another does not pass: each library is shipped once, and what is never read is not shipped.
+test("the extension's bundles carry each library once and none of what is never read", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-bundle-weight-'));
+  const shipped = ['extension', 'main', 'connection', 'libraries', 'replay', 'carry'];
+  try {
+    const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--only', shipped.join(','), '--outdir', dir], {
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const text = (name: string) => readFileSync(join(dir, `dist/${name}.js`), 'utf8');
+    const connection = text('connection');
+    // the SDK's Node shims would bring a copy of Ajv of their own; the host's validator (dist/libraries.js) is the SDK's
+    assert.ok(!connection.includes('must NOT have additional properties'), 'dist/connection.js carries a copy of Ajv');
+    assert.ok(!connection.includes('Ungültige'), "dist/connection.js carries zod's error messages in other languages than English");
+    assert.ok(connection.includes('require("./libraries.js")'), 'dist/connection.js takes Ajv from dist/libraries.js');
+    assert.ok(!text('libraries').includes('compressible'), 'dist/libraries.js carries the parts of mime-db that mime-types never reads');
+    for (const name of ['replay', 'carry']) {
+      const bundle = text(name);
+      assert.ok(bundle.includes('require("./main.js").sharedModules'), `dist/${name}.js takes the modules it shares with dist/main.js from it`);
+      assert.ok(!bundle.includes('CloseBraceExpected'), `dist/${name}.js carries a copy of the JSONC parser dist/main.js has`);
+    }
+    // esbuild escapes other characters in strings, not in regular expressions: one there makes Node decode the whole
+    // bundle to two-byte text (twice the memory, slower to decode and to scan) instead of one-byte
+    for (const name of shipped) {
+      const at = text(name).search(/[\u0080-\uffff]/);
+      assert.equal(at, -1, `dist/${name}.js holds a character other than ASCII: ${JSON.stringify(text(name).slice(Math.max(0, at - 40), at + 10))}`);
+    }
+    const total = shipped.reduce((sum, name) => sum + statSync(join(dir, `dist/${name}.js`)).size, 0);
+    assert.ok(total <= 1.5 * 1024 * 1024, `the extension's bundles are ${total} bytes together, over 1.5 MiB`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -42,6 +42,7 @@ import {
 import { Emitter, linkAbort, onAbort, type IDisposable } from '../events';
 import { answerInTask, declaredCapabilities, installFeatures, type FeatureHost } from './features';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
+import { HostSchemaValidator } from './sdkShims';
 import { tapTransport } from './transportTap';
 import { boundNesting, type RefusedTool } from './nesting';
 import { structuredOutputProblem } from '../results/view';
@@ -69,6 +70,8 @@ const COMPLETION_TIMEOUT_MS = 10_000;
 export const LIST_MAX_PAGES = 256;
 /** 403 insufficient_scope re-authorizations per request (the transport's step-up), before it fails. */
 const MAX_STEP_UPS = 2;
+/** The SDK's JSON Schema validator: the host's own (sdkShims.ts), for every client. */
+const schemaValidator = new HostSchemaValidator();
 
 const LooseCompleteResult = z.looseObject({ completion: z.unknown() });
 
@@ -297,6 +300,7 @@ export class ServerConnection {
     const client = new HostClient(this.options.clientInfo ?? { name: 'mcp-host', version: HOST_VERSION }, {
       capabilities: this.capabilities(),
       versionNegotiation: { mode: 'auto' },
+      jsonSchemaValidator: schemaValidator,
       inputRequired: { maxRounds: this.options.inputRequired?.maxRounds ?? 10 },
       listMaxPages: LIST_MAX_PAGES,
       listChanged: {

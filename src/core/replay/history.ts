@@ -44,7 +44,7 @@ export function keptResult(result: CallToolResult): string {
 }
 
 /** Whether a kept result was cut (then it is no expectation to save). */
-export const isCutResult = (kept: string): boolean => /\n… \(cut: the result's JSON has \d+ bytes; \d+ are kept\)$/.test(kept);
+export const isCutResult = (kept: string): boolean => /\n\u2026 \(cut: the result's JSON has \d+ bytes; \d+ are kept\)$/.test(kept);
 
 /**
  * The state with `record` added as the newest run: the oldest runs go past HISTORY_LIMITS.runs, or past

@@ -7,6 +7,7 @@
 // named by a hash of the text and of the Node/V8 versions: an updated bundle never meets an old cache.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Module } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -41,7 +42,9 @@ export interface CachedLoad<T> {
 /**
  * Runs `file` as a CommonJS module whose `require` is `requireFrom` (a require of the same folder, so that
  * `vscode` and the bundle's siblings resolve as they would for the file itself), with the code cache of
- * `cacheDir` when there is one. Without a `cacheDir` (no local storage) it compiles as `require` would.
+ * `cacheDir` when there is one. Without a `cacheDir` (no local storage) it compiles as `require` would. Once run, it
+ * is in `requireFrom`'s module cache as `require` would leave it: a bundle it loads on demand that requires it back
+ * (scripts/build.mjs, sharedWithMain) gets this very module, not a second copy.
  */
 export function loadWithCodeCache<T>(file: string, requireFrom: NodeJS.Require, cacheDir: string | undefined): CachedLoad<T> {
   const started = performance.now();
@@ -54,13 +57,15 @@ export function loadWithCodeCache<T>(file: string, requireFrom: NodeJS.Require, 
   const script = new Script(wrap(source), { filename: file, cachedData });
   const compiled = performance.now();
   const fromCache = cachedData !== undefined && !script.cachedDataRejected;
-  const module = { exports: {} as T, id: file, filename: file, loaded: false };
+  const module = new Module(file);
+  module.filename = file;
   (script.runInThisContext() as ModuleFunction)(module.exports, requireFrom, module, file, dirname(file));
   module.loaded = true;
+  requireFrom.cache[file] = module;
   const ran = performance.now();
   let savedBytes = 0;
   return {
-    exports: module.exports,
+    exports: module.exports as T,
     fromCache,
     cache: !cacheFile ? 'no storage' : cachedData ? (fromCache ? 'accepted' : 'rejected') : cached === 'absent' ? 'absent' : 'unreadable',
     cacheBytes: cachedData?.length ?? 0,

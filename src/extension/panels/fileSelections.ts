@@ -89,7 +89,7 @@ async function pickFromWorkspace(slot: FileSlot, limitBytes: number): Promise<st
   );
   if (items.length === 0) {
     void vscode.window.showInformationMessage(
-      `No workspace file matches ${describeAccept(slot.accept)}${hidden ? ` (${hiddenNote.replace(/; Browse….*/, '')})` : ''}. Use Browse… to choose a file elsewhere.`,
+      `No workspace file matches ${describeAccept(slot.accept)}${hidden ? ` (${hiddenNote.replace(/; Browse\u2026.*/, '')})` : ''}. Use Browse… to choose a file elsewhere.`,
     );
     return undefined;
   }
