@@ -210,9 +210,8 @@ export class Workbench {
   async shot(name: string): Promise<string> {
     this.step += 1;
     const step = `${String(this.step).padStart(2, '0')}-${name}`;
-    this.steps.push({ at: Date.now(), name: step });
+    this.steps.push({ at: Date.now(), name: this.scenario === this.name ? step : `${this.scenario} ${step}` });
     const file = join(this.artifacts, `${step}.png`);
-    if (this.scenario !== this.name) this.steps.at(-1)!.name = `${this.scenario} ${step}`;
     await this.page.screenshot({ path: file });
     return file;
   }
@@ -307,10 +306,6 @@ export class Workbench {
     await entry.first().click();
   }
 
-  /**
-   * Closes the workbench; then fails (unless the scenario failed already: its own error comes first) when the
-   * extension host had an unhandled rejection or an uncaught exception meanwhile.
-   */
   /** Scenarios this window has run (`runScenario`), and whether one of them failed (its report is made). */
   private scenariosRun = 0;
   private failureReported = false;
@@ -344,6 +339,10 @@ export class Workbench {
     await this.page.locator('.explorer-folders-view').first().waitFor({ timeout: 15_000 });
   }
 
+  /**
+   * Closes the workbench; then fails (unless the scenario failed already: its own error comes first) when the
+   * extension host had an unhandled rejection or an uncaught exception meanwhile.
+   */
   async close(failed = false): Promise<void> {
     const c0 = Date.now();
     this.timing.body = c0 - this.opened;
