@@ -84,6 +84,10 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
       // the panel still works
       await hostile.getByRole('button', { name: 'Run' }).click();
       await hostile.getByRole('region', { name: 'Results' }).locator('article.result').nth(1).waitFor({ timeout: 30_000 });
+      // Its app floods again, and is cut off again; the 100,000 messages it queued are still delivered (and dropped)
+      // for a while after that, which on a busy machine keeps the window from drawing: the next step waits until it does.
+      await cutOff.filter({ hasText: /more than \d+ messages in a second/ }).waitFor({ timeout: 60_000 });
+      await wb.shot('hostile-run-again', 120_000);
 
       // 3. An app over the size limit is refused with its size; the text result is shown.
       const big = await runToolFromPalette(wb, 'show_big', 'apps');

@@ -207,12 +207,16 @@ export class Workbench {
     return clone;
   }
 
-  async shot(name: string): Promise<string> {
+  /**
+   * Screenshots the window as the next step. A screenshot waits for the window to draw, so one with a longer
+   * `timeoutMs` also waits out a renderer that is busy (as after a hostile app's flood of messages).
+   */
+  async shot(name: string, timeoutMs = 30_000): Promise<string> {
     this.step += 1;
     const step = `${String(this.step).padStart(2, '0')}-${name}`;
     this.steps.push({ at: Date.now(), name: this.scenario === this.name ? step : `${this.scenario} ${step}` });
     const file = join(this.artifacts, `${step}.png`);
-    await this.page.screenshot({ path: file });
+    await this.page.screenshot({ path: file, timeout: timeoutMs });
     return file;
   }
 
