@@ -5,7 +5,8 @@
 //   vsix         packages the extension and runs the first scenario against the installed .vsix
 // `npm test -- unit e2e` runs only the named stages; `--grep <text>` filters integration and e2e tests.
 // The unit and integration stages run side by side: the unit stage leaves about a third of two cores idle while its
-// tests wait on their servers, and the integration stage (one extension host running its suite) fits in it.
+// tests wait on their servers, and the integration stage (one extension host running its suite) fits in it. With the
+// e2e stage, the vsix stage's package is built beside them too, and its scenarios run among the e2e stage's.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -70,26 +71,41 @@ const stageRunners = {
     ),
   integration: (held) =>
     run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])], { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }, held),
+  // with the vsix stage's package built (`vsixPackaged`), its scenarios run among these
   e2e: () =>
-    run(process.execPath, [
-      '--import',
-      'tsx',
-      '--test',
-      `--test-concurrency=${E2E_CONCURRENCY}`,
-      `--test-timeout=${E2E_TEST_TIMEOUT_MS}`,
-      '--test-force-exit',
-      ...grepArgs,
-      ...testFiles(join(root, 'test/e2e'), '.e2e.mts').filter((f) => !f.endsWith('vsix.e2e.mts')),
-    ]),
-  vsix: async () => {
-    // the package as users get it: a production build, then vsce (in a staging folder)
-    const packaged = await run(process.execPath, ['scripts/package.mjs', '--out', vsixForTests]);
-    if (packaged !== 0) return packaged;
-    return run(process.execPath, ['--import', 'tsx', '--test', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', 'test/e2e/vsix.e2e.mts'], {
+    run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--test',
+        `--test-concurrency=${E2E_CONCURRENCY}`,
+        `--test-timeout=${E2E_TEST_TIMEOUT_MS}`,
+        '--test-force-exit',
+        ...grepArgs,
+        ...testFiles(join(root, 'test/e2e'), '.e2e.mts').filter((f) => vsixPackaged || !f.endsWith(VSIX_SCENARIOS)),
+      ],
+      vsixPackaged ? { MCP_HOST_TEST_VSIX: vsixForTests } : {},
+    ),
+  vsix: async (held) => {
+    const packaged = await packageVsix(held);
+    if (packaged !== 0 || stages.includes('e2e')) return packaged;
+    return run(process.execPath, ['--import', 'tsx', '--test', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', VSIX_SCENARIOS], {
       MCP_HOST_TEST_VSIX: vsixForTests,
     });
   },
 };
+
+const VSIX_SCENARIOS = 'test/e2e/vsix.e2e.mts';
+/** Whether the vsix stage's package is built, for the e2e stage to run its scenarios. */
+let vsixPackaged = false;
+
+/** The package as users get it: a production build, then vsce (in a staging folder). */
+async function packageVsix(held) {
+  const code = await run(process.execPath, ['scripts/package.mjs', '--out', vsixForTests], {}, held);
+  vsixPackaged = code === 0 && stages.includes('e2e');
+  return code;
+}
 
 // Dependencies, system packages and the VS Code test tools, once, before any stage: a missing one stops
 // here with the command that installs it, instead of failing in every scenario.
@@ -113,17 +129,24 @@ async function runStage(stage, held) {
   return { stage, code, seconds: (Date.now() - started) / 1000 };
 }
 
-const besideUnit = stages.includes('unit') && stages.includes('integration') ? 'integration' : undefined;
-for (const stage of stages) {
-  if (stage === besideUnit) continue;
-  if (stage === 'unit' && besideUnit) {
-    const held = [];
-    const beside = runStage(besideUnit, held);
+// What runs beside the unit stage (output held, printed after it): the integration stage, and the vsix stage when
+// the e2e stage is to run its scenarios. Without a unit stage they run in order as usual, the vsix stage before e2e.
+const besideUnit = stages.includes('unit') ? stages.filter((s) => s === 'integration' || (s === 'vsix' && stages.includes('e2e'))) : [];
+const order = stages.includes('e2e') && stages.includes('vsix') ? [...stages.filter((s) => s !== 'vsix' && s !== 'e2e'), 'vsix', 'e2e'] : stages;
+for (const stage of order) {
+  if (besideUnit.includes(stage)) continue;
+  if (stage === 'unit' && besideUnit.length) {
+    const beside = besideUnit.map((name) => {
+      const held = [];
+      return { name, held, result: runStage(name, held) };
+    });
     results.push(await runStage('unit'));
-    console.log(`\n=== ${besideUnit} (ran beside unit) ===`);
-    const result = await beside;
-    process.stdout.write(Buffer.concat(held));
-    results.push(result);
+    for (const { name, held, result } of beside) {
+      console.log(`\n=== ${name} (ran beside unit) ===`);
+      const done = await result;
+      process.stdout.write(Buffer.concat(held));
+      results.push(done);
+    }
     continue;
   }
   results.push(await runStage(stage));
