@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join, relative } from 'node:path';
 import type { Locator } from 'playwright-core';
 import sharp from 'sharp';
-import { answerDialog, chooseFromWorkspace, describePngFromWorkspace, newestResult, runToolFromPalette } from '../test/e2e/steps.mjs';
+import { answerDialog, describePngFromWorkspace, fillReceiptAnswer, newestResult, runToolFromPalette } from '../test/e2e/steps.mjs';
 import { root, withWorkbench, type Workbench } from '../test/e2e/workbench.mjs';
 import { packageVsix } from './package.mjs';
 import { ensurePrerequisites } from './prerequisites.mjs';
@@ -146,13 +146,7 @@ async function takeScreenshots(): Promise<void> {
     await receipt.getByRole('button', { name: 'Run' }).click();
     const question = wb.webview();
     await question.getByLabel('Message').waitFor({ timeout: 30_000 });
-    await chooseFromWorkspace(wb, question, 'Receipt photo', 'photo.png');
-    await question.getByRole('list', { name: 'Chosen files for Receipt photo' }).getByText('photo.png').waitFor();
-    await question.getByRole('textbox', { name: 'Merchant' }).fill('Corner Café');
-    await question
-      .getByRole('spinbutton', { name: 'Total' })
-      .or(question.getByRole('textbox', { name: 'Total' }))
-      .fill('12.5');
+    await fillReceiptAnswer(wb, question);
     const elicitation = await readShot(wb, 'elicitation');
     await listingImage('elicitation.png', elicitation);
     await walkthroughImage('answer-question.png', elicitation, editor);

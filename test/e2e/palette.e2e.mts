@@ -2,7 +2,7 @@
 // answered with a workspace file, and a long call cancelled. One window runs them in turn (see
 // `scenariosInOneWorkbench`); the MCP view's comes first, as it starts the server itself.
 import assert from 'node:assert/strict';
-import { answerDialog, chooseFromWorkspace, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import { answerDialog, fillReceiptAnswer, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
 import { scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 async function serversView(wb: Workbench): Promise<void> {
@@ -74,13 +74,7 @@ async function elicitation(wb: Workbench): Promise<void> {
   await runAndWaitForQuestion(wb);
   await wb.shot('question');
   const question = wb.webview();
-  await chooseFromWorkspace(wb, question, 'Receipt photo', 'photo.png');
-  await question.getByRole('list', { name: 'Chosen files for Receipt photo' }).getByText('photo.png').waitFor();
-  await question.getByRole('textbox', { name: 'Merchant' }).fill('Corner Café');
-  await question
-    .getByRole('spinbutton', { name: 'Total' })
-    .or(question.getByRole('textbox', { name: 'Total' }))
-    .fill('12.5');
+  await fillReceiptAnswer(wb, question);
   await wb.shot('answer-filled');
   await question.getByRole('button', { name: 'Accept' }).click();
   await answerDialog(wb, 'Send');

@@ -102,6 +102,17 @@ export async function chooseManyFromWorkspace(wb: Workbench, panel: FrameLocator
   await wb.quickInput.waitFor({ state: 'hidden' });
 }
 
+/** Answers the demo's receipt question: photo.png from the workspace, the merchant and the total. */
+export async function fillReceiptAnswer(wb: Workbench, question: FrameLocator): Promise<void> {
+  await chooseFromWorkspace(wb, question, 'Receipt photo', 'photo.png');
+  await question.getByRole('list', { name: 'Chosen files for Receipt photo' }).getByText('photo.png').waitFor();
+  await question.getByRole('textbox', { name: 'Merchant' }).fill('Corner Café');
+  await question
+    .getByRole('spinbutton', { name: 'Total' })
+    .or(question.getByRole('textbox', { name: 'Total' }))
+    .fill('12.5');
+}
+
 /** The MCP status bar item, by its accessible name ("MCP servers: 1 running, 2 configured"). */
 export function statusItem(wb: Workbench, name: string | RegExp): Locator {
   return wb.page.locator('.part.statusbar').getByRole('button', { name });
