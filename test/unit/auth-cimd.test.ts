@@ -4,7 +4,7 @@
 // NODE_EXTRA_CA_CERTS); the authorization server advertises client_id_metadata_document_supported.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -103,6 +103,7 @@ before(async () => {
 after(() => {
   docs.close();
   as.close();
+  rmSync(work, { recursive: true, force: true });
 });
 
 /**

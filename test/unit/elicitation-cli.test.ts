@@ -16,6 +16,7 @@ const everything = ['--', process.execPath, join(repoRoot, 'node_modules/@modelc
 const era2026 = ['--', process.execPath, ...fixtureArgv('elicit-era2026-server.ts')];
 const recording = ['--', process.execPath, ...fixtureArgv('recording-server.ts')];
 const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-elicit-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const recordFile = join(dir, 'received.jsonl');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNkYGBgAAAABQABWaDDsAAAAABJRU5ErkJggg==', 'base64');
 writeFileSync(join(dir, 'dot.png'), PNG);

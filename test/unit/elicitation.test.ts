@@ -2,7 +2,7 @@
 // mode, -32042) and a 2026-07-28 MRTR fixture with an x-mcp-file field.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServerConnection, type ConnectionOptions, type ElicitRequestParamsLoose } from '../../src/core/connection';
@@ -70,6 +70,7 @@ before(async () => {
 });
 after(async () => {
   await Promise.all([everything.stop(), era2026.stop(), era2025.stop()]);
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test("server-everything's form shows which server asks, and the answer goes back with the defaults", async () => {
