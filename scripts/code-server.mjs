@@ -185,6 +185,12 @@ export async function startCodeServer(options = {}) {
         });
       }
       running.delete(child.pid);
+      // A process of its group (an extension host, a server) can outlive it for a moment and still write to the pipes
+      // it inherited: what comes after this is dropped, not written to the ended log.
+      for (const out of [child.stdout, child.stderr]) {
+        out.unpipe(log);
+        out.destroy();
+      }
       log.end();
       if (!options.keepDirs) rmSync(home, { recursive: true, force: true, maxRetries: 3 });
     },
