@@ -59,40 +59,6 @@ function textbox(panel: FrameLocator, name: string): Locator {
 
 const URL_TOOL = 'Trigger URL Elicitation Tool';
 
-/** test/fixtures/upload-server.ts on 127.0.0.1; its MCP endpoint is `${origin}/mcp`. */
-async function startUploadServer(): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/fixtures/upload-server.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`upload-server did not start: ${seen}`)), 30_000);
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      seen += chunk;
-      const m = /listening (\d+) (\d+)/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`upload-server exited with ${code}: ${seen}`));
-    });
-  });
-  return { child, origin: `http://127.0.0.1:${port}` };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  process.kill(child.pid, 'SIGCONT');
-  process.kill(child.pid, 'SIGTERM');
-  await exited;
-}
-
 /** The tool's result in its panel (brought to the front by its tab) that matches `pattern`. */
 async function toolResult(wb: Workbench, tool: string, server: string, pattern: RegExp): Promise<string> {
   await wb.page
@@ -133,7 +99,7 @@ async function openedUrl(wb: Workbench, popups: Page[], click: () => Promise<voi
   return popup.url();
 }
 
-/** Starts a fixture with tsx and waits for its "listening <port>" line. */
+/** Starts a fixture with tsx and waits for its "listening <port>" line (the first port it names). */
 async function start(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/fixtures', file), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
@@ -175,8 +141,10 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-const upload = await startUploadServer();
-after(() => stopChild(upload.child));
+// test/fixtures/upload-server.ts: its MCP endpoint is `${origin}/mcp`
+const uploadServer = await start('upload-server.ts', []);
+const upload = { child: uploadServer.child, origin: `http://127.0.0.1:${uploadServer.port}` };
+after(() => stop(upload.child));
 const store = await start('object-store.ts', []);
 const transfer = await start('transfer-server.ts', ['--http', '--store', `http://127.0.0.1:${store.port}`]);
 after(async () => {
