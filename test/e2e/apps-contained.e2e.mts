@@ -9,15 +9,11 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { FrameLocator, Page } from 'playwright-core';
-import { appsFixtureRecord, dialog, newestResult, runToolFromPalette } from './steps.mjs';
+import type { Page } from 'playwright-core';
+import { appFrame, appsFixtureRecord, dialog, newestResult, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, withWorkbench } from './workbench.mjs';
 
 const budgetEntry = join(root, 'node_modules/@modelcontextprotocol/server-budget-allocator/dist/index.js');
-
-function appFrame(panel: FrameLocator): FrameLocator {
-  return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
-}
 
 test('MCP Apps contained: a silent app is closed, a hostile one fails at every attempt, a large one is refused, an updated one reloads', async () => {
   const record = join(tmpdir(), `apps-record-${process.pid}-${Date.now()}.jsonl`);

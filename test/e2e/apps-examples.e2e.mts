@@ -14,8 +14,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import type { FrameLocator } from 'playwright-core';
-import { appsFixtureRecord, dialog, runToolFromPalette } from './steps.mjs';
+import { appFrame, appsFixtureRecord, dialog, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 const example = (name: string) => ({
@@ -23,10 +22,6 @@ const example = (name: string) => ({
   command: 'node',
   args: [join(root, `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`), '--stdio'],
 });
-
-function appFrame(panel: FrameLocator): FrameLocator {
-  return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
-}
 
 const record = join(tmpdir(), `apps-endings-record-${process.pid}-${Date.now()}.jsonl`);
 writeFileSync(record, '');

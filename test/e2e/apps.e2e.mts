@@ -7,15 +7,11 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { FrameLocator, Page } from 'playwright-core';
-import { appsFixtureRecord, dialog, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import type { Page } from 'playwright-core';
+import { appFrame, appsFixtureRecord, dialog, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, withWorkbench } from './workbench.mjs';
 
 const vanillaEntry = join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
-
-function appFrame(panel: FrameLocator): FrameLocator {
-  return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
-}
 
 test('MCP Apps: the example app renders, calls its tool, asks before a link, follows the theme; a looping app can be closed', async () => {
   const record = join(tmpdir(), `apps-record-${process.pid}-${Date.now()}.jsonl`);

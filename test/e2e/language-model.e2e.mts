@@ -33,7 +33,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { acceptSaveDialog, answerDialog, chooseFromWorkspace, dialog, fileSlot, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import { acceptSaveDialog, answerDialog, appFrame, chooseFromWorkspace, dialog, fileSlot, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
 import { demoServer, fixtureServer, root, scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 const CALL = `mcpHost_callTool ${JSON.stringify({ server: 'recorded', tool: 'describe_file', arguments: { file: 'photo.png' } })}`;
@@ -93,10 +93,6 @@ function appBytes(): Buffer {
 
 // Every byte value (NULs, invalid UTF-8): what a text path would corrupt.
 const binary = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 31) & 0xff))]);
-
-function appFrame(panel: FrameLocator): FrameLocator {
-  return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
-}
 
 async function toolTab(wb: Workbench, title: string): Promise<FrameLocator> {
   await wb.page.locator('.tabs-container .tab', { hasText: title }).first().click();

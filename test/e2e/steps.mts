@@ -161,6 +161,11 @@ export function results(panel: FrameLocator): Locator {
   return panel.getByRole('region', { name: 'Results' }).locator('article.result');
 }
 
+/** The frame of the MCP App a panel shows. */
+export function appFrame(panel: FrameLocator): FrameLocator {
+  return panel.getByRole('region', { name: 'App' }).frameLocator('iframe.app-frame');
+}
+
 /** The newest result in the tool panel. */
 export function newestResult(panel: FrameLocator): Locator {
   return results(panel).first();
