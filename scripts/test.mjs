@@ -32,16 +32,72 @@ function testFiles(dir, suffix) {
 }
 
 /**
- * Runs a command to its end and resolves with its exit code. Its output goes to this terminal as it comes, or, with
- * `held`, into that array (to be printed in one piece once a stage running beside it has printed its own).
+ * What a stage's output says failed, for the summary: a CI log is read from its end, where one stage's failures
+ * would otherwise be buried under the output of the stages after it.
  */
-function run(cmd, args, env = {}, held = undefined) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
-    if (held) {
-      child.stdout.on('data', (d) => held.push(d));
-      child.stderr.on('data', (d) => held.push(d));
+class FailureLines {
+  lines = [];
+  #partial = '';
+  #mochaFailing = 0;
+  #afterNotOk = 0;
+  #errorLines = 0;
+
+  /** Scans a chunk of output (lines may be split between chunks). */
+  scan(chunk) {
+    const text = this.#partial + chunk.toString('utf8');
+    const lines = text.split('\n');
+    this.#partial = lines.pop() ?? '';
+    for (const line of lines) this.#line(line);
+  }
+
+  #line(line) {
+    if (this.lines.length >= 200) return;
+    // node:test (TAP): a failed test, then the first lines of its error
+    if (/^\s*not ok \d+ - /.test(line)) {
+      this.lines.push(line.trimEnd());
+      this.#afterNotOk = 16;
+      this.#errorLines = 0;
+      return;
     }
+    if (this.#afterNotOk > 0) {
+      this.#afterNotOk--;
+      if (/^\s*\.\.\.\s*$/.test(line)) this.#afterNotOk = 0;
+      else if (this.#errorLines > 0) {
+        this.#errorLines--;
+        if (line.trim()) this.lines.push(`      ${line.trim().slice(0, 300)}`);
+      } else if (/^\s*(error|expected|actual):/.test(line)) {
+        this.lines.push(`    ${line.trim().slice(0, 300)}`);
+        // a message of several lines follows `error: |-`
+        if (/\|-?\s*$/.test(line)) this.#errorLines = 3;
+      }
+      return;
+    }
+    // the integration runner's own verdicts (the extension host's unhandled rejections among them)
+    if (/^integration: the tests passed, but|\d+ integration test\(s\) failed/.test(line)) this.lines.push(line.trimEnd().slice(0, 300));
+    // mocha (spec reporter): the "N failing" section
+    if (/^\s*\d+ failing\s*$/.test(line)) this.#mochaFailing = 60;
+    if (this.#mochaFailing > 0) {
+      this.#mochaFailing--;
+      if (line.trim()) this.lines.push(line.trimEnd().slice(0, 300));
+    }
+  }
+}
+
+/**
+ * Runs a command to its end and resolves with its exit code. Its output goes to this terminal as it comes, or, with
+ * `held`, into that array (to be printed in one piece once a stage running beside it has printed its own); what it
+ * says failed goes into `failures`.
+ */
+function run(cmd, args, env = {}, held = undefined, failures = new FailureLines()) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const take = (into) => (d) => {
+      failures.scan(d);
+      if (held) held.push(d);
+      else into.write(d);
+    };
+    child.stdout.on('data', take(process.stdout));
+    child.stderr.on('data', take(process.stderr));
     child.on('error', (e) => {
       console.error(`${cmd}: ${e.message}`);
       resolve(1);
@@ -61,18 +117,20 @@ const grepArgs = grep ? ['--test-name-pattern', grep] : [];
 const stageRunners = {
   // Three files at a time on two cores: much of a file's time is spent waiting on its servers (starts, sign-in bounds,
   // simulated work), which a third file fills.
-  unit: () =>
+  unit: (held, failures) =>
     run(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-concurrency=3', `--test-timeout=${UNIT_TEST_TIMEOUT_MS}`, ...testFiles(join(root, 'test/unit'), '.test.ts')],
       {
         MCP_HOST_FIXTURE_BUNDLES: fixtureBundles,
       },
+      held,
+      failures,
     ),
-  integration: (held) =>
-    run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])], { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }, held),
+  integration: (held, failures) =>
+    run(process.execPath, ['test/integration/run.mjs', ...(grep ? ['--grep', grep] : [])], { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles }, held, failures),
   // with the vsix stage's package built (`vsixPackaged`), its scenarios run among these
-  e2e: () =>
+  e2e: (held, failures) =>
     run(
       process.execPath,
       [
@@ -86,13 +144,19 @@ const stageRunners = {
         ...testFiles(join(root, 'test/e2e'), '.e2e.mts').filter((f) => vsixPackaged || !f.endsWith(VSIX_SCENARIOS)),
       ],
       vsixPackaged ? { MCP_HOST_TEST_VSIX: vsixForTests } : {},
+      held,
+      failures,
     ),
-  vsix: async (held) => {
-    const packaged = await packageVsix(held);
+  vsix: async (held, failures) => {
+    const packaged = await packageVsix(held, failures);
     if (packaged !== 0 || stages.includes('e2e')) return packaged;
-    return run(process.execPath, ['--import', 'tsx', '--test', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', VSIX_SCENARIOS], {
-      MCP_HOST_TEST_VSIX: vsixForTests,
-    });
+    return run(
+      process.execPath,
+      ['--import', 'tsx', '--test', `--test-timeout=${E2E_TEST_TIMEOUT_MS}`, '--test-force-exit', VSIX_SCENARIOS],
+      { MCP_HOST_TEST_VSIX: vsixForTests },
+      held,
+      failures,
+    );
   },
 };
 
@@ -101,8 +165,8 @@ const VSIX_SCENARIOS = 'test/e2e/vsix.e2e.mts';
 let vsixPackaged = false;
 
 /** The package as users get it: a production build, then vsce (in a staging folder). */
-async function packageVsix(held) {
-  const code = await run(process.execPath, ['scripts/package.mjs', '--out', vsixForTests], {}, held);
+async function packageVsix(held, failures) {
+  const code = await run(process.execPath, ['scripts/package.mjs', '--out', vsixForTests], {}, held, failures);
   vsixPackaged = code === 0 && stages.includes('e2e');
   return code;
 }
@@ -125,8 +189,9 @@ const fixtureBundles = stages.includes('unit') || stages.includes('integration')
 async function runStage(stage, held) {
   const started = Date.now();
   if (!held) console.log(`\n=== ${stage} ===`);
-  const code = await stageRunners[stage](held);
-  return { stage, code, seconds: (Date.now() - started) / 1000 };
+  const failures = new FailureLines();
+  const code = await stageRunners[stage](held, failures);
+  return { stage, code, seconds: (Date.now() - started) / 1000, failures: failures.lines };
 }
 
 // What runs beside the unit stage (output held, printed after it): the integration stage, and the vsix stage when
@@ -153,4 +218,8 @@ for (const stage of order) {
 }
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.code === 0 ? 'pass' : 'FAIL'}  ${r.stage.padEnd(12)} ${r.seconds.toFixed(1)} s`);
+for (const r of results.filter((r) => r.code !== 0)) {
+  console.log(`\n=== what failed in ${r.stage} ===`);
+  console.log(r.failures.length ? r.failures.join('\n') : `(no failed test named: exit code ${r.code}; see the stage's output above)`);
+}
 process.exit(results.some((r) => r.code !== 0) ? 1 : 0);

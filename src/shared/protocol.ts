@@ -269,6 +269,11 @@ export interface HostNotificationFields {
   appToolCancelled: { callId: string; reason: string };
   /** The server's tools or resources changed while its app shows: the app is told, to list them again. */
   appListChanged: { list: AppList };
+  /**
+   * The page is about to be replaced (its policy widens for an app's origins): it keeps what was typed, takes no
+   * more input, and answers `reloadable`.
+   */
+  reloading: object;
   /** Sampling: the stage moved on, with the model's answer so far (the whole text, not a piece). */
   samplingAnswer: { stage: SamplingStage; answer: SamplingAnswer };
 }
@@ -293,8 +298,10 @@ export interface WebviewNotificationFields {
   saveOutput: { resultId: string; itemId: string };
   /** A file output (SEP-2631) opened in an editor without choosing where to save it. */
   openOutput: { resultId: string; itemId: string };
-  /** The typed values changed (debounced); lets the host keep them for a restored panel. */
+  /** The typed values changed (debounced, and before `reloadable`); lets the host keep them for a restored panel. */
   valuesChanged: { values: FormValues };
+  /** Answers `reloading`: what was typed is kept, and the page may be replaced. */
+  reloadable: object;
   /** The app of `callId` was closed (by the user, itself, or for misbehaving): it is not shown again. */
   appClosed: { callId: string };
   /** An app-rendered question: the app's ElicitResult, unchecked (the host checks it against the schema). */
@@ -388,6 +395,7 @@ const WEBVIEW_NOTIFICATION_GUARDS: MessageGuards<WebviewNotificationFields> = {
   removeFile: (x) => isString(x.field) && Number.isInteger(x.index) && (x.index as number) >= 0,
   submit: (x) => isValues(x.values) && isOptional(x.secureValues, isValues),
   valuesChanged: (x) => isValues(x.values),
+  reloadable: () => true,
   cancelCall: (x) => isString(x.callId),
   answer: (x) => isString(x.action) && ANSWER_ACTIONS.includes(x.action) && isOptional(x.values, isValues),
   openUrl: (x) => isString(x.url),
@@ -437,6 +445,7 @@ const HOST_NOTIFICATION_GUARDS: MessageGuards<HostNotificationFields> = {
   appToolResult: (x) => isString(x.callId) && isObject(x.toolResult),
   appToolCancelled: (x) => isString(x.callId) && isString(x.reason),
   appListChanged: (x) => x.list === 'tools' || x.list === 'resources',
+  reloading: () => true,
   samplingAnswer: (x) =>
     isString(x.stage) && SAMPLING_STAGES.includes(x.stage) && isObject(x.answer) && isString(x.answer.text) && Array.isArray(x.answer.toolUses),
 };

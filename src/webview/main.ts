@@ -93,6 +93,7 @@ class App {
 
   private receive(message: HostNotification): void {
     if (message.type === 'init') return this.init(message.panel);
+    if (message.type === 'reloading') return this.readyForReload();
     const panel = this.panel;
     if (!panel) return;
     switch (message.type) {
@@ -546,6 +547,22 @@ class App {
     if (this.form) this.form.disabled = true;
     this.status.textContent = text;
     if (!this.status.isConnected) this.root.append(this.status);
+  }
+
+  /**
+   * The host replaces this page: what was typed is saved (the next page restores it) and sent to the host, and the
+   * form takes no more input, which would be lost with the page.
+   */
+  private readyForReload(): void {
+    clearTimeout(this.validateTimer);
+    this.locked = true;
+    for (const button of this.actionButtons) button.disabled = true;
+    if (this.form) this.form.disabled = true;
+    if (this.secureForm) this.secureForm.disabled = true;
+    this.save();
+    const panel = this.panel;
+    if (panel && 'values' in panel) this.bridge.send({ type: 'valuesChanged', values: panel.values });
+    this.bridge.send({ type: 'reloadable' });
   }
 
   /** The host refused the answer (a `validation` notification): the user can fix it and answer again. */

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Locator } from 'playwright-core';
+import { chooseFromPalette } from './steps.mjs';
 import { root, withWorkbench, type Workbench } from './workbench.mjs';
 
 const ACCOUNT = 'tester@example.test (Test Accounts)';
@@ -18,8 +19,7 @@ function serverRow(wb: Workbench, state = '.*', name = 'with-account'): Locator 
 }
 
 async function signIn(wb: Workbench, name = 'with-account'): Promise<void> {
-  await wb.runCommand('MCP: Sign In to Server');
-  await wb.pick(name);
+  await chooseFromPalette(wb, 'MCP: Sign In to Server', name);
   await wb.quickInput.locator('.quick-input-title', { hasText: `MCP server "${name}" asks you to sign in` }).waitFor({ timeout: 30_000 });
 }
 
@@ -99,8 +99,7 @@ test('accounts: Sign In offers the VS Code account, the server gets its token wi
       assert.deepEqual(opened, [], 'no browser tab');
 
       // ── Sign Out forgets the choice; VS Code stays signed in (the next question names the account) ──
-      await wb.runCommand('MCP: Sign Out of Server');
-      await wb.pick('with-account');
+      await chooseFromPalette(wb, 'MCP: Sign Out of Server', 'with-account');
       await serverRow(wb, 'stopped').waitFor({ timeout: 15_000 });
       await signIn(wb);
       const named = wb.quickPickRow('Sign in with your Test Accounts account (tester@example.test)');

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { packExtension } from '@anthropic-ai/mcpb';
 import { build } from 'esbuild';
-import { answerDialog, dialog, newestResult } from './steps.mjs';
+import { answerDialog, chooseFromPalette, dialog, newestResult } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 const MANIFEST = {
@@ -101,8 +101,7 @@ test('install an MCP Bundle from the Explorer, its setting from the form, trust 
     assert.deepEqual(entry.env, { GREETING: 'Hello from the Explorer', API_TOKEN: '${input:carry-test-bundle-api_token}' });
     assert.match(String((entry.args as string[])[0]), /bundles\/carry-test-bundle-1\.2\.3\/server\/index\.js$/);
 
-    await wb.runCommand('MCP: Run Tool…');
-    await wb.pick('Start carry-test-bundle');
+    await chooseFromPalette(wb, 'MCP: Run Tool…', 'Start carry-test-bundle');
     const trust = dialog(wb);
     await trust.waitFor({ timeout: 15_000 });
     assert.match(await trust.innerText(), /carry-test-bundle-1\.2\.3\/server\/index\.js/);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runToolFromPalette } from './steps.mjs';
+import { chooseFromPalette, runToolFromPalette } from './steps.mjs';
 import { root, withWorkbench, type Workbench } from './workbench.mjs';
 
 const fixture = readFileSync(join(root, 'test/fixtures/dev-server.mjs'), 'utf8');
@@ -45,8 +45,7 @@ test('dev mode: the server starts with the window, its traffic in its log; editi
     },
     async (wb) => {
       // Nobody starts it: its output channel shows it running, with the JSON-RPC traffic at Info.
-      await wb.runCommand('MCP: Show Server Output');
-      await wb.pick('my-server');
+      await chooseFromPalette(wb, 'MCP: Show Server Output', 'my-server');
       const output = wb.page.locator('.output-view .view-lines, .panel .monaco-editor .view-lines').first();
       await output.filter({ hasText: /\[trace\]\s\[host\s->\sserver\]\s\{"method":"tools\/list","jsonrpc":"2\.0","id":\d+\}/ }).waitFor({ timeout: 30_000 });
       await output.filter({ hasText: /\[server\s->\shost\].*"serverInfo":\{"name":"dev-server","version":"v1"\}/ }).waitFor({ timeout: 30_000 });

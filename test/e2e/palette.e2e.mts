@@ -2,7 +2,7 @@
 // answered with a workspace file, and a long call cancelled. One window runs them in turn (see
 // `scenariosInOneWorkbench`); the MCP view's comes first, as it starts the server itself.
 import assert from 'node:assert/strict';
-import { answerDialog, fillReceiptAnswer, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import { answerDialog, chooseFromPalette, fillReceiptAnswer, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
 import { scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 async function serversView(wb: Workbench): Promise<void> {
@@ -11,8 +11,7 @@ async function serversView(wb: Workbench): Promise<void> {
   const server = view.locator('.monaco-list-row', { hasText: 'demo' }).first();
   await server.waitFor({ timeout: 30_000 });
   await wb.shot('servers-view');
-  await wb.runCommand('MCP: Start Server');
-  await wb.pick('demo');
+  await chooseFromPalette(wb, 'MCP: Start Server', 'demo');
   await view.locator('.monaco-list-row', { hasText: 'Describe a file' }).first().waitFor({ timeout: 30_000 });
   await wb.shot('server-running-with-tools');
   const rows = await view.locator('.monaco-list-row').allInnerTexts();

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EVERYTHING_VERSION, startRegistryFixture } from '../fixtures/registry-server.js';
-import { answerDialog, dialog, newestResult } from './steps.mjs';
+import { answerDialog, chooseFromPalette, dialog, newestResult } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 test('browse the registry, install a server in the workspace with its argument from the form, trust it, run its tool', async () => {
@@ -85,8 +85,7 @@ test('browse the registry, install a server in the workspace with its argument f
       });
 
       // The first start of a workspace server asks for trust, naming the exact command line.
-      await wb.runCommand('MCP: Run Tool…');
-      await wb.pick('Start everything');
+      await chooseFromPalette(wb, 'MCP: Run Tool…', 'Start everything');
       const trust = dialog(wb);
       await trust.waitFor({ timeout: 15_000 });
       assert.match(await trust.innerText(), /npx -y @modelcontextprotocol\/server-everything@/);

@@ -65,13 +65,15 @@ test('a sandboxed server is refused a write; Allow adds the exact entry, restart
       await notice.getByRole('button', { name: 'Allow' }).click();
       const configFile = join(wb.folder, '.vscode/mcp.json');
       const deadline = Date.now() + 30_000;
-      let config = parse(readFileSync(configFile, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
-      while (!config.servers.guarded!.sandbox && Date.now() < deadline) {
+      // (read while it is being written, the file can be empty for a moment)
+      const readConfig = () => parse(readFileSync(configFile, 'utf8')) as { servers?: Record<string, Record<string, unknown>> } | undefined;
+      let config = readConfig();
+      while (!config?.servers?.guarded?.sandbox && Date.now() < deadline) {
         await wb.page.waitForTimeout(250);
-        config = parse(readFileSync(configFile, 'utf8')) as typeof config;
+        config = readConfig();
       }
-      assert.deepEqual(config.servers.guarded!.sandbox, { filesystem: { allowWrite: [outside] } });
-      assert.equal(config.servers.guarded!.sandboxEnabled, true);
+      assert.deepEqual(config?.servers?.guarded?.sandbox, { filesystem: { allowWrite: [outside] } });
+      assert.equal(config?.servers?.guarded?.sandboxEnabled, true);
       await statusItem(wb, /MCP servers: 2 running/).waitFor({ timeout: 60_000 });
       await wb.shot('allowed');
 

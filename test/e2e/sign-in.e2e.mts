@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { startOidcProviderMatrix } from '../fixtures/as-oidc-provider.js';
-import { newestResult, runToolFromPalette } from './steps.mjs';
+import { chooseFromPalette, newestResult, runToolFromPalette } from './steps.mjs';
 import { withWorkbench, type Workbench } from './workbench.mjs';
 
 function serverRow(wb: Workbench, name: string, state = '.*'): Locator {
@@ -136,8 +136,7 @@ test("sign-in: from the Servers view through the authorization server's page, st
         assert.equal(opened.length, before, 'no browser tab after the reload');
 
         // ── Sign Out forgets the tokens: the next start asks again; cancelling leaves "needs sign-in" ──
-        await wb.runCommand('MCP: Sign Out of Server');
-        await wb.quickPickRow('notes').first().click();
+        await chooseFromPalette(wb, 'MCP: Sign Out of Server', 'notes');
         await notification(wb, /Signed out of MCP server "notes": its tokens are forgotten/);
         await serverRow(wb, 'notes', 'stopped').waitFor({ timeout: 15_000 });
         await wb.shot('signed-out');

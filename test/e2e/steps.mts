@@ -46,6 +46,11 @@ export async function openQuickPick(
   }
 }
 
+/** Runs a palette command that opens a quick pick and chooses its row containing `text` (see `openQuickPick`). */
+export async function chooseFromPalette(wb: Workbench, command: string, text: string): Promise<void> {
+  await openQuickPick(wb, command, undefined, text, wb.quickPickRow(text).first(), {});
+}
+
 /**
  * Does `action`, which replaces the visible webview panel with a new one (Run Again disposes the tool's open panel
  * and opens it filled), and returns the new panel once the old one's frame is gone: the old one may show the same

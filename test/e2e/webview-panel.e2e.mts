@@ -161,6 +161,36 @@ test('a tool panel state saved by the previous version (kind "run") restores as 
   await page.close();
 });
 
+test('a page the host is about to replace (an app widens its policy) keeps what was typed, takes no more input, and the next page shows it', async () => {
+  const form = buildForm({ type: 'object', properties: { url: { type: 'string', default: 'https://example.test/a.pdf' } } });
+  const tool: Extract<PanelInit, { kind: 'tool' }> = { kind: 'tool', heading, form, values: { url: 'https://example.test/a.pdf' }, files: {}, results: [] };
+  const page = await openPanel();
+  await started(page);
+  await post(page, { type: 'init', panel: tool });
+  const url = page.getByLabel('url', { exact: true });
+  await url.fill('/workspace/report.pdf');
+  await post(page, { type: 'reloading' });
+  await page.waitForFunction('window.sent.some((m) => m.type === "reloadable")', undefined, { timeout: 5_000 });
+  const messages = await sent(page);
+  const answer = messages.findIndex((m) => m.type === 'reloadable');
+  const values = messages.findLastIndex((m) => m.type === 'valuesChanged');
+  assert.ok(values >= 0 && values < answer, 'the typed values reach the host before the page says it may go');
+  assert.deepEqual(messages[values]!.values, { url: '/workspace/report.pdf' });
+  assert.ok(await url.isDisabled(), 'no more input goes into the page on its way out');
+  assert.ok(await page.getByRole('button', { name: 'Run' }).isDisabled());
+  const saved = await page.evaluate('window.savedState()');
+  await page.close();
+
+  // The next page starts from the saved state; the host's init (its defaults) does not undo what was typed.
+  const next = await openPanel(0, false, saved);
+  await started(next);
+  await post(next, { type: 'init', panel: tool });
+  await next.getByRole('button', { name: 'Run' }).waitFor();
+  assert.equal(await next.getByLabel('url', { exact: true }).inputValue(), '/workspace/report.pdf');
+  assert.ok(await next.getByLabel('url', { exact: true }).isEnabled());
+  await next.close();
+});
+
 test('a saved state of an unknown panel kind is not restored: the panel waits for the host', async () => {
   const page = await openPanel(0, false, { panel: { ...toolInit(), kind: 'runs' } });
   await started(page);

@@ -30,6 +30,9 @@ export interface WebviewHostOptions {
   appFrames?: boolean;
 }
 
+/** How long a page about to be replaced has to keep what was typed (it answers `reloadable` in milliseconds). */
+export const RELOAD_WAIT_MS = 2000;
+
 export interface CreatePanelOptions extends WebviewHostOptions {
   viewType: string;
   title: string;
@@ -80,6 +83,8 @@ export class WebviewHost extends Disposable implements vscode.Disposable {
   /** The script nonce of app frames in this panel (never the webview's own), and the origins allowed so far. */
   readonly appNonce = randomBytes(18).toString('base64');
   private appSources: AppCsp = { ...EMPTY_CSP };
+  /** Set while a page asked to get ready for its reload has not answered. */
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(
     readonly panel: vscode.WebviewPanel,
@@ -109,7 +114,9 @@ export class WebviewHost extends Disposable implements vscode.Disposable {
 
   /**
    * Widens the panel's policy to the origins an app declared, reloading the webview when that adds any (the
-   * webview then asks for `init` again). The app's own policy still holds it to its own declaration.
+   * webview then asks for `init` again). The app's own policy still holds it to its own declaration. A page the
+   * person may be typing into is asked first (`reloading`): it keeps what was typed and takes no more input, so
+   * nothing typed goes into a page on its way out.
    */
   allowAppSources(csp: AppCsp): void {
     let grew = false;
@@ -123,6 +130,19 @@ export class WebviewHost extends Disposable implements vscode.Disposable {
     }
     if (!grew || this.disposed) return;
     this.appSources = merged;
+    // (a reload already asked for takes the widened policy too)
+    if (this.reloadTimer) return;
+    if (!this.live || !this.panel.visible) return this.reload();
+    // From here on, messages wait for the new page.
+    this.live = false;
+    this.reloadTimer = setTimeout(() => this.reload(), RELOAD_WAIT_MS);
+    void this.panel.webview.postMessage({ type: 'reloading' } satisfies HostNotification);
+  }
+
+  private reload(): void {
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = undefined;
+    if (this.disposed) return;
     this.live = false;
     this.panel.webview.html = this.html();
   }
@@ -146,7 +166,7 @@ export class WebviewHost extends Disposable implements vscode.Disposable {
     this.queue.push(message);
   }
 
-  /** Every notification from the webview except `ready` (handled here). */
+  /** Every notification from the webview except `ready` and `reloadable` (handled here). */
   onMessage(handler: (message: WebviewNotification) => void): vscode.Disposable {
     this.messageHandlers.add(handler);
     return new vscode.Disposable(() => this.messageHandlers.delete(handler));
@@ -172,6 +192,7 @@ export class WebviewHost extends Disposable implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.live = false;
+    clearTimeout(this.reloadTimer);
     this.queue.length = 0;
     for (const handler of [...this.disposeHandlers]) handler();
     this.disposeHandlers.clear();
@@ -186,6 +207,10 @@ export class WebviewHost extends Disposable implements vscode.Disposable {
       return;
     }
     if (message.type === 'ready') return this.handleReady();
+    if (message.type === 'reloadable') {
+      if (this.reloadTimer) this.reload();
+      return;
+    }
     if (message.type === 'request') return void this.answer(message);
     for (const handler of [...this.messageHandlers]) {
       try {
