@@ -30,8 +30,8 @@ export interface WebviewHostOptions {
   appFrames?: boolean;
 }
 
-/** How long a page about to be replaced has to keep what was typed (it answers `reloadable` in milliseconds). */
-export const RELOAD_WAIT_MS = 2000;
+/** How long a page about to be replaced has to answer `reloadable` (what was typed kept) before it is replaced anyway. */
+const RELOAD_WAIT_MS = 2000;
 
 export interface CreatePanelOptions extends WebviewHostOptions {
   viewType: string;
