@@ -173,7 +173,7 @@ test('a page the host is about to replace (an app widens its policy) keeps what 
   await page.waitForFunction('window.sent.some((m) => m.type === "reloadable")', undefined, { timeout: 5_000 });
   const messages = await sent(page);
   const answer = messages.findIndex((m) => m.type === 'reloadable');
-  const values = messages.findLastIndex((m) => m.type === 'valuesChanged');
+  const values = messages.map((m) => m.type).lastIndexOf('valuesChanged');
   assert.ok(values >= 0 && values < answer, 'the typed values reach the host before the page says it may go');
   assert.deepEqual(messages[values]!.values, { url: '/workspace/report.pdf' });
   assert.ok(await url.isDisabled(), 'no more input goes into the page on its way out');
