@@ -250,7 +250,8 @@ async function givenOrPicked<T extends { name: string }>(
  * asking anything are started in the background and their entries appear as they come; the others get a
  * "Start …" row that stays whatever is typed (saying what starting asks), and a row per tool they offered
  * when they last ran. Picking one of those asks the server's questions (trust, inputs), then opens the entry;
- * so does a "Start …" row picked while the typed text names one of the server's entries.
+ * so does a "Start …" row picked while the typed text names one of the server's entries. Otherwise the pick
+ * opens again, filtered by the typed text unless that text was typed to find the "Start …" row.
  */
 async function pickFromServers<T extends { name: string }>(
   manager: ServerManager,
@@ -354,7 +355,14 @@ async function pickFromServers<T extends { name: string }>(
   if (picked.knownName !== undefined) {
     void vscode.window.showInformationMessage(`MCP server "${picked.server}" started, but no longer offers "${picked.knownName}".`);
   }
-  return pickFromServers(manager, kind, typedNow);
+  // Text typed to find the server's own Start row would hide the entries it now lists.
+  return pickFromServers(manager, kind, findsStartRow(typedNow, picked.server) ? '' : typedNow);
+}
+
+/** Whether `typed` is part of the server's "Start …" row or names the server (it was typed to find that row). */
+function findsStartRow(typed: string, server: string): boolean {
+  const wanted = typed.trim().toLowerCase();
+  return wanted !== '' && (`start ${server}…`.toLowerCase().includes(wanted) || wanted.includes(server.toLowerCase()));
 }
 
 async function openConfig(uri: vscode.Uri): Promise<void> {
