@@ -4,6 +4,7 @@
 //   e2e          Playwright in the real workbench (test/e2e/*.e2e.mts), screenshots in .artifacts/e2e
 //   vsix         packages the extension and runs the first scenario against the installed .vsix
 // `npm test -- unit e2e` runs only the named stages; `--grep <text>` filters integration and e2e tests.
+// The summary at the end gives each stage's time and, for a failed stage, the tests that failed.
 // The unit and integration stages run side by side: the unit stage leaves about a third of two cores idle while its
 // tests wait on their servers, and the integration stage (one extension host running its suite) fits in it. With the
 // e2e stage, the vsix stage's package is built beside them too, and its scenarios run among the e2e stage's.
