@@ -65,6 +65,8 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
             .map((l) => JSON.parse(l) as Record<string, unknown>)
         : [];
     const already = calls().length;
+    // code-server keeps VS Code's secrets sealed in the page's localStorage, written after SecretStorage.store resolves
+    const secretsBefore = await wb.page.evaluate(() => localStorage.getItem('secrets.provider'));
     let panel = await runToolFromPalette(wb, 'query', 'secure');
     const section = panel.getByRole('region', { name: 'Secure values' });
     await section.waitFor();
@@ -99,6 +101,8 @@ test('secure values: entered once in the tool panel, masked, kept after a reload
     for (const m of posted) assert.ok(!m.includes(TENANT) && !m.includes(KEY), `a message to the webview holds a secure value: ${m.slice(0, 200)}`);
 
     // ── after a reload: asked nothing, the values are sent again ──
+    // A reload before code-server wrote the secret would lose it (as closing the browser tab then would).
+    await wb.page.waitForFunction((before) => localStorage.getItem('secrets.provider') !== before, secretsBefore, { timeout: 30_000 });
     await wb.load();
     await wb.shot('reloaded');
     panel = await runToolFromPalette(wb, 'query', 'secure');
