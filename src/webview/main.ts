@@ -542,9 +542,7 @@ class App {
 
   /** After an answer the buttons are disabled: the host closes the panel (or re-inits it for a new question). */
   private answered(text: string): void {
-    this.locked = true;
-    for (const button of this.actionButtons) button.disabled = true;
-    if (this.form) this.form.disabled = true;
+    this.lock();
     this.status.textContent = text;
     if (!this.status.isConnected) this.root.append(this.status);
   }
@@ -555,14 +553,19 @@ class App {
    */
   private readyForReload(): void {
     clearTimeout(this.validateTimer);
-    this.locked = true;
-    for (const button of this.actionButtons) button.disabled = true;
-    if (this.form) this.form.disabled = true;
+    this.lock();
     if (this.secureForm) this.secureForm.disabled = true;
     this.save();
     const panel = this.panel;
     if (panel && 'values' in panel) this.bridge.send({ type: 'valuesChanged', values: panel.values });
     this.bridge.send({ type: 'reloadable' });
+  }
+
+  /** The form and its buttons take no input until `unlock` (or the next `init`). */
+  private lock(): void {
+    this.locked = true;
+    for (const button of this.actionButtons) button.disabled = true;
+    if (this.form) this.form.disabled = true;
   }
 
   /** The host refused the answer (a `validation` notification): the user can fix it and answer again. */
