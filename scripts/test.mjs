@@ -74,7 +74,7 @@ class FailureLines {
       return;
     }
     // the integration runner's own verdicts (the extension host's unhandled rejections among them)
-    if (/^integration: the tests passed, but|\d+ integration test\(s\) failed/.test(line)) this.lines.push(line.trimEnd().slice(0, 300));
+    if (/^integration: (the tests passed, but|no exit code)|\d+ integration test\(s\) failed/.test(line)) this.lines.push(line.trimEnd().slice(0, 300));
     // mocha (spec reporter): the "N failing" section
     if (/^\s*\d+ failing\s*$/.test(line)) this.#mochaFailing = 60;
     if (this.#mochaFailing > 0) {

@@ -113,10 +113,13 @@ async function permissions(wb: Workbench): Promise<void> {
   await declinedApp.getByRole('button', { name: 'Copy' }).click();
   await declinedApp.locator('#copied', { hasText: /\S/ }).waitFor({ timeout: 15_000 });
   assert.match(await declinedApp.locator('#copied').innerText(), /^blocked: NotAllowedError/);
-  const clipboardReports = reports()
-    .filter((c) => c.arguments.findings?.clipboard)
-    .map((c) => c.arguments.findings?.clipboard);
-  assert.deepEqual(clipboardReports, ['written', 'blocked: NotAllowedError']);
+  // The app shows its outcome before it reports it (a tool call through the host): wait for the report.
+  const clipboardReports = () =>
+    reports()
+      .filter((c) => c.arguments.findings?.clipboard)
+      .map((c) => c.arguments.findings?.clipboard);
+  for (let i = 0; i < 75 && clipboardReports().length < 2; i++) await wb.page.waitForTimeout(200);
+  assert.deepEqual(clipboardReports(), ['written', 'blocked: NotAllowedError']);
 
   // 2. A call cancelled while its app shows: the app is told why (tool-cancelled), asks to be closed
   //     (request-teardown) and is torn down.

@@ -105,7 +105,10 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await polite.locator('section.app.fullscreen[data-app-state="running"]').waitFor({ timeout: 30_000 });
       await wb.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
       await wb.shot('app-fullscreen');
-      const started = reports().find((c) => c.tool === 'report' && c.arguments.findings?.input)?.arguments.findings;
+      // The app reports what it was given after it asks for fullscreen (the report is a tool call through the host).
+      const findStarted = () => reports().find((c) => c.tool === 'report' && c.arguments.findings?.input)?.arguments.findings;
+      for (let i = 0; i < 75 && !findStarted(); i++) await wb.page.waitForTimeout(200);
+      const started = findStarted();
       assert.ok(started, JSON.stringify(reports()));
       assert.deepEqual(started.input, { note: 'hi' });
       assert.deepEqual(started.result, { tool: 'show_polite' });

@@ -15,7 +15,7 @@ import { buildFixtureBundles } from '../../scripts/fixture-bundles.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const artifacts = join(root, '.artifacts/integration');
-const RUN_TIMEOUT_MS = Number(process.env.MCP_HOST_INTEGRATION_TIMEOUT_MS ?? 5 * 60_000);
+const RUN_TIMEOUT_MS = Number(process.env.MCP_HOST_INTEGRATION_TIMEOUT_MS ?? 10 * 60_000);
 
 // What VS Code logs of an unhandled rejection or uncaught exception in the extension host, and the lines of the
 // suite's own watch (index.ts): any of them fails the run, even one from before the suite's entry was loaded.
