@@ -1,12 +1,12 @@
 // `mcp-host` and MCP Apps: `tools` marks app tools and hides app-only ones, `call --json` carries the tool's
 // `_meta.ui`, `resource read` prints a ui:// app or writes its bytes to a new file.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../fixtures/cli';
 import { repoRoot, fixtureArgv } from '../fixtures/servers';
+import { tempDir } from '../helpers/tempDirs';
 
 const VANILLA = ['--', process.execPath, join(repoRoot, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'];
 const APPS = ['--', process.execPath, ...fixtureArgv('apps-server.ts')];
@@ -39,7 +39,7 @@ test("call --json includes the tool's _meta.ui so a script finds the app; resour
 });
 
 test('resource read --out writes the bytes to a new file and never overwrites one', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-apps-cli-'));
+  const dir = tempDir('mcp-apps-cli-');
   const out = join(dir, 'app.html');
   const first = await cli(['resource', 'read', 'ui://silent/app.html', '--out', out, ...APPS]);
   assert.equal(first.code, 0, first.err);

@@ -3,7 +3,7 @@
 // Against the apps fixture over stdio, whose update_app tool bumps the version of ui://versioned/app.html.
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../helpers/tempDirs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AppResourceWatch, appResourceCacheOf, readCachedApp, type AppResource } from '../../src/core/apps';
@@ -24,7 +24,7 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15
 }
 
 describe('watching an app resource', () => {
-  const record = join(tmpdir(), `apps-watch-${process.pid}-${Date.now()}.jsonl`);
+  const record = join(tempDir('apps-watch-'), 'calls.jsonl');
   let conn: ServerConnection;
   const lines = () =>
     readFileSync(record, 'utf8')

@@ -2,19 +2,19 @@
 // checks each token's signature, issuer, audience (the resource) and scopes (test/fixtures/oauth-server.ts).
 // The browser is a scripted one that fills oidc-provider's login and consent pages (oidc-browser.mjs).
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauthFixture';
 import { fixturePath } from '../fixtures/servers';
+import { tempDir } from '../helpers/tempDirs';
 
 const browser = `"${process.execPath}" "${fixturePath('oidc-browser.mjs')}"`;
 
 /** A fresh config dir (the token file lives in it) and a browser log for one user. */
 function home() {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-home-'));
+  const dir = tempDir('mcp-oauth-home-');
   return { dir, tokenFile: join(dir, 'mcp-host', 'tokens.json'), browserLog: join(dir, 'browser.log') };
 }
 
@@ -147,7 +147,7 @@ describe('CLI sign-in against oidc-provider (Streamable HTTP)', () => {
     const grant = await cli(['tools', '--grant', 'password', '--url', as.url], {});
     assert.equal(grant.code, 1);
     assert.match(grant.err, /--grant must be one of/);
-    const file = join(mkdtempSync(join(tmpdir(), 'mcp-secret-')), 'secret');
+    const file = join(tempDir('mcp-secret-'), 'secret');
     writeFileSync(file, 'x'.repeat(70 * 1024));
     const big = await cli(['tools', '--client-id', 'x', '--client-secret', `file:${file}`, '--url', as.url], {});
     assert.equal(big.code, 1);

@@ -3,15 +3,15 @@
 // stand-in one of the conformance runs (it follows the authorization server's redirects).
 import { strict as assert } from 'node:assert';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
 import { authStoreKey, FileTokenStore, HostOAuthClientProvider, LoopbackRedirectReceiver, MemoryTokenStore } from '../../src/core/auth';
 import { Logger } from '../../src/core/log';
 import { repoRoot } from '../fixtures/servers';
+import { tempDir } from '../helpers/tempDirs';
 
 type Mode =
   | 'no-s256'
@@ -35,7 +35,7 @@ type Mode =
 
 const CLAIMED_ISSUER = 'https://as.example.com';
 /** The shell-syntax authorization endpoint of 'shell-authorize', and the file it would create if a shell ran it. */
-const shellPath = { value: '', marker: join(mkdtempSync(join(tmpdir(), 'mcp-shell-')), 'ran') };
+const shellPath = { value: '', marker: join(tempDir('mcp-shell-'), 'ran') };
 const UNSAFE_ENDPOINTS: Partial<Record<Mode, Record<string, string>>> = {
   'file-authorize': { authorization_endpoint: 'file:///etc/passwd' },
   'msdt-authorize': { authorization_endpoint: 'ms-msdt:/id%20PCWDiagnostic%20/skip%20force%20/param%20IT_BrowseForFile' },
@@ -170,7 +170,7 @@ describe('sign-in against a misbehaving authorization server', () => {
     test(mode, async () => {
       const h = await hostile(mode);
       try {
-        const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+        const home = tempDir('mcp-hostile-home-');
         const r = await runCli(['tools', '--sign-in', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
         assert.equal(r.code, 4, r.err);
         assert.match(r.err, new RegExp(`cannot start server "${h.origin.replace('http://', '').replace(/\./g, '\\.')}"`));
@@ -194,7 +194,7 @@ describe('sign-in against a misbehaving authorization server', () => {
 test('a pre-registered client from the server entry in mcp.json is used instead of registering', async () => {
   const h = await hostile('refuses-tokens');
   try {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-config-'));
+    const dir = tempDir('mcp-oauth-config-');
     mkdirSync(join(dir, '.vscode'));
     writeFileSync(
       join(dir, '.vscode', 'mcp.json'),
@@ -226,7 +226,7 @@ test('a pre-registered client from the server entry in mcp.json is used instead 
 test('an authorization server that refuses the registration is not taken for the MCP server: no legacy SSE fallback', async () => {
   const h = await hostile('refuses-registration');
   try {
-    const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+    const home = tempDir('mcp-hostile-home-');
     const r = await runCli(['tools', '--sign-in', '--verbose', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
     assert.equal(r.code, 4, r.err);
     assert.match(r.err, /Registration rejected \(HTTP 400\).*invalid_redirect_uri/);
@@ -242,7 +242,7 @@ describe('an authorization server that refuses the scope asked for (invalid_scop
   test('a client registered earlier is given up once: a new one is registered for the scope and the sign-in goes on', async () => {
     const h = await hostile('refuses-scope');
     try {
-      const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+      const home = tempDir('mcp-hostile-home-');
       // A registration kept from an earlier sign-in, which this authorization server holds to a smaller scope.
       await new FileTokenStore(join(home, 'mcp-host', 'tokens.json')).set(
         authStoreKey(h.url),
@@ -271,7 +271,7 @@ describe('an authorization server that refuses the scope asked for (invalid_scop
   test('a configured client cannot be registered again: the refusal names the scope and the client', async () => {
     const h = await hostile('refuses-scope');
     try {
-      const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+      const home = tempDir('mcp-hostile-home-');
       const r = await runCli(['tools', '--sign-in', '--client-id', 'configured-client', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: browser });
       assert.equal(r.code, 4, r.err);
       assert.match(
@@ -316,7 +316,7 @@ test('log lines never carry a bearer token or token fields', () => {
 
 /** A $BROWSER that records every argument it is run with, one line each. */
 function recordingBrowser() {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-recording-browser-'));
+  const dir = tempDir('mcp-recording-browser-');
   const record = join(dir, 'opened.log');
   const script = join(dir, 'browser.mjs');
   writeFileSync(script, `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(record)}, process.argv.slice(2).join(' ') + '\\n');\n`);
@@ -332,7 +332,7 @@ describe('an authorization server that names an endpoint no browser or fetch may
       const h = await hostile(mode);
       const rec = recordingBrowser();
       try {
-        const home = mkdtempSync(join(tmpdir(), 'mcp-hostile-home-'));
+        const home = tempDir('mcp-hostile-home-');
         const started = Date.now();
         const r = await runCli(['tools', '--sign-in', '--url', h.url], { XDG_CONFIG_HOME: home, BROWSER: rec.browser });
         assert.equal(r.code, 4, r.err);
@@ -377,7 +377,7 @@ describe('an authorization server that names an endpoint no browser or fetch may
     const h = await hostile('file-token');
     try {
       const r = await runCli(['tools', '--grant', 'client_credentials', '--client-id', 'cc', '--client-secret', 'env:HOSTILE_SECRET', '--url', h.url], {
-        XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')),
+        XDG_CONFIG_HOME: tempDir('mcp-hostile-home-'),
         HOSTILE_SECRET: 'the-client-secret',
       });
       assert.equal(r.code, 4, r.err);
@@ -397,7 +397,7 @@ describe('an authorization server that names an endpoint no browser or fetch may
     const rec = recordingBrowser();
     try {
       const r = await runCli(['tools', '--sign-in', '--url', h.url], {
-        XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')),
+        XDG_CONFIG_HOME: tempDir('mcp-hostile-home-'),
         BROWSER: rec.browser,
       });
       assert.equal(r.code, 4, r.err);
@@ -422,7 +422,7 @@ describe("a pre-registered client's secret goes only to the authorization server
         const rec = recordingBrowser();
         const r = await runCli(
           ['tools', '--sign-in', '--grant', grant, '--client-id', 'cc', '--client-secret', 'env:HOSTILE_SECRET', '--issuer', CLAIMED_ISSUER, '--url', h.url],
-          { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')), HOSTILE_SECRET: secret, BROWSER: rec.browser },
+          { XDG_CONFIG_HOME: tempDir('mcp-hostile-home-'), HOSTILE_SECRET: secret, BROWSER: rec.browser },
         );
         assert.equal(r.code, 4, r.err);
         assert.match(
@@ -448,7 +448,7 @@ describe("a pre-registered client's secret goes only to the authorization server
     const h = await hostile('claims-issuer');
     try {
       for (const issuer of [undefined, CLAIMED_ISSUER]) {
-        const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-config-'));
+        const dir = tempDir('mcp-oauth-config-');
         mkdirSync(join(dir, '.vscode'));
         writeFileSync(
           join(dir, '.vscode', 'mcp.json'),
@@ -481,7 +481,7 @@ test('an authorization URL with shell syntax reaches $BROWSER as one argument, n
   const rec = recordingBrowser();
   try {
     const r = await runCli(['tools', '--sign-in', '--sign-in-timeout', '1', '--url', h.url], {
-      XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'mcp-hostile-home-')),
+      XDG_CONFIG_HOME: tempDir('mcp-hostile-home-'),
       BROWSER: rec.browser,
     });
     assert.equal(r.code, 4, r.err);

@@ -3,14 +3,14 @@
 // server and a DPoP-checking one. The host signs in, calls, refreshes, steps up and signs out with each, and
 // uses a configured Client ID Metadata Document only where it is served.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../fixtures/cli';
 import { fixturePath } from '../fixtures/servers';
 import { startOidcProviderMatrix, type OidcProviderMatrix } from '../fixtures/as-oidc-provider';
 import { signInScenario } from '../fixtures/asMatrix';
+import { tempDir } from '../helpers/tempDirs';
 
 const ACCESS_TTL = 3;
 
@@ -30,7 +30,7 @@ describe('oidc-provider (shipped defaults)', { concurrency: 2 }, () => {
   });
 
   test('a Client ID Metadata Document URL that serves nothing is not used: the host registers instead and says why', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-as-matrix-'));
+    const dir = tempDir('mcp-as-matrix-');
     const browserLog = join(dir, 'browser.log');
     const document = 'https://127.0.0.1:9/mcp-host/client.json'; // nothing listens on port 9
     const login = await runCli(
@@ -59,7 +59,7 @@ describe("oidc-provider with registration on and its own scope list (the MCP ser
   after(() => as?.close());
 
   test('the host still registers and signs in; the call is served', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-as-matrix-'));
+    const dir = tempDir('mcp-as-matrix-');
     const env = { XDG_CONFIG_HOME: dir, BROWSER: `"${process.execPath}" "${fixturePath('oidc-browser.mjs')}"`, OIDC_BROWSER_USER: 'frank' };
     const login = await runCli(['login', '--verbose', '--url', as.bearer.url], env, dir);
     assert.equal(login.code, 0, login.err);

@@ -6,7 +6,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { run, type CliIo } from '../../src/cli/main';
@@ -17,6 +16,7 @@ import { toResultView } from '../../src/core/results';
 import { CUT_MARKER, cutDeep, jsonShape } from '../../src/core/io/json';
 import { repoRoot, fixtureArgv } from '../fixtures/servers';
 import { PassThrough } from 'node:stream';
+import { tempDir } from '../helpers/tempDirs';
 
 const CLI = join(repoRoot, 'dist', 'cli.js');
 const MB = 1024 * 1024;
@@ -140,7 +140,7 @@ function expect(r: Outcome, want: { code: number; err?: RegExp; out?: RegExp; wi
   assert.deepEqual(r.left, [], `processes left running: ${r.left.join(', ')}`);
 }
 
-const workDir = mkdtempSync(join(tmpdir(), 'mcp-bounded-'));
+const workDir = tempDir('mcp-bounded-');
 /** A fresh file the raw fixture records what it received in (absent: it never started). */
 let records = 0;
 function recordFile(): string {

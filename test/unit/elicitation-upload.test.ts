@@ -2,8 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -18,9 +17,10 @@ import {
 } from '../../src/core/elicitation';
 import { Logger } from '../../src/core/log';
 import { httpServer, startUploadFixture } from '../fixtures/servers';
+import { tempDir } from '../helpers/tempDirs';
 
 const log = new Logger(() => undefined, 'error');
-const dir = mkdtempSync(join(tmpdir(), 'mcp-upload-'));
+const dir = tempDir('mcp-upload-');
 const pdf = join(dir, 'report "q1".pdf');
 writeFileSync(pdf, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(3000, 7)]));
 const notes = join(dir, 'notes.txt');

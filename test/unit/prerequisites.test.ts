@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/tempDirs';
 
 const root = join(__dirname, '../..');
 const script = join(root, 'scripts/prerequisites.mjs');
@@ -12,12 +12,11 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 test(
   'with a system package missing and no way to install it, set-up stops at once and names the command to run',
   { skip: !isRoot && 'needs root to run as a user without sudo' },
-  (t) => {
+  () => {
     // `nobody` has no passwordless sudo: the script may only tell, never half-install. It runs a copy of the script
     // (Node's built-ins are all it imports) from a folder `nobody` can read: a checkout under a private folder
     // (mktemp -d makes them 0700) is out of its reach.
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-prereq-nobody-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir('mcp-prereq-nobody-');
     mkdirSync(join(dir, 'scripts'));
     copyFileSync(script, join(dir, 'scripts/prerequisites.mjs'));
     chmodSync(dir, 0o755);
@@ -45,7 +44,7 @@ test('with every system package present, the check passes without installing any
 test('npm dependencies count as installed by their versions, not by the dates a checkout gives the files', async () => {
   const { pathToFileURL } = await import('node:url');
   const { packagesOutOfDate } = (await import(pathToFileURL(script).href)) as { packagesOutOfDate(dir: string): string[] };
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-prereq-'));
+  const dir = tempDir('mcp-prereq-');
   const installed = (name: string, version: string) => {
     mkdirSync(join(dir, 'node_modules', name), { recursive: true });
     writeFileSync(join(dir, 'node_modules', name, 'package.json'), JSON.stringify({ name, version }));

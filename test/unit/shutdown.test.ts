@@ -2,13 +2,13 @@
 // short, and the `mcp-host` process stopping its servers on Ctrl-C and when its parent dies.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ServerConnection, stopAllStdioServers } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import { cliArgv, httpServer, isAlive, repoRoot, startHttpFixture, stdioFixture, stdioPidOf, fixtureArgv } from '../fixtures/servers';
+import { tempDir } from '../helpers/tempDirs';
 
 /** A log whose sink throws once `closed` is set, as a VS Code output channel does after shutdown began. */
 function closingLog() {
@@ -106,7 +106,7 @@ test('stopAllStdioServers() stops every live server process, whoever owns it', a
 
 /** Runs `mcp-host call hang` against the SIGTERM-ignoring fixture; stderr goes to a file. */
 function cliCallingHang(parentScript?: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-life-'));
+  const dir = tempDir('mcp-cli-life-');
   const errFile = join(dir, 'stderr.txt');
   const cliArgs = [...cliArgv(), 'call', 'hang', '--verbose', '--', process.execPath, ...fixtureArgv('sigterm-ignoring-server.ts')];
   const readErr = () => {
