@@ -407,18 +407,17 @@ export class HostOAuthClientProvider implements OAuthClientProvider {
     });
   }
 
-  /** A registration is kept in memory until a sign-in with it succeeds: a flow that fails stores nothing. */
+  /**
+   * A registration is kept in memory until a sign-in with it succeeds (`saveTokens` stores the two together): a flow
+   * that fails stores nothing. That holds too when it replaces a stored registration (one for a smaller scope): the
+   * stored tokens' refresh token belongs to the stored client, and goes on serving with it.
+   */
   async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
     if (this.settings.clientId) return; // configured credentials stay where they were configured
     const issuer = ctx?.issuer ?? info.issuer;
     if (!issuer) return;
     if ('client_secret' in info && typeof info.client_secret === 'string') this.options.log.maskSecrets([info.client_secret]);
-    const stored = this.entry(await this.record(), { issuer })?.client;
-    if (stored)
-      await this.update((r) => {
-        r.issuers[issuer] = { ...r.issuers[issuer], client: info };
-      });
-    else this.newClients.set(issuer, info);
+    this.newClients.set(issuer, info);
   }
 
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
