@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { appFrame, appsFixtureRecord, dialog, newestResult, runToolFromPalette } from './steps.mjs';
+import { appFrame, appsFixtureRecord, dialog, newestResult, pollUntil, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, withWorkbench } from './workbench.mjs';
 
 const budgetEntry = join(root, 'node_modules/@modelcontextprotocol/server-budget-allocator/dist/index.js');
@@ -102,7 +102,7 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
       const versionedApp = appFrame(versioned);
       await versionedApp.locator('#version', { hasText: 'Version 1' }).waitFor({ timeout: 15_000 });
       await versionedApp.locator('#result', { hasText: 'show_versioned done' }).waitFor({ timeout: 15_000 });
-      for (let i = 0; i < 50 && !records().some((r) => r.subscribe === 'ui://versioned/app.html'); i++) await wb.page.waitForTimeout(200);
+      await pollUntil(wb, () => records().some((r) => r.subscribe === 'ui://versioned/app.html'), 10_000);
       assert.ok(
         records().some((r) => r.subscribe === 'ui://versioned/app.html'),
         'subscribed while the app shows',
@@ -118,7 +118,7 @@ test('MCP Apps contained: a silent app is closed, a hostile one fails at every a
       await versionedApp.locator('#lists', { hasText: 'tools changed' }).waitFor({ timeout: 15_000 });
       await versionedApp.locator('#version', { hasText: 'Version 2' }).waitFor();
       await versioned.getByRole('button', { name: 'Close app' }).click();
-      for (let i = 0; i < 50 && !records().some((r) => r.unsubscribe === 'ui://versioned/app.html'); i++) await wb.page.waitForTimeout(200);
+      await pollUntil(wb, () => records().some((r) => r.unsubscribe === 'ui://versioned/app.html'), 10_000);
       assert.ok(
         records().some((r) => r.unsubscribe === 'ui://versioned/app.html'),
         'unsubscribed once the app closed',

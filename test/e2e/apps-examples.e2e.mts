@@ -14,7 +14,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { appFrame, appsFixtureRecord, dialog, runToolFromPalette } from './steps.mjs';
+import { appFrame, appsFixtureRecord, dialog, pollUntil, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 const example = (name: string) => ({
@@ -118,7 +118,7 @@ async function permissions(wb: Workbench): Promise<void> {
     reports()
       .filter((c) => c.arguments.findings?.clipboard)
       .map((c) => c.arguments.findings?.clipboard);
-  for (let i = 0; i < 75 && clipboardReports().length < 2; i++) await wb.page.waitForTimeout(200);
+  await pollUntil(wb, () => clipboardReports().length >= 2, 15_000);
   assert.deepEqual(clipboardReports(), ['written', 'blocked: NotAllowedError']);
 
   // 2. A call cancelled while its app shows: the app is told why (tool-cancelled), asks to be closed
@@ -133,7 +133,7 @@ async function permissions(wb: Workbench): Promise<void> {
   const slowClosed = slow.locator('section.app[data-app-state="closed"]');
   await slowClosed.waitFor({ timeout: 30_000 });
   assert.equal(await slowClosed.locator('.app-status').innerText(), 'The app closed itself.');
-  for (let i = 0; i < 50 && !reports().some((c) => c.arguments.findings?.slowTeardown); i++) await wb.page.waitForTimeout(200);
+  await pollUntil(wb, () => reports().some((c) => c.arguments.findings?.slowTeardown), 10_000);
   const slowFindings = reports()
     .map((c) => c.arguments.findings)
     .filter((f) => f?.cancelled || f?.slowTeardown);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { appFrame, appsFixtureRecord, dialog, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import { appFrame, appsFixtureRecord, dialog, newestResult, openQuickPick, pollUntil, runToolFromPalette } from './steps.mjs';
 import { fixtureServer, root, withWorkbench } from './workbench.mjs';
 
 const vanillaEntry = join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
@@ -90,7 +90,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       assert.equal(await theme(), 'light');
       const lightBackground = await app.locator('html').evaluate((el) => el.style.getPropertyValue('--color-background-primary'));
       await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
-      for (let i = 0; i < 50 && (await theme()) !== 'dark'; i++) await wb.page.waitForTimeout(200);
+      await pollUntil(wb, async () => (await theme()) === 'dark', 10_000);
       assert.equal(await theme(), 'dark');
       const darkBackground = await app.locator('html').evaluate((el) => el.style.getPropertyValue('--color-background-primary'));
       assert.ok(lightBackground && darkBackground && lightBackground !== darkBackground, `${lightBackground} -> ${darkBackground}`);
@@ -107,7 +107,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await wb.shot('app-fullscreen');
       // The app reports what it was given after it asks for fullscreen (the report is a tool call through the host).
       const findStarted = () => reports().find((c) => c.tool === 'report' && c.arguments.findings?.input)?.arguments.findings;
-      for (let i = 0; i < 75 && !findStarted(); i++) await wb.page.waitForTimeout(200);
+      await pollUntil(wb, findStarted, 15_000);
       const started = findStarted();
       assert.ok(started, JSON.stringify(reports()));
       assert.deepEqual(started.input, { note: 'hi' });
@@ -129,7 +129,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       // (hidden, and so not a region to getByRole, while the new app is fullscreen)
       await polite.locator('section.results article.result').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
       const order = () => reports().map((c) => (c.arguments.findings?.teardown ? 'teardown' : c.arguments.findings?.input ? 'started' : c.tool));
-      for (let i = 0; i < 100 && order().filter((o) => o === 'started').length < 2; i++) await wb.page.waitForTimeout(200);
+      await pollUntil(wb, () => order().filter((o) => o === 'started').length >= 2, 20_000);
       const seen = order();
       assert.ok(
         seen.indexOf('teardown') > seen.indexOf('started') && seen.indexOf('teardown') < seen.lastIndexOf('started'),
@@ -150,7 +150,7 @@ test('MCP Apps: the example app renders, calls its tool, asks before a link, fol
       await looping.getByRole('button', { name: 'Close app' }).click({ timeout: 10_000 });
       await looping.locator('section.app[data-app-state="closed"]').waitFor({ timeout: 10_000 });
       // (the next run's standby goes too, after its teardown request, waited for at most 1.5 s)
-      for (let i = 0; i < 50 && (await looping.locator('iframe.app-frame').count()) > 0; i++) await wb.page.waitForTimeout(200);
+      await pollUntil(wb, async () => (await looping.locator('iframe.app-frame').count()) === 0, 10_000);
       assert.equal(await looping.locator('iframe.app-frame').count(), 0);
       await wb.shot('looping-app-closed');
       // Panels shown again: a running app comes back with its panel, a closed one stays closed.

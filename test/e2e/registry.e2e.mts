@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EVERYTHING_VERSION, startRegistryFixture } from '../fixtures/registry-server.js';
-import { answerDialog, chooseFromPalette, dialog, newestResult } from './steps.mjs';
+import { answerDialog, chooseFromPalette, dialog, newestResult, pollUntil } from './steps.mjs';
 import { withWorkbench } from './workbench.mjs';
 
 test('browse the registry, install a server in the workspace with its argument from the form, trust it, run its tool', async () => {
@@ -39,7 +39,7 @@ test('browse the registry, install a server in the workspace with its argument f
       const row = wb.quickPickRow('Everything (io.github.modelcontextprotocol/everything)').first();
       // The registry's answer (after the debounce) replaces the list with its one match.
       const rows = wb.quickInput.locator('.monaco-list-row');
-      for (let i = 0; i < 150 && (await rows.count()) !== 1; i++) await wb.page.waitForTimeout(200);
+      await pollUntil(wb, async () => (await rows.count()) === 1, 30_000);
       assert.equal(await rows.count(), 1, 'the search replaced the list with its one match');
       await row.waitFor({ timeout: 30_000 });
       assert.match(await row.innerText(), new RegExp(`${EVERYTHING_VERSION.replace(/\./g, '\\.')} · npm`));

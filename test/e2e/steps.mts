@@ -209,6 +209,14 @@ export async function acceptSaveDialog(wb: Workbench, expectedName: string): Pro
 }
 
 /**
+ * Waits until `done` holds, looking every 200 ms for at most `timeoutMs`, for what no locator can wait on (a
+ * server's record, a count that must fall). It does not fail: the assertion after it says what was wrong.
+ */
+export async function pollUntil(wb: Workbench, done: () => unknown, timeoutMs: number): Promise<void> {
+  for (let i = 0; i < timeoutMs / 200 && !(await done()); i++) await wb.page.waitForTimeout(200);
+}
+
+/**
  * What the apps fixture server recorded in `file` (APPS_FIXTURE_RECORD, a JSON line each): every line, and the
  * reports its apps made through their tool calls.
  */
