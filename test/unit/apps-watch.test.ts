@@ -3,13 +3,13 @@
 // Against the apps fixture over stdio, whose update_app tool bumps the version of ui://versioned/app.html.
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { tempDir } from '../helpers/tempDirs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AppResourceWatch, appResourceCacheOf, readCachedApp, type AppResource } from '../../src/core/apps';
 import { ServerConnection } from '../../src/core/connection';
 import { Logger } from '../../src/core/log';
 import { stdioFixture } from '../fixtures/servers';
+import { tempDir } from '../helpers/tempDirs';
 
 const URI = 'ui://versioned/app.html';
 
