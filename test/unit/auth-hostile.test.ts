@@ -320,7 +320,17 @@ function recordingBrowser() {
   const record = join(dir, 'opened.log');
   const script = join(dir, 'browser.mjs');
   writeFileSync(script, `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(record)}, process.argv.slice(2).join(' ') + '\\n');\n`);
-  return { browser: `"${process.execPath}" "${script}"`, opened: () => (existsSync(record) ? readFileSync(record, 'utf8') : '') };
+  const opened = () => (existsSync(record) ? readFileSync(record, 'utf8') : '');
+  return {
+    browser: `"${process.execPath}" "${script}"`,
+    opened,
+    /** $BROWSER runs detached, so the CLI may exit before the browser process has written its record. */
+    async openedWithin(timeoutMs: number): Promise<string> {
+      const until = Date.now() + timeoutMs;
+      while (!opened() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      return opened();
+    },
+  };
 }
 
 describe('an authorization server that names an endpoint no browser or fetch may be handed', () => {
@@ -338,6 +348,7 @@ describe('an authorization server that names an endpoint no browser or fetch may
         assert.equal(r.code, 4, r.err);
         assert.match(r.err, new RegExp(`authorization server of server "[^"]+" gave ${what} with the scheme "${scheme}"`));
         assert.ok(Date.now() - started < 30_000, 'refused at once, not after a wait for the browser');
+        assert.doesNotMatch(r.err, /opening the browser/);
         assert.equal(rec.opened(), '', '$BROWSER was never run');
         assert.ok(!r.err.includes('/etc/passwd') && !r.err.includes('PCWDiagnostic'), 'the crafted URL is not printed');
         assert.ok(!existsSync(join(home, 'mcp-host', 'tokens.json')), 'nothing is stored');
@@ -403,6 +414,7 @@ describe('an authorization server that names an endpoint no browser or fetch may
       assert.equal(r.code, 4, r.err);
       assert.match(r.err, /gave a registration endpoint with the scheme "http:" to register\.example\.com, which is not this machine/);
       assert.ok(!h.seen.some((s) => s.path === '/register' || s.path === '/token'));
+      assert.doesNotMatch(r.err, /opening the browser/);
       assert.equal(rec.opened(), '');
     } finally {
       h.close();
@@ -431,6 +443,7 @@ describe("a pre-registered client's secret goes only to the authorization server
             `metadata came from ${h.origin.replace(/[.]/g, '\\.')}, not from the configured issuer's origin https://as\\.example\\.com; the client credentials for server "[^"]+" are not sent there`,
           ),
         );
+        assert.doesNotMatch(r.err, /opening the browser/);
         assert.equal(rec.opened(), '', 'no browser sign-in with those credentials either');
       }
       assert.ok(
@@ -466,6 +479,7 @@ describe("a pre-registered client's secret goes only to the authorization server
             ? /not from the configured issuer's origin/
             : /names another issuer \(https:\/\/as\.example\.com\); the client credentials for server "notes" are not sent there/,
         );
+        assert.doesNotMatch(r.err, /opening the browser/);
         assert.equal(rec.opened(), '');
       }
       assert.deepEqual(h.seen.filter(carriesSecret), [], 'the hostile server never received the secret');
@@ -485,7 +499,8 @@ test('an authorization URL with shell syntax reaches $BROWSER as one argument, n
       BROWSER: rec.browser,
     });
     assert.equal(r.code, 4, r.err);
-    const opened = rec.opened().trim();
+    assert.match(r.err, /opening the browser/);
+    const opened = (await rec.openedWithin(15_000)).trim();
     assert.ok(opened.startsWith(`${h.origin}/authorize$(touch`), opened);
     assert.ok(opened.includes(`;touch$IFS${shellPath.marker}`), opened);
     assert.equal(opened.split('\n').length, 1, 'one argument, one line');
