@@ -1,17 +1,55 @@
-// What the host refuses, in one window run in turn (see `scenariosInOneWorkbench`): a file over its slot's limit
-// (the server receives nothing) and a hostile server's markup (shown as text, nothing run).
+// What the host refuses or survives, in one window run in turn (see `scenariosInOneWorkbench`): a server that dies
+// mid-call (reported, restarted), a file over its slot's limit (the server receives nothing) and a hostile server's
+// markup (shown as text, nothing run).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chooseFromWorkspace, fileSlot, runToolFromPalette } from './steps.mjs';
+import { chooseFromWorkspace, fileSlot, newestResult, runToolFromPalette, statusItem } from './steps.mjs';
 import { fixtureServer, scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 const record = join(mkdtempSync(join(tmpdir(), 'mcp-host-record-')), 'calls.jsonl');
 const servers = {
   files: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('file-server')], env: { FILE_FIXTURE_RECORD: record } },
   hostile: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('hostile-server')] },
+  flaky: { type: 'stdio' as const, command: 'node', args: [await fixtureServer('era2025-server')] },
 };
+/** The status bar's count of configured servers: these and the workspace's demo server. */
+const CONFIGURED = Object.keys(servers).length + 1;
+
+async function crashAndRestart(wb: Workbench): Promise<void> {
+  let panel = await runToolFromPalette(wb, 'crash', 'flaky');
+  await panel.getByRole('button', { name: 'Run' }).click();
+  await panel.getByText(/tool "crash" failed: the server exited \(exit code 3\)/).waitFor({ timeout: 30_000 });
+  assert.equal(await panel.getByRole('button', { name: 'Run' }).isEnabled(), true, 'the form can run again');
+
+  await statusItem(wb, new RegExp(`^MCP servers: \\d+ running, 1 failed, ${CONFIGURED} configured`)).waitFor();
+  // the error notification (toasts stay hidden in this headless window, so it is read in the notification centre)
+  await wb.runCommand('Notifications: Show Notifications');
+  const notice = wb.page.locator('.notifications-center .notification-list-item', { hasText: 'MCP server "flaky" stopped unexpectedly' });
+  await notice.waitFor({ timeout: 15_000 });
+  assert.match(await notice.innerText(), /the server exited \(exit code 3\)/);
+  await wb.shot('crash-reported');
+  await notice.getByRole('button', { name: 'Restart' }).click();
+
+  // the restarted server answers: roots lists the workspace folder
+  panel = await runToolFromPalette(wb, 'roots', 'flaky');
+  await panel.getByRole('button', { name: 'Run' }).click();
+  const result = newestResult(panel);
+  await result.filter({ hasText: 'file://' }).waitFor({ timeout: 30_000 });
+  await wb.shot('restarted-and-ran');
+  assert.match(
+    await result.innerText(),
+    new RegExp(
+      wb.folder
+        .split('/')
+        .pop()!
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    ),
+  );
+  // none failed any more
+  await statusItem(wb, new RegExp(`^MCP servers: \\d+ running, ${CONFIGURED} configured`)).waitFor();
+}
 
 async function fileTooLarge(wb: Workbench): Promise<void> {
   const panel = await runToolFromPalette(wb, 'inspect_image', 'files');
@@ -73,6 +111,11 @@ async function hostileMarkup(wb: Workbench): Promise<void> {
 }
 
 scenariosInOneWorkbench('refused', { servers }, [
+  {
+    title: 'a server that dies mid-call: the call fails naming the exit, a notification offers Restart, and the restarted server runs tools again',
+    scenario: 'crash-restart',
+    body: crashAndRestart,
+  },
   {
     title: 'a 75 KiB PNG for a 64 KiB slot is marked in the workspace list, refused inside the slot naming the limit, and the server receives nothing',
     scenario: '2-file-too-large',

@@ -192,6 +192,39 @@ export class Workbench {
     await (ready ?? this.page.locator('.explorer-folders-view .monaco-list-row').first()).waitFor({ timeout: WORKBENCH_LOAD_MS });
   }
 
+  /**
+   * Adds user settings (not set yet) as a person does: typed at the top of the settings.json editor, then saved. (A
+   * write to the file from outside is not seen by a window that has been open for a minute.)
+   */
+  async addUserSettings(settings: Record<string, unknown>): Promise<void> {
+    const file = join(this.server.userDataDir, 'User/settings.json');
+    await this.runCommand('Preferences: Open User Settings (JSON)');
+    const lines = this.page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await lines.getByText('"telemetry.telemetryLevel"').waitFor({ timeout: 15_000 });
+    await lines.click();
+    for (const [key, value] of Object.entries(settings)) {
+      await this.page.keyboard.press('Control+Home');
+      await this.page.keyboard.press('End');
+      await this.page.keyboard.press('Enter');
+      await this.page.keyboard.insertText(`${JSON.stringify(key)}: ${JSON.stringify(value)},`);
+    }
+    await this.page.keyboard.press('Control+S');
+    const saved = () => {
+      try {
+        const now = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        return Object.entries(settings).every(([key, value]) => JSON.stringify(now[key]) === JSON.stringify(value));
+      } catch {
+        return false;
+      }
+    };
+    for (const end = Date.now() + 15_000; !saved();) {
+      if (Date.now() > end) throw new Error(`settings.json was not saved with ${JSON.stringify(settings)}`);
+      await this.page.waitForTimeout(200);
+    }
+    await this.shot('user-settings-saved');
+    await this.runCommand('View: Close All Editors');
+  }
+
   /** Copies made by `openClone`, removed with the workbench. */
   private readonly clones: string[] = [];
 
