@@ -537,7 +537,7 @@ export interface SharedScenario {
 
 /**
  * Scenarios that need the same window and nothing new of its session run in one window, in turn, as a person goes
- * from one task to the next: opening a window and letting it settle costs about 15 s of CPU, more than many a
+ * from one task to the next: opening a window and letting it settle costs about 30 s of CPU, more than many a
  * scenario's own steps. Each starts with no editor, quick input or notification open and the Explorer shown; what the
  * ones before left in the session stays (a server running, the session's results). The window's name is its
  * artifacts folder (its logs and timing); the whole file is bounded by the stage's per-file limit, so a group stays
