@@ -72,6 +72,28 @@ async function packedBundle(): Promise<Buffer> {
   }
 }
 
+/**
+ * A server's entry in the workspace's .vscode/mcp.json once it is written (30 s at most). The editor may be caught
+ * between truncating the file and writing it: that read is tried again.
+ */
+async function writtenServer(wb: Workbench, name: string): Promise<Record<string, unknown> | undefined> {
+  let entry: Record<string, unknown> | undefined;
+  await pollUntil(
+    wb,
+    () => {
+      try {
+        const config = JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, Record<string, unknown>> };
+        entry = config.servers?.[name];
+      } catch {
+        entry = undefined;
+      }
+      return entry;
+    },
+    30_000,
+  );
+  return entry;
+}
+
 async function browseAndInstall(wb: Workbench): Promise<void> {
   // The MCP view's registry section: read once it is expanded, its first page shown.
   await wb.page.locator('.activitybar [aria-label^="MCP"]').first().click();
@@ -122,22 +144,7 @@ async function browseAndInstall(wb: Workbench): Promise<void> {
   assert.match(await confirm.innerText(), new RegExp(`npx -y @modelcontextprotocol/server-everything@${EVERYTHING_VERSION.replace(/\./g, '\\.')} stdio`));
   await answerDialog(wb, 'Add Server');
 
-  const written = async (): Promise<unknown> => {
-    for (let i = 0; i < 100; i++) {
-      // The editor may be caught between truncating the file and writing it: that read is tried again.
-      const config = (() => {
-        try {
-          return JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, unknown> };
-        } catch {
-          return undefined;
-        }
-      })();
-      if (config?.servers?.everything) return config.servers.everything;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return undefined;
-  };
-  assert.deepEqual(await written(), {
+  assert.deepEqual(await writtenServer(wb, 'everything'), {
     type: 'stdio',
     command: 'npx',
     args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`, 'stdio'],
@@ -200,21 +207,7 @@ async function bundleInstall(wb: Workbench): Promise<void> {
   await wb.shot('bundle-confirm');
   await answerDialog(wb, 'Install');
 
-  const written = async (): Promise<Record<string, unknown> | undefined> => {
-    for (let i = 0; i < 300; i++) {
-      const config = (() => {
-        try {
-          return JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, Record<string, unknown>> };
-        } catch {
-          return undefined;
-        }
-      })();
-      if (config?.servers?.['carry-test-bundle']) return config.servers['carry-test-bundle'];
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return undefined;
-  };
-  const entry = await written();
+  const entry = await writtenServer(wb, 'carry-test-bundle');
   assert.ok(entry, 'the entry is written');
   assert.deepEqual(entry.env, { GREETING: 'Hello from the Explorer', API_TOKEN: '${input:carry-test-bundle-api_token}' });
   assert.match(String((entry.args as string[])[0]), /bundles\/carry-test-bundle-1\.2\.3\/server\/index\.js$/);
