@@ -18,9 +18,8 @@ import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { packExtension } from '@anthropic-ai/mcpb';
 import { build } from 'esbuild';
-import { parse } from 'jsonc-parser';
 import { EVERYTHING_VERSION, startRegistryFixture } from '../fixtures/registry-server.js';
-import { answerDialog, chooseFromPalette, dialog, newestResult, pollUntil } from './steps.mjs';
+import { answerDialog, chooseFromPalette, dialog, newestResult, pollUntil, workspaceServers } from './steps.mjs';
 import { fixtureServer, scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 const registry = await startRegistryFixture();
@@ -70,28 +69,6 @@ async function packedBundle(): Promise<Buffer> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * A server's entry in the workspace's .vscode/mcp.json once it is written (30 s at most). The editor may be caught
- * between truncating the file and writing it: that read is tried again.
- */
-async function writtenServer(wb: Workbench, name: string): Promise<Record<string, unknown> | undefined> {
-  let entry: Record<string, unknown> | undefined;
-  await pollUntil(
-    wb,
-    () => {
-      try {
-        const config = JSON.parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers?: Record<string, Record<string, unknown>> };
-        entry = config.servers?.[name];
-      } catch {
-        entry = undefined;
-      }
-      return entry;
-    },
-    30_000,
-  );
-  return entry;
 }
 
 async function browseAndInstall(wb: Workbench): Promise<void> {
@@ -144,7 +121,8 @@ async function browseAndInstall(wb: Workbench): Promise<void> {
   assert.match(await confirm.innerText(), new RegExp(`npx -y @modelcontextprotocol/server-everything@${EVERYTHING_VERSION.replace(/\./g, '\\.')} stdio`));
   await answerDialog(wb, 'Add Server');
 
-  assert.deepEqual(await writtenServer(wb, 'everything'), {
+  await pollUntil(wb, () => workspaceServers(wb)?.everything, 30_000);
+  assert.deepEqual(workspaceServers(wb)?.everything, {
     type: 'stdio',
     command: 'npx',
     args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`, 'stdio'],
@@ -207,7 +185,8 @@ async function bundleInstall(wb: Workbench): Promise<void> {
   await wb.shot('bundle-confirm');
   await answerDialog(wb, 'Install');
 
-  const entry = await writtenServer(wb, 'carry-test-bundle');
+  await pollUntil(wb, () => workspaceServers(wb)?.['carry-test-bundle'], 30_000);
+  const entry = workspaceServers(wb)?.['carry-test-bundle'];
   assert.ok(entry, 'the entry is written');
   assert.deepEqual(entry.env, { GREETING: 'Hello from the Explorer', API_TOKEN: '${input:carry-test-bundle-api_token}' });
   assert.match(String((entry.args as string[])[0]), /bundles\/carry-test-bundle-1\.2\.3\/server\/index\.js$/);
@@ -254,8 +233,7 @@ async function sandboxTrust(wb: Workbench): Promise<void> {
     return wb.page.getByRole('tree', { name: 'Servers' });
   };
   await (await tree()).getByRole('treeitem', { name: /^plain, running · sandboxed$/ }).waitFor({ timeout: 60_000 });
-  const config = parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>> };
-  assert.equal(config.servers.plain!.sandboxEnabled, true);
+  assert.equal(workspaceServers(wb)?.plain?.sandboxEnabled, true);
   assert.equal(await dialog(wb).count(), 0, 'the sandboxed definition is not asked about again');
   await wb.shot('running-sandboxed');
 }

@@ -7,8 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'jsonc-parser';
-import { newestResult, runToolFromPalette, statusItem } from './steps.mjs';
+import { newestResult, pollUntil, runToolFromPalette, statusItem, workspaceServers } from './steps.mjs';
 import { fixtureServer, withWorkbench } from './workbench.mjs';
 
 test('a sandboxed server is refused a write; Allow adds the exact entry, restarts it, and the same call succeeds', async () => {
@@ -63,17 +62,10 @@ test('a sandboxed server is refused a write; Allow adds the exact entry, restart
       // 4. Allow: the entry is added to the server's own block, nothing else changes, and the server restarts.
       if (!(await notice.isVisible())) await wb.runCommand('Notifications: Show Notifications');
       await notice.getByRole('button', { name: 'Allow' }).click();
-      const configFile = join(wb.folder, '.vscode/mcp.json');
-      const deadline = Date.now() + 30_000;
-      // (read while it is being written, the file can be empty for a moment)
-      const readConfig = () => parse(readFileSync(configFile, 'utf8')) as { servers?: Record<string, Record<string, unknown>> } | undefined;
-      let config = readConfig();
-      while (!config?.servers?.guarded?.sandbox && Date.now() < deadline) {
-        await wb.page.waitForTimeout(250);
-        config = readConfig();
-      }
-      assert.deepEqual(config?.servers?.guarded?.sandbox, { filesystem: { allowWrite: [outside] } });
-      assert.equal(config?.servers?.guarded?.sandboxEnabled, true);
+      await pollUntil(wb, () => workspaceServers(wb)?.guarded?.sandbox, 30_000);
+      const entry = workspaceServers(wb)?.guarded;
+      assert.deepEqual(entry?.sandbox, { filesystem: { allowWrite: [outside] } });
+      assert.equal(entry?.sandboxEnabled, true);
       await statusItem(wb, /MCP servers: 2 running/).waitFor({ timeout: 60_000 });
       await wb.shot('allowed');
 

@@ -1,6 +1,8 @@
 // Steps a user takes in the workbench, shared by the scenarios (and by the packaged-.vsix test).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, type ParseError } from 'jsonc-parser';
 import type { FrameLocator, Locator } from 'playwright-core';
 import type { Workbench } from './workbench.mjs';
 
@@ -214,6 +216,16 @@ export async function acceptSaveDialog(wb: Workbench, expectedName: string): Pro
  */
 export async function pollUntil(wb: Workbench, done: () => unknown, timeoutMs: number): Promise<void> {
   for (let i = 0; i < timeoutMs / 200 && !(await done()); i++) await wb.page.waitForTimeout(200);
+}
+
+/**
+ * The servers of the workspace's .vscode/mcp.json as the file is now, or undefined while it cannot be read whole (an
+ * editor or the extension can be caught between truncating the file and writing it): poll it with `pollUntil`.
+ */
+export function workspaceServers(wb: Workbench): Record<string, Record<string, unknown>> | undefined {
+  const errors: ParseError[] = [];
+  const config = parse(readFileSync(join(wb.folder, '.vscode/mcp.json'), 'utf8'), errors) as { servers?: Record<string, Record<string, unknown>> } | undefined;
+  return errors.length ? undefined : config?.servers;
 }
 
 /**
