@@ -79,6 +79,9 @@ async function examples(wb: Workbench): Promise<void> {
 
   // 3. server-pdf: a workspace PDF (under the roots the host offers) is read by the app through the bridge and shown.
   const pdf = await runToolFromPalette(wb, 'Display PDF', 'pdf');
+  // The server asks for the roots once initialised and does not wait for them: a call before they arrive is refused
+  // ("not in allowed directories"). A person takes longer than that; the test waits for the server to say it has them.
+  await pollUntil(wb, () => wb.extensionLogText().includes(`Root directory allowed: ${wb.folder}`), 30_000);
   await pdf.getByLabel('url').fill(join(wb.folder, 'report.pdf'));
   await pdf.getByRole('button', { name: 'Run' }).click();
   // Its app declares clipboardWrite (copying text out of the PDF): the person is asked first, and allows it.

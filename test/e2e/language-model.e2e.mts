@@ -33,7 +33,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { acceptSaveDialog, answerDialog, appFrame, chooseFromWorkspace, dialog, fileSlot, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import {
+  acceptSaveDialog,
+  answerDialog,
+  appFrame,
+  chooseFromWorkspace,
+  clickClosingItsFrame,
+  dialog,
+  fileSlot,
+  newestResult,
+  openQuickPick,
+  runToolFromPalette,
+} from './steps.mjs';
 import { demoServer, fixtureServer, root, scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 const CALL = `mcpHost_callTool ${JSON.stringify({ server: 'recorded', tool: 'describe_file', arguments: { file: 'photo.png' } })}`;
@@ -372,7 +383,7 @@ async function appQuestions(wb: Workbench): Promise<void> {
   assert.deepEqual(JSON.parse(await good.locator('#caps').innerText()), { logging: {}, elicitation: {} });
   assert.equal(await question.getByRole('button', { name: 'Answer in a form instead' }).count(), 1);
   await wb.shot('app-question');
-  await good.getByRole('button', { name: 'Green' }).click();
+  await clickClosingItsFrame(good.getByRole('button', { name: 'Green' }));
   let panel = await toolTab(wb, 'ask (questions)');
   await newestResult(panel).filter({ hasText: 'app-rendered answer: {"action":"accept","content":{"color":"green","count":3}}' }).waitFor({ timeout: 30_000 });
 
@@ -412,7 +423,7 @@ async function appQuestions(wb: Workbench): Promise<void> {
   await again.getByRole('heading', { level: 1, name: 'mrtr asks' }).waitFor({ timeout: 30_000 });
   const mrtrApp = appFrame(again);
   await mrtrApp.locator('#question', { hasText: 'Which colour, again?' }).waitFor({ timeout: 30_000 });
-  await mrtrApp.getByRole('button', { name: 'Red' }).click();
+  await clickClosingItsFrame(mrtrApp.getByRole('button', { name: 'Red' }));
   const mrtrPanel = await toolTab(wb, 'ask_mrtr (mrtr)');
   await newestResult(mrtrPanel).filter({ hasText: 'mrtr answer: {"action":"accept","content":{"color":"red","count":3}}' }).waitFor({ timeout: 30_000 });
 

@@ -25,7 +25,8 @@ export async function openQuickPick(
     try {
       // (after an app's flood of messages the renderer can take a while to show it)
       if (title) await wb.quickInput.locator('.quick-input-title', { hasText: title }).waitFor({ timeout: 30_000 });
-      await wb.quickInput.locator('.quick-input-box input').fill(filter, { timeout: 5_000 });
+      // (the command's own quick pick comes after a round trip to the extension host, slow on a busy machine)
+      await wb.quickInput.locator('.quick-input-box input').fill(filter, { timeout: 30_000 });
       await row.waitFor({ timeout: 30_000 });
       if (choose) {
         await choose.beforeClick?.();
@@ -46,6 +47,16 @@ export async function openQuickPick(
       if (attempt >= 3 || (await wb.quickInput.isVisible())) throw e;
     }
   }
+}
+
+/**
+ * Clicks a button that closes its own frame (an app's answer closes the question it was shown in). Playwright can wait
+ * without end for the acknowledgement of a click whose frame went away with it, so the click is dispatched and left:
+ * the caller waits for what it does.
+ */
+export async function clickClosingItsFrame(button: Locator): Promise<void> {
+  await button.waitFor({ timeout: 30_000 });
+  void button.click({ timeout: 30_000 }).catch(() => {});
 }
 
 /** Runs a palette command that opens a quick pick and chooses its row containing `text` (see `openQuickPick`). */

@@ -449,6 +449,13 @@ export class Workbench {
     process.stderr.write(`${lines.join('\n')}\n`);
   }
 
+  /** What the extension has logged so far, in all its output channels (a server's stderr among it). */
+  extensionLogText(): string {
+    return extensionLogs(this.server.userDataDir)
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+  }
+
   /** What the host watch recorded, each named with the step it followed (or that it never started). */
   hostProblems(): string[] {
     const file = problemsFile(this.windowArtifacts);
