@@ -63,6 +63,12 @@ export class FormView {
       this.suggestionLists,
     );
     if (model.fields.length === 0) this.element.append(h('p', { className: 'description' }, 'This form has no fields.'));
+    // A file chosen just before the panel was hidden reaches the host but not the page: the page built again from the
+    // host's state fills an empty companion as the choice would have.
+    for (const [fieldId, slot] of this.fileSlots) {
+      const files = host.files(fieldId);
+      if (slot.field.filenameField && files.length === 1) this.fillFilename(slot.field.filenameField, files[0]!.name, false);
+    }
   }
 
   /** Locks (or unlocks) every field and file button at once; controls disabled on their own stay so. */
@@ -91,8 +97,11 @@ export class FormView {
     if (slot.field.filenameField) this.fillFilename(slot.field.filenameField, files.length === 1 ? files[0]!.name : '');
   }
 
-  /** Puts the chosen file's name into the companion field, unless the user typed a name of their own there. */
-  private fillFilename(fieldId: string, name: string): void {
+  /**
+   * Puts the chosen file's name into the companion field, unless the user typed a name of their own there; `changed`:
+   * the host is told, as of any edit (not while the form is being built).
+   */
+  private fillFilename(fieldId: string, name: string, changed = true): void {
     const target = this.textInputs.get(fieldId);
     if (!target) return;
     const current = getAt(this.values, target.path);
@@ -100,7 +109,8 @@ export class FormView {
     if (!untouched) return;
     target.input.value = name;
     this.filledNames.set(fieldId, name);
-    this.set(target.path, name === '' ? undefined : name, fieldId);
+    if (changed) this.set(target.path, name === '' ? undefined : name, fieldId);
+    else setAt(this.values, target.path, name === '' ? undefined : name);
   }
 
   /** A refused file: the reason, and what Run sends for this slot now (the files still listed, or none). */

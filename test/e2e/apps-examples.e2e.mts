@@ -211,7 +211,7 @@ async function contained(wb: Workbench): Promise<void> {
   // the panel still works
   await hostile.getByRole('button', { name: 'Run' }).click();
   await hostile.getByRole('region', { name: 'Results' }).locator('article.result').nth(1).waitFor({ timeout: 30_000 });
-  // Its app floods again, and is cut off again; the 100,000 messages it queued are still delivered (and dropped)
+  // Its app floods again, and is cut off again; the 20,000 messages it queued are still delivered (and dropped)
   // for a while after that, which on a busy machine keeps the window from drawing: the next step waits until it does.
   await cutOff.filter({ hasText: /more than \d+ messages in a second/ }).waitFor({ timeout: 60_000 });
   await wb.shot('hostile-run-again', 120_000);

@@ -50,13 +50,14 @@ export async function openQuickPick(
 }
 
 /**
- * Clicks a button that closes its own frame (an app's answer closes the question it was shown in). Playwright can wait
- * without end for the acknowledgement of a click whose frame went away with it, so the click is dispatched and left:
- * the caller waits for what it does.
+ * Clicks a button that closes its own frame (an app's answer closes the question it was shown in), and waits until the
+ * frame has gone: Playwright has waited without end for the acknowledgement of such a click, from the frame that
+ * went away with it, so the click itself is not waited on.
  */
 export async function clickClosingItsFrame(button: Locator): Promise<void> {
   await button.waitFor({ timeout: 30_000 });
   void button.click({ timeout: 30_000 }).catch(() => {});
+  await button.waitFor({ state: 'detached', timeout: 30_000 });
 }
 
 /** Runs a palette command that opens a quick pick and chooses its row containing `text` (see `openQuickPick`). */

@@ -9,6 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowserContext } from '../../scripts/code-server.mjs';
 import { appDocument } from '../../src/core/apps/document.js';
 import { EMPTY_CSP } from '../../src/core/apps/csp.js';
+import { findFileSlots } from '../../src/core/files/slots.js';
 import { buildForm } from '../../src/core/forms/index.js';
 import type { HostNotification, PanelInit, ResultView } from '../../src/shared/protocol.js';
 import { webviewHtml } from '../../src/extension/panels/webviewHtml.js';
@@ -224,6 +225,32 @@ test('a refused file says what Run will send, and the refusal clears when the sl
   assert.match(await refusal.innerText(), /Run sends the file listed above, not this one\.$/);
   await post(page, { type: 'fileSelected', field: '/file', files: [] });
   await refusal.waitFor({ state: 'hidden' });
+  await page.close();
+});
+
+test("a panel built from the host's state fills an empty filename companion from its one chosen file, and keeps a name typed there", async () => {
+  // (as when a file was chosen just before the panel was hidden: the host got it, the page never did)
+  const inputSchema = {
+    type: 'object',
+    properties: {
+      attachment: { type: 'string', format: 'uri', 'x-mcp-file': { maxSize: 65536 } },
+      file_name: { type: 'string' },
+      note: { type: 'string' },
+    },
+  };
+  const form = buildForm(inputSchema, findFileSlots({ name: 'attach_note', inputSchema }).slots);
+  const files = { '/attachment': [{ name: 'notes.txt', size: 175, mediaType: 'text/plain', warnings: [] }] };
+  const tool: Extract<PanelInit, { kind: 'tool' }> = { kind: 'tool', heading, form, values: { note: 'half-written' }, files, results: [] };
+  const page = await openPanel();
+  await started(page);
+  await post(page, { type: 'init', panel: tool });
+  const fileName = page.getByLabel('file_name', { exact: true });
+  await fileName.waitFor();
+  assert.equal(await fileName.inputValue(), 'notes.txt');
+  assert.equal(await page.getByLabel('note', { exact: true }).inputValue(), 'half-written');
+  await post(page, { type: 'init', panel: { ...tool, values: { file_name: 'mine.txt' } } });
+  await page.getByLabel('file_name', { exact: true }).waitFor();
+  assert.equal(await page.getByLabel('file_name', { exact: true }).inputValue(), 'mine.txt', 'a name of its own stays');
   await page.close();
 });
 
