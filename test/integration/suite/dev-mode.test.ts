@@ -68,8 +68,9 @@ describe('dev mode', () => {
     await new Promise((r) => setTimeout(r, 1500));
   }
 
-  /** Writes the server's source with another VERSION. */
+  /** The server's source with another VERSION. */
   const sourceAt = (version: string) => fixture.replace("const VERSION = 'v1';", `const VERSION = '${version}';`);
+  /** Writes the server's source with another VERSION. */
   async function editSource(to: string): Promise<void> {
     await fsp.writeFile(source(), sourceAt(to));
   }
@@ -114,8 +115,8 @@ describe('dev mode', () => {
       assert.deepEqual(recorder.states, ['stopped', 'starting', 'running'], recorder.states.join(' -> '));
 
       // Several saves in a burst (one after the other, as a build writes its files) make one restart. (Written with
-      // no wait between them: on a busy machine, awaited writes from this extension host have come more than the
-      // debounce apart, which is two bursts.)
+      // no wait between them: on a busy machine, this extension host's awaited writes can fall more than the debounce
+      // apart, which is two bursts.)
       recorder.states.length = 0;
       for (const v of ['v3', 'v4', 'v5', 'v6']) writeFileSync(source(), sourceAt(v));
       await waitFor('v6 running', () => runs('v6'), 30_000);
