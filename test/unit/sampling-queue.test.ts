@@ -27,10 +27,19 @@ function mostAtOnce(log: string): number {
 
 test('CLI: 1,000 sampling requests at once run --sampling-command 4 at a time, 50 wait, the rest are refused with the reason', async () => {
   const record = join(dir, 'running.log');
+  const refusedLog = join(dir, 'refused.log');
   const script = join(dir, 'sampler.sh');
+  const { running, waiting } = SAMPLING_QUEUE_LIMITS.cli;
+  // Each command first waits (15 s at most, once) until the requests beyond the limits have been refused: on a busy
+  // machine the 1,000 requests reach the host over a while, and a command ending before the last of them arrived
+  // would make room for one more.
   writeFileSync(
     script,
     [
+      'i=0',
+      'while [ ! -e "$SAMPLER_REFUSED.gave-up" ] && [ "$(cat "$SAMPLER_REFUSED" 2>/dev/null | wc -l)" -lt "$SAMPLER_REFUSALS" ]; do',
+      '  i=$((i + 1)); if [ $i -ge 150 ]; then touch "$SAMPLER_REFUSED.gave-up"; fi; sleep 0.1',
+      'done',
       'echo + >> "$SAMPLER_RECORD"',
       'cat > /dev/null',
       'sleep 0.2',
@@ -44,19 +53,18 @@ test('CLI: 1,000 sampling requests at once run --sampling-command 4 at a time, 5
       'call',
       'sample_many',
       '--args',
-      JSON.stringify({ params, count: 1000 }),
+      JSON.stringify({ params, count: 1000, refusedLog }),
       '--sampling-command',
       `sh ${script}`,
       '--',
       process.execPath,
       ...fixtureArgv('sampling-server.ts'),
     ],
-    { SAMPLER_RECORD: record },
+    { SAMPLER_RECORD: record, SAMPLER_REFUSED: refusedLog, SAMPLER_REFUSALS: String(1000 - running - waiting) },
     repoRoot,
   );
   assert.equal(r.code, 0, r.err);
   const counted = JSON.parse(r.out) as Record<string, number>;
-  const { running, waiting } = SAMPLING_QUEUE_LIMITS.cli;
   assert.equal(counted.answered, running + waiting, r.out);
   const refusals = Object.entries(counted).filter(([k]) => k !== 'answered');
   assert.equal(
