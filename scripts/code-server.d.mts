@@ -25,6 +25,8 @@ export interface StartOptions {
   workspaceTrust?: boolean;
 }
 
+/** Settings that stop the workbench's animations, for a workbench driven by tests. */
+export const motionlessSettings: Record<string, unknown>;
 export function freePort(): Promise<number>;
 export function installExtension(vsix: string, extensionsDir: string): string;
 export function startCodeServer(options?: StartOptions): Promise<CodeServer>;

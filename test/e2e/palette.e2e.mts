@@ -17,6 +17,7 @@ import {
   answerDialog,
   chooseFromPalette,
   describePngFromWorkspace,
+  expandTreeItem,
   fillReceiptAnswer,
   inReplacedPanel,
   newestResult,
@@ -167,11 +168,10 @@ async function replay(wb: Workbench): Promise<void> {
     const row = tree.getByRole('treeitem', { name });
     if ((await row.count()) > 0 && (await row.getAttribute('aria-expanded')) === 'true') await row.click();
   }
-  await tree.getByRole('treeitem', { name: /^History/ }).click();
-  await tree.getByRole('treeitem', { name: 'History of demo' }).click();
-  await tree.getByRole('treeitem', { name: 'History of describe_file on demo' }).click();
   const run = tree.getByRole('treeitem', { name: /^Run of describe_file at .*, success · you · \d+ ms$/ });
-  await run.waitFor({ timeout: 15_000 });
+  await expandTreeItem(tree.getByRole('treeitem', { name: /^History/ }), tree.getByRole('treeitem', { name: 'History of demo' }));
+  await expandTreeItem(tree.getByRole('treeitem', { name: 'History of demo' }), tree.getByRole('treeitem', { name: 'History of describe_file on demo' }));
+  await expandTreeItem(tree.getByRole('treeitem', { name: 'History of describe_file on demo' }), run.first());
   await wb.shot('history');
 
   // ── Run Again: the form filled, the file checked again, and the run confirmed again ──
@@ -231,8 +231,9 @@ async function replay(wb: Workbench): Promise<void> {
 
   // ── the saved call run from the view: its file checked, the run confirmed, the expectation met ──
   await showView();
-  await tree.getByRole('treeitem', { name: /^Saved Calls/ }).click();
-  await tree.getByRole('treeitem', { name: /^Saved call describe_file, demo · describe_file$/ }).click();
+  const savedCall = tree.getByRole('treeitem', { name: /^Saved call describe_file, demo · describe_file$/ });
+  await expandTreeItem(tree.getByRole('treeitem', { name: /^Saved Calls/ }), savedCall);
+  await savedCall.click();
   await answerDialog(wb, 'Send');
   panel = wb.webview();
   await newestResult(panel).waitFor({ timeout: 30_000 });

@@ -60,6 +60,20 @@ export async function clickClosingItsFrame(button: Locator): Promise<void> {
   await button.waitFor({ state: 'detached', timeout: 30_000 });
 }
 
+/**
+ * Opens a row of a tree until `child` shows: a click toggles the row, and a refresh of the tree (its source file
+ * saved) can draw it folded again, so the row is clicked only while it is folded.
+ */
+export async function expandTreeItem(row: Locator, child: Locator, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  await row.waitFor({ timeout: timeoutMs });
+  while (!(await child.isVisible())) {
+    if (Date.now() > end) throw new Error(`${String(child)} did not show under ${String(row)} within ${timeoutMs} ms`);
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    await child.waitFor({ timeout: 2_000 }).catch(() => {});
+  }
+}
+
 /** Runs a palette command that opens a quick pick and chooses its row containing `text` (see `openQuickPick`). */
 export async function chooseFromPalette(wb: Workbench, command: string, text: string): Promise<void> {
   await openQuickPick(wb, command, undefined, text, wb.quickPickRow(text).first(), {});

@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
-import { installExtension, openBrowserContext, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
+import { installExtension, motionlessSettings, openBrowserContext, startCodeServer, type CodeServer } from '../../scripts/code-server.mjs';
 import { withTestModel } from '../extensions/test-model/build.mjs';
 import { buildHostWatch, developmentFolder, hostWatchInstalledName } from '../extensions/host-watch/build.mjs';
 import { formatProblem, type HostProblem } from '../extensions/host-watch/watch.js';
@@ -142,6 +142,7 @@ export class Workbench {
           extensionsDir,
           // Scenarios start the workspace's servers without the trust prompt, except the one that tests it.
           settings: {
+            ...motionlessSettings,
             'mcpHost.trustWorkspaceServers': true,
             ...(options.restrictedMode ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
             ...options.settings,

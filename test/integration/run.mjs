@@ -8,7 +8,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
-import { openBrowser, startCodeServer } from '../../scripts/code-server.mjs';
+import { motionlessSettings, openBrowser, startCodeServer } from '../../scripts/code-server.mjs';
 import { withTestModel } from '../extensions/test-model/build.mjs';
 import { bundleSuite, workspace } from './bundle.mjs';
 import { buildFixtureBundles } from '../../scripts/fixture-bundles.mjs';
@@ -45,6 +45,7 @@ async function main() {
 
   const server = await startCodeServer({
     workspace,
+    settings: motionlessSettings,
     env: { MCP_HOST_FIXTURE_BUNDLES: fixtureBundles, ...(grep ? { MCP_HOST_TEST_GREP: grep } : {}) },
     logFile: join(artifacts, 'code-server.log'),
   });
