@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -7,6 +8,7 @@ import {
   inferHttpType,
   inputIdsUsedBy,
   loadMcpConfig,
+  loadMcpConfigSync,
   loadMcpConfigs,
   parseEnvFile,
   parseMcpConfig,
@@ -126,6 +128,22 @@ test('a broken config file does not stop the servers of another file', async () 
 
 test('a missing config file is an empty configuration', async () => {
   assert.deepEqual(await loadMcpConfig(join(tmp(), 'nope.json')), { servers: [], inputs: [], errors: [] });
+});
+
+test('read without yielding (as the extension reads it), a config file gives what loadMcpConfig gives', async () => {
+  const dir = tmp();
+  // larger than the first buffer (64 KiB), so the read grows it
+  const servers = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`server-${i}`, { command: 'node', args: [`${i}`.padStart(40, '0')] }]));
+  const large = join(dir, 'large.json');
+  writeFileSync(large, JSON.stringify({ servers }));
+  const sync = loadMcpConfigSync(large);
+  assert.equal(sync.servers.length, 2000);
+  assert.deepEqual(sync, await loadMcpConfig(large));
+  assert.deepEqual(loadMcpConfigSync(join(dir, 'nope.json')), { servers: [], inputs: [], errors: [] });
+  // a FIFO with no writer is refused from its descriptor, at once, not waited on
+  const pipe = join(dir, 'pipe.json');
+  assert.equal(spawnSync('mkfifo', [pipe]).status, 0, 'mkfifo is needed for this case');
+  assert.match(loadMcpConfigSync(pipe).errors[0]!.message, /the config file .*pipe\.json is not a regular file \(it is a pipe\)/);
 });
 
 test('substitutes workspaceFolder, userHome, env and input variables everywhere', async () => {

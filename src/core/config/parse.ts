@@ -1,5 +1,5 @@
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { FileReadError, readBoundedText } from '../io/boundedRead';
+import { FileReadError, readBoundedText, readBoundedTextSync } from '../io/boundedRead';
 import { lineColumns, tooDeepAt } from '../io/json';
 import { setOwn } from '../io/own';
 import { FILE_LIMITS, MAX_JSON_DEPTH, MAX_REPORTED_CONFIG_ERRORS } from '../io/limits';
@@ -241,10 +241,29 @@ export async function loadMcpConfig(file: string): Promise<ParsedConfig> {
   try {
     text = await readBoundedText(file, FILE_LIMITS.config, 'the config file');
   } catch (e) {
-    if (e instanceof FileReadError && e.code === 'ENOENT') return { servers: [], inputs: [], errors: [] };
-    return { servers: [], inputs: [], errors: [{ file, line: 1, column: 1, message: (e as Error).message }] };
+    return unreadConfig(file, e);
   }
   return parseMcpConfig(text, file);
+}
+
+/**
+ * `loadMcpConfig` without yielding: the extension reads its few small config files this way, so that its activation
+ * does not wait behind the extension host's other work between one file's open, stat and read.
+ */
+export function loadMcpConfigSync(file: string): ParsedConfig {
+  let text: string;
+  try {
+    text = readBoundedTextSync(file, FILE_LIMITS.config, 'the config file');
+  } catch (e) {
+    return unreadConfig(file, e);
+  }
+  return parseMcpConfig(text, file);
+}
+
+/** A missing file is an empty configuration; any other failure to read it is the file's one error. */
+function unreadConfig(file: string, e: unknown): ParsedConfig {
+  if (e instanceof FileReadError && e.code === 'ENOENT') return { servers: [], inputs: [], errors: [] };
+  return { servers: [], inputs: [], errors: [{ file, line: 1, column: 1, message: (e as Error).message }] };
 }
 
 /**

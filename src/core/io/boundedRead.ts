@@ -83,8 +83,9 @@ export async function readBoundedText(path: string, maxBytes: number, what = 'th
 }
 
 /**
- * `readBoundedText` for callers that must decide before anything else starts (the CLI's options). Opening does
- * not block either: a FIFO or a device is refused from the opened descriptor, before any read.
+ * `readBoundedText` for callers that must decide before anything else starts (the CLI's options, the extension's
+ * server configuration). Opening does not block either: a FIFO or a device is refused from the opened descriptor,
+ * before any read.
  */
 export function readBoundedTextSync(path: string, maxBytes: number, what = 'the file'): string {
   let fd: number;
@@ -99,10 +100,20 @@ export function readBoundedTextSync(path: string, maxBytes: number, what = 'the 
     if (!stats.isFile()) throw notRegular(path, what, stats);
     const tooLarge = (n: string) => new FileReadError(`${what} ${path} is ${n}; at most ${formatSize(maxBytes)} is read`, path, 'EFBIG');
     if (stats.size > maxBytes) throw tooLarge(formatSize(stats.size));
-    const buffer = Buffer.allocUnsafe(maxBytes + 1);
+    // sized as readBoundedFile sizes it: a buffer of the limit would be 16 MiB for a config file of a few hundred bytes
+    let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(stats.size + 1, 64 * 1024)));
     let total = 0;
-    for (let n; total <= maxBytes && (n = readSync(fd, buffer, total, buffer.length - total, total)) > 0;) total += n;
-    if (total > maxBytes) throw tooLarge(`over ${formatSize(maxBytes)}`);
+    for (;;) {
+      if (total === buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+        buffer.copy(bigger, 0, 0, total);
+        buffer = bigger;
+      }
+      const n = readSync(fd, buffer, total, buffer.length - total, total);
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw tooLarge(`over ${formatSize(maxBytes)}`);
+    }
     const text = buffer.toString('utf8', 0, total);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } finally {

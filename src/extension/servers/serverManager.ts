@@ -8,7 +8,7 @@ import type { Root } from '@modelcontextprotocol/client';
 import {
   formatConfigError,
   inputIdsUsedBy,
-  loadMcpConfig,
+  loadMcpConfigSync,
   resolveServer,
   UnresolvedInputError,
   type ConfigError,
@@ -246,7 +246,9 @@ export class ServerManager extends Disposable implements vscode.Disposable {
   private async doReload(): Promise<void> {
     // The user's file first, so a workspace server of the same name replaces it.
     const files = [this.userConfigUri, ...this.workspaceConfigUris].filter((u) => u.scheme === 'file').map((u) => u.fsPath);
-    const parsed = await Promise.all(files.map((f) => loadMcpConfig(f)));
+    // Read without yielding (a few small files): activation, which waits for the first load, is not held up behind
+    // the extension host's other work between the reads.
+    const parsed = files.map((f) => loadMcpConfigSync(f));
     const next = new Map<string, { def: ServerDefinition; inputs: InputDefinition[] }>();
     this.errors = [];
     for (const config of parsed) {
