@@ -196,6 +196,7 @@ async function activationTimes(extensionDir: string): Promise<ActivationRun[]> {
     ];
     const cacheDir = join(server.userDataDir, 'User', 'globalStorage', 'mcp-host.mcp-host', 'code-cache');
     writeFileSync(join(entryDir, 'cache-dir.txt'), cacheDir);
+    if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
     // A host whose timings another extension's activation disturbed is reported and timed again (as many times
     // more at most), so that the medians measure the extension, not when the window's start-up work happened.
     for (let i = 0, attempt = 0; times.length < 2 * RUNS; i = times.length, attempt++) {
