@@ -132,7 +132,7 @@ test('a missing config file is an empty configuration', async () => {
 
 test('read without yielding (as the extension reads it), a config file gives what loadMcpConfig gives', async () => {
   const dir = tmp();
-  // larger than the first buffer (64 KiB), so the read grows it
+  // about 160 KB, more than the 64 KiB a read starts with when the file's size says less
   const servers = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`server-${i}`, { command: 'node', args: [`${i}`.padStart(40, '0')] }]));
   const large = join(dir, 'large.json');
   writeFileSync(large, JSON.stringify({ servers }));
