@@ -47,6 +47,27 @@ export async function openRegularFile(path: string, what = 'the file'): Promise<
   }
 }
 
+/** `what` at `path` is `size` ("20 MiB", "over 16 MiB"), more than `maxBytes`. */
+function tooLargeError(path: string, what: string, size: string, maxBytes: number): FileReadError {
+  return new FileReadError(`${what} ${path} is ${size}; at most ${formatSize(maxBytes)} is read`, path, 'EFBIG');
+}
+
+/**
+ * The buffer a bounded read starts with: one byte more than the file's size, to see it grow, and not the whole limit
+ * (16 MiB for a config file of a few hundred bytes); files that report no size (procfs) start at 64 KiB.
+ */
+function firstBuffer(size: number, maxBytes: number): Buffer {
+  return Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(size + 1, 64 * 1024)));
+}
+
+/** `buffer`, or a copy twice as large (up to one byte over the limit) when its `filled` bytes leave no room. */
+function roomAfter(buffer: Buffer, filled: number, maxBytes: number): Buffer {
+  if (filled < buffer.length) return buffer;
+  const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+  buffer.copy(bigger, 0, 0, filled);
+  return bigger;
+}
+
 /**
  * Reads a whole regular file of at most `maxBytes` (refused before reading when its size says more, and
  * while reading when it grows past the limit). `what` names the file in errors ("the config file").
@@ -54,17 +75,12 @@ export async function openRegularFile(path: string, what = 'the file'): Promise<
 export async function readBoundedFile(path: string, maxBytes: number, what = 'the file'): Promise<Buffer> {
   const { handle, size } = await openRegularFile(path, what);
   try {
-    const tooLarge = (n: string) => new FileReadError(`${what} ${path} is ${n}; at most ${formatSize(maxBytes)} is read`, path, 'EFBIG');
+    const tooLarge = (size: string) => tooLargeError(path, what, size, maxBytes);
     if (size > maxBytes) throw tooLarge(formatSize(size));
-    // One byte more than the size says, to see growth; files that report no size (procfs) grow the buffer.
-    let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(size + 1, 64 * 1024)));
+    let buffer = firstBuffer(size, maxBytes);
     let total = 0;
     for (;;) {
-      if (total === buffer.length) {
-        const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
-        buffer.copy(bigger, 0, 0, total);
-        buffer = bigger;
-      }
+      buffer = roomAfter(buffer, total, maxBytes);
       const { bytesRead } = await handle.read(buffer, total, buffer.length - total, total);
       if (bytesRead === 0) break;
       total += bytesRead;
@@ -98,17 +114,12 @@ export function readBoundedTextSync(path: string, maxBytes: number, what = 'the 
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegular(path, what, stats);
-    const tooLarge = (n: string) => new FileReadError(`${what} ${path} is ${n}; at most ${formatSize(maxBytes)} is read`, path, 'EFBIG');
+    const tooLarge = (size: string) => tooLargeError(path, what, size, maxBytes);
     if (stats.size > maxBytes) throw tooLarge(formatSize(stats.size));
-    // sized as readBoundedFile sizes it: a buffer of the limit would be 16 MiB for a config file of a few hundred bytes
-    let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(stats.size + 1, 64 * 1024)));
+    let buffer = firstBuffer(stats.size, maxBytes);
     let total = 0;
     for (;;) {
-      if (total === buffer.length) {
-        const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
-        buffer.copy(bigger, 0, 0, total);
-        buffer = bigger;
-      }
+      buffer = roomAfter(buffer, total, maxBytes);
       const n = readSync(fd, buffer, total, buffer.length - total, total);
       if (n === 0) break;
       total += n;
