@@ -169,9 +169,12 @@ async function replay(wb: Workbench): Promise<void> {
     if ((await row.count()) > 0 && (await row.getAttribute('aria-expanded')) === 'true') await row.click();
   }
   const run = tree.getByRole('treeitem', { name: /^Run of describe_file at .*, success · you · \d+ ms$/ });
-  await expandTreeItem(tree.getByRole('treeitem', { name: /^History/ }), tree.getByRole('treeitem', { name: 'History of demo' }));
-  await expandTreeItem(tree.getByRole('treeitem', { name: 'History of demo' }), tree.getByRole('treeitem', { name: 'History of describe_file on demo' }));
-  await expandTreeItem(tree.getByRole('treeitem', { name: 'History of describe_file on demo' }), run.first());
+  const history = tree.getByRole('treeitem', { name: /^History/ });
+  const ofServer = tree.getByRole('treeitem', { name: 'History of demo' });
+  const ofTool = tree.getByRole('treeitem', { name: 'History of describe_file on demo' });
+  await expandTreeItem(history, ofServer);
+  await expandTreeItem(ofServer, ofTool);
+  await expandTreeItem(ofTool, run.first());
   await wb.shot('history');
 
   // ── Run Again: the form filled, the file checked again, and the run confirmed again ──
