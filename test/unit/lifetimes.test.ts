@@ -315,18 +315,22 @@ async function withoutUnhandledRejections(body: () => Promise<void>): Promise<vo
   assert.deepEqual(unhandled.map(String), [], 'no rejection is left unhandled');
 }
 
-test('dispose() alone ends a stdio server that ignores stdin and SIGTERM, fails the call in flight at once, and drops every listener', async () => {
+test('dispose() alone ends a stdio server that ignores stdin and SIGTERM, fails the calls in flight at once (with a signal of the caller or without), and drops every listener', async () => {
   await withoutUnhandledRejections(async () => {
     const c = new ServerConnection(stdioFixture('sigterm-ignoring-server.ts'), { log: new Logger(() => undefined, 'error'), stopGraceMs: 30_000 });
     await c.start();
     const pid = stdioPidOf(c);
     c.onDidChangeState(() => undefined);
     const hanging = c.callTool('hang', {}).catch((e: unknown) => e);
-    await until('the call to be sent', () => c.openWork.requests === 1);
+    const caller = new AbortController();
+    const hangingWithSignal = c.callTool('hang', {}, { signal: caller.signal }).catch((e: unknown) => e);
+    await until('the calls to be sent', () => c.openWork.requests === 2);
     c.dispose();
     assert.equal(c.listenerCount, 0, 'the listeners are dropped at once');
-    const error = await hanging;
-    assert.ok(error instanceof CallCancelledError && /the server was stopped/.test(error.message), String(error));
+    for (const error of [await hanging, await hangingWithSignal]) {
+      assert.ok(error instanceof CallCancelledError && /the server was stopped/.test(error.message), String(error));
+    }
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0, "the caller's signal keeps no listener of the call");
     assert.equal(isAlive(pid), true, 'the call failed without waiting for the process to end');
     // The host-going-away sequence (stdin end, SIGTERM, SIGKILL, SHUTDOWN_GRACE_MS apart), not the 30 s stop grace.
     await until('the server process to be gone', () => !isAlive(pid), 3 * SHUTDOWN_GRACE_MS + 5000);

@@ -17,7 +17,6 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { FileTransfers } from '../files/transfer/client';
 import { filesCapabilityOf, restoreDraftShapes, shieldDraftShapes, withFilesCapability } from '../files/transfer/protocol';
@@ -39,7 +38,7 @@ import {
   ServerStoppedError,
   shortErrorText,
 } from '../errors';
-import { Emitter, linkAbort, onAbort, type IDisposable } from '../events';
+import { Emitter, linkAbort, type IDisposable } from '../events';
 import { answerInTask, declaredCapabilities, installFeatures, type FeatureHost } from './features';
 import { HostClient, sdkSeamProblem } from './sdkSeam';
 import { HostSchemaValidator } from './sdkShims';
@@ -151,17 +150,12 @@ export class ServerConnection {
   private readonly sessions = new Set<ConnectionSession>();
   /** The server's sampling and elicitation requests whose answer is under way. */
   private answeringRequests = 0;
-  /** The host's requests to the server in flight (`send`). */
-  private openRequests = 0;
   /**
-   * Aborted by `dispose`: every request in flight is sent with this signal (or one linked to it) and fails at once.
-   * Each request in flight listens to it, so it has no listener limit.
+   * The host's requests to the server in flight (`send`), each by what fails it at once; `dispose` calls them all.
+   * No AbortSignal stands in for this: one the SDK listens to costs an EventTarget listener added and removed on
+   * every request, more than the rest of the host's own work on a call.
    */
-  private readonly disposal = (() => {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    return controller;
-  })();
+  private readonly openRequests = new Set<(reason: Error) => void>();
   private transportKind?: TransportKind;
   /** Per list: the newest refresh (a later one wins), and the one in flight (tools calls wait for it). */
   private readonly refreshes: Partial<Record<ServerList, { generation: number; running?: Promise<void> }>> = {};
@@ -762,20 +756,25 @@ export class ServerConnection {
     session = this.requireSession(),
   ): Promise<T> {
     const timeout = opts.timeoutMs ?? how.timeoutMs ?? this.requestTimeoutMs;
-    // Without a signal of the caller's, the connection's own is enough (no controller per request on the hot path).
     const cancel = opts.signal ? linkAbort(opts.signal, cancelReason) : undefined;
-    const disposed = cancel && onAbort(this.disposal.signal, (d) => cancel.abort(d.reason));
-    const o = { signal: cancel?.signal ?? this.disposal.signal, timeout };
-    this.openRequests++;
+    const o = { signal: cancel?.signal, timeout };
+    let failNow!: (reason: Error) => void;
+    const answer = new Promise<T>((resolve, reject) => {
+      failNow = (reason) => {
+        cancel?.abort(reason);
+        reject(reason);
+      };
+      (how.signIn ? this.withSignIn(() => request(session.client, o)) : request(session.client, o)).then(resolve, reject);
+    });
+    this.openRequests.add(failNow);
     try {
-      return await (how.signIn ? this.withSignIn(() => request(session.client, o)) : request(session.client, o));
+      return await answer;
     } catch (e) {
-      // The SDK reports an abort (the caller's, or `dispose`) with the timeout code too; the signal tells them apart.
-      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !o.signal.aborted;
+      // The SDK reports an abort (the caller's) with the timeout code too; the signal tells them apart.
+      const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && !o.signal?.aborted;
       throw this.requestError(e, what, opts.signal, timedOut ? timeout : undefined);
     } finally {
-      this.openRequests--;
-      disposed?.dispose();
+      this.openRequests.delete(failNow);
       cancel?.dispose();
     }
   }
@@ -1005,7 +1004,7 @@ export class ServerConnection {
       receivedTasks += session.receivedTaskCount;
       taskOfferingCalls += session.taskOfferingCallCount;
     }
-    return { sessions: this.sessions.size, answering: this.answeringRequests, receivedTasks, taskOfferingCalls, requests: this.openRequests };
+    return { sessions: this.sessions.size, answering: this.answeringRequests, receivedTasks, taskOfferingCalls, requests: this.openRequests.size };
   }
 
   /** How many listeners are subscribed to this connection's events (what the lifetime tests count). */
@@ -1034,7 +1033,8 @@ export class ServerConnection {
     this.shutDown = true;
     this.stopping = true;
     this.options.oauth?.cancelPendingSignIn?.();
-    this.disposal.abort(`the connection to server "${this.name}" was disposed`);
+    const disposed = new Error(`the connection to server "${this.name}" was disposed`);
+    for (const failNow of this.openRequests) failNow(disposed);
     this.shutdown().catch((e: unknown) => this.log.debug(`stopping after dispose: ${shortErrorText(e)}`));
     this.stateEmitter.dispose();
     this.listsEmitter.dispose();
