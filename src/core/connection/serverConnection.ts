@@ -97,6 +97,18 @@ function keepInputFiles(tools: unknown[], kept: Map<string, unknown>): void {
   }
 }
 
+const definitionsForSdk = new WeakMap<Tool, Tool>();
+
+/**
+ * A listed tool as the SDK is given it on each call: without its outputSchema, which the SDK would compile with
+ * backtracking patterns (the host validates the result itself, results/view). Made once per listed tool.
+ */
+function definitionForSdk(tool: Tool): Tool {
+  let definition = definitionsForSdk.get(tool);
+  if (!definition) definitionsForSdk.set(tool, (definition = { ...tool, outputSchema: undefined }));
+  return definition;
+}
+
 /** How one request is sent (`send`). */
 interface SendOptions {
   /** Completes a sign-in the request needed, then sends it again. */
@@ -816,8 +828,6 @@ export class ServerConnection {
     const client = session.client;
     const toolsRefresh = this.refreshes.tools?.running;
     if (toolsRefresh) await toolsRefresh.catch(() => undefined);
-    // The SDK never validates output (it would compile every listed tool's schema with backtracking patterns):
-    // it is given a definition without an outputSchema, and the host checks the result itself (results/view).
     const tool = this.listed.tools.find((t) => t.name === name);
     // 2026-07-28: a plain call does not offer the Tasks extension (tasks go through core/tasks), so no task answers it.
     const extensions = client.getServerCapabilities()?.extensions;
@@ -838,7 +848,7 @@ export class ServerConnection {
             resetTimeoutOnProgress: true,
             onprogress: opts.onProgress,
             ...secure?.options,
-            toolDefinition: { ...(tool ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
+            toolDefinition: tool ? definitionForSdk(tool) : { name, inputSchema: { type: 'object' } },
           },
         ),
       WITH_SIGN_IN,
