@@ -4,10 +4,11 @@
 // 1. 500 sequential tools/call of a trivial tool: median round trip through ServerConnection vs through a bare
 //    @modelcontextprotocol/client Client, each without and with elicitation declared (like against like: a
 //    2026-07-28 request carries the client's capabilities) (goal: ratio <= 1.10). Each client has its own server
-//    process and has listed the tools, as the host does on start; they take turns in blocks, so load drift hits
-//    all alike. These are a connection's first calls, mostly code V8 has not optimized yet, and how far it has
-//    got differs from process to process by more than the margin of the goal: the calls are measured in
-//    CALL_RUNS fresh processes, and the ratio reported is the median of theirs.
+//    process and has listed the tools, as the host does on start. These are a connection's first calls, mostly
+//    code V8 has not optimized yet, so each side runs in processes of its own: in one process, whichever side ran
+//    first had V8 shape the shared SDK code to its objects, and the other paid for it (a 0.1-0.2 swing in the
+//    ratio). How far V8 has got also differs from process to process, so each side is measured in CALL_RUNS
+//    fresh processes, host and bare taking turns, and the medians are compared.
 // 2. first start + tools/list: a new ServerConnection with an empty era cache (it probes the era as on a first
 //    start) vs a bare client negotiating the era the same way (`versionNegotiation: auto`) then listing tools,
 //    START_RUNS starts each, interleaved with the first side alternating, medians (goal: ratio <= 1.10).
@@ -65,38 +66,42 @@ function inPlaceTransport(server: ResolvedStdioServer): StdioClientTransport {
   return new InPlaceProbeTransport({ command: server.command, args: server.args, env: server.env, cwd: server.cwd, stderr: 'ignore' });
 }
 
-/** Medians of one process's calls, in the order host, host with elicitation, bare, bare with elicitation. */
+type Side = 'host' | 'bare';
+
+/** Medians of one process's calls, without and with elicitation declared. */
 interface CallMedians {
-  times: [number, number, number, number];
-  cpu: [number, number, number, number];
+  times: [number, number];
+  cpu: [number, number];
 }
 
-/** One run of the calls, in this process (a child of the bench's). */
-async function measureCalls(server: ResolvedStdioServer): Promise<CallMedians> {
-  const plain = new ServerConnection(server, { log: quiet() });
-  await plain.start();
-  // The extension always declares elicitation, which puts the call on the pausable clock.
-  const eliciting = new ServerConnection(server, { log: quiet(), elicitation: async () => ({ action: 'cancel' }) });
-  await eliciting.start();
-  const bare = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-  await bare.connect(bareTransport(server));
-  const bareEliciting = new Client(
-    { name: 'bench', version: '1' },
-    { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {}, url: {} } } },
-  );
-  bareEliciting.setRequestHandler('elicitation/create', { params: z.looseObject({}) }, async () => ({ action: 'cancel' as const }));
-  await bareEliciting.connect(bareTransport(server));
-  // The host lists the tools on start, and the SDK then does per-call work for a tool it knows (its output
-  // schema, its x-mcp-header declarations): the bare clients know them too.
-  await Promise.all([bare.listTools(), bareEliciting.listTools()]);
-
-  const client = (call: () => Promise<unknown>) => ({ call, times: [] as number[], cpu: [] as number[] });
-  const clients = [
-    client(() => plain.callTool('echo', { text: 'x' })),
-    client(() => eliciting.callTool('echo', { text: 'x' })),
-    client(() => bare.callTool({ name: 'echo', arguments: { text: 'x' } })),
-    client(() => bareEliciting.callTool({ name: 'echo', arguments: { text: 'x' } })),
-  ];
+/** One side's calls, in this process (a child of the bench's): its two clients take turns in blocks. */
+async function measureCalls(server: ResolvedStdioServer, side: Side): Promise<CallMedians> {
+  let calls: Array<() => Promise<unknown>>;
+  let close: () => Promise<unknown>;
+  if (side === 'host') {
+    const plain = new ServerConnection(server, { log: quiet() });
+    await plain.start();
+    // The extension always declares elicitation.
+    const eliciting = new ServerConnection(server, { log: quiet(), elicitation: async () => ({ action: 'cancel' }) });
+    await eliciting.start();
+    calls = [() => plain.callTool('echo', { text: 'x' }), () => eliciting.callTool('echo', { text: 'x' })];
+    close = () => Promise.all([plain.stop(), eliciting.stop()]);
+  } else {
+    const bare = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await bare.connect(bareTransport(server));
+    const bareEliciting = new Client(
+      { name: 'bench', version: '1' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {}, url: {} } } },
+    );
+    bareEliciting.setRequestHandler('elicitation/create', { params: z.looseObject({}) }, async () => ({ action: 'cancel' as const }));
+    await bareEliciting.connect(bareTransport(server));
+    // The host lists the tools on start, and the SDK then does per-call work for a tool it knows (its output
+    // schema, its x-mcp-header declarations): the bare clients know them too.
+    await Promise.all([bare.listTools(), bareEliciting.listTools()]);
+    calls = [() => bare.callTool({ name: 'echo', arguments: { text: 'x' } }), () => bareEliciting.callTool({ name: 'echo', arguments: { text: 'x' } })];
+    close = () => Promise.all([bare.close(), bareEliciting.close()]);
+  }
+  const clients = calls.map((call) => ({ call, times: [] as number[], cpu: [] as number[] }));
   for (let i = 0; i < WARMUP; i++) for (const c of clients) await c.call();
   for (let done = 0, turn = 0; done < CALLS; done += BLOCK, turn++) {
     for (let k = 0; k < clients.length; k++) {
@@ -111,42 +116,43 @@ async function measureCalls(server: ResolvedStdioServer): Promise<CallMedians> {
       }
     }
   }
-  await Promise.all([plain.stop(), eliciting.stop(), bare.close(), bareEliciting.close()]);
-
-  // The wall clock of a sub-millisecond round trip is at the mercy of the scheduler on a loaded machine; the CPU this
-  // process spends per call (host or SDK client, the server excluded) is not.
+  await close();
   return {
     times: clients.map((c) => median(c.times)) as CallMedians['times'],
     cpu: clients.map((c) => median(c.cpu)) as CallMedians['cpu'],
   };
 }
 
-function measureCallsInChild(server: ResolvedStdioServer): CallMedians {
-  const r = spawnSync(process.execPath, [...process.execArgv, __filename, CALLS_CHILD, server.args[0]!], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+function measureCallsInChild(server: ResolvedStdioServer, side: Side): CallMedians {
+  const r = spawnSync(process.execPath, [...process.execArgv, __filename, CALLS_CHILD, side, server.args[0]!], {
+    encoding: 'utf8',
+    maxBuffer: 1024 * 1024,
+  });
   if (r.status !== 0) throw new Error(`the calls' process failed (${r.status ?? r.signal}): ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as CallMedians;
 }
 
 async function calls(server: ResolvedStdioServer, label: string): Promise<void> {
-  const runs: CallMedians[] = [];
-  for (let i = 0; i < CALL_RUNS; i++) runs.push(measureCallsInChild(server));
-  /** The median over the runs of one run's ratio, with the runs' medians and range in words. */
-  const ratio = (of: 'times' | 'cpu', ours: number, theirs: number) => {
-    const ratios = runs.map((r) => r[of][ours]! / r[of][theirs]!);
-    const unit = of === 'times' ? 'ms' : 'ms of CPU';
+  const host: CallMedians[] = [];
+  const bare: CallMedians[] = [];
+  for (let i = 0; i < CALL_RUNS; i++) {
+    const pair = [(): number => host.push(measureCallsInChild(server, 'host')), (): number => bare.push(measureCallsInChild(server, 'bare'))];
+    for (const run of i % 2 ? pair.reverse() : pair) run();
+  }
+  const of = (runs: CallMedians[], what: keyof CallMedians, k: 0 | 1) => median(runs.map((r) => r[what][k]));
+  const ratio = (what: keyof CallMedians, k: 0 | 1) => {
+    const ratios = host.map((h, i) => h[what][k] / bare[i]![what][k]);
     return {
-      value: median(ratios),
+      value: of(host, what, k) / of(bare, what, k),
       detail:
-        `median of ${CALL_RUNS} processes' ratios (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}); ` +
-        `medians ${ms(median(runs.map((r) => r[of][ours]!)))} vs ${ms(median(runs.map((r) => r[of][theirs]!)))} ${unit} over ${CALLS} calls`,
+        `medians ${ms(of(host, what, k))} vs ${ms(of(bare, what, k))} ms${what === 'cpu' ? ' of CPU' : ''} over ${CALLS} calls, in ` +
+        `${CALL_RUNS} processes each (one process's ratio ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
     };
   };
-  console.log(
-    `connection: client CPU per call (${label}), elicitation declared: host ${ms(median(runs.map((r) => r.cpu[1])))} ms vs bare ${ms(median(runs.map((r) => r.cpu[3])))} ms`,
-  );
-  reportGoal({ name: `tools/call round trip, ${label}: host vs bare SDK client`, goal: GOAL, unit: 'x', ...ratio('times', 0, 2) });
-  reportGoal({ name: `tools/call round trip, ${label}, elicitation declared: host vs bare SDK client`, goal: GOAL, unit: 'x', ...ratio('times', 1, 3) });
-  reportGoal({ name: `tools/call, ${label}: host vs bare SDK client in CPU time of this process`, goal: GOAL, unit: 'x', ...ratio('cpu', 0, 2) });
+  console.log(`connection: client CPU per call (${label}), elicitation declared: host ${ms(of(host, 'cpu', 1))} ms vs bare ${ms(of(bare, 'cpu', 1))} ms`);
+  reportGoal({ name: `tools/call round trip, ${label}: host vs bare SDK client`, goal: GOAL, unit: 'x', ...ratio('times', 0) });
+  reportGoal({ name: `tools/call round trip, ${label}, elicitation declared: host vs bare SDK client`, goal: GOAL, unit: 'x', ...ratio('times', 1) });
+  reportGoal({ name: `tools/call, ${label}: host vs bare SDK client in the client's CPU time`, goal: GOAL, unit: 'x', ...ratio('cpu', 0) });
 }
 
 async function hostStart(server: ResolvedStdioServer): Promise<number> {
@@ -216,7 +222,9 @@ async function main(): Promise<void> {
 }
 
 const child = process.argv.indexOf(CALLS_CHILD);
-void (child === -1 ? main() : measureCalls(bundledServer(process.argv[child + 1]!)).then((m) => console.log(JSON.stringify(m)))).catch((e) => {
+void (
+  child === -1 ? main() : measureCalls(bundledServer(process.argv[child + 2]!), process.argv[child + 1] as Side).then((m) => console.log(JSON.stringify(m)))
+).catch((e) => {
   console.error(e);
   process.exit(1);
 });
