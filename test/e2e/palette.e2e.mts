@@ -16,6 +16,7 @@ import { parseSavedCalls } from '../../src/core/replay/savedCalls.js';
 import {
   answerDialog,
   chooseFromPalette,
+  collapseTreeItems,
   describePngFromWorkspace,
   expandTreeItem,
   fillReceiptAnswer,
@@ -164,10 +165,7 @@ async function replay(wb: Workbench): Promise<void> {
   await showView();
   await tree.getByRole('treeitem', { name: /^demo, running$/ }).waitFor({ timeout: 15_000 });
   // The tree shows only what is in view: fold the servers away.
-  for (const name of [/^demo, /, /^everything, /]) {
-    const row = tree.getByRole('treeitem', { name });
-    if ((await row.count()) > 0 && (await row.getAttribute('aria-expanded')) === 'true') await row.click();
-  }
+  await collapseTreeItems(tree, [/^demo, /, /^everything, /]);
   const run = tree.getByRole('treeitem', { name: /^Run of describe_file at .*, success · you · \d+ ms$/ });
   const history = tree.getByRole('treeitem', { name: /^History/ });
   const ofServer = tree.getByRole('treeitem', { name: 'History of demo' });

@@ -25,7 +25,17 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { freePort } from '../../scripts/code-server.mjs';
-import { acceptSaveDialog, answerDialog, chooseFromWorkspace, dialog, fileSlot, newestResult, openQuickPick, runToolFromPalette } from './steps.mjs';
+import {
+  acceptSaveDialog,
+  answerDialog,
+  chooseFromWorkspace,
+  collapseTreeItems,
+  dialog,
+  fileSlot,
+  newestResult,
+  openQuickPick,
+  runToolFromPalette,
+} from './steps.mjs';
 import { fixtureServer, root, scenariosInOneWorkbench, type Workbench } from './workbench.mjs';
 
 const everythingEntry = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -183,14 +193,8 @@ async function completions(wb: Workbench): Promise<void> {
   const tree = wb.page.getByRole('tree', { name: 'Servers' });
   await tree.getByRole('treeitem', { name: /^everything, running$/ }).waitFor({ timeout: 30_000 });
   // The tree shows only what is in view: fold away the other servers (paged has a thousand tools) and everything's other groups.
-  for (const other of [/^paged, /, /^demo, /, /^uploader, /, /^transfer, /]) {
-    const row = tree.getByRole('treeitem', { name: other });
-    if ((await row.count()) > 0 && (await row.getAttribute('aria-expanded')) === 'true') await row.click();
-  }
-  for (const group of [/^Tools/, /^Prompts/, /^Resources/]) {
-    const row = tree.getByRole('treeitem', { name: group });
-    if ((await row.count()) === 1 && (await row.getAttribute('aria-expanded')) === 'true') await row.click();
-  }
+  await collapseTreeItems(tree, [/^paged, /, /^demo, /, /^uploader, /, /^transfer, /]);
+  await collapseTreeItems(tree, [/^Tools/, /^Prompts/, /^Resources/]);
   await tree.getByText('Dynamic Text Resource', { exact: true }).click();
   panel = wb.webview();
   await panel.getByRole('button', { name: 'Run' }).waitFor({ timeout: 30_000 });

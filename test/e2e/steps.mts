@@ -74,6 +74,14 @@ export async function expandTreeItem(row: Locator, child: Locator, timeoutMs = 3
   }
 }
 
+/** Folds each row of `tree` named by `names` that is shown, alone of its name, and expanded. */
+export async function collapseTreeItems(tree: Locator, names: ReadonlyArray<string | RegExp>): Promise<void> {
+  for (const name of names) {
+    const row = tree.getByRole('treeitem', { name });
+    if ((await row.count()) === 1 && (await row.getAttribute('aria-expanded')) === 'true') await row.click();
+  }
+}
+
 /** Runs a palette command that opens a quick pick and chooses its row containing `text` (see `openQuickPick`). */
 export async function chooseFromPalette(wb: Workbench, command: string, text: string): Promise<void> {
   await openQuickPick(wb, command, undefined, text, wb.quickPickRow(text).first(), {});
