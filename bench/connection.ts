@@ -31,7 +31,7 @@ const CALLS = 500;
 const WARMUP = 50;
 const BLOCK = 25;
 const START_RUNS = Number(process.env.MCP_HOST_BENCH_STARTS ?? 12);
-const CALL_RUNS = 5;
+const CALL_RUNS = 7;
 const CALLS_CHILD = '--calls-child';
 const GOAL = 1.1;
 
