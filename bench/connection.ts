@@ -33,6 +33,8 @@ const BLOCK = 25;
 const START_RUNS = Number(process.env.MCP_HOST_BENCH_STARTS ?? 12);
 const CALL_RUNS = 7;
 const CALLS_CHILD = '--calls-child';
+/** One side's calls take a few seconds; a process that hangs fails the bench instead of holding it up. */
+const CALLS_CHILD_TIMEOUT_MS = 120_000;
 const GOAL = 1.1;
 
 const ms = (x: number) => x.toFixed(x < 1 ? 3 : 1);
@@ -127,8 +129,9 @@ function measureCallsInChild(server: ResolvedStdioServer, side: Side): CallMedia
   const r = spawnSync(process.execPath, [...process.execArgv, __filename, CALLS_CHILD, side, server.args[0]!], {
     encoding: 'utf8',
     maxBuffer: 1024 * 1024,
+    timeout: CALLS_CHILD_TIMEOUT_MS,
   });
-  if (r.status !== 0) throw new Error(`the calls' process failed (${r.status ?? r.signal}): ${r.stderr.slice(-2000)}`);
+  if (r.status !== 0) throw new Error(`the calls' process failed (${r.error?.message ?? r.status ?? r.signal}): ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as CallMedians;
 }
 
