@@ -56,10 +56,16 @@ async function waitFocused(target: Locator, what: string): Promise<void> {
 }
 
 /**
- * Ctrl+A in a webview field. The workbench handles the key and sends "select all" back to the
- * webview a moment later: wait for the selection before typing over it.
+ * Ctrl+A in a webview text field. The workbench handles the key and sends "select all" back to the
+ * webview a moment later: wait for the selection before typing over it. The caret is put at the end first, so the
+ * wait sees this Ctrl+A's selection and not one already there (a field Tab moved into is all selected): typing
+ * started before the late "select all" would be selected by it and typed over.
  */
 async function selectAll(wb: Workbench, field: Locator): Promise<void> {
+  await field.evaluate((el) => {
+    const input = el as HTMLInputElement;
+    input.setSelectionRange(input.value.length, input.value.length);
+  });
   await wb.page.keyboard.press('ControlOrMeta+A');
   for (const deadline = Date.now() + 5000; ;) {
     const selected = await field.evaluate((el) => {
@@ -254,8 +260,10 @@ async function manageServers(wb: Workbench): Promise<void> {
     assert.ok(i < 10, 'Shift+Tab reaches the Title field');
     await wb.page.keyboard.press('Shift+Tab');
   }
+  await waitFocused(title, 'the Title field');
   await selectAll(wb, title);
   await wb.page.keyboard.type('Second run');
+  assert.equal(await title.inputValue(), 'Second run');
   await wb.page.keyboard.press('Control+Enter');
   await panel.getByText(/Generated Second-run\.csv/).waitFor({ timeout: 30_000 });
   await wb.shot('keyboard-ctrl-enter-result');
