@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
 import { z } from 'zod';
@@ -49,7 +49,7 @@ async function bundledFixture(dir: string, fixture: string): Promise<ResolvedStd
 function bundledServer(outfile: string): ResolvedStdioServer {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  return { name: outfile, transport: 'stdio', command: process.execPath, args: [outfile], env, cwd: repoRoot };
+  return { name: basename(outfile), transport: 'stdio', command: process.execPath, args: [outfile], env, cwd: repoRoot };
 }
 
 function bareTransport(server: ResolvedStdioServer): StdioClientTransport {
