@@ -74,8 +74,9 @@ export async function callToolWithUrlElicitation<R, O extends CallOptions = Call
   const outOfTime = () => new CallTimeoutError(`tool "${name}" did not finish within ${total} ms (the server required URLs to be visited)`, total!);
   for (let round = 0; ; round++) {
     if (deadline?.aborted && !callerSignal?.aborted) throw outOfTime();
-    // Each call gets what is left of the whole bound, at most its own timeout.
-    const left = total !== undefined ? Math.max(1, total - (Date.now() - started)) : undefined;
+    // Each call gets what is left of the whole bound, at most its own timeout; the first gets all of it (a clock tick
+    // since `started` would otherwise take a millisecond off the bound it names when it times out).
+    const left = total === undefined ? undefined : round === 0 ? total : Math.max(1, total - (Date.now() - started));
     const call = (left !== undefined ? { ...opts.call, timeoutMs: Math.min(opts.call?.timeoutMs ?? left, left) } : opts.call) as O | undefined;
     const completed = new Set<string>();
     let onComplete: (() => void) | undefined;
